@@ -1,0 +1,35 @@
+# runexp — make targets. `make test` is what CI runs (see .ci/run).
+GO       ?= go
+REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
+DATA     ?= $(RUNEXP_DATA)
+
+.PHONY: all build test vet fmt bench toy reproduce-usps clean
+
+all: vet test build
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/runexp ./cmd/runexp
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -l -w .
+
+# The default test suite: unit tests, the conformance kit, the two-ring
+# configs end to end. Real-data tests run when RUNEXP_DATA is set.
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+# Benchmarks of the hot paths (KPCA fit, projection, Mika, Kwok–Tsang).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/methods/
+
+# The two synthetic figures (no data needed).
+toy: build
+	./bin/runexp configs/abrahamsen-hansen-fig2.yaml configs/abrahamsen-hansen-fig3.yaml
+
+clean:
+	rm -rf bin results

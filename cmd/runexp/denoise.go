@@ -1,0 +1,180 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/datasets"
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// paramFlags collects repeated --param name=value flags.
+type paramFlags map[string]any
+
+func (p paramFlags) String() string { return config.CanonicalKey(p) }
+
+func (p paramFlags) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want name=value, got %q", s)
+	}
+	p[k] = parseScalar(v)
+	return nil
+}
+
+// parseScalar reads a flag value as YAML would: integer, number, boolean,
+// else string.
+func parseScalar(v string) any {
+	if i, err := strconv.Atoi(v); err == nil {
+		return i
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return f
+	}
+	if b, err := strconv.ParseBool(v); err == nil {
+		return b
+	}
+	return v
+}
+
+// DenoiseOptions is what `runexp denoise` does, as a library call would.
+type DenoiseOptions struct {
+	Kernel     config.ModelPoint
+	Method     string
+	Params     map[string]any
+	Components int
+	Energy     float64
+	Seed       uint64
+}
+
+// Denoise fits kernel PCA on train and applies the estimator to input,
+// exactly as the experiments do.
+func Denoise(train, input *mat.Dense, o DenoiseOptions) (*mat.Dense, []methods.Status, error) {
+	k, err := runner.KernelFor(o.Kernel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if k == nil {
+		return nil, nil, fmt.Errorf("--kernel is required")
+	}
+	est, _, err := methods.New(o.Method, o.Params)
+	if err != nil {
+		return nil, nil, err
+	}
+	den, ok := methods.AsDenoiser(est)
+	if !ok {
+		return nil, nil, fmt.Errorf("estimator %q can neither denoise nor find pre-images", o.Method)
+	}
+	if _, d := input.Dims(); d != train.RawMatrix().Cols {
+		return nil, nil, fmt.Errorf("input has %d columns, training data %d", d, train.RawMatrix().Cols)
+	}
+	m, err := methods.FitKPCA(train, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	q := o.Components
+	switch {
+	case o.Energy > 0:
+		q = m.Components(o.Energy)
+	case q == 0:
+		q = m.Rank()
+	case q > m.Rank():
+		return nil, nil, fmt.Errorf("--components %d: the kernel matrix has rank %d", q, m.Rank())
+	}
+	var out mat.Dense
+	st, err := den.Denoise(&out, &methods.DenoiseInput{Model: m, Q: q, X0: input, Rand: runner.NewRand(o.Seed, "denoise")})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &out, st, nil
+}
+
+func cmdDenoise(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("runexp denoise", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	train := fs.String("train", "", "training data CSV (one sample a row)")
+	input := fs.String("input", "", "noisy inputs CSV (one sample a row)")
+	output := fs.String("output", "", "where to write the pre-images CSV")
+	kern := fs.String("kernel", "gaussian", "gaussian, linear or polynomial")
+	c := fs.Float64("c", 0, "Gaussian width: exp(-||x-y||^2/c)")
+	gamma := fs.Float64("gamma", 0, "Gaussian width: exp(-gamma ||x-y||^2)")
+	sigma := fs.Float64("sigma", 0, "Gaussian width: exp(-||x-y||^2/sigma^2)")
+	degree := fs.Int("degree", 2, "polynomial degree")
+	offset := fs.Float64("offset", 1, "polynomial offset")
+	comps := fs.Int("components", 0, "principal components (0: all)")
+	energy := fs.Float64("energy", 0, "keep this eigenvalue fraction instead of --components")
+	method := fs.String("method", "mika", "estimator (runexp list)")
+	seed := fs.Uint64("seed", 1, "seed for estimators that draw")
+	params := paramFlags{}
+	fs.Var(params, "param", "estimator parameter name=value (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "runexp denoise: "+format+"\n", a...)
+		return exitUsage
+	}
+	if *train == "" || *input == "" || *output == "" {
+		return fail("--train, --input and --output are required")
+	}
+	mp := config.ModelPoint{Kernel: *kern}
+	switch *kern {
+	case "gaussian":
+		set := 0
+		for name, v := range map[string]float64{"c": *c, "gamma": *gamma, "sigma": *sigma} {
+			if v != 0 {
+				set++
+				mp.WidthName, mp.Width = name, v
+			}
+		}
+		if set != 1 || mp.Width <= 0 {
+			return fail("a gaussian kernel needs exactly one positive --c, --gamma or --sigma")
+		}
+	case "polynomial":
+		mp.Degree, mp.Offset = *degree, *offset
+	case "linear":
+	default:
+		return fail("--kernel %q: want gaussian, linear or polynomial", *kern)
+	}
+	if *energy < 0 || *energy > 1 {
+		return fail("--energy %g: want a fraction in (0, 1]", *energy)
+	}
+	xt, err := datasets.ReadCSVMatrix(*train)
+	if err != nil {
+		return fail("%v", err)
+	}
+	x0, err := datasets.ReadCSVMatrix(*input)
+	if err != nil {
+		return fail("%v", err)
+	}
+	z, st, err := Denoise(xt, x0, DenoiseOptions{Kernel: mp, Method: *method, Params: params, Components: *comps, Energy: *energy, Seed: *seed})
+	if err != nil {
+		return fail("%v", err)
+	}
+	bad := 0
+	for i, s := range st {
+		if s.Err != nil {
+			bad++
+			fmt.Fprintf(stderr, "runexp denoise: row %d: %v\n", i+1, s.Err)
+			// A failed row must not pass for a result: write the noisy
+			// input back unchanged and say so.
+			z.SetRow(i, x0.RawRowView(i))
+		}
+	}
+	if err := datasets.WriteCSVMatrix(*output, z); err != nil {
+		return fail("%v", err)
+	}
+	r, _ := z.Dims()
+	fmt.Fprintf(stdout, "%d pre-images written to %s (%d failed)\n", r, *output, bad)
+	if bad > 0 {
+		return exitClaim
+	}
+	return exitOK
+}

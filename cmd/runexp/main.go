@@ -1,0 +1,229 @@
+// Command runexp regenerates the tables and figures of kernel PCA pre-image
+// papers from YAML configs, with the papers' own numbers beside ours.
+//
+// Usage:
+//
+//	runexp [flags] CONFIG...          run experiments (same as runexp run)
+//	runexp validate CONFIG...         check configs without running
+//	runexp list                       estimators, experiment kinds, datasets
+//	runexp version                    build information
+//	runexp denoise [flags]            apply an estimator to your own CSV data
+//
+// Exit status: 0 ok, 1 a claim or comparison failed (or a denoised row
+// failed), 2 usage, config or data error.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	_ "github.com/runexp/runexp/experiments"
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+const (
+	exitOK    = 0
+	exitClaim = 1
+	exitUsage = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "validate":
+		return cmdValidate(args[1:], stdout, stderr)
+	case "list":
+		return cmdList(stdout)
+	case "version":
+		return cmdVersion(stdout)
+	case "denoise":
+		return cmdDenoise(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return exitOK
+	}
+	return cmdRun(args, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `runexp regenerates kernel PCA pre-image experiments from YAML configs.
+
+Usage:
+  runexp [flags] CONFIG...     run experiments (same as runexp run)
+  runexp validate CONFIG...    check configs without running
+  runexp list                  estimators, experiment kinds, datasets
+  runexp version               build information
+  runexp denoise [flags]       apply an estimator to your own CSV data
+
+Run flags:
+  --data DIR        data root (default $RUNEXP_DATA)
+  --out DIR         results root (default results)
+  -j N              parallel cells (default GOMAXPROCS)
+  --log-format F    text or json (default text)
+  -v                debug logging
+
+Exit status: 0 ok, 1 a claim failed, 2 usage, config or data error.
+`)
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("runexp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "data root (default $RUNEXP_DATA)")
+	out := fs.String("out", "results", "results root")
+	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "parallel cells")
+	logFormat := fs.String("log-format", "text", "log format: text or json")
+	verbose := fs.Bool("v", false, "debug logging")
+	fs.Usage = func() { usage(stderr) }
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "runexp: no config given (try configs/abrahamsen-hansen-fig3.yaml)")
+		return exitUsage
+	}
+	if *jobs < 1 {
+		fmt.Fprintf(stderr, "runexp: -j %d: want at least 1 worker\n", *jobs)
+		return exitUsage
+	}
+	log, err := newLogger(stderr, *logFormat, *verbose)
+	if err != nil {
+		fmt.Fprintln(stderr, "runexp:", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	// Validate every config before running any, so a typo in the last
+	// one does not surface after an hour of the first.
+	var cfgs []*config.Config
+	for _, path := range fs.Args() {
+		c, err := config.Load(path)
+		if err == nil {
+			_, _, err = runner.Validate(c)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "runexp:", err)
+			return exitUsage
+		}
+		cfgs = append(cfgs, c)
+	}
+	code := exitOK
+	for _, c := range cfgs {
+		sum, err := runner.Run(ctx, c, runner.Options{DataDir: *data, OutRoot: *out, Workers: *jobs, Log: log, Stdout: stdout})
+		if err != nil {
+			fmt.Fprintln(stderr, "runexp:", err)
+			return exitUsage
+		}
+		fmt.Fprintf(stdout, "%s: %d cells (%d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Failed, claimCounts(sum), sum.Dir)
+		if sum.ClaimsFailed() > 0 {
+			code = exitClaim
+		}
+	}
+	return code
+}
+
+func claimCounts(s *runner.Summary) string {
+	if len(s.Claims) == 0 {
+		return "none"
+	}
+	n := map[string]int{}
+	for _, c := range s.Claims {
+		n[c.Status]++
+	}
+	return fmt.Sprintf("%d passed, %d failed, %d not evaluated", n["PASS"], n["FAIL"], n["NOT-EVALUATED"])
+}
+
+func newLogger(w io.Writer, format string, verbose bool) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	if verbose {
+		opts.Level = slog.LevelDebug
+	}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+func cmdValidate(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "runexp validate: no config given")
+		return exitUsage
+	}
+	code := exitOK
+	for _, path := range args {
+		c, err := config.Load(path)
+		var cells []*runner.Cell
+		if err == nil {
+			_, cells, err = runner.Validate(c)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			code = exitUsage
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: ok (%s, %d cells, %d claims)\n", path, c.Kind, len(cells), len(c.Claims))
+	}
+	return code
+}
+
+func cmdList(w io.Writer) int {
+	fmt.Fprintln(w, "Estimators:")
+	for _, s := range methods.All() {
+		fmt.Fprintf(w, "  %-14s %s — %s\n", s.Name, s.Title, s.Doc)
+		for _, p := range s.Params {
+			fmt.Fprintf(w, "      %-12s %-8s default %v  %s\n", p.Name, p.Kind, p.Default, p.Doc)
+		}
+	}
+	fmt.Fprintln(w, "\nExperiment kinds:")
+	for _, k := range runner.Kinds() {
+		fmt.Fprintf(w, "  %-14s %s\n", k.Name, k.Doc)
+	}
+	fmt.Fprintln(w, "\nDatasets:")
+	for _, d := range runner.Datasets() {
+		root := ""
+		if d.NeedsRoot {
+			root = " [data root]"
+		}
+		fmt.Fprintf(w, "  %-14s %s%s\n", d.Name, d.Doc, root)
+	}
+	return exitOK
+}
+
+func cmdVersion(w io.Writer) int {
+	m := report.NewManifest()
+	fmt.Fprintf(w, "runexp %s (%s, revision %s) %s %s/%s\n", m.Version, m.Module, m.Revision, m.GoVersion, m.GOOS, m.GOARCH)
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if strings.HasPrefix(d.Path, "gonum.org/") || strings.Contains(d.Path, "tablewriter") || strings.Contains(d.Path, "yaml") {
+				fmt.Fprintf(w, "  %s %s\n", d.Path, d.Version)
+			}
+		}
+	}
+	return exitOK
+}
+

@@ -1,0 +1,327 @@
+// Package distortion regenerates Abrahamsen & Hansen (2011) Fig. 2: which
+// pairs of training points are closest in the kernel PCA subspace, drawn
+// as lines in input space.
+//
+// For each (c, q) the training points are projected onto the first q
+// components (eq. 2); the feature-space distance between projections is
+// ‖P_qφ(x_i) − P_qφ(x_j)‖² = ‖β_i − β_j‖² (the mean φ̄ cancels), and the
+// given fraction of closest pairs (0.5% in the paper) is kept. In an
+// undistorted map those pairs are input-space neighbours; the paper's point
+// is that small c (strong non-linearity) and few components join points far
+// apart, even on different rings.
+//
+// Besides the picture we measure the distortion, which the paper only shows:
+// cross_ring_fraction (share of kept pairs joining the two rings),
+// mean_pair_length (their mean input-space length) and distortion_ratio
+// (that length over the mean length of the same number of closest pairs in
+// input space).
+package distortion
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/runexp/runexp/experiments/internal/figs"
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+func init() {
+	runner.RegisterKind(runner.Kind{
+		Name:  "distortion",
+		Doc:   "closest feature-space pairs drawn in input space over c × #PCs (Abrahamsen & Hansen Fig. 2)",
+		Check: check,
+		Start: start,
+	})
+}
+
+type options struct {
+	fraction   float64
+	fixedQ     int     // panel a: this many PCs, c varies
+	fixedWidth float64 // panel b: this width, #PCs varies
+}
+
+func parse(c *config.Config) (options, error) {
+	r := c.Experiment.Reader("experiment")
+	o := options{
+		fraction:   r.Float("fraction", 0.005, func(v float64) bool { return v > 0 && v <= 1 }, "a fraction in (0, 1]"),
+		fixedQ:     r.Int("fixed_components", 5, 1),
+		fixedWidth: r.Float("fixed_width", 0.2, func(v float64) bool { return v > 0 }, "a kernel width > 0"),
+	}
+	return o, r.Err()
+}
+
+func check(c *config.Config) error {
+	if _, err := parse(c); err != nil {
+		return err
+	}
+	if c.Model.Kernel != "gaussian" || len(c.Model.Components) == 0 {
+		return c.ModelErrorf("model: distortion needs kernel: gaussian with a width grid and a components grid")
+	}
+	if len(c.Methods) > 0 {
+		return c.Errorf(c.Methods[0].Line, "methods: distortion uses no estimator; remove the methods list")
+	}
+	return nil
+}
+
+type instance struct {
+	env  *runner.Env
+	opt  options
+	data *runner.Data
+}
+
+func start(env *runner.Env) (runner.Instance, error) {
+	o, err := parse(env.Config)
+	if err != nil {
+		return nil, err
+	}
+	d, err := env.LoadData()
+	if err != nil {
+		return nil, err
+	}
+	return &instance{env: env, opt: o, data: d}, nil
+}
+
+type pair struct {
+	i, j int
+	d    float64
+}
+
+// closest returns the k pairs i < j with the smallest d, ties broken by
+// index so the choice is deterministic.
+func closest(d *mat.Dense, k int) []pair {
+	n, _ := d.Dims()
+	ps := make([]pair, 0, n*(n-1)/2)
+	for i := 0; i < n; i++ {
+		row := d.RawRowView(i)
+		for j := i + 1; j < n; j++ {
+			ps = append(ps, pair{i, j, row[j]})
+		}
+	}
+	sort.Slice(ps, func(a, b int) bool {
+		if ps[a].d != ps[b].d {
+			return ps[a].d < ps[b].d
+		}
+		if ps[a].i != ps[b].i {
+			return ps[a].i < ps[b].i
+		}
+		return ps[a].j < ps[b].j
+	})
+	return ps[:k]
+}
+
+func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
+	x := in.data.Train.X
+	m, err := in.env.Model(cell.Kernel.String(), func() (*methods.KPCA, error) { return methods.FitKPCA(x, cell.Kernel) })
+	if err != nil {
+		return err
+	}
+	q := cell.Model.Components
+	if q > m.Rank() {
+		return fmt.Errorf("%d components requested, the kernel matrix has rank %d", q, m.Rank())
+	}
+	n, _ := x.Dims()
+	k := int(math.Round(in.opt.fraction * float64(n*(n-1)/2)))
+	if k < 1 {
+		k = 1
+	}
+	var fd, id mat.Dense
+	beta := m.Project(x, q).Beta
+	kernel.SqDist(&fd, beta, beta)
+	kernel.SqDist(&id, x, x)
+	feat := closest(&fd, k)
+	input := closest(&id, k)
+
+	labels := in.data.Train.Labels
+	var cross int
+	var length, inLength float64
+	idx := make([]float64, 0, 2*k)
+	for _, p := range feat {
+		if labels[p.i] != labels[p.j] {
+			cross++
+		}
+		length += math.Sqrt(id.At(p.i, p.j))
+		idx = append(idx, float64(p.i), float64(p.j))
+	}
+	for _, p := range input {
+		inLength += math.Sqrt(p.d)
+	}
+	rec.Metrics["pairs"] = float64(k)
+	rec.Metrics["cross_ring_fraction"] = float64(cross) / float64(k)
+	rec.Metrics["mean_pair_length"] = length / float64(k)
+	rec.Metrics["input_pair_length"] = inLength / float64(k)
+	rec.Metrics["distortion_ratio"] = length / inLength
+	rec.Metrics["eigen_energy"] = energy(m.Values, q)
+	rec.Arrays = map[string][]float64{"pairs": idx}
+	return nil
+}
+
+func energy(vals []float64, q int) float64 {
+	var s, t float64
+	for i, v := range vals {
+		t += v
+		if i < q {
+			s += v
+		}
+	}
+	return s / t
+}
+
+func (in *instance) Report(out *runner.Output, recs []report.Record) error {
+	t := &report.Table{
+		Title:   "Fig. 2: distortion of the closest feature-space pairs",
+		Caption: fmt.Sprintf("%.3g%% closest pairs of %d points; cross-ring = share joining the two rings; ratio = their mean input-space length over that of the same number of closest input-space pairs (1 = no distortion).", 100*in.opt.fraction, in.data.Train.X.RawMatrix().Rows),
+		Header:  []string{"c", "#PCs", "energy", "pairs", "cross-ring", "mean length", "ratio", "status"},
+	}
+	byKey := map[[2]string]*report.Record{}
+	var widths []float64
+	var qs []int
+	for i := range recs {
+		r := &recs[i]
+		w := param(r, in.env.Config.Model.WidthName)
+		q := int(param(r, "components"))
+		byKey[[2]string{config.FormatValue(w), fmt.Sprint(q)}] = r
+		widths = appendUnique(widths, w)
+		qs = appendUniqueInt(qs, q)
+		t.Rows = append(t.Rows, []string{
+			report.FormatFloat(w, 4), fmt.Sprint(q),
+			report.FormatFloat(r.Metrics["eigen_energy"], 3),
+			report.FormatFloat(r.Metrics["pairs"], 6),
+			report.FormatFloat(r.Metrics["cross_ring_fraction"], 3),
+			report.FormatFloat(r.Metrics["mean_pair_length"], 3),
+			report.FormatFloat(r.Metrics["distortion_ratio"], 3),
+			statusText(r),
+		})
+	}
+	out.Tables = append(out.Tables, t)
+	sort.Sort(sort.Reverse(sort.Float64Slice(widths)))
+	sort.Sort(sort.Reverse(sort.IntSlice(qs)))
+
+	panel := func(w float64, q int) *plot.Plot {
+		r := byKey[[2]string{config.FormatValue(w), fmt.Sprint(q)}]
+		if r == nil {
+			return nil
+		}
+		return in.panel(r, w, q)
+	}
+	pw, ph := out.Size(6*vg.Centimeter, 6*vg.Centimeter)
+	// The paper puts c = 0.20, 5 PCs top right of both panels, and both
+	// panels move away from it towards more distortion: so each row runs
+	// from most distorted on the left to most linear on the right (largest
+	// c rightmost in (a), most PCs rightmost in (b)).
+	var rowA, rowB []*plot.Plot
+	for i := len(widths) - 1; i >= 0; i-- {
+		if p := panel(widths[i], in.opt.fixedQ); p != nil {
+			rowA = append(rowA, p)
+		}
+	}
+	for i := len(qs) - 1; i >= 0; i-- {
+		if p := panel(in.opt.fixedWidth, qs[i]); p != nil {
+			rowB = append(rowB, p)
+		}
+	}
+	if len(rowA) > 0 {
+		if err := out.SaveGrid([][]*plot.Plot{rowA}, pw, ph, "fig2a"); err != nil {
+			return err
+		}
+	}
+	if len(rowB) > 0 {
+		if err := out.SaveGrid([][]*plot.Plot{rowB}, pw, ph, "fig2b"); err != nil {
+			return err
+		}
+	}
+	// The whole grid: rows #PCs (most first), columns c (smallest first).
+	var grid [][]*plot.Plot
+	for _, q := range qs {
+		var row []*plot.Plot
+		for i := len(widths) - 1; i >= 0; i-- {
+			row = append(row, panel(widths[i], q))
+		}
+		grid = append(grid, row)
+	}
+	return out.SaveGrid(grid, pw, ph, "fig2-grid")
+}
+
+func (in *instance) panel(r *report.Record, w float64, q int) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s = %s, %d PCs", in.env.Config.Model.WidthName, report.FormatFloat(w, 3), q)
+	p.X.Label.Text = "x₁"
+	p.Y.Label.Text = "x₂"
+	x := in.data.Train.X
+	if r.Status == "failed" {
+		p.Title.Text += " (failed)"
+		return p
+	}
+	idx := r.Arrays["pairs"]
+	seg := &figs.Segments{Style: draw.LineStyle{Color: figs.Green, Width: vg.Points(0.6)}}
+	for i := 0; i+1 < len(idx); i += 2 {
+		a, b := int(idx[i]), int(idx[i+1])
+		seg.XY = append(seg.XY, [4]float64{x.At(a, 0), x.At(a, 1), x.At(b, 0), x.At(b, 1)})
+	}
+	for ring := 0; ring < 2; ring++ {
+		var xy plotter.XYs
+		for i, l := range in.data.Train.Labels {
+			if l == ring {
+				xy = append(xy, plotter.XY{X: x.At(i, 0), Y: x.At(i, 1)})
+			}
+		}
+		s := figs.Scatter(xy, figs.Palette[ring], vg.Points(1.2), draw.CircleGlyph{})
+		p.Add(s)
+		if ring == 0 {
+			p.Legend.Add("ring 1", s)
+		} else {
+			p.Legend.Add("ring 2", s)
+		}
+	}
+	p.Add(seg)
+	p.Legend.Add(fmt.Sprintf("%.1f%% closest (feature sp.)", 100*in.opt.fraction), &plotter.Line{LineStyle: seg.Style})
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = vg.Points(6)
+	figs.SquareAxes(p)
+	return p
+}
+
+func param(r *report.Record, name string) float64 {
+	switch v := r.Params[name].(type) {
+	case float64:
+		return v
+	case int:
+		return float64(v)
+	}
+	return math.NaN()
+}
+
+func appendUnique(s []float64, v float64) []float64 {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+func appendUniqueInt(s []int, v int) []int {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+func statusText(r *report.Record) string {
+	if r.Status == "failed" {
+		return "failed: " + r.Error
+	}
+	return r.Status
+}

@@ -1,0 +1,13 @@
+// Package experiments registers every experiment kind and dataset with the
+// runner. Importing it (for its side effects) makes them available to the
+// CLI; each kind lives in its own package below this one.
+//
+//	distortion    Abrahamsen & Hansen Fig. 2: feature-space neighbours drawn in input space
+//	localminima   Abrahamsen & Hansen Fig. 3: Mika's fixed point from every training point
+package experiments
+
+import (
+	// Experiment kinds register themselves in init.
+	_ "github.com/runexp/runexp/experiments/distortion"
+	_ "github.com/runexp/runexp/experiments/localminima"
+)

@@ -1,0 +1,90 @@
+// Package figs holds plotting pieces shared by the experiment kinds.
+package figs
+
+import (
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Palette is a colour-blind-safe set (Okabe & Ito) used for groups.
+var Palette = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{0, 158, 115, 255},   // green
+	color.RGBA{204, 121, 167, 255}, // purple
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{86, 180, 233, 255},  // sky
+	color.RGBA{240, 228, 66, 255},  // yellow
+	color.Black,
+}
+
+// Green marks the paper's highlights (Fig. 2 lines, Fig. 3 noisy point).
+var Green = color.RGBA{0, 158, 115, 255}
+
+// Segments draws line segments between pairs of points: far cheaper than
+// one plotter.Line per pair when there are hundreds of them.
+type Segments struct {
+	// XY holds x1, y1, x2, y2 per segment.
+	XY    [][4]float64
+	Style draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (s *Segments) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for _, q := range s.XY {
+		c.StrokeLine2(s.Style, trX(q[0]), trY(q[1]), trX(q[2]), trY(q[3]))
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (s *Segments) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, ymin = math.Inf(1), math.Inf(1)
+	xmax, ymax = math.Inf(-1), math.Inf(-1)
+	for _, q := range s.XY {
+		xmin = math.Min(xmin, math.Min(q[0], q[2]))
+		xmax = math.Max(xmax, math.Max(q[0], q[2]))
+		ymin = math.Min(ymin, math.Min(q[1], q[3]))
+		ymax = math.Max(ymax, math.Max(q[1], q[3]))
+	}
+	return
+}
+
+// Scatter returns a scatter of xy with small filled circles of colour c.
+func Scatter(xy plotter.XYs, c color.Color, radius vg.Length, shape draw.GlyphDrawer) *plotter.Scatter {
+	s, err := plotter.NewScatter(xy)
+	if err != nil {
+		// NewScatter fails only on NaN or infinite values, which callers
+		// filter out first.
+		panic(err)
+	}
+	s.GlyphStyle.Color = c
+	s.GlyphStyle.Radius = radius
+	if shape != nil {
+		s.GlyphStyle.Shape = shape
+	}
+	return s
+}
+
+// SquareAxes makes x and y span the same range so circles look round.
+func SquareAxes(p *plot.Plot) {
+	lo := math.Min(p.X.Min, p.Y.Min)
+	hi := math.Max(p.X.Max, p.Y.Max)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
+}
+
+// Finite filters out points with a NaN or infinite coordinate.
+func Finite(xy plotter.XYs) plotter.XYs {
+	out := xy[:0:0]
+	for _, p := range xy {
+		if !math.IsNaN(p.X) && !math.IsNaN(p.Y) && !math.IsInf(p.X, 0) && !math.IsInf(p.Y, 0) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,573 @@
+package claims
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/report"
+)
+
+// Verdicts.
+const (
+	Pass         = "PASS"
+	Fail         = "FAIL"
+	NotEvaluated = "NOT-EVALUATED"
+)
+
+// Result is the verdict on one claim.
+type Result struct {
+	ID        string `json:"id"`
+	Statement string `json:"statement,omitempty"`
+	Source    string `json:"source,omitempty"`
+	Status    string `json:"status"`
+	// Evidence gives the numbers behind the verdict.
+	Evidence string `json:"evidence"`
+}
+
+type spec struct {
+	typ       string
+	metric    string
+	along     string
+	direction string
+	test      string
+	minRho    float64
+	where     map[string]any
+	group     string
+	left      map[string]any
+	right     map[string]any
+	op        string
+	factor    float64
+	forAll    []string
+	value     float64
+	among     string
+	winner    string
+	sense     string
+	summary   string
+}
+
+var ops = []string{"<", "<=", ">", ">="}
+
+func parse(s config.Section) (*spec, error) {
+	r := s.Reader("check")
+	sp := &spec{}
+	sp.typ = r.String("type", "", "trend", "compare", "value", "best", "ratio")
+	sp.metric = r.String("metric", "")
+	if sp.typ == "" || sp.metric == "" {
+		if err := r.Err(); err != nil {
+			return nil, err
+		}
+		return nil, s.Errorf("type", "check: needs type (trend, compare, value, best, ratio) and metric")
+	}
+	sel := func(key string, required bool) map[string]any {
+		v, ok := s.Values[key]
+		r.Touch(key)
+		if !ok {
+			if required {
+				r.Fail(key, "%s check needs %s: {param: value, ...}", sp.typ, key)
+			}
+			return map[string]any{}
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			r.Fail(key, "want a mapping {param: value}, got %v", v)
+		}
+		return m
+	}
+	switch sp.typ {
+	case "trend":
+		sp.along = r.String("along", "")
+		sp.direction = r.String("direction", "", "increasing", "decreasing")
+		sp.test = r.String("test", "spearman", "spearman", "endpoints", "monotone")
+		sp.minRho = r.Float("min_rho", 0.8, func(v float64) bool { return v > 0 && v <= 1 }, "a correlation in (0, 1]")
+		sp.where = sel("where", false)
+		sp.group = r.String("group", "")
+		if sp.along == "" || sp.direction == "" {
+			if err := r.Err(); err != nil {
+				return nil, err
+			}
+			return nil, s.Errorf("along", "check: a trend needs along (a parameter) and direction (increasing | decreasing)")
+		}
+	case "compare":
+		sp.left, sp.right = sel("left", true), sel("right", true)
+		sp.op = r.String("op", "", ops...)
+		sp.factor = r.Float("factor", 1, func(v float64) bool { return v > 0 }, "a factor > 0")
+		sp.forAll = strList(r, s, "for_all")
+		sp.where = sel("where", false)
+	case "value":
+		sp.where = sel("where", false)
+		sp.op = r.String("op", "", ops...)
+		sp.value = r.Float("value", math.NaN(), nil, "a number")
+	case "best":
+		sp.among = r.String("among", "method")
+		sp.winner = r.String("winner", "")
+		sp.sense = r.String("sense", "min", "min", "max")
+		sp.forAll = strList(r, s, "for_all")
+		sp.where = sel("where", false)
+		if sp.winner == "" && r.Err() == nil {
+			return nil, s.Errorf("winner", "check: a best check needs winner (the value of %q expected to win)", sp.among)
+		}
+	case "ratio":
+		sp.left, sp.right = sel("left", true), sel("right", true)
+		sp.summary = r.String("summary", "max", "max", "min", "mean")
+		sp.op = r.String("op", "", ops...)
+		sp.factor = r.Float("factor", 1, func(v float64) bool { return v > 0 }, "a factor > 0")
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if (sp.typ == "compare" || sp.typ == "value" || sp.typ == "ratio") && sp.op == "" {
+		return nil, s.Errorf("op", "check: a %s check needs op (<, <=, >, >=)", sp.typ)
+	}
+	if sp.typ == "value" && math.IsNaN(sp.value) {
+		return nil, s.Errorf("value", "check: a value check needs value")
+	}
+	return sp, nil
+}
+
+func strList(r *config.Reader, s config.Section, key string) []string {
+	r.Touch(key)
+	v, ok := s.Values[key]
+	if !ok {
+		return nil
+	}
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			str, ok := e.(string)
+			if !ok {
+				r.Fail(key, "want parameter names, got %v", e)
+				return nil
+			}
+			out = append(out, str)
+		}
+		return out
+	}
+	r.Fail(key, "want a parameter name or a list of them, got %v", v)
+	return nil
+}
+
+// Check validates a claim's check without evaluating it.
+func Check(cl config.Claim) error {
+	_, err := parse(cl.Check)
+	return err
+}
+
+// Evaluate judges a claim against the records.
+func Evaluate(cl config.Claim, recs []report.Record) Result {
+	res := Result{ID: cl.ID, Statement: cl.Statement, Source: cl.Source}
+	sp, err := parse(cl.Check)
+	if err != nil {
+		res.Status, res.Evidence = NotEvaluated, err.Error()
+		return res
+	}
+	var ok bool
+	var ev string
+	switch sp.typ {
+	case "trend":
+		ok, ev, err = sp.trend(recs)
+	case "compare":
+		ok, ev, err = sp.compare(recs)
+	case "value":
+		ok, ev, err = sp.valueCheck(recs)
+	case "best":
+		ok, ev, err = sp.best(recs)
+	case "ratio":
+		ok, ev, err = sp.ratio(recs)
+	}
+	switch {
+	case err != nil:
+		res.Status, res.Evidence = NotEvaluated, err.Error()
+	case ok:
+		res.Status, res.Evidence = Pass, ev
+	default:
+		res.Status, res.Evidence = Fail, ev
+	}
+	return res
+}
+
+// Matches reports whether a record's parameters equal every value of sel.
+func Matches(r *report.Record, sel map[string]any) bool {
+	for k, v := range sel {
+		got, ok := r.Params[k]
+		if !ok || config.FormatValue(got) != config.FormatValue(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func selectRecs(recs []report.Record, sels ...map[string]any) []*report.Record {
+	var out []*report.Record
+	for i := range recs {
+		all := true
+		for _, s := range sels {
+			if !Matches(&recs[i], s) {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, &recs[i])
+		}
+	}
+	return out
+}
+
+func metricOf(r *report.Record, metric string) (float64, error) {
+	if r.Status == "failed" {
+		return 0, fmt.Errorf("cell %s failed: %s", r.Key, r.Error)
+	}
+	v, ok := r.Metrics[metric]
+	if !ok {
+		return 0, fmt.Errorf("cell %s has no metric %q", r.Key, metric)
+	}
+	if math.IsNaN(v) {
+		return 0, fmt.Errorf("cell %s: %s is NaN", r.Key, metric)
+	}
+	return v, nil
+}
+
+func numeric(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+func groupKey(r *report.Record, params []string) string {
+	parts := make([]string, len(params))
+	for i, p := range params {
+		parts[i] = p + "=" + config.FormatValue(r.Params[p])
+	}
+	return strings.Join(parts, ",")
+}
+
+func cmp(a float64, op string, b float64) bool {
+	switch op {
+	case "<":
+		return a < b
+	case "<=":
+		return a <= b
+	case ">":
+		return a > b
+	case ">=":
+		return a >= b
+	}
+	panic("claims: unknown op " + op)
+}
+
+func g(v float64) string { return report.FormatFloat(v, 4) }
+
+func (sp *spec) trend(recs []report.Record) (bool, string, error) {
+	sel := selectRecs(recs, sp.where)
+	groups := map[string][]*report.Record{}
+	var order []string
+	for _, r := range sel {
+		k := ""
+		if sp.group != "" {
+			k = groupKey(r, []string{sp.group})
+		}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	if len(order) == 0 {
+		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
+	}
+	sign := 1.0
+	if sp.direction == "decreasing" {
+		sign = -1
+	}
+	allOK := true
+	var ev []string
+	for _, k := range order {
+		rs := groups[k]
+		type pt struct{ x, y float64 }
+		var pts []pt
+		for _, r := range rs {
+			x, ok := numeric(r.Params[sp.along])
+			if !ok {
+				return false, "", fmt.Errorf("cell %s has no numeric %q", r.Key, sp.along)
+			}
+			y, err := metricOf(r, sp.metric)
+			if err != nil {
+				return false, "", err
+			}
+			pts = append(pts, pt{x, y})
+		}
+		sort.SliceStable(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+		for i := 1; i < len(pts); i++ {
+			if pts[i].x == pts[i-1].x {
+				return false, "", fmt.Errorf("several cells share %s=%v in one group: add a where or group", sp.along, pts[i].x)
+			}
+		}
+		if len(pts) < 2 {
+			return false, "", fmt.Errorf("a trend needs at least 2 values of %s, have %d", sp.along, len(pts))
+		}
+		xs, ys := make([]float64, len(pts)), make([]float64, len(pts))
+		var series []string
+		for i, p := range pts {
+			xs[i], ys[i] = p.x, p.y
+			series = append(series, fmt.Sprintf("%s=%s: %s", sp.along, g(p.x), g(p.y)))
+		}
+		var ok bool
+		var why string
+		switch sp.test {
+		case "spearman":
+			rho := spearman(xs, ys)
+			ok = sign*rho >= sp.minRho
+			why = fmt.Sprintf("Spearman ρ = %s (need %s%s)", g(rho), map[bool]string{true: "≥ ", false: "≤ −"}[sign > 0], g(sp.minRho))
+		case "endpoints":
+			ok = sign*(ys[len(ys)-1]-ys[0]) > 0
+			why = fmt.Sprintf("first %s, last %s", g(ys[0]), g(ys[len(ys)-1]))
+		case "monotone":
+			ok = true
+			for i := 1; i < len(ys); i++ {
+				if sign*(ys[i]-ys[i-1]) < 0 {
+					ok = false
+					why = fmt.Sprintf("breaks between %s=%s and %s", sp.along, g(xs[i-1]), g(xs[i]))
+				}
+			}
+			if ok {
+				why = "monotone"
+			}
+		}
+		allOK = allOK && ok
+		label := ""
+		if k != "" {
+			label = k + ": "
+		}
+		ev = append(ev, fmt.Sprintf("%s%s %s along %s — %s [%s]", label, sp.metric, sp.direction, sp.along, why, strings.Join(series, "; ")))
+	}
+	return allOK, strings.Join(ev, " | "), nil
+}
+
+func spearman(x, y []float64) float64 {
+	rx, ry := ranks(x), ranks(y)
+	n := float64(len(x))
+	var mx, my float64
+	for i := range rx {
+		mx += rx[i]
+		my += ry[i]
+	}
+	mx /= n
+	my /= n
+	var sxy, sxx, syy float64
+	for i := range rx {
+		a, b := rx[i]-mx, ry[i]-my
+		sxy += a * b
+		sxx += a * a
+		syy += b * b
+	}
+	if sxx == 0 || syy == 0 {
+		return 0
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// ranks returns average ranks (ties share the mean rank).
+func ranks(v []float64) []float64 {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
+	r := make([]float64, len(v))
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
+			j++
+		}
+		mean := float64(i+j)/2 + 1
+		for k := i; k <= j; k++ {
+			r[idx[k]] = mean
+		}
+		i = j + 1
+	}
+	return r
+}
+
+func (sp *spec) compare(recs []report.Record) (bool, string, error) {
+	left := selectRecs(recs, sp.where, sp.left)
+	right := selectRecs(recs, sp.where, sp.right)
+	byGroup := func(rs []*report.Record) (map[string]*report.Record, []string, error) {
+		m := map[string]*report.Record{}
+		var order []string
+		for _, r := range rs {
+			k := groupKey(r, sp.forAll)
+			if _, dup := m[k]; dup {
+				return nil, nil, fmt.Errorf("selector matches several cells with %s; narrow it or add for_all", k)
+			}
+			m[k] = r
+			order = append(order, k)
+		}
+		return m, order, nil
+	}
+	lm, order, err := byGroup(left)
+	if err != nil {
+		return false, "", err
+	}
+	rm, _, err := byGroup(right)
+	if err != nil {
+		return false, "", err
+	}
+	if len(order) == 0 {
+		return false, "", fmt.Errorf("no cell matches left %s", config.FormatValue(sp.left))
+	}
+	allOK := true
+	var ev []string
+	for _, k := range order {
+		r, ok := rm[k]
+		if !ok {
+			return false, "", fmt.Errorf("no right cell %s for %s", config.FormatValue(sp.right), k)
+		}
+		a, err := metricOf(lm[k], sp.metric)
+		if err != nil {
+			return false, "", err
+		}
+		b, err := metricOf(r, sp.metric)
+		if err != nil {
+			return false, "", err
+		}
+		ok = cmp(a, sp.op, sp.factor*b)
+		allOK = allOK && ok
+		rhs := g(b)
+		if sp.factor != 1 {
+			rhs = fmt.Sprintf("%s×%s", g(sp.factor), g(b))
+		}
+		prefix := ""
+		if k != "" {
+			prefix = k + ": "
+		}
+		ev = append(ev, fmt.Sprintf("%s%s %s %s %s", prefix, g(a), sp.op, rhs, mark(ok)))
+	}
+	return allOK, fmt.Sprintf("%s: %s", sp.metric, strings.Join(ev, "; ")), nil
+}
+
+func mark(ok bool) string {
+	if ok {
+		return "✓"
+	}
+	return "✗"
+}
+
+func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
+	sel := selectRecs(recs, sp.where)
+	if len(sel) == 0 {
+		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
+	}
+	allOK := true
+	var ev []string
+	for _, r := range sel {
+		v, err := metricOf(r, sp.metric)
+		if err != nil {
+			return false, "", err
+		}
+		ok := cmp(v, sp.op, sp.value)
+		allOK = allOK && ok
+		ev = append(ev, fmt.Sprintf("%s: %s %s %s %s", r.Key, g(v), sp.op, g(sp.value), mark(ok)))
+	}
+	return allOK, fmt.Sprintf("%s: %s", sp.metric, strings.Join(ev, "; ")), nil
+}
+
+func (sp *spec) best(recs []report.Record) (bool, string, error) {
+	sel := selectRecs(recs, sp.where)
+	groups := map[string][]*report.Record{}
+	var order []string
+	for _, r := range sel {
+		k := groupKey(r, sp.forAll)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	if len(order) == 0 {
+		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
+	}
+	allOK := true
+	var ev []string
+	for _, k := range order {
+		var win *report.Record
+		var bestV float64
+		var bestName string
+		for _, r := range groups[k] {
+			v, err := metricOf(r, sp.metric)
+			if err != nil {
+				return false, "", err
+			}
+			name := config.FormatValue(r.Params[sp.among])
+			if name == sp.winner {
+				if win != nil {
+					return false, "", fmt.Errorf("several %s=%s cells in group %s; add for_all", sp.among, sp.winner, k)
+				}
+				win = r
+			}
+			better := bestName == "" || (sp.sense == "min" && v < bestV) || (sp.sense == "max" && v > bestV)
+			if better {
+				bestV, bestName = v, name
+			}
+		}
+		if win == nil {
+			return false, "", fmt.Errorf("no %s=%s cell in group %s", sp.among, sp.winner, k)
+		}
+		wv, _ := metricOf(win, sp.metric)
+		ok := wv == bestV
+		allOK = allOK && ok
+		prefix := ""
+		if k != "" {
+			prefix = k + ": "
+		}
+		ev = append(ev, fmt.Sprintf("%s%s %s, best %s %s %s", prefix, sp.winner, g(wv), bestName, g(bestV), mark(ok)))
+	}
+	return allOK, fmt.Sprintf("%s (%s is better): %s", sp.metric, sp.sense, strings.Join(ev, "; ")), nil
+}
+
+func (sp *spec) ratio(recs []report.Record) (bool, string, error) {
+	sum := func(sel map[string]any) (float64, int, error) {
+		rs := selectRecs(recs, sel)
+		if len(rs) == 0 {
+			return 0, 0, fmt.Errorf("no cell matches %s", config.FormatValue(sel))
+		}
+		var acc float64
+		for i, r := range rs {
+			v, err := metricOf(r, sp.metric)
+			if err != nil {
+				return 0, 0, err
+			}
+			switch {
+			case i == 0 && sp.summary != "mean":
+				acc = v
+			case sp.summary == "max":
+				acc = math.Max(acc, v)
+			case sp.summary == "min":
+				acc = math.Min(acc, v)
+			default:
+				acc += v
+			}
+		}
+		if sp.summary == "mean" {
+			acc /= float64(len(rs))
+		}
+		return acc, len(rs), nil
+	}
+	a, na, err := sum(sp.left)
+	if err != nil {
+		return false, "", err
+	}
+	b, nb, err := sum(sp.right)
+	if err != nil {
+		return false, "", err
+	}
+	ok := cmp(a, sp.op, sp.factor*b)
+	return ok, fmt.Sprintf("%s of %s: %s (%d cells) %s %s×%s (%d cells) %s", sp.summary, sp.metric, g(a), na, sp.op, g(sp.factor), g(b), nb, mark(ok)), nil
+}

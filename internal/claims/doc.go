@@ -1,0 +1,31 @@
+// Package claims evaluates a paper's qualitative claims against runexp's
+// records as small declarative checks, each ending PASS, FAIL or
+// NOT-EVALUATED with the numbers behind the verdict.
+//
+// # Checks
+//
+// Each claim in a config has a check mapping; type selects one of:
+//
+//	trend    metric along a parameter moves in a direction
+//	           metric, along, direction (increasing | decreasing),
+//	           test: spearman (default; min_rho, default 0.8) | endpoints | monotone,
+//	           where: {param: value} filter, group: param checked per value
+//	compare  one cell's metric against another's, optionally per value of a
+//	         parameter: metric, left, right (selectors), op (< <= > >=),
+//	         factor (left op factor × right, default 1), for_all: param
+//	value    every selected cell's metric against a constant:
+//	           metric, where, op, value
+//	best     one selector has the best metric among alternatives within each
+//	         group: metric, among (param), winner (its value), sense (min |
+//	         max), for_all: list of params that define a group, where
+//	ratio    a summary (max, min, mean) of a metric over one selection
+//	         against the same summary over another: metric, left, right,
+//	         summary, op, factor
+//
+// A selector ({method: Tikhonov, c: 50}) matches records whose parameters
+// equal the given values, compared in canonical form, so 5e-1 selects 0.5.
+//
+// Cells that failed, or metrics that are NaN, make a claim NOT-EVALUATED
+// rather than FAIL: a reproduction must not refute a paper with its own
+// numerical failures.
+package claims

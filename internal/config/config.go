@@ -1,0 +1,468 @@
+package config
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is a parsed, validated experiment config.
+type Config struct {
+	// File is the path the config was read from; Name is its base name
+	// without extension, which names the result directory.
+	File, Name string
+	// SHA256 is the hex digest of the file's bytes, for the manifest.
+	SHA256 string
+
+	Title string
+	Paper string
+	Kind  string
+	Seed  uint64
+	Notes string
+
+	Dataset    Dataset
+	Corruption Corruption
+	Model      Model
+	Methods    []Method
+	Experiment Section
+	Outputs    Outputs
+	Reference  []Reference
+	Claims     []Claim
+}
+
+// Dataset names the data and carries its options.
+type Dataset struct {
+	Name    string
+	Options Section
+}
+
+// Corruption is the noise added to the inputs to be denoised.
+type Corruption struct {
+	// Type is "none" or "gaussian".
+	Type string
+	// Std is the noise standard deviation (from std, or √variance).
+	Std float64
+	// Printed records how the config stated it, e.g. "variance 0.25".
+	Printed string
+	Options Section
+}
+
+// Model is the kernel and the principal-component grid.
+type Model struct {
+	// Kernel is "gaussian", "linear", "polynomial" or "" (none given).
+	Kernel string
+	// WidthName is the Gaussian parameterisation: "c", "gamma" or "sigma".
+	WidthName string
+	// Widths is the grid of Gaussian widths in that parameterisation.
+	Widths []float64
+	Degree int
+	Offset float64
+	// Components and Energy are alternative grids for the subspace size;
+	// at most one is set.
+	Components []int
+	Energy     []float64
+	line       int
+}
+
+// Method is one estimator entry with its parameter grid.
+type Method struct {
+	Name  string
+	Label string
+	// Params holds raw values; a list is a grid axis.
+	Params Section
+	Line   int
+}
+
+// Outputs controls where and how results are written.
+type Outputs struct {
+	Dir           string
+	Width, Height float64 // centimetres; 0 means the experiment's default
+}
+
+// Reference is one value printed in the paper.
+type Reference struct {
+	Source string
+	// Cell selects the cells it applies to, by parameter value.
+	Cell   map[string]any
+	Metric string
+	Value  float64
+	Line   int
+}
+
+// Claim is one of the paper's qualitative claims with its check.
+type Claim struct {
+	ID        string
+	Statement string
+	Source    string
+	Check     Section
+	Line      int
+}
+
+// Load reads and validates the config at path.
+func Load(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(path, b)
+}
+
+// Parse validates the YAML in b; file names it in errors.
+func Parse(file string, b []byte) (*Config, error) {
+	w := &walker{file: file}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&doc); err != nil {
+		return nil, &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	if len(doc.Content) == 0 {
+		return nil, &Error{File: file, Msg: "empty config"}
+	}
+	sum := sha256.Sum256(b)
+	c := &Config{
+		File:   file,
+		Name:   strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)),
+		SHA256: hex.EncodeToString(sum[:]),
+		Seed:   1,
+	}
+	root := doc.Content[0]
+	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "notes", "dataset",
+		"corruption", "model", "methods", "experiment", "outputs", "reference", "claims")
+	if err != nil {
+		return nil, err
+	}
+	for _, req := range []string{"title", "paper", "kind", "dataset"} {
+		if f[req] == nil {
+			return nil, w.errf(root, "config: missing required key %q", req)
+		}
+	}
+	if c.Title, err = w.str(f["title"], "title"); err != nil {
+		return nil, err
+	}
+	if c.Paper, err = w.str(f["paper"], "paper"); err != nil {
+		return nil, err
+	}
+	if c.Kind, err = w.str(f["kind"], "kind"); err != nil {
+		return nil, err
+	}
+	if n := f["seed"]; n != nil {
+		s, err := w.int(n, "seed")
+		if err != nil {
+			return nil, err
+		}
+		if s < 0 {
+			return nil, w.errf(n, "seed: %d is impossible, want an integer ≥ 0", s)
+		}
+		c.Seed = uint64(s)
+	}
+	if n := f["notes"]; n != nil {
+		if c.Notes, err = w.str(n, "notes"); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.parseDataset(w, f["dataset"]); err != nil {
+		return nil, err
+	}
+	c.Corruption = Corruption{Type: "none"}
+	if n := f["corruption"]; n != nil {
+		if err := c.parseCorruption(w, n); err != nil {
+			return nil, err
+		}
+	}
+	if n := f["model"]; n != nil {
+		if err := c.parseModel(w, n); err != nil {
+			return nil, err
+		}
+	}
+	if n := f["methods"]; n != nil {
+		if err := c.parseMethods(w, n); err != nil {
+			return nil, err
+		}
+	}
+	c.Experiment = Section{Values: map[string]any{}, file: file, lines: map[string]int{}}
+	if n := f["experiment"]; n != nil {
+		if c.Experiment, err = w.section(n, "experiment"); err != nil {
+			return nil, err
+		}
+	}
+	if n := f["outputs"]; n != nil {
+		if err := c.parseOutputs(w, n); err != nil {
+			return nil, err
+		}
+	}
+	if n := f["reference"]; n != nil {
+		if err := c.parseReference(w, n); err != nil {
+			return nil, err
+		}
+	}
+	if n := f["claims"]; n != nil {
+		if err := c.parseClaims(w, n); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (c *Config) parseDataset(w *walker, n *yaml.Node) error {
+	s, err := w.section(n, "dataset")
+	if err != nil {
+		return err
+	}
+	name, ok := s.Values["name"].(string)
+	if !ok {
+		return s.Errorf("name", "dataset: want a name: string (e.g. name: usps)")
+	}
+	delete(s.Values, "name")
+	c.Dataset = Dataset{Name: name, Options: s}
+	return nil
+}
+
+func (c *Config) parseCorruption(w *walker, n *yaml.Node) error {
+	s, err := w.section(n, "corruption")
+	if err != nil {
+		return err
+	}
+	r := s.Reader("corruption")
+	c.Corruption.Type = r.String("type", "", "none", "gaussian")
+	switch c.Corruption.Type {
+	case "":
+		return s.Errorf("type", "corruption: want type: none | gaussian")
+	case "gaussian":
+		pos := func(v float64) bool { return v >= 0 }
+		if s.Has("std") == s.Has("variance") {
+			return s.Errorf("std", "corruption: gaussian noise needs exactly one of std or variance")
+		}
+		if s.Has("std") {
+			c.Corruption.Std = r.Float("std", 0, pos, "a standard deviation ≥ 0")
+			c.Corruption.Printed = fmt.Sprintf("std %g", c.Corruption.Std)
+		} else {
+			v := r.Float("variance", 0, pos, "a variance ≥ 0")
+			c.Corruption.Std = sqrt(v)
+			c.Corruption.Printed = fmt.Sprintf("variance %g (std %g)", v, c.Corruption.Std)
+		}
+	}
+	// Experiment kinds may read further corruption options (occlusion
+	// sizes, missing rates); they check what is left.
+	c.Corruption.Options = s
+	if c.Corruption.Type == "none" || c.Corruption.Type == "gaussian" {
+		return r.Err()
+	}
+	return nil
+}
+
+func (c *Config) parseModel(w *walker, n *yaml.Node) error {
+	f, keys, err := w.fields(n, "model", "kernel", "c", "gamma", "sigma", "degree", "offset", "components", "energy")
+	if err != nil {
+		return err
+	}
+	m := &c.Model
+	m.line = n.Line
+	if k := f["kernel"]; k != nil {
+		if m.Kernel, err = w.str(k, "model.kernel"); err != nil {
+			return err
+		}
+	}
+	var widths []string
+	for _, name := range []string{"c", "gamma", "sigma"} {
+		if f[name] != nil {
+			widths = append(widths, name)
+		}
+	}
+	switch m.Kernel {
+	case "gaussian":
+		if len(widths) != 1 {
+			return w.errf(n, "model: a gaussian kernel needs exactly one of c (exp(−‖x−y‖²/c)), gamma (exp(−γ‖x−y‖²)) or sigma (exp(−‖x−y‖²/σ²))")
+		}
+		m.WidthName = widths[0]
+		if m.Widths, err = w.floatList(f[m.WidthName], "model."+m.WidthName, func(v float64) bool { return v > 0 }, "a width > 0"); err != nil {
+			return err
+		}
+	case "linear", "polynomial", "":
+		if len(widths) > 0 {
+			return w.errf(keys[widths[0]], "model.%s: only a gaussian kernel has a width (kernel is %q)", widths[0], m.Kernel)
+		}
+	default:
+		return w.errf(f["kernel"], "model.kernel: want gaussian, linear or polynomial, got %q", m.Kernel)
+	}
+	if m.Kernel == "polynomial" {
+		if f["degree"] == nil {
+			return w.errf(n, "model: a polynomial kernel needs degree")
+		}
+		if m.Degree, err = w.int(f["degree"], "model.degree"); err != nil {
+			return err
+		}
+		if m.Degree < 1 {
+			return w.errf(f["degree"], "model.degree: %d is impossible, want an integer ≥ 1", m.Degree)
+		}
+		if o := f["offset"]; o != nil {
+			if m.Offset, err = w.float(o, "model.offset"); err != nil {
+				return err
+			}
+		}
+	} else {
+		for _, k := range []string{"degree", "offset"} {
+			if f[k] != nil {
+				return w.errf(keys[k], "model.%s: only a polynomial kernel has a %s", k, k)
+			}
+		}
+	}
+	if f["components"] != nil && f["energy"] != nil {
+		return w.errf(keys["energy"], "model: give components or energy, not both")
+	}
+	if x := f["components"]; x != nil {
+		if m.Components, err = w.intList(x, "model.components", 1); err != nil {
+			return err
+		}
+	}
+	if x := f["energy"]; x != nil {
+		if m.Energy, err = w.floatList(x, "model.energy", func(v float64) bool { return v > 0 && v <= 1 }, "a fraction in (0, 1]"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Config) parseMethods(w *walker, n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		return w.errf(n, "methods: want a list of estimators (- name: mika), got %s", describe(n))
+	}
+	labels := map[string]int{}
+	for i, item := range n.Content {
+		what := fmt.Sprintf("methods[%d]", i)
+		f, _, err := w.fields(item, what, "name", "label", "params")
+		if err != nil {
+			return err
+		}
+		if f["name"] == nil {
+			return w.errf(item, "%s: missing name (a registered estimator; see runexp list)", what)
+		}
+		m := Method{Line: item.Line}
+		if m.Name, err = w.str(f["name"], what+".name"); err != nil {
+			return err
+		}
+		if l := f["label"]; l != nil {
+			if m.Label, err = w.str(l, what+".label"); err != nil {
+				return err
+			}
+		}
+		m.Params = Section{Values: map[string]any{}, file: w.file, line: item.Line, lines: map[string]int{}}
+		if p := f["params"]; p != nil {
+			if m.Params, err = w.section(p, what+".params"); err != nil {
+				return err
+			}
+		}
+		id := m.Label
+		if id == "" {
+			id = m.Name
+		}
+		if prev, dup := labels[id]; dup {
+			return w.errf(item, "%s: %q already used by methods[%d]; give one of them a distinct label", what, id, prev)
+		}
+		labels[id] = i
+		c.Methods = append(c.Methods, m)
+	}
+	return nil
+}
+
+func (c *Config) parseOutputs(w *walker, n *yaml.Node) error {
+	s, err := w.section(n, "outputs")
+	if err != nil {
+		return err
+	}
+	r := s.Reader("outputs")
+	c.Outputs.Dir = r.String("dir", "")
+	pos := func(v float64) bool { return v > 0 }
+	c.Outputs.Width = r.Float("width", 0, pos, "a size in cm > 0")
+	c.Outputs.Height = r.Float("height", 0, pos, "a size in cm > 0")
+	return r.Err()
+}
+
+func (c *Config) parseReference(w *walker, n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		return w.errf(n, "reference: want a list of paper values, got %s", describe(n))
+	}
+	for i, item := range n.Content {
+		what := fmt.Sprintf("reference[%d]", i)
+		f, _, err := w.fields(item, what, "source", "cell", "metric", "value")
+		if err != nil {
+			return err
+		}
+		for _, req := range []string{"source", "metric", "value"} {
+			if f[req] == nil {
+				return w.errf(item, "%s: missing %s", what, req)
+			}
+		}
+		r := Reference{Line: item.Line, Cell: map[string]any{}}
+		if r.Source, err = w.str(f["source"], what+".source"); err != nil {
+			return err
+		}
+		if r.Metric, err = w.str(f["metric"], what+".metric"); err != nil {
+			return err
+		}
+		if r.Value, err = w.float(f["value"], what+".value"); err != nil {
+			return err
+		}
+		if cn := f["cell"]; cn != nil {
+			s, err := w.section(cn, what+".cell")
+			if err != nil {
+				return err
+			}
+			r.Cell = s.Values
+		}
+		c.Reference = append(c.Reference, r)
+	}
+	return nil
+}
+
+func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		return w.errf(n, "claims: want a list of claims, got %s", describe(n))
+	}
+	ids := map[string]bool{}
+	for i, item := range n.Content {
+		what := fmt.Sprintf("claims[%d]", i)
+		f, _, err := w.fields(item, what, "id", "statement", "source", "check")
+		if err != nil {
+			return err
+		}
+		if f["id"] == nil || f["check"] == nil {
+			return w.errf(item, "%s: a claim needs an id and a check", what)
+		}
+		cl := Claim{Line: item.Line}
+		if cl.ID, err = w.str(f["id"], what+".id"); err != nil {
+			return err
+		}
+		if ids[cl.ID] {
+			return w.errf(f["id"], "%s: claim id %q used twice", what, cl.ID)
+		}
+		ids[cl.ID] = true
+		for key, dst := range map[string]*string{"statement": &cl.Statement, "source": &cl.Source} {
+			if x := f[key]; x != nil {
+				if *dst, err = w.str(x, what+"."+key); err != nil {
+					return err
+				}
+			}
+		}
+		if cl.Check, err = w.section(f["check"], what+".check"); err != nil {
+			return err
+		}
+		c.Claims = append(c.Claims, cl)
+	}
+	return nil
+}
+
+// ModelErrorf returns an error placed at the model section.
+func (c *Config) ModelErrorf(format string, args ...any) error {
+	return &Error{File: c.File, Line: c.Model.line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Errorf returns an error placed at line of the config file.
+func (c *Config) Errorf(line int, format string, args ...any) error {
+	return &Error{File: c.File, Line: line, Msg: fmt.Sprintf(format, args...)}
+}

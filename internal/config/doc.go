@@ -1,0 +1,58 @@
+// Package config reads runexp experiment configs: one YAML file per paper
+// table or figure.
+//
+// # Schema
+//
+//	title:      string, required — what the config regenerates
+//	paper:      string, required — id of the paper; paper values and claims
+//	            cite ../shared/paper-values/<paper>.yaml
+//	kind:       string, required — experiment kind (runexp list)
+//	seed:       integer ≥ 0, default 1 — root seed; each cell derives its
+//	            own stream from it and the cell's canonical key
+//	notes:      string — stand-in data, readings of ambiguous text
+//	dataset:    mapping, required
+//	  name:     string — dataset (runexp list)
+//	  <other>:  dataset options, checked by the dataset
+//	corruption: mapping, optional
+//	  type:     none | gaussian
+//	  std | variance: number ≥ 0 (gaussian; exactly one)
+//	model:      mapping, optional
+//	  kernel:   gaussian | linear | polynomial
+//	  c | gamma | sigma: number > 0 or list — Gaussian width in the paper's
+//	            own parameterisation: exp(−‖x−y‖²/c), exp(−γ‖x−y‖²),
+//	            exp(−‖x−y‖²/σ²)
+//	  degree, offset: polynomial kernel
+//	  components: integer ≥ 1 or list — number of principal components
+//	  energy:   number in (0, 1] or list — alternatively, the fraction of
+//	            the eigenvalue sum to keep
+//	methods:    list of mappings, optional
+//	  - name:   registered estimator (runexp list)
+//	    label:  string — name in tables and legends (default: its title)
+//	    params: mapping — estimator parameters; a list expands to a grid
+//	experiment: mapping — options of the experiment kind
+//	outputs:    mapping, optional
+//	  dir:      string — result directory (default results/<config name>)
+//	  width, height: number > 0 — figure size in centimetres
+//	reference:  list of paper values printed beside ours
+//	  - source: string, required — paper, table, row (and paper-values path)
+//	    cell:   mapping — parameters selecting the cell(s) (e.g. method, s)
+//	    metric: string — which of our metrics it compares to
+//	    value:  number — the printed value
+//	claims:     list of the paper's claims, each checked as pass/fail
+//	  - id:     string, required
+//	    statement, source: string
+//	    check:  mapping — a declarative check (see package claims)
+//
+// # Grids
+//
+// Every list under model (c, gamma, sigma, components, energy) and under a
+// method's params is a grid axis; the cells of a config are the cartesian
+// product of the model axes times, for each method, the product of its
+// parameter axes. Each cell has a canonical key that does not depend on key
+// order or on how a number was written (0.5 and 5e-1 are the same cell).
+//
+// # Errors
+//
+// Unknown keys, wrong types and impossible values are reported as
+// file:line: what was found and what was expected.
+package config

@@ -1,0 +1,429 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Error is a config problem at a file and line.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// walker decodes yaml nodes by hand so every error has a line number and
+// says what was expected.
+type walker struct {
+	file string
+}
+
+func (w *walker) errf(n *yaml.Node, format string, args ...any) error {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	return &Error{File: w.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// fields reads a mapping node, rejecting keys not in allowed (nil allows
+// any) and duplicates. It returns key → value node and key → key node.
+func (w *walker) fields(n *yaml.Node, what string, allowed ...string) (map[string]*yaml.Node, map[string]*yaml.Node, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, nil, w.errf(n, "%s: want a mapping (key: value lines), got %s", what, describe(n))
+	}
+	vals := map[string]*yaml.Node{}
+	keys := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return nil, nil, w.errf(k, "%s: keys must be plain names", what)
+		}
+		if _, dup := vals[k.Value]; dup {
+			return nil, nil, w.errf(k, "%s: key %q appears twice", what, k.Value)
+		}
+		if allowed != nil && !contains(allowed, k.Value) {
+			return nil, nil, w.errf(k, "%s: unknown key %q (expected one of: %s)", what, k.Value, strings.Join(allowed, ", "))
+		}
+		vals[k.Value] = v
+		keys[k.Value] = k
+	}
+	return vals, keys, nil
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "nothing"
+		case "!!str":
+			return fmt.Sprintf("the string %q", n.Value)
+		}
+		return fmt.Sprintf("%s", n.Value)
+	}
+	return "an unknown node"
+}
+
+func (w *walker) str(n *yaml.Node, what string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", w.errf(n, "%s: want a string, got %s", what, describe(n))
+	}
+	return n.Value, nil
+}
+
+func (w *walker) float(n *yaml.Node, what string) (float64, error) {
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float") {
+		var f float64
+		if err := n.Decode(&f); err == nil && !math.IsNaN(f) {
+			return f, nil
+		}
+	}
+	return 0, w.errf(n, "%s: want a number, got %s", what, describe(n))
+}
+
+func (w *walker) int(n *yaml.Node, what string) (int, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
+		var i int
+		if err := n.Decode(&i); err == nil {
+			return i, nil
+		}
+	}
+	return 0, w.errf(n, "%s: want an integer, got %s", what, describe(n))
+}
+
+// floatList reads a number or a list of numbers (a grid axis).
+func (w *walker) floatList(n *yaml.Node, what string, ok func(float64) bool, want string) ([]float64, error) {
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		if len(n.Content) == 0 {
+			return nil, w.errf(n, "%s: empty list", what)
+		}
+		items = n.Content
+	}
+	out := make([]float64, len(items))
+	for i, it := range items {
+		f, err := w.float(it, what)
+		if err != nil {
+			return nil, err
+		}
+		if !ok(f) {
+			return nil, w.errf(it, "%s: %v is impossible, want %s", what, f, want)
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+func (w *walker) intList(n *yaml.Node, what string, min int) ([]int, error) {
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		if len(n.Content) == 0 {
+			return nil, w.errf(n, "%s: empty list", what)
+		}
+		items = n.Content
+	}
+	out := make([]int, len(items))
+	for i, it := range items {
+		v, err := w.int(it, what)
+		if err != nil {
+			return nil, err
+		}
+		if v < min {
+			return nil, w.errf(it, "%s: %d is impossible, want an integer ≥ %d", what, v, min)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// value converts a node to plain Go values: int, float64, string, bool, nil,
+// []any or map[string]any.
+func (w *walker) value(n *yaml.Node, what string) (any, error) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return nil, nil
+		case "!!bool":
+			b, err := strconv.ParseBool(n.Value)
+			if err != nil {
+				var v bool
+				if err := n.Decode(&v); err != nil {
+					return nil, w.errf(n, "%s: bad boolean %q", what, n.Value)
+				}
+				return v, nil
+			}
+			return b, nil
+		case "!!int":
+			var i int
+			if err := n.Decode(&i); err != nil {
+				return nil, w.errf(n, "%s: integer %s out of range", what, n.Value)
+			}
+			return i, nil
+		case "!!float":
+			var f float64
+			if err := n.Decode(&f); err != nil {
+				return nil, w.errf(n, "%s: bad number %q", what, n.Value)
+			}
+			return f, nil
+		default:
+			return n.Value, nil
+		}
+	case yaml.SequenceNode:
+		out := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, err := w.value(c, what)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case yaml.MappingNode:
+		vals, _, err := w.fields(n, what)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]any, len(vals))
+		for k, c := range vals {
+			v, err := w.value(c, what+"."+k)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = v
+		}
+		return out, nil
+	case yaml.AliasNode:
+		return w.value(n.Alias, what)
+	}
+	return nil, w.errf(n, "%s: unsupported YAML node", what)
+}
+
+// Section is a free-form mapping whose keys are checked by its consumer (a
+// dataset, an experiment kind, an estimator); it remembers lines so the
+// consumer's complaints still point into the file.
+type Section struct {
+	Values map[string]any
+	file   string
+	line   int
+	lines  map[string]int
+}
+
+func (w *walker) section(n *yaml.Node, what string) (Section, error) {
+	s := Section{Values: map[string]any{}, file: w.file, line: n.Line, lines: map[string]int{}}
+	vals, keys, err := w.fields(n, what)
+	if err != nil {
+		return s, err
+	}
+	for k, v := range vals {
+		x, err := w.value(v, what+"."+k)
+		if err != nil {
+			return s, err
+		}
+		s.Values[k] = x
+		s.lines[k] = keys[k].Line
+	}
+	return s, nil
+}
+
+// Keys returns the section's keys, sorted.
+func (s Section) Keys() []string {
+	k := make([]string, 0, len(s.Values))
+	for x := range s.Values {
+		k = append(k, x)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// Has reports whether key is set.
+func (s Section) Has(key string) bool { _, ok := s.Values[key]; return ok }
+
+// Errorf returns an error placed at key's line (or the section's when the
+// key is absent).
+func (s Section) Errorf(key, format string, args ...any) error {
+	line, ok := s.lines[key]
+	if !ok {
+		line = s.line
+	}
+	return &Error{File: s.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Reader returns a typed accessor that records the first error and the
+// keys it has consumed, so a consumer can reject the keys it did not read.
+func (s Section) Reader(what string) *Reader {
+	return &Reader{s: s, what: what, used: map[string]bool{}}
+}
+
+// Reader reads typed values from a Section, checking types and ranges.
+type Reader struct {
+	s    Section
+	what string
+	used map[string]bool
+	err  error
+}
+
+func (r *Reader) fail(key, format string, args ...any) {
+	if r.err == nil {
+		r.err = r.s.Errorf(key, "%s.%s: %s", r.what, key, fmt.Sprintf(format, args...))
+	}
+}
+
+// Float reads a number, def when absent; ok checks the range described by
+// want.
+func (r *Reader) Float(key string, def float64, ok func(float64) bool, want string) float64 {
+	r.used[key] = true
+	v, present := r.s.Values[key]
+	if !present {
+		return def
+	}
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case int:
+		f = float64(x)
+	default:
+		r.fail(key, "want a number (%s), got %v", want, v)
+		return def
+	}
+	if ok != nil && !ok(f) {
+		r.fail(key, "%v is impossible, want %s", f, want)
+	}
+	return f
+}
+
+// Int reads an integer ≥ min, def when absent.
+func (r *Reader) Int(key string, def, min int) int {
+	r.used[key] = true
+	v, present := r.s.Values[key]
+	if !present {
+		return def
+	}
+	i, ok := v.(int)
+	if !ok {
+		r.fail(key, "want an integer ≥ %d, got %v", min, v)
+		return def
+	}
+	if i < min {
+		r.fail(key, "%d is impossible, want an integer ≥ %d", i, min)
+	}
+	return i
+}
+
+// String reads a string, def when absent; enum (if any) lists allowed
+// values.
+func (r *Reader) String(key, def string, enum ...string) string {
+	r.used[key] = true
+	v, present := r.s.Values[key]
+	if !present {
+		return def
+	}
+	s, ok := v.(string)
+	if !ok {
+		r.fail(key, "want a string, got %v", v)
+		return def
+	}
+	if len(enum) > 0 && !contains(enum, s) {
+		r.fail(key, "want one of %s, got %q", strings.Join(enum, ", "), s)
+	}
+	return s
+}
+
+// Floats reads a list of numbers of length n (n < 0: any length ≥ 1), def
+// when absent.
+func (r *Reader) Floats(key string, def []float64, n int) []float64 {
+	r.used[key] = true
+	v, present := r.s.Values[key]
+	if !present {
+		return def
+	}
+	l, ok := v.([]any)
+	if !ok {
+		l = []any{v}
+	}
+	if (n >= 0 && len(l) != n) || len(l) == 0 {
+		r.fail(key, "want a list of %d numbers, got %v", n, v)
+		return def
+	}
+	out := make([]float64, len(l))
+	for i, x := range l {
+		switch y := x.(type) {
+		case float64:
+			out[i] = y
+		case int:
+			out[i] = float64(y)
+		default:
+			r.fail(key, "want numbers, got %v", x)
+			return def
+		}
+	}
+	return out
+}
+
+// Bool reads a boolean, def when absent.
+func (r *Reader) Bool(key string, def bool) bool {
+	r.used[key] = true
+	v, present := r.s.Values[key]
+	if !present {
+		return def
+	}
+	b, ok := v.(bool)
+	if !ok {
+		r.fail(key, "want true or false, got %v", v)
+	}
+	return b
+}
+
+// Err returns the first error, or an error for the first key no accessor
+// asked for.
+func (r *Reader) Err() error {
+	if r.err != nil {
+		return r.err
+	}
+	for _, k := range r.s.Keys() {
+		if !r.used[k] {
+			var known []string
+			for u := range r.used {
+				known = append(known, u)
+			}
+			sort.Strings(known)
+			return r.s.Errorf(k, "%s: unknown key %q (expected one of: %s)", r.what, k, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
+// Touch marks key as read by a consumer that decodes it itself.
+func (r *Reader) Touch(key string) { r.used[key] = true }
+
+// Fail records an error at key unless one is already recorded.
+func (r *Reader) Fail(key, format string, args ...any) { r.fail(key, format, args...) }

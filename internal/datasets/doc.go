@@ -1,0 +1,72 @@
+// Package datasets provides runexp's data: a checksummed data root, loaders
+// for the real datasets, synthetic generators, corruptions, and CSV matrices
+// for users' own data.
+//
+// # Overview
+//
+// Every loader returns a Set: a data matrix with one sample per row, optional
+// integer labels, and the image size when the rows are images (pixels stored
+// row-major, so row i reshaped to Height×Width is the picture). Experiments
+// take Sets from here, corrupt them with the functions in this package (for
+// example AddGaussian), and hand them to the estimators.
+//
+// Every random choice takes a *rand.Rand (math/rand/v2) from the caller. The
+// runner derives one per cell from the root seed and the cell's key, so the
+// same cell draws the same samples and the same noise whatever else runs. The
+// order in which each function consumes its generator is documented and is
+// part of its contract: changing it changes published numbers.
+//
+// # The data root and checksums
+//
+// Datasets are never committed to the project. Their licences (see
+// PROVENANCE.md, "Terms") allow research use but not redistribution inside a
+// larger public collection, and they are tens of megabytes that would bloat
+// every clone. Instead the project reads them from a data root: a directory
+// given by the --data flag or the RUNEXP_DATA environment variable (CI uses
+// ../shared/data). OpenRoot resolves it.
+//
+// The root holds a SHA256SUMS file in sha256sum format covering every file
+// (check it by hand with `cd DIR && sha256sum -c SHA256SUMS`). Root.ReadFile
+// verifies each file it returns against that list, so a result can only come
+// from the bytes the paper reproduction was checked on: a truncated download
+// or a different release of a dataset is an error, never a silently different
+// table. Root.Files lists what a run read, with the hashes, for the run
+// manifest.
+//
+// User errors (no data root, a missing file, a checksum mismatch, a malformed
+// line) are returned as errors that name the file (and line) and say how to
+// fix it; the CLI prints them as they are.
+//
+// # USPS
+//
+// LoadUSPS reads the ESL zip code version of the USPS digits
+// (usps/zip.train.gz, usps/zip.test.gz; 7291 and 2007 digits). Each line is a
+// digit label followed by 256 grey levels in [-1, 1], a 16×16 image stored
+// row-major. Two quirks, both recorded in PROVENANCE.md, shape the parser:
+//
+//   - The two files print numbers differently: the training file writes
+//     fixed four-decimal values ("6.0000 -1.0000 -0.6310 …"), the test file
+//     the shortest form ("9 -1 -0.948 …"). Fields are therefore split on
+//     white space and parsed with strconv.ParseFloat, and the label is
+//     accepted as any number that is an integer in 0..9.
+//   - Lines of the training file end with a trailing space; splitting on
+//     white space makes that harmless.
+//
+// The papers draw a fixed number of digits per class at random (for example
+// 100 training and 100 test images of each of 0, 2, 4 and 9); LoadUSPS does
+// the same, deterministically for a given generator state.
+//
+// # Synthetic data
+//
+// TwoRings draws the two concentric (possibly partial) noisy rings of
+// Abrahamsen & Hansen's Figs. 2 and 3. It needs no data root, which makes it
+// the default that runs anywhere, including in tests and examples.
+//
+// # CSV matrices
+//
+// ReadCSVMatrix and WriteCSVMatrix carry a user's own data in and out of
+// `runexp denoise`: comma-separated numbers, one sample per row. Writing uses
+// the shortest decimal that round-trips (strconv 'g', -1), so a matrix written
+// and read back is bit-identical, and the file is written to a temporary name
+// and renamed so a killed run never leaves half a file.
+package datasets

@@ -1,0 +1,234 @@
+package datasets
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// EnvDataRoot is the environment variable naming the data root when the
+// --data flag is not given.
+const EnvDataRoot = "RUNEXP_DATA"
+
+// SumsFile is the name of the checksum list at the top of a data root.
+const SumsFile = "SHA256SUMS"
+
+// Set is a data matrix with optional labels.
+type Set struct {
+	// Name identifies the set in records and reports, e.g. "usps-train".
+	Name string
+	// X holds one sample per row.
+	X *mat.Dense
+	// Labels holds one label per row of X, or is nil for unlabelled data.
+	Labels []int
+	// Width and Height are the image size when the rows of X are images
+	// stored row-major (Width*Height == number of columns), and 0 otherwise.
+	Width, Height int
+}
+
+// FileSum is a data file read during a run and its SHA-256, for the run
+// manifest.
+type FileSum struct {
+	// Path is relative to the data root, with forward slashes and no
+	// leading "./", e.g. "usps/zip.train.gz".
+	Path string
+	// SHA256 is the lower-case hexadecimal digest.
+	SHA256 string
+}
+
+// Root is a data root directory: the place the --data flag or RUNEXP_DATA
+// points at, holding the datasets and their SHA256SUMS.
+//
+// A Root is safe for concurrent use.
+type Root struct {
+	// Dir is the absolute path of the data root.
+	Dir string
+
+	// sums maps a cleaned root-relative path to its expected lower-case
+	// hex SHA-256. It is written only by OpenRoot, so reads need no lock.
+	sums map[string]string
+
+	mu sync.Mutex
+	// read holds the files ReadFile has verified, for Files.
+	read map[string]string
+}
+
+// OpenRoot resolves the data root and reads its SHA256SUMS.
+//
+// The root is flagValue if it is non-empty, otherwise the value of the
+// RUNEXP_DATA environment variable; if both are empty OpenRoot returns an
+// error telling the user how to set one. A root without a SHA256SUMS file is
+// an error naming the path looked at, since a root that cannot be verified is
+// almost always the wrong directory.
+func OpenRoot(flagValue string) (*Root, error) {
+	dir := flagValue
+	source := "--data"
+	if dir == "" {
+		dir = os.Getenv(EnvDataRoot)
+		source = EnvDataRoot
+	}
+	if dir == "" {
+		return nil, errors.New("datasets: no data root: pass --data DIR or set " + EnvDataRoot +
+			" (e.g. " + EnvDataRoot + "=../shared/data); the directory must hold the datasets and their " +
+			SumsFile + " as described in PROVENANCE.md")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("datasets: data root %q (from %s): %v", dir, source, err)
+	}
+	info, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("datasets: data root %s (from %s) does not exist; point --data or %s at the directory holding %s (e.g. ../shared/data)",
+			abs, source, EnvDataRoot, SumsFile)
+	case err != nil:
+		return nil, fmt.Errorf("datasets: data root %s (from %s): %v", abs, source, err)
+	case !info.IsDir():
+		return nil, fmt.Errorf("datasets: data root %s (from %s) is not a directory; point --data or %s at the directory holding %s",
+			abs, source, EnvDataRoot, SumsFile)
+	}
+
+	sumsPath := filepath.Join(abs, SumsFile)
+	b, err := os.ReadFile(sumsPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("datasets: %s not found: %s (from %s) is not a runexp data root; point --data or %s at the directory holding the datasets and %s (e.g. ../shared/data)",
+			sumsPath, abs, source, EnvDataRoot, SumsFile)
+	case err != nil:
+		return nil, fmt.Errorf("datasets: reading %s: %v", sumsPath, err)
+	}
+	sums, err := parseSums(sumsPath, b)
+	if err != nil {
+		return nil, err
+	}
+	return &Root{Dir: abs, sums: sums}, nil
+}
+
+// parseSums parses the output of sha256sum: "<64 hex digits> <space or *><path>"
+// a line, paths usually written "./dir/file". name is used in errors only.
+func parseSums(name string, b []byte) (map[string]string, error) {
+	sums := make(map[string]string)
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		s := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		// GNU sha256sum marks a line whose file name holds a backslash or
+		// newline with a leading backslash and escapes those characters.
+		escaped := strings.HasPrefix(s, `\`)
+		if escaped {
+			s = s[1:]
+		}
+		const hashLen = 2 * sha256.Size
+		if len(s) < hashLen+2 || s[hashLen] != ' ' || (s[hashLen+1] != ' ' && s[hashLen+1] != '*') {
+			return nil, fmt.Errorf("datasets: %s:%d: not a sha256sum line (want \"<64 hex digits>  ./path\")", name, line)
+		}
+		sum := strings.ToLower(s[:hashLen])
+		if _, err := hex.DecodeString(sum); err != nil {
+			return nil, fmt.Errorf("datasets: %s:%d: checksum %q is not hexadecimal", name, line, s[:hashLen])
+		}
+		p := s[hashLen+2:]
+		if escaped {
+			p = strings.NewReplacer(`\\`, `\`, `\n`, "\n").Replace(p)
+		}
+		key, ok := cleanRel(p)
+		if !ok {
+			return nil, fmt.Errorf("datasets: %s:%d: path %q is not inside the data root", name, line, p)
+		}
+		if prev, dup := sums[key]; dup && prev != sum {
+			return nil, fmt.Errorf("datasets: %s:%d: ./%s listed twice with different checksums", name, line, key)
+		}
+		sums[key] = sum
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("datasets: reading %s: %v", name, err)
+	}
+	return sums, nil
+}
+
+// cleanRel turns a root-relative path as a user or SHA256SUMS writes it
+// ("./usps/zip.train.gz", "usps\zip.train.gz" on Windows) into the key used
+// for lookups. It reports false for paths that would leave the root.
+func cleanRel(rel string) (string, bool) {
+	p := path.Clean(filepath.ToSlash(rel))
+	if p == "." || path.IsAbs(p) || !filepath.IsLocal(filepath.FromSlash(p)) {
+		return "", false
+	}
+	return p, true
+}
+
+// ReadFile reads the file at root-relative path rel (e.g. "usps/zip.train.gz"),
+// verifies its SHA-256 against SHA256SUMS and returns its contents.
+//
+// The bytes are hashed on every call rather than cached, so a file replaced
+// during a long run is caught and large image collections are not pinned in
+// memory. All errors name the full path of the file and how to fix the
+// problem; ReadFile does not panic, even on a nil or zero Root.
+func (r *Root) ReadFile(rel string) ([]byte, error) {
+	if r == nil {
+		return nil, fmt.Errorf("datasets: reading %q: no data root; pass --data DIR or set %s", rel, EnvDataRoot)
+	}
+	key, ok := cleanRel(rel)
+	if !ok {
+		return nil, fmt.Errorf("datasets: %q is not a path inside the data root %s", rel, r.Dir)
+	}
+	full := filepath.Join(r.Dir, filepath.FromSlash(key))
+	b, err := os.ReadFile(full)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("datasets: %s not found; get the dataset as described in PROVENANCE.md into %s (the data root, set by --data or %s)",
+			full, r.Dir, EnvDataRoot)
+	case err != nil:
+		return nil, fmt.Errorf("datasets: reading %s: %v", full, err)
+	}
+	want, ok := r.sums[key]
+	if !ok {
+		return nil, fmt.Errorf("datasets: %s has no checksum line in %s; if the file is the one described in PROVENANCE.md, add it with `cd %s && sha256sum ./%s >> %s`",
+			full, filepath.Join(r.Dir, SumsFile), r.Dir, key, SumsFile)
+	}
+	h := sha256.Sum256(b)
+	got := hex.EncodeToString(h[:])
+	if got != want {
+		return nil, fmt.Errorf("datasets: checksum mismatch for %s: %s expects %s, the file has %s; the file is corrupt or a different version: get it again as described in PROVENANCE.md",
+			full, SumsFile, want, got)
+	}
+	r.mu.Lock()
+	if r.read == nil {
+		r.read = make(map[string]string)
+	}
+	r.read[key] = got
+	r.mu.Unlock()
+	return b, nil
+}
+
+// Files returns the root-relative paths ReadFile has verified so far with
+// their SHA-256, sorted by path, for the run manifest.
+func (r *Root) Files() []FileSum {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]FileSum, 0, len(r.read))
+	for p, s := range r.read {
+		out = append(out, FileSum{Path: p, SHA256: s})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}

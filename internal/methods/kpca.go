@@ -1,0 +1,263 @@
+package methods
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/kernel"
+)
+
+// KPCA is a kernel PCA model fitted once per (training data, kernel). It keeps
+// every component with a positive eigenvalue, so the number of components q
+// (or the energy fraction) is chosen at projection time and one fit serves
+// every λ, neighbour count and PC count of a grid.
+//
+// A KPCA is safe for concurrent use once fitted.
+type KPCA struct {
+	// X holds the N×D training inputs, one per row.
+	X *mat.Dense
+	// Kernel is the kernel the model was fitted with.
+	Kernel kernel.Kernel
+	// K is the uncentred N×N Gram matrix K_ij = k(x_i, x_j).
+	K *mat.SymDense
+	// Values holds the eigenvalues of the centred Gram matrix K̃ in
+	// decreasing order, positive ones only (Abrahamsen & Hansen eq. 1).
+	Values []float64
+	// Alpha is N×len(Values); column i is the eigenvector of K̃ scaled by
+	// 1/√λ_i, so that the feature-space eigenvector v_i = Σ_n α_in φ̃(x_n)
+	// has unit norm.
+	Alpha *mat.Dense
+
+	colMean []float64 // (1/N) Σ_i K_ij
+	allMean float64   // (1/N²) Σ_ij K_ij
+	diag    []float64 // K_ii
+
+	pcaOnce sync.Once
+	pca     *PCA
+	pcaErr  error
+}
+
+// FitKPCA computes the Gram matrix of the rows of x, centres it and
+// eigendecomposes it. x is not copied and must not be modified afterwards.
+func FitKPCA(x *mat.Dense, k kernel.Kernel) (*KPCA, error) {
+	n, _ := x.Dims()
+	if n < 2 {
+		return nil, fmt.Errorf("methods: kernel PCA needs at least 2 training points, have %d", n)
+	}
+	return FitKPCAGram(x, k, kernel.SelfGram(k, x))
+}
+
+// FitKPCAGram is FitKPCA with a precomputed Gram matrix K of x under k.
+func FitKPCAGram(x *mat.Dense, k kernel.Kernel, g *mat.SymDense) (*KPCA, error) {
+	n := g.SymmetricDim()
+	if r, _ := x.Dims(); r != n {
+		panic(fmt.Sprintf("methods: %d training points but a %d×%d Gram matrix", r, n, n))
+	}
+	m := &KPCA{X: x, Kernel: k, K: g, colMean: make([]float64, n), diag: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		m.diag[i] = g.At(i, i)
+		for j := 0; j < n; j++ {
+			m.colMean[j] += g.At(i, j)
+		}
+	}
+	floats.Scale(1/float64(n), m.colMean)
+	m.allMean = floats.Sum(m.colMean) / float64(n)
+
+	// K̃ = K − 1K/N − K1/N + 1K1/N² (eq. 1).
+	c := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			c.SetSym(i, j, g.At(i, j)-m.colMean[i]-m.colMean[j]+m.allMean)
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(c, true) {
+		return nil, errors.New("methods: eigendecomposition of the centred Gram matrix did not converge")
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+
+	// Eigenvalues below this are numerically zero: K̃ always has the constant
+	// vector in its null space, and rounding leaves it at ~N·ε·λ_max.
+	tol := float64(n) * 1e-12 * math.Max(vals[n-1], 0)
+	var keep []int
+	for i := n - 1; i >= 0; i-- {
+		if vals[i] > tol {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, errors.New("methods: the centred Gram matrix is zero (all training points coincide in feature space)")
+	}
+	m.Values = make([]float64, len(keep))
+	m.Alpha = mat.NewDense(n, len(keep), nil)
+	for j, i := range keep {
+		m.Values[j] = vals[i]
+		s := 1 / math.Sqrt(vals[i])
+		for r := 0; r < n; r++ {
+			m.Alpha.Set(r, j, vecs.At(r, i)*s)
+		}
+	}
+	return m, nil
+}
+
+// N returns the number of training points.
+func (m *KPCA) N() int { return len(m.diag) }
+
+// Dim returns the input dimension D.
+func (m *KPCA) Dim() int { _, d := m.X.Dims(); return d }
+
+// Rank returns the number of components kept (positive eigenvalues).
+func (m *KPCA) Rank() int { return len(m.Values) }
+
+// Components returns the smallest q whose leading eigenvalues hold at least
+// the fraction energy of their sum. energy must be in (0, 1].
+func (m *KPCA) Components(energy float64) int {
+	return componentsFor(m.Values, energy)
+}
+
+func componentsFor(vals []float64, energy float64) int {
+	if !(energy > 0 && energy <= 1) {
+		panic(fmt.Sprintf("methods: energy fraction %g outside (0, 1]", energy))
+	}
+	total := floats.Sum(vals)
+	var s float64
+	for i, v := range vals {
+		s += v
+		// Relative slack so energy = 1 is reached despite rounding.
+		if s >= energy*total*(1-1e-12) {
+			return i + 1
+		}
+	}
+	return len(vals)
+}
+
+// Diag returns k(x_n, x_n) for the training points.
+func (m *KPCA) Diag() []float64 { return m.diag }
+
+// Projection holds the projections P_qφ(x_m) of a batch of M inputs onto the
+// first q kernel principal components, as expansions over the training
+// images (Abrahamsen & Hansen eq. 3 and 10).
+type Projection struct {
+	// Q is the number of components used.
+	Q int
+	// Beta is M×q: β_mi = φ̃(x_m)ᵀv_i (eq. 2).
+	Beta *mat.Dense
+	// Gamma is M×N: P_qφ(x_m) = Σ_n γ_mn φ(x_n), including the mean term
+	// γ_n = γ̃_n + (1 − Σ_j γ̃_j)/N (eq. 10).
+	Gamma *mat.Dense
+	// Kx is M×N: k(x_m, x_n), the kernel values of the projected inputs.
+	Kx *mat.Dense
+}
+
+// Project projects the rows of x onto the first q components, with one Gram
+// matrix product for the whole batch. q must be in [1, Rank()].
+func (m *KPCA) Project(x mat.Matrix, q int) *Projection {
+	var kx mat.Dense
+	kernel.Gram(&kx, m.Kernel, x, m.X)
+	return m.ProjectGram(&kx, q)
+}
+
+// ProjectGram is Project given kx = k(x_m, x_n) (M×N). kx is kept, not
+// copied.
+func (m *KPCA) ProjectGram(kx *mat.Dense, q int) *Projection {
+	if q < 1 || q > m.Rank() {
+		panic(fmt.Sprintf("methods: %d components requested, model has %d", q, m.Rank()))
+	}
+	r, n := kx.Dims()
+	if n != m.N() {
+		panic(fmt.Sprintf("methods: kernel rows have %d columns, model has %d training points", n, m.N()))
+	}
+	// k̃(x, x_n) = k(x, x_n) − mean_j k(x, x_j) − mean_i K_in + mean K (eq. 2).
+	kc := mat.NewDense(r, n, nil)
+	for i := 0; i < r; i++ {
+		row := kx.RawRowView(i)
+		mu := floats.Sum(row) / float64(n)
+		dst := kc.RawRowView(i)
+		for j, v := range row {
+			dst[j] = v - mu - m.colMean[j] + m.allMean
+		}
+	}
+	aq := m.Alpha.Slice(0, n, 0, q)
+	beta := mat.NewDense(r, q, nil)
+	beta.Mul(kc, aq)
+	gamma := mat.NewDense(r, n, nil)
+	gamma.Mul(beta, aq.T())
+	for i := 0; i < r; i++ {
+		row := gamma.RawRowView(i)
+		shift := (1 - floats.Sum(row)) / float64(n)
+		floats.AddConst(shift, row)
+	}
+	return &Projection{Q: q, Beta: beta, Gamma: gamma, Kx: kx}
+}
+
+// CostTerms holds, for a batch of feature-space points Ψ_m = Σ_n γ_mn φ(x_n),
+// the quantities every distance-based pre-image method needs.
+type CostTerms struct {
+	// GK is M×N: (ΓK)_mn = ⟨Ψ_m, φ(x_n)⟩.
+	GK *mat.Dense
+	// Norm2 holds ‖Ψ_m‖² = γ_mᵀKγ_m (Ω of eq. 11 before centring terms cancel).
+	Norm2 []float64
+}
+
+// NewCostTerms computes ΓK and ‖Ψ_m‖² with one matrix product.
+func NewCostTerms(k *mat.SymDense, gamma *mat.Dense) *CostTerms {
+	r, n := gamma.Dims()
+	if n != k.SymmetricDim() {
+		panic(fmt.Sprintf("methods: Γ has %d columns, Gram matrix is %d×%d", n, k.SymmetricDim(), k.SymmetricDim()))
+	}
+	gk := mat.NewDense(r, n, nil)
+	gk.Mul(gamma, k)
+	nrm := make([]float64, r)
+	for i := range nrm {
+		nrm[i] = floats.Dot(gk.RawRowView(i), gamma.RawRowView(i))
+	}
+	return &CostTerms{GK: gk, Norm2: nrm}
+}
+
+// TrainDist2 writes into dst (empty or M×N) the feature-space squared
+// distances ‖Ψ_m − φ(x_n)‖² = k(x_n, x_n) − 2⟨Ψ_m, φ(x_n)⟩ + ‖Ψ_m‖².
+func (c *CostTerms) TrainDist2(dst *mat.Dense, diag []float64) {
+	r, n := c.GK.Dims()
+	useDst(dst, r, n)
+	for i := 0; i < r; i++ {
+		g := c.GK.RawRowView(i)
+		d := dst.RawRowView(i)
+		for j := range d {
+			d[j] = diag[j] - 2*g[j] + c.Norm2[i]
+		}
+	}
+}
+
+// FeatureDist2 returns R(z_m) = ‖φ(z_m) − Ψ_m‖² = k(z,z) − 2Σ_n γ_mn k(z, x_n)
+// + ‖Ψ_m‖² (Abrahamsen & Hansen eq. 11) for each row z_m of z, batched.
+func FeatureDist2(b *Basis, z mat.Matrix, gamma *mat.Dense, norm2 []float64) []float64 {
+	r, _ := z.Dims()
+	var kz mat.Dense
+	kernel.Gram(&kz, b.Kernel, z, b.X)
+	self := kernel.Diag(b.Kernel, z)
+	out := make([]float64, r)
+	for i := range out {
+		out[i] = self[i] - 2*floats.Dot(kz.RawRowView(i), gamma.RawRowView(i)) + norm2[i]
+	}
+	return out
+}
+
+// Basis returns the training inputs, kernel and Gram matrix of m: what a
+// pre-image estimator may use.
+func (m *KPCA) Basis() *Basis {
+	return &Basis{X: m.X, Kernel: m.Kernel, K: m.K, Diag: m.diag}
+}
+
+// LinearPCA returns linear PCA fitted on the same training inputs, computed
+// once and shared by every caller.
+func (m *KPCA) LinearPCA() (*PCA, error) {
+	m.pcaOnce.Do(func() { m.pca, m.pcaErr = FitPCA(m.X) })
+	return m.pca, m.pcaErr
+}

@@ -1,0 +1,86 @@
+package methods
+
+import (
+	"errors"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// LinearPCA denoises by linear PCA reconstruction, x̂ = μ + V_qV_qᵀ(x − μ),
+// with PCA fitted on the model's training inputs (KPCA.LinearPCA, computed
+// once per model). It is the baseline of every kernel PCA de-noising paper,
+// and what kernel PCA with the linear kernel reduces to.
+//
+// The number of components q is, in order of precedence: the smallest q
+// holding the fraction Energy of the variance when Energy > 0; Components
+// when positive; else DenoiseInput.Q. A q above the PCA rank (at most
+// min(N−1, D), while DenoiseInput.Q counts kernel components, up to N−1)
+// is capped at the rank.
+type LinearPCA struct {
+	// Components is q; 0 takes DenoiseInput.Q.
+	Components int
+	// Energy in (0, 1] chooses q by retained variance; 0 leaves it unused.
+	Energy float64
+}
+
+var _ Denoiser = (*LinearPCA)(nil)
+
+func init() {
+	Register(Spec{
+		Name:   "linear-pca",
+		Title:  "Linear PCA",
+		Doc:    "reconstruction from the leading linear principal components",
+		Source: "linear PCA baseline (e.g. Mika et al. 1999; Abrahamsen & Hansen 2011 Sec. 6)",
+		Params: []Param{
+			IntParam("components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)"),
+			FloatParam("energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides components"),
+		},
+		New: func(p Params) (any, error) {
+			return &LinearPCA{Components: p.Int("components"), Energy: p.Float("energy")}, nil
+		},
+	})
+}
+
+// Denoise reconstructs every row of in.X0 from its leading linear principal
+// components.
+func (l *LinearPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
+	if in == nil || in.Model == nil {
+		return nil, errors.New("linear-pca: no model to denoise with")
+	}
+	if in.X0 == nil {
+		return nil, errors.New("linear-pca: no inputs to denoise")
+	}
+	m, c := in.X0.Dims()
+	if c != in.Model.Dim() {
+		return nil, fmt.Errorf("linear-pca: inputs have %d columns, model was fitted on %d", c, in.Model.Dim())
+	}
+	if l.Energy < 0 || l.Energy > 1 {
+		return nil, fmt.Errorf("linear-pca: energy %g outside [0, 1]", l.Energy)
+	}
+	if l.Components < 0 {
+		return nil, fmt.Errorf("linear-pca: %d components", l.Components)
+	}
+	pca, err := in.Model.LinearPCA()
+	if err != nil {
+		return nil, fmt.Errorf("linear-pca: %w", err)
+	}
+	var q int
+	switch {
+	case l.Energy > 0:
+		q = pca.Components(l.Energy)
+	case l.Components > 0:
+		q = l.Components
+	default:
+		q = in.Q
+		if q < 1 {
+			return nil, fmt.Errorf("linear-pca: %d components requested", q)
+		}
+	}
+	q = min(q, pca.Rank())
+	useDst(dst, m, c)
+	pca.Reconstruct(dst, in.X0, q)
+	st := make([]Status, m)
+	CheckFinite(dst, st)
+	return st, nil
+}

@@ -1,0 +1,270 @@
+package methods
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/kernel"
+)
+
+// Mika is the fixed-point pre-image iteration of Mika et al. (1999) for the
+// Gaussian kernel k(x, y) = exp(−‖x−y‖²/c), as written by Abrahamsen &
+// Hansen (2011, eq. 13):
+//
+//	z_{t+1} = Σ_n γ_n k(z_t, x_n) x_n / Σ_n γ_n k(z_t, x_n).
+//
+// It seeks a stationary point of Σ_n γ_n k(z, x_n) (eq. 12), which for the
+// Gaussian kernel minimises the feature-space distance R(z) of eq. 11. The
+// iteration is local: it converges to the extremum nearest its start and
+// may oscillate or divide by a vanishing denominator, which Abrahamsen &
+// Hansen's Fig. 3 illustrates.
+//
+// All rows of a Problem iterate together: each iteration computes the
+// squared distances between every still-active iterate and every training
+// point with one matrix product, forms the weights W = Γ∘K(Z, X), and the
+// next iterates W·X with a second product. Rows leave the batch as they
+// converge or fail.
+//
+// Two implementation choices do not change the fixed point of eq. 13:
+//
+//   - The common factor exp(−min_n ‖z_t−x_n‖²/c), minimum over the n with
+//     γ_n ≠ 0, cancels between numerator and denominator. It is divided out
+//     so that an iterate far from the training data does not make every
+//     weight underflow to zero, where eq. 13 as written computes 0/0.
+//   - The denominator test is relative: a row fails with ErrDenominator when
+//     |Σ_n γ_n k_n| ≤ Eps·Σ_n |γ_n k_n|, i.e. when positive and negative
+//     weights cancel to within a fraction Eps of their magnitude. The row
+//     then keeps its last iterate.
+//
+// A row converges when ‖z_{t+1} − z_t‖² ≤ Tol²·max(1, ‖z_t‖²), a step
+// relative to the iterate's size (absolute below norm 1). A row that
+// reaches MaxIter iterations is reported with Converged false and its last
+// iterate; that is not an error.
+type Mika struct {
+	// MaxIter caps the number of fixed-point steps per row (≥ 1).
+	MaxIter int
+	// Tol is the relative step size at which a row has converged (≥ 0).
+	Tol float64
+	// Start chooses z_0 when Problem.Start is nil: "noisy" (Problem.X0),
+	// "mean" (the mean of the training inputs) or "nearest" (the training
+	// input whose image is nearest Ψ in feature space).
+	Start string
+	// Eps is the relative size below which the denominator has vanished.
+	Eps float64
+}
+
+var _ PreImager = (*Mika)(nil)
+
+// Start rules shared by the iterative estimators.
+const (
+	StartNoisy   = "noisy"
+	StartMean    = "mean"
+	StartNearest = "nearest"
+)
+
+// StartRules lists the accepted values of a "start" parameter.
+var StartRules = []string{StartNoisy, StartMean, StartNearest}
+
+func init() {
+	Register(Spec{
+		Name:   "mika",
+		Title:  "Mika et al.",
+		Doc:    "fixed-point iteration for the Gaussian kernel",
+		Source: "Mika et al. (1999), NIPS 11; Abrahamsen & Hansen (2011) eq. 13",
+		Params: []Param{
+			IntParam("max_iter", 1000, 1, Inf, "maximum fixed-point steps per pre-image"),
+			FloatParam("tol", 1e-9, 0, Inf, "stop when ‖z_{t+1}−z_t‖² ≤ tol²·max(1, ‖z_t‖²)"),
+			StringParam("start", StartNoisy, StartRules, "z_0 when the problem gives none: noisy input, training mean, or nearest training point in feature space"),
+			FloatParam("eps", 1e-12, 0, 1, "fail a row when |Σγ_n k_n| ≤ eps·Σ|γ_n k_n|"),
+		},
+		New: func(p Params) (any, error) {
+			return &Mika{MaxIter: p.Int("max_iter"), Tol: p.Float("tol"), Start: p.String("start"), Eps: p.Float("eps")}, nil
+		},
+	})
+}
+
+// PreImage runs the fixed-point iteration for every row of p.
+func (mk *Mika) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	c, ok := gaussianWidth(p.Basis.Kernel)
+	if !ok {
+		return nil, fmt.Errorf("mika: needs a Gaussian kernel, got %v", p.Basis.Kernel)
+	}
+	if mk.MaxIter < 1 {
+		return nil, fmt.Errorf("mika: max_iter %d, want at least 1", mk.MaxIter)
+	}
+	z, err := startPoints(p, mk.Start)
+	if err != nil {
+		return nil, fmt.Errorf("mika: %w", err)
+	}
+	m := p.M()
+	_, d := p.Basis.X.Dims()
+	useDst(dst, m, d)
+	st := make([]Status, m)
+	fixedPoint(dst, st, z, p, c, mk.MaxIter, mk.Tol, mk.Eps)
+	CheckFinite(dst, st)
+	return st, nil
+}
+
+// startPoints returns a new M×D matrix of starting points: Problem.Start if
+// given, else the rule named by start.
+func startPoints(p *Problem, start string) (*mat.Dense, error) {
+	if p.Start != nil {
+		return mat.DenseCopyOf(p.Start), nil
+	}
+	m := p.M()
+	_, d := p.Basis.X.Dims()
+	z := mat.NewDense(m, d, nil)
+	switch start {
+	case StartNoisy, "":
+		if p.X0 == nil {
+			return nil, errors.New(`start "noisy" needs the noisy inputs (Problem.X0)`)
+		}
+		z.Copy(p.X0)
+	case StartMean:
+		mu := colMeans(p.Basis.X)
+		for i := 0; i < m; i++ {
+			copy(z.RawRowView(i), mu)
+		}
+	case StartNearest:
+		for i, j := range nearestTrain(p) {
+			copy(z.RawRowView(i), p.Basis.X.RawRowView(j))
+		}
+	default:
+		return nil, fmt.Errorf("unknown start rule %q (want one of %v)", start, StartRules)
+	}
+	return z, nil
+}
+
+// fixedPoint iterates eq. 13 from the rows of z (overwritten) and writes the
+// final iterates into dst and the outcome into st.
+func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64, maxIter int, tol, eps float64) {
+	x := p.Basis.X
+	_, d := x.Dims()
+	m := p.M()
+
+	// The active rows occupy the leading rows of z and g; slot i holds the
+	// problem row act[i]. Compaction keeps the slots in row order, so the
+	// result does not depend on when other rows finish.
+	g := mat.DenseCopyOf(p.Gamma)
+	act := make([]int, 0, m)
+	for i := 0; i < m; i++ {
+		if !allFinite(z.RawRowView(i)) {
+			st[i].Err = ErrNotFinite
+			copy(dst.RawRowView(i), z.RawRowView(i))
+			continue
+		}
+		if i != len(act) {
+			copy(z.RawRowView(len(act)), z.RawRowView(i))
+			copy(g.RawRowView(len(act)), g.RawRowView(i))
+		}
+		act = append(act, i)
+	}
+
+	var w mat.Dense // squared distances, then weights
+	next := mat.NewDense(m, d, nil)
+	den := make([]float64, m)
+	done := make([]bool, m)
+	tol2 := tol * tol
+	for it := 1; it <= maxIter && len(act) > 0; it++ {
+		a := len(act)
+		za := z.Slice(0, a, 0, d).(*mat.Dense)
+		w.Reset()
+		kernel.SqDist(&w, za, x)
+		for i := 0; i < a; i++ {
+			den[i] = mikaWeights(w.RawRowView(i), g.RawRowView(i), c, eps)
+		}
+		na := next.Slice(0, a, 0, d).(*mat.Dense)
+		na.Mul(&w, x) // Σ_n γ_n k(z_t, x_n) x_n for all active rows at once
+
+		for i := 0; i < a; i++ {
+			done[i] = false
+			row := act[i]
+			zi := z.RawRowView(i)
+			if math.IsNaN(den[i]) {
+				st[row].Err = ErrDenominator
+				done[i] = true
+				continue
+			}
+			ni := na.RawRowView(i)
+			floats.Scale(1/den[i], ni)
+			if !allFinite(ni) {
+				st[row].Err = ErrNotFinite
+				done[i] = true
+				continue
+			}
+			st[row].Iterations = it
+			step := floats.Distance(ni, zi, 2)
+			scale := math.Max(1, floats.Dot(zi, zi))
+			copy(zi, ni)
+			if step*step <= tol2*scale {
+				st[row].Converged = true
+				done[i] = true
+			}
+		}
+
+		// Retire finished rows and compact the rest, keeping their order.
+		k := 0
+		for i := 0; i < a; i++ {
+			if done[i] {
+				copy(dst.RawRowView(act[i]), z.RawRowView(i))
+				continue
+			}
+			if i != k {
+				copy(z.RawRowView(k), z.RawRowView(i))
+				copy(g.RawRowView(k), g.RawRowView(i))
+				act[k] = act[i]
+			}
+			k++
+		}
+		act = act[:k]
+	}
+	// Rows still active hit maxIter: Converged stays false.
+	for i, row := range act {
+		copy(dst.RawRowView(row), z.RawRowView(i))
+	}
+}
+
+// mikaWeights overwrites the squared distances d2_n = ‖z−x_n‖² of one row with
+// the scaled weights γ_n exp(−(d2_n − min d2)/c) and returns their sum, the
+// denominator of eq. 13, or NaN when it has vanished relative to
+// Σ|weights| (see Mika).
+func mikaWeights(d2, gamma []float64, c, eps float64) float64 {
+	dmin := math.Inf(1)
+	for j, v := range d2 {
+		if gamma[j] != 0 && v < dmin {
+			dmin = v
+		}
+	}
+	var sum, abs float64
+	for j, v := range d2 {
+		if gamma[j] == 0 {
+			d2[j] = 0
+			continue
+		}
+		wj := gamma[j] * math.Exp(-(v-dmin)/c)
+		d2[j] = wj
+		sum += wj
+		abs += math.Abs(wj)
+	}
+	if !(math.Abs(sum) > eps*abs) {
+		// Also catches abs = 0 (Γ row of zeros) and NaN.
+		return math.NaN()
+	}
+	return sum
+}
+
+func allFinite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,64 @@
+package methods
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/kernel"
+)
+
+// Helpers shared by the estimators. None is exported: estimators reach the
+// model only through Problem, Basis and DenoiseInput.
+
+// useDst sizes an output matrix following the convention of PreImager and
+// Denoiser: dst must be empty (it is resized) or already r×c. Any other
+// shape is a programmer error and panics, as gonum's mat does.
+func useDst(dst *mat.Dense, r, c int) {
+	if dst.IsEmpty() {
+		dst.ReuseAs(r, c)
+		return
+	}
+	if dr, dc := dst.Dims(); dr != r || dc != c {
+		panic(fmt.Sprintf("methods: destination is %d×%d, want %d×%d", dr, dc, r, c))
+	}
+}
+
+// gaussianWidth returns c of a Gaussian kernel exp(−‖x−y‖²/c).
+func gaussianWidth(k kernel.Kernel) (float64, bool) {
+	switch g := k.(type) {
+	case kernel.Gaussian:
+		return g.C, true
+	case *kernel.Gaussian:
+		if g != nil {
+			return g.C, true
+		}
+	}
+	return 0, false
+}
+
+// colMeans returns the mean of the rows of x.
+func colMeans(x *mat.Dense) []float64 {
+	r, c := x.Dims()
+	mu := make([]float64, c)
+	for i := 0; i < r; i++ {
+		floats.Add(mu, x.RawRowView(i))
+	}
+	floats.Scale(1/float64(r), mu)
+	return mu
+}
+
+// nearestTrain returns, for every row of p, the index of the training point
+// closest to Ψ_m in feature space, ties going to the lower index.
+func nearestTrain(p *Problem) []int {
+	var f mat.Dense
+	p.Terms.TrainDist2(&f, p.Basis.Diag)
+	m, _ := f.Dims()
+	idx := make([]int, m)
+	for i := range idx {
+		// floats.MinIdx returns the first minimum: ties go to the lower index.
+		idx[i] = floats.MinIdx(f.RawRowView(i))
+	}
+	return idx
+}

@@ -1,0 +1,61 @@
+// Package report provides the output side of runexp: per-cell records in
+// JSON Lines and CSV, the paper-comparison tables, figures, and the run
+// manifest, all written atomically and byte-for-byte reproducibly.
+//
+// # Overview
+//
+// An experiment's runner produces one [Record] per grid cell. The report
+// stage turns the records of one config into the files of one result
+// directory:
+//
+//	results/<config>/
+//	    table.txt      the paper table for the terminal ([Table.RenderText])
+//	    table.md       the same table as GitHub Markdown ([Table.RenderMarkdown])
+//	    records.jsonl  one Record per line, including figure arrays ([WriteJSONL])
+//	    records.csv    params and metrics, one row per cell ([WriteCSV])
+//	    manifest.json  provenance of the run ([Manifest])
+//	    *.png, *.svg   figures ([SavePlot], [SaveGrid], [ImageGrid])
+//
+// [WriteTables] writes table.txt and table.md together.
+//
+// # Paper comparison
+//
+// Tables hold preformatted strings. [FormatFloat] formats a number with a
+// given count of significant digits, and [FormatCompare] formats ours, the
+// paper's value and the difference ours − paper, with [Dash] where the paper
+// gives no value and "failed" where our value is NaN.
+//
+// # Determinism
+//
+// Records, tables and figures depend only on their inputs, never on the
+// time, the machine, the locale or the order in which workers finished:
+//
+//   - JSON objects have sorted keys (Go maps marshal sorted) and floats are
+//     written in their shortest round-tripping form; NaN and ±Inf, which
+//     encoding/json rejects, are written as the strings "NaN", "+Inf" and
+//     "-Inf" and read back as floats.
+//   - CSV columns are the sorted union of param and metric names.
+//   - Tables are rendered with East Asian width rules off and no re-casing,
+//     so their layout does not depend on the terminal or locale.
+//   - PNG plots are rasterised at a fixed [DPI], image grids at one pixel
+//     per point, both with the Liberation fonts that gonum/plot embeds (no
+//     system font is consulted); SVG figures are text produced by
+//     gonum/plot's vgsvg or, for image grids, by this package.
+//
+// Only the manifest differs between runs: it records start and end times.
+// Callers are responsible for ordering records (by key, say) before writing.
+//
+// # Atomic writes
+//
+// Every file goes through [WriteFileAtomic]: the content is rendered in
+// memory, written to a temporary file in the destination directory, synced,
+// and renamed over the destination. A run killed at any moment leaves each
+// output either as it was or complete, so a resumed run ends byte-identical
+// to an uninterrupted one.
+//
+// # Errors
+//
+// I/O and encoding failures are returned as errors prefixed "report:".
+// Programmer errors — a table row longer than its header, an image of the
+// wrong size, an empty figure — panic with a "report:" message.
+package report

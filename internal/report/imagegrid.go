@@ -1,0 +1,342 @@
+package report
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"html"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// ImageGrid is a labelled grid of grey-scale images, the form of the
+// denoising figures: one row per input (or per noise level), one column per
+// method, a row label on the left and a column title on top.
+//
+// Each image is Width×Height pixels stored row-major (the first Width values
+// are the top row). Pixels map linearly from [lo, hi] to black..white, where
+// lo and hi are the common range Lo, Hi when Lo < Hi, and otherwise the
+// image's own finite minimum and maximum (a constant image is mid grey).
+// Non-finite pixels are drawn red so that a failed estimate is visible.
+//
+// [ImageGrid.Save] writes base+".png", each pixel upscaled to Scale×Scale
+// screen pixels by nearest-neighbour replication with labels drawn in
+// Liberation Sans (embedded by gonum/plot, no system font needed), and
+// base+".svg", a hand-written SVG with the same layout in which every image
+// is an embedded PNG at its native size drawn with pixelated rendering and
+// every label is text.
+//
+// An image whose length is not Width×Height, a RowLabels list whose length
+// is neither zero nor the number of rows, or a ColLabels list shorter than
+// the longest row of images (but not empty) are programmer errors and make
+// the methods panic. Extra column labels head blank columns.
+type ImageGrid struct {
+	Width, Height int           // size of every image in pixels
+	Images        [][][]float64 // Images[row][col]; nil entries and missing columns are left blank
+	RowLabels     []string      // optional, one per row
+	ColLabels     []string      // optional, one per column
+	Title         string        // optional, centred above the grid
+
+	// Lo and Hi give a common grey range for all images when Lo < Hi.
+	Lo, Hi float64
+	// Invert draws lo as white and hi as black (dark ink on paper).
+	Invert bool
+	// Scale is the nearest-neighbour upscaling factor of the PNG; values
+	// below 1 mean 1.
+	Scale int
+	// FontSize is the label size in pixels; 0 means 12.
+	FontSize float64
+}
+
+// Grid spacing in output pixels.
+const (
+	igMargin   = 6 // around the figure
+	igGap      = 4 // between images
+	igLabelGap = 6 // between a label and the images
+)
+
+var nonFiniteColor = color.RGBA{R: 255, A: 255}
+
+// igText is one label: baseline at (X, Y) in pixels from the top left,
+// anchored at its start, middle or end.
+type igText struct {
+	X, Y   float64
+	Anchor string // "start", "middle" or "end", as SVG's text-anchor
+	Width  float64
+	S      string
+}
+
+// igLayout is the pixel geometry shared by the PNG and SVG renderings.
+type igLayout struct {
+	W, H         int
+	rows, cols   int
+	cellW, cellH int // size of one upscaled image
+	colW         int // column pitch minus igGap; >= cellW when titles are wide
+	x0, y0       int // top left of the first image slot
+	texts        []igText
+	face         font.Face
+}
+
+func (g *ImageGrid) scale() int { return max(g.Scale, 1) }
+
+func (g *ImageGrid) fontSize() float64 {
+	if g.FontSize > 0 {
+		return g.FontSize
+	}
+	return 12
+}
+
+// check panics on programmer errors and returns the grid shape.
+func (g *ImageGrid) check() (rows, cols int) {
+	if g.Width <= 0 || g.Height <= 0 {
+		panic(fmt.Sprintf("report: ImageGrid size %d×%d", g.Width, g.Height))
+	}
+	rows = len(g.Images)
+	for i, r := range g.Images {
+		cols = max(cols, len(r))
+		for j, im := range r {
+			if im != nil && len(im) != g.Width*g.Height {
+				panic(fmt.Sprintf("report: ImageGrid image [%d][%d] has %d pixels, want %d×%d", i, j, len(im), g.Width, g.Height))
+			}
+		}
+	}
+	if len(g.ColLabels) != 0 && len(g.ColLabels) < cols {
+		panic(fmt.Sprintf("report: ImageGrid has %d column labels for %d columns", len(g.ColLabels), cols))
+	}
+	cols = max(cols, len(g.ColLabels)) // extra labels head blank columns
+	if len(g.RowLabels) != 0 && len(g.RowLabels) != rows {
+		panic(fmt.Sprintf("report: ImageGrid has %d row labels for %d rows", len(g.RowLabels), rows))
+	}
+	if rows == 0 || cols == 0 {
+		panic("report: ImageGrid with no images")
+	}
+	return rows, cols
+}
+
+func (g *ImageGrid) layout() igLayout {
+	rows, cols := g.check()
+	// At 72 DPI one point is one pixel, so font lengths are pixel lengths.
+	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(g.fontSize()))
+	ext := face.Extents()
+	ascent, lineH := float64(ext.Ascent), float64(ext.Height)
+	width := func(s string) float64 { return float64(face.Width(s)) }
+
+	l := igLayout{rows: rows, cols: cols, face: face}
+	l.cellW, l.cellH = g.Width*g.scale(), g.Height*g.scale()
+	l.colW = l.cellW
+	for _, s := range g.ColLabels {
+		l.colW = max(l.colW, int(math.Ceil(width(s))))
+	}
+	labelW := 0
+	for _, s := range g.RowLabels {
+		labelW = max(labelW, int(math.Ceil(width(s))))
+	}
+	l.x0 = igMargin
+	if labelW > 0 {
+		l.x0 += labelW + igLabelGap
+	}
+	gridW := cols*l.colW + (cols-1)*igGap
+	l.W = l.x0 + gridW + igMargin
+
+	y := float64(igMargin)
+	if g.Title != "" {
+		// Centred over the images unless that would push it off the left
+		// edge; the figure widens if the title is wider than the grid.
+		titleW := width(g.Title)
+		cx := max(float64(l.x0)+float64(gridW)/2, igMargin+titleW/2)
+		l.W = max(l.W, int(math.Ceil(cx+titleW/2))+igMargin)
+		l.texts = append(l.texts, igText{X: cx, Y: y + ascent, Anchor: "middle", Width: titleW, S: g.Title})
+		y += lineH + igLabelGap/2
+	}
+	if len(g.ColLabels) > 0 {
+		for j, s := range g.ColLabels {
+			cx := float64(l.x0+j*(l.colW+igGap)) + float64(l.colW)/2
+			l.texts = append(l.texts, igText{X: cx, Y: y + ascent, Anchor: "middle", Width: width(s), S: s})
+		}
+		y += lineH + igLabelGap/2
+	}
+	l.y0 = int(math.Ceil(y))
+	l.H = l.y0 + rows*l.cellH + (rows-1)*igGap + igMargin
+	// Centre each row label on its row: the baseline sits half the
+	// ascent-minus-descent below the row's middle.
+	mid := (float64(ext.Ascent) - float64(ext.Descent)) / 2
+	for i, s := range g.RowLabels {
+		cy := float64(l.y0+i*(l.cellH+igGap)) + float64(l.cellH)/2
+		l.texts = append(l.texts, igText{X: float64(l.x0 - igLabelGap), Y: cy + mid, Anchor: "end", Width: width(s), S: s})
+	}
+	return l
+}
+
+// cellOrigin returns the top-left pixel of image (i, j).
+func (l *igLayout) cellOrigin(i, j int) (x, y int) {
+	x = l.x0 + j*(l.colW+igGap) + (l.colW-l.cellW)/2
+	y = l.y0 + i*(l.cellH+igGap)
+	return x, y
+}
+
+// greyRange returns the range im is scaled from.
+func (g *ImageGrid) greyRange(im []float64) (lo, hi float64) {
+	if g.Lo < g.Hi {
+		return g.Lo, g.Hi
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range im {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	return lo, hi
+}
+
+// pixel maps v to its colour given the range [lo, hi].
+func (g *ImageGrid) pixel(v, lo, hi float64) color.RGBA {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nonFiniteColor
+	}
+	t := 0.5
+	if hi > lo {
+		t = (v - lo) / (hi - lo)
+	}
+	t = min(max(t, 0), 1)
+	if g.Invert {
+		t = 1 - t
+	}
+	y := uint8(math.Round(255 * t))
+	return color.RGBA{R: y, G: y, B: y, A: 255}
+}
+
+// RenderPNG writes the grid as a PNG image; see [ImageGrid].
+func (g *ImageGrid) RenderPNG(w io.Writer) error {
+	l := g.layout()
+	c := vgimg.NewWith(vgimg.UseWH(vg.Length(l.W), vg.Length(l.H)), vgimg.UseDPI(72))
+	for _, t := range l.texts {
+		x := t.X
+		switch t.Anchor {
+		case "middle":
+			x -= t.Width / 2
+		case "end":
+			x -= t.Width
+		}
+		// vg's origin is the bottom left.
+		c.FillString(l.face, vg.Point{X: vg.Length(x), Y: vg.Length(float64(l.H) - t.Y)}, t.S)
+	}
+	img, ok := c.Image().(*image.RGBA)
+	if !ok {
+		return fmt.Errorf("report: unexpected canvas image type %T", c.Image())
+	}
+	s := g.scale()
+	for i, row := range g.Images {
+		for j, im := range row {
+			if im == nil {
+				continue
+			}
+			lo, hi := g.greyRange(im)
+			x0, y0 := l.cellOrigin(i, j)
+			for py := range g.Height {
+				for px := range g.Width {
+					col := g.pixel(im[py*g.Width+px], lo, hi)
+					for dy := range s {
+						for dx := range s {
+							img.SetRGBA(x0+px*s+dx, y0+py*s+dy, col)
+						}
+					}
+				}
+			}
+		}
+	}
+	return png.Encode(w, img)
+}
+
+// nativePNG encodes im at its native size: grey-scale when every pixel is
+// finite, RGBA otherwise.
+func (g *ImageGrid) nativePNG(im []float64) ([]byte, error) {
+	lo, hi := g.greyRange(im)
+	r := image.Rect(0, 0, g.Width, g.Height)
+	var img image.Image
+	finite := true
+	for _, v := range im {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			finite = false
+			break
+		}
+	}
+	if finite {
+		gi := image.NewGray(r)
+		for k, v := range im {
+			gi.Pix[k] = g.pixel(v, lo, hi).R
+		}
+		img = gi
+	} else {
+		ri := image.NewRGBA(r)
+		for k, v := range im {
+			ri.SetRGBA(k%g.Width, k/g.Width, g.pixel(v, lo, hi))
+		}
+		img = ri
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// RenderSVG writes the grid as SVG; see [ImageGrid].
+func (g *ImageGrid) RenderSVG(w io.Writer) error {
+	l := g.layout()
+	var b bytes.Buffer
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="%d" height="%d" viewBox="0 0 %d %d">
+<rect width="100%%" height="100%%" fill="#ffffff"/>
+<g font-family="Liberation Sans, Arial, Helvetica, sans-serif" font-size="%s" fill="#000000">
+`, l.W, l.H, l.W, l.H, f(g.fontSize()))
+	for _, t := range l.texts {
+		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" text-anchor=\"%s\">%s</text>\n", f(t.X), f(t.Y), t.Anchor, html.EscapeString(t.S))
+	}
+	b.WriteString("</g>\n")
+	for i, row := range g.Images {
+		for j, im := range row {
+			if im == nil {
+				continue
+			}
+			p, err := g.nativePNG(im)
+			if err != nil {
+				return fmt.Errorf("report: image [%d][%d]: %w", i, j, err)
+			}
+			x, y := l.cellOrigin(i, j)
+			fmt.Fprintf(&b, `<image x="%d" y="%d" width="%d" height="%d" preserveAspectRatio="none" image-rendering="optimizeSpeed" style="image-rendering:pixelated" xlink:href="data:image/png;base64,%s"/>`+"\n",
+				x, y, l.cellW, l.cellH, base64.StdEncoding.EncodeToString(p))
+		}
+	}
+	b.WriteString("</svg>\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// Save writes the grid to base+".png" and base+".svg", atomically, and
+// returns the two file names (base plus extension, in that order).
+func (g *ImageGrid) Save(base string) ([]string, error) {
+	var pb, sb bytes.Buffer
+	if err := g.RenderPNG(&pb); err != nil {
+		return nil, fmt.Errorf("report: %s.png: %w", base, err)
+	}
+	if err := g.RenderSVG(&sb); err != nil {
+		return nil, fmt.Errorf("report: %s.svg: %w", base, err)
+	}
+	names := []string{base + ".png", base + ".svg"}
+	if err := WriteFileAtomic(names[0], pb.Bytes()); err != nil {
+		return nil, err
+	}
+	if err := WriteFileAtomic(names[1], sb.Bytes()); err != nil {
+		return nil, err
+	}
+	return names, nil
+}

@@ -1,0 +1,129 @@
+package report
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"time"
+)
+
+// Revision is the VCS revision used in a [Manifest] when the binary's build
+// information has none (go build -buildvcs=false, or a build outside a
+// repository). Set it at link time:
+//
+//	go build -ldflags "-X github.com/runexp/runexp/internal/report.Revision=$(git rev-parse HEAD)"
+var Revision string
+
+// FileSum is a file and its SHA-256, hex encoded.
+type FileSum struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Manifest records the provenance of one run: what was run (config and its
+// hash, data checksums), by which build on which machine, when, and what was
+// written. Unlike records, tables and figures, the manifest differs between
+// runs: it holds times.
+type Manifest struct {
+	Config       string    `json:"config"` // config path as given
+	ConfigSHA256 string    `json:"config_sha256"`
+	Module       string    `json:"module"`   // main module path
+	Version      string    `json:"version"`  // main module version from the build info
+	Revision     string    `json:"revision"` // vcs.revision, else the Revision variable, else "unknown"
+	Modified     bool      `json:"vcs_modified"`
+	GoVersion    string    `json:"go_version"`
+	GOOS         string    `json:"goos"`
+	GOARCH       string    `json:"goarch"`
+	GOMAXPROCS   int       `json:"gomaxprocs"`
+	Workers      int       `json:"workers"`
+	Seed         uint64    `json:"seed"`
+	Data         []FileSum `json:"data"`
+	Cells        int       `json:"cells"`
+	Failed       int       `json:"failed"`
+	Start        time.Time `json:"start"` // RFC 3339 (with fractional seconds)
+	End          time.Time `json:"end"`
+	WallSeconds  float64   `json:"wall_seconds"`
+	Outputs      []string  `json:"outputs"` // files written, relative to the result directory
+}
+
+// NewManifest returns a Manifest with the build and runtime fields filled
+// in and Start set to the current time. The caller fills in the run fields
+// and calls [Manifest.Finish] before [Manifest.Write].
+func NewManifest() *Manifest {
+	m := &Manifest{
+		Module:     "unknown",
+		Version:    "unknown",
+		Revision:   "unknown",
+		GoVersion:  runtime.Version(),
+		GOOS:       runtime.GOOS,
+		GOARCH:     runtime.GOARCH,
+		GOMAXPROCS: runtime.GOMAXPROCS(0),
+		Start:      time.Now(),
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if ok {
+		if bi.Main.Path != "" {
+			m.Module = bi.Main.Path
+		}
+		if bi.Main.Version != "" {
+			m.Version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				m.Revision = s.Value
+			case "vcs.modified":
+				m.Modified = s.Value == "true"
+			}
+		}
+	}
+	if m.Revision == "unknown" && Revision != "" {
+		m.Revision = Revision
+	}
+	return m
+}
+
+// Finish sets End to the current time and WallSeconds to the time elapsed
+// since Start (on the monotonic clock when Start came from time.Now).
+func (m *Manifest) Finish() {
+	m.End = time.Now()
+	m.WallSeconds = m.End.Sub(m.Start).Seconds()
+}
+
+// Marshal returns m as indented JSON with a trailing newline. Times are
+// written in UTC as RFC 3339 (with fractional seconds). Outputs are
+// sorted and Data ordered by path, so that the manifest does not depend on
+// the order in which workers finished; nil lists are written as [].
+func (m *Manifest) Marshal() ([]byte, error) {
+	c := *m
+	c.Start, c.End = m.Start.UTC(), m.End.UTC()
+	c.Outputs = slices.Clone(m.Outputs)
+	if c.Outputs == nil {
+		c.Outputs = []string{}
+	}
+	slices.Sort(c.Outputs)
+	c.Outputs = slices.Compact(c.Outputs)
+	c.Data = slices.Clone(m.Data)
+	if c.Data == nil {
+		c.Data = []FileSum{}
+	}
+	slices.SortStableFunc(c.Data, func(a, b FileSum) int { return cmp.Compare(a.Path, b.Path) })
+	b, err := json.MarshalIndent(&c, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("report: manifest: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Write writes m to path as indented JSON (see [Manifest.Marshal]),
+// atomically.
+func (m *Manifest) Write(path string) error {
+	b, err := m.Marshal()
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, b)
+}

@@ -1,0 +1,249 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Dash marks an absent value in a table cell (no paper value, no
+// difference).
+const Dash = "—"
+
+// Failed is shown by [FormatCompare] in place of a NaN result of ours.
+const Failed = "failed"
+
+// Table is a titled table of preformatted cells, rendered for the terminal
+// by [Table.RenderText] and as GitHub Markdown by [Table.RenderMarkdown].
+//
+// Rows shorter than Header are padded with empty cells; a row longer than
+// Header is a programmer error and makes the renderers panic. Columns whose
+// every non-empty body cell is numeric (or Dash, "failed", "NaN") are
+// right-aligned, the others left-aligned.
+type Table struct {
+	Title   string
+	Caption string // source and notes, printed under the table
+	Header  []string
+	Rows    [][]string
+}
+
+// RenderText writes t for a terminal: the title on its own line, the table
+// in tablewriter's default box-drawing style without colours, and the
+// caption below.
+func (t *Table) RenderText(w io.Writer) error {
+	var buf bytes.Buffer
+	if t.Title != "" {
+		buf.WriteString(t.Title)
+		buf.WriteByte('\n')
+	}
+	tbl := t.newWriter(&buf, renderer.NewBlueprint())
+	tbl.Header(toAny(t.Header)...)
+	if err := tbl.Bulk(t.paddedRows(nil)); err != nil {
+		return fmt.Errorf("report: table %q: %w", t.Title, err)
+	}
+	if err := tbl.Render(); err != nil {
+		return fmt.Errorf("report: table %q: %w", t.Title, err)
+	}
+	if t.Caption != "" {
+		buf.WriteString(t.Caption)
+		buf.WriteByte('\n')
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// RenderMarkdown writes t as a GitHub-flavoured Markdown table using
+// tablewriter's Markdown renderer, with "### Title" above and the caption as
+// a paragraph below. Pipes in cells are escaped and newlines become <br>.
+func (t *Table) RenderMarkdown(w io.Writer) error {
+	var buf bytes.Buffer
+	if t.Title != "" {
+		buf.WriteString("### ")
+		buf.WriteString(t.Title)
+		buf.WriteString("\n\n")
+	}
+	tbl := t.newWriter(&buf, renderer.NewMarkdown())
+	tbl.Header(toAny(mapStrings(t.Header, markdownEscape))...)
+	if err := tbl.Bulk(t.paddedRows(markdownEscape)); err != nil {
+		return fmt.Errorf("report: table %q: %w", t.Title, err)
+	}
+	if err := tbl.Render(); err != nil {
+		return fmt.Errorf("report: table %q: %w", t.Title, err)
+	}
+	if t.Caption != "" {
+		buf.WriteByte('\n')
+		buf.WriteString(t.Caption)
+		buf.WriteByte('\n')
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// newWriter configures a tablewriter for byte-stable output: headers are
+// not re-cased, cells are neither wrapped nor truncated, and East Asian
+// width rules are off so the layout does not depend on the locale. (That
+// rule is a process-wide tablewriter setting; runexp wants it off
+// everywhere.)
+func (t *Table) newWriter(w io.Writer, r tw.Renderer) *tablewriter.Table {
+	return tablewriter.NewTable(w,
+		tablewriter.WithRenderer(r),
+		tablewriter.WithEastAsian(tw.Off),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignment(tw.AlignCenter),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: t.alignments()}),
+	)
+}
+
+// alignments right-aligns numeric columns and left-aligns the others.
+func (t *Table) alignments() []tw.Align {
+	n := len(t.Header)
+	al := make([]tw.Align, n)
+	for j := range n {
+		numeric, seen := true, false
+		for _, row := range t.Rows {
+			if j >= len(row) || row[j] == "" {
+				continue
+			}
+			seen = true
+			if !isNumericCell(row[j]) {
+				numeric = false
+				break
+			}
+		}
+		if numeric && seen {
+			al[j] = tw.AlignRight
+		} else {
+			al[j] = tw.AlignLeft
+		}
+	}
+	return al
+}
+
+// isNumericCell reports whether s reads as a number or a numeric
+// placeholder.
+func isNumericCell(s string) bool {
+	switch s {
+	case Dash, Failed, "NaN", "+Inf", "-Inf":
+		return true
+	}
+	s = strings.TrimSuffix(strings.TrimSpace(s), "%")
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// paddedRows returns the rows padded to the header width, each cell passed
+// through esc when esc is not nil.
+func (t *Table) paddedRows(esc func(string) string) [][]string {
+	rows := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		if len(r) > len(t.Header) {
+			panic(fmt.Sprintf("report: table %q row %d has %d cells, header has %d", t.Title, i, len(r), len(t.Header)))
+		}
+		row := make([]string, len(t.Header))
+		copy(row, r)
+		if esc != nil {
+			for j := range row {
+				row[j] = esc(row[j])
+			}
+		}
+		rows[i] = row
+	}
+	return rows
+}
+
+func markdownEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\r\n", "<br>")
+	return strings.ReplaceAll(s, "\n", "<br>")
+}
+
+func mapStrings(s []string, f func(string) string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
+}
+
+func toAny(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// WriteTables renders tables into dir/table.txt (RenderText) and
+// dir/table.md (RenderMarkdown), separated by blank lines, atomically, and
+// returns the two file names relative to dir.
+func WriteTables(dir string, tables ...*Table) ([]string, error) {
+	var txt, md bytes.Buffer
+	for i, t := range tables {
+		if i > 0 {
+			txt.WriteByte('\n')
+			md.WriteByte('\n')
+		}
+		if err := t.RenderText(&txt); err != nil {
+			return nil, err
+		}
+		if err := t.RenderMarkdown(&md); err != nil {
+			return nil, err
+		}
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "table.txt"), txt.Bytes()); err != nil {
+		return nil, err
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "table.md"), md.Bytes()); err != nil {
+		return nil, err
+	}
+	return []string{"table.md", "table.txt"}, nil
+}
+
+// FormatFloat formats v with prec significant digits, like fmt's %.*g
+// (strconv 'g' format; a negative prec means the shortest representation
+// that round-trips). NaN is "NaN" and infinities are "+Inf" and "-Inf".
+func FormatFloat(v float64, prec int) string {
+	if math.IsNaN(v) {
+		return "NaN"
+	}
+	return strconv.FormatFloat(v, 'g', prec, 64)
+}
+
+// FormatCompare formats one of our values beside the paper's, for a
+// comparison table with columns ours, paper and ours − paper.
+//
+// Every number is formatted by [FormatFloat] with prec significant digits;
+// the difference carries an explicit sign ("+0.002", "-0.1", "0"). A NaN of
+// ours is shown as "failed": in a record a NaN metric means that the method
+// failed on the cell. Without a paper value (hasPaper false, or paper NaN)
+// the paper and difference cells are [Dash], as is the difference when ours
+// failed.
+func FormatCompare(ours, paper float64, hasPaper bool, prec int) (oursS, paperS, diffS string) {
+	oursS = FormatFloat(ours, prec)
+	if math.IsNaN(ours) {
+		oursS = Failed
+	}
+	if !hasPaper || math.IsNaN(paper) {
+		return oursS, Dash, Dash
+	}
+	paperS = FormatFloat(paper, prec)
+	d := ours - paper
+	if math.IsNaN(d) {
+		return oursS, paperS, Dash
+	}
+	diffS = FormatFloat(d, prec)
+	if d > 0 && !math.IsInf(d, 1) {
+		diffS = "+" + diffS
+	}
+	return oursS, paperS, diffS
+}

@@ -1,0 +1,116 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"testing"
+)
+
+// testTable is a small comparison table; the paper values are made up for
+// the test, not quoted.
+func testTable() *Table {
+	t := &Table{
+		Title:   "Denoising MSE (test)",
+		Caption: "Paper: made-up values for the golden test. Ours: one seed.",
+		Header:  []string{"method", "λ", "ours", "paper", "ours − paper"},
+	}
+	add := func(method, lambda string, ours, paper float64, has bool) {
+		o, p, d := FormatCompare(ours, paper, has, 3)
+		t.Rows = append(t.Rows, []string{method, lambda, o, p, d})
+	}
+	add("Mika", "0.001", 0.012345, 0.0121, true)
+	add("Kwok|Tsang", "0.01", math.NaN(), 0.02, true)
+	add("PCA", "0", 0.5, 0, false)
+	t.Rows = append(t.Rows, []string{"short row"})
+	return t
+}
+
+func TestTableGolden(t *testing.T) {
+	tb := testTable()
+	var txt, md bytes.Buffer
+	if err := tb.RenderText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.RenderMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "table.txt.golden", txt.Bytes())
+	checkGolden(t, "table.md.golden", md.Bytes())
+}
+
+func TestTableNoRows(t *testing.T) {
+	tb := &Table{Header: []string{"a", "b"}}
+	var md bytes.Buffer
+	if err := tb.RenderMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	// A header-only Markdown table still needs its delimiter row (":-:" is
+	// valid GFM).
+	if want := "| a | b |\n|:-:|:-:|\n"; md.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", md.String(), want)
+	}
+}
+
+func TestTableLongRowPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic for a row longer than the header")
+		}
+	}()
+	tb := &Table{Header: []string{"a"}, Rows: [][]string{{"1", "2"}}}
+	tb.RenderText(new(bytes.Buffer))
+}
+
+func TestWriteTables(t *testing.T) {
+	dir := t.TempDir()
+	names, err := WriteTables(dir, testTable())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != 2 || names[0] != "table.md" || names[1] != "table.txt" {
+		t.Errorf("names = %q", names)
+	}
+}
+
+func TestFormatFloat(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		prec int
+		want string
+	}{
+		{0.0123456, 3, "0.0123"},
+		{123456, 3, "1.23e+05"},
+		{1, 3, "1"},
+		{float64(float32(0.1)), -1, "0.10000000149011612"},
+		{math.NaN(), 3, "NaN"},
+		{math.Inf(1), 3, "+Inf"},
+		{math.Inf(-1), 3, "-Inf"},
+	} {
+		if got := FormatFloat(tc.v, tc.prec); got != tc.want {
+			t.Errorf("FormatFloat(%v, %d) = %q, want %q", tc.v, tc.prec, got, tc.want)
+		}
+	}
+}
+
+func TestFormatCompare(t *testing.T) {
+	for _, tc := range []struct {
+		ours, paper float64
+		has         bool
+		o, p, d     string
+	}{
+		// Differences derived by hand: 0.0125 − 0.0121 = 0.0004.
+		{0.0125, 0.0121, true, "0.0125", "0.0121", "+0.0004"},
+		{0.0121, 0.0125, true, "0.0121", "0.0125", "-0.0004"},
+		{2, 2, true, "2", "2", "0"},
+		{2, 0, false, "2", Dash, Dash},
+		{2, math.NaN(), true, "2", Dash, Dash},
+		{math.NaN(), 1, true, Failed, "1", Dash},
+		{math.Inf(1), 1, true, "+Inf", "1", "+Inf"},
+	} {
+		o, p, d := FormatCompare(tc.ours, tc.paper, tc.has, 3)
+		if o != tc.o || p != tc.p || d != tc.d {
+			t.Errorf("FormatCompare(%v, %v, %v, 3) = %q, %q, %q; want %q, %q, %q",
+				tc.ours, tc.paper, tc.has, o, p, d, tc.o, tc.p, tc.d)
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package runner
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/methods"
+)
+
+// Cell is one point of a config's grid.
+type Cell struct {
+	// Index is the cell's position in grid order.
+	Index int
+	// Key is the canonical key; Seed the stream derived from it.
+	Key  string
+	Seed uint64
+	// Model is the model point; Kernel is its kernel (nil if none given).
+	Model  config.ModelPoint
+	Kernel kernel.Kernel
+	// Method is the estimator, or nil when the config lists none.
+	Method *BoundMethod
+	// Params is the flat parameter map written to the record.
+	Params map[string]any
+}
+
+// BoundMethod is an estimator with checked parameters.
+type BoundMethod struct {
+	Spec   *methods.Spec
+	Label  string
+	Params methods.Params
+	// Index is the method's position in the config.
+	Index int
+}
+
+// New builds a fresh estimator for the cell (estimators hold no state
+// between calls, but a fresh one keeps cells independent).
+func (b *BoundMethod) New() (any, error) { return b.Spec.New(b.Params) }
+
+// Rand returns the cell's random stream.
+func (c *Cell) Rand() *rand.Rand { return NewRand(c.Seed, c.Key) }
+
+// DeriveSeed hashes the root seed and a key into a stream seed.
+func DeriveSeed(root uint64, key string) uint64 {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], root)
+	h := sha256.New()
+	h.Write(b[:])
+	h.Write([]byte(key))
+	return binary.LittleEndian.Uint64(h.Sum(nil)[:8])
+}
+
+// NewRand returns a PCG stream for a seed and a key.
+func NewRand(seed uint64, key string) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, DeriveSeed(seed, "stream:"+key)))
+}
+
+// KernelFor converts a model point into a kernel.
+func KernelFor(p config.ModelPoint) (kernel.Kernel, error) {
+	switch p.Kernel {
+	case "":
+		return nil, nil
+	case "gaussian":
+		switch p.WidthName {
+		case "c":
+			return kernel.Gaussian{C: p.Width}, nil
+		case "gamma":
+			return kernel.NewGaussianGamma(p.Width), nil
+		case "sigma":
+			return kernel.NewGaussianSigma(p.Width), nil
+		}
+	case "linear":
+		return kernel.Linear{}, nil
+	case "polynomial":
+		return kernel.Polynomial{Degree: p.Degree, Offset: p.Offset}, nil
+	}
+	return nil, fmt.Errorf("runner: unknown kernel %q", p.Kernel)
+}
+
+// Cells expands a config into its cells, binding every estimator's
+// parameters. Errors point into the config file.
+func Cells(c *config.Config) ([]*Cell, error) {
+	type bound struct {
+		label  string
+		spec   *methods.Spec
+		params methods.Params
+		index  int
+	}
+	var ms []bound
+	for i, m := range c.Methods {
+		spec, ok := methods.Lookup(m.Name)
+		if !ok {
+			return nil, c.Errorf(m.Line, "methods[%d]: unknown estimator %q (registered: %s)", i, m.Name, strings.Join(methods.Names(), ", "))
+		}
+		label := m.Label
+		if label == "" {
+			label = spec.Title
+		}
+		for _, pt := range m.Expand(i) {
+			p, err := spec.Bind(pt.Params)
+			if err != nil {
+				var pe *methods.ParamError
+				if errors.As(err, &pe) {
+					return nil, m.Params.Errorf(pe.Param, "methods[%d].params: %s", i, pe.Error())
+				}
+				return nil, c.Errorf(m.Line, "methods[%d]: %v", i, err)
+			}
+			ms = append(ms, bound{label: label, spec: spec, params: p, index: i})
+		}
+	}
+	var cells []*Cell
+	for _, mp := range c.ModelGrid() {
+		k, err := KernelFor(mp)
+		if err != nil {
+			return nil, c.ModelErrorf("%v", err)
+		}
+		base := mp.Params()
+		if len(ms) == 0 {
+			cells = append(cells, newCell(c, len(cells), mp, k, nil, base))
+			continue
+		}
+		for _, b := range ms {
+			flat := make(map[string]any, len(base)+len(b.params)+1)
+			for key, v := range base {
+				flat[key] = v
+			}
+			flat["method"] = b.label
+			for key, v := range b.params {
+				if _, clash := flat[key]; clash {
+					return nil, c.Errorf(c.Methods[b.index].Line, "methods[%d]: parameter %q clashes with a model or method key", b.index, key)
+				}
+				flat[key] = v
+			}
+			bm := &BoundMethod{Spec: b.spec, Label: b.label, Params: b.params, Index: b.index}
+			cells = append(cells, newCell(c, len(cells), mp, k, bm, flat))
+		}
+	}
+	seen := map[string]int{}
+	for _, cell := range cells {
+		if prev, dup := seen[cell.Key]; dup {
+			return nil, c.Errorf(0, "the grid has the same cell twice (%s, cells %d and %d): remove the repeated value", cell.Key, prev, cell.Index)
+		}
+		seen[cell.Key] = cell.Index
+	}
+	return cells, nil
+}
+
+func newCell(c *config.Config, i int, mp config.ModelPoint, k kernel.Kernel, m *BoundMethod, flat map[string]any) *Cell {
+	key := config.CanonicalKey(flat)
+	return &Cell{Index: i, Key: key, Seed: DeriveSeed(c.Seed, key), Model: mp, Kernel: k, Method: m, Params: flat}
+}

@@ -1,0 +1,173 @@
+package runner
+
+import (
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/datasets"
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/report"
+)
+
+// Env is what an experiment sees of a run: its config, the data root, the
+// shared model cache and a logger. It is safe for concurrent use.
+type Env struct {
+	Config *config.Config
+	Log    *slog.Logger
+
+	dataFlag string
+	rootOnce sync.Once
+	root     *datasets.Root
+	rootErr  error
+
+	mu     sync.Mutex
+	models map[string]*modelEntry
+}
+
+type modelEntry struct {
+	once sync.Once
+	m    *methods.KPCA
+	err  error
+}
+
+// NewEnv returns an environment for cfg; dataFlag is the --data value ("" to
+// fall back to RUNEXP_DATA).
+func NewEnv(cfg *config.Config, dataFlag string, log *slog.Logger) *Env {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Env{Config: cfg, Log: log, dataFlag: dataFlag, models: map[string]*modelEntry{}}
+}
+
+// Root opens the data root on first use, so synthetic data needs none.
+func (e *Env) Root() (*datasets.Root, error) {
+	e.rootOnce.Do(func() { e.root, e.rootErr = datasets.OpenRoot(e.dataFlag) })
+	return e.root, e.rootErr
+}
+
+// DataFiles lists the data files read so far with their SHA-256.
+func (e *Env) DataFiles() []report.FileSum {
+	if e.root == nil {
+		return nil
+	}
+	var out []report.FileSum
+	for _, f := range e.root.Files() {
+		out = append(out, report.FileSum{Path: f.Path, SHA256: f.SHA256})
+	}
+	return out
+}
+
+// Rand returns a stream derived from the root seed and purpose (e.g.
+// "data", "corruption"), the same whatever cells or workers there are.
+func (e *Env) Rand(purpose string) *rand.Rand { return NewRand(e.Config.Seed, purpose) }
+
+// LoadData loads the config's dataset with the stream "data".
+func (e *Env) LoadData() (*Data, error) {
+	spec, ok := LookupDataset(e.Config.Dataset.Name)
+	if !ok {
+		return nil, fmt.Errorf("runner: unknown dataset %q", e.Config.Dataset.Name)
+	}
+	return spec.Load(e, e.Config.Dataset.Options)
+}
+
+// Model returns the model cached under key, fitting it with fit the first
+// time. Keys name what the fit depends on (data, corruption of the
+// training set, kernel and width), never the PC count or an estimator
+// parameter, so every such cell shares one eigendecomposition.
+func (e *Env) Model(key string, fit func() (*methods.KPCA, error)) (*methods.KPCA, error) {
+	e.mu.Lock()
+	ent, ok := e.models[key]
+	if !ok {
+		ent = &modelEntry{}
+		e.models[key] = ent
+	}
+	e.mu.Unlock()
+	ent.once.Do(func() {
+		e.Log.Debug("fitting model", "key", key)
+		ent.m, ent.err = fit()
+	})
+	return ent.m, ent.err
+}
+
+// Output is where an experiment's report goes.
+type Output struct {
+	// Dir is the result directory.
+	Dir string
+	// Tables are printed to the terminal and written to tables.md and
+	// tables.txt, in order.
+	Tables []*report.Table
+	cfg    *config.Config
+	mu     sync.Mutex
+	files  map[string]bool
+}
+
+func newOutput(dir string, cfg *config.Config) *Output {
+	return &Output{Dir: dir, cfg: cfg, files: map[string]bool{}}
+}
+
+// Path returns the path of a result file and records it as an output.
+func (o *Output) Path(name string) string {
+	o.mu.Lock()
+	o.files[name] = true
+	o.mu.Unlock()
+	return filepath.Join(o.Dir, name)
+}
+
+// Add records files written under Dir (absolute or relative paths).
+func (o *Output) Add(paths ...string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, p := range paths {
+		if rel, err := filepath.Rel(o.Dir, p); err == nil && filepath.IsAbs(p) == filepath.IsAbs(o.Dir) {
+			p = rel
+		}
+		o.files[filepath.ToSlash(p)] = true
+	}
+}
+
+// Files returns the outputs recorded so far, sorted.
+func (o *Output) Files() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := make([]string, 0, len(o.files))
+	for f := range o.files {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Size returns the figure panel size: the config's outputs.width/height
+// in centimetres, or the defaults given.
+func (o *Output) Size(defW, defH vg.Length) (vg.Length, vg.Length) {
+	w, h := defW, defH
+	if o.cfg != nil && o.cfg.Outputs.Width > 0 {
+		w = vg.Length(o.cfg.Outputs.Width) * vg.Centimeter
+	}
+	if o.cfg != nil && o.cfg.Outputs.Height > 0 {
+		h = vg.Length(o.cfg.Outputs.Height) * vg.Centimeter
+	}
+	return w, h
+}
+
+// SavePlot writes name.png and name.svg.
+func (o *Output) SavePlot(p *plot.Plot, w, h vg.Length, name string) error {
+	files, err := report.SavePlot(p, w, h, filepath.Join(o.Dir, name))
+	o.Add(files...)
+	return err
+}
+
+// SaveGrid writes a grid of panels as name.png and name.svg.
+func (o *Output) SaveGrid(panels [][]*plot.Plot, w, h vg.Length, name string) error {
+	files, err := report.SaveGrid(panels, w, h, filepath.Join(o.Dir, name))
+	o.Add(files...)
+	return err
+}

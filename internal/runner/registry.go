@@ -1,0 +1,121 @@
+package runner
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/datasets"
+	"github.com/runexp/runexp/internal/report"
+)
+
+// Kind is an experiment kind: how a family of paper tables or figures is
+// computed and drawn.
+type Kind struct {
+	Name string
+	Doc  string
+	// Check validates the kind-specific parts of a config (experiment
+	// options, which model and methods it needs) without running anything.
+	Check func(c *config.Config) error
+	// Start prepares what every cell shares: data, corruption. It runs once.
+	Start func(env *Env) (Instance, error)
+}
+
+// Instance is a prepared experiment.
+type Instance interface {
+	// Run computes one cell into rec (Key, Seed and Params are filled in).
+	// An error marks the cell failed with that reason; numerical trouble in
+	// some rows should instead be counted in metrics and set Status to
+	// "partial".
+	Run(cell *Cell, rec *report.Record) error
+	// Report draws figures and builds tables from the records of every
+	// cell, in grid order. It may only use the records and the prepared
+	// data, so merged shards report exactly like one run.
+	Report(out *Output, recs []report.Record) error
+}
+
+// DatasetSpec describes a dataset a config can name.
+type DatasetSpec struct {
+	Name string
+	Doc  string
+	// NeedsRoot is false for synthetic data.
+	NeedsRoot bool
+	// Check validates the dataset options of a config.
+	Check func(opts config.Section) error
+	// Load reads (or draws) the data with the given random stream.
+	Load func(env *Env, opts config.Section) (*Data, error)
+}
+
+// Data is a loaded dataset: training points and, where the protocol has
+// them, separate test points.
+type Data struct {
+	Train *datasets.Set
+	Test  *datasets.Set
+}
+
+var (
+	regMu    sync.RWMutex
+	kinds    = map[string]*Kind{}
+	datasetR = map[string]*DatasetSpec{}
+)
+
+// RegisterKind adds an experiment kind; duplicates panic.
+func RegisterKind(k Kind) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := kinds[k.Name]; dup {
+		panic(fmt.Sprintf("runner: kind %q registered twice", k.Name))
+	}
+	kinds[k.Name] = &k
+}
+
+// RegisterDataset adds a dataset; duplicates panic.
+func RegisterDataset(d DatasetSpec) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := datasetR[d.Name]; dup {
+		panic(fmt.Sprintf("runner: dataset %q registered twice", d.Name))
+	}
+	datasetR[d.Name] = &d
+}
+
+// Kinds returns the registered kinds sorted by name.
+func Kinds() []*Kind {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]*Kind, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Datasets returns the registered datasets sorted by name.
+func Datasets() []*DatasetSpec {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]*DatasetSpec, 0, len(datasetR))
+	for _, d := range datasetR {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// LookupKind returns the kind registered under name.
+func LookupKind(name string) (*Kind, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	k, ok := kinds[name]
+	return k, ok
+}
+
+// LookupDataset returns the dataset registered under name.
+func LookupDataset(name string) (*DatasetSpec, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	d, ok := datasetR[name]
+	return d, ok
+}
