@@ -226,4 +226,3 @@ func cmdVersion(w io.Writer) int {
 	}
 	return exitOK
 }
-

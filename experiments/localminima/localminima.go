@@ -17,8 +17,8 @@ package localminima
 
 import (
 	"errors"
-	"image/color"
 	"fmt"
+	"image/color"
 	"math"
 	"sort"
 
