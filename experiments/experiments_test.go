@@ -21,7 +21,7 @@ func runConfig(t *testing.T, path string, workers int) (string, *runner.Summary)
 	}
 	dir := t.TempDir()
 	c.Outputs.Dir = dir
-	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: workers})
+	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: workers, CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,6 +121,11 @@ func Parse(file string, b []byte) (*Config, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			// yaml.v3 reports a file without a document (empty, or
+			// comments only) as io.EOF.
+			return nil, &Error{File: file, Msg: "empty config"}
+		}
 		return nil, &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if len(doc.Content) == 0 {
@@ -247,13 +254,10 @@ func (c *Config) parseCorruption(w *walker, n *yaml.Node) error {
 			c.Corruption.Printed = fmt.Sprintf("variance %g (std %g)", v, c.Corruption.Std)
 		}
 	}
-	// Experiment kinds may read further corruption options (occlusion
-	// sizes, missing rates); they check what is left.
 	c.Corruption.Options = s
-	if c.Corruption.Type == "none" || c.Corruption.Type == "gaussian" {
-		return r.Err()
-	}
-	return nil
+	// Any other type failed the enum above; r.Err reports it (returning nil
+	// for it would accept "type: salt" silently).
+	return r.Err()
 }
 
 func (c *Config) parseModel(w *walker, n *yaml.Node) error {

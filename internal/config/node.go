@@ -371,7 +371,11 @@ func (r *Reader) Floats(key string, def []float64, n int) []float64 {
 		l = []any{v}
 	}
 	if (n >= 0 && len(l) != n) || len(l) == 0 {
-		r.fail(key, "want a list of %d numbers, got %v", n, v)
+		if n < 0 {
+			r.fail(key, "want a list of numbers, got %v", v)
+		} else {
+			r.fail(key, "want a list of %d numbers, got %v", n, v)
+		}
 		return def
 	}
 	out := make([]float64, len(l))

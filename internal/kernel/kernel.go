@@ -109,7 +109,7 @@ func SqDist(dst *mat.Dense, a, b mat.Matrix) {
 	if ca != cb {
 		panic(fmt.Sprintf("kernel: dimension mismatch %d != %d", ca, cb))
 	}
-	dst.ReuseAs(ra, rb)
+	sizeDst(dst, ra, rb)
 	dst.Mul(a, b.T())
 	na := rowNorms2(a)
 	nb := rowNorms2(b)
@@ -167,15 +167,15 @@ func Gram(dst *mat.Dense, k Kernel, a, b mat.Matrix) {
 			}
 		}
 	case Linear:
-		dst.ReuseAs(ra, rb)
+		sizeDst(dst, ra, rb)
 		dst.Mul(a, b.T())
 	case Polynomial:
-		dst.ReuseAs(ra, rb)
+		sizeDst(dst, ra, rb)
 		dst.Mul(a, b.T())
 		deg := float64(k.Degree)
 		dst.Apply(func(_, _ int, v float64) float64 { return math.Pow(v+k.Offset, deg) }, dst)
 	default:
-		dst.ReuseAs(ra, rb)
+		sizeDst(dst, ra, rb)
 		ai := make([]float64, ca)
 		bj := make([]float64, cb)
 		for i := 0; i < ra; i++ {
@@ -219,4 +219,16 @@ func Diag(k Kernel, x mat.Matrix) []float64 {
 		d[i] = k.Eval(row, row)
 	}
 	return d
+}
+
+// sizeDst accepts an empty destination (resized) or one already r×c, so
+// callers can reuse a buffer across calls; any other shape panics.
+func sizeDst(dst *mat.Dense, r, c int) {
+	if dst.IsEmpty() {
+		dst.ReuseAs(r, c)
+		return
+	}
+	if dr, dc := dst.Dims(); dr != r || dc != c {
+		panic(fmt.Sprintf("kernel: destination is %d×%d, want %d×%d", dr, dc, r, c))
+	}
 }

@@ -83,7 +83,9 @@
 //
 //	func init() {
 //		Register(Spec{
-//			Name: "tikhonov", Title: "Tikhonov", Source: "Abrahamsen & Hansen (2011) eq. 20",
+//			Name: "tikhonov", Title: "Tikhonov",
+//			Doc:    "fixed point with an input-space distance penalty",
+//			Source: "Abrahamsen & Hansen (2011) eq. 20",
 //			Params: []Param{FloatParam("lambda", 1e-3, 0, Inf, "input-space penalty weight")},
 //			New: func(p Params) (any, error) { return &Tikhonov{Lambda: p.Float("lambda")}, nil },
 //		})
@@ -112,5 +114,5 @@
 // the batch, inputs are not modified, a wrong dimension is an error rather
 // than a panic, and there is one Status per row. Method-specific behaviour
 // is tested beside each method against hand-derived values and closed
-// forms (the linear kernel turns every method into linear PCA).
+// forms (with the linear kernel, kernel PCA is linear PCA).
 package methods

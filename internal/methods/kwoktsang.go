@@ -15,10 +15,11 @@ import (
 // called "D-C(n)" by Zheng & Lai, where n is the number of neighbours.
 //
 // For each Ψ it takes the Neighbors training images nearest Ψ in feature
-// space, turns their feature-space distances into input-space distances
-// d_i² (Kwok & Tsang eq. 12 and 13; kernel.DistanceInverter), and finds the
-// point whose distances to the neighbours best match d_i² in the spirit of
-// multidimensional scaling (Kwok & Tsang Sec. IV-B): with the neighbours
+// space, turns their feature-space distances f_i = ‖Ψ − φ(x_i)‖² into
+// input-space distances d_i² through the kernel's distance relation (for the
+// Gaussian, d² = −c log(1 − f/2); kernel.DistanceInverter), and finds the
+// point whose distances to the neighbours best match d_i², in the manner of
+// multidimensional scaling: with the neighbours
 // centred at their mean x̄, H = [x_1−x̄, …, x_n−x̄] = UΣVᵀ (thin SVD),
 // Z = ΣVᵀ the neighbours' coordinates in the basis U and d0_i² = ‖z_i‖²,
 //
@@ -58,7 +59,7 @@ func init() {
 		Name:   "kwok-tsang",
 		Title:  "Kwok–Tsang",
 		Doc:    "distance-constraint pre-image from the n nearest training points (D-C(n))",
-		Source: "Kwok & Tsang (2004), IEEE TNN 15(6), eq. 12–16",
+		Source: "Kwok & Tsang (2004), IEEE Trans. Neural Netw. 15(6), eq. 16",
 		Params: []Param{
 			IntParam("neighbors", 10, 1, Inf, "number of nearest training points in feature space (capped at N)"),
 		},

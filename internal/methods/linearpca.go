@@ -9,7 +9,8 @@ import (
 
 // LinearPCA denoises by linear PCA reconstruction, x̂ = μ + V_qV_qᵀ(x − μ),
 // with PCA fitted on the model's training inputs (KPCA.LinearPCA, computed
-// once per model). It is the baseline of every kernel PCA de-noising paper,
+// once per model). It is the baseline of the kernel PCA de-noising papers
+// (Zheng & Lai's "Linear PCA (Preserve 95% energy)" row is energy 0.95),
 // and what kernel PCA with the linear kernel reduces to.
 //
 // The number of components q is, in order of precedence: the smallest q
@@ -31,7 +32,7 @@ func init() {
 		Name:   "linear-pca",
 		Title:  "Linear PCA",
 		Doc:    "reconstruction from the leading linear principal components",
-		Source: "linear PCA baseline (e.g. Mika et al. 1999; Abrahamsen & Hansen 2011 Sec. 6)",
+		Source: "linear PCA baseline: Mika et al. (1999); Zheng & Lai Tables 1 and 3 (95% energy)",
 		Params: []Param{
 			IntParam("components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)"),
 			FloatParam("energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides components"),

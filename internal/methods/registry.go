@@ -114,6 +114,10 @@ type Spec struct {
 	// New builds the estimator from bound parameters. It returns a
 	// PreImager or a Denoiser.
 	New func(Params) (any, error)
+	// Version names the numerics of the implementation; the runner's cell
+	// cache keys on it, so bump it whenever a change alters results.
+	// Empty means "1".
+	Version string
 }
 
 // ParamError is a problem with one parameter, for the caller to place at a

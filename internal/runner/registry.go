@@ -20,6 +20,9 @@ type Kind struct {
 	Check func(c *config.Config) error
 	// Start prepares what every cell shares: data, corruption. It runs once.
 	Start func(env *Env) (Instance, error)
+	// Version names the numerics of Run; the cell cache keys on it, so
+	// bump it whenever a change alters a cell's record. Empty means "1".
+	Version string
 }
 
 // Instance is a prepared experiment.

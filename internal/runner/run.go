@@ -27,20 +27,44 @@ type Options struct {
 	// OutRoot is the parent of result directories (default "results");
 	// the config's outputs.dir overrides it for that config.
 	OutRoot string
+	// CacheDir holds finished cells (default OutRoot/.cache).
+	CacheDir string
+	// NoCache disables reading and writing the cell cache.
+	NoCache bool
+	// Force recomputes every cell, replacing cached ones.
+	Force bool
+	// Shard runs only a 1/n slice of the cells and writes its records to
+	// the result directory's shards/ folder instead of a report.
+	Shard Shard
 	// Workers is the worker-pool size (≤ 0: GOMAXPROCS).
 	Workers int
 	Log     *slog.Logger
 	// Stdout receives the rendered tables (nil: discarded).
 	Stdout io.Writer
+	// Progress, if set, is called after every finished cell with the
+	// number done so far (cached ones included) and the total.
+	Progress func(done, total int)
 }
 
 // Summary is what a run produced.
 type Summary struct {
-	Dir     string
-	Cells   int
-	Failed  int
-	Claims  []claims.Result
-	Outputs []string
+	Dir    string
+	Cells  int
+	Failed int
+	// Cached and Computed split Cells by where the record came from.
+	Cached, Computed int
+	Claims           []claims.Result
+	Outputs          []string
+}
+
+// InterruptedError reports a run stopped by a signal. Finished cells are
+// in the cache; running the same command again resumes.
+type InterruptedError struct {
+	Done, Total int
+}
+
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("interrupted with %d of %d cells done; they are cached, so the same command resumes", e.Done, e.Total)
 }
 
 // ClaimsFailed counts claims that were evaluated and did not hold.
@@ -107,7 +131,8 @@ func ResultDir(c *config.Config, outRoot string) string {
 	return filepath.Join(outRoot, c.Name)
 }
 
-// Run validates the config, runs every cell and writes the report.
+// Run validates the config, runs every cell not already cached and writes
+// the report (or, for a shard, the shard's records).
 func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	start := time.Now()
 	kind, cells, err := Validate(c)
@@ -122,17 +147,130 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	dir := ResultDir(c, opt.OutRoot)
+	var cache *Cache
+	if !opt.NoCache {
+		cd := opt.CacheDir
+		if cd == "" {
+			root := opt.OutRoot
+			if root == "" {
+				root = "results"
+			}
+			cd = filepath.Join(root, ".cache")
+		}
+		cache = &Cache{Dir: cd}
+	}
+
+	// Cells of this shard, with whatever the cache already holds.
+	var mine []*Cell
+	for _, cell := range cells {
+		if opt.Shard.selects(cell) {
+			mine = append(mine, cell)
+		}
+	}
+	recs := make([]report.Record, len(mine))
+	hashes := make([]string, len(mine))
+	var todo []int
+	for i, cell := range mine {
+		hashes[i] = CellHash(c, kind, cell)
+		if cache != nil && !opt.Force {
+			if r, ok := cache.Get(hashes[i], cell.Key); ok {
+				recs[i] = r
+				continue
+			}
+		}
+		todo = append(todo, i)
+	}
+	sum := &Summary{Dir: dir, Cells: len(mine), Cached: len(mine) - len(todo), Computed: len(todo)}
+	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(mine), "cached", sum.Cached)
+
 	env := NewEnv(c, opt.DataDir, log)
-	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(cells))
 	inst, err := kind.Start(env)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := RunCells(ctx, inst, cells, workers, log)
+	done := sum.Cached
+	var mu sync.Mutex
+	var cacheErr error
+	finished := func(j int, r report.Record) {
+		i := todo[j]
+		recs[i] = r
+		if cache != nil {
+			if err := cache.Put(hashes[i], r); err != nil {
+				mu.Lock()
+				cacheErr = err
+				mu.Unlock()
+			}
+		}
+		mu.Lock()
+		done++
+		d := done
+		mu.Unlock()
+		if opt.Progress != nil {
+			opt.Progress(d, len(mine))
+		}
+	}
+	if opt.Progress != nil {
+		opt.Progress(done, len(mine))
+	}
+	pending := make([]*Cell, len(todo))
+	for j, i := range todo {
+		pending[j] = mine[i]
+	}
+	if err := runPool(ctx, inst, pending, workers, log, finished); err != nil {
+		return nil, &InterruptedError{Done: done, Total: len(mine)}
+	}
+	if cacheErr != nil {
+		return nil, fmt.Errorf("cell cache: %w", cacheErr)
+	}
+
+	if opt.Shard.Active() {
+		f := opt.Shard.file(dir)
+		if err := report.WriteJSONL(f, recs); err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			if r.Status == report.StatusFailed {
+				sum.Failed++
+			}
+		}
+		sum.Outputs = []string{filepath.ToSlash(filepath.Join("shards", filepath.Base(f)))}
+		log.Info("shard done", "shard", fmt.Sprintf("%d/%d", opt.Shard.Index, opt.Shard.Count), "cells", len(mine), "file", f)
+		return sum, nil
+	}
+	rep, err := finish(dir, c, env, inst, recs, workers, start, opt.Stdout)
+	if err != nil {
+		return nil, err
+	}
+	rep.Cached, rep.Computed = sum.Cached, sum.Computed
+	log.Info("done", "dir", dir, "cells", len(recs), "computed", sum.Computed, "cached", sum.Cached, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(start).Seconds())
+	return rep, nil
+}
+
+// MergeShards assembles the records written by every shard of a config
+// into the outputs a single run writes, byte for byte (the manifest, which
+// holds times, aside).
+func MergeShards(c *config.Config, opt Options) (*Summary, error) {
+	start := time.Now()
+	kind, cells, err := Validate(c)
 	if err != nil {
 		return nil, err
 	}
 	dir := ResultDir(c, opt.OutRoot)
+	recs, err := Merge(dir, c, cells)
+	if err != nil {
+		return nil, err
+	}
+	env := NewEnv(c, opt.DataDir, opt.Log)
+	inst, err := kind.Start(env)
+	if err != nil {
+		return nil, err
+	}
+	return finish(dir, c, env, inst, recs, opt.Workers, start, opt.Stdout)
+}
+
+// finish writes the report and the manifest.
+func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report.Record, workers int, start time.Time, stdout io.Writer) (*Summary, error) {
 	sum, err := WriteReport(dir, c, inst, recs)
 	if err != nil {
 		return nil, err
@@ -152,13 +290,11 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	sum.Outputs = man.Outputs
-	if opt.Stdout != nil {
-		b, err := readTables(dir)
-		if err == nil {
-			opt.Stdout.Write(b)
+	if stdout != nil {
+		if b, err := os.ReadFile(filepath.Join(dir, "tables.txt")); err == nil {
+			stdout.Write(b)
 		}
 	}
-	log.Info("done", "dir", dir, "cells", len(recs), "failed", sum.Failed, "claims_failed", sum.ClaimsFailed(), "seconds", time.Since(start).Seconds())
 	return sum, nil
 }
 
@@ -167,6 +303,17 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 // caught and recorded as that cell's failure.
 func RunCells(ctx context.Context, inst Instance, cells []*Cell, workers int, log *slog.Logger) ([]report.Record, error) {
 	recs := make([]report.Record, len(cells))
+	err := runPool(ctx, inst, cells, workers, log, func(i int, r report.Record) { recs[i] = r })
+	return recs, err
+}
+
+// runPool runs cells on workers, calling done(i, record) from the worker
+// as each finishes. When ctx is cancelled no new cell starts; cells
+// already running finish and are reported, then ctx's error is returned.
+func runPool(ctx context.Context, inst Instance, cells []*Cell, workers int, log *slog.Logger, done func(int, report.Record)) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -174,8 +321,9 @@ func RunCells(ctx context.Context, inst Instance, cells []*Cell, workers int, lo
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				recs[i] = RunCell(inst, cells[i])
-				log.Debug("cell done", "key", cells[i].Key, "status", recs[i].Status)
+				r := RunCell(inst, cells[i])
+				log.Debug("cell done", "key", cells[i].Key, "status", r.Status)
+				done(i, r)
 			}
 		}()
 	}
@@ -191,7 +339,10 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	return recs, err
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
 }
 
 // RunCell runs one cell, turning an error or a panic into a failed record.
@@ -297,10 +448,6 @@ func WriteReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	}
 	sum.Outputs = out.Files()
 	return sum, nil
-}
-
-func readTables(dir string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(dir, "tables.txt"))
 }
 
 func failuresTable(recs []report.Record) *report.Table {

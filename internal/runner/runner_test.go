@@ -93,7 +93,7 @@ func runInto(t *testing.T, c *config.Config, workers int) string {
 	t.Helper()
 	dir := t.TempDir()
 	c.Outputs.Dir = dir
-	if _, err := runner.Run(context.Background(), c, runner.Options{Workers: workers}); err != nil {
+	if _, err := runner.Run(context.Background(), c, runner.Options{Workers: workers, CacheDir: t.TempDir()}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

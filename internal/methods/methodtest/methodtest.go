@@ -1,6 +1,7 @@
 package methodtest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -191,17 +192,20 @@ func fill(m *mat.Dense, rng *rand.Rand, scale float64) {
 // seeded returns the kit's random stream.
 func seeded() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }
 
-// call runs f and turns a panic into a test error.
-func call(t *testing.T, what string, f func() ([]methods.Status, error)) (st []methods.Status, err error, ok bool) {
+// errPanicked is what call returns for a call that panicked; the panic has
+// already been reported.
+var errPanicked = errors.New("methodtest: the estimator panicked")
+
+// call runs f and turns a panic into a test error and errPanicked.
+func call(t *testing.T, what string, f func() ([]methods.Status, error)) (st []methods.Status, err error) {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {
 			t.Errorf("%s panicked: %v\n%s", what, r, debug.Stack())
-			ok = false
+			st, err = nil, errPanicked
 		}
 	}()
-	st, err = f()
-	return st, err, true
+	return f()
 }
 
 func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.PreImager, f *fixture, cfg Config) {
@@ -222,8 +226,8 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 		p := methods.NewProblem(b, gamma, x0)
 		p.Rand = seeded()
 		var z mat.Dense
-		st, err, ok := call(t, name+".PreImage", func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
-		if !ok {
+		st, err := call(t, name+".PreImage", func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
+		if err == errPanicked {
 			return
 		}
 		if err != nil {
@@ -241,10 +245,10 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 		}
 		in := &methods.DenoiseInput{Model: m, Q: m.Rank(), X0: f.x, Rand: seeded()}
 		var z mat.Dense
-		st, err, ok := call(t, name+" via ProjectThenPreImage", func() ([]methods.Status, error) {
+		st, err := call(t, name+" via ProjectThenPreImage", func() ([]methods.Status, error) {
 			return methods.ProjectThenPreImage{PreImager: newEst(t)}.Denoise(&z, in)
 		})
-		if !ok {
+		if err == errPanicked {
 			return
 		}
 		if err != nil {
@@ -265,15 +269,15 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 				p.Rand = seeded()
 				return p
 			}
-			solve := func(dst *mat.Dense, est methods.PreImager, p *methods.Problem) ([]methods.Status, error, bool) {
+			solve := func(dst *mat.Dense, est methods.PreImager, p *methods.Problem) ([]methods.Status, error) {
 				return call(t, name+".PreImage", func() ([]methods.Status, error) { return est.PreImage(dst, p) })
 			}
 			est := newEst(t)
 			p := newProblem()
 			before := snapshotProblem(p)
 			var z mat.Dense
-			st, err, ok := solve(&z, est, p)
-			if !ok {
+			st, err := solve(&z, est, p)
+			if err == errPanicked {
 				return
 			}
 			if err != nil {
@@ -290,14 +294,14 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 
 			// Determinism: same estimator, new estimator, pre-sized dst.
 			var z2 mat.Dense
-			st2, err2, _ := solve(&z2, est, newProblem())
+			st2, err2 := solve(&z2, est, newProblem())
 			checkSame(t, name+" run twice", &z, st, err, &z2, st2, err2)
 			var z3 mat.Dense
-			st3, err3, _ := solve(&z3, newEst(t), newProblem())
+			st3, err3 := solve(&z3, newEst(t), newProblem())
 			checkSame(t, name+" with a new estimator", &z, st, err, &z3, st3, err3)
 			z4 := mat.NewDense(numTest, dim, nil)
 			z4.Apply(func(_, _ int, _ float64) float64 { return math.NaN() }, z4)
-			st4, err4, _ := solve(z4, newEst(t), newProblem())
+			st4, err4 := solve(z4, newEst(t), newProblem())
 			checkSame(t, name+" into a pre-sized destination", &z, st, err, z4, st4, err4)
 
 			if !cfg.BatchCoupled {
@@ -305,8 +309,8 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 					pi := methods.NewProblem(m.Basis(), rowOf(proj.Gamma, i), rowOf(f.test, i))
 					pi.Rand = seeded()
 					var zi mat.Dense
-					sti, erri, ok := solve(&zi, newEst(t), pi)
-					if !ok {
+					sti, erri := solve(&zi, newEst(t), pi)
+					if erri == errPanicked {
 						continue
 					}
 					checkRow(t, name, i, &z, st, &zi, sti, erri)
@@ -325,8 +329,8 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 		p := methods.NewProblem(m.Basis(), proj.Gamma, nil)
 		p.Rand = seeded()
 		var z mat.Dense
-		st, err, ok := call(t, name+".PreImage without X0", func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
-		if !ok {
+		st, err := call(t, name+".PreImage without X0", func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
+		if err == errPanicked {
 			return
 		}
 		if err != nil {
@@ -354,8 +358,8 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 			p.Rand = seeded()
 			tc.set(p)
 			var z mat.Dense
-			_, err, ok := call(t, name+".PreImage with a wide "+tc.field, func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
-			if ok && err == nil {
+			_, err := call(t, name+".PreImage with a wide "+tc.field, func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
+			if err == nil {
 				t.Errorf("%s accepted %s with %d columns for a %d-dimensional basis", name, tc.field, dim+1, dim)
 			}
 		}
@@ -375,8 +379,8 @@ func testDenoiser(t *testing.T, name string, newEst func(*testing.T) methods.Den
 			}
 			in := &methods.DenoiseInput{Model: m, Q: m.Rank(), X0: f.x, Rand: seeded()}
 			var z mat.Dense
-			st, err, ok := call(t, name+".Denoise", func() ([]methods.Status, error) { return newEst(t).Denoise(&z, in) })
-			if !ok {
+			st, err := call(t, name+".Denoise", func() ([]methods.Status, error) { return newEst(t).Denoise(&z, in) })
+			if err == errPanicked {
 				continue
 			}
 			if err != nil {
@@ -401,15 +405,15 @@ func testDenoiser(t *testing.T, name string, newEst func(*testing.T) methods.Den
 			newInput := func(x0 *mat.Dense) *methods.DenoiseInput {
 				return &methods.DenoiseInput{Model: m, Q: q, X0: x0, Rand: seeded()}
 			}
-			solve := func(dst *mat.Dense, est methods.Denoiser, in *methods.DenoiseInput) ([]methods.Status, error, bool) {
+			solve := func(dst *mat.Dense, est methods.Denoiser, in *methods.DenoiseInput) ([]methods.Status, error) {
 				return call(t, name+".Denoise", func() ([]methods.Status, error) { return est.Denoise(dst, in) })
 			}
 			est := newEst(t)
 			in := newInput(f.test)
 			before := snapshotModel(m, in.X0)
 			var z mat.Dense
-			st, err, ok := solve(&z, est, in)
-			if !ok {
+			st, err := solve(&z, est, in)
+			if err == errPanicked {
 				return
 			}
 			if err != nil {
@@ -425,21 +429,21 @@ func testDenoiser(t *testing.T, name string, newEst func(*testing.T) methods.Den
 			}
 
 			var z2 mat.Dense
-			st2, err2, _ := solve(&z2, est, newInput(f.test))
+			st2, err2 := solve(&z2, est, newInput(f.test))
 			checkSame(t, name+" run twice", &z, st, err, &z2, st2, err2)
 			var z3 mat.Dense
-			st3, err3, _ := solve(&z3, newEst(t), newInput(f.test))
+			st3, err3 := solve(&z3, newEst(t), newInput(f.test))
 			checkSame(t, name+" with a new estimator", &z, st, err, &z3, st3, err3)
 			z4 := mat.NewDense(numTest, dim, nil)
 			z4.Apply(func(_, _ int, _ float64) float64 { return math.NaN() }, z4)
-			st4, err4, _ := solve(z4, newEst(t), newInput(f.test))
+			st4, err4 := solve(z4, newEst(t), newInput(f.test))
 			checkSame(t, name+" into a pre-sized destination", &z, st, err, z4, st4, err4)
 
 			if !cfg.BatchCoupled {
 				for i := 0; i < numTest; i++ {
 					var zi mat.Dense
-					sti, erri, ok := solve(&zi, newEst(t), newInput(rowOf(f.test, i)))
-					if !ok {
+					sti, erri := solve(&zi, newEst(t), newInput(rowOf(f.test, i)))
+					if erri == errPanicked {
 						continue
 					}
 					checkRow(t, name, i, &z, st, &zi, sti, erri)
@@ -455,8 +459,8 @@ func testDenoiser(t *testing.T, name string, newEst func(*testing.T) methods.Den
 		}
 		in := &methods.DenoiseInput{Model: m, Q: genericQ, X0: mat.NewDense(numTest, dim+1, nil), Rand: seeded()}
 		var z mat.Dense
-		_, err, ok := call(t, name+".Denoise with wide inputs", func() ([]methods.Status, error) { return newEst(t).Denoise(&z, in) })
-		if ok && err == nil {
+		_, err = call(t, name+".Denoise with wide inputs", func() ([]methods.Status, error) { return newEst(t).Denoise(&z, in) })
+		if err == nil {
 			t.Errorf("%s accepted inputs with %d columns for a %d-dimensional model", name, dim+1, dim)
 		}
 	})
