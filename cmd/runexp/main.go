@@ -8,13 +8,15 @@
 //	runexp list                       estimators, experiment kinds, datasets
 //	runexp version                    build information
 //	runexp denoise [flags]            apply an estimator to your own CSV data
+//	runexp merge CONFIG...            assemble the shards of an array job
 //
 // Exit status: 0 ok, 1 a claim or comparison failed (or a denoised row
-// failed), 2 usage, config or data error.
+// failed), 2 usage, config or data error, 130 interrupted.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -37,6 +39,8 @@ const (
 	exitOK    = 0
 	exitClaim = 1
 	exitUsage = 2
+	// exitInterrupted follows the shell's 128 + SIGINT convention.
+	exitInterrupted = 130
 )
 
 func main() {
@@ -59,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdVersion(stdout)
 	case "denoise":
 		return cmdDenoise(args[1:], stdout, stderr)
+	case "merge":
+		return cmdMerge(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
@@ -75,15 +81,21 @@ Usage:
   runexp list                  estimators, experiment kinds, datasets
   runexp version               build information
   runexp denoise [flags]       apply an estimator to your own CSV data
+  runexp merge [--out DIR] CONFIG...   assemble the shards of an array job
 
 Run flags:
   --data DIR        data root (default $RUNEXP_DATA)
   --out DIR         results root (default results)
   -j N              parallel cells (default GOMAXPROCS)
+  --cache DIR       cell cache (default OUT/.cache); finished cells are reused
+  --no-cache        neither read nor write the cache
+  --force           recompute every cell
+  --shard i/n       run shard i of n (0 ≤ i < n); then runexp merge
   --log-format F    text or json (default text)
   -v                debug logging
 
-Exit status: 0 ok, 1 a claim failed, 2 usage, config or data error.
+Exit status: 0 ok, 1 a claim failed, 2 usage, config or data error,
+130 interrupted (finished cells are cached: rerun to resume).
 `)
 }
 
@@ -95,9 +107,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "parallel cells")
 	logFormat := fs.String("log-format", "text", "log format: text or json")
 	verbose := fs.Bool("v", false, "debug logging")
+	cache := fs.String("cache", "", "cell cache directory (default OUT/.cache)")
+	noCache := fs.Bool("no-cache", false, "neither read nor write the cell cache")
+	force := fs.Bool("force", false, "recompute every cell, replacing cached ones")
+	shardFlag := fs.String("shard", "", "run only shard i/n of the cells (0 ≤ i < n) and write its records for runexp merge")
 	fs.Usage = func() { usage(stderr) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
+	}
+	var shard runner.Shard
+	if *shardFlag != "" {
+		var err error
+		if shard, err = runner.ParseShard(*shardFlag); err != nil {
+			fmt.Fprintln(stderr, "runexp:", err)
+			return exitUsage
+		}
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "runexp: no config given (try configs/abrahamsen-hansen-fig3.yaml)")
@@ -131,12 +155,57 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for _, c := range cfgs {
-		sum, err := runner.Run(ctx, c, runner.Options{DataDir: *data, OutRoot: *out, Workers: *jobs, Log: log, Stdout: stdout})
+		pr := newProgress(stderr, log, c.Name)
+		sum, err := runner.Run(ctx, c, runner.Options{
+			DataDir: *data, OutRoot: *out, CacheDir: *cache, NoCache: *noCache, Force: *force,
+			Shard: shard, Workers: *jobs, Log: log, Stdout: stdout, Progress: pr.update,
+		})
+		var ie *runner.InterruptedError
+		if errors.As(err, &ie) {
+			fmt.Fprintln(stderr, "\nrunexp:", err)
+			return exitInterrupted
+		}
 		if err != nil {
 			fmt.Fprintln(stderr, "runexp:", err)
 			return exitUsage
 		}
-		fmt.Fprintf(stdout, "%s: %d cells (%d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Failed, claimCounts(sum), sum.Dir)
+		if shard.Active() {
+			fmt.Fprintf(stdout, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", c.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir)
+		if sum.ClaimsFailed() > 0 {
+			code = exitClaim
+		}
+	}
+	return code
+}
+
+func cmdMerge(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("runexp merge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "data root (default $RUNEXP_DATA)")
+	out := fs.String("out", "results", "results root the shards wrote into")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "runexp merge: no config given")
+		return exitUsage
+	}
+	code := exitOK
+	for _, path := range fs.Args() {
+		c, err := config.Load(path)
+		if err != nil {
+			fmt.Fprintln(stderr, "runexp merge:", err)
+			return exitUsage
+		}
+		sum, err := runner.MergeShards(c, runner.Options{DataDir: *data, OutRoot: *out, Stdout: stdout})
+		if err != nil {
+			fmt.Fprintln(stderr, "runexp merge:", err)
+			return exitUsage
+		}
+		fmt.Fprintf(stdout, "%s: merged %d cells (%d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Failed, claimCounts(sum), sum.Dir)
 		if sum.ClaimsFailed() > 0 {
 			code = exitClaim
 		}
