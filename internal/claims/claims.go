@@ -56,6 +56,11 @@ func parse(s config.Section) (*spec, error) {
 	sp.typ = r.String("type", "", "trend", "compare", "value", "best", "ratio")
 	sp.metric = r.String("metric", "")
 	if sp.typ == "" || sp.metric == "" {
+		// Without a type the other keys cannot be judged: report a bad
+		// type or metric, or that one is missing, not "unknown key along".
+		for _, k := range s.Keys() {
+			r.Touch(k)
+		}
 		if err := r.Err(); err != nil {
 			return nil, err
 		}
@@ -102,7 +107,11 @@ func parse(s config.Section) (*spec, error) {
 		sp.value = r.Float("value", math.NaN(), nil, "a number")
 	case "best":
 		sp.among = r.String("among", "method")
-		sp.winner = r.String("winner", "")
+		r.Touch("winner")
+		if w, ok := s.Values["winner"]; ok {
+			// Compared canonically, like selectors: winner: 5e-1 picks 0.5.
+			sp.winner = config.FormatValue(w)
+		}
 		sp.sense = r.String("sense", "min", "min", "max")
 		sp.forAll = strList(r, s, "for_all")
 		sp.where = sel("where", false)

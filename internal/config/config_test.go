@@ -836,7 +836,7 @@ func TestFormatValue(t *testing.T) {
 		{-3.0, "-3"},
 		{1e-7, "1e-07"}, // strconv 'g', shortest round-trip
 		{0.30000000000000004, "0.30000000000000004"}, // 0.1+0.2 at run time: all 17 digits kept
-		{123456.0, "123456"}, // integral floats below 1e15 print as integers
+		{123456.0, "123456"},                         // integral floats below 1e15 print as integers
 		{math.NaN(), "NaN"},
 		{math.Inf(1), "+Inf"},
 		{"mika", "mika"},
@@ -851,6 +851,30 @@ func TestFormatValue(t *testing.T) {
 	} {
 		if got := config.FormatValue(tc.v); got != tc.want {
 			t.Errorf("FormatValue(%#v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+// TestFormatValueKeepsTypesApart checks the canonical form used in cell and
+// cache keys never merges values of different meaning.
+func TestFormatValueKeepsTypesApart(t *testing.T) {
+	for _, pair := range [][2]any{
+		{"1", 1},
+		{"true", true},
+		{"null", nil},
+		{[]any{"a b"}, []any{"a", "b"}},
+	} {
+		if config.FormatValue(pair[0]) == config.FormatValue(pair[1]) {
+			t.Errorf("config.FormatValue(%#v) == config.FormatValue(%#v) = %s", pair[0], pair[1], config.FormatValue(pair[0]))
+		}
+	}
+	for _, pair := range [][2]any{
+		{math.Copysign(0, -1), 0},
+		{1e15, 1000000000000000},
+		{2.0, 2},
+	} {
+		if config.FormatValue(pair[0]) != config.FormatValue(pair[1]) {
+			t.Errorf("config.FormatValue(%#v) = %s, config.FormatValue(%#v) = %s; want equal", pair[0], config.FormatValue(pair[0]), pair[1], config.FormatValue(pair[1]))
 		}
 	}
 }

@@ -90,8 +90,9 @@ type MethodPoint struct {
 	Params map[string]any
 }
 
-// Expand returns the cartesian product of the list-valued parameters of m,
-// in the order written (the last key written varies fastest; keys sorted).
+// Expand returns the cartesian product of the list-valued parameters of m:
+// keys in sorted order, the last key varying fastest, and each list's
+// values in the order written.
 func (m Method) Expand(index int) []MethodPoint {
 	keys := m.Params.Keys()
 	points := []map[string]any{{}}
@@ -141,19 +142,21 @@ func CanonicalKey(params map[string]any) string {
 	return b.String()
 }
 
-// FormatValue renders a parameter value canonically.
+// FormatValue renders a parameter value canonically. Integral numbers
+// print as integers whether they were written 1 or 1.0 (and −0 as 0);
+// strings that would read as another type, or that hold separators or
+// spaces, are quoted, so "1" and 1, or ["a b"] and [a, b], stay distinct.
 func FormatValue(v any) string {
 	switch x := v.(type) {
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			// 1.0 and 1 name the same value.
-			return strconv.FormatFloat(x, 'f', -1, 64)
+		if x == math.Trunc(x) && math.Abs(x) < 1e18 {
+			return strconv.FormatInt(int64(x), 10)
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case int:
 		return strconv.Itoa(x)
 	case string:
-		if strings.ContainsAny(x, ",=[]") {
+		if needsQuote(x) {
 			return strconv.Quote(x)
 		}
 		return x
@@ -171,4 +174,15 @@ func FormatValue(v any) string {
 		return "{" + CanonicalKey(x) + "}"
 	}
 	return fmt.Sprint(v)
+}
+
+func needsQuote(s string) bool {
+	if s == "" || s == "null" || strings.ContainsAny(s, ",=[]{} \t\"") {
+		return true
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return true
+	}
+	_, err := strconv.ParseBool(s)
+	return err == nil
 }

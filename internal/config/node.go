@@ -102,7 +102,7 @@ func (w *walker) str(n *yaml.Node, what string) (string, error) {
 func (w *walker) float(n *yaml.Node, what string) (float64, error) {
 	if n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float") {
 		var f float64
-		if err := n.Decode(&f); err == nil && !math.IsNaN(f) {
+		if err := n.Decode(&f); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
 			return f, nil
 		}
 	}

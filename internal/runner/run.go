@@ -276,6 +276,7 @@ func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report
 		return nil, err
 	}
 	man := report.NewManifest()
+	man.FillRevisionFromGit(filepath.Dir(c.File))
 	man.Config = c.File
 	man.ConfigSHA256 = c.SHA256
 	man.Workers = workers

@@ -1,0 +1,309 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// CompareOptions set when a metric counts as moved: when
+// |new − old| > AbsTol + RelTol·|old|. The zero value asks for exact
+// equality. NaN equals NaN; NaN against a number, and an infinity against
+// anything but the same infinity, is always a change.
+type CompareOptions struct {
+	RelTol, AbsTol float64
+}
+
+// Change is one difference between two result sets, found by
+// [CompareResults].
+//
+// Config names the run directory; Key is the cell key, or "" for a change
+// of the whole run or of a claim. What says what changed:
+//
+//	"metric <name>"   a metric moved beyond tolerance, or exists on one side only ("absent")
+//	"status"          the cell's status
+//	"error"           the cell's error message
+//	"missing in new"  a cell of the old results is not in the new (Old is its status)
+//	"new cell"        a cell of the new results is not in the old (New is its status)
+//	"claim <id>"      a claim's verdict, or a claim present on one side only ("absent")
+//	"missing run"     a run directory is on one side only (Old, New: "present" or "absent")
+//
+// Old and New are the two values as text; metrics are formatted by
+// [FormatFloat] with the shortest round-tripping precision.
+type Change struct {
+	Config, Key, What, Old, New string
+}
+
+// absent stands for a value, cell, claim or run that one side does not have.
+const absent = "absent"
+
+// String formats c on one line: "config key: what: old → new" (without the
+// key when it is empty).
+func (c Change) String() string {
+	var b strings.Builder
+	b.WriteString(c.Config)
+	if c.Key != "" {
+		b.WriteString(" ")
+		b.WriteString(c.Key)
+	}
+	fmt.Fprintf(&b, ": %s: %s → %s", c.What, orDash(c.Old), orDash(c.New))
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return Dash
+	}
+	return s
+}
+
+// ChangesTable returns ch as a table with columns Config, Cell, Change, Old
+// and New, in the order given, for [Table.RenderText] or
+// [Table.RenderMarkdown].
+func ChangesTable(ch []Change) *Table {
+	t := &Table{
+		Title:  "Changes",
+		Header: []string{"Config", "Cell", "Change", "Old", "New"},
+	}
+	for _, c := range ch {
+		t.Rows = append(t.Rows, []string{c.Config, c.Key, c.What, orDash(c.Old), orDash(c.New)})
+	}
+	switch len(ch) {
+	case 0:
+		t.Caption = "No changes."
+	case 1:
+		t.Caption = "1 change."
+	default:
+		t.Caption = fmt.Sprintf("%d changes.", len(ch))
+	}
+	return t
+}
+
+// CompareResults compares the results under oldRoot with those under
+// newRoot and returns their differences sorted by config, key and what.
+//
+// Each root is either a run directory (it holds records.jsonl) or a results
+// root whose immediate subdirectories holding records.jsonl are run
+// directories (directories whose names start with "." are skipped). Two run
+// directories are compared with each other under the base name of newRoot;
+// two results roots are compared run by run, matched by directory name, a
+// run on one side only being a "missing run". A run directory against a
+// results root is an error, as is a root that does not exist.
+//
+// Within a run, records are matched by Key and their metrics, status and
+// error compared (params are part of the key; seeds and arrays are not
+// compared); claims in claims.json, when either side has one, are matched
+// by id and their verdicts compared (the evidence is not: its numbers are
+// the metrics). A negative or NaN tolerance, a malformed file or a key or
+// claim id that appears twice in one file is an error.
+func CompareResults(oldRoot, newRoot string, o CompareOptions) ([]Change, error) {
+	if !(o.RelTol >= 0 && o.AbsTol >= 0) {
+		return nil, fmt.Errorf("report: compare: tolerances must be ≥ 0, got relative %v, absolute %v", o.RelTol, o.AbsTol)
+	}
+	oldRun, err := isRunDir(oldRoot)
+	if err != nil {
+		return nil, err
+	}
+	newRun, err := isRunDir(newRoot)
+	if err != nil {
+		return nil, err
+	}
+	var ch []Change
+	switch {
+	case oldRun && newRun:
+		ch, err = compareRun(filepath.Base(filepath.Clean(newRoot)), oldRoot, newRoot, o)
+		if err != nil {
+			return nil, err
+		}
+	case oldRun != newRun:
+		run, root := oldRoot, newRoot
+		if newRun {
+			run, root = newRoot, oldRoot
+		}
+		return nil, fmt.Errorf("report: compare: %s is a run directory but %s is a results root; compare %s with %s",
+			run, root, run, filepath.Join(root, filepath.Base(filepath.Clean(run))))
+	default:
+		oldRuns, err := runDirs(oldRoot)
+		if err != nil {
+			return nil, err
+		}
+		newRuns, err := runDirs(newRoot)
+		if err != nil {
+			return nil, err
+		}
+		names := slices.Concat(oldRuns, newRuns)
+		slices.Sort(names)
+		for _, name := range slices.Compact(names) {
+			inOld, inNew := slices.Contains(oldRuns, name), slices.Contains(newRuns, name)
+			if !inOld || !inNew {
+				c := Change{Config: name, What: "missing run", Old: "present", New: absent}
+				if !inOld {
+					c.Old, c.New = absent, "present"
+				}
+				ch = append(ch, c)
+				continue
+			}
+			rc, err := compareRun(name, filepath.Join(oldRoot, name), filepath.Join(newRoot, name), o)
+			if err != nil {
+				return nil, err
+			}
+			ch = append(ch, rc...)
+		}
+	}
+	slices.SortStableFunc(ch, func(a, b Change) int {
+		return cmp.Or(cmp.Compare(a.Config, b.Config), cmp.Compare(a.Key, b.Key), cmp.Compare(a.What, b.What))
+	})
+	return ch, nil
+}
+
+// isRunDir reports whether dir holds records.jsonl; dir must be a directory.
+func isRunDir(dir string) (bool, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return false, fmt.Errorf("report: compare: %w", err)
+	}
+	if !fi.IsDir() {
+		return false, fmt.Errorf("report: compare: %s is not a directory", dir)
+	}
+	return isRegular(filepath.Join(dir, "records.jsonl")), nil
+}
+
+// runDirs returns the sorted names of root's subdirectories that hold
+// records.jsonl.
+func runDirs(root string) ([]string, error) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("report: compare: %w", err)
+	}
+	var names []string
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasPrefix(n, ".") && isDir(filepath.Join(root, n)) && isRegular(filepath.Join(root, n, "records.jsonl")) {
+			names = append(names, n)
+		}
+	}
+	return names, nil
+}
+
+// compareRun compares two run directories.
+func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, error) {
+	oldRecs, err := readRecordsByKey(filepath.Join(oldDir, "records.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	newRecs, err := readRecordsByKey(filepath.Join(newDir, "records.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	var ch []Change
+	add := func(key, what, old, new string) {
+		ch = append(ch, Change{Config: config, Key: key, What: what, Old: old, New: new})
+	}
+	for key, or := range oldRecs {
+		nr, ok := newRecs[key]
+		if !ok {
+			add(key, "missing in new", or.Status, absent)
+			continue
+		}
+		if or.Status != nr.Status {
+			add(key, "status", or.Status, nr.Status)
+		}
+		if or.Error != nr.Error {
+			add(key, "error", or.Error, nr.Error)
+		}
+		for name, ov := range or.Metrics {
+			nv, ok := nr.Metrics[name]
+			switch {
+			case !ok:
+				add(key, "metric "+name, FormatFloat(ov, -1), absent)
+			case metricMoved(ov, nv, o):
+				add(key, "metric "+name, FormatFloat(ov, -1), FormatFloat(nv, -1))
+			}
+		}
+		for name, nv := range nr.Metrics {
+			if _, ok := or.Metrics[name]; !ok {
+				add(key, "metric "+name, absent, FormatFloat(nv, -1))
+			}
+		}
+	}
+	for key, nr := range newRecs {
+		if _, ok := oldRecs[key]; !ok {
+			add(key, "new cell", absent, nr.Status)
+		}
+	}
+
+	oldClaims, err := readClaimsByID(oldDir)
+	if err != nil {
+		return nil, err
+	}
+	newClaims, err := readClaimsByID(newDir)
+	if err != nil {
+		return nil, err
+	}
+	for id, was := range oldClaims {
+		now, ok := newClaims[id]
+		if !ok {
+			now = absent
+		}
+		if was != now {
+			add("", "claim "+id, was, now)
+		}
+	}
+	for id, now := range newClaims {
+		if _, ok := oldClaims[id]; !ok {
+			add("", "claim "+id, absent, now)
+		}
+	}
+	return ch, nil
+}
+
+// metricMoved reports whether a metric changed from old to new beyond the
+// tolerance; see [CompareOptions].
+func metricMoved(was, now float64, o CompareOptions) bool {
+	if was == now || (math.IsNaN(was) && math.IsNaN(now)) {
+		return false
+	}
+	// When either is non-finite they differ here; the tolerance test
+	// alone would pass +Inf against a finite value (Inf > Inf is false when
+	// RelTol > 0), so decide first.
+	if math.IsNaN(was) || math.IsNaN(now) || math.IsInf(was, 0) || math.IsInf(now, 0) {
+		return true
+	}
+	return math.Abs(now-was) > o.AbsTol+o.RelTol*math.Abs(was)
+}
+
+func readRecordsByKey(path string) (map[string]*Record, error) {
+	recs, err := ReadJSONL(path)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]*Record, len(recs))
+	for i := range recs {
+		if _, dup := m[recs[i].Key]; dup {
+			return nil, fmt.Errorf("report: %s: key %q appears twice", path, recs[i].Key)
+		}
+		m[recs[i].Key] = &recs[i]
+	}
+	return m, nil
+}
+
+// readClaimsByID maps claim ids in dir/claims.json to their verdicts; a
+// missing file is no claims.
+func readClaimsByID(dir string) (map[string]string, error) {
+	cl, _, err := readClaims(dir)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]string, len(cl))
+	for _, c := range cl {
+		if _, dup := m[c.ID]; dup {
+			return nil, fmt.Errorf("report: %s: claim %q appears twice", filepath.Join(dir, "claims.json"), c.ID)
+		}
+		m[c.ID] = c.Status
+	}
+	return m, nil
+}

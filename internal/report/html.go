@@ -1,0 +1,643 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Claim verdicts as written to claims.json by the claims package, which
+// imports this one (so its constants cannot be used here).
+const (
+	verdictPass         = "PASS"
+	verdictFail         = "FAIL"
+	verdictNotEvaluated = "NOT-EVALUATED"
+)
+
+// claimJSON is one element of claims.json (claims.Result).
+type claimJSON struct {
+	ID        string `json:"id"`
+	Statement string `json:"statement"`
+	Source    string `json:"source"`
+	Status    string `json:"status"`
+	Evidence  string `json:"evidence"`
+}
+
+// readClaims reads dir/claims.json; a missing file is no claims and ok is
+// false.
+func readClaims(dir string) (cl []claimJSON, ok bool, err error) {
+	path := filepath.Join(dir, "claims.json")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("report: %w", err)
+	}
+	if err := json.Unmarshal(b, &cl); err != nil {
+		return nil, false, fmt.Errorf("report: %s: %w", path, err)
+	}
+	return cl, true, nil
+}
+
+// WriteIndex writes static HTML pages that browse the results under root:
+// root/index.html, one row per run, and <run>/index.html for every run
+// directory, an immediate subdirectory of root holding a manifest.json.
+// Directories whose names start with "." are skipped. When root itself holds
+// a manifest.json it is taken as a single run directory: only its own page
+// is written, as root/index.html.
+//
+// A run page shows the title and notes of tables.md, every table of
+// tables.md (parsed back from its GitHub Markdown), the claims of
+// claims.json with their verdicts coloured, every figure (a NAME.png shown
+// inline and linking to NAME.svg; a lone NAME.svg shown itself), links to
+// the records, tables, claims and manifest files that exist, and a
+// provenance line from manifest.json. Missing tables.md or claims.json
+// leave their sections out; a malformed manifest.json or claims.json is an
+// error naming the file.
+//
+// The pages are HTML5 without scripts, written as well-formed XML (every
+// element closed, attributes quoted), with relative links only. They
+// depend only on the files read — no clock, no absolute path — so calling
+// WriteIndex twice on the same results writes identical bytes. Each page is
+// written with [WriteFileAtomic]. The index.html files are not listed in
+// the manifests.
+func WriteIndex(root string) error {
+	fi, err := os.Stat(root)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("report: index: %s is not a directory", root)
+	}
+	if isRegular(filepath.Join(root, "manifest.json")) {
+		r, err := loadRun(root, filepath.Base(filepath.Clean(root)), "")
+		if err != nil {
+			return err
+		}
+		return writeTemplate(filepath.Join(root, "index.html"), "run", r)
+	}
+	ents, err := os.ReadDir(root) // sorted by name
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	idx := &htmlRoot{}
+	for _, e := range ents {
+		name := e.Name()
+		dir := filepath.Join(root, name)
+		if strings.HasPrefix(name, ".") || !isDir(dir) || !isRegular(filepath.Join(dir, "manifest.json")) {
+			continue
+		}
+		r, err := loadRun(dir, name, "../index.html")
+		if err != nil {
+			return err
+		}
+		if err := writeTemplate(filepath.Join(dir, "index.html"), "run", r); err != nil {
+			return err
+		}
+		idx.Runs = append(idx.Runs, r)
+		idx.Cells += r.Manifest.Cells
+		idx.Failed += r.Manifest.Failed
+		idx.Pass += r.Pass
+		idx.Fail += r.Fail
+		idx.NotEvaluated += r.NotEvaluated
+	}
+	return writeTemplate(filepath.Join(root, "index.html"), "root", idx)
+}
+
+func isRegular(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// relURL joins path segments into a relative URL, escaping each segment so
+// that a directory or figure name holding '#', '?' or '%' still resolves. A
+// colon in the first segment would read as a URL scheme, hence the "./".
+func relURL(segs ...string) string {
+	esc := make([]string, len(segs))
+	for i, s := range segs {
+		esc[i] = url.PathEscape(s)
+	}
+	u := strings.Join(esc, "/")
+	if strings.Contains(esc[0], ":") {
+		u = "./" + u
+	}
+	return u
+}
+
+// htmlRoot is the data of root/index.html.
+type htmlRoot struct {
+	Runs                     []*htmlRun
+	Cells, Failed            int
+	Pass, Fail, NotEvaluated int
+}
+
+// htmlRun is the data of one run page and of its row in the root index.
+type htmlRun struct {
+	Name   string // directory name
+	Href   string // relURL(Name)
+	Up     string // link to the root index, or ""
+	Title  string
+	Notes  []string
+	Tables []htmlTable
+
+	HasClaims                bool
+	Claims                   []htmlClaim
+	Pass, Fail, NotEvaluated int
+
+	Figures []htmlFigure
+	Files   []htmlLink
+
+	Manifest   Manifest
+	Provenance string
+	Wall       string
+}
+
+type htmlClaim struct {
+	claimJSON
+	Class string
+}
+
+type htmlFigure struct {
+	Name, Img, Link string
+	Links           []htmlLink
+}
+
+type htmlLink struct{ Text, Href string }
+
+type htmlTable struct {
+	Title   string
+	Header  []htmlCell
+	Rows    [][]htmlCell
+	Caption []string // paragraphs
+}
+
+// htmlCell is a table cell; Lines are joined with <br />.
+type htmlCell struct {
+	Lines []string
+	Class string
+}
+
+// verdictClass is the CSS class of a claim verdict.
+func verdictClass(s string) string {
+	switch s {
+	case verdictPass:
+		return "pass"
+	case verdictFail:
+		return "fail"
+	case verdictNotEvaluated:
+		return "ne"
+	}
+	return ""
+}
+
+// loadRun reads the files of one run directory.
+func loadRun(dir, name, up string) (*htmlRun, error) {
+	r := &htmlRun{Name: name, Href: relURL(name), Up: up, Title: name}
+
+	mpath := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(mpath)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	if err := json.Unmarshal(b, &r.Manifest); err != nil {
+		return nil, fmt.Errorf("report: %s: %w", mpath, err)
+	}
+	r.Wall = strconv.FormatFloat(r.Manifest.WallSeconds, 'f', 1, 64)
+	r.Provenance = provenance(&r.Manifest)
+
+	md, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	switch {
+	case err == nil:
+		doc := parseTablesMarkdown(string(md))
+		if doc.Title != "" {
+			r.Title = doc.Title
+		}
+		r.Notes = doc.Notes
+		for _, t := range doc.Tables {
+			r.Tables = append(r.Tables, toHTMLTable(t))
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("report: %w", err)
+	}
+
+	cl, ok, err := readClaims(dir)
+	if err != nil {
+		return nil, err
+	}
+	r.HasClaims = ok
+	for _, c := range cl {
+		switch c.Status {
+		case verdictPass:
+			r.Pass++
+		case verdictFail:
+			r.Fail++
+		case verdictNotEvaluated:
+			r.NotEvaluated++
+		}
+		r.Claims = append(r.Claims, htmlClaim{claimJSON: c, Class: verdictClass(c.Status)})
+	}
+
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	have := map[string]bool{}
+	var figs []string
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") || !e.Type().IsRegular() {
+			continue // temporary files of WriteFileAtomic, subdirectories
+		}
+		have[n] = true
+		if ext := filepath.Ext(n); ext == ".png" || ext == ".svg" {
+			figs = append(figs, strings.TrimSuffix(n, ext))
+		}
+	}
+	slices.Sort(figs)
+	for _, f := range slices.Compact(figs) {
+		fig := htmlFigure{Name: f}
+		png, svg := have[f+".png"], have[f+".svg"]
+		switch {
+		case png && svg:
+			fig.Img, fig.Link = relURL(f+".png"), relURL(f+".svg")
+			fig.Links = []htmlLink{{"SVG", fig.Link}, {"PNG", fig.Img}}
+		case png:
+			fig.Img, fig.Link = relURL(f+".png"), relURL(f+".png")
+			fig.Links = []htmlLink{{"PNG", fig.Img}}
+		default:
+			fig.Img, fig.Link = relURL(f+".svg"), relURL(f+".svg")
+			fig.Links = []htmlLink{{"SVG", fig.Img}}
+		}
+		r.Figures = append(r.Figures, fig)
+	}
+	for _, f := range []struct{ file, text string }{
+		{"records.jsonl", "records (JSON Lines)"},
+		{"records.csv", "records (CSV)"},
+		{"tables.md", "tables (Markdown)"},
+		{"tables.txt", "tables (text)"},
+		{"claims.json", "claims (JSON)"},
+		{"manifest.json", "manifest"},
+	} {
+		if have[f.file] {
+			r.Files = append(r.Files, htmlLink{Text: f.text, Href: relURL(f.file)})
+		}
+	}
+	return r, nil
+}
+
+// provenance summarises a manifest in one line.
+func provenance(m *Manifest) string {
+	rev := m.Revision
+	if rev == "" {
+		rev = "unknown"
+	}
+	if m.Modified {
+		rev += " (modified)"
+	}
+	parts := []string{"revision " + rev}
+	if m.Version != "" && m.Version != "unknown" && m.Version != "(devel)" {
+		parts = append(parts, "version "+m.Version)
+	}
+	if m.GoVersion != "" {
+		p := m.GoVersion
+		if m.GOOS != "" {
+			p += " " + m.GOOS + "/" + m.GOARCH
+		}
+		parts = append(parts, p)
+	}
+	if m.Config != "" {
+		parts = append(parts, "config "+m.Config)
+	}
+	if !m.Start.IsZero() {
+		parts = append(parts, "started "+m.Start.UTC().Truncate(time.Second).Format(time.RFC3339))
+	}
+	parts = append(parts,
+		strconv.FormatFloat(m.WallSeconds, 'f', 1, 64)+" s wall",
+		plural(len(m.Data), "data file"),
+		fmt.Sprintf("seed %d", m.Seed),
+		plural(m.Workers, "worker"))
+	return strings.Join(parts, " · ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// mdTable is a table parsed back from tables.md.
+type mdTable struct {
+	Title   string
+	Header  []string
+	Align   []string // "left", "right", "center" or "" per column
+	Rows    [][]string
+	Caption []string // paragraphs after the table
+}
+
+// mdDoc is tables.md as written by the runner: "# Title", note paragraphs,
+// then tables as [Table.RenderMarkdown] writes them.
+type mdDoc struct {
+	Title  string
+	Notes  []string
+	Tables []mdTable
+}
+
+// parseTablesMarkdown parses the subset of GitHub Markdown that the runner
+// writes to tables.md. The first "# " line is the title; paragraphs before
+// the first "### " heading or table are the notes; a "### " heading titles
+// the table that follows it; a run of lines starting with "|" whose second
+// line is a delimiter row is a table; the paragraphs after a table, up to
+// the next heading or table, are its caption. Anything else becomes a
+// paragraph of the current section.
+func parseTablesMarkdown(s string) mdDoc {
+	var doc mdDoc
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	var (
+		para    []string
+		title   string // pending "### " heading
+		cur     *mdTable
+		inNotes = true
+	)
+	flush := func() {
+		if len(para) == 0 {
+			return
+		}
+		p := strings.Join(para, "\n")
+		para = nil
+		switch {
+		case inNotes:
+			doc.Notes = append(doc.Notes, p)
+		case cur != nil:
+			cur.Caption = append(cur.Caption, p)
+		}
+	}
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], " \t")
+		switch {
+		case strings.TrimSpace(l) == "":
+			flush()
+		case strings.HasPrefix(l, "# ") && doc.Title == "" && len(doc.Tables) == 0:
+			doc.Title = strings.TrimSpace(l[2:])
+		case strings.HasPrefix(l, "### "):
+			flush()
+			inNotes, cur = false, nil
+			title = strings.TrimSpace(l[4:])
+		case strings.HasPrefix(l, "|") && i+1 < len(lines) && isDelimiterRow(lines[i+1]):
+			flush()
+			t := mdTable{Title: title, Header: splitRow(l), Align: delimiterAligns(lines[i+1])}
+			title = ""
+			i++
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "|") {
+				i++
+				t.Rows = append(t.Rows, splitRow(strings.TrimRight(lines[i], " \t")))
+			}
+			doc.Tables = append(doc.Tables, t)
+			inNotes, cur = false, &doc.Tables[len(doc.Tables)-1]
+		default:
+			para = append(para, l)
+		}
+	}
+	flush()
+	return doc
+}
+
+// splitRow splits a Markdown table row into its cells, trimmed, with "\|"
+// unescaped. Other backslashes are kept: the writer escapes only pipes.
+func splitRow(l string) []string {
+	l = strings.TrimSpace(l)
+	l = strings.TrimPrefix(l, "|")
+	var cells []string
+	var b strings.Builder
+	closed := false
+	for i := 0; i < len(l); i++ {
+		switch {
+		case l[i] == '\\' && i+1 < len(l) && l[i+1] == '|':
+			b.WriteByte('|')
+			i++
+		case l[i] == '|':
+			cells = append(cells, strings.TrimSpace(b.String()))
+			b.Reset()
+			closed = true
+			continue
+		default:
+			b.WriteByte(l[i])
+		}
+		closed = false
+	}
+	if !closed || b.Len() > 0 {
+		cells = append(cells, strings.TrimSpace(b.String()))
+	}
+	return cells
+}
+
+// isDelimiterRow reports whether l is a GFM table delimiter row such as
+// "|:---|--:|:-:|".
+func isDelimiterRow(l string) bool {
+	l = strings.TrimSpace(l)
+	if !strings.HasPrefix(l, "|") {
+		return false
+	}
+	cells := splitRow(l)
+	if len(cells) == 0 {
+		return false
+	}
+	for _, c := range cells {
+		c = strings.TrimSuffix(strings.TrimPrefix(c, ":"), ":")
+		if c == "" || strings.Trim(c, "-") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func delimiterAligns(l string) []string {
+	cells := splitRow(l)
+	al := make([]string, len(cells))
+	for i, c := range cells {
+		left, right := strings.HasPrefix(c, ":"), strings.HasSuffix(c, ":")
+		switch {
+		case left && right:
+			al[i] = "center"
+		case right:
+			al[i] = "right"
+		case left:
+			al[i] = "left"
+		}
+	}
+	return al
+}
+
+// brReplacer turns the line breaks that RenderMarkdown writes as <br> back
+// into newlines.
+var brReplacer = strings.NewReplacer("<br>", "\n", "<br/>", "\n", "<br />", "\n")
+
+func toHTMLTable(t mdTable) htmlTable {
+	cell := func(s string, j int, body bool) htmlCell {
+		c := htmlCell{Lines: strings.Split(brReplacer.Replace(s), "\n")}
+		var cls []string
+		if j < len(t.Align) {
+			switch t.Align[j] {
+			case "right":
+				cls = append(cls, "r")
+			case "center":
+				if body {
+					cls = append(cls, "c")
+				}
+			}
+		}
+		if body {
+			if v := verdictClass(s); v != "" {
+				cls = append(cls, v)
+			}
+		}
+		c.Class = strings.Join(cls, " ")
+		return c
+	}
+	h := htmlTable{Title: t.Title, Caption: t.Caption}
+	for j, s := range t.Header {
+		h.Header = append(h.Header, cell(s, j, false))
+	}
+	for _, row := range t.Rows {
+		var r []htmlCell
+		for j, s := range row {
+			r = append(r, cell(s, j, true))
+		}
+		h.Rows = append(h.Rows, r)
+	}
+	return h
+}
+
+// writeTemplate renders the named template and writes it atomically.
+func writeTemplate(path, name string, data any) error {
+	var buf bytes.Buffer
+	if err := htmlTemplates.ExecuteTemplate(&buf, name, data); err != nil {
+		return fmt.Errorf("report: %s: %w", path, err)
+	}
+	return WriteFileAtomic(path, buf.Bytes())
+}
+
+// htmlTemplates renders the pages. The markup is XHTML-style (every element
+// closed, void elements self-closed) so that it parses as XML too.
+var htmlTemplates = template.Must(template.New("").Parse(`
+{{- define "head" -}}
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1" />
+<title>{{.}}</title>
+<style>
+body { font-family: system-ui, sans-serif; color: #222; margin: 1.5em auto; max-width: 80em; padding: 0 1em; line-height: 1.4; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-size: 1em; margin-top: 1.5em; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; }
+th { background: #f2f2f2; }
+.r { text-align: right; font-variant-numeric: tabular-nums; }
+.c { text-align: center; }
+.pass { background: #dcf3dc; color: #14561b; }
+.fail { background: #f9d6d6; color: #8a1212; font-weight: bold; }
+.ne { background: #ececec; color: #555; }
+.caption, .prov, .muted { color: #555; }
+.prov { font-size: 0.9em; }
+figure { margin: 1em 0; }
+figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+figcaption { font-size: 0.9em; color: #555; }
+</style>
+</head>
+{{- end}}
+
+{{- define "cell"}}{{range $i, $l := .Lines}}{{if $i}}<br />{{end}}{{$l}}{{end}}{{end}}
+
+{{- define "run"}}{{template "head" .Title}}
+<body>
+{{- if .Up}}
+<p class="muted"><a href="{{.Up}}">All runs</a></p>
+{{- end}}
+<h1>{{.Title}}</h1>
+<p class="prov">{{.Name}} · {{.Provenance}}</p>
+{{- range .Notes}}
+<p>{{.}}</p>
+{{- end}}
+{{- if .HasClaims}}
+<h2>Claims: {{.Pass}} passed, {{.Fail}} failed, {{.NotEvaluated}} not evaluated</h2>
+<table>
+<thead><tr><th>Claim</th><th>Verdict</th><th>Statement</th><th>Evidence</th><th>Source</th></tr></thead>
+<tbody>
+{{- range .Claims}}
+<tr><td>{{.ID}}</td><td{{with .Class}} class="{{.}}"{{end}}>{{.Status}}</td><td>{{.Statement}}</td><td>{{.Evidence}}</td><td>{{.Source}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- if .Figures}}
+<h2>Figures</h2>
+{{- range .Figures}}
+<figure>
+<a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy" /></a>
+<figcaption>{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</figcaption>
+</figure>
+{{- end}}
+{{- end}}
+{{- if .Tables}}
+<h2>Tables</h2>
+{{- range .Tables}}
+{{- if .Title}}
+<h3>{{.Title}}</h3>
+{{- end}}
+<table>
+<thead><tr>{{range .Header}}<th{{with .Class}} class="{{.}}"{{end}}>{{template "cell" .}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range .}}<td{{with .Class}} class="{{.}}"{{end}}>{{template "cell" .}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- range .Caption}}
+<p class="caption">{{.}}</p>
+{{- end}}
+{{- end}}
+{{- end}}
+<h2>Files</h2>
+<ul>
+{{- range .Files}}
+<li><a href="{{.Href}}">{{.Text}}</a></li>
+{{- end}}
+</ul>
+</body>
+</html>
+{{end}}
+
+{{- define "root"}}{{template "head" "runexp results"}}
+<body>
+<h1>runexp results</h1>
+<p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); claims: {{.Pass}} passed, {{.Fail}} failed, {{.NotEvaluated}} not evaluated.</p>
+{{- if .Runs}}
+<table>
+<thead><tr><th>Run</th><th>Title</th><th>Cells</th><th>Failed cells</th><th>Claims passed</th><th>Claims failed</th><th>Not evaluated</th><th>Wall (s)</th><th>Manifest</th></tr></thead>
+<tbody>
+{{- range .Runs}}
+<tr><td><a href="{{.Href}}/index.html">{{.Name}}</a></td><td>{{.Title}}</td><td class="r">{{.Manifest.Cells}}</td><td class="r{{if .Manifest.Failed}} fail{{end}}">{{.Manifest.Failed}}</td><td class="r{{if .Pass}} pass{{end}}">{{.Pass}}</td><td class="r{{if .Fail}} fail{{end}}">{{.Fail}}</td><td class="r{{if .NotEvaluated}} ne{{end}}">{{.NotEvaluated}}</td><td class="r">{{.Wall}}</td><td><a href="{{.Href}}/manifest.json">manifest.json</a></td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+</body>
+</html>
+{{end}}`))

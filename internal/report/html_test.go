@@ -1,0 +1,451 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"io/fs"
+	"maps"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeFakeRun writes a small result directory like the runner's: tables.md
+// with a title, notes, a table with a caption and a claims table;
+// claims.json (when cl is not nil); manifest.json; records; and the figures
+// named in figs (each "NAME.png" or "NAME.svg").
+func writeFakeRun(t *testing.T, dir, title string, cl []claimJSON, figs ...string) {
+	t.Helper()
+	recs := []Record{
+		{Key: "c=0.1", Seed: 1, Params: map[string]any{"c": 0.1}, Metrics: map[string]float64{"mse": 0.25}, Status: StatusOK},
+		{Key: "c=1", Seed: 2, Params: map[string]any{"c": 1.0}, Metrics: map[string]float64{"mse": 0.5}, Status: StatusFailed, Error: "did not converge"},
+	}
+	if err := WriteJSONL(filepath.Join(dir, "records.jsonl"), recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCSV(filepath.Join(dir, "records.csv"), recs); err != nil {
+		t.Fatal(err)
+	}
+
+	var md bytes.Buffer
+	md.WriteString("# " + title + "\n\nFirst note, <b>not markup</b> & all.\nStill the first note.\n\nSecond note.\n\n")
+	tb := &Table{
+		Title:   "Results",
+		Caption: "Caption of results.",
+		Header:  []string{"method", "c", "mse"},
+		Rows: [][]string{
+			{"Kwok|Tsang", "0.1", "0.25"},
+			{"two\nlines", "1", "failed"},
+		},
+	}
+	if err := tb.RenderMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	md.WriteString("\n")
+	ct := &Table{Title: "The paper's claims", Header: []string{"Claim", "Verdict"}}
+	for _, c := range cl {
+		ct.Rows = append(ct.Rows, []string{c.ID, c.Status})
+	}
+	if err := ct.RenderMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "tables.md"), md.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "tables.txt"), []byte(title+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	if cl != nil {
+		b, err := json.MarshalIndent(cl, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteFileAtomic(filepath.Join(dir, "claims.json"), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var pngBuf bytes.Buffer
+	img := image.NewGray(image.Rect(0, 0, 2, 2))
+	img.Set(1, 1, color.White)
+	if err := png.Encode(&pngBuf, img); err != nil {
+		t.Fatal(err)
+	}
+	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><rect width="1" height="1"/></svg>` + "\n")
+	for _, f := range figs {
+		data := svg
+		if strings.HasSuffix(f, ".png") {
+			data = pngBuf.Bytes()
+		}
+		if err := WriteFileAtomic(filepath.Join(dir, f), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	start := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	m := &Manifest{
+		Config: "configs/" + filepath.Base(dir) + ".yaml", Revision: "abc123", GoVersion: "go1.26.0",
+		GOOS: "linux", GOARCH: "amd64", Workers: 2, Seed: 1,
+		Data:  []FileSum{{Path: "a.csv", SHA256: "00"}, {Path: "b.csv", SHA256: "11"}},
+		Cells: len(recs), Failed: 1, Start: start, End: start.Add(1500 * time.Millisecond), WallSeconds: 1.5,
+	}
+	if err := m.Write(filepath.Join(dir, "manifest.json")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// xhtmlPage is what the tests need of a parsed page.
+type xhtmlPage struct {
+	links []string            // every href and src
+	cells map[string][]string // td class → text of each such td (<br /> as "\n")
+	text  string              // all character data
+}
+
+// parseXHTML parses path as strict XML (with HTML's named entities), failing
+// the test on any well-formedness error.
+func parseXHTML(t *testing.T, path string) xhtmlPage {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(bytes.NewReader(b))
+	d.Strict = true
+	d.Entity = xml.HTMLEntity
+	p := xhtmlPage{cells: map[string][]string{}}
+	var all strings.Builder
+	var td *strings.Builder
+	var tdClass string
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s is not well-formed: %v", path, err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			for _, a := range tok.Attr {
+				if a.Name.Local == "href" || a.Name.Local == "src" {
+					p.links = append(p.links, a.Value)
+				}
+			}
+			switch tok.Name.Local {
+			case "td":
+				td, tdClass = &strings.Builder{}, ""
+				for _, a := range tok.Attr {
+					if a.Name.Local == "class" {
+						tdClass = a.Value
+					}
+				}
+			case "br":
+				if td != nil {
+					td.WriteString("\n")
+				}
+			}
+		case xml.EndElement:
+			if tok.Name.Local == "td" && td != nil {
+				p.cells[tdClass] = append(p.cells[tdClass], td.String())
+				td = nil
+			}
+		case xml.CharData:
+			all.Write(tok)
+			if td != nil {
+				td.Write(tok)
+			}
+		}
+	}
+	p.text = all.String()
+	return p
+}
+
+// checkLinks checks that every link of the page at path is relative and
+// names an existing file.
+func checkLinks(t *testing.T, path string, links []string) {
+	t.Helper()
+	for _, l := range links {
+		u, err := url.Parse(l)
+		if err != nil {
+			t.Errorf("%s: link %q: %v", path, l, err)
+			continue
+		}
+		if u.Scheme != "" || u.Host != "" || strings.HasPrefix(u.Path, "/") || u.Path == "" {
+			t.Errorf("%s: link %q is not a relative file link", path, l)
+			continue
+		}
+		target := filepath.Join(filepath.Dir(path), filepath.FromSlash(u.Path))
+		if fi, err := os.Stat(target); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("%s: link %q: %s is not a file", path, l, target)
+		}
+	}
+}
+
+// readIndexes returns the contents of every index.html under root.
+func readIndexes(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Name() == "index.html" {
+			b, err := os.ReadFile(p)
+			out[p] = b
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestWriteIndex(t *testing.T) {
+	root := t.TempDir()
+	claimsA := []claimJSON{
+		{ID: "c1-trend", Statement: "MSE grows with c.", Source: "paper-values/x.yaml#c1", Status: verdictPass, Evidence: "ρ = 1 <= 1"},
+		{ID: "c2-best", Statement: "Mika wins.", Status: verdictFail, Evidence: "Kwok|Tsang won"},
+		{ID: "c3-data", Statement: "Needs data.", Status: verdictNotEvaluated, Evidence: "no cell"},
+	}
+	// The second run's name needs URL escaping ('#', ' ', '&', '%'); it has
+	// a PNG-only and an SVG-only figure and no claims.
+	runA, runB := "run-a", "run #2 & 50%"
+	writeFakeRun(t, filepath.Join(root, runA), "Run A: Fig. 1 <x>", claimsA, "fig1.png", "fig1.svg", "fig2.png", "fig2.svg")
+	writeFakeRun(t, filepath.Join(root, runB), "Run B", nil, "only-png.png", "only-svg.svg")
+	// Neither of these is a run directory.
+	for _, d := range []string{"not-a-run", ".hidden"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteFileAtomic(filepath.Join(root, ".hidden", "manifest.json"), []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := WriteIndex(root); err != nil {
+		t.Fatal(err)
+	}
+	first := readIndexes(t, root)
+	rootPage := filepath.Join(root, "index.html")
+	pageA := filepath.Join(root, runA, "index.html")
+	pageB := filepath.Join(root, runB, "index.html")
+	want := []string{rootPage, pageA, pageB}
+	slices.Sort(want)
+	if got := slices.Sorted(maps.Keys(first)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("index files %q, want %q", got, want)
+	}
+
+	pages := map[string]xhtmlPage{}
+	for _, p := range want {
+		pg := parseXHTML(t, p)
+		checkLinks(t, p, pg.links)
+		pages[p] = pg
+	}
+
+	// Root index: one linked row per run with its counts.
+	rp := pages[rootPage]
+	for _, l := range []string{"run-a/index.html", "run-a/manifest.json", "run%20%232%20&%2050%25/index.html", "run%20%232%20&%2050%25/manifest.json"} {
+		if !slices.Contains(rp.links, l) {
+			t.Errorf("root index lacks link %q; has %q", l, rp.links)
+		}
+	}
+	for _, s := range []string{"Run A: Fig. 1 <x>", "Run B", runB, "1.5"} {
+		if !strings.Contains(rp.text, s) {
+			t.Errorf("root index lacks %q", s)
+		}
+	}
+	// Run A's claims: one passed, one failed, one not evaluated, each coloured.
+	if got := rp.cells["r pass"]; !reflect.DeepEqual(got, []string{"1"}) {
+		t.Errorf("root index passed-claims cells %q, want [1]", got)
+	}
+
+	// Run A's page.
+	ap := pages[pageA]
+	for _, l := range []string{"../index.html", "fig1.png", "fig1.svg", "fig2.png", "fig2.svg", "records.jsonl", "records.csv", "tables.md", "tables.txt", "claims.json", "manifest.json"} {
+		if !slices.Contains(ap.links, l) {
+			t.Errorf("run page lacks link %q; has %q", l, ap.links)
+		}
+	}
+	// Each verdict appears twice: in the claims.json table and in the
+	// tables.md claims table.
+	for class, id := range map[string]string{"pass": verdictPass, "fail": verdictFail, "ne": verdictNotEvaluated} {
+		if got := ap.cells[class]; !reflect.DeepEqual(got, []string{id, id}) {
+			t.Errorf("cells of class %q: %q, want %q twice", class, got, id)
+		}
+	}
+	for _, s := range []string{
+		"Run A: Fig. 1 <x>",
+		"First note, <b>not markup</b> & all.\nStill the first note.",
+		"Second note.",
+		"Results", "Caption of results.", "The paper's claims",
+		"MSE grows with c.", "ρ = 1 <= 1", "paper-values/x.yaml#c1",
+		"revision abc123", "1.5 s wall", "2 data files",
+	} {
+		if !strings.Contains(ap.text, s) {
+			t.Errorf("run page lacks %q", s)
+		}
+	}
+	var body []string
+	for _, class := range []string{"", "r"} {
+		body = append(body, ap.cells[class]...)
+	}
+	for _, s := range []string{"Kwok|Tsang", "two\nlines", "0.25", "failed", "c1-trend"} {
+		if !slices.Contains(body, s) {
+			t.Errorf("run page has no table cell %q; cells %q", s, body)
+		}
+	}
+	if got := ap.cells["r"]; !slices.Contains(got, "0.1") {
+		t.Errorf("numeric column not right-aligned: cells of class r %q", got)
+	}
+
+	// Run B: figures without a partner, no claims section.
+	bp := pages[pageB]
+	for _, l := range []string{"only-png.png", "only-svg.svg", "../index.html"} {
+		if !slices.Contains(bp.links, l) {
+			t.Errorf("run B page lacks link %q; has %q", l, bp.links)
+		}
+	}
+	if slices.Contains(bp.links, "claims.json") || strings.Contains(bp.text, "Claims:") {
+		t.Error("run B page shows claims it does not have")
+	}
+
+	// A second call writes the same bytes.
+	if err := WriteIndex(root); err != nil {
+		t.Fatal(err)
+	}
+	if second := readIndexes(t, root); !reflect.DeepEqual(first, second) {
+		t.Error("second WriteIndex changed the pages")
+	}
+}
+
+// TestWriteIndexRunDir: a root that is itself a run directory gets its run
+// page as index.html, without a link up.
+func TestWriteIndexRunDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "solo")
+	writeFakeRun(t, dir, "Solo", []claimJSON{{ID: "c", Status: verdictPass}}, "f.png", "f.svg")
+	if err := WriteIndex(dir); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "index.html")
+	p := parseXHTML(t, path)
+	checkLinks(t, path, p.links)
+	if slices.Contains(p.links, "../index.html") {
+		t.Error("single run page links up to a root index that does not exist")
+	}
+	if !strings.Contains(p.text, "Solo") || !slices.Contains(p.cells["pass"], verdictPass) {
+		t.Errorf("single run page lacks its title or claim: %q", p.text)
+	}
+}
+
+func TestWriteIndexErrors(t *testing.T) {
+	root := t.TempDir()
+	if err := WriteIndex(filepath.Join(root, "absent")); err == nil {
+		t.Error("no error for a missing root")
+	}
+	bad := filepath.Join(root, "bad")
+	if err := WriteFileAtomic(filepath.Join(bad, "manifest.json"), []byte("{not json")); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteIndex(root)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(bad, "manifest.json")) {
+		t.Errorf("malformed manifest: error %v, want one naming the file", err)
+	}
+}
+
+// TestWriteIndexEmptyRoot: a root without runs still gets a valid index.
+func TestWriteIndexEmptyRoot(t *testing.T) {
+	root := t.TempDir()
+	if err := WriteIndex(root); err != nil {
+		t.Fatal(err)
+	}
+	p := parseXHTML(t, filepath.Join(root, "index.html"))
+	if !strings.Contains(p.text, "0 runs") {
+		t.Errorf("empty index text %q", p.text)
+	}
+}
+
+// TestParseTablesMarkdownRoundTrip: parsing what RenderMarkdown writes gives
+// back the table (rows padded to the header, line breaks restored).
+func TestParseTablesMarkdownRoundTrip(t *testing.T) {
+	a := testTable()
+	b := &Table{Header: []string{"x", "y\nz"}, Rows: [][]string{{`a\b`, "p|q|r"}}, Caption: "Two\n\nparagraphs."}
+	var md bytes.Buffer
+	md.WriteString("# Doc title\n\nA note.\n\n")
+	for _, tb := range []*Table{a, b} {
+		if err := tb.RenderMarkdown(&md); err != nil {
+			t.Fatal(err)
+		}
+		md.WriteString("\n")
+	}
+	doc := parseTablesMarkdown(md.String())
+	if doc.Title != "Doc title" || !reflect.DeepEqual(doc.Notes, []string{"A note."}) {
+		t.Errorf("title %q notes %q", doc.Title, doc.Notes)
+	}
+	if len(doc.Tables) != 2 {
+		t.Fatalf("parsed %d tables, want 2:\n%s", len(doc.Tables), md.String())
+	}
+	unbr := func(s []string) []string {
+		out := make([]string, len(s))
+		for i, v := range s {
+			out[i] = brReplacer.Replace(v)
+		}
+		return out
+	}
+	for i, tb := range []*Table{a, b} {
+		got := doc.Tables[i]
+		if got.Title != tb.Title {
+			t.Errorf("table %d title %q, want %q", i, got.Title, tb.Title)
+		}
+		if !reflect.DeepEqual(unbr(got.Header), tb.Header) {
+			t.Errorf("table %d header %q, want %q", i, got.Header, tb.Header)
+		}
+		want := tb.paddedRows(nil)
+		if len(got.Rows) != len(want) {
+			t.Fatalf("table %d has %d rows, want %d", i, len(got.Rows), len(want))
+		}
+		for r := range want {
+			if !reflect.DeepEqual(unbr(got.Rows[r]), want[r]) {
+				t.Errorf("table %d row %d %q, want %q", i, r, got.Rows[r], want[r])
+			}
+		}
+	}
+	if got := doc.Tables[0].Caption; !reflect.DeepEqual(got, []string{a.Caption}) {
+		t.Errorf("caption %q, want %q", got, a.Caption)
+	}
+	if got := doc.Tables[1].Caption; !reflect.DeepEqual(got, []string{"Two", "paragraphs."}) {
+		t.Errorf("caption %q, want two paragraphs", got)
+	}
+	if got := doc.Tables[0].Align; !reflect.DeepEqual(got, []string{"left", "right", "right", "right", "right"}) {
+		t.Errorf("alignments %q", got)
+	}
+}
+
+// TestWriteIndexRealResults renders the pages for a results root produced
+// by the runner, when RUNEXP_TEST_RESULTS names one (for example after
+// go run ./cmd/runexp --out /tmp/res configs/abrahamsen-hansen-fig3.yaml),
+// and checks that they parse and every link resolves.
+func TestWriteIndexRealResults(t *testing.T) {
+	root := os.Getenv("RUNEXP_TEST_RESULTS")
+	if root == "" {
+		t.Skip("RUNEXP_TEST_RESULTS not set")
+	}
+	if err := WriteIndex(root); err != nil {
+		t.Fatal(err)
+	}
+	for p := range readIndexes(t, root) {
+		checkLinks(t, p, parseXHTML(t, p).links)
+	}
+}
