@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
+	"sort"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -367,6 +369,21 @@ func RunCell(inst Instance, cell *Cell) (rec report.Record) {
 	if err := inst.Run(cell, &rec); err != nil {
 		rec.Status = "failed"
 		rec.Error = err.Error()
+		return rec
+	}
+	// A metric that is NaN or infinite is a numerical failure of the
+	// cell, whatever the experiment said: it is recorded with its reason
+	// and never cached, so a fix or a rerun computes it again.
+	var bad []string
+	for k, v := range rec.Metrics {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		rec.Status = "failed"
+		rec.Error = "not finite: " + strings.Join(bad, ", ")
 	}
 	return rec
 }

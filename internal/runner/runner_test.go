@@ -129,22 +129,22 @@ func TestFailuresAreRecorded(t *testing.T) {
 	if len(recs) != 60 {
 		t.Fatalf("got %d records, want 60", len(recs))
 	}
-	var panicked, failed, partial int
+	var panicked, failed, nan int
 	for _, r := range recs {
 		switch {
 		case strings.HasPrefix(r.Error, "panic: boom"):
 			panicked++
 		case r.Error == "singular system":
 			failed++
-		case r.Status == "partial":
-			partial++
-			if !math.IsNaN(r.Metrics["draw"]) {
-				t.Errorf("partial cell %s lost its NaN", r.Key)
+		case r.Error == "not finite: draw":
+			nan++
+			if r.Status != "failed" || !math.IsNaN(r.Metrics["draw"]) {
+				t.Errorf("NaN cell %s: status %s, draw %v", r.Key, r.Status, r.Metrics["draw"])
 			}
 		}
 	}
-	if panicked != 4 || failed != 4 || partial != 4 {
-		t.Errorf("panicked %d, failed %d, partial %d; want 4 each", panicked, failed, partial)
+	if panicked != 4 || failed != 4 || nan != 4 {
+		t.Errorf("panicked %d, failed %d, NaN %d; want 4 each", panicked, failed, nan)
 	}
 	tables, err := os.ReadFile(filepath.Join(dir, "tables.md"))
 	if err != nil {
