@@ -9,6 +9,7 @@
 //	runexp version                    build information
 //	runexp denoise [flags]            apply an estimator to your own CSV data
 //	runexp merge CONFIG...            assemble the shards of an array job
+//	runexp compare OLD NEW            cells and claims that moved (nightly diffs)
 //
 // Exit status: 0 ok, 1 a claim or comparison failed (or a denoised row
 // failed), 2 usage, config or data error, 130 interrupted.
@@ -23,6 +24,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -65,6 +67,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdDenoise(args[1:], stdout, stderr)
 	case "merge":
 		return cmdMerge(args[1:], stdout, stderr)
+	case "compare":
+		return cmdCompare(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
@@ -82,6 +86,7 @@ Usage:
   runexp version               build information
   runexp denoise [flags]       apply an estimator to your own CSV data
   runexp merge [--out DIR] CONFIG...   assemble the shards of an array job
+  runexp compare [--rtol R --atol A] OLD NEW   cells and claims that moved (exit 1)
 
 Run flags:
   --data DIR        data root (default $RUNEXP_DATA)
@@ -178,7 +183,54 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			code = exitClaim
 		}
 	}
+	if !shard.Active() {
+		writeIndex(*out, log)
+	}
 	return code
+}
+
+// writeIndex refreshes results/index.html. A broken sibling result
+// directory must not fail a run that succeeded, so problems are logged.
+func writeIndex(root string, log *slog.Logger) {
+	if err := report.WriteIndex(root); err != nil {
+		log.Warn("results index not written", "err", err)
+		return
+	}
+	log.Info("results index", "file", filepath.Join(root, "index.html"))
+}
+
+func cmdCompare(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("runexp compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rtol := fs.Float64("rtol", 1e-9, "relative tolerance: a metric moved if |new−old| > atol + rtol·|old|")
+	atol := fs.Float64("atol", 1e-12, "absolute tolerance")
+	md := fs.Bool("markdown", false, "print the changes as a Markdown table")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintln(stderr, "runexp compare: want OLD_RESULTS NEW_RESULTS (a result directory or a results root each)")
+		return exitUsage
+	}
+	ch, err := report.CompareResults(fs.Arg(0), fs.Arg(1), report.CompareOptions{RelTol: *rtol, AbsTol: *atol})
+	if err != nil {
+		fmt.Fprintln(stderr, "runexp compare:", err)
+		return exitUsage
+	}
+	t := report.ChangesTable(ch)
+	if *md {
+		err = t.RenderMarkdown(stdout)
+	} else {
+		err = t.RenderText(stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "runexp compare:", err)
+		return exitUsage
+	}
+	if len(ch) > 0 {
+		return exitClaim
+	}
+	return exitOK
 }
 
 func cmdMerge(args []string, stdout, stderr io.Writer) int {
@@ -210,6 +262,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 			code = exitClaim
 		}
 	}
+	writeIndex(*out, slog.New(slog.NewTextHandler(stderr, nil)))
 	return code
 }
 

@@ -144,3 +144,39 @@ func TestRunWritesResults(t *testing.T) {
 		}
 	}
 }
+
+// TestCompare runs fig3 once, compares the result with a copy of itself
+// (no change, exit 0) and with a copy whose metric was nudged beyond the
+// tolerance (flagged, exit 1).
+func TestCompare(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	out := t.TempDir()
+	if code, _, stderr := runCLI("--out", out, "../../configs/abrahamsen-hansen-fig3.yaml"); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	run := filepath.Join(out, "abrahamsen-hansen-fig3")
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		t.Errorf("no results index: %v", err)
+	}
+	if code, stdout, stderr := runCLI("compare", run, run); code != exitOK {
+		t.Errorf("identical results: exit %d\n%s%s", code, stdout, stderr)
+	}
+	moved := t.TempDir()
+	for _, f := range []string{"records.jsonl", "claims.json", "manifest.json"} {
+		b, err := os.ReadFile(filepath.Join(run, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "records.jsonl" {
+			// distinct_preimages of the c = 0.05 cell: 28 in our run.
+			b = bytes.Replace(b, []byte(`"distinct_preimages":28`), []byte(`"distinct_preimages":29`), 1)
+		}
+		if err := os.WriteFile(filepath.Join(moved, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, _ := runCLI("compare", run, moved)
+	if code != exitClaim || !strings.Contains(stdout, "metric distinct_preimages") || !strings.Contains(stdout, "29") {
+		t.Errorf("an injected change: exit %d\n%s", code, stdout)
+	}
+}

@@ -146,7 +146,11 @@ func CanonicalKey(params map[string]any) string {
 // print as integers whether they were written 1 or 1.0 (and −0 as 0);
 // strings that would read as another type, or that hold separators or
 // spaces, are quoted, so "1" and 1, or ["a b"] and [a, b], stay distinct.
-func FormatValue(v any) string {
+func FormatValue(v any) string { return formatValue(v, false) }
+
+// formatValue quotes strings with spaces only inside lists, where a space
+// separates elements; at the top level "Mika et al." reads unambiguously.
+func formatValue(v any, inList bool) string {
 	switch x := v.(type) {
 	case float64:
 		if x == math.Trunc(x) && math.Abs(x) < 1e18 {
@@ -156,7 +160,7 @@ func FormatValue(v any) string {
 	case int:
 		return strconv.Itoa(x)
 	case string:
-		if needsQuote(x) {
+		if needsQuote(x) || (inList && strings.ContainsAny(x, " \t")) {
 			return strconv.Quote(x)
 		}
 		return x
@@ -167,7 +171,7 @@ func FormatValue(v any) string {
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
-			parts[i] = FormatValue(e)
+			parts[i] = formatValue(e, true)
 		}
 		return "[" + strings.Join(parts, " ") + "]"
 	case map[string]any:
@@ -177,7 +181,7 @@ func FormatValue(v any) string {
 }
 
 func needsQuote(s string) bool {
-	if s == "" || s == "null" || strings.ContainsAny(s, ",=[]{} \t\"") {
+	if s == "" || s == "null" || strings.ContainsAny(s, ",=[]{}\"") {
 		return true
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {

@@ -9,14 +9,14 @@
 // directory:
 //
 //	results/<config>/
-//	    table.txt      the paper table for the terminal ([Table.RenderText])
-//	    table.md       the same table as GitHub Markdown ([Table.RenderMarkdown])
+//	    tables.txt      the paper table for the terminal ([Table.RenderText])
+//	    tables.md       the same table as GitHub Markdown ([Table.RenderMarkdown])
 //	    records.jsonl  one Record per line, including figure arrays ([WriteJSONL])
 //	    records.csv    params and metrics, one row per cell ([WriteCSV])
 //	    manifest.json  provenance of the run ([Manifest])
 //	    *.png, *.svg   figures ([SavePlot], [SaveGrid], [ImageGrid])
 //
-// [WriteTables] writes table.txt and table.md together.
+// [WriteTables] writes tables.txt and tables.md together.
 //
 // # Paper comparison
 //

@@ -549,6 +549,7 @@ h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-
 table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; }
 th { background: #f2f2f2; }
+.nw { white-space: nowrap; }
 .r { text-align: right; font-variant-numeric: tabular-nums; }
 .c { text-align: center; }
 .pass { background: #dcf3dc; color: #14561b; }
@@ -581,7 +582,7 @@ figcaption { font-size: 0.9em; color: #555; }
 <thead><tr><th>Claim</th><th>Verdict</th><th>Statement</th><th>Evidence</th><th>Source</th></tr></thead>
 <tbody>
 {{- range .Claims}}
-<tr><td>{{.ID}}</td><td{{with .Class}} class="{{.}}"{{end}}>{{.Status}}</td><td>{{.Statement}}</td><td>{{.Evidence}}</td><td>{{.Source}}</td></tr>
+<tr><td class="nw">{{.ID}}</td><td class="nw{{with .Class}} {{.}}{{end}}">{{.Status}}</td><td>{{.Statement}}</td><td>{{.Evidence}}</td><td>{{.Source}}</td></tr>
 {{- end}}
 </tbody>
 </table>
