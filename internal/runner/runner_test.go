@@ -1,7 +1,6 @@
 package runner_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -101,21 +100,7 @@ func runInto(t *testing.T, c *config.Config, workers int) string {
 
 func TestWorkersDoNotChangeOutputs(t *testing.T) {
 	c := parse(t, fakeConfig)
-	a := runInto(t, c, 1)
-	b := runInto(t, c, 4)
-	for _, f := range []string{"records.jsonl", "records.csv", "tables.md", "tables.txt", "claims.json"} {
-		x, err := os.ReadFile(filepath.Join(a, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		y, err := os.ReadFile(filepath.Join(b, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(x, y) {
-			t.Errorf("%s differs between -j 1 and -j 4", f)
-		}
-	}
+	sameOutputs(t, runInto(t, c, 1), runInto(t, c, 4))
 }
 
 func TestFailuresAreRecorded(t *testing.T) {
