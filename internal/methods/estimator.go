@@ -104,6 +104,10 @@ type Status struct {
 	Converged bool
 	// Err is the numerical failure, if any (vanishing denominator, NaN).
 	Err error
+	// Diag holds estimator-specific diagnostics of the row (e.g. the λ a
+	// path-seeking method stopped at), or nil. Experiments may summarise
+	// them in the cell's metrics.
+	Diag map[string]float64
 }
 
 // PreImager finds input-space points z_m with φ(z_m) close to Ψ_m.
