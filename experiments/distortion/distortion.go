@@ -28,10 +28,10 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/runexp/runexp/experiments/internal/common"
 	"github.com/runexp/runexp/experiments/internal/figs"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/kernel"
-	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -122,13 +122,13 @@ func closest(d *mat.Dense, k int) []pair {
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	x := in.data.Train.X
-	m, err := in.env.Model(cell.Kernel.String(), func() (*methods.KPCA, error) { return methods.FitKPCA(x, cell.Kernel) })
+	m, err := common.Model(in.env, "train", x, cell)
 	if err != nil {
 		return err
 	}
-	q := cell.Model.Components
-	if q > m.Rank() {
-		return fmt.Errorf("%d components requested, the kernel matrix has rank %d", q, m.Rank())
+	q, err := common.Components(m, cell)
+	if err != nil {
+		return err
 	}
 	n, _ := x.Dims()
 	k := int(math.Round(in.opt.fraction * float64(n*(n-1)/2)))
@@ -184,15 +184,16 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		Header:  []string{"c", "#PCs", "energy", "pairs", "cross-ring", "mean length", "ratio", "status"},
 	}
 	byKey := map[[2]string]*report.Record{}
-	var widths []float64
+	widths := common.Values(recs, in.env.Config.Model.WidthName)
 	var qs []int
+	for _, q := range common.Values(recs, "components") {
+		qs = append(qs, int(q))
+	}
 	for i := range recs {
 		r := &recs[i]
-		w := param(r, in.env.Config.Model.WidthName)
-		q := int(param(r, "components"))
+		w := common.Param(r, in.env.Config.Model.WidthName)
+		q := int(common.Param(r, "components"))
 		byKey[[2]string{config.FormatValue(w), fmt.Sprint(q)}] = r
-		widths = appendUnique(widths, w)
-		qs = appendUniqueInt(qs, q)
 		t.Rows = append(t.Rows, []string{
 			report.FormatFloat(w, 4), fmt.Sprint(q),
 			report.FormatFloat(r.Metrics["eigen_energy"], 3),
@@ -200,7 +201,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 			report.FormatFloat(r.Metrics["cross_ring_fraction"], 3),
 			report.FormatFloat(r.Metrics["mean_pair_length"], 3),
 			report.FormatFloat(r.Metrics["distortion_ratio"], 3),
-			statusText(r),
+			common.StatusText(r),
 		})
 	}
 	out.Tables = append(out.Tables, t)
@@ -289,39 +290,4 @@ func (in *instance) panel(r *report.Record, w float64, q int) *plot.Plot {
 	p.Legend.TextStyle.Font.Size = vg.Points(6)
 	figs.SquareAxes(p)
 	return p
-}
-
-func param(r *report.Record, name string) float64 {
-	switch v := r.Params[name].(type) {
-	case float64:
-		return v
-	case int:
-		return float64(v)
-	}
-	return math.NaN()
-}
-
-func appendUnique(s []float64, v float64) []float64 {
-	for _, x := range s {
-		if x == v {
-			return s
-		}
-	}
-	return append(s, v)
-}
-
-func appendUniqueInt(s []int, v int) []int {
-	for _, x := range s {
-		if x == v {
-			return s
-		}
-	}
-	return append(s, v)
-}
-
-func statusText(r *report.Record) string {
-	if r.Status == "failed" {
-		return "failed: " + r.Error
-	}
-	return r.Status
 }

@@ -29,6 +29,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/runexp/runexp/experiments/internal/common"
 	"github.com/runexp/runexp/experiments/internal/figs"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
@@ -118,16 +119,13 @@ func start(env *runner.Env) (runner.Instance, error) {
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	x := in.data.Train.X
 	n, d := x.Dims()
-	m, err := in.env.Model(cell.Kernel.String(), func() (*methods.KPCA, error) { return methods.FitKPCA(x, cell.Kernel) })
+	m, err := common.Model(in.env, "train", x, cell)
 	if err != nil {
 		return err
 	}
-	q := cell.Model.Components
-	if cell.Model.Energy > 0 {
-		q = m.Components(cell.Model.Energy)
-	}
-	if q > m.Rank() {
-		return fmt.Errorf("%d components requested, the kernel matrix has rank %d", q, m.Rank())
+	q, err := common.Components(m, cell)
+	if err != nil {
+		return err
 	}
 	est, err := cell.Method.New()
 	if err != nil {
@@ -237,7 +235,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	}
 	for i := range recs {
 		r := &recs[i]
-		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(num(r.Params[wn]), 4)}
+		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Num(r.Params[wn]), 4)}
 		if r.Status == "failed" {
 			row = append(row, "—", "failed: "+r.Error, "", "", "", "", "", "", "", "")
 		} else {
@@ -271,7 +269,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	pw, ph := out.Size(5.5*vg.Centimeter, 5.5*vg.Centimeter)
 	for mi, name := range order {
 		rs := byMethod[name]
-		sort.SliceStable(rs, func(a, b int) bool { return num(rs[a].Params[wn]) < num(rs[b].Params[wn]) })
+		sort.SliceStable(rs, func(a, b int) bool { return common.Num(rs[a].Params[wn]) < common.Num(rs[b].Params[wn]) })
 		cols := in.opt.columns
 		if cols == 0 {
 			cols = (len(rs) + 1) / 2
@@ -300,19 +298,9 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	return nil
 }
 
-func num(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case int:
-		return float64(x)
-	}
-	return math.NaN()
-}
-
 func (in *instance) scatter(r *report.Record, wn string) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s = %s", wn, report.FormatFloat(num(r.Params[wn]), 3))
+	p.Title.Text = fmt.Sprintf("%s = %s", wn, report.FormatFloat(common.Num(r.Params[wn]), 3))
 	p.X.Label.Text = "x₁"
 	p.Y.Label.Text = "x₂"
 	x := in.data.Train.X
@@ -364,7 +352,7 @@ func (in *instance) costPlot(rs []*report.Record, wn, name string) *plot.Plot {
 			cost := r.Arrays["cost"]
 			for i, c := range cost {
 				if labels[i] == ring {
-					xy = append(xy, plotter.XY{X: dodge * num(r.Params[wn]), Y: c})
+					xy = append(xy, plotter.XY{X: dodge * common.Num(r.Params[wn]), Y: c})
 				}
 			}
 		}

@@ -35,7 +35,7 @@ type spec struct {
 	test      string
 	minRho    float64
 	where     map[string]any
-	group     string
+	group     []string
 	left      map[string]any
 	right     map[string]any
 	op        string
@@ -88,7 +88,7 @@ func parse(s config.Section) (*spec, error) {
 		sp.test = r.String("test", "spearman", "spearman", "endpoints", "monotone")
 		sp.minRho = r.Float("min_rho", 0.8, func(v float64) bool { return v > 0 && v <= 1 }, "a correlation in (0, 1]")
 		sp.where = sel("where", false)
-		sp.group = r.String("group", "")
+		sp.group = strList(r, s, "group")
 		if sp.along == "" || sp.direction == "" {
 			if err := r.Err(); err != nil {
 				return nil, err
@@ -281,10 +281,7 @@ func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 	groups := map[string][]*report.Record{}
 	var order []string
 	for _, r := range sel {
-		k := ""
-		if sp.group != "" {
-			k = groupKey(r, []string{sp.group})
-		}
+		k := groupKey(r, sp.group)
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}

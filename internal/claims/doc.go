@@ -9,7 +9,7 @@
 //	trend    metric along a parameter moves in a direction
 //	           metric, along, direction (increasing | decreasing),
 //	           test: spearman (default; min_rho, default 0.8) | endpoints | monotone,
-//	           where: {param: value} filter, group: param checked per value
+//	           where: {param: value} filter, group: param (or list) checked per value
 //	compare  one cell's metric against another's, optionally per value of a
 //	         parameter: metric, left, right (selectors), op (< <= > >=),
 //	         factor (left op factor × right, default 1), for_all: param

@@ -1,0 +1,98 @@
+// Package common holds what every experiment kind needs from records and
+// the runner: numeric parameters, grid values, the shared model fit.
+package common
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// Num returns a numeric parameter value (records read back from JSON hold
+// integral numbers as int), or NaN.
+func Num(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int:
+		return float64(x)
+	}
+	return math.NaN()
+}
+
+// Param returns the numeric parameter name of a record, or NaN.
+func Param(r *report.Record, name string) float64 { return Num(r.Params[name]) }
+
+// Values returns the distinct values of a numeric parameter over records,
+// sorted increasingly.
+func Values(recs []report.Record, name string) []float64 {
+	seen := map[float64]bool{}
+	var out []float64
+	for i := range recs {
+		v := Param(&recs[i], name)
+		if !math.IsNaN(v) && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	sort.Float64s(out)
+	return out
+}
+
+// Labels returns the distinct values of a string parameter in the order
+// they first appear (grid order: the config's method order).
+func Labels(recs []report.Record, name string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := range recs {
+		v := fmt.Sprint(recs[i].Params[name])
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// StatusText renders a record's status for a table cell.
+func StatusText(r *report.Record) string {
+	if r.Status == report.StatusFailed {
+		return "failed: " + r.Error
+	}
+	return r.Status
+}
+
+// Model fits kernel PCA on x for the cell's kernel once per run and shares
+// it with every cell of the same kernel: the fit does not depend on the PC
+// count or on any estimator parameter. name identifies x (e.g. "train").
+func Model(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, error) {
+	if cell.Kernel == nil {
+		return nil, fmt.Errorf("the config gives no kernel")
+	}
+	return env.Model(name+"|"+cell.Kernel.String(), func() (*methods.KPCA, error) {
+		return methods.FitKPCA(x, cell.Kernel)
+	})
+}
+
+// Components resolves the cell's subspace size: the PC count, or the
+// smallest count holding the energy fraction. It fails when the count
+// exceeds the numerical rank of the kernel matrix.
+func Components(m *methods.KPCA, cell *runner.Cell) (int, error) {
+	q := cell.Model.Components
+	if cell.Model.Energy > 0 {
+		q = m.Components(cell.Model.Energy)
+	}
+	if q < 1 {
+		return 0, fmt.Errorf("the config gives neither components nor energy")
+	}
+	if q > m.Rank() {
+		return 0, fmt.Errorf("%d components requested, the kernel matrix has numerical rank %d", q, m.Rank())
+	}
+	return q, nil
+}

@@ -1,0 +1,115 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// Renormalize writes into dst the affine map of z whose minimum and maximum
+// land on those of ref: dst = lo_ref + (z − lo_z)·(hi_ref − lo_ref)/(hi_z − lo_z).
+// It is the reading of Abrahamsen & Hansen's "re-normalized to the range of
+// the original image" that the paper leaves unstated (ambiguity a3). A
+// constant z has no range to map; it becomes the middle of ref's range.
+// dst may alias z.
+func Renormalize(dst, z, ref []float64) {
+	if len(dst) != len(z) || len(z) != len(ref) || len(z) == 0 {
+		panic(fmt.Sprintf("metrics: lengths %d, %d, %d", len(dst), len(z), len(ref)))
+	}
+	loZ, hiZ := floats.Min(z), floats.Max(z)
+	loR, hiR := floats.Min(ref), floats.Max(ref)
+	if hiZ == loZ {
+		for i := range dst {
+			dst[i] = (loR + hiR) / 2
+		}
+		return
+	}
+	s := (hiR - loR) / (hiZ - loZ)
+	for i, v := range z {
+		dst[i] = loR + (v-loZ)*s
+	}
+}
+
+// MSE returns the mean over entries of (a_i − b_i)².
+func MSE(a, b []float64) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		panic(fmt.Sprintf("metrics: lengths %d and %d", len(a), len(b)))
+	}
+	var s float64
+	for i, v := range a {
+		d := v - b[i]
+		s += d * d
+	}
+	return s / float64(len(a))
+}
+
+// Percentile returns the p-th quantile (p in [0, 1]) of x by linear
+// interpolation between the order statistics at h = (n−1)p (Hyndman & Fan
+// type 7, the default of R and numpy). x need not be sorted and is not
+// modified. NaN values are an error of the caller: filter failed rows first.
+func Percentile(x []float64, p float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	if p < 0 || p > 1 {
+		panic(fmt.Sprintf("metrics: percentile %v outside [0, 1]", p))
+	}
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	h := float64(len(s)-1) * p
+	lo := math.Floor(h)
+	i := int(lo)
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[i] + (h-lo)*(s[i+1]-s[i])
+}
+
+// MeanPairwiseDistance returns the mean Euclidean distance over all pairs
+// i < j of the rows (each a vector of the same length); 0 for fewer than
+// two rows.
+func MeanPairwiseDistance(rows [][]float64) float64 {
+	n := len(rows)
+	if n < 2 {
+		return 0
+	}
+	var s float64
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			s += floats.Distance(rows[i], rows[j], 2)
+		}
+	}
+	return s / float64(n*(n-1)/2)
+}
+
+// Summary holds the statistics of a sample that the reports print.
+type Summary struct {
+	N               int
+	Mean, Std       float64
+	P5, Median, P95 float64
+	Min, Max        float64
+}
+
+// Summarize returns the mean, standard deviation (n − 1), 5th, 50th and
+// 95th percentiles, minimum and maximum of x.
+func Summarize(x []float64) Summary {
+	s := Summary{N: len(x)}
+	if len(x) == 0 {
+		nan := math.NaN()
+		s.Mean, s.Std, s.P5, s.Median, s.P95, s.Min, s.Max = nan, nan, nan, nan, nan, nan, nan
+		return s
+	}
+	s.Mean = floats.Sum(x) / float64(len(x))
+	if len(x) > 1 {
+		var v float64
+		for _, e := range x {
+			v += (e - s.Mean) * (e - s.Mean)
+		}
+		s.Std = math.Sqrt(v / float64(len(x)-1))
+	}
+	s.P5, s.Median, s.P95 = Percentile(x, 0.05), Percentile(x, 0.5), Percentile(x, 0.95)
+	s.Min, s.Max = floats.Min(x), floats.Max(x)
+	return s
+}

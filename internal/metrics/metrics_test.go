@@ -1,0 +1,77 @@
+package metrics
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+// TestPercentile checks type-7 interpolation against values worked by hand
+// (and the same as numpy.percentile / R quantile(type = 7)):
+// x sorted = 1 2 3 4 10, n = 5.
+//
+//	p = 0.05: h = 4·0.05 = 0.2 → 1 + 0.2·(2−1) = 1.2
+//	p = 0.5:  h = 2           → 3
+//	p = 0.95: h = 3.8         → 4 + 0.8·(10−4) = 8.8
+func TestPercentile(t *testing.T) {
+	x := []float64{10, 3, 1, 4, 2}
+	for _, tc := range []struct{ p, want float64 }{
+		{0, 1}, {0.05, 1.2}, {0.5, 3}, {0.95, 8.8}, {1, 10},
+	} {
+		if got := Percentile(x, tc.p); !scalar.EqualWithinAbs(got, tc.want, 1e-12) {
+			t.Errorf("Percentile(%v) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+	if x[0] != 10 {
+		t.Error("Percentile sorted its input in place")
+	}
+	if !math.IsNaN(Percentile(nil, 0.5)) {
+		t.Error("the percentile of nothing must be NaN")
+	}
+}
+
+// TestRenormalize: z = (0, 1, 2) onto the range of ref = (−1, 1, 0), i.e.
+// [−1, 1]: scale 2/2 = 1, shift −1 → (−1, 0, 1).
+func TestRenormalize(t *testing.T) {
+	z := []float64{0, 1, 2}
+	Renormalize(z, z, []float64{-1, 1, 0})
+	for i, want := range []float64{-1, 0, 1} {
+		if !scalar.EqualWithinAbs(z[i], want, 1e-15) {
+			t.Errorf("z[%d] = %v, want %v", i, z[i], want)
+		}
+	}
+	c := []float64{3, 3}
+	Renormalize(c, c, []float64{0, 4})
+	if c[0] != 2 || c[1] != 2 {
+		t.Errorf("a constant image maps to the middle of the range, got %v", c)
+	}
+}
+
+// TestMeanPairwiseDistance: the corners (0,0), (3,0), (0,4) have pairwise
+// distances 3, 4 and 5, mean 4.
+func TestMeanPairwiseDistance(t *testing.T) {
+	got := MeanPairwiseDistance([][]float64{{0, 0}, {3, 0}, {0, 4}})
+	if !scalar.EqualWithinAbs(got, 4, 1e-15) {
+		t.Errorf("got %v, want 4", got)
+	}
+	if MeanPairwiseDistance([][]float64{{1, 2}}) != 0 {
+		t.Error("one solution has no spread")
+	}
+}
+
+// TestMSE: (1−0)² + (2−4)² over 2 entries = 5/2.
+func TestMSE(t *testing.T) {
+	if got := MSE([]float64{1, 2}, []float64{0, 4}); got != 2.5 {
+		t.Errorf("got %v, want 2.5", got)
+	}
+}
+
+// TestSummarize: x = 1 2 3 4 10 has mean 4, sample variance
+// (9+4+1+0+36)/4 = 12.5.
+func TestSummarize(t *testing.T) {
+	s := Summarize([]float64{10, 3, 1, 4, 2})
+	if s.Mean != 4 || !scalar.EqualWithinAbs(s.Std, math.Sqrt(12.5), 1e-14) || s.Median != 3 || s.Min != 1 || s.Max != 10 {
+		t.Errorf("got %+v", s)
+	}
+}
