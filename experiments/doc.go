@@ -2,12 +2,16 @@
 // runner. Importing it (for its side effects) makes them available to the
 // CLI; each kind lives in its own package below this one.
 //
+//	denoise       Abrahamsen & Hansen Figs. 4 and 6: de-noising error bands, example images
 //	distortion    Abrahamsen & Hansen Fig. 2: feature-space neighbours drawn in input space
 //	localminima   Abrahamsen & Hansen Fig. 3: Mika's fixed point from every training point
+//	stability     Abrahamsen & Hansen Fig. 5: spread of pre-images from random training starts
 package experiments
 
 import (
 	// Experiment kinds register themselves in init.
+	_ "github.com/runexp/runexp/experiments/denoise"
 	_ "github.com/runexp/runexp/experiments/distortion"
 	_ "github.com/runexp/runexp/experiments/localminima"
+	_ "github.com/runexp/runexp/experiments/stability"
 )

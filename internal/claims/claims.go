@@ -200,11 +200,27 @@ func Evaluate(cl config.Claim, recs []report.Record) Result {
 	return res
 }
 
-// Matches reports whether a record's parameters equal every value of sel.
+// Matches reports whether a record's parameters equal every value of sel;
+// a list in sel matches any of its elements ({method: [Mika, Tikhonov]}).
 func Matches(r *report.Record, sel map[string]any) bool {
 	for k, v := range sel {
 		got, ok := r.Params[k]
-		if !ok || config.FormatValue(got) != config.FormatValue(v) {
+		if !ok {
+			return false
+		}
+		g := config.FormatValue(got)
+		alts, isList := v.([]any)
+		if !isList {
+			alts = []any{v}
+		}
+		hit := false
+		for _, a := range alts {
+			if g == config.FormatValue(a) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
 			return false
 		}
 	}

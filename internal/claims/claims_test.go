@@ -688,3 +688,14 @@ func TestRealConfigClaims(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchesAnyOf: a list in a selector matches any of its values.
+func TestMatchesAnyOf(t *testing.T) {
+	r := &report.Record{Params: map[string]any{"method": "Mika", "c": 0.5}}
+	if !claims.Matches(r, map[string]any{"method": []any{"Tikhonov", "Mika"}, "c": []any{5e-1}}) {
+		t.Error("a list selector must match any of its values")
+	}
+	if claims.Matches(r, map[string]any{"method": []any{"Tikhonov", "Lasso"}}) {
+		t.Error("a list selector matched none of its values")
+	}
+}

@@ -23,7 +23,8 @@
 //	         summary, op, factor
 //
 // A selector ({method: Tikhonov, c: 50}) matches records whose parameters
-// equal the given values, compared in canonical form, so 5e-1 selects 0.5.
+// equal the given values, compared in canonical form, so 5e-1 selects 0.5;
+// a list selects any of its values ({method: [Mika et al., Tikhonov]}).
 //
 // Cells that failed, or metrics that are NaN, make a claim NOT-EVALUATED
 // rather than FAIL: a reproduction must not refute a paper with its own

@@ -4,6 +4,7 @@ package figs
 import (
 	"image/color"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -87,4 +88,36 @@ func Finite(xy plotter.XYs) plotter.XYs {
 		}
 	}
 	return out
+}
+
+// LogTicks125 marks 1, 2 and 5 times each power of ten, labelling them all
+// when the axis spans under three decades: plot.LogTicks labels only the
+// powers, which leaves an MSE axis spanning 0.05–0.8 with one label.
+type LogTicks125 struct{}
+
+// Ticks implements plot.Ticker.
+func (LogTicks125) Ticks(min, max float64) []plot.Tick {
+	if min <= 0 || max <= min {
+		return plot.LogTicks{Prec: -1}.Ticks(min, max)
+	}
+	label := math.Log10(max/min) < 3
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+		p := math.Pow(10, e)
+		for _, m := range []float64{1, 2, 3, 4, 5, 6, 7, 8, 9} {
+			v := m * p
+			if v < min*(1-1e-9) || v > max*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || (label && (m == 2 || m == 5)) {
+				t.Label = strconv.FormatFloat(v, 'g', 3, 64)
+				if v >= 1e-4 && v < 1e6 {
+					t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+				}
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
 }

@@ -1,0 +1,311 @@
+// Package stability regenerates Abrahamsen & Hansen (2011) Fig. 5: how far
+// apart the pre-images of one noisy input are when an iterative estimator is
+// started from different training points.
+//
+// For each test input the same `starts` training points (40 in the paper)
+// are drawn once per run, shared by every estimator and kernel width (the
+// paper does not say whether they were shared: ambiguity a7; sharing makes
+// the comparison paired). Each estimator is started from each of them, all
+// inputs × starts as one batch, and the spread of the solutions is their
+// mean pairwise Euclidean distance in input space. The record holds the
+// per-input spreads; the table and figure give their mean and 5th/95th
+// percentiles against c, as the paper's Fig. 5 does.
+package stability
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/runexp/runexp/experiments/internal/common"
+	"github.com/runexp/runexp/experiments/internal/figs"
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/datasets"
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/metrics"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+func init() {
+	runner.RegisterKind(runner.Kind{
+		Name:  "stability",
+		Doc:   "spread of pre-images started from random training points, vs c (A&H Fig. 5)",
+		Check: check,
+		Start: start,
+	})
+}
+
+type options struct {
+	starts int
+	zoom   float64 // y limit of the close-up panel; 0 picks the regularised curve's range
+}
+
+func parse(c *config.Config) (options, error) {
+	r := c.Experiment.Reader("experiment")
+	o := options{
+		starts: r.Int("starts", 40, 2),
+		zoom:   r.Float("zoom_max", 0, func(v float64) bool { return v >= 0 }, "a distance ≥ 0"),
+	}
+	return o, r.Err()
+}
+
+func check(c *config.Config) error {
+	if _, err := parse(c); err != nil {
+		return err
+	}
+	if c.Model.Kernel == "" || (len(c.Model.Components) == 0 && len(c.Model.Energy) == 0) {
+		return c.ModelErrorf("model: stability needs a kernel and components (or energy)")
+	}
+	if len(c.Methods) == 0 {
+		return c.Errorf(0, "methods: stability needs iterative pre-image estimators (e.g. mika, tikhonov)")
+	}
+	return nil
+}
+
+type instance struct {
+	env    *runner.Env
+	opt    options
+	train  *datasets.Set
+	test   *datasets.Set
+	noisy  *mat.Dense
+	starts [][]int // per test input, the training rows to start from
+}
+
+func start(env *runner.Env) (runner.Instance, error) {
+	o, err := parse(env.Config)
+	if err != nil {
+		return nil, err
+	}
+	d, err := env.LoadData()
+	if err != nil {
+		return nil, err
+	}
+	if d.Test == nil {
+		return nil, fmt.Errorf("dataset %s has no test split", env.Config.Dataset.Name)
+	}
+	n, _ := d.Train.X.Dims()
+	if o.starts > n {
+		return nil, env.Config.Experiment.Errorf("starts", "experiment.starts: %d starts but only %d training points", o.starts, n)
+	}
+	in := &instance{env: env, opt: o, train: d.Train, test: d.Test}
+	if cr := env.Config.Corruption; cr.Type == "gaussian" {
+		in.noisy = datasets.AddGaussian(d.Test.X, cr.Std, env.Rand("corruption"))
+	} else {
+		in.noisy = mat.DenseCopyOf(d.Test.X)
+	}
+	rnd := env.Rand("starts")
+	m, _ := d.Test.X.Dims()
+	in.starts = make([][]int, m)
+	for i := range in.starts {
+		in.starts[i] = rnd.Perm(n)[:o.starts]
+	}
+	return in, nil
+}
+
+func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
+	m, err := common.Model(in.env, "train", in.train.X, cell)
+	if err != nil {
+		return err
+	}
+	q, err := common.Components(m, cell)
+	if err != nil {
+		return err
+	}
+	est, err := cell.Method.New()
+	if err != nil {
+		return err
+	}
+	pi, ok := est.(methods.PreImager)
+	if !ok {
+		return errors.New("stability needs a pre-image estimator with a start point")
+	}
+	proj := m.Project(in.noisy, q)
+	nTest, d := in.noisy.Dims()
+	_, nTrain := proj.Gamma.Dims()
+	s := in.opt.starts
+	// One problem of nTest × starts rows: each input's projection repeated
+	// once per start.
+	gamma := mat.NewDense(nTest*s, nTrain, nil)
+	x0 := mat.NewDense(nTest*s, d, nil)
+	st0 := mat.NewDense(nTest*s, d, nil)
+	for i := 0; i < nTest; i++ {
+		for k, j := range in.starts[i] {
+			r := i*s + k
+			gamma.SetRow(r, proj.Gamma.RawRowView(i))
+			x0.SetRow(r, in.noisy.RawRowView(i))
+			st0.SetRow(r, in.train.X.RawRowView(j))
+		}
+	}
+	p := methods.NewProblem(m.Basis(), gamma, x0)
+	p.Start = st0
+	p.Rand = cell.Rand()
+	var z mat.Dense
+	st, err := pi.PreImage(&z, p)
+	if err != nil {
+		return err
+	}
+	spread := make([]float64, nTest)
+	var good []float64
+	var failedRows, nonconv int
+	for i := 0; i < nTest; i++ {
+		var sols [][]float64
+		for k := 0; k < s; k++ {
+			r := i*s + k
+			if st[r].Err != nil {
+				failedRows++
+				continue
+			}
+			if !st[r].Converged {
+				nonconv++
+			}
+			sols = append(sols, z.RawRowView(r))
+		}
+		if len(sols) < 2 {
+			spread[i] = math.NaN()
+			continue
+		}
+		spread[i] = metrics.MeanPairwiseDistance(sols)
+		good = append(good, spread[i])
+	}
+	rec.Metrics["components"] = float64(q)
+	rec.Metrics["failed_rows"] = float64(failedRows)
+	rec.Metrics["nonconverged_rows"] = float64(nonconv)
+	if len(good) == 0 {
+		return errors.New("no test input kept two successful solutions")
+	}
+	if failedRows > 0 {
+		rec.Status = report.StatusPartial
+	}
+	sum := metrics.Summarize(good)
+	rec.Metrics["spread_mean"] = sum.Mean
+	rec.Metrics["spread_p5"] = sum.P5
+	rec.Metrics["spread_median"] = sum.Median
+	rec.Metrics["spread_p95"] = sum.P95
+	rec.Arrays = map[string][]float64{"spread": spread}
+	return nil
+}
+
+func (in *instance) Report(out *runner.Output, recs []report.Record) error {
+	wn := in.env.Config.Model.WidthName
+	t := &report.Table{
+		Title:   "Fig. 5: spread of the pre-images from random training starts",
+		Caption: fmt.Sprintf("Mean pairwise Euclidean distance between the %d solutions of each test input; mean and percentiles over the test inputs. Noise: %s.", in.opt.starts, in.env.Config.Corruption.Printed),
+		Header:  []string{"method", wn, "#PCs", "mean", "5th pct", "median", "95th pct", "failed rows", "not converged", "status"},
+	}
+	for i := range recs {
+		r := &recs[i]
+		mt := r.Metrics
+		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Param(r, wn), 4)}
+		if r.Status == report.StatusFailed {
+			row = append(row, "—", "—", "—", "—", "—", "—", "—", common.StatusText(r))
+		} else {
+			row = append(row, report.FormatFloat(mt["components"], 4), report.FormatFloat(mt["spread_mean"], 4), report.FormatFloat(mt["spread_p5"], 4),
+				report.FormatFloat(mt["spread_median"], 4), report.FormatFloat(mt["spread_p95"], 4),
+				report.FormatFloat(mt["failed_rows"], 6), report.FormatFloat(mt["nonconverged_rows"], 6), r.Status)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	out.Tables = append(out.Tables, t)
+
+	labels := common.Labels(recs, "method")
+	// The paper draws Mika red and the regularised method blue.
+	colours := []color.Color{color.RGBA{213, 94, 0, 255}, color.RGBA{0, 114, 178, 255}}
+	draw1 := func(p *plot.Plot, legend bool) error {
+		for li, label := range labels {
+			var mean, upper, lower plotter.XYs
+			for i := range recs {
+				r := &recs[i]
+				if fmt.Sprint(r.Params["method"]) != label || r.Status == report.StatusFailed {
+					continue
+				}
+				x := common.Param(r, wn)
+				mean = append(mean, plotter.XY{X: x, Y: r.Metrics["spread_mean"]})
+				upper = append(upper, plotter.XY{X: x, Y: r.Metrics["spread_p95"]})
+				lower = append(lower, plotter.XY{X: x, Y: r.Metrics["spread_p5"]})
+			}
+			if len(mean) == 0 {
+				continue
+			}
+			sort.Slice(mean, func(a, b int) bool { return mean[a].X < mean[b].X })
+			sort.Slice(upper, func(a, b int) bool { return upper[a].X < upper[b].X })
+			sort.Slice(lower, func(a, b int) bool { return lower[a].X > lower[b].X })
+			col := colours[li%len(colours)]
+			if li >= len(colours) {
+				col = figs.Palette[li%len(figs.Palette)]
+			}
+			if len(mean) >= 2 {
+				poly, err := plotter.NewPolygon(append(append(plotter.XYs{}, upper...), lower...))
+				if err != nil {
+					return err
+				}
+				r, g, b, _ := col.RGBA()
+				poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x40}
+				poly.LineStyle.Width = 0
+				p.Add(poly)
+			}
+			line, pts, err := plotter.NewLinePoints(mean)
+			if err != nil {
+				return err
+			}
+			line.Color, pts.Color = col, col
+			pts.Shape, pts.Radius = draw.CircleGlyph{}, vg.Points(1.5)
+			p.Add(line, pts)
+			if legend {
+				p.Legend.Add(label+" (mean, 5th–95th pct)", line)
+			}
+		}
+		return nil
+	}
+	full := plot.New()
+	full.Title.Text = "mean pairwise distance of the solutions"
+	full.X.Label.Text = wn + " (log scale)"
+	full.Y.Label.Text = "mean pairwise distance"
+	full.X.Scale = plot.LogScale{}
+	full.X.Tick.Marker = figs.LogTicks125{}
+	if err := draw1(full, true); err != nil {
+		return err
+	}
+	full.Legend.Top = true
+	full.Legend.TextStyle.Font.Size = vg.Points(7)
+
+	// The close-up: the y range of the most stable estimator's band, as the
+	// paper's right panel zooms on the regularised curve.
+	zoom := plot.New()
+	zoom.Title.Text = "close-up"
+	zoom.X.Label.Text = full.X.Label.Text
+	zoom.Y.Label.Text = full.Y.Label.Text
+	zoom.X.Scale = plot.LogScale{}
+	zoom.X.Tick.Marker = figs.LogTicks125{}
+	if err := draw1(zoom, false); err != nil {
+		return err
+	}
+	top := in.opt.zoom
+	if top == 0 {
+		top = math.Inf(1)
+		byLabel := map[string]float64{}
+		for i := range recs {
+			if recs[i].Status != report.StatusFailed {
+				l := fmt.Sprint(recs[i].Params["method"])
+				byLabel[l] = math.Max(byLabel[l], recs[i].Metrics["spread_p95"])
+			}
+		}
+		for _, v := range byLabel {
+			top = math.Min(top, v)
+		}
+		top *= 1.2
+	}
+	if !math.IsInf(top, 0) && top > 0 {
+		zoom.Y.Min, zoom.Y.Max = 0, top
+	}
+	w, h := out.Size(9*vg.Centimeter, 7*vg.Centimeter)
+	return out.SaveGrid([][]*plot.Plot{{full, zoom}}, w, h, "fig5-stability")
+}
