@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench toy reproduce-usps clean
+.PHONY: all build test vet fmt bench toy usps clean
 
 all: vet test build
 
@@ -30,6 +30,11 @@ bench:
 # The two synthetic figures (no data needed).
 toy: build
 	./bin/runexp configs/abrahamsen-hansen-fig2.yaml configs/abrahamsen-hansen-fig3.yaml
+
+# Abrahamsen & Hansen Figs. 4–6 on the real USPS digits (needs RUNEXP_DATA).
+usps: build
+	./bin/runexp configs/abrahamsen-hansen-fig6.yaml configs/abrahamsen-hansen-fig4.yaml \
+		configs/abrahamsen-hansen-fig4-std025.yaml configs/abrahamsen-hansen-fig5.yaml
 
 clean:
 	rm -rf bin results
