@@ -23,6 +23,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
@@ -51,6 +52,7 @@ func init() {
 
 type options struct {
 	renormalize bool
+	errorKind   string // which error the table and bands show: mse, sse or mse255
 	figure      string
 	examples    int
 	profileRow  int
@@ -61,6 +63,7 @@ func parse(c *config.Config) (options, error) {
 	r := c.Experiment.Reader("experiment")
 	o := options{
 		renormalize: r.Bool("renormalize", true),
+		errorKind:   r.String("error", "mse", "mse", "sse", "mse255"),
 		figure:      r.String("figure", "bands", "bands", "images", "none"),
 		examples:    r.Int("examples", 0, 0),
 		profileRow:  r.Int("profile_row", 7, 0),
@@ -179,7 +182,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	}
 	n, d := in.test.X.Dims()
 	mse := make([]float64, n)
-	var good, raw []float64
+	var good, raw, sse []float64
 	var failed, nonconv, zeros int
 	diag := map[string][]float64{}
 	zn := make([]float64, d)
@@ -214,6 +217,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		}
 		mse[i] = metrics.MSE(zn, clean)
 		good = append(good, mse[i])
+		sse = append(sse, mse[i]*float64(d))
 	}
 	// The examples are drawn in test-row order; a failed row shows as NaN.
 	for _, i := range in.examples {
@@ -244,6 +248,13 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	rec.Metrics["mse_p95"] = s.P95
 	rec.Metrics["band_width"] = s.P95 - s.P5
 	rec.Metrics["mse_raw_median"] = metrics.Percentile(raw, 0.5)
+	// Zheng & Lai's MSE has no stated scale (their ambiguity): per-image
+	// squared error on the [0, 1] images, and per-pixel MSE on [0, 255].
+	se := metrics.Summarize(sse)
+	rec.Metrics["sse_mean"] = se.Mean
+	rec.Metrics["sse_std"] = se.Std
+	rec.Metrics["sse_median"] = se.Median
+	rec.Metrics["mse255_mean"] = s.Mean * 255 * 255
 	rec.Metrics["zero_fraction"] = float64(zeros) / float64(len(good)*d)
 	keys := make([]string, 0, len(diag))
 	for k := range diag {
@@ -273,21 +284,47 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	for i := 0; i < n; i++ {
 		noisy = append(noisy, metrics.MSE(in.noisy.RawRowView(i), in.test.X.RawRowView(i)))
 	}
+	errName := map[string]string{"mse": "MSE per pixel", "sse": "squared error per image", "mse255": "MSE per pixel on [0, 255]"}[in.opt.errorKind]
 	t := &report.Table{
-		Title: "De-noising error per test input",
-		Caption: fmt.Sprintf("MSE per pixel after re-normalising each pre-image to its clean image's range (renormalize: %v); percentiles over the %d test inputs; noise: %s, noisy-input median MSE %s.",
-			in.opt.renormalize, n, cfg.Corruption.Printed, report.FormatFloat(metrics.Percentile(noisy, 0.5), 4)),
-		Header: []string{"method", wn, size, "median", "5th pct", "95th pct", "band width", "mean", "failed rows", "status"},
+		Title: "De-noising error per test input: " + errName,
+		Caption: fmt.Sprintf("%s; pre-images re-normalised to the clean image's range: %v; percentiles over the %d test inputs; corruption: %s, corrupted-input median MSE per pixel %s.",
+			errName, in.opt.renormalize, n, cfg.Corruption.Printed, report.FormatFloat(metrics.Percentile(noisy, 0.5), 4)),
+		Header: []string{"method", "params", wn, size},
 	}
+	switch in.opt.errorKind {
+	case "mse":
+		t.Header = append(t.Header, "median", "5th pct", "95th pct", "band width", "mean")
+	case "sse":
+		t.Header = append(t.Header, "mean SSE/image [0,1]", "std", "median", "MSE/pixel [0,255]")
+	case "mse255":
+		t.Header = append(t.Header, "MSE/pixel [0,255]", "mean SSE/image [0,1]")
+	}
+	t.Header = append(t.Header, "failed rows", "status")
+	varying := varyingParams(recs, cfg)
 	for i := range recs {
 		r := &recs[i]
 		mt := r.Metrics
-		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Param(r, wn), 4), report.FormatFloat(common.Param(r, sizeKey), 4)}
+		row := []string{fmt.Sprint(r.Params["method"]), methodParams(r, varying), report.FormatFloat(common.Param(r, wn), 4), report.FormatFloat(common.Param(r, sizeKey), 4)}
+		var vals []float64
+		switch in.opt.errorKind {
+		case "mse":
+			vals = []float64{mt["mse_median"], mt["mse_p5"], mt["mse_p95"], mt["band_width"], mt["mse_mean"]}
+		case "sse":
+			vals = []float64{mt["sse_mean"], mt["sse_std"], mt["sse_median"], mt["mse255_mean"]}
+		case "mse255":
+			vals = []float64{mt["mse255_mean"], mt["sse_mean"]}
+		}
+		for _, v := range vals {
+			if r.Status == report.StatusFailed {
+				row = append(row, "—")
+			} else {
+				row = append(row, report.FormatFloat(v, 4))
+			}
+		}
 		if r.Status == report.StatusFailed {
-			row = append(row, "—", "—", "—", "—", "—", "—", common.StatusText(r))
+			row = append(row, "—", common.StatusText(r))
 		} else {
-			row = append(row, report.FormatFloat(mt["mse_median"], 4), report.FormatFloat(mt["mse_p5"], 4), report.FormatFloat(mt["mse_p95"], 4),
-				report.FormatFloat(mt["band_width"], 4), report.FormatFloat(mt["mse_mean"], 4), report.FormatFloat(mt["failed_rows"], 6), r.Status)
+			row = append(row, report.FormatFloat(mt["failed_rows"], 6), r.Status)
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -513,4 +550,50 @@ func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey
 		}
 	}
 	return nil
+}
+
+// varyingParams returns, per method label, the estimator parameters that
+// take more than one value among its records: the grid axes that tell its
+// rows apart (R-LPL's s, Kwok–Tsang's n), not every default.
+func varyingParams(recs []report.Record, cfg *config.Config) map[string][]string {
+	skip := map[string]bool{"method": true, "kernel": true, "components": true, "energy": true, "degree": true, "offset": true}
+	if cfg.Model.WidthName != "" {
+		skip[cfg.Model.WidthName] = true
+	}
+	vals := map[string]map[string]map[string]bool{}
+	for i := range recs {
+		label := fmt.Sprint(recs[i].Params["method"])
+		if vals[label] == nil {
+			vals[label] = map[string]map[string]bool{}
+		}
+		for k, v := range recs[i].Params {
+			if skip[k] {
+				continue
+			}
+			if vals[label][k] == nil {
+				vals[label][k] = map[string]bool{}
+			}
+			vals[label][k][config.FormatValue(v)] = true
+		}
+	}
+	out := map[string][]string{}
+	for label, byKey := range vals {
+		for k, set := range byKey {
+			if len(set) > 1 {
+				out[label] = append(out[label], k)
+			}
+		}
+		sort.Strings(out[label])
+	}
+	return out
+}
+
+// methodParams renders the varying parameters of a record, e.g.
+// "neighbors=5".
+func methodParams(r *report.Record, varying map[string][]string) string {
+	var parts []string
+	for _, k := range varying[fmt.Sprint(r.Params["method"])] {
+		parts = append(parts, k+"="+config.FormatValue(r.Params[k]))
+	}
+	return strings.Join(parts, ", ")
 }

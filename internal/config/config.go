@@ -46,10 +46,18 @@ type Dataset struct {
 
 // Corruption is the noise added to the inputs to be denoised.
 type Corruption struct {
-	// Type is "none" or "gaussian".
+	// Type is "none", "gaussian" or "occlusion".
 	Type string
 	// Std is the noise standard deviation (from std, or √variance).
 	Std float64
+	// MinSide and MaxSide bound the sides of an occluding rectangle, in
+	// pixels; each side is drawn uniformly from them.
+	MinSide, MaxSide int
+	// Stretch maps each corrupted image linearly onto [0, 1] afterwards
+	// (Zheng & Lai: "every image linearly stretched to [0,1]").
+	Stretch bool
+	// Copies is the number of corrupted copies per image (default 1).
+	Copies int
 	// Printed records how the config stated it, e.g. "variance 0.25".
 	Printed string
 	Options Section
@@ -176,7 +184,7 @@ func Parse(file string, b []byte) (*Config, error) {
 	if err := c.parseDataset(w, f["dataset"]); err != nil {
 		return nil, err
 	}
-	c.Corruption = Corruption{Type: "none"}
+	c.Corruption = Corruption{Type: "none", Copies: 1}
 	if n := f["corruption"]; n != nil {
 		if err := c.parseCorruption(w, n); err != nil {
 			return nil, err
@@ -236,10 +244,22 @@ func (c *Config) parseCorruption(w *walker, n *yaml.Node) error {
 		return err
 	}
 	r := s.Reader("corruption")
-	c.Corruption.Type = r.String("type", "", "none", "gaussian")
+	c.Corruption.Type = r.String("type", "", "none", "gaussian", "occlusion")
+	c.Corruption.Stretch = r.Bool("stretch", false)
+	c.Corruption.Copies = r.Int("copies", 1, 1)
 	switch c.Corruption.Type {
 	case "":
-		return s.Errorf("type", "corruption: want type: none | gaussian")
+		return s.Errorf("type", "corruption: want type: none | gaussian | occlusion")
+	case "occlusion":
+		c.Corruption.MinSide = r.Int("min_side", 0, 1)
+		c.Corruption.MaxSide = r.Int("max_side", 0, 1)
+		if !s.Has("min_side") || !s.Has("max_side") {
+			return s.Errorf("type", "corruption: occlusion needs min_side and max_side (pixels)")
+		}
+		if c.Corruption.MaxSide < c.Corruption.MinSide {
+			return s.Errorf("max_side", "corruption: max_side %d is below min_side %d", c.Corruption.MaxSide, c.Corruption.MinSide)
+		}
+		c.Corruption.Printed = fmt.Sprintf("black rectangle, sides uniform in [%d, %d] px", c.Corruption.MinSide, c.Corruption.MaxSide)
 	case "gaussian":
 		pos := func(v float64) bool { return v >= 0 }
 		if s.Has("std") == s.Has("variance") {
@@ -253,6 +273,12 @@ func (c *Config) parseCorruption(w *walker, n *yaml.Node) error {
 			c.Corruption.Std = sqrt(v)
 			c.Corruption.Printed = fmt.Sprintf("variance %g (std %g)", v, c.Corruption.Std)
 		}
+	}
+	if c.Corruption.Stretch {
+		c.Corruption.Printed += ", stretched to [0, 1]"
+	}
+	if c.Corruption.Copies > 1 {
+		c.Corruption.Printed += fmt.Sprintf(", %d copies per image", c.Corruption.Copies)
 	}
 	c.Corruption.Options = s
 	// Any other type failed the enum above; r.Err reports it (returning nil

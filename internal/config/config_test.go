@@ -358,7 +358,7 @@ func TestParseErrors(t *testing.T) {
 			name: "corruption of an unknown type",
 			src:  head + "corruption:\n  type: salt\n",
 			line: 6,
-			want: []string{`corruption.type: want one of none, gaussian, got "salt"`},
+			want: []string{`corruption.type: want one of none, gaussian, occlusion, got "salt"`},
 		},
 		{
 			name: "unknown key in gaussian corruption",

@@ -14,8 +14,12 @@
 //	  name:     string — dataset (runexp list)
 //	  <other>:  dataset options, checked by the dataset
 //	corruption: mapping, optional
-//	  type:     none | gaussian
+//	  type:     none | gaussian | occlusion
 //	  std | variance: number ≥ 0 (gaussian; exactly one)
+//	  min_side, max_side: integers ≥ 1 (occlusion: a black rectangle whose
+//	            sides are drawn uniformly in [min_side, max_side] pixels)
+//	  stretch:  boolean — map each corrupted image linearly onto [0, 1]
+//	  copies:   integer ≥ 1, default 1 — corrupted copies per image
 //	model:      mapping, optional
 //	  kernel:   gaussian | linear | polynomial
 //	  c | gamma | sigma: number > 0 or list — Gaussian width in the paper's
