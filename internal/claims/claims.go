@@ -46,6 +46,8 @@ type spec struct {
 	winner    string
 	sense     string
 	summary   string
+	lsum      string
+	rsum      string
 }
 
 var ops = []string{"<", "<=", ">", ">="}
@@ -121,6 +123,8 @@ func parse(s config.Section) (*spec, error) {
 	case "ratio":
 		sp.left, sp.right = sel("left", true), sel("right", true)
 		sp.summary = r.String("summary", "max", "max", "min", "mean")
+		sp.lsum = r.String("left_summary", sp.summary, "max", "min", "mean")
+		sp.rsum = r.String("right_summary", sp.summary, "max", "min", "mean")
 		sp.op = r.String("op", "", ops...)
 		sp.factor = r.Float("factor", 1, func(v float64) bool { return v > 0 }, "a factor > 0")
 	}
@@ -555,7 +559,7 @@ func (sp *spec) best(recs []report.Record) (bool, string, error) {
 }
 
 func (sp *spec) ratio(recs []report.Record) (bool, string, error) {
-	sum := func(sel map[string]any) (float64, int, error) {
+	sum := func(sel map[string]any, how string) (float64, int, error) {
 		rs := selectRecs(recs, sel)
 		if len(rs) == 0 {
 			return 0, 0, fmt.Errorf("no cell matches %s", config.FormatValue(sel))
@@ -567,29 +571,29 @@ func (sp *spec) ratio(recs []report.Record) (bool, string, error) {
 				return 0, 0, err
 			}
 			switch {
-			case i == 0 && sp.summary != "mean":
+			case i == 0 && how != "mean":
 				acc = v
-			case sp.summary == "max":
+			case how == "max":
 				acc = math.Max(acc, v)
-			case sp.summary == "min":
+			case how == "min":
 				acc = math.Min(acc, v)
 			default:
 				acc += v
 			}
 		}
-		if sp.summary == "mean" {
+		if how == "mean" {
 			acc /= float64(len(rs))
 		}
 		return acc, len(rs), nil
 	}
-	a, na, err := sum(sp.left)
+	a, na, err := sum(sp.left, sp.lsum)
 	if err != nil {
 		return false, "", err
 	}
-	b, nb, err := sum(sp.right)
+	b, nb, err := sum(sp.right, sp.rsum)
 	if err != nil {
 		return false, "", err
 	}
 	ok := cmp(a, sp.op, sp.factor*b)
-	return ok, fmt.Sprintf("%s of %s: %s (%d cells) %s %s×%s (%d cells) %s", sp.summary, sp.metric, g(a), na, sp.op, g(sp.factor), g(b), nb, mark(ok)), nil
+	return ok, fmt.Sprintf("%s: %s %s (%d cells) %s %s×%s %s (%d cells) %s", sp.metric, sp.lsum, g(a), na, sp.op, g(sp.factor), sp.rsum, g(b), nb, mark(ok)), nil
 }

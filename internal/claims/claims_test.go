@@ -453,7 +453,7 @@ func TestRatio(t *testing.T) {
 			check:    "{type: ratio, metric: m, left: {method: A}, right: {method: B}, summary: max, op: '>'}",
 			recs:     recs,
 			status:   claims.Pass, // 4 > 1·3
-			evidence: []string{"max of m: 4 (3 cells) > 1×3 (2 cells) ✓"},
+			evidence: []string{"m: max 4 (3 cells) > 1×max 3 (2 cells) ✓"},
 		},
 		{
 			name:   "max is the default summary",
@@ -466,14 +466,14 @@ func TestRatio(t *testing.T) {
 			check:    "{type: ratio, metric: m, left: {method: A}, right: {method: B}, summary: min, op: '<'}",
 			recs:     recs,
 			status:   claims.Fail, // 1 < 1 is false
-			evidence: []string{"min of m: 1 (3 cells) < 1×1 (2 cells) ✗"},
+			evidence: []string{"m: min 1 (3 cells) < 1×min 1 (2 cells) ✗"},
 		},
 		{
 			name:     "mean with a factor",
 			check:    "{type: ratio, metric: m, left: {method: A}, right: {method: B}, summary: mean, op: '<', factor: 1.2}",
 			recs:     recs,
 			status:   claims.Pass, // 7/3 ≈ 2.333 < 1.2·2 = 2.4
-			evidence: []string{"mean of m: 2.333 (3 cells) < 1.2×2 (2 cells) ✓"},
+			evidence: []string{"m: mean 2.333 (3 cells) < 1.2×mean 2 (2 cells) ✓"},
 		},
 		{
 			name:     "right matches nothing",
@@ -697,5 +697,25 @@ func TestMatchesAnyOf(t *testing.T) {
 	}
 	if claims.Matches(r, map[string]any{"method": []any{"Tikhonov", "Lasso"}}) {
 		t.Error("a list selector matched none of its values")
+	}
+}
+
+// TestRatioMixedSummaries: the worst of one selection against the best of
+// another, Zheng & Lai's "D-C(n ≥ 15) beats least squares" shape. Left
+// values 86, 88, 91 (max 91) against right values 112, 120 (min 112):
+// 91 < 112 passes.
+func TestRatioMixedSummaries(t *testing.T) {
+	var recs []report.Record
+	for i, v := range []float64{86, 88, 91, 112, 120} {
+		m := "D-C"
+		if i >= 3 {
+			m = "LSM"
+		}
+		recs = append(recs, report.Record{Key: fmt.Sprint(i), Status: "ok", Params: map[string]any{"method": m, "n": i}, Metrics: map[string]float64{"mse": v}})
+	}
+	cl := claim(t, "{type: ratio, metric: mse, left: {method: D-C}, left_summary: max, op: \"<\", right: {method: LSM}, right_summary: min}")
+	res := claims.Evaluate(cl, recs)
+	if res.Status != claims.Pass || !strings.Contains(res.Evidence, "max 91 (3 cells) < 1×min 112 (2 cells)") {
+		t.Errorf("%s: %s", res.Status, res.Evidence)
 	}
 }

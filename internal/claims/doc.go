@@ -19,8 +19,9 @@
 //	         group: metric, among (param), winner (its value), sense (min |
 //	         max), for_all: list of params that define a group, where
 //	ratio    a summary (max, min, mean) of a metric over one selection
-//	         against the same summary over another: metric, left, right,
-//	         summary, op, factor
+//	         against a summary over another: metric, left, right, summary
+//	         (or left_summary and right_summary), op, factor — e.g. "the
+//	         worst D-C(n ≥ 15) beats the best least-squares cell"
 //
 // A selector ({method: Tikhonov, c: 50}) matches records whose parameters
 // equal the given values, compared in canonical form, so 5e-1 selects 0.5;
