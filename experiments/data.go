@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"fmt"
+
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/runner"
@@ -50,6 +52,69 @@ func init() {
 			return &runner.Data{Train: train, Test: test}, nil
 		},
 	})
+	runner.RegisterDataset(runner.DatasetSpec{
+		Name:      "yaleb",
+		Doc:       "Extended Yale B cropped faces (CroppedYale PGMs) by illumination subset, resized, in [0, 1]",
+		NeedsRoot: true,
+		Check: func(s config.Section) error {
+			_, err := yalebOptions(s)
+			return err
+		},
+		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
+			o, err := yalebOptions(s)
+			if err != nil {
+				return nil, err
+			}
+			root, err := env.Root()
+			if err != nil {
+				return nil, err
+			}
+			set, imgs, err := datasets.LoadYaleB(root, o)
+			if err != nil {
+				return nil, err
+			}
+			env.Log.Info("loaded Yale B", "images", len(imgs), "subsets", o.Subsets, "size", fmt.Sprintf("%d×%d", set.Width, set.Height))
+			return &runner.Data{Train: set}, nil
+		},
+	})
+}
+
+func intList(s config.Section, r *config.Reader, key string, def []int, lo, hi int) ([]int, error) {
+	vals := r.Floats(key, nil, -1)
+	if vals == nil {
+		return def, nil
+	}
+	out := make([]int, len(vals))
+	for i, v := range vals {
+		if v != float64(int(v)) || int(v) < lo || int(v) > hi {
+			return nil, s.Errorf(key, "dataset.%s: want integers in [%d, %d], got %v", key, lo, hi, vals)
+		}
+		out[i] = int(v)
+	}
+	return out, nil
+}
+
+// yalebOptions reads the Yale B options; subsets are those of Georghiades
+// et al. by the light's angle from the camera axis (subset 1 ≤ 12°).
+func yalebOptions(s config.Section) (datasets.YaleBOptions, error) {
+	r := s.Reader("dataset")
+	var o datasets.YaleBOptions
+	var err error
+	if o.Subsets, err = intList(s, r, "subsets", []int{1}, 1, 5); err != nil {
+		return o, err
+	}
+	if o.Subjects, err = intList(s, r, "subjects", nil, 1, 39); err != nil {
+		return o, err
+	}
+	o.Width = r.Int("width", 0, 1)
+	o.Height = r.Int("height", 0, 1)
+	if err := r.Err(); err != nil {
+		return o, err
+	}
+	if (o.Width == 0) != (o.Height == 0) {
+		return o, s.Errorf("width", "dataset: give both width and height to resize, or neither")
+	}
+	return o, nil
 }
 
 // ringsOptions reads the two-rings options; the defaults are our reading

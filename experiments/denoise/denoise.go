@@ -8,7 +8,10 @@
 // # Protocol
 //
 // The kernel PCA model is fitted once per kernel width on the clean
-// training inputs and shared by every #PCs and estimator. All test inputs
+// training inputs and shared by every #PCs and estimator. The corruption
+// (noise, occlusion, optional stretch to [0, 1], copies per image) draws
+// from a stream per image and copy. Without a test split, the corrupted
+// copies of the training images are de-noised (Zheng & Lai's protocol). All test inputs
 // go through an estimator as one batch. Iterative estimators start at the
 // noisy input (their start parameter). Before the error, each pre-image is
 // re-normalised to the range of its clean image (metrics.Renormalize: the
@@ -55,8 +58,10 @@ type options struct {
 	errorKind   string // which error the table and bands show: mse, sse or mse255
 	figure      string
 	examples    int
+	profiles    bool
 	profileRow  int
 	profileCol  int
+	figureName  string
 }
 
 func parse(c *config.Config) (options, error) {
@@ -66,11 +71,16 @@ func parse(c *config.Config) (options, error) {
 		errorKind:   r.String("error", "mse", "mse", "sse", "mse255"),
 		figure:      r.String("figure", "bands", "bands", "images", "none"),
 		examples:    r.Int("examples", 0, 0),
+		profiles:    r.Bool("profiles", true),
+		figureName:  r.String("figure_name", ""),
 		profileRow:  r.Int("profile_row", 7, 0),
 		profileCol:  r.Int("profile_col", 7, 0),
 	}
 	if err := r.Err(); err != nil {
 		return o, err
+	}
+	if o.figureName == "" {
+		o.figureName = map[string]string{"bands": "fig4-bands", "images": "fig6-images"}[o.figure]
 	}
 	if o.figure == "images" && o.examples == 0 {
 		return o, c.Experiment.Errorf("examples", "experiment: figure: images needs examples: N (how many test inputs to show)")
@@ -109,21 +119,22 @@ func start(env *runner.Env) (runner.Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.Test == nil {
-		return nil, fmt.Errorf("dataset %s has no test split to de-noise", env.Config.Dataset.Name)
+	// Without a test split the corrupted copies of the training images
+	// are de-noised: Zheng & Lai's transductive protocol (their a4), in
+	// which the model is fitted on the clean images themselves.
+	src := d.Test
+	if src == nil {
+		src = d.Train
 	}
-	in := &instance{env: env, opt: o, train: d.Train, test: d.Test}
-	switch cr := env.Config.Corruption; cr.Type {
-	case "gaussian":
-		// One draw for the whole run: every cell de-noises the same
-		// noisy inputs, so the cells differ only by model and estimator.
-		in.noisy = datasets.AddGaussian(d.Test.X, cr.Std, env.Rand("corruption"))
-	default:
-		in.noisy = mat.DenseCopyOf(d.Test.X)
+	cor, err := common.Corrupt(env, src)
+	if err != nil {
+		return nil, err
 	}
-	in.examples = pickExamples(d.Test.Labels, o.examples)
-	if o.figure == "images" && (o.profileRow >= d.Test.Height || o.profileCol >= d.Test.Width) {
-		return nil, env.Config.Experiment.Errorf("profile_row", "experiment: profile_row/profile_col outside the %d×%d images", d.Test.Width, d.Test.Height)
+	in := &instance{env: env, opt: o, train: d.Train, noisy: cor.Noisy,
+		test: &datasets.Set{Name: src.Name, X: cor.Clean, Labels: cor.Labels, Width: src.Width, Height: src.Height}}
+	in.examples = pickExamples(in.test.Labels, o.examples)
+	if o.figure == "images" && (o.profileRow >= src.Height || o.profileCol >= src.Width) {
+		return nil, env.Config.Experiment.Errorf("profile_row", "experiment: profile_row/profile_col outside the %d×%d images", src.Width, src.Height)
 	}
 	return in, nil
 }
@@ -426,7 +437,7 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 	for len(grid[len(grid)-1]) < cols {
 		grid[len(grid)-1] = append(grid[len(grid)-1], nil)
 	}
-	return out.SaveGrid(grid, w, h, "fig4-bands")
+	return out.SaveGrid(grid, w, h, in.opt.figureName)
 }
 
 // images draws, per model point, the example inputs: original, noisy and
@@ -445,6 +456,7 @@ func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey
 			points = append(points, pt)
 		}
 	}
+	varying := varyingParams(recs, in.env.Config)
 	for pi, pt := range points {
 		suffix := ""
 		if len(points) > 1 {
@@ -468,6 +480,9 @@ func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey
 				continue
 			}
 			label := fmt.Sprint(r.Params["method"])
+			if ps := methodParams(r, varying); ps != "" {
+				label += " (" + ps + ")"
+			}
 			ex := r.Arrays["examples"]
 			var row [][]float64
 			for k := range in.examples {
@@ -484,12 +499,12 @@ func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey
 				order = append(order, label)
 			}
 		}
-		files, err := g.Save(out.Path("fig6-images" + suffix))
+		files, err := g.Save(out.Path(in.opt.figureName + suffix))
 		out.Add(files...)
 		if err != nil {
 			return err
 		}
-		if len(in.examples) == 0 {
+		if len(in.examples) == 0 || !in.opt.profiles {
 			continue
 		}
 		first := in.examples[0]
@@ -545,7 +560,7 @@ func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey
 			panels = append(panels, p)
 		}
 		pw, ph := out.Size(9*vg.Centimeter, 6*vg.Centimeter)
-		if err := out.SaveGrid([][]*plot.Plot{panels}, pw, ph, "fig6-profiles"+suffix); err != nil {
+		if err := out.SaveGrid([][]*plot.Plot{panels}, pw, ph, in.opt.figureName+"-profiles"+suffix); err != nil {
 			return err
 		}
 	}

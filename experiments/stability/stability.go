@@ -96,14 +96,14 @@ func start(env *runner.Env) (runner.Instance, error) {
 	if o.starts > n {
 		return nil, env.Config.Experiment.Errorf("starts", "experiment.starts: %d starts but only %d training points", o.starts, n)
 	}
-	in := &instance{env: env, opt: o, train: d.Train, test: d.Test}
-	if cr := env.Config.Corruption; cr.Type == "gaussian" {
-		in.noisy = datasets.AddGaussian(d.Test.X, cr.Std, env.Rand("corruption"))
-	} else {
-		in.noisy = mat.DenseCopyOf(d.Test.X)
+	cor, err := common.Corrupt(env, d.Test)
+	if err != nil {
+		return nil, err
 	}
+	in := &instance{env: env, opt: o, train: d.Train, noisy: cor.Noisy,
+		test: &datasets.Set{Name: d.Test.Name, X: cor.Clean, Labels: cor.Labels, Width: d.Test.Width, Height: d.Test.Height}}
 	rnd := env.Rand("starts")
-	m, _ := d.Test.X.Dims()
+	m, _ := cor.Noisy.Dims()
 	in.starts = make([][]int, m)
 	for i := range in.starts {
 		in.starts[i] = rnd.Perm(n)[:o.starts]

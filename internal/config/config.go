@@ -102,7 +102,10 @@ type Reference struct {
 	Cell   map[string]any
 	Metric string
 	Value  float64
-	Line   int
+	// Also names further metrics printed beside ours, for papers whose
+	// metric has more than one reading (Zheng & Lai's unscaled MSE).
+	Also []string
+	Line int
 }
 
 // Claim is one of the paper's qualitative claims with its check.
@@ -419,7 +422,7 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 	}
 	for i, item := range n.Content {
 		what := fmt.Sprintf("reference[%d]", i)
-		f, _, err := w.fields(item, what, "source", "cell", "metric", "value")
+		f, _, err := w.fields(item, what, "source", "cell", "metric", "value", "also")
 		if err != nil {
 			return err
 		}
@@ -437,6 +440,19 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 		}
 		if r.Value, err = w.float(f["value"], what+".value"); err != nil {
 			return err
+		}
+		if an := f["also"]; an != nil {
+			items := []*yaml.Node{an}
+			if an.Kind == yaml.SequenceNode {
+				items = an.Content
+			}
+			for _, it := range items {
+				m, err := w.str(it, what+".also")
+				if err != nil {
+					return err
+				}
+				r.Also = append(r.Also, m)
+			}
 		}
 		if cn := f["cell"]; cn != nil {
 			s, err := w.section(cn, what+".cell")

@@ -42,6 +42,7 @@
 //	    cell:   mapping — parameters selecting the cell(s) (e.g. method, s)
 //	    metric: string — which of our metrics it compares to
 //	    value:  number — the printed value
+//	    also:   list of metrics — further readings of ours printed beside it
 //	claims:     list of the paper's claims, each checked as pass/fail
 //	  - id:     string, required
 //	    statement, source: string

@@ -10,11 +10,12 @@
 // take Sets from here, corrupt them with the functions in this package (for
 // example AddGaussian), and hand them to the estimators.
 //
-// Every random choice takes a *rand.Rand (math/rand/v2) from the caller. The
-// runner derives one per cell from the root seed and the cell's key, so the
-// same cell draws the same samples and the same noise whatever else runs. The
-// order in which each function consumes its generator is documented and is
-// part of its contract: changing it changes published numbers.
+// Every random choice takes a *rand.Rand (math/rand/v2) from the caller, or
+// a seed the caller draws from one. The runner derives one per cell from the
+// root seed and the cell's key, so the same cell draws the same samples and
+// the same noise whatever else runs. The order in which each function
+// consumes its generator is documented and is part of its contract:
+// changing it changes published numbers.
 //
 // # The data root and checksums
 //
@@ -55,6 +56,49 @@
 // The papers draw a fixed number of digits per class at random (for example
 // 100 training and 100 test images of each of 0, 2, 4 and 9); LoadUSPS does
 // the same, deterministically for a given generator state.
+//
+// # Extended Yale B
+//
+// LoadYaleB reads the cropped Extended Yale B faces (yaleb/CroppedYale/:
+// 38 subjects, frontal pose, 64 point lightings each, binary PGM 168 wide ×
+// 192 high) and selects them by illumination subset. The subset follows
+// from the light's direction in the file name, yaleBNN_P00A±aaaE±ee.pgm
+// (azimuth A, elevation E): the angle from the camera axis is
+// arccos(cos A · cos E), and Georghiades et al. (2001) put angles up to 12°,
+// 25°, 50° and 77° in subsets 1–4 and larger ones in subset 5. Subset 1 is
+// the 7 lightings A+000E+00, A±005E±10, A±010E+00 (PROVENANCE.md). Three
+// quirks of the files shape the loader:
+//
+//   - The collection is indexed by SHA256SUMS (Root.List), not by listing
+//     the directory: a file without a checksum cannot be verified.
+//   - 18 images are marked bad by the dataset's authors and stored as
+//     ….pgm.bad, 3 of them in subset 1 (A-010E+00 of yaleB16, 17 and 18),
+//     so subset 1 has 263 images, not 38 × 7 = 266, and subsets 1–2 have
+//     719. They are skipped, as are the 38 ambient-only images
+//     (_Ambient.pgm, most of them 640×480).
+//   - By the computed angle, subsets 1–5 hold 7, 12, 10, 16 and 19
+//     lightings; Georghiades et al. count 12 and 14 in subsets 3 and 4,
+//     which would need A±035E+40 (51.1°) in subset 3. Subsets 1 and 2 are
+//     unaffected.
+//
+// DecodePGM reads binary (P5) and plain (P2) grey maps, 8 or 16 bits, into
+// a Gray with values sample/maxval in [0, 1]. Gray.Resize resamples with the
+// Catmull-Rom kernel of golang.org/x/image/draw, which widens the kernel
+// when shrinking, so a downscaled face is an antialiased average rather
+// than a subsample (the result is quantised to 16 bits, an error below
+// 1e-5).
+//
+// # Corruptions
+//
+// AddGaussian adds noise to a whole matrix from one generator. CorruptEach
+// instead makes several corrupted copies of every image, each drawing from
+// its own stream derived from a seed, the image's row and the copy number
+// (CorruptionRand), so an image's corruption does not depend on the others
+// and can be drawn again later (e.g. the occluding rectangle, for an error
+// restricted to it). The corruptions of Zheng & Lai are GaussianStretch
+// (noise of a given variance, then a linear stretch to [0, 1]) and Occlude
+// (a black rectangle with uniform integer sides in a range, placed
+// uniformly inside the image, then the stretch); Stretch01 is the stretch.
 //
 // # Synthetic data
 //

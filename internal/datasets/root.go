@@ -232,3 +232,35 @@ func (r *Root) Files() []FileSum {
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
+
+// List returns the root-relative paths of the files SHA256SUMS lists under
+// the folder dir (e.g. "yaleb/CroppedYale"), at any depth, sorted. An empty
+// dir or "." lists every file; a dir outside the root lists nothing.
+//
+// Loaders that read a collection of files take their index from here, not
+// from the directory on disk: a file without a checksum line cannot be
+// verified, so ReadFile would refuse it anyway, and a file SHA256SUMS lists
+// but the disk lacks is reported by ReadFile as missing rather than silently
+// dropped from the data set. The data set is then exactly the one the
+// reproduction was checked on, whatever else lies in the directory.
+func (r *Root) List(dir string) []string {
+	if r == nil {
+		return nil
+	}
+	prefix := ""
+	if d := path.Clean(filepath.ToSlash(dir)); d != "." && d != "" {
+		key, ok := cleanRel(d)
+		if !ok {
+			return nil
+		}
+		prefix = key + "/"
+	}
+	var out []string
+	for p := range r.sums {
+		if strings.HasPrefix(p, prefix) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

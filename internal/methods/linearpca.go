@@ -34,11 +34,11 @@ func init() {
 		Doc:    "reconstruction from the leading linear principal components",
 		Source: "linear PCA baseline: Mika et al. (1999); Zheng & Lai Tables 1 and 3 (95% energy)",
 		Params: []Param{
-			IntParam("components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)"),
-			FloatParam("energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides components"),
+			IntParam("pca_components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)"),
+			FloatParam("pca_energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides pca_components"),
 		},
 		New: func(p Params) (any, error) {
-			return &LinearPCA{Components: p.Int("components"), Energy: p.Float("energy")}, nil
+			return &LinearPCA{Components: p.Int("pca_components"), Energy: p.Float("pca_energy")}, nil
 		},
 	})
 }

@@ -87,7 +87,7 @@ func TestLinearPCARefuses(t *testing.T) {
 	if _, err := (&methods.LinearPCA{}).Denoise(&z, &methods.DenoiseInput{Q: 1, X0: x}); err == nil {
 		t.Error("no model accepted")
 	}
-	if _, _, err := methods.New("linear-pca", map[string]any{"energy": 1.5}); err == nil {
+	if _, _, err := methods.New("linear-pca", map[string]any{"pca_energy": 1.5}); err == nil {
 		t.Error("energy 1.5 accepted by the registry")
 	}
 }

@@ -491,6 +491,20 @@ func referenceTable(c *config.Config, recs []report.Record) *report.Table {
 		Caption: "diff = ours − paper. Sources cite ../shared/paper-values/" + c.Paper + ".yaml.",
 		Header:  []string{"Source", "Cell", "Metric", "Ours", "Paper", "Diff"},
 	}
+	// Further readings of our metric (reference.also) get a column each.
+	var also []string
+	seen := map[string]bool{}
+	for _, ref := range c.Reference {
+		for _, a := range ref.Also {
+			if !seen[a] {
+				seen[a] = true
+				also = append(also, a)
+			}
+		}
+	}
+	for _, a := range also {
+		t.Header = append(t.Header, "Ours ("+a+")")
+	}
 	for _, ref := range c.Reference {
 		matched := false
 		for i := range recs {
@@ -500,17 +514,38 @@ func referenceTable(c *config.Config, recs []report.Record) *report.Table {
 			matched = true
 			v, ok := recs[i].Metrics[ref.Metric]
 			ours, paper, diff := report.FormatCompare(v, ref.Value, true, 4)
-			if !ok || recs[i].Status == "failed" {
+			if !ok || recs[i].Status == report.StatusFailed {
 				ours, diff = "failed", "—"
 			}
-			t.Rows = append(t.Rows, []string{ref.Source, recs[i].Key, ref.Metric, ours, paper, diff})
+			row := []string{ref.Source, config.CanonicalKey(ref.Cell), ref.Metric, ours, paper, diff}
+			for _, a := range also {
+				cell := "—"
+				if x, ok := recs[i].Metrics[a]; ok && recs[i].Status != report.StatusFailed && contains(ref.Also, a) {
+					cell = report.FormatFloat(x, 4)
+				}
+				row = append(row, cell)
+			}
+			t.Rows = append(t.Rows, row)
 		}
 		if !matched {
 			_, paper, _ := report.FormatCompare(0, ref.Value, true, 4)
-			t.Rows = append(t.Rows, []string{ref.Source, config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—"})
+			row := []string{ref.Source, config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—"}
+			for range also {
+				row = append(row, "—")
+			}
+			t.Rows = append(t.Rows, row)
 		}
 	}
 	return t
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 func claimsTable(res []claims.Result) *report.Table {
