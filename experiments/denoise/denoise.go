@@ -62,6 +62,7 @@ type options struct {
 	profileRow  int
 	profileCol  int
 	figureName  string
+	invert      bool
 }
 
 func parse(c *config.Config) (options, error) {
@@ -73,6 +74,7 @@ func parse(c *config.Config) (options, error) {
 		examples:    r.Int("examples", 0, 0),
 		profiles:    r.Bool("profiles", true),
 		figureName:  r.String("figure_name", ""),
+		invert:      r.Bool("invert", false),
 		profileRow:  r.Int("profile_row", 7, 0),
 		profileCol:  r.Int("profile_col", 7, 0),
 	}
@@ -462,7 +464,7 @@ func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey
 		if len(points) > 1 {
 			suffix = fmt.Sprintf("-%d", pi+1)
 		}
-		g := &report.ImageGrid{Width: w, Height: h, Scale: 4, Invert: true,
+		g := &report.ImageGrid{Width: w, Height: h, Scale: max(1, 64/max(w, h)), Invert: in.opt.invert,
 			Title: fmt.Sprintf("%s = %s, %s = %s", wn, report.FormatFloat(pt.width, 4), sizeKey, report.FormatFloat(pt.size, 4))}
 		var orig, noisy [][]float64
 		for _, i := range in.examples {
@@ -471,7 +473,7 @@ func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey
 			g.ColLabels = append(g.ColLabels, fmt.Sprintf("%d", in.test.Labels[i]))
 		}
 		g.Images = [][][]float64{orig, noisy}
-		g.RowLabels = []string{"original", "noisy"}
+		g.RowLabels = []string{"original", "corrupted"}
 		profiles := map[string][]float64{}
 		var order []string
 		for i := range recs {
@@ -511,7 +513,7 @@ func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey
 		lines := []struct {
 			label string
 			img   []float64
-		}{{"original", in.test.X.RawRowView(first)}, {"noisy", in.noisy.RawRowView(first)}}
+		}{{"original", in.test.X.RawRowView(first)}, {"corrupted", in.noisy.RawRowView(first)}}
 		for _, l := range order {
 			lines = append(lines, struct {
 				label string
