@@ -27,10 +27,15 @@ type Env struct {
 	rootOnce sync.Once
 	root     *datasets.Root
 	rootErr  error
-
-	mu     sync.Mutex
-	models map[string]*modelEntry
 }
+
+// models is shared by every Env of the process: configs run together on
+// the same data (Zheng & Lai's four tables) fit their kernel PCA once.
+// Keys must therefore name the data by content, not by role.
+var models = struct {
+	sync.Mutex
+	m map[string]*modelEntry
+}{m: map[string]*modelEntry{}}
 
 type modelEntry struct {
 	once sync.Once
@@ -44,7 +49,7 @@ func NewEnv(cfg *config.Config, dataFlag string, log *slog.Logger) *Env {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Env{Config: cfg, Log: log, dataFlag: dataFlag, models: map[string]*modelEntry{}}
+	return &Env{Config: cfg, Log: log, dataFlag: dataFlag}
 }
 
 // Root opens the data root on first use, so synthetic data needs none.
@@ -79,17 +84,18 @@ func (e *Env) LoadData() (*Data, error) {
 }
 
 // Model returns the model cached under key, fitting it with fit the first
-// time. Keys name what the fit depends on (data, corruption of the
-// training set, kernel and width), never the PC count or an estimator
-// parameter, so every such cell shares one eigendecomposition.
+// time in this process. Keys name what the fit depends on — the training
+// data by content (a hash), the kernel and its width — never the PC count
+// or an estimator parameter, so every such cell, of any config run in the
+// same process, shares one eigendecomposition.
 func (e *Env) Model(key string, fit func() (*methods.KPCA, error)) (*methods.KPCA, error) {
-	e.mu.Lock()
-	ent, ok := e.models[key]
+	models.Lock()
+	ent, ok := models.m[key]
 	if !ok {
 		ent = &modelEntry{}
-		e.models[key] = ent
+		models.m[key] = ent
 	}
-	e.mu.Unlock()
+	models.Unlock()
 	ent.once.Do(func() {
 		e.Log.Debug("fitting model", "key", key)
 		ent.m, ent.err = fit()

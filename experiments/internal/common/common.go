@@ -3,10 +3,14 @@
 package common
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -70,16 +74,45 @@ func StatusText(r *report.Record) string {
 	return r.Status
 }
 
-// Model fits kernel PCA on x for the cell's kernel once per run and shares
-// it with every cell of the same kernel: the fit does not depend on the PC
-// count or on any estimator parameter. name identifies x (e.g. "train").
+// Model fits kernel PCA on x for the cell's kernel once per process and
+// shares it with every cell, of every config, with the same data and
+// kernel: the fit does not depend on the PC count or on any estimator
+// parameter. name is for logs; x is identified by a hash of its contents.
 func Model(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, error) {
 	if cell.Kernel == nil {
 		return nil, fmt.Errorf("the config gives no kernel")
 	}
-	return env.Model(name+"|"+cell.Kernel.String(), func() (*methods.KPCA, error) {
+	key := fmt.Sprintf("%s|%s|%s", name, dataHash(x), cell.Kernel)
+	return env.Model(key, func() (*methods.KPCA, error) {
+		env.Log.Info("fitting kernel PCA", "data", name, "kernel", cell.Kernel.String())
 		return methods.FitKPCA(x, cell.Kernel)
 	})
+}
+
+var hashes sync.Map // *mat.Dense → string
+
+// dataHash returns a SHA-256 of a matrix's shape and values, computed once
+// per matrix (the data of a run is never modified after loading).
+func dataHash(x *mat.Dense) string {
+	if h, ok := hashes.Load(x); ok {
+		return h.(string)
+	}
+	r, c := x.Dims()
+	h := sha256.New()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(r))
+	h.Write(b[:])
+	binary.LittleEndian.PutUint64(b[:], uint64(c))
+	h.Write(b[:])
+	for i := 0; i < r; i++ {
+		for _, v := range x.RawRowView(i) {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+			h.Write(b[:])
+		}
+	}
+	s := hex.EncodeToString(h.Sum(nil)[:16])
+	hashes.Store(x, s)
+	return s
 }
 
 // Components resolves the cell's subspace size: the PC count, or the
