@@ -108,3 +108,65 @@ func BenchmarkKwokTsang(b *testing.B) {
 		}
 	}
 }
+
+// reportIterations reports the mean iterations (GPS steps) and the
+// fraction of converged rows of a run.
+func reportIterations(b *testing.B, st []methods.Status) {
+	var iters, conv int
+	for _, s := range st {
+		iters += s.Iterations
+		if s.Converged {
+			conv++
+		}
+	}
+	b.ReportMetric(float64(iters)/float64(len(st)), "iter/row")
+	b.ReportMetric(float64(conv)/float64(len(st)), "converged/row")
+}
+
+func BenchmarkDambreville(b *testing.B) {
+	_, test, m, proj := benchSetup(b)
+	p := methods.NewProblem(m.Basis(), proj.Gamma, test)
+	est := &methods.Dambreville{}
+	var z mat.Dense
+	for b.Loop() {
+		if _, err := est.PreImage(&z, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTikhonov runs the paper's λ = 3e-4 with the registry's defaults
+// (up to 1000 iterations), as a Fig. 4 cell does.
+func BenchmarkTikhonov(b *testing.B) {
+	_, test, m, proj := benchSetup(b)
+	p := methods.NewProblem(m.Basis(), proj.Gamma, test)
+	est := &methods.Tikhonov{Lambda: 3e-4, MaxIter: 1000, Tol: 1e-9, Start: methods.StartNoisy, Eps: 1e-12}
+	var z mat.Dense
+	var st []methods.Status
+	for b.Loop() {
+		var err error
+		if st, err = est.PreImage(&z, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportIterations(b, st)
+}
+
+// BenchmarkLassoGPS runs the registry's defaults (step 1e-2·max|X|, the path
+// followed until the cost stabilises): one Fig. 4 cell.
+func BenchmarkLassoGPS(b *testing.B) {
+	_, test, m, proj := benchSetup(b)
+	p := methods.NewProblem(m.Basis(), proj.Gamma, test)
+	est, _, err := methods.New("lasso-gps", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var z mat.Dense
+	var st []methods.Status
+	for b.Loop() {
+		if st, err = est.(methods.PreImager).PreImage(&z, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportIterations(b, st)
+}

@@ -41,9 +41,13 @@
 //
 // A PreImager maps a Problem, a batch of M expansions Γ (M×N) over a Basis
 // (training inputs, kernel, Gram matrix) with the observed inputs X0 when
-// there are any, to M pre-images: Mika et al.'s fixed point (Mika),
-// Kwok & Tsang's distance constraint (KwokTsang). A Denoiser maps noisy
-// inputs directly to denoised ones given a fitted model (LinearPCA).
+// there are any, to M pre-images: Mika et al.'s fixed point (Mika, eq. 13),
+// Kwok & Tsang's distance constraint (KwokTsang), Dambreville et al.'s
+// feature-distance-weighted mean (Dambreville), Abrahamsen & Hansen's
+// input-space regularised fixed point (Tikhonov, eqs. 19–20) and their
+// ℓ1-regularised pre-image along Friedman's generalized path seeking
+// (LassoGPS, eqs. 21–24). A Denoiser maps noisy inputs directly to
+// denoised ones given a fitted model (LinearPCA).
 // ProjectThenPreImage, and AsDenoiser, turn a PreImager into a Denoiser by
 // projecting first, which is how every de-noising experiment runs a
 // pre-image method.
@@ -59,7 +63,9 @@
 //
 // Work over a batch is done as matrix products over all rows at once (all
 // iterates against all training points), not as loops of kernel
-// evaluations.
+// evaluations. The exception is LassoGPS, whose thousands of steps each
+// move one coordinate: it updates each row's kernel values in place and
+// evaluates only the gradient components a step's decision needs.
 //
 // # The registry
 //
@@ -86,7 +92,7 @@
 //			Name: "tikhonov", Title: "Tikhonov",
 //			Doc:    "fixed point with an input-space distance penalty",
 //			Source: "Abrahamsen & Hansen (2011) eq. 20",
-//			Params: []Param{FloatParam("lambda", 1e-3, 0, Inf, "input-space penalty weight")},
+//			Params: []Param{FloatParam("lambda", 3e-4, 0, Inf, "input-space penalty weight")},
 //			New: func(p Params) (any, error) { return &Tikhonov{Lambda: p.Float("lambda")}, nil },
 //		})
 //	}

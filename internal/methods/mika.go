@@ -107,7 +107,7 @@ func (mk *Mika) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	_, d := p.Basis.X.Dims()
 	useDst(dst, m, d)
 	st := make([]Status, m)
-	fixedPoint(dst, st, z, p, c, mk.MaxIter, mk.Tol, mk.Eps)
+	fixedPoint(dst, st, z, p, c, mk.MaxIter, mk.Tol, mk.Eps, nil)
 	CheckFinite(dst, st)
 	return st, nil
 }
@@ -142,16 +142,32 @@ func startPoints(p *Problem, start string) (*mat.Dense, error) {
 	return z, nil
 }
 
-// fixedPoint iterates eq. 13 from the rows of z (overwritten) and writes the
-// final iterates into dst and the outcome into st.
-func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64, maxIter int, tol, eps float64) {
+// inputPull is the input-space term of Tikhonov's fixed point (Abrahamsen &
+// Hansen eq. 20) written with the kernel terms' factor 2/c moved to the pull:
+//
+//	z_{t+1} = [Σ_n γ_n k(z_t, x_n) x_n + Mu·x0] / [Σ_n γ_n k(z_t, x_n) + Mu],
+//
+// Mu = cλ/2. Mika's iteration (eq. 13) is Mu = 0.
+type inputPull struct {
+	x0 *mat.Dense // M×D, the point the iterates are pulled towards
+	mu float64    // cλ/2 ≥ 0
+}
+
+// fixedPoint iterates eq. 13 (pull nil) or eq. 20 from the rows of z
+// (overwritten) and writes the final iterates into dst and the outcome into
+// st.
+func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64, maxIter int, tol, eps float64, pull *inputPull) {
 	x := p.Basis.X
 	_, d := x.Dims()
 	m := p.M()
+	var x0 *mat.Dense
+	if pull != nil && pull.mu > 0 {
+		x0 = mat.DenseCopyOf(pull.x0)
+	}
 
-	// The active rows occupy the leading rows of z and g; slot i holds the
-	// problem row act[i]. Compaction keeps the slots in row order, so the
-	// result does not depend on when other rows finish.
+	// The active rows occupy the leading rows of z and g (and x0); slot i
+	// holds the problem row act[i]. Compaction keeps the slots in row order,
+	// so the result does not depend on when other rows finish.
 	g := mat.DenseCopyOf(p.Gamma)
 	act := make([]int, 0, m)
 	for i := 0; i < m; i++ {
@@ -163,6 +179,9 @@ func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64
 		if i != len(act) {
 			copy(z.RawRowView(len(act)), z.RawRowView(i))
 			copy(g.RawRowView(len(act)), g.RawRowView(i))
+			if x0 != nil {
+				copy(x0.RawRowView(len(act)), x0.RawRowView(i))
+			}
 		}
 		act = append(act, i)
 	}
@@ -170,6 +189,7 @@ func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64
 	var w mat.Dense // squared distances, then weights
 	next := mat.NewDense(m, d, nil)
 	den := make([]float64, m)
+	mu := make([]float64, m)
 	done := make([]bool, m)
 	tol2 := tol * tol
 	for it := 1; it <= maxIter && len(act) > 0; it++ {
@@ -178,7 +198,8 @@ func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64
 		w.Reset()
 		kernel.SqDist(&w, za, x)
 		for i := 0; i < a; i++ {
-			den[i] = mikaWeights(w.RawRowView(i), g.RawRowView(i), c, eps)
+			sum, abs, dmin := mikaWeights(w.RawRowView(i), g.RawRowView(i), c)
+			den[i], mu[i] = fixedPointDenominator(sum, abs, dmin, c, eps, pull)
 		}
 		na := next.Slice(0, a, 0, d).(*mat.Dense)
 		na.Mul(&w, x) // Σ_n γ_n k(z_t, x_n) x_n for all active rows at once
@@ -193,7 +214,17 @@ func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64
 				continue
 			}
 			ni := na.RawRowView(i)
-			floats.Scale(1/den[i], ni)
+			switch {
+			case math.IsInf(mu[i], 1):
+				// The pull outweighs every kernel term (λ·e^{dmin/c}
+				// overflows, or no γ_n is nonzero): eq. 20 gives x0.
+				copy(ni, x0.RawRowView(i))
+			case mu[i] > 0:
+				floats.AddScaled(ni, mu[i], x0.RawRowView(i))
+				floats.Scale(1/den[i], ni)
+			default:
+				floats.Scale(1/den[i], ni)
+			}
 			if !allFinite(ni) {
 				st[row].Err = ErrNotFinite
 				done[i] = true
@@ -219,6 +250,9 @@ func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64
 			if i != k {
 				copy(z.RawRowView(k), z.RawRowView(i))
 				copy(g.RawRowView(k), g.RawRowView(i))
+				if x0 != nil {
+					copy(x0.RawRowView(k), x0.RawRowView(i))
+				}
 				act[k] = act[i]
 			}
 			k++
@@ -232,17 +266,16 @@ func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64
 }
 
 // mikaWeights overwrites the squared distances d2_n = ‖z−x_n‖² of one row with
-// the scaled weights γ_n exp(−(d2_n − min d2)/c) and returns their sum, the
-// denominator of eq. 13, or NaN when it has vanished relative to
-// Σ|weights| (see Mika).
-func mikaWeights(d2, gamma []float64, c, eps float64) float64 {
-	dmin := math.Inf(1)
+// the scaled weights γ_n exp(−(d2_n − dmin)/c), dmin the minimum over the n
+// with γ_n ≠ 0 (+Inf when there are none), and returns their sum, the
+// denominator of eq. 13, the sum of their magnitudes and dmin.
+func mikaWeights(d2, gamma []float64, c float64) (sum, abs, dmin float64) {
+	dmin = math.Inf(1)
 	for j, v := range d2 {
 		if gamma[j] != 0 && v < dmin {
 			dmin = v
 		}
 	}
-	var sum, abs float64
 	for j, v := range d2 {
 		if gamma[j] == 0 {
 			d2[j] = 0
@@ -253,11 +286,31 @@ func mikaWeights(d2, gamma []float64, c, eps float64) float64 {
 		sum += wj
 		abs += math.Abs(wj)
 	}
-	if !(math.Abs(sum) > eps*abs) {
-		// Also catches abs = 0 (Γ row of zeros) and NaN.
-		return math.NaN()
+	return sum, abs, dmin
+}
+
+// fixedPointDenominator returns the denominator of eq. 13, or of eq. 20 when
+// pull is non-nil, for scaled weights with the given sum and sum of
+// magnitudes, together with the pull's weight in the same scale,
+// mu = (cλ/2)·e^{dmin/c} (0 for eq. 13, +Inf when it overflows or no γ_n is
+// nonzero). The denominator is NaN when it has vanished relative to the
+// magnitude of its terms (see Mika and Tikhonov).
+func fixedPointDenominator(sum, abs, dmin, c, eps float64, pull *inputPull) (den, mu float64) {
+	if pull != nil && pull.mu > 0 {
+		mu = pull.mu * math.Exp(dmin/c)
+		if math.IsInf(mu, 1) {
+			return mu, mu
+		}
 	}
-	return sum
+	den = sum
+	if mu > 0 {
+		den += mu
+	}
+	if !(math.Abs(den) > eps*(abs+mu)) {
+		// Also catches abs = 0 (Γ row of zeros) and NaN.
+		return math.NaN(), mu
+	}
+	return den, mu
 }
 
 func allFinite(v []float64) bool {
