@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench toy usps clean
+.PHONY: all build test vet fmt bench toy usps yaleb clean
 
 all: vet test build
 
@@ -35,6 +35,14 @@ toy: build
 usps: build
 	./bin/runexp configs/abrahamsen-hansen-fig6.yaml configs/abrahamsen-hansen-fig4.yaml \
 		configs/abrahamsen-hansen-fig4-std025.yaml configs/abrahamsen-hansen-fig5.yaml
+
+# Zheng & Lai Tables 1–4 on the real Yale B faces (needs RUNEXP_DATA). One
+# process, so the four tables share one kernel PCA fit.
+yaleb: build
+	./bin/runexp configs/zheng-lai-table1.yaml configs/zheng-lai-table2.yaml \
+		configs/zheng-lai-table3.yaml configs/zheng-lai-table4.yaml \
+		configs/zheng-lai-table1-noise255.yaml configs/zheng-lai-table1-subsets12.yaml \
+		configs/zheng-lai-table3-subsets12.yaml
 
 clean:
 	rm -rf bin results
