@@ -94,11 +94,8 @@ func check(c *config.Config) error {
 	if _, err := parse(c); err != nil {
 		return err
 	}
-	if c.Model.Kernel == "" || (len(c.Model.Components) == 0 && len(c.Model.Energy) == 0) {
-		return c.ModelErrorf("model: denoise needs a kernel and components (or energy)")
-	}
-	if len(c.Methods) == 0 {
-		return c.Errorf(0, "methods: denoise needs at least one estimator")
+	if err := common.CheckModel(c, "denoise", true, "at least one estimator"); err != nil {
+		return err
 	}
 	return nil
 }
@@ -172,15 +169,7 @@ func pickExamples(labels []int, n int) []int {
 }
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
-	m, err := common.Model(in.env, "train", in.train.X, cell)
-	if err != nil {
-		return err
-	}
-	q, err := common.Components(m, cell)
-	if err != nil {
-		return err
-	}
-	est, err := cell.Method.New()
+	m, q, est, err := common.Setup(in.env, "train", in.train.X, cell)
 	if err != nil {
 		return err
 	}

@@ -66,11 +66,8 @@ func check(c *config.Config) error {
 	if _, err := parse(c); err != nil {
 		return err
 	}
-	if c.Model.Kernel == "" || (len(c.Model.Components) == 0 && len(c.Model.Energy) == 0) {
-		return c.ModelErrorf("model: local-minima needs a kernel and components (or energy)")
-	}
-	if len(c.Methods) == 0 {
-		return c.Errorf(0, "methods: local-minima needs a pre-image estimator (e.g. - name: mika)")
+	if err := common.CheckModel(c, "local-minima", true, "a pre-image estimator (e.g. - name: mika)"); err != nil {
+		return err
 	}
 	for i, m := range c.Methods {
 		spec, ok := methods.Lookup(m.Name)
@@ -119,15 +116,7 @@ func start(env *runner.Env) (runner.Instance, error) {
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	x := in.data.Train.X
 	n, d := x.Dims()
-	m, err := common.Model(in.env, "train", x, cell)
-	if err != nil {
-		return err
-	}
-	q, err := common.Components(m, cell)
-	if err != nil {
-		return err
-	}
-	est, err := cell.Method.New()
+	m, q, est, err := common.Setup(in.env, "train", x, cell)
 	if err != nil {
 		return err
 	}

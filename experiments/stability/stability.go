@@ -62,11 +62,8 @@ func check(c *config.Config) error {
 	if _, err := parse(c); err != nil {
 		return err
 	}
-	if c.Model.Kernel == "" || (len(c.Model.Components) == 0 && len(c.Model.Energy) == 0) {
-		return c.ModelErrorf("model: stability needs a kernel and components (or energy)")
-	}
-	if len(c.Methods) == 0 {
-		return c.Errorf(0, "methods: stability needs iterative pre-image estimators (e.g. mika, tikhonov)")
+	if err := common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)"); err != nil {
+		return err
 	}
 	return nil
 }
@@ -112,15 +109,7 @@ func start(env *runner.Env) (runner.Instance, error) {
 }
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
-	m, err := common.Model(in.env, "train", in.train.X, cell)
-	if err != nil {
-		return err
-	}
-	q, err := common.Components(m, cell)
-	if err != nil {
-		return err
-	}
-	est, err := cell.Method.New()
+	m, q, est, err := common.Setup(in.env, "train", in.train.X, cell)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
@@ -189,4 +190,39 @@ func Corrupt(env *runner.Env, set *datasets.Set) (*Corrupted, error) {
 		}
 	}
 	return c, nil
+}
+
+// CheckModel reports a config whose model lacks a kernel or a subspace size
+// (components or energy), and, when needMethods is set, one that lists no
+// estimator; kind and hint word the errors.
+func CheckModel(c *config.Config, kind string, needMethods bool, hint string) error {
+	if c.Model.Kernel == "" || (len(c.Model.Components) == 0 && len(c.Model.Energy) == 0) {
+		return c.ModelErrorf("model: %s needs a kernel and components (or energy)", kind)
+	}
+	if needMethods && len(c.Methods) == 0 {
+		return c.Errorf(0, "methods: %s needs %s", kind, hint)
+	}
+	return nil
+}
+
+// Setup returns what a cell of a model-and-estimator experiment starts
+// from: the shared kernel PCA fit on x, the cell's PC count and a fresh
+// estimator.
+func Setup(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, int, any, error) {
+	m, err := Model(env, name, x, cell)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	q, err := Components(m, cell)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if cell.Method == nil {
+		return m, q, nil, nil
+	}
+	est, err := cell.Method.New()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return m, q, est, nil
 }
