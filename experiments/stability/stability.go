@@ -208,7 +208,10 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	labels := common.Labels(recs, "method")
 	// The paper draws Mika red and the regularised method blue.
 	colours := []color.Color{color.RGBA{213, 94, 0, 255}, color.RGBA{0, 114, 178, 255}}
-	draw1 := func(p *plot.Plot, legend bool) error {
+	// draw1 adds every estimator's band and mean; clip > 0 clamps values to
+	// [0, clip], since gonum/plot draws outside the axes: in the close-up an
+	// off-scale curve then runs along the top edge instead of over the title.
+	draw1 := func(p *plot.Plot, legend bool, clip float64) error {
 		for li, label := range labels {
 			var mean, upper, lower plotter.XYs
 			for i := range recs {
@@ -217,9 +220,15 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 					continue
 				}
 				x := common.Param(r, wn)
-				mean = append(mean, plotter.XY{X: x, Y: r.Metrics["spread_mean"]})
-				upper = append(upper, plotter.XY{X: x, Y: r.Metrics["spread_p95"]})
-				lower = append(lower, plotter.XY{X: x, Y: r.Metrics["spread_p5"]})
+				y := func(v float64) float64 {
+					if clip > 0 {
+						return math.Max(0, math.Min(v, clip))
+					}
+					return v
+				}
+				mean = append(mean, plotter.XY{X: x, Y: y(r.Metrics["spread_mean"])})
+				upper = append(upper, plotter.XY{X: x, Y: y(r.Metrics["spread_p95"])})
+				lower = append(lower, plotter.XY{X: x, Y: y(r.Metrics["spread_p5"])})
 			}
 			if len(mean) == 0 {
 				continue
@@ -260,7 +269,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	full.Y.Label.Text = "mean pairwise distance"
 	full.X.Scale = plot.LogScale{}
 	full.X.Tick.Marker = figs.LogTicks125{}
-	if err := draw1(full, true); err != nil {
+	if err := draw1(full, true, 0); err != nil {
 		return err
 	}
 	full.Legend.Top = true
@@ -274,9 +283,6 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	zoom.Y.Label.Text = full.Y.Label.Text
 	zoom.X.Scale = plot.LogScale{}
 	zoom.X.Tick.Marker = figs.LogTicks125{}
-	if err := draw1(zoom, false); err != nil {
-		return err
-	}
 	top := in.opt.zoom
 	if top == 0 {
 		top = math.Inf(1)
@@ -291,6 +297,13 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 			top = math.Min(top, v)
 		}
 		top *= 1.2
+	}
+	clip := 0.0
+	if !math.IsInf(top, 0) && top > 0 {
+		clip = top
+	}
+	if err := draw1(zoom, false, clip); err != nil {
+		return err
 	}
 	if !math.IsInf(top, 0) && top > 0 {
 		zoom.Y.Min, zoom.Y.Max = 0, top
