@@ -33,7 +33,7 @@ toy: build
 
 # Abrahamsen & Hansen Figs. 4–6 on the real USPS digits (needs RUNEXP_DATA).
 usps: build
-	./bin/runexp configs/abrahamsen-hansen-fig6.yaml configs/abrahamsen-hansen-fig4.yaml \
+	./bin/runexp configs/abrahamsen-hansen-fig6.yaml configs/abrahamsen-hansen-fig6-unit.yaml configs/abrahamsen-hansen-fig4.yaml \
 		configs/abrahamsen-hansen-fig4-std025.yaml configs/abrahamsen-hansen-fig5.yaml
 
 # Zheng & Lai Tables 1–4 on the real Yale B faces (needs RUNEXP_DATA). One

@@ -45,9 +45,14 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			train, test, err := datasets.LoadUSPS(root, o, env.Rand("data"))
+			train, test, err := datasets.LoadUSPS(root, o.USPSOptions, env.Rand("data"))
 			if err != nil {
 				return nil, err
+			}
+			// The files hold [−1, 1] with background −1; scale: [0, 1] puts
+			// the background at 0, where an ℓ1 penalty means "blank".
+			for _, set := range []*datasets.Set{train, test} {
+				set.X.Apply(func(_, _ int, v float64) float64 { return o.lo + (v+1)/2*(o.hi-o.lo) }, set.X)
 			}
 			return &runner.Data{Train: train, Test: test}, nil
 		},
@@ -145,14 +150,24 @@ func ringsOptions(s config.Section) (datasets.RingsOptions, error) {
 	return o, nil
 }
 
-func uspsOptions(s config.Section) (datasets.USPSOptions, error) {
+type uspsOpts struct {
+	datasets.USPSOptions
+	lo, hi float64 // the pixel range after scaling
+}
+
+func uspsOptions(s config.Section) (uspsOpts, error) {
 	r := s.Reader("dataset")
-	var o datasets.USPSOptions
+	var o uspsOpts
 	digits := r.Floats("digits", []float64{0, 2, 4, 9}, -1)
 	o.TrainPerDigit = r.Int("train_per_digit", 100, 1)
 	o.TestPerDigit = r.Int("test_per_digit", 100, 1)
+	scale := r.Floats("scale", []float64{-1, 1}, 2)
 	if err := r.Err(); err != nil {
 		return o, err
+	}
+	o.lo, o.hi = scale[0], scale[1]
+	if !(o.hi > o.lo) {
+		return o, s.Errorf("scale", "dataset.scale: want [low, high] with low < high, got %v", scale)
 	}
 	seen := map[int]bool{}
 	for _, d := range digits {
