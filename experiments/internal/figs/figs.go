@@ -91,7 +91,7 @@ func Finite(xy plotter.XYs) plotter.XYs {
 }
 
 // LogTicks125 marks 1, 2 and 5 times each power of ten, labelling them all
-// when the axis spans under three decades: plot.LogTicks labels only the
+// when the axis spans under two decades: plot.LogTicks labels only the
 // powers, which leaves an MSE axis spanning 0.05–0.8 with one label.
 type LogTicks125 struct{}
 
@@ -100,7 +100,7 @@ func (LogTicks125) Ticks(min, max float64) []plot.Tick {
 	if min <= 0 || max <= min {
 		return plot.LogTicks{Prec: -1}.Ticks(min, max)
 	}
-	label := math.Log10(max/min) < 3
+	label := math.Log10(max/min) < 2
 	var ticks []plot.Tick
 	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
 		p := math.Pow(10, e)
