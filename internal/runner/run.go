@@ -301,15 +301,6 @@ func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report
 	return sum, nil
 }
 
-// RunCells runs the cells on a pool of workers and returns their records in
-// grid order, whatever order they finished in. A panic inside a cell is
-// caught and recorded as that cell's failure.
-func RunCells(ctx context.Context, inst Instance, cells []*Cell, workers int, log *slog.Logger) ([]report.Record, error) {
-	recs := make([]report.Record, len(cells))
-	err := runPool(ctx, inst, cells, workers, log, func(i int, r report.Record) { recs[i] = r })
-	return recs, err
-}
-
 // runPool runs cells on workers, calling done(i, record) from the worker
 // as each finishes. When ctx is cancelled no new cell starts; cells
 // already running finish and are reported, then ctx's error is returned.
