@@ -32,7 +32,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/runexp/runexp/experiments/internal/common"
 	"github.com/runexp/runexp/experiments/internal/figs"
@@ -363,44 +362,21 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 		p.X.Tick.Marker, p.Y.Tick.Marker = figs.LogTicks125{}, figs.LogTicks125{}
 		for si, sz := range sizes {
-			var band, med plotter.XYs
-			var upper, lower plotter.XYs
+			var pts []figs.BandPoint
 			for i := range recs {
 				r := &recs[i]
 				if fmt.Sprint(r.Params["method"]) != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
 					continue
 				}
-				x := common.Param(r, wn)
-				upper = append(upper, plotter.XY{X: x, Y: r.Metrics["mse_p95"]})
-				lower = append(lower, plotter.XY{X: x, Y: r.Metrics["mse_p5"]})
-				med = append(med, plotter.XY{X: x, Y: r.Metrics["mse_median"]})
+				pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: r.Metrics["mse_p5"], Mid: r.Metrics["mse_median"], Hi: r.Metrics["mse_p95"]})
 			}
-			if len(med) == 0 {
-				continue
-			}
-			sort.Slice(upper, func(a, b int) bool { return upper[a].X < upper[b].X })
-			sort.Slice(lower, func(a, b int) bool { return lower[a].X > lower[b].X })
-			sort.Slice(med, func(a, b int) bool { return med[a].X < med[b].X })
-			band = append(append(band, upper...), lower...)
-			col := figs.Palette[si%len(figs.Palette)]
-			if len(band) >= 3 {
-				poly, err := plotter.NewPolygon(band)
-				if err != nil {
-					return err
-				}
-				r, g, b, _ := col.RGBA()
-				poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x40}
-				poly.LineStyle.Width = 0
-				p.Add(poly)
-			}
-			line, points, err := plotter.NewLinePoints(med)
+			line, err := figs.AddBand(p, pts, figs.Palette[si%len(figs.Palette)])
 			if err != nil {
 				return err
 			}
-			line.Color, points.Color = col, col
-			points.Shape = draw.CircleGlyph{}
-			points.Radius = vg.Points(1.5)
-			p.Add(line, points)
+			if line == nil {
+				continue
+			}
 			p.Legend.Add(fmt.Sprintf("%s = %s", size, report.FormatFloat(sz, 4)), line)
 		}
 		if !math.IsInf(lo, 0) {

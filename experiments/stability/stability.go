@@ -17,13 +17,10 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/runexp/runexp/experiments/internal/common"
 	"github.com/runexp/runexp/experiments/internal/figs"
@@ -213,50 +210,31 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	// off-scale curve then runs along the top edge instead of over the title.
 	draw1 := func(p *plot.Plot, legend bool, clip float64) error {
 		for li, label := range labels {
-			var mean, upper, lower plotter.XYs
+			var pts []figs.BandPoint
 			for i := range recs {
 				r := &recs[i]
 				if fmt.Sprint(r.Params["method"]) != label || r.Status == report.StatusFailed {
 					continue
 				}
-				x := common.Param(r, wn)
 				y := func(v float64) float64 {
 					if clip > 0 {
 						return math.Max(0, math.Min(v, clip))
 					}
 					return v
 				}
-				mean = append(mean, plotter.XY{X: x, Y: y(r.Metrics["spread_mean"])})
-				upper = append(upper, plotter.XY{X: x, Y: y(r.Metrics["spread_p95"])})
-				lower = append(lower, plotter.XY{X: x, Y: y(r.Metrics["spread_p5"])})
+				pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: y(r.Metrics["spread_p5"]), Mid: y(r.Metrics["spread_mean"]), Hi: y(r.Metrics["spread_p95"])})
 			}
-			if len(mean) == 0 {
-				continue
-			}
-			sort.Slice(mean, func(a, b int) bool { return mean[a].X < mean[b].X })
-			sort.Slice(upper, func(a, b int) bool { return upper[a].X < upper[b].X })
-			sort.Slice(lower, func(a, b int) bool { return lower[a].X > lower[b].X })
 			col := colours[li%len(colours)]
 			if li >= len(colours) {
 				col = figs.Palette[li%len(figs.Palette)]
 			}
-			if len(mean) >= 2 {
-				poly, err := plotter.NewPolygon(append(append(plotter.XYs{}, upper...), lower...))
-				if err != nil {
-					return err
-				}
-				r, g, b, _ := col.RGBA()
-				poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x40}
-				poly.LineStyle.Width = 0
-				p.Add(poly)
-			}
-			line, pts, err := plotter.NewLinePoints(mean)
+			line, err := figs.AddBand(p, pts, col)
 			if err != nil {
 				return err
 			}
-			line.Color, pts.Color = col, col
-			pts.Shape, pts.Radius = draw.CircleGlyph{}, vg.Points(1.5)
-			p.Add(line, pts)
+			if line == nil {
+				continue
+			}
 			if legend {
 				p.Legend.Add(label+" (mean, 5th–95th pct)", line)
 			}

@@ -86,15 +86,7 @@ func BenchmarkMika(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	var iters, conv int
-	for _, s := range st {
-		iters += s.Iterations
-		if s.Converged {
-			conv++
-		}
-	}
-	b.ReportMetric(float64(iters)/float64(len(st)), "iter/row")
-	b.ReportMetric(float64(conv)/float64(len(st)), "converged/row")
+	reportIterations(b, st)
 }
 
 func BenchmarkKwokTsang(b *testing.B) {

@@ -4,6 +4,7 @@ package figs
 import (
 	"image/color"
 	"math"
+	"sort"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -120,4 +121,49 @@ func (LogTicks125) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// BandPoint is one x of a percentile band: its low and high percentiles
+// and the central value (median or mean).
+type BandPoint struct {
+	X, Lo, Mid, Hi float64
+}
+
+// AddBand draws, in colour col, the band between Lo and Hi as a translucent
+// polygon (when there are at least two points) and Mid as a line with
+// points, sorted by X. It returns the line for the legend, or nil when pts
+// is empty.
+func AddBand(p *plot.Plot, pts []BandPoint, col color.Color) (*plotter.Line, error) {
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	s := append([]BandPoint(nil), pts...)
+	sort.Slice(s, func(a, b int) bool { return s[a].X < s[b].X })
+	mid := make(plotter.XYs, len(s))
+	poly := make(plotter.XYs, 0, 2*len(s))
+	for i, q := range s {
+		mid[i] = plotter.XY{X: q.X, Y: q.Mid}
+		poly = append(poly, plotter.XY{X: q.X, Y: q.Hi})
+	}
+	for i := len(s) - 1; i >= 0; i-- {
+		poly = append(poly, plotter.XY{X: s[i].X, Y: s[i].Lo})
+	}
+	if len(s) >= 2 {
+		pg, err := plotter.NewPolygon(poly)
+		if err != nil {
+			return nil, err
+		}
+		r, g, b, _ := col.RGBA()
+		pg.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x40}
+		pg.LineStyle.Width = 0
+		p.Add(pg)
+	}
+	line, points, err := plotter.NewLinePoints(mid)
+	if err != nil {
+		return nil, err
+	}
+	line.Color, points.Color = col, col
+	points.Shape, points.Radius = draw.CircleGlyph{}, vg.Points(1.5)
+	p.Add(line, points)
+	return line, nil
 }
