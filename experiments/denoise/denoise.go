@@ -93,10 +93,7 @@ func check(c *config.Config) error {
 	if _, err := parse(c); err != nil {
 		return err
 	}
-	if err := common.CheckModel(c, "denoise", true, "at least one estimator"); err != nil {
-		return err
-	}
-	return nil
+	return common.CheckModel(c, "denoise", true, "at least one estimator")
 }
 
 type instance struct {

@@ -59,10 +59,7 @@ func check(c *config.Config) error {
 	if _, err := parse(c); err != nil {
 		return err
 	}
-	if err := common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)"); err != nil {
-		return err
-	}
-	return nil
+	return common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)")
 }
 
 type instance struct {
