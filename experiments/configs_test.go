@@ -18,7 +18,7 @@ func TestEveryConfigValidates(t *testing.T) {
 	for _, f := range files {
 		c, err := config.Load(f)
 		if err == nil {
-			_, _, err = runner.Validate(c)
+			_, err = runner.Validate(c)
 		}
 		if err != nil {
 			t.Errorf("%v", err)

@@ -104,7 +104,7 @@ func TestHuangConfigErrors(t *testing.T) {
 		}
 		c, err := config.Parse("bad.yaml", []byte(src))
 		if err == nil {
-			_, _, err = runner.Validate(c)
+			_, err = runner.Validate(c)
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "bad.yaml:") {
 			t.Errorf("%s → %s: error %v, want %q at a line", tc.from, tc.to, err, tc.want)

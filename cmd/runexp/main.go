@@ -150,7 +150,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	for _, path := range fs.Args() {
 		c, err := config.Load(path)
 		if err == nil {
-			_, _, err = runner.Validate(c)
+			_, err = runner.Validate(c)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "runexp:", err)
@@ -301,7 +301,10 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		c, err := config.Load(path)
 		var cells []*runner.Cell
 		if err == nil {
-			_, cells, err = runner.Validate(c)
+			var plan *runner.Plan
+			if plan, err = runner.Validate(c); err == nil {
+				cells = plan.Cells
+			}
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, err)

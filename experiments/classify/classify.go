@@ -64,12 +64,9 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Kind{
-		Name:  "classify",
-		Doc:   "KPCA vs LPKPCA features + L2 logistic regression (LIBLINEAR -s 0), mean per-class accuracy over seeded splits (Zheng et al. 2015 Tables 1–6, Figs. 2, 4, 6)",
-		Check: check,
-		Start: start,
-	})
+	runner.RegisterKind(runner.Define("classify",
+		"KPCA vs LPKPCA features + L2 logistic regression (LIBLINEAR -s 0), mean per-class accuracy over seeded splits (Zheng et al. 2015 Tables 1–6, Figs. 2, 4, 6)",
+		check, start))
 }
 
 type options struct {
@@ -122,17 +119,18 @@ func parse(c *config.Config) (options, error) {
 	return o, nil
 }
 
-func check(c *config.Config) error {
-	if _, err := parse(c); err != nil {
-		return err
+func check(c *config.Config) (options, error) {
+	o, err := parse(c)
+	if err != nil {
+		return o, err
 	}
 	if c.Model.Kernel != "gaussian" || c.Model.WidthName != "sigma" || len(c.Model.Components) == 0 {
-		return c.ModelErrorf("model: classify needs kernel: gaussian, sigma (× the mean pairwise distance unless experiment.width: absolute) and components")
+		return o, c.ModelErrorf("model: classify needs kernel: gaussian, sigma (× the mean pairwise distance unless experiment.width: absolute) and components")
 	}
 	if len(c.Methods) > 0 {
-		return c.Errorf(c.Methods[0].Line, "methods: classify compares KPCA and LPKPCA features itself; list λ and k under experiment, not methods")
+		return o, c.Errorf(c.Methods[0].Line, "methods: classify compares KPCA and LPKPCA features itself; list λ and k under experiment, not methods")
 	}
-	return nil
+	return o, nil
 }
 
 // point is one (λ, k) of the sweep.
@@ -162,11 +160,7 @@ type split struct {
 	trainPerClass string // e.g. "5" or "29–32", for the caption
 }
 
-func start(env *runner.Env) (runner.Instance, error) {
-	o, err := parse(env.Config)
-	if err != nil {
-		return nil, err
-	}
+func start(env *runner.Env, o options) (runner.Instance, error) {
 	d, err := env.LoadData()
 	if err != nil {
 		return nil, err

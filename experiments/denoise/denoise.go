@@ -44,12 +44,9 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Kind{
-		Name:  "denoise",
-		Doc:   "de-noise test inputs with every estimator over c × #PCs; percentile bands (A&H Fig. 4) or example images (Fig. 6)",
-		Check: check,
-		Start: start,
-	})
+	runner.RegisterKind(runner.Define("denoise",
+		"de-noise test inputs with every estimator over c × #PCs; percentile bands (A&H Fig. 4) or example images (Fig. 6)",
+		check, start))
 }
 
 type options struct {
@@ -89,11 +86,12 @@ func parse(c *config.Config) (options, error) {
 	return o, nil
 }
 
-func check(c *config.Config) error {
-	if _, err := parse(c); err != nil {
-		return err
+func check(c *config.Config) (options, error) {
+	o, err := parse(c)
+	if err != nil {
+		return o, err
 	}
-	return common.CheckModel(c, "denoise", true, "at least one estimator")
+	return o, common.CheckModel(c, "denoise", true, "at least one estimator")
 }
 
 type instance struct {
@@ -105,11 +103,7 @@ type instance struct {
 	examples []int // test rows shown in the images figure
 }
 
-func start(env *runner.Env) (runner.Instance, error) {
-	o, err := parse(env.Config)
-	if err != nil {
-		return nil, err
-	}
+func start(env *runner.Env, o options) (runner.Instance, error) {
 	d, err := env.LoadData()
 	if err != nil {
 		return nil, err

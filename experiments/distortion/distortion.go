@@ -37,12 +37,9 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Kind{
-		Name:  "distortion",
-		Doc:   "closest feature-space pairs drawn in input space over c × #PCs (Abrahamsen & Hansen Fig. 2)",
-		Check: check,
-		Start: start,
-	})
+	runner.RegisterKind(runner.Define("distortion",
+		"closest feature-space pairs drawn in input space over c × #PCs (Abrahamsen & Hansen Fig. 2)",
+		check, start))
 }
 
 type options struct {
@@ -61,17 +58,18 @@ func parse(c *config.Config) (options, error) {
 	return o, r.Err()
 }
 
-func check(c *config.Config) error {
-	if _, err := parse(c); err != nil {
-		return err
+func check(c *config.Config) (options, error) {
+	o, err := parse(c)
+	if err != nil {
+		return o, err
 	}
 	if c.Model.Kernel != "gaussian" || len(c.Model.Components) == 0 {
-		return c.ModelErrorf("model: distortion needs kernel: gaussian with a width grid and a components grid")
+		return o, c.ModelErrorf("model: distortion needs kernel: gaussian with a width grid and a components grid")
 	}
 	if len(c.Methods) > 0 {
-		return c.Errorf(c.Methods[0].Line, "methods: distortion uses no estimator; remove the methods list")
+		return o, c.Errorf(c.Methods[0].Line, "methods: distortion uses no estimator; remove the methods list")
 	}
-	return nil
+	return o, nil
 }
 
 type instance struct {
@@ -80,11 +78,7 @@ type instance struct {
 	data *runner.Data
 }
 
-func start(env *runner.Env) (runner.Instance, error) {
-	o, err := parse(env.Config)
-	if err != nil {
-		return nil, err
-	}
+func start(env *runner.Env, o options) (runner.Instance, error) {
 	d, err := env.LoadData()
 	if err != nil {
 		return nil, err

@@ -45,12 +45,9 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Kind{
-		Name:  "kkcluster",
-		Doc:   "Huang et al. Figs. 4–6: kernel k-means (raw and HOG kernels), pre-images of the centres, purity and distances",
-		Check: check,
-		Start: start,
-	})
+	runner.RegisterKind(runner.Define("kkcluster",
+		"Huang et al. Figs. 4–6: kernel k-means (raw and HOG kernels), pre-images of the centres, purity and distances",
+		check, start))
 }
 
 type options struct {
@@ -110,11 +107,12 @@ func parse(c *config.Config) (options, error) {
 	return o, nil
 }
 
-func check(c *config.Config) error {
-	if _, err := parse(c); err != nil {
-		return err
+func check(c *config.Config) (options, error) {
+	o, err := parse(c)
+	if err != nil {
+		return o, err
 	}
-	return huang.CheckConfig(c, "kkcluster")
+	return o, huang.CheckConfig(c, "kkcluster")
 }
 
 // clustering is one kernel's k-means result and what the pre-images need.
@@ -139,11 +137,7 @@ type instance struct {
 	cl    []*clustering
 }
 
-func start(env *runner.Env) (runner.Instance, error) {
-	o, err := parse(env.Config)
-	if err != nil {
-		return nil, err
-	}
+func start(env *runner.Env, o options) (runner.Instance, error) {
 	d, err := env.LoadData()
 	if err != nil {
 		return nil, err

@@ -44,12 +44,9 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Kind{
-		Name:  "lgdenoise",
-		Doc:   "Huang et al. Table 1 / Fig. 7: de-noising per group (50/50 split), σ and neighbours from the data, APE and SNR",
-		Check: check,
-		Start: start,
-	})
+	runner.RegisterKind(runner.Define("lgdenoise",
+		"Huang et al. Table 1 / Fig. 7: de-noising per group (50/50 split), σ and neighbours from the data, APE and SNR",
+		check, start))
 }
 
 type options struct {
@@ -75,11 +72,12 @@ func parse(c *config.Config) (options, error) {
 	return o, r.Err()
 }
 
-func check(c *config.Config) error {
-	if _, err := parse(c); err != nil {
-		return err
+func check(c *config.Config) (options, error) {
+	o, err := parse(c)
+	if err != nil {
+		return o, err
 	}
-	return huang.CheckConfig(c, "lgdenoise")
+	return o, huang.CheckConfig(c, "lgdenoise")
 }
 
 // part is one model: its training rows and the test rows it de-noises.
@@ -112,11 +110,7 @@ func metricName(s string) string {
 	}, s))
 }
 
-func start(env *runner.Env) (runner.Instance, error) {
-	o, err := parse(env.Config)
-	if err != nil {
-		return nil, err
-	}
+func start(env *runner.Env, o options) (runner.Instance, error) {
 	d, err := env.LoadData()
 	if err != nil {
 		return nil, err

@@ -38,12 +38,9 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Kind{
-		Name:  "local-minima",
-		Doc:   "a pre-image estimator started from every training point, over c (Abrahamsen & Hansen Fig. 3)",
-		Check: check,
-		Start: start,
-	})
+	runner.RegisterKind(runner.Define("local-minima",
+		"a pre-image estimator started from every training point, over c (Abrahamsen & Hansen Fig. 3)",
+		check, start))
 }
 
 type options struct {
@@ -62,12 +59,13 @@ func parse(c *config.Config) (options, error) {
 	return o, r.Err()
 }
 
-func check(c *config.Config) error {
-	if _, err := parse(c); err != nil {
-		return err
+func check(c *config.Config) (options, error) {
+	o, err := parse(c)
+	if err != nil {
+		return o, err
 	}
 	if err := common.CheckModel(c, "local-minima", true, "a pre-image estimator (e.g. - name: mika)"); err != nil {
-		return err
+		return o, err
 	}
 	for i, m := range c.Methods {
 		spec, ok := methods.Lookup(m.Name)
@@ -77,11 +75,11 @@ func check(c *config.Config) error {
 		est, err := spec.New(defaults(spec))
 		if err == nil {
 			if _, ok := est.(methods.PreImager); !ok {
-				return c.Errorf(m.Line, "methods[%d]: %s is not a pre-image estimator; local-minima starts a pre-image iteration from each training point", i, m.Name)
+				return o, c.Errorf(m.Line, "methods[%d]: %s is not a pre-image estimator; local-minima starts a pre-image iteration from each training point", i, m.Name)
 			}
 		}
 	}
-	return nil
+	return o, nil
 }
 
 func defaults(s *methods.Spec) methods.Params {
@@ -98,11 +96,7 @@ type instance struct {
 	data *runner.Data
 }
 
-func start(env *runner.Env) (runner.Instance, error) {
-	o, err := parse(env.Config)
-	if err != nil {
-		return nil, err
-	}
+func start(env *runner.Env, o options) (runner.Instance, error) {
 	d, err := env.LoadData()
 	if err != nil {
 		return nil, err

@@ -44,12 +44,9 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Kind{
-		Name:  "missing",
-		Doc:   "impute randomly deleted attribute values of random subsets; squared error over repetitions (Nguyen & De la Torre Table 1)",
-		Check: check,
-		Start: start,
-	})
+	runner.RegisterKind(runner.Define("missing",
+		"impute randomly deleted attribute values of random subsets; squared error over repetitions (Nguyen & De la Torre Table 1)",
+		check, start))
 }
 
 type paperRow struct {
@@ -124,14 +121,15 @@ func parse(c *config.Config) (options, error) {
 	return o, nil
 }
 
-func check(c *config.Config) error {
-	if _, err := parse(c); err != nil {
-		return err
+func check(c *config.Config) (options, error) {
+	o, err := parse(c)
+	if err != nil {
+		return o, err
 	}
 	if len(c.Methods) == 0 {
-		return c.Errorf(0, "methods: the missing kind needs imputers (impute-mean, impute-nn, ppca, rkpca-impute)")
+		return o, c.Errorf(0, "methods: the missing kind needs imputers (impute-mean, impute-nn, ppca, rkpca-impute)")
 	}
-	return nil
+	return o, nil
 }
 
 // draw is one repetition's subset and mask.
@@ -146,11 +144,7 @@ type instance struct {
 	draws [][]draw // [p][rep]
 }
 
-func start(env *runner.Env) (runner.Instance, error) {
-	o, err := parse(env.Config)
-	if err != nil {
-		return nil, err
-	}
+func start(env *runner.Env, o options) (runner.Instance, error) {
 	d, err := env.LoadData()
 	if err != nil {
 		return nil, err

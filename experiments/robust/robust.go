@@ -57,12 +57,9 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Kind{
-		Name:  "robust",
-		Doc:   "reconstruct occluded or noisy held-out images; region-wise mean absolute error, validation tuning (Nguyen & De la Torre Fig. 5, Table 2)",
-		Check: check,
-		Start: start,
-	})
+	runner.RegisterKind(runner.Define("robust",
+		"reconstruct occluded or noisy held-out images; region-wise mean absolute error, validation tuning (Nguyen & De la Torre Fig. 5, Table 2)",
+		check, start))
 }
 
 // tuneSpec is one method's validation grid.
@@ -168,16 +165,16 @@ func parse(c *config.Config) (options, error) {
 	return o, nil
 }
 
-func check(c *config.Config) error {
+func check(c *config.Config) (options, error) {
 	o, err := parse(c)
 	if err != nil {
-		return err
+		return o, err
 	}
 	if err := common.CheckModel(c, "robust", true, "at least one estimator"); err != nil {
-		return err
+		return o, err
 	}
 	if len(c.Model.Energy) == 0 {
-		return c.ModelErrorf("model: the robust kind chooses subspaces by energy (model.energy)")
+		return o, c.ModelErrorf("model: the robust kind chooses subspaces by energy (model.energy)")
 	}
 	labels := map[string]*config.Method{}
 	for i := range c.Methods {
@@ -193,7 +190,7 @@ func check(c *config.Config) error {
 	for label, ts := range o.tunes {
 		m, ok := labels[label]
 		if !ok {
-			return c.Experiment.Errorf("tune", "experiment.tune: no method labelled %q", label)
+			return o, c.Experiment.Errorf("tune", "experiment.tune: no method labelled %q", label)
 		}
 		spec, ok := methods.Lookup(m.Name)
 		if !ok {
@@ -214,11 +211,11 @@ func check(c *config.Config) error {
 				}
 			}
 			if _, err := spec.Bind(raw); err != nil {
-				return c.Experiment.Errorf("tune", "experiment.tune (%s): %v", label, err)
+				return o, c.Experiment.Errorf("tune", "experiment.tune (%s): %v", label, err)
 			}
 		}
 	}
-	return nil
+	return o, nil
 }
 
 // grid expands a tune spec's estimator parameters (widths apart), keys in
@@ -270,11 +267,7 @@ type instance struct {
 	exRows      []int // test rows shown in the figures
 }
 
-func start(env *runner.Env) (runner.Instance, error) {
-	o, err := parse(env.Config)
-	if err != nil {
-		return nil, err
-	}
+func start(env *runner.Env, o options) (runner.Instance, error) {
 	d, err := env.LoadData()
 	if err != nil {
 		return nil, err

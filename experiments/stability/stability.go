@@ -33,12 +33,9 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Kind{
-		Name:  "stability",
-		Doc:   "spread of pre-images started from random training points, vs c (A&H Fig. 5)",
-		Check: check,
-		Start: start,
-	})
+	runner.RegisterKind(runner.Define("stability",
+		"spread of pre-images started from random training points, vs c (A&H Fig. 5)",
+		check, start))
 }
 
 type options struct {
@@ -55,11 +52,12 @@ func parse(c *config.Config) (options, error) {
 	return o, r.Err()
 }
 
-func check(c *config.Config) error {
-	if _, err := parse(c); err != nil {
-		return err
+func check(c *config.Config) (options, error) {
+	o, err := parse(c)
+	if err != nil {
+		return o, err
 	}
-	return common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)")
+	return o, common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)")
 }
 
 type instance struct {
@@ -71,11 +69,7 @@ type instance struct {
 	starts [][]int // per test input, the training rows to start from
 }
 
-func start(env *runner.Env) (runner.Instance, error) {
-	o, err := parse(env.Config)
-	if err != nil {
-		return nil, err
-	}
+func start(env *runner.Env, o options) (runner.Instance, error) {
 	d, err := env.LoadData()
 	if err != nil {
 		return nil, err

@@ -31,6 +31,30 @@ type Gaussian struct {
 	C float64
 }
 
+// GaussianWidths names the parameterisations of the Gaussian's width that
+// configs use: c (exp(−d²/c), Abrahamsen & Hansen), gamma (exp(−γd²)) and
+// sigma (exp(−d²/σ²), Huang et al.).
+var GaussianWidths = []string{"c", "gamma", "sigma"}
+
+// NewGaussian returns the Gaussian kernel whose width w is given in the
+// parameterisation param (one of GaussianWidths). It is the one way a
+// width enters runexp, whether a config gives it or an experiment derives
+// it from the data.
+func NewGaussian(param string, w float64) (Gaussian, error) {
+	if !(w > 0) || math.IsInf(w, 0) {
+		return Gaussian{}, fmt.Errorf("kernel: Gaussian %s = %v, want a positive finite width", param, w)
+	}
+	switch param {
+	case "c":
+		return Gaussian{C: w}, nil
+	case "gamma":
+		return NewGaussianGamma(w), nil
+	case "sigma":
+		return NewGaussianSigma(w), nil
+	}
+	return Gaussian{}, fmt.Errorf("kernel: unknown Gaussian width %q (want c, gamma or sigma)", param)
+}
+
 // NewGaussianGamma returns exp(−γ‖x−y‖²) as a Gaussian with C = 1/γ.
 func NewGaussianGamma(gamma float64) Gaussian { return Gaussian{C: 1 / gamma} }
 

@@ -46,12 +46,14 @@ var _ PreImager = (*Dambreville)(nil)
 
 func init() {
 	Register(Spec{
-		Name:   "dambreville",
-		Title:  "Dambreville et al.",
-		Doc:    "direct pre-image: training inputs weighted by ½(2 − feature-space squared distance)",
-		Source: "Dambreville, Rathi & Tannenbaum (2006), Proc. SPIE 6064; Abrahamsen & Hansen (2011) §3.1",
+		Name:    "dambreville",
+		Title:   "Dambreville et al.",
+		Doc:     "direct pre-image: training inputs weighted by ½(2 − feature-space squared distance)",
+		Source:  "Dambreville, Rathi & Tannenbaum (2006), Proc. SPIE 6064; Abrahamsen & Hansen (2011) §3.1",
+		Does:    PreImages,
+		Kernels: GaussianKernel,
 		Params: []Param{
-			IntParam("neighbors", 0, 0, Inf, "use only the n nearest training points in feature space; 0 for all"),
+			IntParam("neighbors", 0, 0, Inf, "use only the n nearest training points in feature space; 0 for all").As(NeighborsRole),
 		},
 		New: func(p Params) (any, error) {
 			return &Dambreville{Neighbors: p.Int("neighbors")}, nil

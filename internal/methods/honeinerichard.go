@@ -43,6 +43,7 @@ func init() {
 		Title:  "Honeine–Richard",
 		Doc:    "direct pre-image by a global linear map learned from the training pairs (kernel values only)",
 		Source: "Honeine & Richard (2009), IEEE MLSP; (2011), IEEE Signal Process. Mag. 28(2)",
+		Does:   PreImages,
 		Params: []Param{
 			FloatParam("nu", 0, 0, Inf, "ridge ν on K relative to tr(K)/N (0: the unregularised map)"),
 		},

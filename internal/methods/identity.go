@@ -17,11 +17,13 @@ var _ Denoiser = Identity{}
 
 func init() {
 	Register(Spec{
-		Name:   "identity",
-		Title:  "Base Line",
-		Doc:    "returns the corrupted inputs unchanged (the error of the corruption itself)",
-		Source: "Nguyen & De la Torre (2008) Fig. 5 and Table 2, BaseLine",
-		New:    func(Params) (any, error) { return Identity{}, nil },
+		Name:     "identity",
+		Title:    "Base Line",
+		Doc:      "returns the corrupted inputs unchanged (the error of the corruption itself)",
+		Source:   "Nguyen & De la Torre (2008) Fig. 5 and Table 2, BaseLine",
+		Does:     Denoises,
+		Requires: NeedsX0,
+		New:      func(Params) (any, error) { return Identity{}, nil },
 	})
 }
 

@@ -16,11 +16,13 @@ var _ Denoiser = ImputeMean{}
 
 func init() {
 	Register(Spec{
-		Name:   "impute-mean",
-		Title:  "mean",
-		Doc:    "fill missing entries with the attribute's mean over the observed entries (transductive)",
-		Source: "Nguyen & De la Torre (2008) §4.2 Table 1, mean heuristic",
-		New:    func(Params) (any, error) { return ImputeMean{}, nil },
+		Name:     "impute-mean",
+		Title:    "mean",
+		Doc:      "fill missing entries with the attribute's mean over the observed entries (transductive)",
+		Source:   "Nguyen & De la Torre (2008) §4.2 Table 1, mean heuristic",
+		Does:     Denoises | Imputes,
+		Requires: NeedsX0,
+		New:      func(Params) (any, error) { return ImputeMean{}, nil },
 	})
 }
 

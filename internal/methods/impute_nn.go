@@ -22,11 +22,13 @@ var _ Denoiser = ImputeNN{}
 
 func init() {
 	Register(Spec{
-		Name:   "impute-nn",
-		Title:  "1-NN",
-		Doc:    "fill missing entries from the nearest point over commonly observed attributes (transductive)",
-		Source: "Nguyen & De la Torre (2008) §4.2 Table 1, 1-NN heuristic",
-		New:    func(Params) (any, error) { return ImputeNN{}, nil },
+		Name:     "impute-nn",
+		Title:    "1-NN",
+		Doc:      "fill missing entries from the nearest point over commonly observed attributes (transductive)",
+		Source:   "Nguyen & De la Torre (2008) §4.2 Table 1, 1-NN heuristic",
+		Does:     Denoises | Imputes,
+		Requires: NeedsX0,
+		New:      func(Params) (any, error) { return ImputeNN{}, nil },
 	})
 }
 

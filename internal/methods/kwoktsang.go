@@ -56,12 +56,14 @@ var ErrDistanceRange = errors.New("feature-space distances outside the kernel's 
 
 func init() {
 	Register(Spec{
-		Name:   "kwok-tsang",
-		Title:  "Kwok–Tsang",
-		Doc:    "distance-constraint pre-image from the n nearest training points (D-C(n))",
-		Source: "Kwok & Tsang (2004), IEEE Trans. Neural Netw. 15(6), eq. 16",
+		Name:    "kwok-tsang",
+		Title:   "Kwok–Tsang",
+		Doc:     "distance-constraint pre-image from the n nearest training points (D-C(n))",
+		Source:  "Kwok & Tsang (2004), IEEE Trans. Neural Netw. 15(6), eq. 16",
+		Does:    PreImages,
+		Kernels: DistanceKernel,
 		Params: []Param{
-			IntParam("neighbors", 10, 1, Inf, "number of nearest training points in feature space (capped at N)"),
+			IntParam("neighbors", 10, 1, Inf, "number of nearest training points in feature space (capped at N)").As(NeighborsRole),
 		},
 		New: func(p Params) (any, error) {
 			return &KwokTsang{Neighbors: p.Int("neighbors")}, nil

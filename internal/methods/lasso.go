@@ -105,10 +105,12 @@ var _ PreImager = (*LassoGPS)(nil)
 
 func init() {
 	Register(Spec{
-		Name:   "lasso-gps",
-		Title:  "Lasso (GPS)",
-		Doc:    "ℓ1-regularised pre-image along Friedman's generalized path seeking, from z = 0",
-		Source: "Abrahamsen & Hansen (2011), J. Signal Process. Syst. 65, eqs. 21–24; Friedman (2012), Int. J. Forecasting 28",
+		Name:    "lasso-gps",
+		Title:   "Lasso (GPS)",
+		Doc:     "ℓ1-regularised pre-image along Friedman's generalized path seeking, from z = 0",
+		Source:  "Abrahamsen & Hansen (2011), J. Signal Process. Syst. 65, eqs. 21–24; Friedman (2012), Int. J. Forecasting 28",
+		Does:    PreImages,
+		Kernels: GaussianKernel,
 		Params: []Param{
 			FloatParam("step_factor", 1e-2, 0, Inf, "fixed GPS step as a fraction of max|X| (the paper's 1e-2)"),
 			FloatParam("tol", 1e-6, 0, Inf, "stop when the best cost improved over the last window steps by at most tol times its improvement since z = 0"),

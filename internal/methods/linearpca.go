@@ -29,13 +29,15 @@ var _ Denoiser = (*LinearPCA)(nil)
 
 func init() {
 	Register(Spec{
-		Name:   "linear-pca",
-		Title:  "Linear PCA",
-		Doc:    "reconstruction from the leading linear principal components",
-		Source: "linear PCA baseline: Mika et al. (1999); Zheng & Lai Tables 1 and 3 (95% energy)",
+		Name:     "linear-pca",
+		Title:    "Linear PCA",
+		Doc:      "reconstruction from the leading linear principal components",
+		Source:   "linear PCA baseline: Mika et al. (1999); Zheng & Lai Tables 1 and 3 (95% energy)",
+		Does:     Denoises,
+		Requires: NeedsX0,
 		Params: []Param{
-			IntParam("pca_components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)"),
-			FloatParam("pca_energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides pca_components"),
+			IntParam("pca_components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)").As(ComponentsRole),
+			FloatParam("pca_energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides pca_components").As(EnergyRole),
 		},
 		New: func(p Params) (any, error) {
 			return &LinearPCA{Components: p.Int("pca_components"), Energy: p.Float("pca_energy")}, nil

@@ -86,6 +86,7 @@ func init() {
 		Title:  "Local Gram",
 		Doc:    "closed-form pre-image by local Gram isomorphism: P_t interpolated from neighbours' metrics",
 		Source: "Huang, Tian & De la Torre (2011), CVPR, eq. 2–8",
+		Does:   PreImages,
 		Params: localGramParams(),
 		New: func(p Params) (any, error) {
 			return &LocalGram{Neighbors: p.Int("neighbors"), Delta: p.Float("delta"), Beta: p.Float("beta")}, nil
@@ -95,7 +96,7 @@ func init() {
 
 func localGramParams() []Param {
 	return []Param{
-		IntParam("neighbors", 10, 2, Inf, "neighbourhood size k in feature space (capped at N−1)"),
+		IntParam("neighbors", 10, 2, Inf, "neighbourhood size k in feature space (capped at N−1)").As(NeighborsRole),
 		FloatParam("delta", 1, 1e-6, Inf, "δ of eq. 7 relative to the root mean quadratic form over the neighbours"),
 		FloatParam("beta", 1e-8, 1e-15, 1, "ridge β relative to tr(A_t)/k, added when A_t is rank deficient"),
 	}

@@ -66,10 +66,12 @@ const (
 
 func init() {
 	Register(Spec{
-		Name:   "local-gram-denoise",
-		Title:  "Local Gram (joint)",
-		Doc:    "joint input/feature-space de-noising by local Gram isomorphism with trade-off λ",
-		Source: "Huang, Tian & De la Torre (2011), CVPR, eq. 2–3, 6–7, 9–11",
+		Name:     "local-gram-denoise",
+		Title:    "Local Gram (joint)",
+		Doc:      "joint input/feature-space de-noising by local Gram isomorphism with trade-off λ",
+		Source:   "Huang, Tian & De la Torre (2011), CVPR, eq. 2–3, 6–7, 9–11",
+		Does:     Denoises,
+		Requires: NeedsX0,
 		Params: append(localGramParams(),
 			FloatParam("lambda", 0.1, 0, Inf, "trade-off λ between de-noising and keeping the test input (eq. 9–11)"),
 			StringParam("metric", MetricOwn, []string{MetricOwn, MetricInterpolated}, "P_t: own (eq. 6 at the noisy point, §4.2) or interpolated (eq. 7)"),

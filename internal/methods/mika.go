@@ -71,10 +71,12 @@ var StartRules = []string{StartNoisy, StartMean, StartNearest}
 
 func init() {
 	Register(Spec{
-		Name:   "mika",
-		Title:  "Mika et al.",
-		Doc:    "fixed-point iteration for the Gaussian kernel",
-		Source: "Mika et al. (1999), NIPS 11; Abrahamsen & Hansen (2011) eq. 13",
+		Name:    "mika",
+		Title:   "Mika et al.",
+		Doc:     "fixed-point iteration for the Gaussian kernel",
+		Source:  "Mika et al. (1999), NIPS 11; Abrahamsen & Hansen (2011) eq. 13",
+		Does:    PreImages,
+		Kernels: GaussianKernel,
 		Params: []Param{
 			IntParam("max_iter", 1000, 1, Inf, "maximum fixed-point steps per pre-image"),
 			FloatParam("tol", 1e-9, 0, Inf, "stop when ‖z_{t+1}−z_t‖² ≤ tol²·max(1, ‖z_t‖²)"),

@@ -38,10 +38,12 @@ var _ Denoiser = (*PPCA)(nil)
 
 func init() {
 	Register(Spec{
-		Name:   "ppca",
-		Title:  "PPCA",
-		Doc:    "probabilistic PCA fitted by EM with missing values; missing entries imputed by their posterior mean (transductive)",
-		Source: "Tipping & Bishop (1999); Ilin & Raiko (2010) §3.2; Nguyen & De la Torre (2008) Table 1",
+		Name:     "ppca",
+		Title:    "PPCA",
+		Doc:      "probabilistic PCA fitted by EM with missing values; missing entries imputed by their posterior mean (transductive)",
+		Source:   "Tipping & Bishop (1999); Ilin & Raiko (2010) §3.2; Nguyen & De la Torre (2008) Table 1",
+		Does:     Denoises | Imputes,
+		Requires: NeedsX0,
 		Params: []Param{
 			IntParam("latent", 2, 1, Inf, "latent dimension q"),
 			IntParam("max_iter", 2000, 1, Inf, "maximum EM iterations"),

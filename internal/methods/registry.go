@@ -35,6 +35,8 @@ type Param struct {
 	// Enum lists the allowed values of a String parameter; empty means any.
 	Enum []string
 	Doc  string
+	// Role is what the parameter means to an experiment (see Role).
+	Role Role
 }
 
 // FloatParam, IntParam, StringParam and BoolParam declare parameters.
@@ -111,8 +113,18 @@ type Spec struct {
 	Source string
 	// Params lists the accepted parameters.
 	Params []Param
+	// Does declares what New returns: PreImages for a PreImager,
+	// Denoises for a Denoiser, with Imputes when the Denoiser reads a
+	// mask of missing entries. Experiments ask it (Can, NewPreImager,
+	// NewDenoiser) rather than asserting types.
+	Does Capability
+	// Requires lists what the estimator needs from its problem.
+	Requires Requirement
+	// Kernels says which kernels it accepts.
+	Kernels KernelSupport
 	// New builds the estimator from bound parameters. It returns a
-	// PreImager or a Denoiser.
+	// PreImager or a Denoiser, as Does declares; experiments build
+	// through NewPreImager or NewDenoiser.
 	New func(Params) (any, error)
 	// Version names the numerics of the implementation; the runner's cell
 	// cache keys on it, so bump it whenever a change alters results.
@@ -255,6 +267,9 @@ func Register(s Spec) {
 	defer regMu.Unlock()
 	if _, dup := registry[s.Name]; dup {
 		panic(fmt.Sprintf("methods: estimator %q registered twice", s.Name))
+	}
+	if s.Does&(PreImages|Denoises) == 0 {
+		panic(fmt.Sprintf("methods: estimator %q declares neither PreImages nor Denoises", s.Name))
 	}
 	for i := range s.Params {
 		if s.Params[i].Kind == Float || s.Params[i].Kind == Int {

@@ -111,10 +111,13 @@ const StartFilled = "filled"
 
 func init() {
 	Register(Spec{
-		Name:   "rkpca",
-		Title:  "RKPCA",
-		Doc:    "robust KPCA reconstruction: argmin_z E0(x,z) + C‖φ(z)−Pφ(z)‖², fixed point of eq. 6",
-		Source: "Nguyen & De la Torre (2008), NIPS 21, eq. 3–6, §3.2 (l2, mask) and §3.3 (Geman–McClure)",
+		Name:     "rkpca",
+		Title:    "RKPCA",
+		Doc:      "robust KPCA reconstruction: argmin_z E0(x,z) + C‖φ(z)−Pφ(z)‖², fixed point of eq. 6",
+		Source:   "Nguyen & De la Torre (2008), NIPS 21, eq. 3–6, §3.2 (l2, mask) and §3.3 (Geman–McClure)",
+		Does:     Denoises | Imputes,
+		Requires: NeedsX0,
+		Kernels:  GaussianKernel,
 		Params: []Param{
 			FloatParam("gamma2", 1, 0, Inf, "γ₂ of E0 = −exp(−γ₂·distance(x, z)), > 0"),
 			FloatParam("C", 1, 0, Inf, "weight of Eproj(z) against E0, > 0"),

@@ -46,10 +46,12 @@ var _ Denoiser = (*RKPCAImpute)(nil)
 
 func init() {
 	Register(Spec{
-		Name:   "rkpca-impute",
-		Title:  "RKPCA (Algorithm 1)",
-		Doc:    "Algorithm 1: alternate kernel PCA on the other partitions and masked RKPCA fits of the missing entries (transductive)",
-		Source: "Nguyen & De la Torre (2008) §3.2, §3.4 Algorithm 1, §4.2",
+		Name:     "rkpca-impute",
+		Title:    "RKPCA (Algorithm 1)",
+		Doc:      "Algorithm 1: alternate kernel PCA on the other partitions and masked RKPCA fits of the missing entries (transductive)",
+		Source:   "Nguyen & De la Torre (2008) §3.2, §3.4 Algorithm 1, §4.2",
+		Does:     Denoises | Imputes,
+		Requires: NeedsX0 | NeedsRand,
 		Params: []Param{
 			FloatParam("gamma", 1, 0, Inf, "kernel width γ of exp(−γ‖x−y‖²), > 0"),
 			FloatParam("gamma2", 1, 0, Inf, "γ₂ of the masked E0, > 0"),

@@ -40,9 +40,10 @@ func init() {
 		Title:  "R-LPL",
 		Doc:    "ridge-weighted reconstruction from the s nearest feature-space neighbours (non-iterative, any kernel)",
 		Source: "Zheng & Lai (2006), ICPR, eq. 6–10",
+		Does:   PreImages,
 		Params: []Param{
 			FloatParam("lambda", 1e-5, 0, Inf, "ridge parameter λ of eq. 7 (Zheng & Lai's Table 1 uses 1e-5)"),
-			IntParam("neighbors", 5, 1, Inf, "s, the number of feature-space nearest neighbours (more than N uses all)"),
+			IntParam("neighbors", 5, 1, Inf, "s, the number of feature-space nearest neighbours (more than N uses all)").As(NeighborsRole),
 		},
 		New: func(p Params) (any, error) {
 			return &RLPL{Lambda: p.Float("lambda"), Neighbors: p.Int("neighbors")}, nil

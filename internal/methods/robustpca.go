@@ -51,13 +51,15 @@ var _ Denoiser = (*RobustPCA)(nil)
 
 func init() {
 	Register(Spec{
-		Name:   "robust-pca",
-		Title:  "Robust PCA",
-		Doc:    "linear PCA reconstruction with Geman–McClure robust coefficients and annealed σ (IRLS)",
-		Source: "de la Torre & Black (2003), IJCV 54, eq. 8 (basis fixed); Nguyen & De la Torre (2008) Fig. 5 baseline [6]",
+		Name:     "robust-pca",
+		Title:    "Robust PCA",
+		Doc:      "linear PCA reconstruction with Geman–McClure robust coefficients and annealed σ (IRLS)",
+		Source:   "de la Torre & Black (2003), IJCV 54, eq. 8 (basis fixed); Nguyen & De la Torre (2008) Fig. 5 baseline [6]",
+		Does:     Denoises | Imputes,
+		Requires: NeedsX0,
 		Params: []Param{
-			IntParam("pca_components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)"),
-			FloatParam("pca_energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides pca_components"),
+			IntParam("pca_components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)").As(ComponentsRole),
+			FloatParam("pca_energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides pca_components").As(EnergyRole),
 			FloatParam("sigma_start", 8, 1, Inf, "initial σ as a multiple of 1.4826·median|e| of the least-squares fit"),
 			FloatParam("anneal", 0.85, 0, 1, "factor applied to σ per step until it reaches 1.4826·median|e|"),
 			IntParam("max_iter", 200, 1, Inf, "maximum re-weighted least-squares steps per input"),

@@ -62,10 +62,13 @@ var _ PreImager = (*Tikhonov)(nil)
 
 func init() {
 	Register(Spec{
-		Name:   "tikhonov",
-		Title:  "Tikhonov",
-		Doc:    "fixed-point iteration with an input-space distance penalty towards the noisy input",
-		Source: "Abrahamsen & Hansen (2011), J. Signal Process. Syst. 65, eqs. 19–20",
+		Name:     "tikhonov",
+		Title:    "Tikhonov",
+		Doc:      "fixed-point iteration with an input-space distance penalty towards the noisy input",
+		Source:   "Abrahamsen & Hansen (2011), J. Signal Process. Syst. 65, eqs. 19–20",
+		Does:     PreImages,
+		Requires: NeedsX0,
+		Kernels:  GaussianKernel,
 		Params: []Param{
 			FloatParam("lambda", 3e-4, 0, Inf, "penalty weight λ on ‖z − x0‖² (the paper's experiments use 3e-4)"),
 			IntParam("max_iter", 1000, 1, Inf, "maximum fixed-point steps per pre-image"),

@@ -144,7 +144,7 @@ func TestInterruptedRunResumes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ca := &cancelAfter{n: 10, cancel: cancel}
-	runner.RegisterKind(runner.Kind{Name: "cancel-test", Start: func(*runner.Env) (runner.Instance, error) { return ca, nil }})
+	runner.RegisterKind(runner.Kind{Name: "cancel-test", Start: func(*runner.Env, any) (runner.Instance, error) { return ca, nil }})
 	src := strings.Replace(fakeConfig, "kind: fake-test", "kind: cancel-test", 1)
 	c := parse(t, src)
 	resumed := t.TempDir()

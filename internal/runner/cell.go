@@ -66,20 +66,29 @@ func KernelFor(p config.ModelPoint) (kernel.Kernel, error) {
 	case "":
 		return nil, nil
 	case "gaussian":
-		switch p.WidthName {
-		case "c":
-			return kernel.Gaussian{C: p.Width}, nil
-		case "gamma":
-			return kernel.NewGaussianGamma(p.Width), nil
-		case "sigma":
-			return kernel.NewGaussianSigma(p.Width), nil
-		}
+		return kernel.NewGaussian(p.WidthName, p.Width)
 	case "linear":
 		return kernel.Linear{}, nil
 	case "polynomial":
 		return kernel.Polynomial{Degree: p.Degree, Offset: p.Offset}, nil
 	}
 	return nil, fmt.Errorf("runner: unknown kernel %q", p.Kernel)
+}
+
+// WithWidth returns a copy of the cell whose Gaussian width (in the
+// config's parameterisation) is w, with its kernel rebuilt: experiments
+// that tune the width on validation data (Nguyen & De la Torre) change it
+// this way and no other.
+func (c *Cell) WithWidth(w float64) (*Cell, error) {
+	mp := c.Model
+	mp.Width = w
+	k, err := KernelFor(mp)
+	if err != nil {
+		return nil, err
+	}
+	out := *c
+	out.Model, out.Kernel = mp, k
+	return &out, nil
 }
 
 // Cells expands a config into its cells, binding every estimator's

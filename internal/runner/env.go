@@ -34,18 +34,47 @@ type Env struct {
 	rootErr  error
 }
 
-// models is shared by every Env of the process: configs run together on
-// the same data (Zheng & Lai's four tables) fit their kernel PCA once.
-// Keys must therefore name the data by content, not by role.
-var models = struct {
+// memo is shared by every Env of the process: configs run together on the
+// same data (Zheng & Lai's four tables, the LPKPCA tables on one set of
+// GIST descriptors) compute derived data and model fits once. Keys must
+// therefore name their inputs by content, not by role.
+var memo = struct {
 	sync.Mutex
-	m map[string]*modelEntry
-}{m: map[string]*modelEntry{}}
+	m map[string]*memoEntry
+}{m: map[string]*memoEntry{}}
 
-type modelEntry struct {
+type memoEntry struct {
 	once sync.Once
-	m    *methods.KPCA
+	v    any
 	err  error
+}
+
+// Memo returns the value computed by fn under key, calling fn once per
+// process however many cells, configs or goroutines ask; the others wait
+// for it. An error is remembered like a value. The key must name, by
+// content, everything fn reads (a data hash, the kernel, the options),
+// and nothing it does not, so that every caller that can share a value
+// does. It is the one place derived data shared across cells lives.
+func Memo[T any](env *Env, key string, fn func() (T, error)) (T, error) {
+	memo.Lock()
+	ent, ok := memo.m[key]
+	if !ok {
+		ent = &memoEntry{}
+		memo.m[key] = ent
+	}
+	memo.Unlock()
+	ent.once.Do(func() {
+		if env != nil {
+			env.Log.Debug("computing shared value", "key", key)
+		}
+		ent.v, ent.err = fn()
+	})
+	v, ok := ent.v.(T)
+	if !ok && ent.err == nil {
+		var zero T
+		return zero, fmt.Errorf("runner: memo key %q holds %T, not %T", key, ent.v, zero)
+	}
+	return v, ent.err
 }
 
 // NewEnv returns an environment for cfg; dataFlag is the --data value ("" to
@@ -94,18 +123,7 @@ func (e *Env) LoadData() (*Data, error) {
 // or an estimator parameter, so every such cell, of any config run in the
 // same process, shares one eigendecomposition.
 func (e *Env) Model(key string, fit func() (*methods.KPCA, error)) (*methods.KPCA, error) {
-	models.Lock()
-	ent, ok := models.m[key]
-	if !ok {
-		ent = &modelEntry{}
-		models.m[key] = ent
-	}
-	models.Unlock()
-	ent.once.Do(func() {
-		e.Log.Debug("fitting model", "key", key)
-		ent.m, ent.err = fit()
-	})
-	return ent.m, ent.err
+	return Memo(e, "model|"+key, fit)
 }
 
 // Output is where an experiment's report goes.

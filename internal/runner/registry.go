@@ -11,18 +11,40 @@ import (
 )
 
 // Kind is an experiment kind: how a family of paper tables or figures is
-// computed and drawn.
+// computed and drawn. Build one with Define, which gives Parse and Start
+// the kind's own options type.
 type Kind struct {
 	Name string
 	Doc  string
-	// Check validates the kind-specific parts of a config (experiment
-	// options, which model and methods it needs) without running anything.
-	Check func(c *config.Config) error
-	// Start prepares what every cell shares: data, corruption. It runs once.
-	Start func(env *Env) (Instance, error)
+	// Parse reads the kind's options from a config and checks every
+	// kind-specific part of it (experiment options, which model and
+	// methods it needs) without loading data. Validate calls it once; its
+	// value is what Start receives.
+	Parse func(c *config.Config) (any, error)
+	// Start prepares what every cell shares: data, corruption. It runs
+	// once, with the options Parse returned.
+	Start func(env *Env, opts any) (Instance, error)
 	// Version names the numerics of Run; the cell cache keys on it, so
 	// bump it whenever a change alters a cell's record. Empty means "1".
 	Version string
+}
+
+// Define returns a Kind whose options are parsed once, by parse, when a
+// config is validated, and handed to start with their own type O: a kind
+// never parses its options twice or asserts their type.
+func Define[O any](name, doc string, parse func(*config.Config) (O, error), start func(*Env, O) (Instance, error)) Kind {
+	return Kind{
+		Name:  name,
+		Doc:   doc,
+		Parse: func(c *config.Config) (any, error) { return parse(c) },
+		Start: func(env *Env, opts any) (Instance, error) {
+			o, ok := opts.(O)
+			if !ok {
+				return nil, fmt.Errorf("runner: kind %s started with options of type %T, want %T", name, opts, o)
+			}
+			return start(env, o)
+		},
+	}
 }
 
 // Instance is a prepared experiment.

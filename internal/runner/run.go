@@ -80,17 +80,36 @@ func (s *Summary) ClaimsFailed() int {
 	return n
 }
 
+// Plan is a validated config: its kind, the kind's parsed options and the
+// grid's cells.
+type Plan struct {
+	Kind    *Kind
+	Options any
+	Cells   []*Cell
+}
+
+// Start prepares the plan's experiment in env.
+func (p *Plan) Start(env *Env) (Instance, error) { return p.Kind.Start(env, p.Options) }
+
 // Validate checks everything about a config that can be checked without
 // loading data or running: kind, dataset options, experiment options,
 // estimator names and parameters, the grid and the claims.
-func Validate(c *config.Config) (*Kind, []*Cell, error) {
+func Validate(c *config.Config) (*Plan, error) {
+	kind, opts, cells, err := validate(c)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Kind: kind, Options: opts, Cells: cells}, nil
+}
+
+func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 	kind, ok := LookupKind(c.Kind)
 	if !ok {
 		var names []string
 		for _, k := range Kinds() {
 			names = append(names, k.Name)
 		}
-		return nil, nil, c.Errorf(0, "kind: unknown experiment kind %q (known: %s)", c.Kind, strings.Join(names, ", "))
+		return nil, nil, nil, c.Errorf(0, "kind: unknown experiment kind %q (known: %s)", c.Kind, strings.Join(names, ", "))
 	}
 	ds, ok := LookupDataset(c.Dataset.Name)
 	if !ok {
@@ -98,28 +117,31 @@ func Validate(c *config.Config) (*Kind, []*Cell, error) {
 		for _, d := range Datasets() {
 			names = append(names, d.Name)
 		}
-		return nil, nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q (known: %s)", c.Dataset.Name, strings.Join(names, ", "))
+		return nil, nil, nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q (known: %s)", c.Dataset.Name, strings.Join(names, ", "))
 	}
 	if ds.Check != nil {
 		if err := ds.Check(c.Dataset.Options); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	if kind.Check != nil {
-		if err := kind.Check(c); err != nil {
-			return nil, nil, err
+	var opts any
+	if kind.Parse != nil {
+		o, err := kind.Parse(c)
+		if err != nil {
+			return nil, nil, nil, err
 		}
+		opts = o
 	}
 	cells, err := Cells(c)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, cl := range c.Claims {
 		if err := claims.Check(cl); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return kind, cells, nil
+	return kind, opts, cells, nil
 }
 
 // ResultDir returns where a config's results go.
@@ -137,10 +159,11 @@ func ResultDir(c *config.Config, outRoot string) string {
 // the report (or, for a shard, the shard's records).
 func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	start := time.Now()
-	kind, cells, err := Validate(c)
+	plan, err := Validate(c)
 	if err != nil {
 		return nil, err
 	}
+	kind, cells := plan.Kind, plan.Cells
 	log := opt.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -190,7 +213,7 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	if cache != nil {
 		env.CacheDir = cache.Dir
 	}
-	inst, err := kind.Start(env)
+	inst, err := plan.Start(env)
 	if err != nil {
 		return nil, err
 	}
@@ -257,17 +280,17 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 // holds times, aside).
 func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	start := time.Now()
-	kind, cells, err := Validate(c)
+	plan, err := Validate(c)
 	if err != nil {
 		return nil, err
 	}
 	dir := ResultDir(c, opt.OutRoot)
-	recs, err := Merge(dir, c, cells)
+	recs, err := Merge(dir, c, plan.Cells)
 	if err != nil {
 		return nil, err
 	}
 	env := NewEnv(c, opt.DataDir, opt.Log)
-	inst, err := kind.Start(env)
+	inst, err := plan.Start(env)
 	if err != nil {
 		return nil, err
 	}

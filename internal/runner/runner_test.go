@@ -51,7 +51,7 @@ func init() {
 	runner.RegisterKind(runner.Kind{
 		Name:  "fake-test",
 		Doc:   "test kind",
-		Start: func(env *runner.Env) (runner.Instance, error) { return fakeKind{}, nil },
+		Start: func(env *runner.Env, _ any) (runner.Instance, error) { return fakeKind{}, nil },
 	})
 	runner.RegisterDataset(runner.DatasetSpec{
 		Name: "none-test",
@@ -197,7 +197,7 @@ func TestValidateErrorsPointIntoTheFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := config.Parse("fake.yaml", []byte(strings.Replace(fakeConfig, tc.old, tc.new, 1)))
 			if err == nil {
-				_, _, err = runner.Validate(c)
+				_, err = runner.Validate(c)
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got error %v, want it to contain %q", err, tc.want)
