@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	_ "github.com/runexp/runexp/experiments"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
@@ -254,5 +252,3 @@ func TestEmptySplit(t *testing.T) {
 		t.Errorf("error %v, want an empty-set error", err)
 	}
 }
-
-var _ = mat.NewDense
