@@ -11,7 +11,8 @@
 // validation and test sets: subjects are drawn in a seeded random order and
 // given to each set in turn while that brings the set's image count closer
 // to its target (experiment.split, the paper's 700/100/300), so no subject
-// appears in two sets and the counts are as close as whole subjects allow.
+// appears in two sets and the counts are as close as whole subjects allow
+// (datasets.GroupDisjoint).
 // The kernel PCA model is fitted on the clean training images.
 //
 // Corruptions: experiment.occlusion_paper_sides lists the paper's square
@@ -23,6 +24,8 @@
 // occlusions the config's Gaussian corruption is added (no clipping). Each
 // image and condition draws from its own stream, so the corrupted sets are
 // shared by every cell (paired comparisons across methods and energies).
+// Both are datasets.Corruption descriptions (UniformOcclusion, and the
+// config's GaussianNoise through common.CorruptionOf).
 //
 // Subspace sizes: the model's energy picks the kernel PCA components; for
 // an estimator with a linear energy parameter (methods.EnergyRole) left at
