@@ -8,14 +8,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"sort"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/config"
-	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -131,65 +129,6 @@ func Components(m *methods.KPCA, cell *runner.Cell) (int, error) {
 		return 0, fmt.Errorf("%d components requested, the kernel matrix has numerical rank %d", q, m.Rank())
 	}
 	return q, nil
-}
-
-// Corrupted is a corrupted copy of a data set, row-aligned with the clean
-// images it came from.
-type Corrupted struct {
-	// Noisy holds the corrupted inputs, Clean their clean originals.
-	Noisy, Clean *mat.Dense
-	// Source gives, for each row, the row of the original set.
-	Source []int
-	// Labels are the original labels of each row (nil if the set has none).
-	Labels []int
-}
-
-// Corrupt applies the config's corruption to every row of set, copies
-// times, each image and copy with its own stream derived from the root seed
-// (datasets.CorruptEach): an image's corruption never depends on the order
-// or number of the others.
-func Corrupt(env *runner.Env, set *datasets.Set) (*Corrupted, error) {
-	cr := env.Config.Corruption
-	var f datasets.Corruption
-	switch cr.Type {
-	case "none":
-		f = func([]float64, *rand.Rand) {}
-	case "gaussian":
-		std := cr.Std
-		f = func(img []float64, rnd *rand.Rand) {
-			for i := range img {
-				img[i] += std * rnd.NormFloat64()
-			}
-		}
-	case "occlusion":
-		if set.Width == 0 || set.Height == 0 {
-			return nil, fmt.Errorf("occlusion needs images, and dataset %s has no image size", set.Name)
-		}
-		if cr.MaxSide > set.Width || cr.MaxSide > set.Height {
-			return nil, env.Config.Corruption.Options.Errorf("max_side", "corruption.max_side %d does not fit the %d×%d images", cr.MaxSide, set.Width, set.Height)
-		}
-		f = datasets.Occlude(set.Width, set.Height, cr.MinSide, cr.MaxSide)
-	default:
-		return nil, fmt.Errorf("unknown corruption %q", cr.Type)
-	}
-	if cr.Stretch {
-		inner := f
-		f = func(img []float64, rnd *rand.Rand) {
-			inner(img, rnd)
-			datasets.Stretch01(img)
-		}
-	}
-	noisy, src := datasets.CorruptEach(set.X, cr.Copies, runner.DeriveSeed(env.Config.Seed, "corruption"), f)
-	_, d := set.X.Dims()
-	clean := mat.NewDense(len(src), d, nil)
-	c := &Corrupted{Noisy: noisy, Clean: clean, Source: src}
-	for i, j := range src {
-		clean.SetRow(i, set.X.RawRowView(j))
-		if set.Labels != nil {
-			c.Labels = append(c.Labels, set.Labels[j])
-		}
-	}
-	return c, nil
 }
 
 // CheckModel reports a config whose model lacks a kernel or a subspace size
