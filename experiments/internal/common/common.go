@@ -3,14 +3,10 @@
 package common
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -83,37 +79,11 @@ func Model(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*meth
 	if cell.Kernel == nil {
 		return nil, fmt.Errorf("the config gives no kernel")
 	}
-	key := fmt.Sprintf("%s|%s|%s", name, dataHash(x), cell.Kernel)
+	key := fmt.Sprintf("%s|%s|%s", name, datasets.Hash(x), cell.Kernel)
 	return env.Model(key, func() (*methods.KPCA, error) {
 		env.Log.Info("fitting kernel PCA", "data", name, "kernel", cell.Kernel.String())
 		return methods.FitKPCA(x, cell.Kernel)
 	})
-}
-
-var hashes sync.Map // *mat.Dense → string
-
-// dataHash returns a SHA-256 of a matrix's shape and values, computed once
-// per matrix (the data of a run is never modified after loading).
-func dataHash(x *mat.Dense) string {
-	if h, ok := hashes.Load(x); ok {
-		return h.(string)
-	}
-	r, c := x.Dims()
-	h := sha256.New()
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(r))
-	h.Write(b[:])
-	binary.LittleEndian.PutUint64(b[:], uint64(c))
-	h.Write(b[:])
-	for i := 0; i < r; i++ {
-		for _, v := range x.RawRowView(i) {
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-			h.Write(b[:])
-		}
-	}
-	s := hex.EncodeToString(h.Sum(nil)[:16])
-	hashes.Store(x, s)
-	return s
 }
 
 // Components resolves the cell's subspace size: the PC count, or the
