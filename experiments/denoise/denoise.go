@@ -351,16 +351,26 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 // bands draws one panel per estimator: for each subspace size, the 5th–95th
 // percentile band of per-input MSE against the kernel width, and its median.
 // Every panel shares the axes so estimators compare at a glance.
+//
+// The axes are logarithmic, so an error of exactly 0 (an estimator that
+// reproduces its inputs, such as the base line without corruption) is
+// drawn at a floor a decade below the smallest positive error; when no
+// error is positive there is nothing to draw on a log scale and no figure.
 func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey, size string) error {
 	labels := common.Labels(recs, "method")
 	sizes := common.Values(recs, sizeKey)
+	floor := errorFloor(recs)
+	if floor == 0 {
+		in.env.Log.Warn("no positive error to draw on the log axes of the bands figure", "figure", in.opt.figureName)
+		return nil
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range recs {
 		if recs[i].Status == report.StatusFailed {
 			continue
 		}
-		lo = math.Min(lo, recs[i].Metrics["mse_p5"])
-		hi = math.Max(hi, recs[i].Metrics["mse_p95"])
+		lo = math.Min(lo, max(recs[i].Metrics["mse_p5"], floor))
+		hi = math.Max(hi, max(recs[i].Metrics["mse_p95"], floor))
 	}
 	var panels []*plot.Plot
 	for _, label := range labels {
@@ -377,7 +387,7 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 				if fmt.Sprint(r.Params["method"]) != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
 					continue
 				}
-				pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: r.Metrics["mse_p5"], Mid: r.Metrics["mse_median"], Hi: r.Metrics["mse_p95"]})
+				pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: max(r.Metrics["mse_p5"], floor), Mid: max(r.Metrics["mse_median"], floor), Hi: max(r.Metrics["mse_p95"], floor)})
 			}
 			line, err := figs.AddBand(p, pts, figs.Palette[si%len(figs.Palette)])
 			if err != nil {
@@ -414,6 +424,26 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 		grid[len(grid)-1] = append(grid[len(grid)-1], nil)
 	}
 	return out.SaveGrid(grid, w, h, in.opt.figureName)
+}
+
+// errorFloor returns a tenth of the smallest positive error percentile of
+// the records that did not fail, or 0 when none is positive.
+func errorFloor(recs []report.Record) float64 {
+	least := math.Inf(1)
+	for i := range recs {
+		if recs[i].Status == report.StatusFailed {
+			continue
+		}
+		for _, k := range []string{"mse_p5", "mse_median", "mse_p95"} {
+			if v := recs[i].Metrics[k]; v > 0 {
+				least = math.Min(least, v)
+			}
+		}
+	}
+	if math.IsInf(least, 1) {
+		return 0
+	}
+	return least / 10
 }
 
 // modelPoint is a (kernel width, subspace size) pair of the grid.
