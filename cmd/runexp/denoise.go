@@ -143,24 +143,9 @@ func cmdDenoise(args []string, stdout, stderr io.Writer) int {
 	if *train == "" || *input == "" || *output == "" {
 		return fail("--train, --input and --output are required")
 	}
-	mp := config.ModelPoint{Kernel: *kern}
-	switch *kern {
-	case "gaussian":
-		set := 0
-		for name, v := range map[string]float64{"c": *c, "gamma": *gamma, "sigma": *sigma} {
-			if v != 0 {
-				set++
-				mp.WidthName, mp.Width = name, v
-			}
-		}
-		if set != 1 || mp.Width <= 0 {
-			return fail("a gaussian kernel needs exactly one positive --c, --gamma or --sigma")
-		}
-	case "polynomial":
-		mp.Degree, mp.Offset = *degree, *offset
-	case "linear":
-	default:
-		return fail("--kernel %q: want gaussian, linear or polynomial", *kern)
+	mp, err := kernelFlags(*kern, map[string]float64{"c": *c, "gamma": *gamma, "sigma": *sigma}, *degree, *offset)
+	if err != nil {
+		return fail("%v", err)
 	}
 	if *energy < 0 || *energy > 1 {
 		return fail("--energy %g: want a fraction in (0, 1]", *energy)
@@ -202,4 +187,29 @@ func cmdDenoise(args []string, stdout, stderr io.Writer) int {
 		return exitClaim
 	}
 	return exitOK
+}
+
+// kernelFlags turns the kernel flags into a model point: a Gaussian kernel
+// takes exactly one positive width among widths (c, gamma, sigma).
+func kernelFlags(kern string, widths map[string]float64, degree int, offset float64) (config.ModelPoint, error) {
+	mp := config.ModelPoint{Kernel: kern}
+	switch kern {
+	case "gaussian":
+		set := 0
+		for name, v := range widths {
+			if v != 0 {
+				set++
+				mp.WidthName, mp.Width = name, v
+			}
+		}
+		if set != 1 || mp.Width <= 0 {
+			return mp, fmt.Errorf("a gaussian kernel needs exactly one positive --c, --gamma or --sigma")
+		}
+	case "polynomial":
+		mp.Degree, mp.Offset = degree, offset
+	case "linear":
+	default:
+		return mp, fmt.Errorf("--kernel %q: want gaussian, linear or polynomial", kern)
+	}
+	return mp, nil
 }
