@@ -221,7 +221,7 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 }
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
-	huang.MarkNeighbors(rec, in.opt.kern)
+	huang.MarkNeighbors(rec, cell, in.opt.kern)
 	nt, d := in.test.X.Dims()
 	z := mat.NewDense(nt, d, nil)
 	failed := make([]error, nt)
