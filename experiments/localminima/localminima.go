@@ -152,7 +152,7 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, cost []float64, re
 			cost[i] = math.NaN()
 			continue
 		}
-		if !st[i].Converged {
+		if !st[i].Converged && st[i].Iterations > 0 { // a direct method has no iterations to converge
 			nonconv++
 		}
 		zi := z.RawRowView(i)

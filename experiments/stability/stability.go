@@ -172,7 +172,7 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, rec *report.Record
 				failedRows++
 				continue
 			}
-			if !st[r].Converged {
+			if !st[r].Converged && st[r].Iterations > 0 { // a direct method has no iterations to converge
 				nonconv++
 			}
 			sols = append(sols, z.RawRowView(r))
