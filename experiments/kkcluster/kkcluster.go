@@ -23,7 +23,9 @@
 // value); for every pre-image the RMS distance (0–255 scale) to the mean
 // image of its cluster and its feature-space cost ‖φ(z) − m_c‖²; and for
 // Fig. 6 the Spearman correlation between α_i and the closeness of the
-// P_i pre-image to the P_t one.
+// P_i pre-image to the P_t one (metrics.Spearman: average ranks for ties,
+// NaN when every α_i is equal). Fig. 6 is drawn for the estimators that
+// expose their local metrics (methods.LocalMetrics: Local Gram).
 package kkcluster
 
 import (

@@ -11,7 +11,8 @@
 // without replacement and deletes each of their entries independently with
 // probability p; the same draws are shared by every method (paired
 // comparisons). Each method is a transductive imputer (methods.ImputeMean,
-// ImputeNN, PPCA, RKPCAImpute): it gets the incomplete subset and its mask
+// ImputeNN, PPCA, RKPCAImpute; the config check rejects an estimator that
+// does not declare methods.Imputes): it gets the incomplete subset and its mask
 // and returns the subset with the missing entries filled, with its own
 // stream per (p, r) derived from the cell. The error of a repetition is
 // Σ (imputed − true)² over the deleted entries (our reading of "the squared

@@ -7,8 +7,9 @@ import "gonum.org/v1/gonum/floats"
 // cluster's first point) is within Euclidean distance tol, or starts a new
 // cluster. It returns the size of each cluster in order of creation. The
 // number of clusters is how Abrahamsen & Hansen (2011) Fig. 3's "number of
-// distinct pre-images" is counted (claim c8); the result depends on the
-// order of the points only when clusters are closer than 2·tol.
+// distinct pre-images" is counted (claim c8). When the points fall into
+// groups of diameter at most tol that lie more than tol apart, each group
+// is one cluster whatever the order; otherwise the count can depend on it.
 func GreedyClusters(points [][]float64, tol float64) []int {
 	var centres [][]float64
 	var sizes []int
