@@ -90,7 +90,7 @@ experiment:
 // over all subjects.
 func TestMissingSubjects(t *testing.T) {
 	recs, sum := run(t, head+`dataset: {name: synthetic-images, classes: 4, groups: 1, per_cell: 6, noise: 0.01}
-methods: [{name: impute-mean, label: mean}, {name: impute-nn, label: 1-NN}, {name: ppca, params: {latent: 3}}]
+methods: [{name: impute-mean, label: mean}, {name: impute-nn, label: 1-NN}, {name: ppca, params: {latent: 2, max_iter: 100}}]
 experiment: {p_del: [0.2], repetitions: 4, points: 20}
 `)
 	if sum.Failed != 0 || len(recs) != 3 {
