@@ -23,6 +23,13 @@ var kitConfig = map[string]methodtest.Config{
 	// within about Δ of the minimiser, ‖z − x_j‖ ≲ √4·Δ = 0.053 (measured
 	// ≤ 0.037 relative).
 	"lasso-gps": {ExactTol: 0.06},
+	// The learned map is kernel ridge regression: on the training inputs
+	// it returns K'(K'+αI)⁻¹(X − x̄) + x̄, off X by α(K'+αI)⁻¹(X − x̄), the
+	// ridge's shrinkage along K''s small eigenvalues. With the default
+	// α = 1e-3 that is at most 0.0135 relative on the kit's Gaussian
+	// problem and 1.4e-4 on the linear one (measured); with α = 0 it
+	// interpolates to 1e-8 (TestLearnedInterpolates).
+	"learned": {ExactTol: 0.02},
 	// Eq. 20's fixed point for Ψ = φ(x_j) is x_j + μ/(1+μ)·(x0 − x_j) with
 	// k(z, x_j) ≈ 1 and μ = cλ/2 = 1.0e-3 (c = 6.68 the kit's width,
 	// λ = 3e-4): about 1e-3 of the kit's noise ‖x0 − x_j‖ ≤ 0.023, i.e.
@@ -36,7 +43,7 @@ func TestConformance(t *testing.T) {
 	all := methods.All()
 	for _, want := range []string{
 		"dambreville", "honeine-richard", "identity", "impute-mean", "impute-nn", "kwok-tsang",
-		"lasso-gps", "linear-pca", "local-gram", "local-gram-denoise", "mika", "ppca", "rkpca",
+		"lasso-gps", "learned", "linear-pca", "local-gram", "local-gram-denoise", "mika", "ppca", "rkpca",
 		"rkpca-impute", "rlpl", "robust-pca", "tikhonov",
 	} {
 		if !slices.Contains(methods.Names(), want) {
