@@ -39,8 +39,8 @@ import (
 //   - _fit_inverse_transform regresses X on X_transformed =
 //     eigenvectors_·√eigenvalues_, the coordinates K̃α of the training
 //     points (eigenvalues_ are those of the centred Gram matrix, not
-//     divided by N, like KPCA.Values), with K = _get_kernel(X_transformed)
-//   - alpha·I and dual_coef_ = solve(K, X): no centring of X, so with a
+//     divided by N, like KPCA.Values), with K = alpha·I +
+//     _get_kernel(X_transformed) and dual_coef_ = solve(K, X): no centring of X, so with a
 //     linear kernel the reconstruction misses the mean (scikit-learn's
 //     documentation says so).
 //   - _get_kernel evaluates the same kernel with the same gamma, degree and
