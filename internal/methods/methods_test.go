@@ -30,6 +30,11 @@ var kitConfig = map[string]methodtest.Config{
 	// problem and 1.4e-4 on the linear one (measured); with α = 0 it
 	// interpolates to 1e-8 (TestLearnedInterpolates).
 	"learned": {ExactTol: 0.02},
+	// TestConformance runs external on python/examples/learned_preimage.py,
+	// the learned map at the same α = 1e-3: the same shrinkage as learned
+	// (a pre-image batch maps coordinates on every component, which the
+	// kit's exact problems are), so the same tolerance.
+	"external": {ExactTol: 0.02},
 	// Eq. 20's fixed point for Ψ = φ(x_j) is x_j + μ/(1+μ)·(x0 − x_j) with
 	// k(z, x_j) ≈ 1 and μ = cλ/2 = 1.0e-3 (c = 6.68 the kit's width,
 	// λ = 3e-4): about 1e-3 of the kit's noise ‖x0 − x_j‖ ≤ 0.023, i.e.
@@ -42,7 +47,7 @@ var kitConfig = map[string]methodtest.Config{
 func TestConformance(t *testing.T) {
 	all := methods.All()
 	for _, want := range []string{
-		"dambreville", "honeine-richard", "identity", "impute-mean", "impute-nn", "kwok-tsang",
+		"dambreville", "external", "honeine-richard", "identity", "impute-mean", "impute-nn", "kwok-tsang",
 		"lasso-gps", "learned", "linear-pca", "local-gram", "local-gram-denoise", "mika", "ppca", "rkpca",
 		"rkpca-impute", "rlpl", "robust-pca", "tikhonov",
 	} {
@@ -52,7 +57,13 @@ func TestConformance(t *testing.T) {
 	}
 	for _, spec := range all {
 		t.Run(spec.Name, func(t *testing.T) {
-			methodtest.TestRegistered(t, spec, kitConfig[spec.Name])
+			cfg := kitConfig[spec.Name]
+			if spec.Name == "external" {
+				// Its default command is empty: run the learned pre-image
+				// example through the real protocol (skipped without NumPy).
+				cfg.Params = map[string]any{"command": examplePython(t, "learned_preimage.py")}
+			}
+			methodtest.TestRegistered(t, spec, cfg)
 		})
 	}
 }
