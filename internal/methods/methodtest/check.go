@@ -45,12 +45,15 @@ type Result struct {
 
 // Check runs f, which drives the kit (CheckRegistered or CheckEstimator),
 // outside go test and returns one Result per check, parents before their
-// subtests. Like go test, Fatalf ends the check it is called in, and a
-// panic that escapes the kit fails its check instead of the program.
+// subtests: first the root, named name, which holds what f reports outside
+// any subtest (CheckRegistered's checks of the Spec), then the subtests
+// by their paths without the root's name ("Denoiser/exact"). Like go
+// test, Fatalf ends the check it is called in, and a panic that escapes
+// the kit fails its check instead of the program.
 func Check(name string, f func(T)) []Result {
 	var out []*Result
-	root := &check{name: name, results: &out}
-	root.run("", f)
+	top := &check{results: &out}
+	top.run(name, f)
 	res := make([]Result, len(out))
 	for i, r := range out {
 		res[i] = *r
@@ -60,20 +63,20 @@ func Check(name string, f func(T)) []Result {
 
 // check is one running check of Check.
 type check struct {
-	name    string
+	path    string // prefix of the subtests' names
 	res     *Result
 	results *[]*Result
 	parent  *check
 }
 
 func (c *check) run(name string, f func(T)) bool {
-	full := name
+	full, path := name, ""
 	if c.res != nil {
-		full = c.res.Name + "/" + name
-	} else if name == "" {
-		full = c.name
+		// Below the root, names are paths.
+		full = c.path + name
+		path = full + "/"
 	}
-	child := &check{name: full, results: c.results, parent: c}
+	child := &check{path: path, results: c.results, parent: c}
 	child.res = &Result{Name: full, Leaf: true}
 	*c.results = append(*c.results, child.res)
 	if c.res != nil {
