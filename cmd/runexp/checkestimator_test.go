@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -51,5 +54,78 @@ func TestCheckEstimator(t *testing.T) {
 		if code := run(args, &out, &errb); code != exitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+// TestExternalFailuresInARun runs a de-noising config (synthetic images,
+// no data root) in which external estimators crash, hang past their time
+// limit and write garbage, beside the native learned estimator: the run
+// finishes with exit 0, each failure is its cell's recorded failure with
+// its reason, and the other cells are computed.
+func TestExternalFailuresInARun(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ext.yaml")
+	if err := os.WriteFile(cfg, []byte(`title: "external estimators that fail"
+paper: none
+kind: denoise
+seed: 1
+dataset: {name: synthetic-images, classes: 2, groups: 2, per_cell: 4, test_per_cell: 1}
+corruption: {type: gaussian, variance: 0.01}
+model: {kernel: gaussian, c: 5, components: 3}
+methods:
+  - name: learned
+    label: Learned
+  - name: external
+    label: Crash
+    params: {command: "sh -c 'echo boom >&2; exit 3' sh"}
+  - name: external
+    label: Hang
+    params: {command: "sh -c 'sleep 60' sh", timeout: 500ms}
+  - name: external
+    label: Garbage
+    params: {command: "sh -c 'echo garbage > \"$1/Z.npy\"' sh"}
+experiment: {figure: none}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCLI("--out", out, "--no-cache", cfg)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "ext", "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"Learned": {`"status":"ok"`},
+		"Crash":   {`"status":"failed"`, "exit status 3", "boom"},
+		"Hang":    {`"status":"failed"`, "timed out after 500ms (process group killed)"},
+		"Garbage": {`"status":"failed"`, "Z.npy is not a valid .npy file"},
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d records, want %d:\n%s", len(lines), len(want), b)
+	}
+	for _, line := range lines {
+		var rec struct {
+			Params map[string]any `json:"params"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		method, _ := rec.Params["method"].(string)
+		for _, w := range want[method] {
+			if !strings.Contains(line, w) {
+				t.Errorf("%s: record lacks %q:\n%s", method, w, line)
+			}
+		}
+		delete(want, method)
+	}
+	if len(want) > 0 {
+		t.Errorf("no record for %v", want)
 	}
 }
