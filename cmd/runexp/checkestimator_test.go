@@ -60,7 +60,7 @@ func TestCheckEstimator(t *testing.T) {
 // TestExternalFailuresInARun runs a de-noising config (synthetic images,
 // no data root) in which external estimators crash, hang past their time
 // limit and write garbage, beside the native learned estimator: the run
-// finishes with exit 0, each failure is its cell's recorded failure with
+// finishes, each failure is its cell's recorded failure with
 // its reason, and the other cells are computed.
 func TestExternalFailuresInARun(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
@@ -93,7 +93,9 @@ experiment: {figure: none}
 	}
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := runCLI("--out", out, "--no-cache", cfg)
-	if code != exitOK {
+	// docs/exit-status.md gives a run with failed cells status 3
+	// (incomplete); until that lands it is 0. Either way the run finished.
+	if code != exitOK && code != 3 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "ext", "records.jsonl"))

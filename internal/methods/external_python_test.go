@@ -230,6 +230,15 @@ func TestPythonHelperFailures(t *testing.T) {
 		{"raises", `raise ValueError("the estimator broke")`, "ValueError: the estimator broke", nil},
 		{"unsupported", `raise rx.Unsupported("no de-noising here")`, "exit status 3", nil},
 		{"wrong shape", `return p.X0[:, :2]`, "result has shape (8, 2), want (8, 5)", nil},
+		// Fortran order, written by NumPy itself (npyio cannot write it).
+		{"fortran order", `np.save(p.directory + "/Z.npy", np.asfortranarray(2 * p.X0)); sys.exit(0)`, "",
+			func(t *testing.T, z *mat.Dense, st []methods.Status) {
+				var want mat.Dense
+				want.Scale(2, in.X0)
+				if !mat.Equal(z, &want) {
+					t.Error("a Fortran-order Z.npy was read transposed or shuffled")
+				}
+			}},
 		{"rows", `z = p.X0.copy(); z[1, 0] = np.nan; return z, [None, None, "diverged", {"iterations": 4, "converged": False}, None, None, None, None]`, "",
 			func(t *testing.T, z *mat.Dense, st []methods.Status) {
 				if !errors.Is(st[1].Err, methods.ErrNotFinite) {
