@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/sbinet/npyio/npy"
@@ -471,8 +470,8 @@ func (e *External) exec(dir string) error {
 	args := append(append([]string(nil), e.Command[1:]...), dir)
 	cmd := exec.CommandContext(ctx, e.Command[0], args...)
 	cmd.Env = append(os.Environ(), "RUNEXP_ESTIMATOR_DIR="+dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	newProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
 	// A grandchild that escaped the group could hold the pipe open.
 	cmd.WaitDelay = 2 * time.Second
 	tail := &tailWriter{max: externalStderrTail}
@@ -481,7 +480,7 @@ func (e *External) exec(dir string) error {
 		return fmt.Errorf("external: starting %s: %w", e.name(), err)
 	}
 	err := cmd.Wait()
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // stragglers; ESRCH when none
+	killProcessGroup(cmd) // stragglers; an error when there are none
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return fmt.Errorf("external: %s timed out after %v (process group killed)%s", e.name(), e.Timeout, tail.quote())

@@ -1,3 +1,5 @@
+//go:build unix
+
 package methods_test
 
 import (
