@@ -24,8 +24,10 @@ import (
 //	z = x̄ + Σ_n k'(β, β_n) A_n,
 //
 // where β is the coordinate vector of the noisy input and x̄ the mean of
-// the training inputs when Centre is set (x̄ = 0 otherwise). This is
-// Bakır et al.'s eq. 6 with the kernel ridge regression of their Section 3.
+// the training inputs when Centre is set (x̄ = 0 otherwise). This is the
+// pre-image map Bakır et al. learn by kernel ridge regression on kernel PCA
+// coordinates (NIPS 16, pp. 449–456; their equation numbers are not cited
+// here, the paper's text not being in ../shared/papers).
 //
 // # scikit-learn
 //
@@ -34,15 +36,16 @@ import (
 // with Alpha = a, InverseKernel "same" (or "gaussian" with C = 1/g),
 // Centre false, on a model fitted with the Gaussian kernel c = 1/g and
 // Q = q. The correspondence is exact, as read in scikit-learn 1.2.1's
-// sklearn/decomposition/_kernel_pca.py and tested in learned_sklearn_test.go:
+// sklearn/decomposition/_kernel_pca.py and tested (to 1e-12) by
+// TestLearnedSklearnAgrees in external_python_test.go:
 //
 //   - _fit_inverse_transform regresses X on X_transformed =
 //     eigenvectors_·√eigenvalues_, the coordinates K̃α of the training
 //     points (eigenvalues_ are those of the centred Gram matrix, not
-//     divided by N, like KPCA.Values), with K = alpha·I +
-//     _get_kernel(X_transformed) and dual_coef_ = solve(K, X): no centring of X, so with a
-//     linear kernel the reconstruction misses the mean (scikit-learn's
-//     documentation says so).
+//     divided by N, like KPCA.Values): dual_coef_ = solve(K, X) with
+//     K = _get_kernel(X_transformed) plus alpha on the diagonal. X is not
+//     centred, so with a linear kernel the reconstruction misses the mean
+//     (scikit-learn's documentation says so).
 //   - _get_kernel evaluates the same kernel with the same gamma, degree and
 //     coef0 as the forward map, on the coordinates. When gamma is None,
 //     scikit-learn 1.2 passes None to pairwise_kernels, which takes
@@ -86,8 +89,8 @@ func init() {
 		Name:  "learned",
 		Title: "Learned pre-image",
 		Doc:   "kernel ridge regression from kernel PCA coordinates back to inputs (scikit-learn's KernelPCA.inverse_transform with centre: false)",
-		Source: "Bakır, Weston & Schölkopf (2004) eq. 6 and Sec. 3; " +
-			"scikit-learn KernelPCA(fit_inverse_transform=True, alpha, gamma = 1/c)",
+		Source: "Bakır, Weston & Schölkopf (2004), Learning to find pre-images, NIPS 16: " +
+			"kernel ridge regression from kPCA coordinates; scikit-learn KernelPCA(fit_inverse_transform=True, alpha, gamma = 1/c)",
 		Does:     Denoises,
 		Requires: NeedsX0,
 		// The forward kernel only enters through the model; the "same"
