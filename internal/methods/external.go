@@ -532,7 +532,8 @@ var npyMagic = []byte("\x93NUMPY")
 // malformed file is turned into an error.
 func readResult(path string, m, d int) (z *mat.Dense, err error) {
 	name := filepath.Base(path)
-	data, err := os.ReadFile(path)
+	// NumPy headers are padded to 64 bytes; 1 MiB is far beyond any.
+	data, err := readRegular(path, int64(8*m*d)+1<<20)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("wrote no %s", name)
 	}
@@ -585,12 +586,28 @@ func readResult(path string, m, d int) (z *mat.Dense, err error) {
 	return &out, nil
 }
 
+// readRegular reads a regular file of at most max bytes: a FIFO would
+// block and a device or a runaway file exhaust memory.
+func readRegular(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%v)", filepath.Base(path), fi.Mode().Type())
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d its shape allows", filepath.Base(path), fi.Size(), max)
+	}
+	return os.ReadFile(path)
+}
+
 // readStatus reads the optional status.json: a JSON array of m rows, each
 // null (the row went well) or a ManifestRow. No file means every row went
 // well.
 func readStatus(path string, m int) ([]Status, error) {
 	st := make([]Status, m)
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path, int64(m)*4096+1<<20)
 	if errors.Is(err, os.ErrNotExist) {
 		return st, nil
 	}
