@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench toy usps yaleb huang nguyen lpkpca clean
+.PHONY: all build test vet fmt bench toy usps yaleb huang nguyen lpkpca clean build-openblas test-openblas bench-openblas bench-hot bench-suite
 
 all: vet test build
 
@@ -64,6 +64,31 @@ lpkpca: build
 		configs/zheng-lpkpca-table1-lambdascan.yaml configs/zheng-lpkpca-table3.yaml configs/zheng-lpkpca-table4.yaml \
 		configs/zheng-lpkpca-fig4.yaml configs/zheng-lpkpca-table3-lambdascan.yaml configs/zheng-lpkpca-table5.yaml \
 		configs/zheng-lpkpca-table6.yaml configs/zheng-lpkpca-fig6.yaml
+
+# The optional OpenBLAS backend (internal/linalg): gonum's cgo bindings
+# (gonum.org/v1/netlib) on Debian's OpenBLAS and LAPACKE
+# (apt-get install libopenblas-dev liblapacke-dev). Pure Go stays the
+# default; the tag changes rounding only (TestBackendAgreement).
+build-openblas:
+	$(GO) build -tags openblas -ldflags '$(LDFLAGS)' -o bin/runexp-openblas ./cmd/runexp
+
+# The tests of the numerical packages under the OpenBLAS backend, with the
+# agreement test against pure Go.
+test-openblas:
+	$(GO) vet -tags openblas ./internal/...
+	$(GO) test -count=1 -tags openblas ./internal/...
+
+# Benchmarks of the hot paths named in docs/performance.md (GIST, LPKPCA,
+# dense kernels with achieved GFLOPS, Lasso/GPS). The machine is shared:
+# repeat with -count to judge the noise.
+bench-hot:
+	$(GO) test -run '^$$' -bench 'GIST' -benchmem ./internal/datasets/
+	$(GO) test -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
+	$(GO) test -run '^$$' -bench 'FitLPKPCA1500|Lasso|GPS' -benchtime 2x ./internal/methods/
+
+bench-openblas:
+	$(GO) test -tags openblas -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
+	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500' -benchtime 2x ./internal/methods/
 
 clean:
 	rm -rf bin results
