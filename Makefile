@@ -86,6 +86,29 @@ bench-hot:
 	$(GO) test -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
 	$(GO) test -run '^$$' -bench 'FitLPKPCA1500|Lasso|GPS' -benchtime 2x ./internal/methods/
 
+# Times every config, each in its own process with an empty cache (so
+# shared work such as Scene-15's GIST is counted in every config that needs
+# it), and writes the table to $(BENCH_OUT). BENCH_BIN=bin/runexp-openblas
+# times the OpenBLAS build; BENCH_CONFIGS narrows the list. Exit status 1
+# (a paper claim failed) is a result, not a failure of the timing.
+BENCH_BIN     ?= bin/runexp
+BENCH_CONFIGS ?= $(wildcard configs/*.yaml)
+BENCH_OUT     ?= results/bench-suite.md
+
+bench-suite: build
+	@mkdir -p $(dir $(BENCH_OUT))
+	@tmp=$$(mktemp -d); \
+	{ echo "| config | seconds | exit |"; echo "|---|---:|---:|"; } > $(BENCH_OUT); \
+	for c in $(BENCH_CONFIGS); do \
+		t0=$$(date +%s.%N); \
+		$(BENCH_BIN) --out $$tmp/out --cache $$tmp/cache-$$(basename $$c .yaml) $$c > $$tmp/log 2>&1; rc=$$?; \
+		t1=$$(date +%s.%N); \
+		secs=$$(awk "BEGIN { print $$t1 - $$t0 }"); \
+		printf '| %s | %.1f | %d |\n' $$c $$secs $$rc | tee -a $(BENCH_OUT); \
+	done; \
+	echo "load average at the end: $$(cut -d' ' -f1-3 /proc/loadavg) on $$(nproc) cores, $(BENCH_BIN)" >> $(BENCH_OUT); \
+	rm -rf $$tmp
+
 bench-openblas:
 	$(GO) test -tags openblas -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
 	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500' -benchtime 2x ./internal/methods/
