@@ -3,7 +3,6 @@ package datasets
 import (
 	"fmt"
 	"math"
-	"math/cmplx"
 	"sync"
 )
 
@@ -71,10 +70,13 @@ type GIST struct {
 	fft *batchFFT
 	// pool holds *gistWork buffers, reused across Descriptor calls.
 	pool sync.Pool
-	// prefilt is the prefilter's Gaussian on its own padded size.
+	// prefilt is the prefilter's Gaussian along one axis of its own padded
+	// size: gf(fy, fx) = prefilt[y]·prefilt[x].
 	prefilt []float64
-	nGabor  int // ImageSize + 2·BoundaryExtension
-	nPre    int // ImageSize + 2·5, rounded up to even (prefilt.m)
+	// fftPre is the plan of the prefilter's length nPre.
+	fftPre *batchFFT
+	nGabor int // ImageSize + 2·BoundaryExtension
+	nPre   int // ImageSize + 2·5, rounded up to even (prefilt.m)
 }
 
 // gaborFloor is the transfer-function value below which a Gabor filter is
@@ -167,17 +169,16 @@ func NewGIST(o GISTOptions) (*GIST, error) {
 			g.zeroCols = append(g.zeroCols, zero)
 		}
 	}
-	// prefilt.m: gf = exp(−(fx² + fy²)/s1²), s1 = fc/√log 2.
+	// prefilt.m: gf = exp(−(fx² + fy²)/s1²), s1 = fc/√log 2, which is
+	// exp(−fy²/s1²)·exp(−fx²/s1²): the filter is separable.
 	s1 := o.FcPrefilt / math.Sqrt(math.Ln2)
 	m := g.nPre
-	g.prefilt = make([]float64, m*m)
-	for y := 0; y < m; y++ {
-		fy := float64(freqIndex(y, m))
-		for x := 0; x < m; x++ {
-			fx := float64(freqIndex(x, m))
-			g.prefilt[y*m+x] = math.Exp(-(fx*fx + fy*fy) / (s1 * s1))
-		}
+	g.prefilt = make([]float64, m)
+	for i := range g.prefilt {
+		f := float64(freqIndex(i, m))
+		g.prefilt[i] = math.Exp(-(f * f) / (s1 * s1))
 	}
+	g.fftPre = newBatchFFT(m)
 	g.fft = newBatchFFT(n)
 	g.pool.New = func() any { return g.newWork() }
 	return g, nil
@@ -249,27 +250,15 @@ func (g *GIST) Descriptor(img *Gray) ([]float64, error) {
 		}
 	}
 	// Whitening: output = img − real(ifft2(fft2(img)·gf)).
-	fp := ws.fp
-	for i, v := range pre {
-		low[i] = complex(v, 0)
-	}
-	fp.forward(low)
-	for i := range low {
-		low[i] *= complex(g.prefilt[i], 0)
-	}
-	fp.inverseFull(low)
+	g.lowpass(low, pre, ws)
 	for i := range out {
-		out[i] = pre[i] - real(low[i])
-		sq[i] = complex(out[i]*out[i], 0)
+		out[i] = pre[i] - low[i]
+		sq[i] = out[i] * out[i]
 	}
 	// Local contrast normalisation: output/(0.2 + √|ifft2(fft2(output²)·gf)|).
-	fp.forward(sq)
-	for i := range sq {
-		sq[i] *= complex(g.prefilt[i], 0)
-	}
-	fp.inverseFull(sq)
+	g.lowpass(low, sq, ws)
 	for i := range out {
-		out[i] /= 0.2 + math.Sqrt(cmplx.Abs(sq[i]))
+		out[i] /= 0.2 + math.Sqrt(math.Abs(low[i]))
 	}
 
 	// gistGabor.m: pad the cropped prefiltered image (rows and columns
@@ -348,26 +337,68 @@ func (g *GIST) Descriptor(img *Gray) ([]float64, error) {
 	return desc, nil
 }
 
+// lowpass writes into dst real(ifft2(fft2(src)·gf)) for the prefilter's
+// Gaussian gf on the nPre×nPre grid. gf is separable, real and even, so
+// the filter maps real images to real images one axis at a time, and two
+// real columns go through one complex FFT as its real and imaginary parts:
+// four batched transforms of nPre/2 columns instead of four of nPre.
+func (g *GIST) lowpass(dst, src []float64, ws *gistWork) {
+	m := g.nPre
+	h := m / 2
+	pk, tmp, rt := ws.pk, ws.pktmp, ws.rt
+	// filter1 filters the columns of the m×m real matrix a into the
+	// transposed b (b[x·m + y] is the result at row y, column x).
+	filter1 := func(b, a []float64) {
+		for y := 0; y < m; y++ {
+			row, prow := a[y*m:(y+1)*m], pk[y*h:(y+1)*h]
+			for c := range prow {
+				prow[c] = complex(row[2*c], row[2*c+1])
+			}
+		}
+		g.fftPre.transform(pk, tmp, h, false)
+		for y := 0; y < m; y++ {
+			f := complex(g.prefilt[y]/float64(m), 0)
+			prow := pk[y*h : (y+1)*h]
+			for c := range prow {
+				prow[c] *= f
+			}
+		}
+		g.fftPre.transform(pk, tmp, h, true)
+		for y := 0; y < m; y++ {
+			for c, v := range pk[y*h : (y+1)*h] {
+				b[2*c*m+y] = real(v)
+				b[(2*c+1)*m+y] = imag(v)
+			}
+		}
+	}
+	filter1(rt, src) // along y; rt is transposed
+	filter1(dst, rt) // along x; transposed back
+}
+
 // gistWork is one Descriptor call's work space, kept in GIST.pool.
 type gistWork struct {
-	fp, fg        *fft2
-	pre, out      []float64
-	low, sq, spec []complex128
-	c, t, tmp     []complex128
+	fg                *fft2
+	pre, out, low, sq []float64
+	rt                []float64
+	pk, pktmp         []complex128
+	spec              []complex128
+	c, t, tmp         []complex128
 }
 
 func (g *GIST) newWork() *gistWork {
 	m, n, s := g.nPre, g.nGabor, g.opt.ImageSize
 	return &gistWork{
-		fp:   newFFT2(m),
-		fg:   &fft2{n: n, f: g.fft, tmp: make([]complex128, 2*n*n), tra: make([]complex128, n*n)},
-		pre:  make([]float64, m*m),
-		out:  make([]float64, m*m),
-		low:  make([]complex128, m*m),
-		sq:   make([]complex128, m*m),
-		spec: make([]complex128, n*n),
-		c:    make([]complex128, n*n),
-		t:    make([]complex128, n*s),
-		tmp:  make([]complex128, 2*n*n),
+		fg:    &fft2{n: n, f: g.fft, tmp: make([]complex128, 2*n*n), tra: make([]complex128, n*n)},
+		pre:   make([]float64, m*m),
+		out:   make([]float64, m*m),
+		low:   make([]float64, m*m),
+		sq:    make([]float64, m*m),
+		rt:    make([]float64, m*m),
+		pk:    make([]complex128, m*(m/2)),
+		pktmp: make([]complex128, 2*m*(m/2)),
+		spec:  make([]complex128, n*n),
+		c:     make([]complex128, n*n),
+		t:     make([]complex128, n*s),
+		tmp:   make([]complex128, 2*n*n),
 	}
 }
