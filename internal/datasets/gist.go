@@ -295,10 +295,14 @@ func (g *GIST) Descriptor(img *Gray) ([]float64, error) {
 			srow, frow, crow := spec[y*n:(y+1)*n], fc[y*nc:(y+1)*nc], c[y*nc:(y+1)*nc]
 			j := 0
 			for _, rg := range g.ranges[k] {
-				for x := rg[0]; x < rg[1]; x++ {
-					crow[j] = srow[x] * complex(frow[j], 0)
-					j++
+				src := srow[rg[0]:rg[1]]
+				fr, cr := frow[j:j+len(src)], crow[j:j+len(src)]
+				for i, v := range src {
+					// v·complex(f, 0) without the cross terms (which are
+					// exact zeros).
+					cr[i] = complex(real(v)*fr[i], imag(v)*fr[i])
 				}
+				j += len(src)
 			}
 		}
 		ws.fg.f.transform(c, ws.tmp[:2*n*nc], nc, true)
