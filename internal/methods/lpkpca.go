@@ -203,19 +203,29 @@ func FitLPKPCA(m *KPCA, g *Graph, lambda float64, d int) (*LPKPCA, error) {
 // force either path.
 var useTopEigen = func(r, d int) bool { return 2*d <= r }
 
+// lpkpcaStrip is the number of rows of PᵀLP computed by one matrix
+// product in lpkpcaSolve.
+const lpkpcaStrip = 256
+
 // lpkpcaSolve forms M = Λ − λ·PᵀLP and returns its d largest eigenpairs
 // (decreasing).
 func lpkpcaSolve(m *KPCA, g *Graph, p *mat.Dense, lambda float64, d int) ([]float64, *mat.Dense, error) {
 	r := m.Rank()
 	var lp mat.Dense
 	g.MulLaplacian(&lp, p)
-	var ptlp mat.Dense
-	ptlp.Mul(p.T(), &lp)
+	// PᵀLP is symmetric: compute its upper triangle only, a strip of
+	// lpkpcaStrip rows at a time from the diagonal rightwards (about half
+	// the r×N×r product).
+	n := m.N()
+	ptlp := mat.NewDense(r, r, nil)
+	for i0 := 0; i0 < r; i0 += lpkpcaStrip {
+		i1 := min(i0+lpkpcaStrip, r)
+		ptlp.Slice(i0, i1, i0, r).(*mat.Dense).Mul(p.Slice(0, n, i0, i1).T(), lp.Slice(0, n, i0, r))
+	}
 	msym := mat.NewSymDense(r, nil)
 	for i := 0; i < r; i++ {
 		for j := i; j < r; j++ {
-			// Average the two triangles: PᵀLP is symmetric up to rounding.
-			v := -lambda * 0.5 * (ptlp.At(i, j) + ptlp.At(j, i))
+			v := -lambda * ptlp.At(i, j)
 			if i == j {
 				v += m.Values[i]
 			}
