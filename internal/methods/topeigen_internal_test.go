@@ -47,19 +47,24 @@ func lpkpcaFixture(tb testing.TB, n int) (*KPCA, *Graph) {
 // 1e-9 relative to μ_1, the coordinates B to 1e-6 absolute, and B's
 // columns orthonormal to 1e-10. Both are backward stable, so the
 // differences are rounding over the eigenvalue gaps; observed (printed
-// with -v): ≤ 3e-15 and ≤ 2e-12 at N = 400. The tolerances leave margin
-// for other gaps.
+// with -v): ≤ 3e-15 and ≤ 2e-12 at N = 400 for d = 40 and d = 150 (the
+// largest count a config asks for). The tolerances leave margin for other
+// gaps.
 func TestLPKPCATopEigenMatchesDense(t *testing.T) {
 	m, g := lpkpcaFixture(t, 400)
 	defer func(f func(int, int) bool) { useTopEigen = f }(useTopEigen)
-	for _, lambda := range []float64{0, 0.05, 0.5} {
+	for _, c := range []struct {
+		lambda float64
+		d      int
+	}{{0, 40}, {0.05, 40}, {0.5, 40}, {0.05, 150}, {0.5, 150}} {
+		lambda, d := c.lambda, c.d
 		useTopEigen = func(int, int) bool { return false }
-		dense, err := FitLPKPCA(m, g, lambda, 40)
+		dense, err := FitLPKPCA(m, g, lambda, d)
 		if err != nil {
 			t.Fatal(err)
 		}
 		useTopEigen = func(int, int) bool { return true }
-		top, err := FitLPKPCA(m, g, lambda, 40)
+		top, err := FitLPKPCA(m, g, lambda, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +72,7 @@ func TestLPKPCATopEigenMatchesDense(t *testing.T) {
 		for k, v := range dense.Values {
 			maxV = math.Max(maxV, math.Abs(top.Values[k]-v)/math.Abs(dense.Values[0]))
 		}
-		r, d := dense.B.Dims()
+		r, _ := dense.B.Dims()
 		for i := 0; i < r; i++ {
 			for k := 0; k < d; k++ {
 				maxB = math.Max(maxB, math.Abs(top.B.At(i, k)-dense.B.At(i, k)))
@@ -86,7 +91,7 @@ func TestLPKPCATopEigenMatchesDense(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("λ=%g: max value difference %.2g (relative to μ_1), max |ΔB| %.2g", lambda, maxV, maxB)
+		t.Logf("λ=%g, d=%d: max value difference %.2g (relative to μ_1), max |ΔB| %.2g", lambda, d, maxV, maxB)
 		if maxV > 1e-9 || maxB > 1e-6 {
 			t.Errorf("λ=%g: iterative and dense LPKPCA differ: values %.2g, B %.2g", lambda, maxV, maxB)
 		}
