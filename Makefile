@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench toy usps yaleb huang nguyen lpkpca clean build-openblas test-openblas bench-openblas bench-hot bench-suite
+.PHONY: all build test vet fmt bench toy usps yaleb huang nguyen lpkpca clean
 
 all: vet test build
 
@@ -65,6 +65,8 @@ lpkpca: build
 		configs/zheng-lpkpca-fig4.yaml configs/zheng-lpkpca-table3-lambdascan.yaml configs/zheng-lpkpca-table5.yaml \
 		configs/zheng-lpkpca-table6.yaml configs/zheng-lpkpca-fig6.yaml
 
+.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas
+
 # The optional OpenBLAS backend (internal/linalg): gonum's cgo bindings
 # (gonum.org/v1/netlib) on Debian's OpenBLAS and LAPACKE
 # (apt-get install libopenblas-dev liblapacke-dev). Pure Go stays the
@@ -84,7 +86,8 @@ test-openblas:
 bench-hot:
 	$(GO) test -run '^$$' -bench 'GIST' -benchmem ./internal/datasets/
 	$(GO) test -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
-	$(GO) test -run '^$$' -bench 'FitLPKPCA1500|Lasso|GPS' -benchtime 2x ./internal/methods/
+	$(GO) test -run '^$$' -bench 'GaussianGram' ./internal/kernel/
+	$(GO) test -run '^$$' -bench 'FitLPKPCA1500|LassoGPSRows|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
 
 # Times every config, each in its own process with an empty cache (so
 # shared work such as Scene-15's GIST is counted in every config that needs
@@ -111,7 +114,8 @@ bench-suite: build
 
 bench-openblas:
 	$(GO) test -tags openblas -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
-	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500' -benchtime 2x ./internal/methods/
+	$(GO) test -tags openblas -run '^$$' -bench 'GaussianGram' ./internal/kernel/
+	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
 
 clean:
 	rm -rf bin results
