@@ -39,8 +39,10 @@ import (
 // With λ = 0, M = Λ and LPKPCA is KPCA.
 //
 // An LPKPCA shares the fitted KPCA's eigendecomposition: fitting it for a
-// new λ or neighbour count costs one sparse product with L, one r×N×r
-// product and one r×r eigendecomposition.
+// new λ or neighbour count costs one sparse product with L, the upper
+// triangle of one r×N×r product, and the d leading eigenpairs of the r×r
+// matrix M (tridiagonal reduction and inverse iteration, topEigenSym,
+// rather than all r eigenvectors; docs/performance.md).
 type LPKPCA struct {
 	// Model is the kernel PCA fit the directions are expressed in.
 	Model *KPCA
