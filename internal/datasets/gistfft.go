@@ -116,7 +116,11 @@ func (f *batchFFT) transform(a, tmp []complex128, w int, inverse bool) {
 		case 4:
 			st.radix4(dst, src, s, dir)
 		case 5:
-			st.radix5(dst, src, s, dir)
+			if st.m == 1 {
+				st.radix5Last(dst, src, s, dir)
+			} else {
+				st.radix5(dst, src, s, dir)
+			}
 		default:
 			st.generic(dst, src, scratch, s, dir)
 		}
@@ -214,6 +218,35 @@ func (st *fftStage) radix5(dst, src []complex128, s, dir int) {
 			y3[q] = (t2 - iu2) * tw[3]
 			y4[q] = (t1 - iu1) * tw[4]
 		}
+	}
+}
+
+// radix5Last is radix5 for the last stage (m = 1), whose twiddle factors
+// are all 1: the same values without the multiplications.
+func (st *fftStage) radix5Last(dst, src []complex128, s, dir int) {
+	sg := -1.0
+	if dir == 1 {
+		sg = 1
+	}
+	c1, c2 := math.Cos(2*math.Pi/5), math.Cos(4*math.Pi/5)
+	s1, s2 := sg*math.Sin(2*math.Pi/5), sg*math.Sin(4*math.Pi/5)
+	x0, x1, x2, x3, x4 := src[:s], src[s:2*s], src[2*s:3*s], src[3*s:4*s], src[4*s:5*s]
+	y0, y1, y2, y3, y4 := dst[:s], dst[s:2*s], dst[2*s:3*s], dst[3*s:4*s], dst[4*s:5*s]
+	for q := range y0 {
+		a0 := x0[q]
+		b1, d1 := x1[q]+x4[q], x1[q]-x4[q]
+		b2, d2 := x2[q]+x3[q], x2[q]-x3[q]
+		t1 := a0 + complex(c1, 0)*b1 + complex(c2, 0)*b2
+		t2 := a0 + complex(c2, 0)*b1 + complex(c1, 0)*b2
+		u1 := complex(s1, 0)*d1 + complex(s2, 0)*d2
+		u2 := complex(s2, 0)*d1 - complex(s1, 0)*d2
+		iu1 := complex(-imag(u1), real(u1))
+		iu2 := complex(-imag(u2), real(u2))
+		y0[q] = a0 + b1 + b2
+		y1[q] = t1 + iu1
+		y2[q] = t2 + iu2
+		y3[q] = t2 - iu2
+		y4[q] = t1 - iu1
 	}
 }
 
