@@ -65,5 +65,57 @@ lpkpca: build
 		configs/zheng-lpkpca-fig4.yaml configs/zheng-lpkpca-table3-lambdascan.yaml configs/zheng-lpkpca-table5.yaml \
 		configs/zheng-lpkpca-table6.yaml configs/zheng-lpkpca-fig6.yaml
 
+.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas
+
+# The optional OpenBLAS backend (internal/linalg): gonum's cgo bindings
+# (gonum.org/v1/netlib) on Debian's OpenBLAS and LAPACKE
+# (apt-get install libopenblas-dev liblapacke-dev). Pure Go stays the
+# default; the tag changes rounding only (TestBackendAgreement).
+build-openblas:
+	$(GO) build -tags openblas -ldflags '$(LDFLAGS)' -o bin/runexp-openblas ./cmd/runexp
+
+# The tests of the numerical packages under the OpenBLAS backend, with the
+# agreement test against pure Go.
+test-openblas:
+	$(GO) vet -tags openblas ./internal/...
+	$(GO) test -count=1 -tags openblas ./internal/...
+
+# Benchmarks of the hot paths named in docs/performance.md (GIST, LPKPCA,
+# dense kernels with achieved GFLOPS, Lasso/GPS). The machine is shared:
+# repeat with -count to judge the noise.
+bench-hot:
+	$(GO) test -run '^$$' -bench 'GIST' -benchmem ./internal/datasets/
+	$(GO) test -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
+	$(GO) test -run '^$$' -bench 'GaussianGram' ./internal/kernel/
+	$(GO) test -run '^$$' -bench 'FitLPKPCA1500|LassoGPSRows|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
+
+# Times every config, each in its own process with an empty cache (so
+# shared work such as Scene-15's GIST is counted in every config that needs
+# it), and writes the table to $(BENCH_OUT). BENCH_BIN=bin/runexp-openblas
+# times the OpenBLAS build; BENCH_CONFIGS narrows the list. Exit status 1
+# (a paper claim failed) is a result, not a failure of the timing.
+BENCH_BIN     ?= bin/runexp
+BENCH_CONFIGS ?= $(wildcard configs/*.yaml)
+BENCH_OUT     ?= results/bench-suite.md
+
+bench-suite: build
+	@mkdir -p $(dir $(BENCH_OUT))
+	@tmp=$$(mktemp -d); \
+	{ echo "| config | seconds | exit |"; echo "|---|---:|---:|"; } > $(BENCH_OUT); \
+	for c in $(BENCH_CONFIGS); do \
+		t0=$$(date +%s.%N); \
+		$(BENCH_BIN) --out $$tmp/out --cache $$tmp/cache-$$(basename $$c .yaml) $$c > $$tmp/log 2>&1; rc=$$?; \
+		t1=$$(date +%s.%N); \
+		secs=$$(awk "BEGIN { print $$t1 - $$t0 }"); \
+		printf '| %s | %.1f | %d |\n' $$c $$secs $$rc | tee -a $(BENCH_OUT); \
+	done; \
+	echo "load average at the end: $$(cut -d' ' -f1-3 /proc/loadavg) on $$(nproc) cores, $(BENCH_BIN)" >> $(BENCH_OUT); \
+	rm -rf $$tmp
+
+bench-openblas:
+	$(GO) test -tags openblas -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
+	$(GO) test -tags openblas -run '^$$' -bench 'GaussianGram' ./internal/kernel/
+	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
+
 clean:
 	rm -rf bin results

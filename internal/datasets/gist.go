@@ -3,9 +3,7 @@ package datasets
 import (
 	"fmt"
 	"math"
-	"math/cmplx"
-
-	"gonum.org/v1/gonum/dsp/fourier"
+	"sync"
 )
 
 // GISTOptions are the parameters of the GIST descriptor (Oliva & Torralba,
@@ -54,20 +52,31 @@ func (o GISTOptions) withDefaults() GISTOptions {
 }
 
 // GIST computes GIST descriptors. A GIST holds the Gabor transfer functions
-// and is safe for concurrent use; each call to Descriptor allocates its own
-// FFT work space.
+// and FFT plans and is safe for concurrent use; Descriptor calls reuse
+// their FFT work space through a pool.
 type GIST struct {
 	opt GISTOptions
 	// filters are the Gabor transfer functions on the padded size n×n,
 	// DC at index 0 (createGabor.m after fftshift).
 	filters [][]float64
-	// support[k][x] reports whether column x of filter k has any value
-	// above gaborFloor; the inverse FFT skips the others.
-	support [][]bool
-	// prefilt is the prefilter's Gaussian on its own padded size.
+	// cols[k] lists the columns x of filter k with any value above
+	// gaborFloor, zeroCols[k] the others, which the inverse FFT skips.
+	cols, zeroCols [][]int
+	// ranges[k] are cols[k] as half-open intervals [x0, x1), and
+	// compact[k] is filter k on those columns only, n×len(cols[k]).
+	ranges  [][][2]int
+	compact [][]float64
+	// fft is the plan of the Gabor transforms' length nGabor.
+	fft *batchFFT
+	// pool holds *gistWork buffers, reused across Descriptor calls.
+	pool sync.Pool
+	// prefilt is the prefilter's Gaussian along one axis of its own padded
+	// size: gf(fy, fx) = prefilt[y]·prefilt[x].
 	prefilt []float64
-	nGabor  int // ImageSize + 2·BoundaryExtension
-	nPre    int // ImageSize + 2·5, rounded up to even (prefilt.m)
+	// fftPre is the plan of the prefilter's length nPre.
+	fftPre *batchFFT
+	nGabor int // ImageSize + 2·BoundaryExtension
+	nPre   int // ImageSize + 2·5, rounded up to even (prefilt.m)
 }
 
 // gaborFloor is the transfer-function value below which a Gabor filter is
@@ -124,29 +133,54 @@ func NewGIST(o GISTOptions) (*GIST, error) {
 					f[y*n+x] = math.Exp(-10*p1*u*u - 2*p3*math.Pi*t*t)
 				}
 			}
-			sup := make([]bool, n)
-			for y := 0; y < n; y++ {
-				for x := 0; x < n; x++ {
+			var cols, zero []int
+			for x := 0; x < n; x++ {
+				sup := false
+				for y := 0; y < n; y++ {
 					if f[y*n+x] > gaborFloor {
-						sup[x] = true
+						sup = true
+						break
 					}
+				}
+				if sup {
+					cols = append(cols, x)
+				} else {
+					zero = append(zero, x)
+				}
+			}
+			var ranges [][2]int
+			for _, x := range cols {
+				if l := len(ranges); l > 0 && ranges[l-1][1] == x {
+					ranges[l-1][1]++
+				} else {
+					ranges = append(ranges, [2]int{x, x + 1})
+				}
+			}
+			fc := make([]float64, 0, n*len(cols))
+			for y := 0; y < n; y++ {
+				for _, x := range cols {
+					fc = append(fc, f[y*n+x])
 				}
 			}
 			g.filters = append(g.filters, f)
-			g.support = append(g.support, sup)
+			g.ranges = append(g.ranges, ranges)
+			g.compact = append(g.compact, fc)
+			g.cols = append(g.cols, cols)
+			g.zeroCols = append(g.zeroCols, zero)
 		}
 	}
-	// prefilt.m: gf = exp(−(fx² + fy²)/s1²), s1 = fc/√log 2.
+	// prefilt.m: gf = exp(−(fx² + fy²)/s1²), s1 = fc/√log 2, which is
+	// exp(−fy²/s1²)·exp(−fx²/s1²): the filter is separable.
 	s1 := o.FcPrefilt / math.Sqrt(math.Ln2)
 	m := g.nPre
-	g.prefilt = make([]float64, m*m)
-	for y := 0; y < m; y++ {
-		fy := float64(freqIndex(y, m))
-		for x := 0; x < m; x++ {
-			fx := float64(freqIndex(x, m))
-			g.prefilt[y*m+x] = math.Exp(-(fx*fx + fy*fy) / (s1 * s1))
-		}
+	g.prefilt = make([]float64, m)
+	for i := range g.prefilt {
+		f := float64(freqIndex(i, m))
+		g.prefilt[i] = math.Exp(-(f * f) / (s1 * s1))
 	}
+	g.fftPre = newBatchFFT(m)
+	g.fft = newBatchFFT(n)
+	g.pool.New = func() any { return g.newWork() }
 	return g, nil
 }
 
@@ -161,65 +195,6 @@ func freqIndex(i, n int) int {
 
 // Len returns the descriptor length: Blocks² × the number of filters.
 func (g *GIST) Len() int { return g.opt.Blocks * g.opt.Blocks * len(g.filters) }
-
-// fft2 is an n×n 2-D FFT with its 1-D transform and a column buffer.
-type fft2 struct {
-	n   int
-	t   *fourier.CmplxFFT
-	col []complex128
-}
-
-func newFFT2(n int) *fft2 {
-	return &fft2{n: n, t: fourier.NewCmplxFFT(n), col: make([]complex128, n)}
-}
-
-// forward transforms a in place (unnormalised).
-func (f *fft2) forward(a []complex128) {
-	n := f.n
-	for y := 0; y < n; y++ {
-		row := a[y*n : (y+1)*n]
-		f.t.Coefficients(row, row)
-	}
-	for x := 0; x < n; x++ {
-		for y := 0; y < n; y++ {
-			f.col[y] = a[y*n+x]
-		}
-		f.t.Coefficients(f.col, f.col)
-		for y := 0; y < n; y++ {
-			a[y*n+x] = f.col[y]
-		}
-	}
-}
-
-// inverse transforms a in place, normalised (ifft2), computing the rows
-// y0 ≤ y < y1 only: the columns first, then just the rows wanted. Columns
-// x with cols[x] false are taken as zero (cols nil: none is).
-func (f *fft2) inverse(a []complex128, y0, y1 int, cols []bool) {
-	n := f.n
-	for x := 0; x < n; x++ {
-		if cols != nil && !cols[x] {
-			for y := y0; y < y1; y++ {
-				a[y*n+x] = 0
-			}
-			continue
-		}
-		for y := 0; y < n; y++ {
-			f.col[y] = a[y*n+x]
-		}
-		f.t.Sequence(f.col, f.col)
-		for y := y0; y < y1; y++ {
-			a[y*n+x] = f.col[y]
-		}
-	}
-	s := complex(1/float64(n*n), 0)
-	for y := y0; y < y1; y++ {
-		row := a[y*n : (y+1)*n]
-		f.t.Sequence(row, row)
-		for x := range row {
-			row[x] *= s
-		}
-	}
-}
 
 // symIndex maps a padded coordinate p (may be negative or ≥ n) to the
 // source index under MATLAB's padarray 'symmetric' (the edge is repeated:
@@ -260,58 +235,44 @@ func (g *GIST) Descriptor(img *Gray) ([]float64, error) {
 	if !(hi > lo) {
 		return nil, fmt.Errorf("datasets: GIST of a constant image")
 	}
+	ws := g.pool.Get().(*gistWork)
+	defer g.pool.Put(ws)
+
 	// img = 255·(img − min)/(max − min), then prefilt's log(img + 1).
 	m := g.nPre
-	pre := make([]complex128, m*m)
+	pre, low, sq, out := ws.pre, ws.low, ws.sq, ws.out
 	for y := 0; y < m; y++ {
 		sy := symIndex(y-prefiltPad, s)
 		for x := 0; x < m; x++ {
 			sx := symIndex(x-prefiltPad, s)
 			v := 255 * (im.Pix[sy*s+sx] - lo) / (hi - lo)
-			pre[y*m+x] = complex(math.Log(v+1), 0)
+			pre[y*m+x] = math.Log(v + 1)
 		}
 	}
 	// Whitening: output = img − real(ifft2(fft2(img)·gf)).
-	fp := newFFT2(m)
-	low := append([]complex128(nil), pre...)
-	fp.forward(low)
-	for i := range low {
-		low[i] *= complex(g.prefilt[i], 0)
-	}
-	fp.inverse(low, 0, m, nil)
-	out := make([]float64, m*m)
-	sq := make([]complex128, m*m)
+	g.lowpass(low, pre, ws)
 	for i := range out {
-		out[i] = real(pre[i]) - real(low[i])
-		sq[i] = complex(out[i]*out[i], 0)
+		out[i] = pre[i] - low[i]
+		sq[i] = out[i] * out[i]
 	}
 	// Local contrast normalisation: output/(0.2 + √|ifft2(fft2(output²)·gf)|).
-	fp.forward(sq)
-	for i := range sq {
-		sq[i] *= complex(g.prefilt[i], 0)
-	}
-	fp.inverse(sq, 0, m, nil)
+	g.lowpass(low, sq, ws)
 	for i := range out {
-		out[i] /= 0.2 + math.Sqrt(cmplx.Abs(sq[i]))
-	}
-	// Crop back to s×s (rows and columns prefiltPad … prefiltPad+s−1).
-	cropped := make([]float64, s*s)
-	for y := 0; y < s; y++ {
-		copy(cropped[y*s:(y+1)*s], out[(y+prefiltPad)*m+prefiltPad:(y+prefiltPad)*m+prefiltPad+s])
+		out[i] /= 0.2 + math.Sqrt(math.Abs(low[i]))
 	}
 
-	// gistGabor.m: pad symmetrically by be, FFT, filter, |ifft2|, crop,
-	// block averages.
+	// gistGabor.m: pad the cropped prefiltered image (rows and columns
+	// prefiltPad … prefiltPad+s−1 of out) symmetrically by be, FFT,
+	// filter, |ifft2|, crop, block averages.
 	be, n := g.opt.BoundaryExtension, g.nGabor
-	spec := make([]complex128, n*n)
+	spec := ws.spec
 	for y := 0; y < n; y++ {
-		sy := symIndex(y-be, s)
+		sy := symIndex(y-be, s) + prefiltPad
 		for x := 0; x < n; x++ {
-			spec[y*n+x] = complex(cropped[sy*s+symIndex(x-be, s)], 0)
+			spec[y*n+x] = complex(out[sy*m+symIndex(x-be, s)+prefiltPad], 0)
 		}
 	}
-	fg := newFFT2(n)
-	fg.forward(spec)
+	ws.fg.forward(spec)
 	w := g.opt.Blocks
 	// downN.m: block edges fix(linspace(0, s, w+1)).
 	edges := make([]int, w+1)
@@ -319,26 +280,129 @@ func (g *GIST) Descriptor(img *Gray) ([]float64, error) {
 		edges[i] = int(float64(s) * float64(i) / float64(w))
 	}
 	desc := make([]float64, 0, g.Len())
-	work := make([]complex128, n*n)
-	for k, f := range g.filters {
-		for i, c := range spec {
-			work[i] = c * complex(f[i], 0)
+	norm := 1 / float64(n*n)
+	for k := range g.filters {
+		// ifft2 of spec·G, keeping the rows and columns be … be+s−1:
+		// first along y for the columns where G has support (gathered
+		// into an n×len(cols) matrix), then, transposed, along x for the
+		// s rows wanted. T[x·s + r] is then the filtered image at row
+		// be+r, column x.
+		cols := g.cols[k]
+		nc := len(cols)
+		c := ws.c[:n*nc]
+		fc := g.compact[k]
+		for y := 0; y < n; y++ {
+			srow, frow, crow := spec[y*n:(y+1)*n], fc[y*nc:(y+1)*nc], c[y*nc:(y+1)*nc]
+			j := 0
+			for _, rg := range g.ranges[k] {
+				src := srow[rg[0]:rg[1]]
+				fr, cr := frow[j:j+len(src)], crow[j:j+len(src)]
+				for i, v := range src {
+					// v·complex(f, 0) without the cross terms (which are
+					// exact zeros).
+					cr[i] = complex(real(v)*fr[i], imag(v)*fr[i])
+				}
+				j += len(src)
+			}
 		}
-		fg.inverse(work, be, be+s, g.support[k])
+		ws.fg.f.transform(c, ws.tmp[:2*n*nc], nc, true)
+		t := ws.t
+		for _, x := range g.zeroCols[k] {
+			clear(t[x*s : (x+1)*s])
+		}
+		// A blocked transpose: 16 rows of c at a time.
+		const blk = 16
+		for r0 := 0; r0 < s; r0 += blk {
+			r1 := min(r0+blk, s)
+			for j, x := range cols {
+				tcol := t[x*s+r0 : x*s+r1]
+				for i := range tcol {
+					tcol[i] = c[(r0+i+be)*nc+j]
+				}
+			}
+		}
+		ws.fg.f.transform(t, ws.tmp[:2*n*s], s, true)
 		// y(xx, yy) averages rows edges[xx]…, columns edges[yy]…; v(:) is
 		// column-major: xx fastest.
 		for by := 0; by < w; by++ {
 			for bx := 0; bx < w; bx++ {
 				var sum float64
-				for r := edges[bx]; r < edges[bx+1]; r++ {
-					row := work[(r+be)*n+be : (r+be)*n+be+s]
-					for c := edges[by]; c < edges[by+1]; c++ {
-						sum += cmplx.Abs(row[c])
+				for cc := edges[by]; cc < edges[by+1]; cc++ {
+					col := t[(cc+be)*s : (cc+be+1)*s]
+					for r := edges[bx]; r < edges[bx+1]; r++ {
+						v := col[r]
+						sum += math.Sqrt(real(v)*real(v) + imag(v)*imag(v))
 					}
 				}
-				desc = append(desc, sum/float64((edges[bx+1]-edges[bx])*(edges[by+1]-edges[by])))
+				desc = append(desc, norm*sum/float64((edges[bx+1]-edges[bx])*(edges[by+1]-edges[by])))
 			}
 		}
 	}
 	return desc, nil
+}
+
+// lowpass writes into dst real(ifft2(fft2(src)·gf)) for the prefilter's
+// Gaussian gf on the nPre×nPre grid. gf is separable, real and even, so
+// the filter maps real images to real images one axis at a time, and two
+// real columns go through one complex FFT as its real and imaginary parts:
+// four batched transforms of nPre/2 columns instead of four of nPre.
+func (g *GIST) lowpass(dst, src []float64, ws *gistWork) {
+	m := g.nPre
+	h := m / 2
+	pk, tmp, rt := ws.pk, ws.pktmp, ws.rt
+	// filter1 filters the columns of the m×m real matrix a into the
+	// transposed b (b[x·m + y] is the result at row y, column x).
+	filter1 := func(b, a []float64) {
+		for y := 0; y < m; y++ {
+			row, prow := a[y*m:(y+1)*m], pk[y*h:(y+1)*h]
+			for c := range prow {
+				prow[c] = complex(row[2*c], row[2*c+1])
+			}
+		}
+		g.fftPre.transform(pk, tmp, h, false)
+		for y := 0; y < m; y++ {
+			f := complex(g.prefilt[y]/float64(m), 0)
+			prow := pk[y*h : (y+1)*h]
+			for c := range prow {
+				prow[c] *= f
+			}
+		}
+		g.fftPre.transform(pk, tmp, h, true)
+		for y := 0; y < m; y++ {
+			for c, v := range pk[y*h : (y+1)*h] {
+				b[2*c*m+y] = real(v)
+				b[(2*c+1)*m+y] = imag(v)
+			}
+		}
+	}
+	filter1(rt, src) // along y; rt is transposed
+	filter1(dst, rt) // along x; transposed back
+}
+
+// gistWork is one Descriptor call's work space, kept in GIST.pool.
+type gistWork struct {
+	fg                *fft2
+	pre, out, low, sq []float64
+	rt                []float64
+	pk, pktmp         []complex128
+	spec              []complex128
+	c, t, tmp         []complex128
+}
+
+func (g *GIST) newWork() *gistWork {
+	m, n, s := g.nPre, g.nGabor, g.opt.ImageSize
+	return &gistWork{
+		fg:    &fft2{n: n, f: g.fft, tmp: make([]complex128, 2*n*n), tra: make([]complex128, n*n)},
+		pre:   make([]float64, m*m),
+		out:   make([]float64, m*m),
+		low:   make([]float64, m*m),
+		sq:    make([]float64, m*m),
+		rt:    make([]float64, m*m),
+		pk:    make([]complex128, m*(m/2)),
+		pktmp: make([]complex128, 2*m*(m/2)),
+		spec:  make([]complex128, n*n),
+		c:     make([]complex128, n*n),
+		t:     make([]complex128, n*s),
+		tmp:   make([]complex128, 2*n*n),
+	}
 }

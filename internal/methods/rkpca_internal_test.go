@@ -2,6 +2,8 @@ package methods
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -23,5 +25,30 @@ func TestGemanMcClureScale(t *testing.T) {
 	}
 	if got := gemanMcClureScale(res, z, x, []float64{0, 0, 0, 0, 0}); got != 0 {
 		t.Errorf("σ with nothing observed = %v, want 0", got)
+	}
+}
+
+// TestSelectKthMatchesSort: selectKth returns the order statistic sorting
+// gives, on seeded random data with many ties, every k, lengths 1–40.
+func TestSelectKthMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for n := 1; n <= 40; n++ {
+		for trial := 0; trial < 20; trial++ {
+			a := make([]float64, n)
+			for i := range a {
+				a[i] = float64(rng.IntN(7)) * 0.25
+			}
+			sorted := slices.Clone(a)
+			slices.Sort(sorted)
+			for k := 0; k < n; k++ {
+				b := slices.Clone(a)
+				if got := selectKth(b, k); got != sorted[k] {
+					t.Fatalf("n=%d k=%d: %v, want %v (input %v)", n, k, got, sorted[k], a)
+				}
+				if k > 0 && slices.Max(b[:k]) != sorted[k-1] {
+					t.Fatalf("n=%d k=%d: max below k is %v, want %v", n, k, slices.Max(b[:k]), sorted[k-1])
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,35 @@
+// Package linalg selects the dense linear-algebra backend of runexp and
+// measures it.
+//
+// # Overview
+//
+// By default every matrix product and decomposition runs on gonum's
+// pure-Go BLAS and LAPACK (gonum.org/v1/gonum/blas/gonum,
+// gonum.org/v1/gonum/lapack/gonum). Built with the tag openblas
+// (make build-openblas), importing this package registers OpenBLAS
+// instead, through gonum's own cgo bindings: blas64.Use with
+// gonum.org/v1/netlib/blas/netlib (CBLAS), and lapack64.Use with gonum's
+// LAPACK, whose BLAS calls then go to OpenBLAS, except for the symmetric
+// eigensolver Dsyev, which is LAPACK's divide-and-conquer dsyevd through
+// gonum.org/v1/netlib/lapack/lapacke (the netlib package's own LAPACK
+// type predates methods gonum v0.17's lapack.Float64 requires, so it
+// cannot be registered whole). Package methods imports linalg, so every
+// binary that fits a model gets the backend the build chose.
+//
+// # Agreement
+//
+// The two backends compute the same quantities with different rounding:
+// TestBackendAgreement (run under the tag by make test-openblas) checks
+// products to 1e-12 relative and eigenvalues to 1e-10 relative to the
+// largest, eigenvectors up to sign to 1e-8 (an eigenvector's rounding
+// error is ε·‖A‖ over the eigenvalue gap).
+//
+// # Debian
+//
+// apt-get install libopenblas-dev liblapacke-dev; the Makefile sets
+// CGO_LDFLAGS to -lopenblas -llapacke.
+package linalg
+
+// Backend names the registered BLAS/LAPACK backend: "gonum" (pure Go)
+// or "openblas".
+func Backend() string { return backend }

@@ -1,0 +1,218 @@
+package methods
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/mat"
+)
+
+// topEigenSym returns the d largest eigenvalues (decreasing) of the
+// symmetric matrix a and their eigenvectors (n×d, orthonormal columns).
+// a's lower triangle is overwritten.
+//
+// # Method
+//
+// mat.EigenSym with vectors spends most of its time (about 70% at
+// n = 1500, BenchmarkFitLPKPCA1500) applying the implicit QL rotations
+// of Dsteqr to all n eigenvectors; here only d are wanted. So, as
+// LAPACK's dsyevx does: Householder reduction to tridiagonal form
+// (Dsytrd, O(n³) but in blocked BLAS-3, hence fast under the OpenBLAS
+// build), all eigenvalues of the tridiagonal matrix by root-free QR
+// (Dsterf, O(n²)), the d eigenvectors of the tridiagonal matrix by
+// inverse iteration with Gram–Schmidt inside clusters of close
+// eigenvalues (dstein's method, O(n·d) plus the clusters), and the
+// Householder back-transformation of those d vectors only (Dormqr,
+// O(n²·d)).
+//
+// ok is false if Dsterf does not converge; the caller then falls back to
+// mat.EigenSym.
+func topEigenSym(a *mat.SymDense, d int) (vals []float64, vecs *mat.Dense, ok bool) {
+	n := a.SymmetricDim()
+	if d < 1 || d > n {
+		panic("methods: topEigenSym: bad number of eigenpairs")
+	}
+	raw := a.RawSymmetric()
+	// Dsytrd(Lower) reads the lower triangle; SymDense keeps the upper.
+	sa, lda := raw.Data, raw.Stride
+	if raw.Uplo == blas.Upper {
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				sa[j*lda+i] = sa[i*lda+j]
+			}
+		}
+	}
+	impl := gonum.Implementation{}
+	diag := make([]float64, n)
+	off := make([]float64, max(n-1, 1))
+	tau := make([]float64, max(n-1, 1))
+	work := make([]float64, 1)
+	impl.Dsytrd(blas.Lower, n, sa, lda, diag, off, tau, work, -1)
+	work = make([]float64, int(work[0]))
+	impl.Dsytrd(blas.Lower, n, sa, lda, diag, off, tau, work, len(work))
+
+	// All eigenvalues, increasing.
+	ev := append([]float64(nil), diag...)
+	e2 := append([]float64(nil), off[:n-1]...)
+	if !impl.Dsterf(n, ev, e2) {
+		return nil, nil, false
+	}
+	vals = make([]float64, d)
+	for k := range vals {
+		vals[k] = ev[n-1-k]
+	}
+
+	// Eigenvectors of the tridiagonal matrix T, one column each, in the
+	// order of vals.
+	var tnorm float64
+	for i := 0; i < n; i++ {
+		s := math.Abs(diag[i])
+		if i > 0 {
+			s += math.Abs(off[i-1])
+		}
+		if i < n-1 {
+			s += math.Abs(off[i])
+		}
+		tnorm = math.Max(tnorm, s)
+	}
+	z := mat.NewDense(n, d, nil)
+	tridiagInverseIteration(diag, off[:n-1], vals, tnorm, z)
+
+	// Back-transformation Z ← Q·Z: Q = H(0)…H(n−2) from Dsytrd(Lower) is
+	// Dormqr's on the trailing (n−1)×(n−1) block (LAPACK's dormtr).
+	if n > 1 {
+		zr := z.RawMatrix()
+		work = make([]float64, 1)
+		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, sa[lda:], lda, tau, zr.Data[zr.Stride:], zr.Stride, work, -1)
+		work = make([]float64, int(work[0]))
+		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, sa[lda:], lda, tau, zr.Data[zr.Stride:], zr.Stride, work, len(work))
+	}
+	return vals, z, true
+}
+
+// tridiagInverseIteration writes into the columns of z (n×len(mu)) the
+// unit eigenvectors of the symmetric tridiagonal matrix with diagonal
+// diag and off-diagonal off, for the eigenvalues mu (decreasing, as from
+// Dsterf). As LAPACK's dstein: eigenvalues closer than 1e-3·‖T‖ form a
+// cluster and each vector of a cluster is orthogonalised against the
+// earlier ones at every iteration; eigenvalues closer than 10·ε·‖T‖ are
+// pulled apart by that much so the shifted systems differ. Starting
+// vectors are seeded, so the result is deterministic.
+func tridiagInverseIteration(diag, off, mu []float64, tnorm float64, z *mat.Dense) {
+	n := len(diag)
+	if n == 1 {
+		for k := range mu {
+			z.Set(0, k, 1)
+		}
+		return
+	}
+	eps := 1.1102230246251565e-16
+	ortol := 1e-3 * tnorm
+	pertol := 10 * eps * tnorm
+	rng := rand.New(rand.NewPCG(1, 1))
+	var f tridiagLU
+	x := make([]float64, n)
+	col := make([]float64, n)
+	clusterStart := 0
+	prev := math.Inf(1)
+	for k, m := range mu {
+		if k > 0 && prev-m > ortol {
+			clusterStart = k
+		}
+		if k > 0 && prev-m < pertol {
+			m = prev - pertol
+		}
+		prev = m
+		f.factor(diag, off, m, eps*tnorm)
+		for i := range x {
+			x[i] = rng.Float64() - 0.5
+		}
+		for it := 0; it < 4; it++ {
+			// Scale so the solve cannot overflow, as dstein does.
+			floats.Scale(float64(n)*tnorm/math.Max(floats.Norm(x, 1), 1e-300), x)
+			f.solve(x)
+			for j := clusterStart; j < k; j++ {
+				mat.Col(col, j, z)
+				floats.AddScaled(x, -floats.Dot(x, col), col)
+			}
+			floats.Scale(1/floats.Norm(x, 2), x)
+		}
+		z.SetCol(k, x)
+	}
+}
+
+// tridiagLU is the LU factorisation with partial pivoting of T − μI for a
+// symmetric tridiagonal T (LAPACK's dgttrf; solve is dgtts2).
+type tridiagLU struct {
+	d, dl, du, du2 []float64
+	swap           []bool
+}
+
+// factor factorises T − mu·I; pivots smaller than tiny are replaced by
+// tiny (inverse iteration wants a nearly singular system, not a zero
+// division).
+func (f *tridiagLU) factor(diag, off []float64, mu, tiny float64) {
+	n := len(diag)
+	if cap(f.d) < n {
+		f.d, f.dl, f.du, f.du2 = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		f.swap = make([]bool, n)
+	}
+	d, dl, du, du2 := f.d[:n], f.dl[:n-1], f.du[:n-1], f.du2[:n]
+	for i := range d {
+		d[i] = diag[i] - mu
+	}
+	copy(dl, off)
+	copy(du, off)
+	clear(du2)
+	for i := 0; i < n-1; i++ {
+		f.swap[i] = math.Abs(d[i]) < math.Abs(dl[i])
+		if !f.swap[i] {
+			if d[i] != 0 {
+				fact := dl[i] / d[i]
+				dl[i] = fact
+				d[i+1] -= fact * du[i]
+			}
+			continue
+		}
+		fact := d[i] / dl[i]
+		d[i] = dl[i]
+		dl[i] = fact
+		t := du[i]
+		du[i] = d[i+1]
+		d[i+1] = t - fact*d[i+1]
+		if i < n-2 {
+			du2[i] = du[i+1]
+			du[i+1] = -fact * du[i+1]
+		}
+	}
+	for i := range d {
+		if math.Abs(d[i]) < tiny {
+			d[i] = math.Copysign(tiny, d[i])
+		}
+	}
+}
+
+// solve overwrites b with (T − μI)⁻¹b.
+func (f *tridiagLU) solve(b []float64) {
+	n := len(b)
+	d, dl, du, du2 := f.d[:n], f.dl[:n-1], f.du[:n-1], f.du2[:n]
+	for i := 0; i < n-1; i++ {
+		if f.swap[i] {
+			t := b[i] - dl[i]*b[i+1]
+			b[i] = b[i+1]
+			b[i+1] = t
+		} else {
+			b[i+1] -= dl[i] * b[i]
+		}
+	}
+	b[n-1] /= d[n-1]
+	if n > 1 {
+		b[n-2] = (b[n-2] - du[n-2]*b[n-1]) / d[n-2]
+	}
+	for i := n - 3; i >= 0; i-- {
+		b[i] = (b[i] - du[i]*b[i+1] - du2[i]*b[i+2]) / d[i]
+	}
+}
