@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -136,6 +137,7 @@ type Output struct {
 	cfg    *config.Config
 	mu     sync.Mutex
 	files  map[string]bool
+	err    error
 }
 
 func newOutput(dir string, cfg *config.Config) *Output {
@@ -143,11 +145,27 @@ func newOutput(dir string, cfg *config.Config) *Output {
 }
 
 // Path returns the path of a result file and records it as an output.
+// A name that is not a plain file name (a separator, "..", an absolute
+// path) would write outside Dir: it is refused (see Err) and the path
+// returned is a harmless one inside Dir.
 func (o *Output) Path(name string) string {
 	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := config.CheckFileName(name); err != nil {
+		if o.err == nil {
+			o.err = fmt.Errorf("output %q refused: %v", name, err)
+		}
+		return filepath.Join(o.Dir, ".refused")
+	}
 	o.files[name] = true
-	o.mu.Unlock()
 	return filepath.Join(o.Dir, name)
+}
+
+// Err returns the first output name refused by Path, SavePlot or SaveGrid.
+func (o *Output) Err() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
 }
 
 // Add records files written under Dir (absolute or relative paths).
@@ -162,12 +180,17 @@ func (o *Output) Add(paths ...string) {
 	}
 }
 
-// Files returns the outputs recorded so far, sorted.
+// Files returns the outputs recorded so far that exist as files, sorted:
+// a name asked for with Path but never written (a figure an experiment
+// skipped, or a base name whose files carry extensions) is not listed.
 func (o *Output) Files() []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	out := make([]string, 0, len(o.files))
 	for f := range o.files {
+		if fi, err := os.Stat(filepath.Join(o.Dir, filepath.FromSlash(f))); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
 		out = append(out, f)
 	}
 	sort.Strings(out)
@@ -189,6 +212,9 @@ func (o *Output) Size(defW, defH vg.Length) (vg.Length, vg.Length) {
 
 // SavePlot writes name.png and name.svg.
 func (o *Output) SavePlot(p *plot.Plot, w, h vg.Length, name string) error {
+	if err := config.CheckFileName(name); err != nil {
+		return fmt.Errorf("figure %q refused: %v", name, err)
+	}
 	files, err := report.SavePlot(p, w, h, filepath.Join(o.Dir, name))
 	o.Add(files...)
 	return err
@@ -196,6 +222,9 @@ func (o *Output) SavePlot(p *plot.Plot, w, h vg.Length, name string) error {
 
 // SaveGrid writes a grid of panels as name.png and name.svg.
 func (o *Output) SaveGrid(panels [][]*plot.Plot, w, h vg.Length, name string) error {
+	if err := config.CheckFileName(name); err != nil {
+		return fmt.Errorf("figure %q refused: %v", name, err)
+	}
 	files, err := report.SaveGrid(panels, w, h, filepath.Join(o.Dir, name))
 	o.Add(files...)
 	return err
