@@ -162,7 +162,10 @@ func parsePIEMap(b []byte) ([]PIEInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) < 1 || len(recs[0]) != 5 || recs[0][0] != "within_subject_index_0based" {
+	if len(recs) < 1 {
+		return nil, fmt.Errorf("empty file, want a header and 170 rows")
+	}
+	if len(recs[0]) != 5 || recs[0][0] != "within_subject_index_0based" {
 		return nil, fmt.Errorf("unexpected header %q", recs[0])
 	}
 	out := make([]PIEInfo, 0, len(recs)-1)
