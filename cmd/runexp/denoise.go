@@ -114,8 +114,8 @@ func cmdDenoise(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed for estimators that draw")
 	params := paramFlags{}
 	fs.Var(params, "param", "estimator parameter name=value (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "runexp denoise: "+format+"\n", a...)

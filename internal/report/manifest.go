@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -83,7 +84,42 @@ func NewManifest() *Manifest {
 	if m.Revision == "unknown" && Revision != "" {
 		m.Revision = Revision
 	}
+	if m.Revision == "unknown" {
+		// Without vcs.* settings (a build outside the checkout, or with
+		// -buildvcs=false) the go command may still have stamped the
+		// main module with a pseudo-version, whose last part is the
+		// revision: v0.0.0-20260101120000-abcdef123456[+dirty].
+		if rev, dirty, ok := pseudoRevision(m.Version); ok {
+			m.Revision, m.Modified = rev, dirty
+		}
+	}
 	return m
+}
+
+// pseudoRevision returns the commit prefix a pseudo-version ends in and
+// whether it is marked +dirty.
+func pseudoRevision(v string) (rev string, dirty bool, ok bool) {
+	v, dirty = strings.CutSuffix(v, "+dirty")
+	i := strings.LastIndex(v, "-")
+	if i < 0 || !strings.HasPrefix(v, "v") {
+		return "", false, false
+	}
+	rev = v[i+1:]
+	if len(rev) != 12 {
+		return "", false, false
+	}
+	for _, r := range rev {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return "", false, false
+		}
+	}
+	// The part before it must be a 14-digit timestamp.
+	ts := v[:i]
+	j := strings.LastIndexAny(ts, "-.")
+	if j < 0 || len(ts[j+1:]) != 14 {
+		return "", false, false
+	}
+	return rev, dirty, true
 }
 
 // Finish sets End to the current time and WallSeconds to the time elapsed

@@ -644,11 +644,32 @@ func failuresTable(recs []report.Record) *report.Table {
 	return t
 }
 
+// PaperTolerance is the relative difference |ours − paper| / |paper|
+// beyond which the paper-values table marks a value with "!": 10%, the
+// spread of the papers' own repeated runs where they report one (and
+// well above printing precision). It flags values to look at; the
+// claims, not this mark, decide whether a result reproduces.
+const PaperTolerance = 0.10
+
+// relDiff formats (ours − paper)/|paper| as a signed percentage with the
+// mark for values beyond PaperTolerance, or "—" when it is undefined.
+func relDiff(ours, paper float64, ok bool) string {
+	if !ok || paper == 0 || math.IsNaN(ours) || math.IsInf(ours, 0) || math.IsNaN(paper) {
+		return "—"
+	}
+	r := (ours - paper) / math.Abs(paper)
+	s := fmt.Sprintf("%+.1f%%", 100*r)
+	if math.Abs(r) > PaperTolerance {
+		s += " !"
+	}
+	return s
+}
+
 func referenceTable(c *config.Config, recs []report.Record) *report.Table {
 	t := &report.Table{
 		Title:   "Ours beside the paper",
-		Caption: "diff = ours − paper. Sources cite ../shared/paper-values/" + c.Paper + ".yaml.",
-		Header:  []string{"Source", "Cell", "Metric", "Ours", "Paper", "Diff"},
+		Caption: fmt.Sprintf("diff = ours − paper; rel = diff / |paper|, marked ! beyond %g%%. Sources cite ../shared/paper-values/%s.yaml.", 100*PaperTolerance, c.Paper),
+		Header:  []string{"Source", "Cell", "Metric", "Ours", "Paper", "Diff", "Rel"},
 	}
 	// Further readings of our metric (reference.also) get a column each.
 	var also []string
@@ -673,10 +694,11 @@ func referenceTable(c *config.Config, recs []report.Record) *report.Table {
 			matched = true
 			v, ok := recs[i].Metrics[ref.Metric]
 			ours, paper, diff := report.FormatCompare(v, ref.Value, true, 4)
+			rel := relDiff(v, ref.Value, ok)
 			if !ok || recs[i].Status == report.StatusFailed {
-				ours, diff = "failed", "—"
+				ours, diff, rel = "failed", "—", "—"
 			}
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell), ref.Metric, ours, paper, diff}
+			row := []string{ref.Source, config.CanonicalKey(ref.Cell), ref.Metric, ours, paper, diff, rel}
 			for _, a := range also {
 				cell := "—"
 				if x, ok := recs[i].Metrics[a]; ok && recs[i].Status != report.StatusFailed && contains(ref.Also, a) {
@@ -688,7 +710,7 @@ func referenceTable(c *config.Config, recs []report.Record) *report.Table {
 		}
 		if !matched {
 			_, paper, _ := report.FormatCompare(0, ref.Value, true, 4)
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—"}
+			row := []string{ref.Source, config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—", "—"}
 			for range also {
 				row = append(row, "—")
 			}
