@@ -128,8 +128,8 @@ func TestUSPSTwoMembers(t *testing.T) {
 // errors, checked against PROVENANCE.md's counts.
 func TestKnownRows(t *testing.T) {
 	dir := writeRoot(t, map[string][]byte{
-		USPSTrainFile: gz(t, fixtureUSPSText([]int{0, 1, 2}, trainStyle)),
-		USPSTestFile:  gz(t, fixtureUSPSText([]int{0, 1}, testStyle)),
+		USPSTrainFile:             gz(t, fixtureUSPSText([]int{0, 1, 2}, trainStyle)),
+		USPSTestFile:              gz(t, fixtureUSPSText([]int{0, 1}, testStyle)),
 		"oilflow/DataTrn.txt":     []byte(strings.Repeat(strings.Repeat("0.5 ", 12)+"\n", 3)),
 		"oilflow/DataTrnLbls.txt": []byte(strings.Repeat("1 0 0\n", 3)),
 	})
