@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -122,5 +123,16 @@ func TestCheckFileName(t *testing.T) {
 		if err := CheckFileName(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+func TestLoadTooLarge(t *testing.T) {
+	p := t.TempDir() + "/big.yaml"
+	b := []byte(minimal + "notes: \"" + strings.Repeat("x", MaxFileBytes) + "\"\n")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("err %v", err)
 	}
 }

@@ -15,6 +15,9 @@ const (
 	// otherwise expand to gigabytes. The largest shipped config has
 	// under 1,000 nodes.
 	MaxNodes = 100_000
+	// MaxFileBytes bounds a config file's size (the largest shipped
+	// config is under 30 KB).
+	MaxFileBytes = 4 << 20
 	// MaxFigureCm bounds outputs.width and outputs.height (centimetres).
 	MaxFigureCm = 100
 )
