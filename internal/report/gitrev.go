@@ -22,7 +22,7 @@ func (m *Manifest) FillRevisionFromGit(dir string) {
 	if err != nil {
 		return
 	}
-	m.Revision = strings.TrimSpace(string(rev))
+	m.Revision, m.RevisionFrom = strings.TrimSpace(string(rev)), "git"
 	// A changed tracked file, or an untracked source file (a new
 	// estimator not yet added), means the revision alone does not name
 	// the code that ran. Untracked outputs (results/, bin/) do not count.
