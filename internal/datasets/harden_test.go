@@ -139,6 +139,18 @@ func TestKnownRows(t *testing.T) {
 	wantErr(t, err, "3 digits, want 7291")
 	_, err = LoadOilFlow(r, "trn")
 	wantErr(t, err, "3 rows, want 1000")
+
+	// Two PIE images where PROVENANCE.md has 1700.
+	w := matWriter{binary.LittleEndian}
+	fea := make([]float64, 2*1024)
+	pie := w.file(
+		matVar{name: "fea", class: 6, dims: []int32{2, 1024}, store: miUINT8, colMajor: fea},
+		matVar{name: "gnd", class: 6, dims: []int32{2, 1}, store: miDOUBLE, colMajor: []float64{1, 1}},
+	)
+	dir = writeRoot(t, map[string][]byte{PIE10File: pie})
+	knownRows = map[string]int{PIE10File: 1700}
+	_, _, err = LoadPIE10(mustOpen(t, dir))
+	wantErr(t, err, "2 images, want 1700")
 }
 
 // TestPIEMapEmpty: an empty index map is an error, not a panic.

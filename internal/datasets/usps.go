@@ -168,11 +168,13 @@ func USPSCounts(r *Root) (train, test [10]int, err error) {
 
 // knownRows are the known sizes of data files, by root-relative path,
 // checked by their loaders: USPS from PROVENANCE.md and the dataset's
-// zip.info.txt (7291 training and 2007 test images), Oil Flow's DataTrn
-// from PROVENANCE.md (1000 points). Tests that build small fixtures in
+// zip.info.txt (7291 training and 2007 test images), the Oil Flow splits
+// (1000 points each) and the CMU PIE files (68 × 42 = 2856 and 10 × 170 =
+// 1700 images) from PROVENANCE.md. Tests that build small fixtures in
 // place of the real files clear it.
 var knownRows = map[string]int{USPSTrainFile: 7291, USPSTestFile: 2007, OilFlowTrainFile: 1000, "oilflow/DataTrnLbls.txt": 1000,
-	"oilflow/DataTst.txt": 1000, "oilflow/DataTstLbls.txt": 1000, "oilflow/DataVdn.txt": 1000, "oilflow/DataVdnLbls.txt": 1000}
+	"oilflow/DataTst.txt": 1000, "oilflow/DataTstLbls.txt": 1000, "oilflow/DataVdn.txt": 1000, "oilflow/DataVdnLbls.txt": 1000,
+	PIE68File: 2856, PIE10File: 1700}
 
 // readUSPS reads, verifies, decompresses and parses one USPS file.
 func readUSPS(r *Root, rel string) (*uspsFile, error) {
