@@ -276,7 +276,7 @@ func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, er
 }
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
-	huang.MarkNeighbors(rec, in.opt.kern)
+	huang.MarkNeighbors(rec, cell, in.opt.kern)
 	o, err := in.denoise(cell, rec)
 	if err != nil {
 		return err
