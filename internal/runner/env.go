@@ -33,6 +33,11 @@ type Env struct {
 	rootOnce sync.Once
 	root     *datasets.Root
 	rootErr  error
+
+	// points is the most training plus test points any LoadData call
+	// returned, for the component check.
+	pointsMu sync.Mutex
+	points   int
 }
 
 // memo is shared by every Env of the process: configs run together on the
@@ -115,7 +120,39 @@ func (e *Env) LoadData() (*Data, error) {
 	if !ok {
 		return nil, fmt.Errorf("runner: unknown dataset %q", e.Config.Dataset.Name)
 	}
-	return spec.Load(e, e.Config.Dataset.Options)
+	d, err := spec.Load(e, e.Config.Dataset.Options)
+	if err == nil && d != nil {
+		n := 0
+		for _, s := range []*datasets.Set{d.Train, d.Test} {
+			if s != nil && s.X != nil {
+				r, _ := s.X.Dims()
+				n += r
+			}
+		}
+		e.pointsMu.Lock()
+		e.points = max(e.points, n)
+		e.pointsMu.Unlock()
+	}
+	return d, err
+}
+
+// checkComponents refuses a model.components value above the number of
+// points the data has: no kernel PCA fitted on them has more components,
+// so every such cell would fail. It runs once the data is loaded, before
+// any cell.
+func (e *Env) checkComponents() error {
+	e.pointsMu.Lock()
+	n := e.points
+	e.pointsMu.Unlock()
+	if n == 0 {
+		return nil
+	}
+	for _, q := range e.Config.Model.Components {
+		if q > n {
+			return e.Config.ModelErrorf("model.components: %d exceeds the %d points of the data (training and test together); a principal-component model of them has at most that many components", q, n)
+		}
+	}
+	return nil
 }
 
 // Model returns the model cached under key, fitting it with fit the first

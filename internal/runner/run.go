@@ -260,6 +260,9 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := env.checkComponents(); err != nil {
+		return nil, err
+	}
 	done := sum.Cached
 	var mu sync.Mutex
 	var cacheErr error
