@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench toy usps yaleb huang nguyen lpkpca clean
+.PHONY: all build test vet fmt bench fuzz toy usps yaleb huang nguyen lpkpca clean
 
 all: vet test build
 
@@ -22,6 +22,24 @@ fmt:
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+
+# Fuzz every parser (config, CSV, USPS text, GIF, PGM, MAT, SHA256SUMS,
+# the PIE index map) for FUZZTIME each; CI runs `make fuzz FUZZTIME=5s`.
+# New crashers land in the package's testdata/fuzz and then run with
+# `make test` as regression seeds.
+FUZZTIME ?= 60s
+FUZZ_TARGETS := ./internal/config:FuzzParse \
+	./internal/datasets:FuzzDecodeMAT ./internal/datasets:FuzzDecodePGM \
+	./internal/datasets:FuzzReadCSVMatrix ./internal/datasets:FuzzParseUSPS \
+	./internal/datasets:FuzzDecodeYaleFace ./internal/datasets:FuzzParseSums \
+	./internal/datasets:FuzzParsePIEMap
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$fn ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 # Benchmarks of the hot paths (KPCA fit, projection, Mika, Kwok–Tsang).
 bench:

@@ -130,11 +130,11 @@ func cmdDenoise(args []string, stdout, stderr io.Writer) int {
 	params := paramFlags{}
 	fs.Var(params, "param", "estimator parameter name=value (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, denoiseUsage)
+		fmt.Fprint(fs.Output(), denoiseUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "runexp denoise: "+format+"\n", a...)

@@ -41,9 +41,52 @@ const (
 	exitOK    = 0
 	exitClaim = 1
 	exitUsage = 2
+	// exitCrash is a recovered panic: a bug in runexp, never a config
+	// error (docs/exit-status.md).
+	exitCrash = 4
 	// exitInterrupted follows the shell's 128 + SIGINT convention.
 	exitInterrupted = 130
 )
+
+// parseFlags parses args into fs. -h, -help or --help print fs's usage on
+// stdout and give ok false with status 0; a bad flag prints the error and
+// the usage on stderr and gives status 2.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	usage := fs.Usage
+	if usage == nil {
+		usage = func() {
+			fmt.Fprintf(fs.Output(), "Usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
+	}
+	fs.Usage = func() {}
+	fs.SetOutput(stderr)
+	err := fs.Parse(args)
+	fs.Usage = usage
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		usage()
+		return exitOK, false
+	case err != nil:
+		usage()
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+// wantsHelp reports whether args ask for help before anything else.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -60,8 +103,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
 	case "list":
+		if wantsHelp(args[1:]) {
+			fmt.Fprintln(stdout, "Usage: runexp list\n\nLists the registered estimators with their parameters, the experiment kinds and the datasets.")
+			return exitOK
+		}
 		return cmdList(stdout)
-	case "version":
+	case "version", "--version", "-version":
+		if wantsHelp(args[1:]) {
+			fmt.Fprintln(stdout, "Usage: runexp version (or runexp --version)\n\nPrints the module version, VCS revision, Go version and key dependencies.")
+			return exitOK
+		}
 		return cmdVersion(stdout)
 	case "denoise":
 		return cmdDenoise(args[1:], stdout, stderr)
@@ -83,6 +134,7 @@ func usage(w io.Writer) {
 
 Usage:
   runexp [flags] CONFIG...     run experiments (same as runexp run)
+  runexp --version             build information (same as runexp version)
   runexp validate CONFIG...    check configs without running
   runexp list                  estimators, experiment kinds, datasets
   runexp version               build information
@@ -101,9 +153,17 @@ Run flags:
   --shard i/n       run shard i of n (0 ≤ i < n); then runexp merge
   --log-format F    text or json (default text)
   -v                debug logging
+  -q, --quiet       only warnings, errors and one summary line per config
+  --max-cells N     refuse configs with more than N cells (default 100000)
 
-Exit status: 0 ok, 1 a claim failed, 2 usage, config or data error,
-130 interrupted (finished cells are cached: rerun to resume).
+On a terminal the progress bar redraws below the log lines and the
+summary fits the terminal's width (COLUMNS); the full tables are in
+each result folder's tables.txt. Piped, stdout gets the full tables.
+
+Exit status (docs/exit-status.md): 0 as expected, 1 changed (a claim
+failed), 2 usage, config or data error, 4 crash (a bug in runexp: a
+recovered panic), 130 interrupted (finished cells are cached: rerun to
+resume).
 `)
 }
 
@@ -119,10 +179,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	noCache := fs.Bool("no-cache", false, "neither read nor write the cell cache")
 	force := fs.Bool("force", false, "recompute every cell, replacing cached ones")
 	shardFlag := fs.String("shard", "", "run only shard i/n of the cells (0 ≤ i < n) and write its records for runexp merge")
-	fs.Usage = func() { usage(stderr) }
-	if err := fs.Parse(args); err != nil {
+	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
+	fs.BoolVar(quiet, "q", false, "same as --quiet")
+	maxCells := fs.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than this many cells")
+	fs.Usage = func() { usage(fs.Output()) }
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if *maxCells < 1 {
+		fmt.Fprintf(stderr, "runexp: --max-cells %d: want at least 1\n", *maxCells)
 		return exitUsage
 	}
+	runner.MaxCells = *maxCells
 	var shard runner.Shard
 	if *shardFlag != "" {
 		var err error
@@ -139,10 +207,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runexp: -j %d: want at least 1 worker\n", *jobs)
 		return exitUsage
 	}
-	log, err := newLogger(stderr, *logFormat, *verbose)
+	term := newTerm(stderr)
+	log, err := newLogger(term, *logFormat, *verbose, *quiet)
 	if err != nil {
 		fmt.Fprintln(stderr, "runexp:", err)
 		return exitUsage
+	}
+	// On a terminal the full tables (hundreds of characters wide) stay in
+	// the files and a summary that fits is printed instead.
+	outTTY := isTerminal(stdout)
+	tables := stdout
+	if *quiet || outTTY {
+		tables = nil
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -163,11 +239,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for _, c := range cfgs {
-		pr := newProgress(stderr, log, c.Name)
+		var progress func(done, total int)
+		if !*quiet {
+			progress = newProgress(term, log, c.Name).update
+		}
 		sum, err := runner.Run(ctx, c, runner.Options{
 			DataDir: *data, OutRoot: *out, CacheDir: *cache, NoCache: *noCache, Force: *force,
-			Shard: shard, Workers: *jobs, Log: log, Stdout: stdout, Progress: pr.update,
+			Shard: shard, Workers: *jobs, Log: log, Stdout: tables, Progress: progress,
 		})
+		term.endBar()
 		var ie *runner.InterruptedError
 		if errors.As(err, &ie) {
 			fmt.Fprintln(stderr, "\nrunexp:", err)
@@ -181,9 +261,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", c.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
 			continue
 		}
+		if outTTY && !*quiet {
+			printSummary(stdout, sum, terminalWidth(stdout))
+		}
 		fmt.Fprintf(stdout, "%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir)
-		if sum.ClaimsFailed() > 0 {
+		for _, e := range sum.ReportErrors {
+			fmt.Fprintf(stderr, "runexp: %s: %s\n", c.Name, e)
+		}
+		if sum.ClaimsFailed() > 0 && code == exitOK {
 			code = exitClaim
+		}
+		if sum.Crashed > 0 {
+			fmt.Fprintf(stderr, "runexp: %s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table\n", c.Name, sum.Crashed)
+			code = exitCrash
 		}
 	}
 	if !shard.Active() {
@@ -208,8 +298,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	rtol := fs.Float64("rtol", 1e-9, "relative tolerance: a metric moved if |new−old| > atol + rtol·|old|")
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance")
 	md := fs.Bool("markdown", false, "print the changes as a Markdown table")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintln(stderr, "runexp compare: want OLD_RESULTS NEW_RESULTS (a result directory or a results root each)")
@@ -241,8 +331,8 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	data := fs.String("data", "", "data root (default $RUNEXP_DATA)")
 	out := fs.String("out", "results", "results root the shards wrote into")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "runexp merge: no config given")
@@ -261,8 +351,11 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		fmt.Fprintf(stdout, "%s: merged %d cells (%d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Failed, claimCounts(sum), sum.Dir)
-		if sum.ClaimsFailed() > 0 {
+		if sum.ClaimsFailed() > 0 && code == exitOK {
 			code = exitClaim
+		}
+		if sum.Crashed > 0 {
+			code = exitCrash
 		}
 	}
 	writeIndex(*out, slog.New(slog.NewTextHandler(stderr, nil)))
@@ -280,10 +373,13 @@ func claimCounts(s *runner.Summary) string {
 	return fmt.Sprintf("%d passed, %d failed, %d not evaluated", n["PASS"], n["FAIL"], n["NOT-EVALUATED"])
 }
 
-func newLogger(w io.Writer, format string, verbose bool) (*slog.Logger, error) {
+func newLogger(w io.Writer, format string, verbose, quiet bool) (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
-	if verbose {
+	switch {
+	case verbose:
 		opts.Level = slog.LevelDebug
+	case quiet:
+		opts.Level = slog.LevelWarn
 	}
 	switch format {
 	case "text":
@@ -295,6 +391,17 @@ func newLogger(w io.Writer, format string, verbose bool) (*slog.Logger, error) {
 }
 
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("runexp validate", flag.ContinueOnError)
+	maxCells := fs.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than this many cells")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: runexp validate [--max-cells N] CONFIG...\n\nChecks configs (keys, types, values, names, bounds, estimator parameters, claims)\nwithout loading data or running; errors read FILE:LINE: what was found and expected.")
+		fs.PrintDefaults()
+	}
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	runner.MaxCells = *maxCells
+	args = fs.Args()
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "runexp validate: no config given")
 		return exitUsage

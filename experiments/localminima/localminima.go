@@ -56,7 +56,7 @@ func parse(c *config.Config) (options, error) {
 	o := options{
 		point:       r.Floats("point", []float64{0, 0}, -1),
 		distinctTol: r.Float("distinct_tol", 1e-3, func(v float64) bool { return v > 0 }, "a distance > 0"),
-		columns:     r.Int("columns", 0, 0),
+		columns:     r.IntIn("columns", 0, 0, report.MaxPanels),
 	}
 	return o, r.Err()
 }

@@ -119,9 +119,18 @@ type Claim struct {
 
 // Load reads and validates the config at path.
 func Load(path string) (*Config, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	// Read one byte past the bound to tell a file at it from a larger one.
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if len(b) > MaxFileBytes {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d bytes; a config is a page of YAML", MaxFileBytes)}
 	}
 	return Parse(path, b)
 }
@@ -137,10 +146,18 @@ func Parse(file string, b []byte) (*Config, error) {
 			// comments only) as io.EOF.
 			return nil, &Error{File: file, Msg: "empty config"}
 		}
-		return nil, &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+		return nil, yamlError(file, err)
 	}
 	if len(doc.Content) == 0 {
 		return nil, &Error{File: file, Msg: "empty config"}
+	}
+	// A second document would be silently ignored: say so instead.
+	var next yaml.Node
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, yamlError(file, err)
+		}
+		return nil, &Error{File: file, Line: max(next.Line, 1), Msg: "a second YAML document (after ---): a config is one document; split it into two files"}
 	}
 	sum := sha256.Sum256(b)
 	c := &Config{
@@ -148,6 +165,10 @@ func Parse(file string, b []byte) (*Config, error) {
 		Name:   strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)),
 		SHA256: hex.EncodeToString(sum[:]),
 		Seed:   1,
+	}
+	// The file's name names the result folder under --out.
+	if err := CheckFileName(c.Name); err != nil {
+		return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file name gives the result folder name %q, which would write outside --out or over runexp's own files (%v): rename the file", c.Name, err)}
 	}
 	root := doc.Content[0]
 	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "notes", "dataset",
@@ -207,6 +228,17 @@ func Parse(file string, b []byte) (*Config, error) {
 	if n := f["experiment"]; n != nil {
 		if c.Experiment, err = w.section(n, "experiment"); err != nil {
 			return nil, err
+		}
+		// Options naming an output file must be plain names.
+		for _, k := range c.Experiment.Keys() {
+			if k != "figure_name" && !strings.HasSuffix(k, "_name") {
+				continue
+			}
+			if v, ok := c.Experiment.Values[k].(string); ok {
+				if err := CheckFileName(v); err != nil {
+					return nil, c.Experiment.Errorf(k, "experiment.%s: %v (it names a file in the result folder)", k, err)
+				}
+			}
 		}
 	}
 	if n := f["outputs"]; n != nil {
@@ -410,9 +442,15 @@ func (c *Config) parseOutputs(w *walker, n *yaml.Node) error {
 	}
 	r := s.Reader("outputs")
 	c.Outputs.Dir = r.String("dir", "")
-	pos := func(v float64) bool { return v > 0 }
-	c.Outputs.Width = r.Float("width", 0, pos, "a size in cm > 0")
-	c.Outputs.Height = r.Float("height", 0, pos, "a size in cm > 0")
+	if s.Has("dir") {
+		if err := checkRelDir(c.Outputs.Dir); err != nil {
+			r.Fail("dir", "%v (outputs.dir is a folder inside --out)", err)
+		}
+	}
+	size := func(v float64) bool { return v > 0 && v <= MaxFigureCm }
+	want := fmt.Sprintf("a size in cm in (0, %d]", MaxFigureCm)
+	c.Outputs.Width = r.Float("width", 0, size, want)
+	c.Outputs.Height = r.Float("height", 0, size, want)
 	return r.Err()
 }
 

@@ -424,7 +424,7 @@ func TestParseErrors(t *testing.T) {
 			name: "outputs width zero",
 			src:  head + "outputs:\n  width: 0\n",
 			line: 6,
-			want: []string{"outputs.width: 0 is impossible, want a size in cm > 0"},
+			want: []string{"outputs.width: 0 is impossible, want a size in cm in (0, 100]"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -459,7 +459,7 @@ func TestParseNotYAML(t *testing.T) {
 	}{
 		// "  paper: p" is indented under a scalar: a scanner error on line 2,
 		// which yaml.v3 numbers correctly (its parser errors are 0-based).
-		{"syntax error", "title: x\n  paper: p\n", "f.yaml: not valid YAML: line 2: mapping values are not allowed in this context"},
+		{"syntax error", "title: x\n  paper: p\n", "f.yaml:2: not valid YAML: mapping values are not allowed in this context"},
 		{"empty file", "", "f.yaml: empty config"},
 		{"only a comment", "# nothing yet\n", "f.yaml: empty config"},
 	} {

@@ -35,8 +35,10 @@
 //	    params: mapping — estimator parameters; a list expands to a grid
 //	experiment: mapping — options of the experiment kind
 //	outputs:    mapping, optional
-//	  dir:      string — result directory (default results/<config name>)
-//	  width, height: number > 0 — figure size in centimetres
+//	  dir:      string — result folder inside --out (default: the config
+//	            file's name); relative, of plain names (no "..", no
+//	            leading dot, not absolute)
+//	  width, height: number in (0, 100] — figure size in centimetres
 //	reference:  list of paper values printed beside ours
 //	  - source: string, required — paper, table, row (and paper-values path)
 //	    cell:   mapping — parameters selecting the cell(s) (e.g. method, s)
@@ -59,5 +61,18 @@
 // # Errors
 //
 // Unknown keys, wrong types and impossible values are reported as
-// file:line: what was found and what was expected.
+// file:line: what was found and what was expected, and so are YAML
+// syntax errors.
+//
+// # Bounds
+//
+// A config can only make runexp write inside --out and allocate what it
+// plainly asks for. The file's name (without extension) names its result
+// folder and must be a plain name (CheckFileName: no separator, not "."
+// or "..", no leading dot), as must experiment.figure_name and any other
+// experiment option ending in _name. A file holds one YAML document. It
+// expands, aliases included, to at most MaxNodes nodes. Numbers are
+// finite, and integers within ±2^53 (so that they survive conversion to
+// float64 exactly). The grid has at most runner.DefaultMaxCells cells
+// unless runexp --max-cells raises it.
 package config

@@ -24,10 +24,29 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
+// maxExactInt is the largest integer every float64 conversion keeps exact.
+const maxExactInt = 1 << 53
+
 // walker decodes yaml nodes by hand so every error has a line number and
 // says what was expected.
 type walker struct {
 	file string
+	// nodes counts the nodes value has visited, aliases expanded, against
+	// MaxNodes.
+	nodes int
+}
+
+// yamlError turns a parser error into FILE:LINE: form.
+func yamlError(file string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var line int
+	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
+		if i := strings.Index(msg, ":"); i >= 0 {
+			msg = strings.TrimSpace(msg[i+1:])
+		}
+		return &Error{File: file, Line: line, Msg: "not valid YAML: " + msg}
+	}
+	return &Error{File: file, Msg: "not valid YAML: " + msg}
 }
 
 func (w *walker) errf(n *yaml.Node, format string, args ...any) error {
@@ -167,6 +186,10 @@ func (w *walker) intList(n *yaml.Node, what string, min int) ([]int, error) {
 // value converts a node to plain Go values: int, float64, string, bool, nil,
 // []any or map[string]any.
 func (w *walker) value(n *yaml.Node, what string) (any, error) {
+	w.nodes++
+	if w.nodes > MaxNodes {
+		return nil, w.errf(n, "%s: the config expands to more than %d YAML nodes (nested aliases?); a config this large is refused before it is built", what, MaxNodes)
+	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		switch n.Tag {
@@ -184,14 +207,20 @@ func (w *walker) value(n *yaml.Node, what string) (any, error) {
 			return b, nil
 		case "!!int":
 			var i int
-			if err := n.Decode(&i); err != nil {
-				return nil, w.errf(n, "%s: integer %s out of range", what, n.Value)
+			if err := n.Decode(&i); err != nil || i > maxExactInt || i < -maxExactInt {
+				// Beyond 2^53 an integer does not survive the float64
+				// a number parameter passes through: 2^63−1 would come
+				// back as −2^63.
+				return nil, w.errf(n, "%s: integer %s out of range (want |n| ≤ 2^53)", what, n.Value)
 			}
 			return i, nil
 		case "!!float":
 			var f float64
 			if err := n.Decode(&f); err != nil {
 				return nil, w.errf(n, "%s: bad number %q", what, n.Value)
+			}
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, w.errf(n, "%s: %s is not a finite number", what, n.Value)
 			}
 			return f, nil
 		default:
@@ -335,6 +364,17 @@ func (r *Reader) Int(key string, def, min int) int {
 	}
 	if i < min {
 		r.fail(key, "%d is impossible, want an integer ≥ %d", i, min)
+	}
+	return i
+}
+
+// IntIn reads an integer in [min, max], def when absent: for counts
+// that size something (figure columns), so a huge one fails here instead
+// of allocating.
+func (r *Reader) IntIn(key string, def, min, max int) int {
+	i := r.Int(key, def, min)
+	if i > max {
+		r.fail(key, "%d is too large, want an integer in [%d, %d]", i, min, max)
 	}
 	return i
 }

@@ -158,11 +158,7 @@ func DecodeMAT(b []byte) ([]*MATArray, error) {
 		next = min(next, len(rest))
 		switch typ {
 		case miCOMPRESSED:
-			zr, err := zlib.NewReader(bytes.NewReader(data))
-			if err != nil {
-				return nil, fmt.Errorf("mat: compressed element at byte %d: %w", off, err)
-			}
-			inner, err := io.ReadAll(zr)
+			inner, err := d.inflate(data)
 			if err != nil {
 				return nil, fmt.Errorf("mat: compressed element at byte %d: %w", off, err)
 			}
@@ -200,6 +196,128 @@ type matDecoder struct {
 	order binary.ByteOrder
 }
 
+// Bounds on what a MAT-file may make the decoder allocate. The data
+// root's largest variable has under 2 million values.
+const (
+	// maxMATValues bounds the values of one variable (512 MiB as float64).
+	maxMATValues = 1 << 26
+	// maxMATHeader bounds the bytes of a matrix's flags, dimensions and
+	// name, read before its dimensions are known.
+	maxMATHeader = 1 << 12
+)
+
+// inflate decompresses a compressed element, reading no more than the
+// matrix it holds can need: the inner tag's declared size is checked
+// against the variable's dimensions (read from the first bytes) before
+// the rest is read, so a small file of compressed zeros cannot expand to
+// gigabytes.
+func (d *matDecoder) inflate(data []byte) ([]byte, error) {
+	zr, err := zlib.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	var tag [8]byte
+	if _, err := io.ReadFull(zr, tag[:]); err != nil {
+		return nil, fmt.Errorf("inflating the tag: %w", err)
+	}
+	first := d.order.Uint32(tag[:4])
+	if first>>16 != 0 || first != miMATRIX {
+		return nil, fmt.Errorf("holds type %d, want a matrix (14)", first&0xffff)
+	}
+	n := uint64(d.order.Uint32(tag[4:8]))
+	head := make([]byte, min(n, maxMATHeader))
+	if _, err := io.ReadFull(zr, head); err != nil {
+		return nil, fmt.Errorf("inflating the matrix header: %w", err)
+	}
+	h, err := d.header(head)
+	if err != nil {
+		return nil, err
+	}
+	if h.numeric() {
+		// The real part: an 8-byte tag and at most 8 bytes a value,
+		// padded to 8 bytes.
+		limit := uint64(h.used) + 8 + uint64(h.size)*8 + 8
+		if n > limit {
+			return nil, fmt.Errorf("variable %q declares %d bytes, more than its dimensions %v can hold (%d)", h.name, n, h.dims, limit)
+		}
+	} else {
+		// Nothing past the header is decoded for other classes.
+		n = uint64(len(head))
+	}
+	out := make([]byte, 8+n)
+	copy(out, tag[:])
+	d.order.PutUint32(out[4:8], uint32(n))
+	copy(out[8:], head)
+	if _, err := io.ReadFull(zr, out[8+len(head):]); err != nil {
+		return nil, fmt.Errorf("inflating variable %q: %w", h.name, err)
+	}
+	return out, nil
+}
+
+// matHeader is a matrix's flags, dimensions and name.
+type matHeader struct {
+	flags    uint32
+	classNum int
+	class    string
+	dims     []int
+	size     int // product of dims
+	name     string
+	used     int // bytes of b the three sub-elements took
+}
+
+func (h *matHeader) numeric() bool {
+	return h.classNum >= 6 && h.classNum <= 15 && h.flags&0x0800 == 0
+}
+
+// header decodes the first three sub-elements of a matrix.
+func (d *matDecoder) header(b []byte) (*matHeader, error) {
+	var sub [3][]byte
+	var types [3]uint32
+	used := 0
+	for i := range sub {
+		typ, data, next, err := d.element(b[used:])
+		if err != nil {
+			return nil, fmt.Errorf("matrix sub-element %d: %w", i+1, err)
+		}
+		types[i], sub[i] = typ, data
+		used = min(used+next, len(b))
+	}
+	if types[0] != miUINT32 || len(sub[0]) < 8 {
+		return nil, errors.New("matrix: bad array-flags sub-element")
+	}
+	h := &matHeader{flags: d.order.Uint32(sub[0][:4]), used: used}
+	h.classNum = int(h.flags & 0xff)
+	h.class = fmt.Sprintf("class %d", h.classNum)
+	if h.classNum < len(matClasses) && matClasses[h.classNum] != "" {
+		h.class = matClasses[h.classNum]
+	}
+	if types[1] != miINT32 || len(sub[1])%4 != 0 || len(sub[1]) < 8 {
+		return nil, errors.New("matrix: bad dimensions sub-element")
+	}
+	h.dims = make([]int, len(sub[1])/4)
+	h.size = 1
+	for i := range h.dims {
+		v := int32(d.order.Uint32(sub[1][4*i:]))
+		if v < 0 {
+			return nil, fmt.Errorf("matrix: negative dimension %d", v)
+		}
+		h.dims[i] = int(v)
+		if h.size > 0 && h.dims[i] > maxMATValues/h.size {
+			h.size = maxMATValues + 1
+		} else {
+			h.size *= h.dims[i]
+		}
+	}
+	if types[2] != miINT8 && types[2] != miUINT8 {
+		return nil, errors.New("matrix: bad name sub-element")
+	}
+	h.name = string(sub[2])
+	if h.size > maxMATValues {
+		return nil, fmt.Errorf("variable %q: dimensions %v exceed the bound of %d values", h.name, h.dims, maxMATValues)
+	}
+	return h, nil
+}
+
 // element reads one tag and its data. next is the offset of the following
 // element, counting the padding to 8 bytes.
 func (d *matDecoder) element(b []byte) (typ uint32, data []byte, next int, err error) {
@@ -230,42 +348,13 @@ func (d *matDecoder) element(b []byte) (typ uint32, data []byte, next int, err e
 func (d *matDecoder) matrix(b []byte) (*MATArray, error) {
 	// Flags, dimensions and name come first; the real part follows for
 	// numeric classes (other classes hold other sub-elements there).
-	var sub [3][]byte
-	var types [3]uint32
-	for i := range sub {
-		typ, data, next, err := d.element(b)
-		if err != nil {
-			return nil, fmt.Errorf("matrix sub-element %d: %w", i+1, err)
-		}
-		types[i], sub[i] = typ, data
-		b = b[min(next, len(b)):]
+	h, err := d.header(b)
+	if err != nil {
+		return nil, err
 	}
-	if types[0] != miUINT32 || len(sub[0]) < 8 {
-		return nil, errors.New("matrix: bad array-flags sub-element")
-	}
-	flags := d.order.Uint32(sub[0][:4])
-	classNum := int(flags & 0xff)
-	class := fmt.Sprintf("class %d", classNum)
-	if classNum < len(matClasses) && matClasses[classNum] != "" {
-		class = matClasses[classNum]
-	}
-	if types[1] != miINT32 || len(sub[1])%4 != 0 || len(sub[1]) < 8 {
-		return nil, errors.New("matrix: bad dimensions sub-element")
-	}
-	dims := make([]int, len(sub[1])/4)
-	size := 1
-	for i := range dims {
-		v := int32(d.order.Uint32(sub[1][4*i:]))
-		if v < 0 {
-			return nil, fmt.Errorf("matrix: negative dimension %d", v)
-		}
-		dims[i] = int(v)
-		size *= dims[i]
-	}
-	if types[2] != miINT8 && types[2] != miUINT8 {
-		return nil, errors.New("matrix: bad name sub-element")
-	}
-	a := &MATArray{Name: string(sub[2]), Class: class, Dims: dims}
+	b = b[h.used:]
+	flags, classNum, class, dims, size := h.flags, h.classNum, h.class, h.dims, h.size
+	a := &MATArray{Name: h.name, Class: class, Dims: dims}
 	switch {
 	case classNum < 6 || classNum > 15:
 		a.Unsupported = fmt.Sprintf("class %s is not a numeric matrix; only numeric matrices are supported", class)
@@ -288,6 +377,11 @@ func (d *matDecoder) matrix(b []byte) (*MATArray, error) {
 	}
 	if len(vals) != size {
 		return nil, fmt.Errorf("variable %q: %d values for dimensions %v (%d)", a.Name, len(vals), dims, size)
+	}
+	for i, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("variable %q: value %d is %v; a data file must hold finite numbers", a.Name, i, v)
+		}
 	}
 	a.Data = vals
 	return a, nil

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,9 @@ import (
 const (
 	oilDims    = 12
 	oilClasses = 3
+	// OilFlowTrainFile is the training split Nguyen & De la Torre's
+	// Table 1 uses.
+	OilFlowTrainFile = "oilflow/DataTrn.txt"
 )
 
 // LoadOilFlow loads one split of Bishop & James's (1993) three-phase oil
@@ -89,8 +93,8 @@ func readNumbers(r *Root, rel string, cols int) (*mat.Dense, error) {
 		}
 		for _, s := range f {
 			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %q is not a number", rel, line, s)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s:%d: %q is not a finite number", rel, line, s)
 			}
 			data = append(data, v)
 		}
@@ -100,6 +104,9 @@ func readNumbers(r *Root, rel string, cols int) (*mat.Dense, error) {
 	}
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s: no data", rel)
+	}
+	if want, ok := knownRows[rel]; ok && len(data)/cols != want {
+		return nil, fmt.Errorf("%s: %d rows, want %d (PROVENANCE.md)", rel, len(data)/cols, want)
 	}
 	return mat.NewDense(len(data)/cols, cols, data), nil
 }

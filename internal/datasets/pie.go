@@ -119,6 +119,9 @@ func loadPIEMat(r *Root, rel string, byColumn bool) (*mat.Dense, []int, error) {
 	if len(gnd.Data) != n {
 		return nil, nil, fmt.Errorf("%s: gnd has %d labels for %d images", rel, len(gnd.Data), n)
 	}
+	if want, ok := knownRows[rel]; ok && n != want {
+		return nil, nil, fmt.Errorf("%s: %d images, want %d (PROVENANCE.md)", rel, n, want)
+	}
 	// Each stored image is column-major: pixel (row y, column x) sits at
 	// x*32 + y. Transpose it into the row-major order of Set.
 	x := mat.NewDense(n, d, nil)
@@ -162,7 +165,10 @@ func parsePIEMap(b []byte) ([]PIEInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) < 1 || len(recs[0]) != 5 || recs[0][0] != "within_subject_index_0based" {
+	if len(recs) < 1 {
+		return nil, fmt.Errorf("empty file, want a header and 170 rows")
+	}
+	if len(recs[0]) != 5 || recs[0][0] != "within_subject_index_0based" {
 		return nil, fmt.Errorf("unexpected header %q", recs[0])
 	}
 	out := make([]PIEInfo, 0, len(recs)-1)

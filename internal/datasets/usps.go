@@ -166,6 +166,16 @@ func USPSCounts(r *Root) (train, test [10]int, err error) {
 	return train, test, nil
 }
 
+// knownRows are the known sizes of data files, by root-relative path,
+// checked by their loaders: USPS from PROVENANCE.md and the dataset's
+// zip.info.txt (7291 training and 2007 test images), the Oil Flow splits
+// (1000 points each) and the CMU PIE files (68 × 42 = 2856 and 10 × 170 =
+// 1700 images) from PROVENANCE.md. Tests that build small fixtures in
+// place of the real files clear it.
+var knownRows = map[string]int{USPSTrainFile: 7291, USPSTestFile: 2007, OilFlowTrainFile: 1000, "oilflow/DataTrnLbls.txt": 1000,
+	"oilflow/DataTst.txt": 1000, "oilflow/DataTstLbls.txt": 1000, "oilflow/DataVdn.txt": 1000, "oilflow/DataVdnLbls.txt": 1000,
+	PIE68File: 2856, PIE10File: 1700}
+
 // readUSPS reads, verifies, decompresses and parses one USPS file.
 func readUSPS(r *Root, rel string) (*uspsFile, error) {
 	b, err := r.ReadFile(rel)
@@ -176,16 +186,28 @@ func readUSPS(r *Root, rel string) (*uspsFile, error) {
 	if r != nil {
 		full = filepath.Join(r.Dir, filepath.FromSlash(rel))
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
+	br := bytes.NewReader(b)
+	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %s: not a gzip file: %v", full, err)
 	}
+	// Read one member. RFC 1952 lets a gzip file hold several members
+	// that gunzip concatenates, but each USPS file is one member; a
+	// second one (a file appended to itself, or to another) would
+	// silently add its digits, so it is an error, not more data.
+	zr.Multistream(false)
 	f, err := parseUSPS(full, zr)
 	if err != nil {
 		return nil, err
 	}
 	if err := zr.Close(); err != nil {
 		return nil, fmt.Errorf("datasets: %s: %v", full, err)
+	}
+	if err := zr.Reset(br); err != io.EOF {
+		return nil, fmt.Errorf("datasets: %s: more than one gzip member (the USPS file is one); the file is corrupt or was concatenated", full)
+	}
+	if want, ok := knownRows[rel]; ok && len(f.labels) != want {
+		return nil, fmt.Errorf("datasets: %s: %d digits, want %d (PROVENANCE.md)", full, len(f.labels), want)
 	}
 	return f, nil
 }

@@ -62,6 +62,16 @@ type YaleFacesOptions struct {
 // constant grey 130 (PROVENANCE.md), an artefact, not face. The result is
 // 320×242. name is used in errors.
 func DecodeYaleFace(name string, b []byte) (*Gray, error) {
+	// Check the declared size before decoding: a header may claim
+	// 65535×65535 pixels, which Decode would allocate.
+	cfg, err := gif.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("datasets: %s: not a readable GIF (%v); get the file again as described in PROVENANCE.md", name, err)
+	}
+	if cfg.Width != YaleFacesWidth || cfg.Height != YaleFacesHeight {
+		return nil, fmt.Errorf("datasets: %s is %d×%d, Yale faces are %d×%d; get the file again as described in PROVENANCE.md",
+			name, cfg.Width, cfg.Height, YaleFacesWidth, YaleFacesHeight)
+	}
 	img, err := gif.Decode(bytes.NewReader(b))
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %s: not a readable GIF (%v); get the file again as described in PROVENANCE.md", name, err)

@@ -22,10 +22,32 @@ func (m *Manifest) FillRevisionFromGit(dir string) {
 	if err != nil {
 		return
 	}
-	m.Revision = strings.TrimSpace(string(rev))
-	// Only tracked files count as modifications, as with vcs.modified.
-	st, err := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
+	m.Revision, m.RevisionFrom = strings.TrimSpace(string(rev)), "git"
+	// A changed tracked file, or an untracked source file (a new
+	// estimator not yet added), means the revision alone does not name
+	// the code that ran. Untracked outputs (results/, bin/) do not count.
+	st, err := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain", "--untracked-files=all").Output()
 	if err == nil {
-		m.Modified = len(strings.TrimSpace(string(st))) > 0
+		m.Modified = statusModified(string(st))
 	}
+}
+
+// statusModified reads `git status --porcelain` output: any tracked change,
+// or an untracked Go, module or config file.
+func statusModified(st string) bool {
+	for _, line := range strings.Split(st, "\n") {
+		if len(line) < 4 {
+			continue
+		}
+		if !strings.HasPrefix(line, "??") {
+			return true
+		}
+		path := strings.Trim(line[3:], `"`)
+		switch {
+		case strings.HasSuffix(path, ".go"), strings.HasSuffix(path, ".yaml"), strings.HasSuffix(path, ".yml"),
+			path == "go.mod", path == "go.sum", strings.HasSuffix(path, "/go.mod"):
+			return true
+		}
+	}
+	return false
 }

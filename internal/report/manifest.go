@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -28,12 +29,17 @@ type FileSum struct {
 // written. Unlike records, tables and figures, the manifest differs between
 // runs: it holds times.
 type Manifest struct {
-	Config       string    `json:"config"` // config path as given
-	ConfigSHA256 string    `json:"config_sha256"`
-	Module       string    `json:"module"`   // main module path
-	Version      string    `json:"version"`  // main module version from the build info
-	Revision     string    `json:"revision"` // vcs.revision, else the Revision variable, else "unknown"
-	Modified     bool      `json:"vcs_modified"`
+	Config       string `json:"config"` // config path as given
+	ConfigSHA256 string `json:"config_sha256"`
+	Module       string `json:"module"`   // main module path
+	Version      string `json:"version"`  // main module version from the build info
+	Revision     string `json:"revision"` // vcs.revision, else the Revision variable, else "unknown"
+	Modified     bool   `json:"vcs_modified"`
+	// RevisionFrom says where Revision came from: "build" (the binary's
+	// vcs stamp or pseudo-version), "ldflags" (make build), "git" (the
+	// checkout when the run started: right for go run, but a binary
+	// built earlier may hold other code) or "" when unknown.
+	RevisionFrom string    `json:"revision_from,omitempty"`
 	GoVersion    string    `json:"go_version"`
 	GOOS         string    `json:"goos"`
 	GOARCH       string    `json:"goarch"`
@@ -74,16 +80,51 @@ func NewManifest() *Manifest {
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				m.Revision = s.Value
+				m.Revision, m.RevisionFrom = s.Value, "build"
 			case "vcs.modified":
 				m.Modified = s.Value == "true"
 			}
 		}
 	}
 	if m.Revision == "unknown" && Revision != "" {
-		m.Revision = Revision
+		m.Revision, m.RevisionFrom = Revision, "ldflags"
+	}
+	if m.Revision == "unknown" {
+		// Without vcs.* settings (a build outside the checkout, or with
+		// -buildvcs=false) the go command may still have stamped the
+		// main module with a pseudo-version, whose last part is the
+		// revision: v0.0.0-20260101120000-abcdef123456[+dirty].
+		if rev, dirty, ok := pseudoRevision(m.Version); ok {
+			m.Revision, m.Modified, m.RevisionFrom = rev, dirty, "build"
+		}
 	}
 	return m
+}
+
+// pseudoRevision returns the commit prefix a pseudo-version ends in and
+// whether it is marked +dirty.
+func pseudoRevision(v string) (rev string, dirty bool, ok bool) {
+	v, dirty = strings.CutSuffix(v, "+dirty")
+	i := strings.LastIndex(v, "-")
+	if i < 0 || !strings.HasPrefix(v, "v") {
+		return "", false, false
+	}
+	rev = v[i+1:]
+	if len(rev) != 12 {
+		return "", false, false
+	}
+	for _, r := range rev {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return "", false, false
+		}
+	}
+	// The part before it must be a 14-digit timestamp.
+	ts := v[:i]
+	j := strings.LastIndexAny(ts, "-.")
+	if j < 0 || len(ts[j+1:]) != 14 {
+		return "", false, false
+	}
+	return rev, dirty, true
 }
 
 // Finish sets End to the current time and WallSeconds to the time elapsed

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -30,8 +31,9 @@ const (
 // the PNG uses the copies gonum/plot embeds, so no system font is needed.
 func SavePlot(p *plot.Plot, w, h vg.Length, base string) ([]string, error) {
 	if p == nil {
-		panic("report: SavePlot of nil plot")
+		return nil, fmt.Errorf("report: %s: no plot", base)
 	}
+	guardAxes(p)
 	return saveFigure(w, h, base, func(c draw.Canvas) { p.Draw(c) })
 }
 
@@ -46,7 +48,17 @@ func SaveGrid(panels [][]*plot.Plot, w, h vg.Length, base string) ([]string, err
 		cols = max(cols, len(r))
 	}
 	if rows == 0 || cols == 0 {
-		panic("report: SaveGrid with no panels")
+		return nil, fmt.Errorf("report: %s: a grid with no panels", base)
+	}
+	if rows*cols > MaxPanels || rows > MaxPanels || cols > MaxPanels {
+		return nil, fmt.Errorf("report: %s: %d×%d panels exceed the bound of %d", base, rows, cols, MaxPanels)
+	}
+	for _, r := range panels {
+		for _, p := range r {
+			if p != nil {
+				guardAxes(p)
+			}
+		}
 	}
 	grid := make([][]*plot.Plot, rows)
 	for i, r := range panels {
@@ -75,6 +87,9 @@ func SaveGrid(panels [][]*plot.Plot, w, h vg.Length, base string) ([]string, err
 // saveFigure renders drawFn on a w×h PNG canvas and a w×h SVG canvas and
 // writes both atomically.
 func saveFigure(w, h vg.Length, base string, drawFn func(draw.Canvas)) ([]string, error) {
+	if err := checkSize(w, h); err != nil {
+		return nil, fmt.Errorf("report: %s: %w", base, err)
+	}
 	pngBytes, svgBytes, err := renderFigure(w, h, drawFn)
 	if err != nil {
 		return nil, fmt.Errorf("report: %s: %w", base, err)
@@ -105,4 +120,52 @@ func renderFigure(w, h vg.Length, drawFn func(draw.Canvas)) (pngBytes, svgBytes 
 		return nil, nil, err
 	}
 	return pb.Bytes(), sb.Bytes(), nil
+}
+
+// Bounds on a figure, checked before its image is allocated.
+const (
+	// MaxPanels bounds the panels of one SaveGrid figure.
+	MaxPanels = 400
+	// MaxPixels bounds a PNG's pixel count at DPI (60 Mpx, 240 MB of
+	// RGBA): the largest shipped figure has under 10 Mpx.
+	MaxPixels = 60_000_000
+)
+
+// checkSize refuses a figure size that is not finite and positive or whose
+// PNG would exceed MaxPixels; image.NewRGBA would otherwise panic or
+// allocate terabytes.
+func checkSize(w, h vg.Length) error {
+	if !(w > 0 && h > 0) || math.IsInf(float64(w), 0) || math.IsInf(float64(h), 0) {
+		return fmt.Errorf("figure size %v × %v is not positive and finite", w, h)
+	}
+	px := func(l vg.Length) float64 { return math.Ceil(float64(l/vg.Inch) * DPI) }
+	if n := px(w) * px(h); n > MaxPixels {
+		return fmt.Errorf("figure of %.0f × %.0f px at %d DPI exceeds %d pixels; make outputs.width/height or the grid smaller", px(w), px(h), DPI, MaxPixels)
+	}
+	return nil
+}
+
+// guardAxes switches a logarithmic axis whose range is not positive (no
+// data drawn, every cell failed, or a zero value) to a linear one, noting
+// it in the title: gonum/plot panics on such an axis ("Values must be
+// greater than 0 for a log scale"). A plot it changes had no valid
+// logarithmic rendering, so no figure that drew before changes.
+func guardAxes(p *plot.Plot) {
+	fix := func(a *plot.Axis) bool {
+		_, logScale := a.Scale.(plot.LogScale)
+		_, logTicks := a.Tick.Marker.(plot.LogTicks)
+		if !logScale && !logTicks {
+			return false
+		}
+		if a.Min > 0 && a.Max > 0 && !math.IsInf(a.Max, 0) && !math.IsNaN(a.Min) {
+			return false
+		}
+		a.Scale = plot.LinearScale{}
+		a.Tick.Marker = plot.DefaultTicks{}
+		return true
+	}
+	fx, fy := fix(&p.X), fix(&p.Y)
+	if fx || fy {
+		p.Title.Text += " (no positive values: linear axis)"
+	}
 }

@@ -91,9 +91,49 @@ func (c *Cell) WithWidth(w float64) (*Cell, error) {
 	return &out, nil
 }
 
+// DefaultMaxCells is the default bound on the cells of one config (the
+// largest shipped config has a few hundred); runexp --max-cells raises it.
+const DefaultMaxCells = 100_000
+
+// MaxCells bounds the cells of one config: Cells refuses a larger grid
+// before expanding it. The CLI sets it from --max-cells.
+var MaxCells = DefaultMaxCells
+
+// gridSize returns the number of cells c expands to, or a number above
+// limit (without overflowing) when it has more.
+func gridSize(c *config.Config, limit int) int {
+	mul := func(a, b int) int {
+		if a == 0 || b == 0 {
+			return 0
+		}
+		if a > limit/b+1 {
+			return limit + 1
+		}
+		return min(a*b, limit+1)
+	}
+	model := mul(max(len(c.Model.Widths), 1), max(len(c.Model.Components)+len(c.Model.Energy), 1))
+	if len(c.Methods) == 0 {
+		return model
+	}
+	methods := 0
+	for _, m := range c.Methods {
+		n := 1
+		for _, v := range m.Params.Values {
+			if l, ok := v.([]any); ok {
+				n = mul(n, len(l))
+			}
+		}
+		methods = min(methods+n, limit+1)
+	}
+	return mul(model, methods)
+}
+
 // Cells expands a config into its cells, binding every estimator's
 // parameters. Errors point into the config file.
 func Cells(c *config.Config) ([]*Cell, error) {
+	if n := gridSize(c, MaxCells); n > MaxCells {
+		return nil, c.Errorf(0, "the grid has more than %d cells (the model's axes times each method's parameter axes); shrink it, or raise the bound with --max-cells", MaxCells)
+	}
 	type bound struct {
 		label  string
 		spec   *methods.Spec

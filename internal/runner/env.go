@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -32,6 +33,11 @@ type Env struct {
 	rootOnce sync.Once
 	root     *datasets.Root
 	rootErr  error
+
+	// points is the most training plus test points any LoadData call
+	// returned, for the component check.
+	pointsMu sync.Mutex
+	points   int
 }
 
 // memo is shared by every Env of the process: configs run together on the
@@ -114,7 +120,39 @@ func (e *Env) LoadData() (*Data, error) {
 	if !ok {
 		return nil, fmt.Errorf("runner: unknown dataset %q", e.Config.Dataset.Name)
 	}
-	return spec.Load(e, e.Config.Dataset.Options)
+	d, err := spec.Load(e, e.Config.Dataset.Options)
+	if err == nil && d != nil {
+		n := 0
+		for _, s := range []*datasets.Set{d.Train, d.Test} {
+			if s != nil && s.X != nil {
+				r, _ := s.X.Dims()
+				n += r
+			}
+		}
+		e.pointsMu.Lock()
+		e.points = max(e.points, n)
+		e.pointsMu.Unlock()
+	}
+	return d, err
+}
+
+// checkComponents refuses a model.components value above the number of
+// points the data has: no kernel PCA fitted on them has more components,
+// so every such cell would fail. It runs once the data is loaded, before
+// any cell.
+func (e *Env) checkComponents() error {
+	e.pointsMu.Lock()
+	n := e.points
+	e.pointsMu.Unlock()
+	if n == 0 {
+		return nil
+	}
+	for _, q := range e.Config.Model.Components {
+		if q > n {
+			return e.Config.ModelErrorf("model.components: %d exceeds the %d points of the data (training and test together); a principal-component model of them has at most that many components", q, n)
+		}
+	}
+	return nil
 }
 
 // Model returns the model cached under key, fitting it with fit the first
@@ -136,6 +174,7 @@ type Output struct {
 	cfg    *config.Config
 	mu     sync.Mutex
 	files  map[string]bool
+	err    error
 }
 
 func newOutput(dir string, cfg *config.Config) *Output {
@@ -143,11 +182,27 @@ func newOutput(dir string, cfg *config.Config) *Output {
 }
 
 // Path returns the path of a result file and records it as an output.
+// A name that is not a plain file name (a separator, "..", an absolute
+// path) would write outside Dir: it is refused (see Err) and the path
+// returned is a harmless one inside Dir.
 func (o *Output) Path(name string) string {
 	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := config.CheckFileName(name); err != nil {
+		if o.err == nil {
+			o.err = fmt.Errorf("output %q refused: %v", name, err)
+		}
+		return filepath.Join(o.Dir, ".refused")
+	}
 	o.files[name] = true
-	o.mu.Unlock()
 	return filepath.Join(o.Dir, name)
+}
+
+// Err returns the first output name refused by Path, SavePlot or SaveGrid.
+func (o *Output) Err() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
 }
 
 // Add records files written under Dir (absolute or relative paths).
@@ -162,12 +217,17 @@ func (o *Output) Add(paths ...string) {
 	}
 }
 
-// Files returns the outputs recorded so far, sorted.
+// Files returns the outputs recorded so far that exist as files, sorted:
+// a name asked for with Path but never written (a figure an experiment
+// skipped, or a base name whose files carry extensions) is not listed.
 func (o *Output) Files() []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	out := make([]string, 0, len(o.files))
 	for f := range o.files {
+		if fi, err := os.Stat(filepath.Join(o.Dir, filepath.FromSlash(f))); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
 		out = append(out, f)
 	}
 	sort.Strings(out)
@@ -189,6 +249,9 @@ func (o *Output) Size(defW, defH vg.Length) (vg.Length, vg.Length) {
 
 // SavePlot writes name.png and name.svg.
 func (o *Output) SavePlot(p *plot.Plot, w, h vg.Length, name string) error {
+	if err := config.CheckFileName(name); err != nil {
+		return fmt.Errorf("figure %q refused: %v", name, err)
+	}
 	files, err := report.SavePlot(p, w, h, filepath.Join(o.Dir, name))
 	o.Add(files...)
 	return err
@@ -196,6 +259,9 @@ func (o *Output) SavePlot(p *plot.Plot, w, h vg.Length, name string) error {
 
 // SaveGrid writes a grid of panels as name.png and name.svg.
 func (o *Output) SaveGrid(panels [][]*plot.Plot, w, h vg.Length, name string) error {
+	if err := config.CheckFileName(name); err != nil {
+		return fmt.Errorf("figure %q refused: %v", name, err)
+	}
 	files, err := report.SaveGrid(panels, w, h, filepath.Join(o.Dir, name))
 	o.Add(files...)
 	return err

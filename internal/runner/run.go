@@ -57,6 +57,14 @@ type Summary struct {
 	Cached, Computed int
 	Claims           []claims.Result
 	Outputs          []string
+	// Crashed counts recovered panics: cells whose estimator or
+	// experiment panicked (recorded as failed with reason "panic: …")
+	// and a panic in the report stage. A panic is a bug in runexp, never
+	// a config error; its stack is in the log.
+	Crashed int
+	// ReportErrors lists what the report stage could not write (a
+	// figure, a table); the rest of the report was written.
+	ReportErrors []string
 }
 
 // InterruptedError reports a run stopped by a signal. Finished cells are
@@ -144,15 +152,37 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 	return kind, opts, cells, nil
 }
 
-// ResultDir returns where a config's results go.
+// ResultDir returns where a config's results go: outRoot/NAME, or
+// outRoot/outputs.dir. config.Parse only accepts names and outputs.dir
+// values that stay inside outRoot; an absolute Outputs.Dir can only have
+// been set by a program (tests) and is used as it is.
 func ResultDir(c *config.Config, outRoot string) string {
-	if c.Outputs.Dir != "" {
-		return c.Outputs.Dir
-	}
 	if outRoot == "" {
 		outRoot = "results"
 	}
+	if c.Outputs.Dir != "" {
+		if filepath.IsAbs(c.Outputs.Dir) {
+			return c.Outputs.Dir
+		}
+		return filepath.Join(outRoot, c.Outputs.Dir)
+	}
 	return filepath.Join(outRoot, c.Name)
+}
+
+// checkConfined refuses a result directory outside outRoot (a config
+// built by a program that bypassed config.Parse's checks) or one that
+// is a symbolic link.
+func checkConfined(c *config.Config, dir, outRoot string) error {
+	if outRoot == "" {
+		outRoot = "results"
+	}
+	if !filepath.IsAbs(c.Outputs.Dir) {
+		rel, err := filepath.Rel(outRoot, dir)
+		if err != nil || !filepath.IsLocal(rel) || rel == "." {
+			return fmt.Errorf("%s: result directory %s is not inside --out %s", c.File, dir, outRoot)
+		}
+	}
+	return checkResultDir(dir)
 }
 
 // Run validates the config, runs every cell not already cached and writes
@@ -173,6 +203,19 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	dir := ResultDir(c, opt.OutRoot)
+	if err := checkConfined(c, dir, opt.OutRoot); err != nil {
+		return nil, err
+	}
+	// Shards of an array job write their own files side by side; every
+	// other run is the one writer of its result directory.
+	if !opt.Shard.Active() {
+		release, err := acquireLock(dir)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		cleanStale(dir)
+	}
 	var cache *Cache
 	if !opt.NoCache {
 		cd := opt.CacheDir
@@ -215,6 +258,9 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	}
 	inst, err := plan.Start(env)
 	if err != nil {
+		return nil, err
+	}
+	if err := env.checkComponents(); err != nil {
 		return nil, err
 	}
 	done := sum.Cached
@@ -261,12 +307,15 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 			if r.Status == report.StatusFailed {
 				sum.Failed++
 			}
+			if isPanic(r) {
+				sum.Crashed++
+			}
 		}
 		sum.Outputs = []string{filepath.ToSlash(filepath.Join("shards", filepath.Base(f)))}
 		log.Info("shard done", "shard", fmt.Sprintf("%d/%d", opt.Shard.Index, opt.Shard.Count), "cells", len(mine), "file", f)
 		return sum, nil
 	}
-	rep, err := finish(dir, c, env, inst, recs, workers, start, opt.Stdout)
+	rep, err := finish(dir, c, env, inst, recs, workers, start, opt.Stdout, log)
 	if err != nil {
 		return nil, err
 	}
@@ -285,6 +334,15 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	dir := ResultDir(c, opt.OutRoot)
+	if err := checkConfined(c, dir, opt.OutRoot); err != nil {
+		return nil, err
+	}
+	release, err := acquireLock(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	cleanStale(dir)
 	recs, err := Merge(dir, c, plan.Cells)
 	if err != nil {
 		return nil, err
@@ -294,15 +352,28 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	return finish(dir, c, env, inst, recs, opt.Workers, start, opt.Stdout)
+	return finish(dir, c, env, inst, recs, opt.Workers, start, opt.Stdout, opt.Log)
 }
 
-// finish writes the report and the manifest.
-func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report.Record, workers int, start time.Time, stdout io.Writer) (*Summary, error) {
-	sum, err := WriteReport(dir, c, inst, recs)
+// finish writes the report and the manifest into a staging folder that
+// then replaces dir as a whole, so an interrupted report never leaves new
+// records beside an old manifest. The caller holds dir's lock.
+func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report.Record, workers int, start time.Time, stdout io.Writer, log *slog.Logger) (*Summary, error) {
+	stage, err := stageDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			os.RemoveAll(stage)
+		}
+	}()
+	sum, err := writeReport(stage, c, inst, recs, log)
 	if err != nil {
 		return nil, err
 	}
+	sum.Dir = dir
 	man := report.NewManifest()
 	man.FillRevisionFromGit(filepath.Dir(c.File))
 	man.Config = c.File
@@ -315,9 +386,13 @@ func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report
 	man.Start = start
 	man.Outputs = append(sum.Outputs, "manifest.json")
 	man.Finish()
-	if err := man.Write(filepath.Join(dir, "manifest.json")); err != nil {
+	if err := man.Write(filepath.Join(stage, "manifest.json")); err != nil {
 		return nil, err
 	}
+	if err := commitDir(stage, dir); err != nil {
+		return nil, fmt.Errorf("report: replacing %s: %w", dir, err)
+	}
+	committed = true
 	sum.Outputs = man.Outputs
 	if stdout != nil {
 		if b, err := os.ReadFile(filepath.Join(dir, "tables.txt")); err == nil {
@@ -341,7 +416,7 @@ func runPool(ctx context.Context, inst Instance, cells []*Cell, workers int, log
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				r := RunCell(inst, cells[i])
+				r := runCell(inst, cells[i], log)
 				log.Debug("cell done", "key", cells[i].Key, "status", r.Status)
 				done(i, r)
 			}
@@ -367,6 +442,15 @@ feed:
 
 // RunCell runs one cell, turning an error or a panic into a failed record.
 func RunCell(inst Instance, cell *Cell) (rec report.Record) {
+	return runCell(inst, cell, nil)
+}
+
+// isPanic reports whether a record is a cell whose run panicked.
+func isPanic(r report.Record) bool {
+	return r.Status == report.StatusFailed && strings.HasPrefix(r.Error, "panic: ")
+}
+
+func runCell(inst Instance, cell *Cell, log *slog.Logger) (rec report.Record) {
 	rec = report.Record{
 		Key:     cell.Key,
 		Seed:    cell.Seed,
@@ -376,11 +460,17 @@ func RunCell(inst Instance, cell *Cell) (rec report.Record) {
 	}
 	defer func() {
 		if p := recover(); p != nil {
+			stack := debug.Stack()
 			rec.Status = "failed"
+			rec.Arrays = nil
 			rec.Error = fmt.Sprintf("panic: %v", p)
-			// The stack goes to the log-free record only in short form:
-			// the first frame inside runexp is enough to find the bug.
-			rec.Error += " at " + firstFrame(debug.Stack())
+			// The record keeps the stack in short form (the first
+			// frame inside runexp is enough to find the bug); the log
+			// has all of it.
+			rec.Error += " at " + firstFrame(stack)
+			if log != nil {
+				log.Error("cell panicked (a bug in runexp)", "key", cell.Key, "panic", fmt.Sprint(p), "stack", string(stack))
+			}
 		}
 	}()
 	if err := inst.Run(cell, &rec); err != nil {
@@ -422,12 +512,30 @@ func firstFrame(stack []byte) string {
 // WriteReport writes records, the experiment's figures and tables, the
 // paper comparison and the claims into dir. It depends only on the
 // records, so a merged set of shards reports exactly as one run.
+//
+// A panic or an error in the experiment's Report does not stop the rest:
+// the records, the failed cells' table, the paper values and the claims
+// are still written, and the problem is shown in the tables and counted
+// in Summary.Crashed (a panic) or Summary.ReportErrors.
 func WriteReport(dir string, c *config.Config, inst Instance, recs []report.Record) (*Summary, error) {
+	return writeReport(dir, c, inst, recs, nil)
+}
+
+func writeReport(dir string, c *config.Config, inst Instance, recs []report.Record, log *slog.Logger) (*Summary, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
 	out := newOutput(dir, c)
 	sum := &Summary{Dir: dir, Cells: len(recs)}
 	for _, r := range recs {
 		if r.Status == "failed" {
 			sum.Failed++
+		}
+		if isPanic(r) {
+			sum.Crashed++
 		}
 	}
 	if err := report.WriteJSONL(out.Path("records.jsonl"), recs); err != nil {
@@ -436,11 +544,31 @@ func WriteReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	if err := report.WriteCSV(out.Path("records.csv"), recs); err != nil {
 		return nil, err
 	}
-	if err := inst.Report(out, recs); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+	var problems []string
+	crashed, err := safeReport(inst, out, recs, log)
+	if crashed {
+		sum.Crashed++
+	}
+	if err != nil {
+		problems = append(problems, err.Error())
+		if !crashed {
+			sum.ReportErrors = append(sum.ReportErrors, err.Error())
+			log.Error("report incomplete", "err", err)
+		}
+	}
+	if err := out.Err(); err != nil {
+		problems = append(problems, err.Error())
+		sum.ReportErrors = append(sum.ReportErrors, err.Error())
 	}
 	tables := append([]*report.Table{}, out.Tables...)
 	if t := failuresTable(recs); t != nil {
+		tables = append(tables, t)
+	}
+	if len(problems) > 0 {
+		t := &report.Table{Title: "Report problems", Caption: "The experiment's figures or tables could not all be drawn; everything else was written.", Header: []string{"Problem"}}
+		for _, p := range problems {
+			t.Rows = append(t.Rows, []string{p})
+		}
 		tables = append(tables, t)
 	}
 	if len(c.Reference) > 0 {
@@ -485,6 +613,23 @@ func WriteReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	return sum, nil
 }
 
+// safeReport runs the experiment's Report, turning a panic into an error
+// (with the stack in the log) so the rest of the report is still written.
+func safeReport(inst Instance, out *Output, recs []report.Record, log *slog.Logger) (crashed bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			stack := debug.Stack()
+			log.Error("report stage panicked (a bug in runexp)", "panic", fmt.Sprint(p), "stack", string(stack))
+			crashed = true
+			err = fmt.Errorf("report: panic: %v at %s", p, firstFrame(stack))
+		}
+	}()
+	if err := inst.Report(out, recs); err != nil {
+		return false, fmt.Errorf("report: %w", err)
+	}
+	return false, nil
+}
+
 func failuresTable(recs []report.Record) *report.Table {
 	t := &report.Table{Title: "Failed and partial cells", Header: []string{"Cell", "Status", "Reason"}}
 	for _, r := range recs {
@@ -502,11 +647,32 @@ func failuresTable(recs []report.Record) *report.Table {
 	return t
 }
 
+// PaperTolerance is the relative difference |ours − paper| / |paper|
+// beyond which the paper-values table marks a value with "!": 10%, the
+// spread of the papers' own repeated runs where they report one (and
+// well above printing precision). It flags values to look at; the
+// claims, not this mark, decide whether a result reproduces.
+const PaperTolerance = 0.10
+
+// relDiff formats (ours − paper)/|paper| as a signed percentage with the
+// mark for values beyond PaperTolerance, or "—" when it is undefined.
+func relDiff(ours, paper float64, ok bool) string {
+	if !ok || paper == 0 || math.IsNaN(ours) || math.IsInf(ours, 0) || math.IsNaN(paper) {
+		return "—"
+	}
+	r := (ours - paper) / math.Abs(paper)
+	s := fmt.Sprintf("%+.1f%%", 100*r)
+	if math.Abs(r) > PaperTolerance {
+		s += " !"
+	}
+	return s
+}
+
 func referenceTable(c *config.Config, recs []report.Record) *report.Table {
 	t := &report.Table{
 		Title:   "Ours beside the paper",
-		Caption: "diff = ours − paper. Sources cite ../shared/paper-values/" + c.Paper + ".yaml.",
-		Header:  []string{"Source", "Cell", "Metric", "Ours", "Paper", "Diff"},
+		Caption: fmt.Sprintf("diff = ours − paper; rel = diff / |paper|, marked ! beyond %g%%. Sources cite ../shared/paper-values/%s.yaml.", 100*PaperTolerance, c.Paper),
+		Header:  []string{"Source", "Cell", "Metric", "Ours", "Paper", "Diff", "Rel"},
 	}
 	// Further readings of our metric (reference.also) get a column each.
 	var also []string
@@ -531,10 +697,11 @@ func referenceTable(c *config.Config, recs []report.Record) *report.Table {
 			matched = true
 			v, ok := recs[i].Metrics[ref.Metric]
 			ours, paper, diff := report.FormatCompare(v, ref.Value, true, 4)
+			rel := relDiff(v, ref.Value, ok)
 			if !ok || recs[i].Status == report.StatusFailed {
-				ours, diff = "failed", "—"
+				ours, diff, rel = "failed", "—", "—"
 			}
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell), ref.Metric, ours, paper, diff}
+			row := []string{ref.Source, config.CanonicalKey(ref.Cell), ref.Metric, ours, paper, diff, rel}
 			for _, a := range also {
 				cell := "—"
 				if x, ok := recs[i].Metrics[a]; ok && recs[i].Status != report.StatusFailed && contains(ref.Also, a) {
@@ -546,7 +713,7 @@ func referenceTable(c *config.Config, recs []report.Record) *report.Table {
 		}
 		if !matched {
 			_, paper, _ := report.FormatCompare(0, ref.Value, true, 4)
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—"}
+			row := []string{ref.Source, config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—", "—"}
 			for range also {
 				row = append(row, "—")
 			}

@@ -1,0 +1,66 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode"
+)
+
+// Bounds on what a config may ask for, checked before anything is
+// allocated for it. A config beyond them is an error naming the limit.
+const (
+	// MaxNodes bounds the YAML nodes of a config after alias expansion:
+	// a few kilobytes of nested aliases ("billion laughs") would
+	// otherwise expand to gigabytes. The largest shipped config has
+	// under 1,000 nodes.
+	MaxNodes = 100_000
+	// MaxFileBytes bounds a config file's size (the largest shipped
+	// config is under 30 KB).
+	MaxFileBytes = 4 << 20
+	// MaxFigureCm bounds outputs.width and outputs.height (centimetres).
+	MaxFigureCm = 100
+)
+
+// CheckFileName reports whether name is a plain file or folder name that
+// stays inside the folder it is joined to: not empty, no path separator,
+// not "." or "..", not hidden (a leading dot would collide with runexp's
+// own .cache, .lock and staging folders) and no control characters.
+func CheckFileName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("empty name")
+	case name == "." || name == "..":
+		return fmt.Errorf("%q is not a name", name)
+	case strings.ContainsAny(name, `/\`):
+		return fmt.Errorf("%q holds a path separator; want a plain name", name)
+	case strings.HasPrefix(name, "."):
+		return fmt.Errorf("%q starts with a dot; want a plain name", name)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("%q holds a control character", name)
+		}
+	}
+	if !filepath.IsLocal(name) {
+		return fmt.Errorf("%q is not a local name", name)
+	}
+	return nil
+}
+
+// checkRelDir reports whether dir is a relative path of plain names (see
+// CheckFileName), so joined to --out it stays inside it.
+func checkRelDir(dir string) error {
+	if filepath.IsAbs(dir) || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, `\`) {
+		return fmt.Errorf("%q is absolute; want a folder under --out", dir)
+	}
+	for _, part := range strings.FieldsFunc(dir, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if err := CheckFileName(part); err != nil {
+			return err
+		}
+	}
+	if strings.Trim(dir, `/\`) == "" {
+		return fmt.Errorf("%q names no folder", dir)
+	}
+	return nil
+}
