@@ -189,9 +189,10 @@ func (g *ImageGrid) layout() igLayout {
 		avail := max(float64(l.W-2*igMargin), igMinCaptionW)
 		l.W = max(l.W, int(math.Ceil(avail))+2*igMargin)
 		y := float64(l.H - igMargin + igLabelGap)
-		for _, ln := range wrapWidth(c, avail, func(s string) float64 { return cf.width([]textRun{{S: s}}) }) {
+		for _, ln := range wrapWidth(c, avail, func(s string) float64 { return cf.width(parseRich(s)) }) {
+			runs := parseRich(ln)
 			l.texts = append(l.texts, igText{X: igMargin, Y: y + float64(cext.Ascent), Anchor: "start",
-				Width: cf.width([]textRun{{S: ln}}), Runs: []textRun{{S: ln}}, Faces: cf})
+				Width: cf.width(runs), Runs: runs, Faces: cf})
 			y += float64(cext.Height)
 		}
 		l.H = int(math.Ceil(y)) + igMargin
