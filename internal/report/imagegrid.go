@@ -27,6 +27,10 @@ import (
 // image's own finite minimum and maximum (a constant image is mid grey).
 // Non-finite pixels are drawn red so that a failed estimate is visible.
 //
+// Labels may hold subscripts written as in TeX ("P_t", "α_i", "x_{10}"),
+// drawn smaller and lowered; glyphs are placed by their measured advances
+// without kerning, so that no label overlaps itself at small sizes.
+//
 // [ImageGrid.Save] writes base+".png", each pixel upscaled to Scale×Scale
 // screen pixels by nearest-neighbour replication with labels drawn in
 // Liberation Sans (embedded by gonum/plot, no system font needed), and
