@@ -78,16 +78,6 @@ func indexRune(rs []rune, r rune) int {
 	return -1
 }
 
-// plainRich returns the label as plain text, subscripts inline: the form
-// for alt text and captions.
-func plainRich(s string) string {
-	var b strings.Builder
-	for _, r := range parseRich(s) {
-		b.WriteString(r.S)
-	}
-	return b.String()
-}
-
 // richFaces are the faces of a label size.
 type richFaces struct {
 	size      float64
