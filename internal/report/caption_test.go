@@ -18,7 +18,7 @@ func TestCaptionString(t *testing.T) {
 		{Caption{}, ""},
 		{Caption{Figure: "A & B (2011) Fig. 3"}, "A & B (2011) Fig. 3."},
 		{Caption{Figure: "A (2011) Fig. 4.", Shows: "bands", Reading: "noise variance 0.25", Source: "config x"},
-			"A (2011) Fig. 4. bands. Reading: noise variance 0.25. config x."},
+			"A (2011) Fig. 4. Bands. Reading: noise variance 0.25. Config x."},
 	} {
 		if got := tc.c.String(); got != tc.want {
 			t.Errorf("%+v: got %q, want %q", tc.c, got, tc.want)
@@ -32,7 +32,7 @@ func TestCaptionString(t *testing.T) {
 func TestCaptionEmbedded(t *testing.T) {
 	dir := t.TempDir()
 	writeFakeRun(t, dir, "Run", nil)
-	const want = "Test (2024) Fig. 1. two rings and their pre-images. Reading: none. config test."
+	const want = "Test (2024) Fig. 1. Two rings and their pre-images. Reading: none. Config test."
 	fig := scatterFigure(LegendRight, [2]color.Color{testBlue, testOrange})
 	grid := goldenGrid()
 	grid.Caption = fig.Caption

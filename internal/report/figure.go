@@ -3,7 +3,10 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -41,7 +44,8 @@ func (c Caption) String() string {
 		if !strings.HasSuffix(s, ".") {
 			s += "."
 		}
-		parts = append(parts, s)
+		r, n := utf8.DecodeRuneInString(s)
+		parts = append(parts, string(unicode.ToUpper(r))+s[n:])
 	}
 	add(c.Figure)
 	add(c.Shows)
@@ -89,9 +93,13 @@ func (l *Legend) Len() int { return len(l.entries) }
 type Figure struct {
 	Panels         [][]*plot.Plot
 	PanelW, PanelH vg.Length
-	Legend         Legend
-	Placement      LegendPlacement
-	Caption        Caption
+	// RowTitles, when set, head the rows of small multiples: one per row,
+	// written up the left edge of the row (wrapped to the panel height),
+	// so that each panel's own title can stay short.
+	RowTitles []string
+	Legend    Legend
+	Placement LegendPlacement
+	Caption   Caption
 }
 
 // Figure geometry.
@@ -117,6 +125,11 @@ func (f *Figure) grid() (rows, cols int) {
 // legendStyle is the text style of legend entries.
 func legendStyle() text.Style {
 	return text.Style{Font: withSize(SansFont, LegendSize), Handler: plot.DefaultTextHandler, Color: color.Black}
+}
+
+func rowTitleStyle() text.Style {
+	return text.Style{Font: withSize(SansFont, TitleSize), Handler: plot.DefaultTextHandler, Color: color.Black,
+		Rotation: math.Pi / 2, XAlign: text.XCenter, YAlign: text.YTop}
 }
 
 func captionStyle() text.Style {
@@ -192,6 +205,8 @@ type figureLayout struct {
 	captionLines  []string
 	captionH      vg.Length
 	lineH, capLnH vg.Length
+	rowTitleW     vg.Length  // width of the strip of row titles
+	rowTitles     [][]string // wrapped lines of each row title
 }
 
 func (f *Figure) layout() figureLayout {
@@ -204,7 +219,20 @@ func (f *Figure) layout() figureLayout {
 	l.panelsH = vg.Length(rows)*f.PanelH + vg.Length(rows-1)*gridPadGap
 	sty := legendStyle()
 	l.lineH = vg.Length(legendLead) * sty.FontExtents().Height
-	l.W = l.panelsW
+	if len(f.RowTitles) != 0 && len(f.RowTitles) != rows {
+		panic(fmt.Sprintf("report: Figure has %d row titles for %d rows", len(f.RowTitles), rows))
+	}
+	if len(f.RowTitles) > 0 {
+		ts := rowTitleStyle()
+		maxLines := 1
+		for _, t := range f.RowTitles {
+			lines := wrapWidth(t, float64(f.PanelH), func(s string) float64 { return float64(ts.Width(s)) })
+			l.rowTitles = append(l.rowTitles, lines)
+			maxLines = max(maxLines, len(lines))
+		}
+		l.rowTitleW = vg.Length(maxLines)*ts.FontExtents().Height + legendPad
+	}
+	l.W = l.rowTitleW + l.panelsW
 	if f.Legend.Len() > 0 {
 		l.legendRows = f.legendRows(l.panelsW)
 		switch f.Placement {
@@ -251,7 +279,7 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 		copy(grid[i], r)
 	}
 	top := c.Max.Y - figureMargin
-	left := c.Min.X + figureMargin
+	left := c.Min.X + figureMargin + l.rowTitleW
 	bodyH := max(l.panelsH, l.legendRowsH(f))
 	// Panels: vertically centred in the body when the legend is taller.
 	pTop := top - (bodyH-l.panelsH)/2
@@ -261,11 +289,41 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 	}}
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: gridPadGap, PadY: gridPadGap}
 	canvases := plot.Align(grid, tiles, pc)
+	if len(l.rowTitles) > 0 {
+		ts := rowTitleStyle()
+		for i, lines := range l.rowTitles {
+			// Centred on the row's panels, read bottom to top.
+			cy := pTop - vg.Length(i)*(f.PanelH+gridPadGap) - f.PanelH/2
+			c.FillText(ts, vg.Point{X: c.Min.X + figureMargin, Y: cy}, strings.Join(lines, "\n"))
+		}
+	}
 	for i := range grid {
+		// Panel titles are drawn by the figure, on one line per row and
+		// centred over the data: gonum/plot centres a title over the whole
+		// panel, y-axis labels included, and Align shifts panels whose
+		// tick labels overhang, so titles of one row would not line up.
+		rowTop := vg.Length(math.Inf(-1))
 		for j, p := range grid[i] {
-			if p != nil {
-				p.Draw(canvases[i][j])
+			if p != nil && p.Title.Text != "" {
+				rowTop = max(rowTop, canvases[i][j].Max.Y)
 			}
+		}
+		for j, p := range grid[i] {
+			if p == nil {
+				continue
+			}
+			if p.Title.Text == "" {
+				p.Draw(canvases[i][j])
+				continue
+			}
+			// Keep the title's room in the layout, but draw it ourselves.
+			ts := p.Title.TextStyle
+			p.Title.TextStyle.Color = color.Transparent
+			p.Draw(canvases[i][j])
+			p.Title.TextStyle = ts
+			ts.XAlign, ts.YAlign = text.XCenter, text.YTop
+			dc := p.DataCanvas(canvases[i][j])
+			c.FillText(ts, vg.Point{X: dc.Center().X, Y: rowTop + ts.FontExtents().Descent}, p.Title.Text)
 		}
 	}
 
