@@ -374,7 +374,7 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 		cs := captionStyle()
 		y := c.Min.Y + figureMargin + l.captionH - captionPad - cs.FontExtents().Ascent
 		for _, ln := range l.captionLines {
-			c.FillText(cs, vg.Point{X: left, Y: y}, ln)
+			c.FillText(cs, vg.Point{X: c.Min.X + figureMargin, Y: y}, ln)
 			y -= l.capLnH
 		}
 	}
