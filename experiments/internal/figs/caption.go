@@ -5,6 +5,7 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
 )
 
 // Caption ties a figure of the run of cfg to the paper: the config's title
@@ -35,4 +36,12 @@ func Caption(cfg *config.Config, shows string, readings ...string) report.Captio
 		src += "; paper values in paper-values/" + cfg.Paper + ".yaml"
 	}
 	return report.Caption{Figure: cfg.Title, Shows: shows, Reading: strings.Join(rd, "; "), Source: src}
+}
+
+// Save writes f as name.png and name.svg in the result directory of out
+// and records both files as outputs.
+func Save(out *runner.Output, f *report.Figure, name string) error {
+	files, err := f.Save(out.Path(name))
+	out.Add(files...)
+	return err
 }
