@@ -201,3 +201,46 @@ func TestGoldenCatchesSwappedImages(t *testing.T) {
 	}
 	mustDiffer(t, "imagegrid.png", b.Bytes())
 }
+
+func TestFigurePanics(t *testing.T) {
+	for name, f := range map[string]*Figure{
+		"no panels":       {PanelW: 100, PanelH: 100},
+		"row titles":      {Panels: [][]*plot.Plot{{NewPanel("a")}}, PanelW: 100, PanelH: 100, RowTitles: []string{"a", "b"}},
+		"legend position": {Panels: [][]*plot.Plot{{NewPanel("a")}}, PanelW: 100, PanelH: 100, Placement: LegendPlacement(7), Legend: oneEntry()},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			_, _, _ = f.Render()
+		}()
+	}
+}
+
+func oneEntry() Legend {
+	var l Legend
+	l.Add("x", &plotter.Line{})
+	return l
+}
+
+// TestFigureDeterministic: rendering twice gives the same bytes, and the
+// panels' titles are left as they were (the figure draws them itself).
+func TestFigureDeterministic(t *testing.T) {
+	f := scatterFigure(LegendRight, [2]color.Color{testBlue, testOrange})
+	p1, s1, err := f.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, s2, err := f.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(p1, p2) || !bytes.Equal(s1, s2) {
+		t.Error("two renderings differ")
+	}
+	if c := f.Panels[0][0].Title.TextStyle.Color; c == color.Transparent {
+		t.Error("rendering left a panel title transparent")
+	}
+}
