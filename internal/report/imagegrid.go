@@ -146,7 +146,10 @@ func (g *ImageGrid) layout() igLayout {
 	l.cellW, l.cellH = g.Width*g.scale(), g.Height*g.scale()
 	l.colW = l.cellW
 	for _, s := range g.ColLabels {
-		l.colW = max(l.colW, int(math.Ceil(width(s))))
+		// A label wider than its image keeps a label gap from the next.
+		if w := int(math.Ceil(width(s))); w > l.colW {
+			l.colW = w + igLabelGap
+		}
 	}
 	labelW := 0
 	for _, s := range g.RowLabels {
