@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/xml"
+	"io"
 	"image/color"
 	"image/png"
 	"os"
@@ -56,6 +58,19 @@ func TestCaptionEmbedded(t *testing.T) {
 		}
 		if _, err := png.Decode(bytes.NewReader(b)); err != nil {
 			t.Errorf("%s with a caption chunk does not decode: %v", files[0], err)
+		}
+		sv, err := os.ReadFile(files[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := xml.NewDecoder(bytes.NewReader(sv))
+		for {
+			if _, err := dec.Token(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Errorf("%s with a <desc> is not well-formed XML: %v", files[1], err)
+				break
+			}
 		}
 	}
 	if err := WriteIndex(dir); err != nil {
