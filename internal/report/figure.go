@@ -278,6 +278,19 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 		grid[i] = make([]*plot.Plot, cols)
 		copy(grid[i], r)
 	}
+	// Titles wider than a panel are wrapped to it for the drawing, so that
+	// neighbouring titles never run into each other.
+	for _, r := range grid {
+		for _, p := range r {
+			if p == nil || p.Title.Text == "" {
+				continue
+			}
+			title, ts := p.Title.Text, p.Title.TextStyle
+			lines := wrapWidth(title, float64(f.PanelW), func(s string) float64 { return float64(ts.Width(s)) })
+			p.Title.Text = strings.Join(lines, "\n")
+			defer func() { p.Title.Text = title }()
+		}
+	}
 	top := c.Max.Y - figureMargin
 	left := c.Min.X + figureMargin + l.rowTitleW
 	bodyH := max(l.panelsH, l.legendRowsH(f))

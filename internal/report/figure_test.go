@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"image/png"
 	"image/color"
 	"math"
 	"testing"
@@ -242,5 +243,36 @@ func TestFigureDeterministic(t *testing.T) {
 	}
 	if c := f.Panels[0][0].Title.TextStyle.Color; c == color.Transparent {
 		t.Error("rendering left a panel title transparent")
+	}
+}
+
+// TestFigureWrapsWideTitles: a title wider than its panel is drawn on
+// several lines instead of running into its neighbour's, and the panel's
+// title is left as it was.
+func TestFigureWrapsWideTitles(t *testing.T) {
+	const long = "intensity along column 7 of the first example digit"
+	f := linesFigure(linesColours)
+	f.Panels[0][1].Title.Text = long
+	p, _, err := f.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Panels[0][1].Title.Text != long {
+		t.Errorf("title changed to %q", f.Panels[0][1].Title.Text)
+	}
+	// The wide title must not reach into the first panel's column: the
+	// pixels between the panels, in the title band, stay white.
+	img, err := png.Decode(bytes.NewReader(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := f.layout()
+	dpi := float64(DPI) / 72
+	xGap := int(float64(figureMargin+f.PanelW+gridPadGap/2) * dpi)
+	for y := 0; y < int(float64(figureMargin+vg.Points(12))*dpi); y++ {
+		r, g, b, _ := img.At(xGap, y).RGBA()
+		if r < 0xf000 || g < 0xf000 || b < 0xf000 {
+			t.Fatalf("ink at (%d, %d) between the panels' titles: titles overlap (figure %v wide)", xGap, y, l.W)
+		}
 	}
 }
