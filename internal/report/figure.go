@@ -310,6 +310,9 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 			c.FillText(ts, vg.Point{X: c.Min.X + figureMargin, Y: cy}, strings.Join(lines, "\n"))
 		}
 	}
+	// Titles are drawn after every panel: a panel's white background
+	// would otherwise cover the end of its left neighbour's title.
+	var titles []func()
 	for i := range grid {
 		// Panel titles are drawn by the figure, on one line per row and
 		// centred over the data: gonum/plot centres a title over the whole
@@ -336,8 +339,13 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 			p.Title.TextStyle = ts
 			ts.XAlign, ts.YAlign = text.XCenter, text.YTop
 			dc := p.DataCanvas(canvases[i][j])
-			c.FillText(ts, vg.Point{X: dc.Center().X, Y: rowTop + ts.FontExtents().Descent}, p.Title.Text)
+			pt := vg.Point{X: dc.Center().X, Y: rowTop + ts.FontExtents().Descent}
+			txt := p.Title.Text
+			titles = append(titles, func() { c.FillText(ts, pt, txt) })
 		}
+	}
+	for _, t := range titles {
+		t()
 	}
 
 	sty := legendStyle()
