@@ -3,9 +3,9 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
-	"io"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"

@@ -2,8 +2,8 @@ package report
 
 import (
 	"bytes"
-	"image/png"
 	"image/color"
+	"image/png"
 	"math"
 	"testing"
 
