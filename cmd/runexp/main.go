@@ -69,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdMerge(args[1:], stdout, stderr)
 	case "compare":
 		return cmdCompare(args[1:], stdout, stderr)
+	case "check-estimator":
+		return cmdCheckEstimator(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
@@ -87,6 +89,7 @@ Usage:
   runexp denoise [flags]       apply an estimator to your own CSV data
   runexp merge [--out DIR] CONFIG...   assemble the shards of an array job
   runexp compare [--rtol R --atol A] OLD NEW   cells and claims that moved (exit 1)
+  runexp check-estimator NAME|--command CMD   conformance kit, a verdict per check (exit 1)
 
 Run flags:
   --data DIR        data root (default $RUNEXP_DATA)
