@@ -34,7 +34,6 @@ package classify
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"image/color"
@@ -245,29 +244,14 @@ type fitted struct {
 	betaTe   *mat.Dense
 }
 
-func hashDense(h interface{ Write([]byte) (int, error) }, x *mat.Dense) {
-	r, c := x.Dims()
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(r))
-	h.Write(b[:])
-	binary.LittleEndian.PutUint64(b[:], uint64(c))
-	h.Write(b[:])
-	for i := 0; i < r; i++ {
-		for _, v := range x.RawRowView(i) {
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-			h.Write(b[:])
-		}
-	}
-}
-
 // fit returns the split's kernel PCA and full projections for width
 // parameter sigma, computed once per process (runner.Memo, keyed by the
 // split's contents, the width rule and sigma): configs run together on the
 // same data and seed (Tables 1–2 and Fig. 2) share them.
 func (in *instance) fit(sp *split, sigma float64) (*fitted, error) {
 	h := sha256.New()
-	hashDense(h, sp.xtr)
-	hashDense(h, sp.xte)
+	datasets.WriteDense(h, sp.xtr)
+	datasets.WriteDense(h, sp.xte)
 	fmt.Fprintf(h, "|%s|%g", in.opt.width, sigma)
 	key := "classify/fit/" + hex.EncodeToString(h.Sum(nil)[:16])
 	return runner.Memo(in.env, key, func() (*fitted, error) {

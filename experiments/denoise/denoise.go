@@ -129,14 +129,7 @@ func pickExamples(labels []int, n int) []int {
 	if n == 0 {
 		return nil
 	}
-	byClass := map[int][]int{}
-	var classes []int
-	for i, l := range labels {
-		if _, ok := byClass[l]; !ok {
-			classes = append(classes, l)
-		}
-		byClass[l] = append(byClass[l], i)
-	}
+	classes, byClass := datasets.ByClass(labels)
 	var out []int
 	for k := 0; len(out) < n; k++ {
 		added := false

@@ -70,13 +70,7 @@ func check(c *config.Config) (options, error) {
 	if err := common.CheckModel(c, "local-minima", true, "a pre-image estimator (e.g. - name: mika)"); err != nil {
 		return o, err
 	}
-	for i, m := range c.Methods {
-		spec, ok := methods.Lookup(m.Name)
-		if ok && !spec.Can(methods.PreImages) {
-			return o, c.Errorf(m.Line, "methods[%d]: %s is not a pre-image estimator; local-minima starts a pre-image iteration from each training point", i, m.Name)
-		}
-	}
-	return o, nil
+	return o, common.RequireMethods(c, methods.PreImages, "local-minima starts a pre-image iteration from each training point")
 }
 
 type instance struct {

@@ -60,13 +60,7 @@ func check(c *config.Config) (options, error) {
 	if err := common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)"); err != nil {
 		return o, err
 	}
-	for i, m := range c.Methods {
-		spec, ok := methods.Lookup(m.Name)
-		if ok && !spec.Can(methods.PreImages) {
-			return o, c.Errorf(m.Line, "methods[%d]: %s is not a pre-image estimator; stability starts a pre-image iteration from training points", i, m.Name)
-		}
-	}
-	return o, nil
+	return o, common.RequireMethods(c, methods.PreImages, "stability starts a pre-image iteration from training points")
 }
 
 type instance struct {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"io"
 	"math"
 	"sync"
 
@@ -25,8 +26,17 @@ func Hash(x *mat.Dense) string {
 	if h, ok := hashes.Load(x); ok {
 		return h.(string)
 	}
-	r, c := x.Dims()
 	h := sha256.New()
+	WriteDense(h, x)
+	s := hex.EncodeToString(h.Sum(nil)[:16])
+	hashes.Store(x, s)
+	return s
+}
+
+// WriteDense writes x's shape and values, little-endian, to h: the bytes
+// Hash digests, for callers that hash a matrix together with other inputs.
+func WriteDense(h io.Writer, x *mat.Dense) {
+	r, c := x.Dims()
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], uint64(r))
 	h.Write(b[:])
@@ -38,7 +48,4 @@ func Hash(x *mat.Dense) string {
 			h.Write(b[:])
 		}
 	}
-	s := hex.EncodeToString(h.Sum(nil)[:16])
-	hashes.Store(x, s)
-	return s
 }

@@ -49,14 +49,7 @@ func TrainCeil(f float64) TrainSize {
 // Stratified returns an error, naming the class, when size leaves a class
 // without a training or a test row.
 func Stratified(labels []int, size TrainSize, rnd func(class int) *rand.Rand) (Split, error) {
-	byClass := map[int][]int{}
-	var classes []int
-	for i, l := range labels {
-		if _, ok := byClass[l]; !ok {
-			classes = append(classes, l)
-		}
-		byClass[l] = append(byClass[l], i)
-	}
+	classes, byClass := ByClass(labels)
 	sort.Ints(classes)
 	var s Split
 	for _, c := range classes {
@@ -142,4 +135,17 @@ func SelectRows(s *Set, name string, rows []int) *Set {
 		}
 	}
 	return out
+}
+
+// ByClass groups row indices by label: classes in order of first
+// appearance, and for each class its rows in increasing order.
+func ByClass(labels []int) (classes []int, rows map[int][]int) {
+	rows = map[int][]int{}
+	for i, l := range labels {
+		if _, ok := rows[l]; !ok {
+			classes = append(classes, l)
+		}
+		rows[l] = append(rows[l], i)
+	}
+	return classes, rows
 }

@@ -98,6 +98,20 @@ func CheckModel(c *config.Config, kind string, needMethods bool, hint string) er
 	return nil
 }
 
+// RequireMethods reports, at the config line of the first offender, a
+// listed estimator that lacks capability can; why ends the message and
+// says what the kind does with it. Unknown names are left to the runner,
+// which reports them with the registered names.
+func RequireMethods(c *config.Config, can methods.Capability, why string) error {
+	for i, m := range c.Methods {
+		spec, ok := methods.Lookup(m.Name)
+		if ok && !spec.Can(can) {
+			return c.Errorf(m.Line, "methods[%d]: %s is not a %s estimator (it does %s); %s", i, m.Name, can, spec.Does, why)
+		}
+	}
+	return nil
+}
+
 // Setup returns what a cell of a model-and-estimator experiment starts
 // from: the shared kernel PCA fit on x, the cell's PC count and a fresh
 // estimator (nil when the cell has none). Kinds that de-noise use
