@@ -458,8 +458,8 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 		ss = append(ss, series{fmt.Sprintf("LPKPCA (λ = %g, k = %d)", p.lambda, p.k), "lpkpca_" + p.suffix(), figs.Palette[(i+1)%len(figs.Palette)]})
 	}
 	ss = append(ss, series{"KPCA", "kpca", figs.Palette[0]})
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s: accuracy vs number of principal vectors", in.set.Name)
+	p := report.NewPanel(fmt.Sprintf("%s: accuracy vs number of principal vectors", in.set.Name))
+	var leg report.Legend
 	p.X.Label.Text = "number of principal vectors"
 	p.Y.Label.Text = "mean per-class accuracy (%)"
 	for _, s := range ss {
@@ -504,18 +504,16 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 			eb.Color = s.col
 			p.Add(eb)
 		}
-		p.Legend.Add(s.name, l, pts)
+		leg.Add(s.name, l, pts)
 	}
-	// The curves rise to the top right: the legend goes bottom right, and
-	// the x ticks are the component counts computed.
-	p.Legend.Top = false
-	p.Legend.Left = false
+	// The x ticks are the component counts computed.
 	var ticks plot.ConstantTicks
 	for _, q := range common.Values(recs, "components") {
 		ticks = append(ticks, plot.Tick{Value: q, Label: strconv.FormatFloat(q, 'g', -1, 64)})
 	}
 	p.X.Tick.Marker = ticks
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
 	w, h := out.Size(14*vg.Centimeter, 10*vg.Centimeter)
-	return out.SavePlot(p, w, h, in.opt.figureName)
+	f := &report.Figure{Panels: [][]*plot.Plot{{p}}, PanelW: w, PanelH: h, Legend: leg, Placement: report.LegendRight,
+		Caption: figs.Caption(in.env.Config, "mean per-class accuracy against the number of principal vectors, KPCA and LPKPCA at each (λ, k) configured; error bars are one standard deviation over the splits when there are several")}
+	return figs.Save(out, f, in.opt.figureName)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -18,9 +19,14 @@ import (
 // The two figures: Fig. 4's percentile bands and Fig. 6's example images
 // with intensity profiles.
 
-// bands draws one panel per estimator: for each subspace size, the 5th–95th
-// percentile band of per-input MSE against the kernel width, and its median.
-// Every panel shares the axes so estimators compare at a glance.
+// bands draws Fig. 4 as small multiples: a row per estimator (the paper's
+// panels (a)–(e)), a column per subspace size, and in each panel the
+// 5th–95th percentile band of per-input MSE against the kernel width with
+// its median, in the colour of its size. The medians of the row's other
+// sizes are drawn as thin grey lines behind it, so that a panel compares
+// sizes as the paper's panel does without five bands merging into one
+// mass. Every panel shares the axes, so estimators and sizes compare at a
+// glance.
 //
 // The axes are logarithmic, so an error of exactly 0 (an estimator that
 // reproduces its inputs, such as the base line without corruption) is
@@ -29,71 +35,92 @@ import (
 func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey, size string) error {
 	labels := common.Labels(recs, "method")
 	sizes := common.Values(recs, sizeKey)
+	if len(labels) == 0 || len(sizes) == 0 {
+		return nil
+	}
 	floor := errorFloor(recs)
 	if floor == 0 {
 		in.env.Log.Warn("no positive error to draw on the log axes of the bands figure", "figure", in.opt.figureName)
 		return nil
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i := range recs {
-		if recs[i].Status == report.StatusFailed {
-			continue
-		}
-		lo = math.Min(lo, max(recs[i].Metrics["mse_p5"], floor))
-		hi = math.Max(hi, max(recs[i].Metrics["mse_p95"], floor))
-	}
-	var panels []*plot.Plot
-	for _, label := range labels {
-		p := plot.New()
-		p.Title.Text = label
-		p.X.Label.Text = wn + " (log scale)"
-		p.Y.Label.Text = "MSE per pixel (log scale)"
-		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		p.X.Tick.Marker, p.Y.Tick.Marker = figs.LogTicks125{}, figs.LogTicks125{}
-		for si, sz := range sizes {
-			var pts []figs.BandPoint
-			for i := range recs {
-				r := &recs[i]
-				if fmt.Sprint(r.Params["method"]) != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
-					continue
-				}
-				pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: max(r.Metrics["mse_p5"], floor), Mid: max(r.Metrics["mse_median"], floor), Hi: max(r.Metrics["mse_p95"], floor)})
-			}
-			line, err := figs.AddBand(p, pts, figs.Palette[si%len(figs.Palette)])
-			if err != nil {
-				return err
-			}
-			if line == nil {
+	band := func(label string, sz float64) []figs.BandPoint {
+		var pts []figs.BandPoint
+		for i := range recs {
+			r := &recs[i]
+			if fmt.Sprint(r.Params["method"]) != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
 				continue
 			}
-			p.Legend.Add(fmt.Sprintf("%s = %s", size, report.FormatFloat(sz, 4)), line)
+			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: max(r.Metrics["mse_p5"], floor), Mid: max(r.Metrics["mse_median"], floor), Hi: max(r.Metrics["mse_p95"], floor)})
 		}
-		if !math.IsInf(lo, 0) {
-			p.Y.Min, p.Y.Max = lo, hi
-		}
-		p.Legend.Top = true
-		p.Legend.TextStyle.Font.Size = vg.Points(7)
-		panels = append(panels, p)
+		return pts
 	}
-	if len(panels) == 0 {
+	colour := func(si int) color.Color { return figs.Palette[si%len(figs.Palette)] }
+	w, h := out.Size(4.5*vg.Centimeter, 3.6*vg.Centimeter)
+	fig := &report.Figure{PanelW: w, PanelH: h, Placement: report.LegendBelow,
+		Caption: figs.Caption(in.env.Config, fmt.Sprintf("5th–95th percentile band (dashed edges) and median (line) of the per-input MSE over %s, a row per estimator and a column per %s; grey lines are the medians of the row's other %s", wn, size, size))}
+	for _, label := range labels {
+		var row []*plot.Plot
+		for si, sz := range sizes {
+			p := report.NewPanel(fmt.Sprintf("%s = %s", size, report.FormatFloat(sz, 4)))
+			p.X.Label.Text = wn + " (log scale)"
+			p.Y.Label.Text = "MSE per pixel"
+			p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+			p.X.Tick.Marker, p.Y.Tick.Marker = figs.LogTicks125{}, figs.LogTicks125{}
+			for sk, other := range sizes {
+				if sk == si {
+					continue
+				}
+				if err := addMedian(p, band(label, other)); err != nil {
+					return err
+				}
+			}
+			pts := band(label, sz)
+			if len(pts) == 0 {
+				p.Title.Text += " (failed)"
+			}
+			if _, err := figs.AddBandStyled(p, pts, colour(si), figs.BandOutlined); err != nil {
+				return err
+			}
+			row = append(row, p)
+		}
+		fig.Panels = append(fig.Panels, row)
+		fig.RowTitles = append(fig.RowTitles, label)
+	}
+	for si, sz := range sizes {
+		fig.Legend.Add(fmt.Sprintf("%s = %s", size, report.FormatFloat(sz, 4)), figs.BandThumb{Color: colour(si), Style: figs.BandOutlined})
+	}
+	fig.Legend.Add("median, other "+size, contextLine())
+	figs.ShareAxes(fig.Panels)
+	return figs.Save(out, fig, in.opt.figureName)
+}
+
+var contextGrey = color.Gray{Y: 185}
+
+func contextLine() *plotter.Line {
+	l := &plotter.Line{}
+	l.Color, l.Width = contextGrey, vg.Points(0.7)
+	return l
+}
+
+// addMedian draws the medians of pts as a thin grey line behind a panel's
+// band.
+func addMedian(p *plot.Plot, pts []figs.BandPoint) error {
+	if len(pts) < 2 {
 		return nil
 	}
-	w, h := out.Size(8*vg.Centimeter, 7*vg.Centimeter)
-	cols := 3
-	if len(panels) < cols {
-		cols = len(panels)
+	s := append([]figs.BandPoint(nil), pts...)
+	sort.Slice(s, func(a, b int) bool { return s[a].X < s[b].X })
+	xy := make(plotter.XYs, len(s))
+	for i, q := range s {
+		xy[i] = plotter.XY{X: q.X, Y: q.Mid}
 	}
-	var grid [][]*plot.Plot
-	for i, p := range panels {
-		if i%cols == 0 {
-			grid = append(grid, nil)
-		}
-		grid[len(grid)-1] = append(grid[len(grid)-1], p)
+	l, err := plotter.NewLine(xy)
+	if err != nil {
+		return err
 	}
-	for len(grid[len(grid)-1]) < cols {
-		grid[len(grid)-1] = append(grid[len(grid)-1], nil)
-	}
-	return out.SaveGrid(grid, w, h, in.opt.figureName)
+	l.LineStyle = contextLine().LineStyle
+	p.Add(l)
+	return nil
 }
 
 // errorFloor returns a tenth of the smallest positive error percentile of
@@ -159,7 +186,7 @@ func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey
 		if len(in.examples) == 0 || !in.opt.profiles {
 			continue
 		}
-		if err := in.profiles(out, lines, suffix); err != nil {
+		if err := in.profiles(out, lines, suffix, pt, wn, sizeKey); err != nil {
 			return err
 		}
 	}
@@ -182,6 +209,7 @@ func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map
 	}
 	g.Images = [][][]float64{orig, noisy}
 	g.RowLabels = []string{"original", "corrupted"}
+	g.Caption = figs.Caption(in.env.Config, "example test inputs (columns, headed by their class): original, corrupted, and each estimator's pre-image (rows)")
 	var lines []profileLine
 	if len(in.examples) > 0 {
 		first := in.examples[0]
@@ -215,10 +243,12 @@ func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map
 }
 
 // profiles draws the intensity of each line along the profile row and
-// column, the original in black and the corrupted input in grey.
-func (in *instance) profiles(out *runner.Output, lines []profileLine, suffix string) error {
+// column, the original in black and the corrupted input in grey, with one
+// legend beside the panels.
+func (in *instance) profiles(out *runner.Output, lines []profileLine, suffix string, pt modelPoint, wn, sizeKey string) error {
 	w, h := in.test.Width, in.test.Height
 	var panels []*plot.Plot
+	var leg report.Legend
 	for _, seg := range []struct {
 		name string
 		at   func(k int) int
@@ -227,8 +257,7 @@ func (in *instance) profiles(out *runner.Output, lines []profileLine, suffix str
 		{fmt.Sprintf("row %d", in.opt.profileRow), func(k int) int { return in.opt.profileRow*w + k }, w},
 		{fmt.Sprintf("column %d", in.opt.profileCol), func(k int) int { return k*w + in.opt.profileCol }, h},
 	} {
-		p := plot.New()
-		p.Title.Text = fmt.Sprintf("intensity along %s of the first example", seg.name)
+		p := report.NewPanel(fmt.Sprintf("intensity along %s of the first example", seg.name))
 		p.X.Label.Text = "pixel"
 		p.Y.Label.Text = "intensity"
 		for li, l := range lines {
@@ -253,12 +282,15 @@ func (in *instance) profiles(out *runner.Output, lines []profileLine, suffix str
 				ln.Color = figs.Palette[(li-2)%len(figs.Palette)]
 			}
 			p.Add(ln)
-			p.Legend.Add(l.label, ln)
+			if len(panels) == 0 {
+				leg.Add(l.label, ln)
+			}
 		}
-		p.Legend.Top = true
-		p.Legend.TextStyle.Font.Size = vg.Points(7)
 		panels = append(panels, p)
 	}
 	pw, ph := out.Size(9*vg.Centimeter, 6*vg.Centimeter)
-	return out.SaveGrid([][]*plot.Plot{panels}, pw, ph, in.opt.figureName+"-profiles"+suffix)
+	fig := &report.Figure{Panels: [][]*plot.Plot{panels}, PanelW: pw, PanelH: ph, Legend: leg, Placement: report.LegendRight,
+		Caption: figs.Caption(in.env.Config, fmt.Sprintf("intensity profiles of the first example along row %d and column %d (0-based): original, corrupted and each estimator's pre-image at %s = %s, %s = %s",
+			in.opt.profileRow, in.opt.profileCol, wn, report.FormatFloat(pt.width, 4), sizeKey, report.FormatFloat(pt.size, 4)))}
+	return figs.Save(out, fig, in.opt.figureName+"-profiles"+suffix)
 }

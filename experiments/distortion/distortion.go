@@ -222,13 +222,15 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 			rowB = append(rowB, p)
 		}
 	}
+	wn := in.env.Config.Model.WidthName
+	save := func(grid [][]*plot.Plot, name, shows string) error { return in.save(out, grid, pw, ph, name, shows) }
 	if len(rowA) > 0 {
-		if err := out.SaveGrid([][]*plot.Plot{rowA}, pw, ph, "fig2a"); err != nil {
+		if err := save([][]*plot.Plot{rowA}, "fig2a", fmt.Sprintf("panel (a): %d PCs, %s from most distorted to most linear", in.opt.fixedQ, wn)); err != nil {
 			return err
 		}
 	}
 	if len(rowB) > 0 {
-		if err := out.SaveGrid([][]*plot.Plot{rowB}, pw, ph, "fig2b"); err != nil {
+		if err := save([][]*plot.Plot{rowB}, "fig2b", fmt.Sprintf("panel (b): %s = %s, #PCs from most distorted to most linear", wn, report.FormatFloat(in.opt.fixedWidth, 3))); err != nil {
 			return err
 		}
 	}
@@ -241,12 +243,30 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		}
 		grid = append(grid, row)
 	}
-	return out.SaveGrid(grid, pw, ph, "fig2-grid")
+	return save(grid, "fig2-grid", fmt.Sprintf("the whole grid: a row per #PCs (most first), a column per %s (smallest first)", wn))
 }
 
+// save writes a figure of Fig. 2 panels, pw×ph each, with one legend
+// beside them and a caption saying what they show.
+func (in *instance) save(out *runner.Output, grid [][]*plot.Plot, pw, ph vg.Length, name, shows string) error {
+	f := &report.Figure{Panels: grid, PanelW: pw, PanelH: ph, Placement: report.LegendRight,
+		Caption: figs.Caption(in.env.Config, fmt.Sprintf("the %.1f%% of training pairs closest in feature space, drawn as segments in input space; %s", 100*in.opt.fraction, shows))}
+	in.legend(&f.Legend)
+	return figs.Save(out, f, name)
+}
+
+// legend adds the entries of the Fig. 2 panels to l.
+func (in *instance) legend(l *report.Legend) {
+	for ring := 0; ring < 2; ring++ {
+		l.Add(fmt.Sprintf("ring %d", ring+1), figs.Scatter(plotter.XYs{{}}, figs.Palette[ring], vg.Points(1.2), draw.CircleGlyph{}))
+	}
+	l.Add(fmt.Sprintf("%.1f%% closest (feature sp.)", 100*in.opt.fraction), &plotter.Line{LineStyle: pairStyle})
+}
+
+var pairStyle = draw.LineStyle{Color: figs.Green, Width: vg.Points(0.6)}
+
 func (in *instance) panel(r *report.Record, w float64, q int) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s = %s, %d PCs", in.env.Config.Model.WidthName, report.FormatFloat(w, 3), q)
+	p := report.NewPanel(fmt.Sprintf("%s = %s, %d PCs", in.env.Config.Model.WidthName, report.FormatFloat(w, 3), q))
 	p.X.Label.Text = "x₁"
 	p.Y.Label.Text = "x₂"
 	x := in.data.Train.X
@@ -255,7 +275,7 @@ func (in *instance) panel(r *report.Record, w float64, q int) *plot.Plot {
 		return p
 	}
 	idx := r.Arrays["pairs"]
-	seg := &figs.Segments{Style: draw.LineStyle{Color: figs.Green, Width: vg.Points(0.6)}}
+	seg := &figs.Segments{Style: pairStyle}
 	for i := 0; i+1 < len(idx); i += 2 {
 		a, b := int(idx[i]), int(idx[i+1])
 		seg.XY = append(seg.XY, [4]float64{x.At(a, 0), x.At(a, 1), x.At(b, 0), x.At(b, 1)})
@@ -267,18 +287,9 @@ func (in *instance) panel(r *report.Record, w float64, q int) *plot.Plot {
 				xy = append(xy, plotter.XY{X: x.At(i, 0), Y: x.At(i, 1)})
 			}
 		}
-		s := figs.Scatter(xy, figs.Palette[ring], vg.Points(1.2), draw.CircleGlyph{})
-		p.Add(s)
-		if ring == 0 {
-			p.Legend.Add("ring 1", s)
-		} else {
-			p.Legend.Add("ring 2", s)
-		}
+		p.Add(figs.Scatter(xy, figs.Palette[ring], vg.Points(1.2), draw.CircleGlyph{}))
 	}
 	p.Add(seg)
-	p.Legend.Add(fmt.Sprintf("%.1f%% closest (feature sp.)", 100*in.opt.fraction), &plotter.Line{LineStyle: seg.Style})
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(6)
 	figs.SquareAxes(p)
 	return p
 }

@@ -39,6 +39,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/runexp/runexp/experiments/internal/figs"
 	"github.com/runexp/runexp/experiments/internal/huang"
 	"github.com/runexp/runexp/internal/cluster"
 	"github.com/runexp/runexp/internal/config"
@@ -489,6 +490,7 @@ func (in *instance) fig5(out *runner.Output, recs []report.Record) error {
 		}
 		g.Images = [][][]float64{c.means}
 		g.RowLabels = []string{"cluster mean"}
+		g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("kernel k-means (%s kernel) into %d clusters; columns: each cluster headed by its majority pose and size; rows: the mean of the cluster's images, then each estimator's pre-image of the cluster centre", c.name, in.opt.clusters))
 		for i := range recs {
 			a := recs[i].Arrays["centres_"+c.name]
 			if len(a) < in.opt.clusters*dim {
@@ -526,6 +528,7 @@ func (in *instance) fig4(out *runner.Output) error {
 		g.ColLabels = append(g.ColLabels, fmt.Sprintf("%s (contrast %.2f)", c.name, c.contrast))
 	}
 	g.Images = [][][]float64{row}
+	g.Caption = figs.Caption(in.env.Config, "kernel matrices of the training images, rows and columns ordered by pose (bright = similar); contrast is the mean within-pose minus the mean between-pose similarity")
 	files, err := g.Save(out.Path("fig4-kernels"))
 	out.Add(files...)
 	return err
@@ -549,12 +552,13 @@ func (in *instance) fig6Grid(out *runner.Output, recs []report.Record) error {
 		for k := 0; k*dim < len(imgs); k++ {
 			cells = append(cells, imgs[k*dim:(k+1)*dim])
 			if k > 0 {
-				labels = append(labels, fmt.Sprintf("α=%.3g", alpha[k-1]))
+				labels = append(labels, fmt.Sprintf("P_{%d}: α_{%d} = %.3g", k, k, alpha[k-1]))
 			}
 		}
 		g.Images = [][][]float64{cells}
 		g.ColLabels = labels
 		g.RowLabels = []string{fmt.Sprint(recs[i].Params["method"])}
+		g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("pre-image of cluster centre %d (%s kernel) with the interpolated metric P_t, then with each neighbour's own metric P_i, headed by its interpolation weight α_i", in.opt.fig6Centre+1, in.opt.fig6Kernel))
 		files, err := g.Save(out.Path("fig6-metrics"))
 		out.Add(files...)
 		return err

@@ -35,6 +35,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/experiments/internal/common"
+	"github.com/runexp/runexp/experiments/internal/figs"
 	"github.com/runexp/runexp/experiments/internal/huang"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
@@ -413,6 +414,7 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	}
 	g.Images = [][][]float64{orig, noisy}
 	g.RowLabels = []string{"original", "noisy"}
+	g.Caption = figs.Caption(in.env.Config, "the first test image of each group (columns): original, noisy, and each estimator's de-noised image (rows)")
 	for i := range recs {
 		ex := recs[i].Arrays["examples"]
 		var row [][]float64

@@ -22,6 +22,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -228,65 +229,118 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		if cols == 0 {
 			cols = (len(rs) + 1) / 2
 		}
-		var grid [][]*plot.Plot
+		fig := &report.Figure{PanelW: pw, PanelH: ph, Placement: report.LegendRight,
+			Caption: figs.Caption(cfg, fmt.Sprintf("%s started from each of the %d training points for the noisy point x0 = %v, %s; each pre-image is coloured by the ring its start lies on", name, in.data.Train.X.RawMatrix().Rows, in.opt.point, componentsText(rs)))}
 		for i, r := range rs {
 			if i%cols == 0 {
-				grid = append(grid, nil)
+				fig.Panels = append(fig.Panels, nil)
 			}
-			grid[len(grid)-1] = append(grid[len(grid)-1], in.scatter(r, wn))
-		}
-		for len(grid[len(grid)-1]) < cols {
-			grid[len(grid)-1] = append(grid[len(grid)-1], nil)
+			fig.Panels[len(fig.Panels)-1] = append(fig.Panels[len(fig.Panels)-1], in.scatter(r, wn, &fig.Legend, i == 0))
 		}
 		suffix := ""
 		if len(order) > 1 {
 			suffix = fmt.Sprintf("-%d", mi+1)
 		}
-		if err := out.SaveGrid(grid, pw, ph, "fig3-preimages"+suffix); err != nil {
+		files, err := fig.Save(out.Path("fig3-preimages" + suffix))
+		out.Add(files...)
+		if err != nil {
 			return err
 		}
-		if err := out.SavePlot(in.costPlot(rs, wn, name), 2*pw, 1.2*ph, "fig3-cost"+suffix); err != nil {
+		// The cost panel as it was drawn, legend and all, with a caption.
+		cost := &report.Figure{Panels: [][]*plot.Plot{{in.costPlot(rs, wn, name)}}, PanelW: 2 * pw, PanelH: 1.2 * ph,
+			Caption: figs.Caption(cfg, fmt.Sprintf("the cost R(z) = ‖φ(z) − Pφ(x0)‖² (eq. 11, P the projection on the leading components) of each of %s's pre-images against %s, coloured by the ring its start lies on (dodged sideways by ring)", name, wn))}
+		if err := figs.Save(out, cost, "fig3-cost"+suffix); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (in *instance) scatter(r *report.Record, wn string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s = %s", wn, report.FormatFloat(common.Num(r.Params[wn]), 3))
+// componentsText names the #PCs of the records, "50 PCs" when they agree.
+func componentsText(rs []*report.Record) string {
+	seen := map[float64]bool{}
+	var q []string
+	for _, r := range rs {
+		if c, ok := r.Metrics["components"]; ok && !seen[c] {
+			seen[c] = true
+			q = append(q, report.FormatFloat(c, 6))
+		}
+	}
+	if len(q) == 0 {
+		return "#PCs as configured"
+	}
+	return strings.Join(q, ", ") + " PCs"
+}
+
+// scatter draws one panel of Fig. 3 as the paper does: the training points
+// in a light tint of their ring's colour, the noisy point x0 under the
+// pre-images as a reference marker, and the pre-images as crosses in the
+// colour of the ring their start lies on (× for the inner ring, + for the
+// outer, so that coinciding pre-images of both rings show as a star). The
+// legend entries are added to leg when first is set.
+func (in *instance) scatter(r *report.Record, wn string, leg *report.Legend, first bool) *plot.Plot {
+	p := report.NewPanel(fmt.Sprintf("%s = %s", wn, report.FormatFloat(common.Num(r.Params[wn]), 3)))
 	p.X.Label.Text = "x₁"
 	p.Y.Label.Text = "x₂"
 	x := in.data.Train.X
-	var train plotter.XYs
+	labels := in.data.Train.Labels
 	n, d := x.Dims()
+	var train [2]plotter.XYs
 	for i := 0; i < n; i++ {
-		train = append(train, plotter.XY{X: x.At(i, 0), Y: x.At(i, 1)})
+		g := min(max(labels[i], 0), 1)
+		train[g] = append(train[g], plotter.XY{X: x.At(i, 0), Y: x.At(i, 1)})
 	}
-	grey := figs.Scatter(train, colorGrey, vg.Points(1), draw.CircleGlyph{})
-	p.Add(grey)
-	if z := r.Arrays["z"]; r.Status != report.StatusFailed && len(z) == n*d {
-		var pre plotter.XYs
-		for i := 0; i < n; i++ {
-			pre = append(pre, plotter.XY{X: z[i*d], Y: z[i*d+1]})
+	var trainS [2]*plotter.Scatter
+	for g := range train {
+		if len(train[g]) > 0 {
+			trainS[g] = figs.Scatter(train[g], tint(figs.Palette[g]), report.DataRadius, draw.CircleGlyph{})
+			p.Add(trainS[g])
 		}
-		pre = figs.Finite(pre)
-		if len(pre) > 0 {
-			s := figs.Scatter(pre, colorBlack, vg.Points(2.5), draw.CrossGlyph{})
-			p.Add(s)
-			p.Legend.Add("pre-images", s)
+	}
+	x0 := figs.Scatter(plotter.XYs{{X: in.opt.point[0], Y: in.opt.point[1]}}, figs.Green, report.ReferenceRadius, report.ReferenceGlyph{})
+	p.Add(x0)
+	var preS [2]*plotter.Scatter
+	shapes := [2]draw.GlyphDrawer{draw.CrossGlyph{}, draw.PlusGlyph{}}
+	if z := r.Arrays["z"]; r.Status != report.StatusFailed && len(z) == n*d {
+		var pre [2]plotter.XYs
+		for i := 0; i < n; i++ {
+			g := min(max(labels[i], 0), 1)
+			pre[g] = append(pre[g], plotter.XY{X: z[i*d], Y: z[i*d+1]})
+		}
+		for g := range pre {
+			if xy := figs.Finite(pre[g]); len(xy) > 0 {
+				preS[g] = figs.Scatter(xy, figs.Palette[g], vg.Points(3), shapes[g])
+				preS[g].GlyphStyle.Radius = vg.Points(3)
+				p.Add(preS[g])
+			}
 		}
 	} else {
 		p.Title.Text += " (failed)"
 	}
-	x0 := figs.Scatter(plotter.XYs{{X: in.opt.point[0], Y: in.opt.point[1]}}, figs.Green, vg.Points(3), draw.CircleGlyph{})
-	p.Add(x0)
-	p.Legend.Add("x0", x0)
-	p.Legend.Add("training", grey)
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(6)
+	if first {
+		for g := range 2 {
+			if trainS[g] != nil {
+				leg.Add(fmt.Sprintf("training, ring %d", g+1), trainS[g])
+			}
+		}
+		leg.Add("noisy point x0", x0)
+		for g := range 2 {
+			// The legend shows the glyph even when this panel has no
+			// pre-image of the ring.
+			s := figs.Scatter(plotter.XYs{{}}, figs.Palette[g], vg.Points(3), shapes[g])
+			leg.Add(fmt.Sprintf("pre-image, start on ring %d", g+1), s)
+		}
+	}
 	figs.SquareAxes(p)
 	return p
+}
+
+// tint returns a light version of col for the training points, so that
+// the pre-images in the full colour stand out on them.
+func tint(col color.Color) color.Color {
+	r, g, b, _ := col.RGBA()
+	mix := func(v uint32) uint8 { return uint8(255 - (255-v>>8)*2/5) }
+	return color.RGBA{mix(r), mix(g), mix(b), 255}
 }
 
 func (in *instance) costPlot(rs []*report.Record, wn, name string) *plot.Plot {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/runexp/runexp/experiments/internal/common"
+	"github.com/runexp/runexp/experiments/internal/figs"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -208,6 +209,7 @@ func (in *instance) imageGrid(rs *results, skip map[string]bool, e float64, ci i
 	}
 	g.Images = [][][]float64{orig, cor}
 	g.RowLabels = []string{"original", "corrupted"}
+	g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("example test faces (columns) at energy %s%s: original, corrupted, and each estimator's reconstruction (rows)", report.FormatFloat(100*e, 3)+"%", what))
 	for _, l := range rs.labels {
 		r := rs.last(l, e)
 		if r == nil || skip[l] {

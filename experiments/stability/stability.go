@@ -200,11 +200,10 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	out.Tables = append(out.Tables, in.table(recs, wn))
 	labels := common.Labels(recs, "method")
 	full := newPanel("mean pairwise distance of the solutions", wn)
-	if err := bands(full, recs, labels, wn, true, 0); err != nil {
+	var leg report.Legend
+	if err := bands(full, recs, labels, wn, &leg, 0); err != nil {
 		return err
 	}
-	full.Legend.Top = true
-	full.Legend.TextStyle.Font.Size = vg.Points(7)
 
 	// The close-up: the y range of the most stable estimator's band, as the
 	// paper's right panel zooms on the regularised curve.
@@ -217,14 +216,16 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	if !math.IsInf(top, 0) && top > 0 {
 		clip = top
 	}
-	if err := bands(zoom, recs, labels, wn, false, clip); err != nil {
+	if err := bands(zoom, recs, labels, wn, nil, clip); err != nil {
 		return err
 	}
 	if clip > 0 {
 		zoom.Y.Min, zoom.Y.Max = 0, top
 	}
 	w, h := out.Size(9*vg.Centimeter, 7*vg.Centimeter)
-	return out.SaveGrid([][]*plot.Plot{{full, zoom}}, w, h, "fig5-stability")
+	f := &report.Figure{Panels: [][]*plot.Plot{{full, zoom}}, PanelW: w, PanelH: h, Legend: leg, Placement: report.LegendBelow,
+		Caption: figs.Caption(in.env.Config, fmt.Sprintf("mean pairwise distance between the pre-images reached from random starts, over %s: mean (line) and 5th–95th percentile band over the test inputs; right, a close-up on the most stable estimator", wn))}
+	return figs.Save(out, f, "fig5-stability")
 }
 
 func (in *instance) table(recs []report.Record, wn string) *report.Table {
@@ -251,8 +252,7 @@ func (in *instance) table(recs []report.Record, wn string) *report.Table {
 
 // newPanel is an empty panel of spread against the width on a log axis.
 func newPanel(title, wn string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
+	p := report.NewPanel(title)
 	p.X.Label.Text = wn + " (log scale)"
 	p.Y.Label.Text = "mean pairwise distance"
 	p.X.Scale = plot.LogScale{}
@@ -277,10 +277,11 @@ func zoomTop(recs []report.Record) float64 {
 	return top * 1.2
 }
 
-// bands adds every estimator's band and mean to p; clip > 0 clamps values
-// to [0, clip], since gonum/plot draws outside the axes: in the close-up an
-// off-scale curve then runs along the top edge instead of over the title.
-func bands(p *plot.Plot, recs []report.Record, labels []string, wn string, legend bool, clip float64) error {
+// bands adds every estimator's band and mean to p, and their entries to
+// leg unless it is nil; clip > 0 clamps values to [0, clip], since
+// gonum/plot draws outside the axes: in the close-up an off-scale curve
+// then runs along the top edge instead of over the title.
+func bands(p *plot.Plot, recs []report.Record, labels []string, wn string, leg *report.Legend, clip float64) error {
 	// The paper draws Mika red and the regularised method blue.
 	colours := []color.Color{color.RGBA{213, 94, 0, 255}, color.RGBA{0, 114, 178, 255}}
 	y := func(v float64) float64 {
@@ -306,8 +307,8 @@ func bands(p *plot.Plot, recs []report.Record, labels []string, wn string, legen
 		if err != nil {
 			return err
 		}
-		if line != nil && legend {
-			p.Legend.Add(label+" (mean, 5th–95th pct)", line)
+		if line != nil && leg != nil {
+			leg.Add(label+" (mean, 5th–95th pct)", figs.BandThumb{Color: col})
 		}
 	}
 	return nil

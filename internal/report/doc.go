@@ -14,9 +14,26 @@
 //	    records.jsonl  one Record per line, including figure arrays ([WriteJSONL])
 //	    records.csv    params and metrics, one row per cell ([WriteCSV])
 //	    manifest.json  provenance of the run ([Manifest])
-//	    *.png, *.svg   figures ([SavePlot], [SaveGrid], [ImageGrid])
+//	    *.png, *.svg   figures ([Figure], [ImageGrid]; [SavePlot], [SaveGrid])
 //
 // [WriteTables] writes tables.txt and tables.md together.
+//
+// # Figures
+//
+// Every figure follows one house style ([NewPanel], [SansFont] and the
+// sizes beside it): a title per panel, one legend per figure drawn outside
+// the data ([Figure.Legend], beside the panels or under them), reference
+// points drawn with a [ReferenceGlyph] that no data glyph resembles, and a
+// [Caption] under the figure naming the paper, the figure, what is shown
+// and the reading of the paper. The caption is also embedded in the PNG
+// (an iTXt "Description" chunk) and the SVG (<desc>), from which the run's
+// HTML page shows it ([ReadCaption]). Image-grid labels are laid out from
+// measured glyph advances, unkerned so that glyphs never touch, and may
+// carry subscripts written as in TeX ("P_t", "x_{10}").
+//
+// Golden-image tests (package reporttest) compare each figure type with a
+// PNG under testdata approximately, as gonum/plot's cmpimg does; go test
+// -update rewrites them.
 //
 // # Paper comparison
 //

@@ -59,8 +59,10 @@ func readClaims(dir string) (cl []claimJSON, ok bool, err error) {
 //
 // A run page shows the title and notes of tables.md, every table of
 // tables.md (parsed back from its GitHub Markdown), the claims of
-// claims.json with their verdicts coloured, every figure (a NAME.png shown
-// inline and linking to NAME.svg; a lone NAME.svg shown itself), links to
+// claims.json with their verdicts coloured (once: the claims table of
+// tables.md, which repeats them, is left out when claims.json exists),
+// every figure (a NAME.png shown inline and linking to NAME.svg; a lone
+// NAME.svg shown itself) with the caption embedded in it, links to
 // the records, tables, claims and manifest files that exist, and a
 // provenance line from manifest.json. Missing tables.md or claims.json
 // leave their sections out; a malformed manifest.json or claims.json is an
@@ -175,6 +177,7 @@ type htmlClaim struct {
 
 type htmlFigure struct {
 	Name, Img, Link string
+	Caption         string // embedded in the figure's files by Figure.Save or ImageGrid.Save
 	Links           []htmlLink
 }
 
@@ -241,6 +244,9 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		return nil, err
 	}
 	r.HasClaims = ok
+	if ok {
+		r.Tables = withoutClaimsTable(r.Tables)
+	}
 	for _, c := range cl {
 		switch c.Status {
 		case verdictPass:
@@ -273,6 +279,13 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 	for _, f := range slices.Compact(figs) {
 		fig := htmlFigure{Name: f}
 		png, svg := have[f+".png"], have[f+".svg"]
+		capFile := f + ".svg"
+		if png {
+			capFile = f + ".png"
+		}
+		if fig.Caption, err = ReadCaption(filepath.Join(dir, capFile)); err != nil {
+			return nil, err
+		}
 		switch {
 		case png && svg:
 			fig.Img, fig.Link = relURL(f+".png"), relURL(f+".svg")
@@ -299,6 +312,26 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		}
 	}
 	return r, nil
+}
+
+// claimsHeader begins the header of the claims table the runner writes to
+// tables.md; the run page shows claims.json instead, with sources.
+var claimsHeader = []string{"Claim", "Verdict"}
+
+// withoutClaimsTable drops the tables of tables.md that repeat
+// claims.json, so that a run page shows its claims once.
+func withoutClaimsTable(ts []htmlTable) []htmlTable {
+	out := ts[:0]
+	for _, t := range ts {
+		same := len(t.Header) >= len(claimsHeader)
+		for j := 0; same && j < len(claimsHeader); j++ {
+			same = len(t.Header[j].Lines) == 1 && t.Header[j].Lines[0] == claimsHeader[j]
+		}
+		if !same {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // provenance summarises a manifest in one line.
@@ -592,7 +625,7 @@ figcaption { font-size: 0.9em; color: #555; }
 {{- range .Figures}}
 <figure>
 <a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy" /></a>
-<figcaption>{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</figcaption>
+<figcaption>{{with .Caption}}{{.}}<br />{{end}}{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</figcaption>
 </figure>
 {{- end}}
 {{- end}}

@@ -11,8 +11,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/vgimg"
 )
@@ -26,6 +26,10 @@ import (
 // lo and hi are the common range Lo, Hi when Lo < Hi, and otherwise the
 // image's own finite minimum and maximum (a constant image is mid grey).
 // Non-finite pixels are drawn red so that a failed estimate is visible.
+//
+// Labels may hold subscripts written as in TeX ("P_t", "α_i", "x_{10}"),
+// drawn smaller and lowered; glyphs are placed by their measured advances
+// without kerning, so that no label overlaps itself at small sizes.
 //
 // [ImageGrid.Save] writes base+".png", each pixel upscaled to Scale×Scale
 // screen pixels by nearest-neighbour replication with labels drawn in
@@ -44,6 +48,9 @@ type ImageGrid struct {
 	RowLabels     []string      // optional, one per row
 	ColLabels     []string      // optional, one per column
 	Title         string        // optional, centred above the grid
+	// Caption, when set, is drawn under the grid and embedded in both
+	// files (see [Caption]).
+	Caption Caption
 
 	// Lo and Hi give a common grey range for all images when Lo < Hi.
 	Lo, Hi float64
@@ -61,6 +68,8 @@ const (
 	igMargin   = 6 // around the figure
 	igGap      = 4 // between images
 	igLabelGap = 6 // between a label and the images
+
+	igMinCaptionW = 320 // narrowest column a caption wraps to
 )
 
 var nonFiniteColor = color.RGBA{R: 255, A: 255}
@@ -71,7 +80,8 @@ type igText struct {
 	X, Y   float64
 	Anchor string // "start", "middle" or "end", as SVG's text-anchor
 	Width  float64
-	S      string
+	Runs   []textRun
+	Faces  richFaces
 }
 
 // igLayout is the pixel geometry shared by the PNG and SVG renderings.
@@ -82,7 +92,6 @@ type igLayout struct {
 	colW         int // column pitch minus igGap; >= cellW when titles are wide
 	x0, y0       int // top left of the first image slot
 	texts        []igText
-	face         font.Face
 }
 
 func (g *ImageGrid) scale() int { return max(g.Scale, 1) }
@@ -124,16 +133,23 @@ func (g *ImageGrid) check() (rows, cols int) {
 func (g *ImageGrid) layout() igLayout {
 	rows, cols := g.check()
 	// At 72 DPI one point is one pixel, so font lengths are pixel lengths.
-	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(g.fontSize()))
-	ext := face.Extents()
+	faces := newRichFaces(g.fontSize())
+	ext := faces.main.Extents()
 	ascent, lineH := float64(ext.Ascent), float64(ext.Height)
-	width := func(s string) float64 { return float64(face.Width(s)) }
+	width := func(s string) float64 { return faces.width(parseRich(s)) }
+	text := func(x, y float64, anchor, s string) igText {
+		runs := parseRich(s)
+		return igText{X: x, Y: y, Anchor: anchor, Width: faces.width(runs), Runs: runs, Faces: faces}
+	}
 
-	l := igLayout{rows: rows, cols: cols, face: face}
+	l := igLayout{rows: rows, cols: cols}
 	l.cellW, l.cellH = g.Width*g.scale(), g.Height*g.scale()
 	l.colW = l.cellW
 	for _, s := range g.ColLabels {
-		l.colW = max(l.colW, int(math.Ceil(width(s))))
+		// A label wider than its image keeps a label gap from the next.
+		if w := int(math.Ceil(width(s))); w > l.colW {
+			l.colW = w + igLabelGap
+		}
 	}
 	labelW := 0
 	for _, s := range g.RowLabels {
@@ -153,13 +169,13 @@ func (g *ImageGrid) layout() igLayout {
 		titleW := width(g.Title)
 		cx := max(float64(l.x0)+float64(gridW)/2, igMargin+titleW/2)
 		l.W = max(l.W, int(math.Ceil(cx+titleW/2))+igMargin)
-		l.texts = append(l.texts, igText{X: cx, Y: y + ascent, Anchor: "middle", Width: titleW, S: g.Title})
+		l.texts = append(l.texts, text(cx, y+ascent, "middle", g.Title))
 		y += lineH + igLabelGap/2
 	}
 	if len(g.ColLabels) > 0 {
 		for j, s := range g.ColLabels {
 			cx := float64(l.x0+j*(l.colW+igGap)) + float64(l.colW)/2
-			l.texts = append(l.texts, igText{X: cx, Y: y + ascent, Anchor: "middle", Width: width(s), S: s})
+			l.texts = append(l.texts, text(cx, y+ascent, "middle", s))
 		}
 		y += lineH + igLabelGap/2
 	}
@@ -170,7 +186,23 @@ func (g *ImageGrid) layout() igLayout {
 	mid := (float64(ext.Ascent) - float64(ext.Descent)) / 2
 	for i, s := range g.RowLabels {
 		cy := float64(l.y0+i*(l.cellH+igGap)) + float64(l.cellH)/2
-		l.texts = append(l.texts, igText{X: float64(l.x0 - igLabelGap), Y: cy + mid, Anchor: "end", Width: width(s), S: s})
+		l.texts = append(l.texts, text(float64(l.x0-igLabelGap), cy+mid, "end", s))
+	}
+	if c := g.Caption.String(); c != "" {
+		// Wrapped to the figure's width (at least igMinCaptionW) in a
+		// smaller size, left-aligned under the images.
+		cf := newRichFaces(math.Round(0.85 * g.fontSize()))
+		cext := cf.main.Extents()
+		avail := max(float64(l.W-2*igMargin), igMinCaptionW)
+		l.W = max(l.W, int(math.Ceil(avail))+2*igMargin)
+		y := float64(l.H - igMargin + igLabelGap)
+		for _, ln := range wrapWidth(c, avail, func(s string) float64 { return cf.width(parseRich(s)) }) {
+			runs := parseRich(ln)
+			l.texts = append(l.texts, igText{X: igMargin, Y: y + float64(cext.Ascent), Anchor: "start",
+				Width: cf.width(runs), Runs: runs, Faces: cf})
+			y += float64(cext.Height)
+		}
+		l.H = int(math.Ceil(y)) + igMargin
 	}
 	return l
 }
@@ -226,7 +258,7 @@ func (g *ImageGrid) RenderPNG(w io.Writer) error {
 			x -= t.Width
 		}
 		// vg's origin is the bottom left.
-		c.FillString(l.face, vg.Point{X: vg.Length(x), Y: vg.Length(float64(l.H) - t.Y)}, t.S)
+		t.Faces.fill(c, t.Runs, x, float64(l.H)-t.Y)
 	}
 	img, ok := c.Image().(*image.RGBA)
 	if !ok {
@@ -291,15 +323,25 @@ func (g *ImageGrid) nativePNG(im []float64) ([]byte, error) {
 // RenderSVG writes the grid as SVG; see [ImageGrid].
 func (g *ImageGrid) RenderSVG(w io.Writer) error {
 	l := g.layout()
-	var b bytes.Buffer
+	var b strings.Builder
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="%d" height="%d" viewBox="0 0 %d %d">
-<rect width="100%%" height="100%%" fill="#ffffff"/>
-<g font-family="Liberation Sans, Arial, Helvetica, sans-serif" font-size="%s" fill="#000000">
-`, l.W, l.H, l.W, l.H, f(g.fontSize()))
+`, l.W, l.H, l.W, l.H)
+	if c := g.Caption.String(); c != "" {
+		fmt.Fprintf(&b, "<desc>%s</desc>\n", html.EscapeString(c))
+	}
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#ffffff"/>
+<g font-family="Liberation Sans, Arial, Helvetica, sans-serif" font-size="%s" fill="#000000" style="font-kerning:none">
+`, f(g.fontSize()))
 	for _, t := range l.texts {
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" text-anchor=\"%s\">%s</text>\n", f(t.X), f(t.Y), t.Anchor, html.EscapeString(t.S))
+		if t.Faces.size != g.fontSize() {
+			fmt.Fprintf(&b, `<g font-size="%s">`, f(t.Faces.size))
+			t.Faces.svgText(&b, t.Runs, t.X, t.Y, t.Anchor)
+			b.WriteString("</g>\n")
+			continue
+		}
+		t.Faces.svgText(&b, t.Runs, t.X, t.Y, t.Anchor)
 	}
 	b.WriteString("</g>\n")
 	for i, row := range g.Images {
@@ -317,7 +359,7 @@ func (g *ImageGrid) RenderSVG(w io.Writer) error {
 		}
 	}
 	b.WriteString("</svg>\n")
-	_, err := w.Write(b.Bytes())
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
@@ -331,12 +373,12 @@ func (g *ImageGrid) Save(base string) ([]string, error) {
 	if err := g.RenderSVG(&sb); err != nil {
 		return nil, fmt.Errorf("report: %s.svg: %w", base, err)
 	}
-	names := []string{base + ".png", base + ".svg"}
-	if err := WriteFileAtomic(names[0], pb.Bytes()); err != nil {
-		return nil, err
+	p := pb.Bytes()
+	if c := g.Caption.String(); c != "" {
+		var err error
+		if p, err = pngWithText(p, pngCaptionKeyword, c); err != nil {
+			return nil, err
+		}
 	}
-	if err := WriteFileAtomic(names[1], sb.Bytes()); err != nil {
-		return nil, err
-	}
-	return names, nil
+	return writePair(base, p, sb.Bytes())
 }

@@ -129,34 +129,70 @@ type BandPoint struct {
 	X, Lo, Mid, Hi float64
 }
 
+// BandStyle says how [AddBandStyled] draws a band.
+type BandStyle int
+
+const (
+	// BandFilled fills the band with a translucent tint of its colour.
+	BandFilled BandStyle = iota
+	// BandOutlined draws the band's edges as thin dashed lines of its
+	// colour over a faint tint, so that several bands on one axis can
+	// each be followed instead of merging into one mass.
+	BandOutlined
+)
+
 // AddBand draws, in colour col, the band between Lo and Hi as a translucent
 // polygon (when there are at least two points) and Mid as a line with
 // points, sorted by X. It returns the line for the legend, or nil when pts
 // is empty.
 func AddBand(p *plot.Plot, pts []BandPoint, col color.Color) (*plotter.Line, error) {
+	return AddBandStyled(p, pts, col, BandFilled)
+}
+
+// AddBandStyled is [AddBand] with the band drawn in style.
+func AddBandStyled(p *plot.Plot, pts []BandPoint, col color.Color, style BandStyle) (*plotter.Line, error) {
 	if len(pts) == 0 {
 		return nil, nil
 	}
 	s := append([]BandPoint(nil), pts...)
 	sort.Slice(s, func(a, b int) bool { return s[a].X < s[b].X })
 	mid := make(plotter.XYs, len(s))
+	lo := make(plotter.XYs, len(s))
+	hi := make(plotter.XYs, len(s))
 	poly := make(plotter.XYs, 0, 2*len(s))
 	for i, q := range s {
 		mid[i] = plotter.XY{X: q.X, Y: q.Mid}
-		poly = append(poly, plotter.XY{X: q.X, Y: q.Hi})
+		lo[i] = plotter.XY{X: q.X, Y: q.Lo}
+		hi[i] = plotter.XY{X: q.X, Y: q.Hi}
+		poly = append(poly, hi[i])
 	}
 	for i := len(s) - 1; i >= 0; i-- {
-		poly = append(poly, plotter.XY{X: s[i].X, Y: s[i].Lo})
+		poly = append(poly, lo[i])
+	}
+	r, g, b, _ := col.RGBA()
+	alpha := uint8(0x40)
+	if style == BandOutlined {
+		alpha = 0x14
 	}
 	if len(s) >= 2 {
 		pg, err := plotter.NewPolygon(poly)
 		if err != nil {
 			return nil, err
 		}
-		r, g, b, _ := col.RGBA()
-		pg.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x40}
+		pg.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), alpha}
 		pg.LineStyle.Width = 0
 		p.Add(pg)
+		if style == BandOutlined {
+			for _, edge := range []plotter.XYs{lo, hi} {
+				l, err := plotter.NewLine(edge)
+				if err != nil {
+					return nil, err
+				}
+				l.Color, l.Width = col, vg.Points(0.6)
+				l.Dashes = []vg.Length{vg.Points(2), vg.Points(1.5)}
+				p.Add(l)
+			}
+		}
 	}
 	line, points, err := plotter.NewLinePoints(mid)
 	if err != nil {
@@ -166,4 +202,91 @@ func AddBand(p *plot.Plot, pts []BandPoint, col color.Color) (*plotter.Line, err
 	points.Shape, points.Radius = draw.CircleGlyph{}, vg.Points(1.5)
 	p.Add(line, points)
 	return line, nil
+}
+
+// BandThumb is the legend entry of a band: a tinted box behind its
+// central line, dashed edges when outlined.
+type BandThumb struct {
+	Color color.Color
+	Style BandStyle
+}
+
+// Thumbnail implements plot.Thumbnailer.
+func (t BandThumb) Thumbnail(c *draw.Canvas) {
+	r, g, b, _ := t.Color.RGBA()
+	alpha := uint8(0x40)
+	if t.Style == BandOutlined {
+		alpha = 0x14
+	}
+	box := []vg.Point{
+		{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y},
+		{X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y},
+	}
+	c.FillPolygon(color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), alpha}, box)
+	if t.Style == BandOutlined {
+		edge := draw.LineStyle{Color: t.Color, Width: vg.Points(0.6), Dashes: []vg.Length{vg.Points(2), vg.Points(1.5)}}
+		c.StrokeLine2(edge, c.Min.X, c.Min.Y, c.Max.X, c.Min.Y)
+		c.StrokeLine2(edge, c.Min.X, c.Max.Y, c.Max.X, c.Max.Y)
+	}
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(draw.LineStyle{Color: t.Color, Width: vg.Points(1)}, c.Min.X, y, c.Max.X, y)
+	draw.CircleGlyph{}.DrawGlyph(c, draw.GlyphStyle{Color: t.Color, Radius: vg.Points(1.5)}, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: y})
+}
+
+// ShareAxes makes the panels of grid small multiples: every panel gets the
+// union of their x and y ranges, and only the left-most panel of each row
+// keeps its y tick labels and y-axis label, only the lowest panel of each
+// column its x ones. The tick marks stay, so values can still be read
+// across; with identical ranges the eye compares heights directly. Nil
+// panels are skipped.
+func ShareAxes(grid [][]*plot.Plot) {
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	ymin, ymax := math.Inf(1), math.Inf(-1)
+	for _, row := range grid {
+		for _, p := range row {
+			if p == nil {
+				continue
+			}
+			xmin, xmax = math.Min(xmin, p.X.Min), math.Max(xmax, p.X.Max)
+			ymin, ymax = math.Min(ymin, p.Y.Min), math.Max(ymax, p.Y.Max)
+		}
+	}
+	lowest := map[int]int{} // column → row of its lowest panel
+	for i, row := range grid {
+		for j, p := range row {
+			if p != nil {
+				lowest[j] = i
+			}
+		}
+	}
+	for i, row := range grid {
+		first := true
+		for j, p := range row {
+			if p == nil {
+				continue
+			}
+			p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
+			if !first {
+				p.Y.Label.Text = ""
+				p.Y.Tick.Marker = unlabelled{p.Y.Tick.Marker}
+			}
+			if lowest[j] != i {
+				p.X.Label.Text = ""
+				p.X.Tick.Marker = unlabelled{p.X.Tick.Marker}
+			}
+			first = false
+		}
+	}
+}
+
+// unlabelled keeps the ticks of a Ticker without their labels.
+type unlabelled struct{ plot.Ticker }
+
+// Ticks implements plot.Ticker.
+func (u unlabelled) Ticks(min, max float64) []plot.Tick {
+	ts := u.Ticker.Ticks(min, max)
+	for i := range ts {
+		ts[i].Label = ""
+	}
+	return ts
 }
