@@ -1,0 +1,22 @@
+// Package codefp fingerprints the Go code a result depends on, from the
+// module's own sources as embedded in the binary (package runexp), so a
+// cached cell is recomputed when the code that computed it changes.
+//
+// A fingerprint covers a root file (an estimator's, an experiment kind's or
+// a dataset's registering file) and everything it can reach: the other
+// files of its package that are not themselves "owned" roots (the shared
+// code of the package), every file of the module that declares a name those
+// files use, and, for each module package they import, that package's
+// shared files plus the files declaring the names used through the import.
+// The reach is computed on names, not types: a name used anywhere counts,
+// so it over-approximates (a local variable named like another file's
+// function pulls that file in), which costs a recomputation, never a stale
+// result. Methods belong to their receiver type, so using a type pulls in
+// every file that declares methods on it.
+//
+// Files are normalised before hashing: parsed without comments and
+// printed with go/printer, so an edit to comments or layout keeps the
+// fingerprint (a doc fix does not recompute hours of cells), while any
+// change to the code, a //go: directive included, changes it. Test files
+// (_test.go) never count.
+package codefp

@@ -1,0 +1,79 @@
+package runner
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/runexp/runexp"
+	"github.com/runexp/runexp/internal/codefp"
+	"github.com/runexp/runexp/internal/methods"
+)
+
+// code is the fingerprint index of the binary's own sources, built on
+// first use (a run; validate and list never pay for it).
+var code struct {
+	once sync.Once
+	ix   *codefp.Index
+	err  error
+}
+
+func codeIndex() (*codefp.Index, error) {
+	code.once.Do(func() {
+		// Registering files are roots, not shared code: an estimator's
+		// file counts for its own cells only (unless other code uses its
+		// names, which the index follows).
+		var owned []string
+		var callers []string
+		for _, s := range methods.All() {
+			callers = append(callers, s.File)
+		}
+		for _, k := range Kinds() {
+			callers = append(callers, k.File)
+		}
+		for _, d := range Datasets() {
+			callers = append(callers, d.File)
+		}
+		ix, err := codefp.New(runexp.Sources, runexp.Module, nil)
+		if err != nil {
+			code.err = err
+			return
+		}
+		for _, f := range callers {
+			if p, ok := ix.Resolve(f); ok {
+				owned = append(owned, p)
+			}
+		}
+		code.ix = ix.WithOwned(owned)
+	})
+	return code.ix, code.err
+}
+
+// CodeFingerprint returns the fingerprint of the code reached from file,
+// a registering file as runtime.Caller names it. Code registered from
+// outside the module's library sources (a test) gets the fingerprint of
+// all of them, tagged with its file name.
+func CodeFingerprint(file string) (string, error) {
+	ix, err := codeIndex()
+	if err != nil {
+		return "", fmt.Errorf("runner: fingerprinting the code: %w", err)
+	}
+	p, ok := ix.Resolve(file)
+	if !ok {
+		return "unresolved:" + file + ":" + ix.All(), nil
+	}
+	return ix.Fingerprint(p)
+}
+
+// CodeFiles returns the module-relative source files whose code the
+// fingerprint of file covers (for tests and debugging).
+func CodeFiles(file string) ([]string, error) {
+	ix, err := codeIndex()
+	if err != nil {
+		return nil, err
+	}
+	p, ok := ix.Resolve(file)
+	if !ok {
+		return nil, fmt.Errorf("runner: %s is not a library source file of the module", file)
+	}
+	return ix.Files(p)
+}
