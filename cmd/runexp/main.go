@@ -10,9 +10,12 @@
 //	runexp denoise [flags]            apply an estimator to your own CSV data
 //	runexp merge CONFIG...            assemble the shards of an array job
 //	runexp compare OLD NEW            cells and claims that moved (nightly diffs)
+//	runexp suite [flags] [CONFIG...]  every config once, compared with a baseline
 //
-// Exit status: 0 ok, 1 a claim or comparison failed (or a denoised row
-// failed), 2 usage, config or data error, 130 interrupted.
+// Exit status (docs/exit-status.md): 0 as expected, 1 changed (a verdict
+// differs from its expectation, a compared value moved, or a denoised row
+// failed), 2 usage, config or data error, 3 incomplete (failed cells or
+// claims not evaluated), 4 crash, 130 interrupted.
 package main
 
 import (
@@ -35,14 +38,6 @@ import (
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
-)
-
-const (
-	exitOK    = 0
-	exitClaim = 1
-	exitUsage = 2
-	// exitInterrupted follows the shell's 128 + SIGINT convention.
-	exitInterrupted = 130
 )
 
 func main() {
@@ -69,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdMerge(args[1:], stdout, stderr)
 	case "compare":
 		return cmdCompare(args[1:], stdout, stderr)
+	case "suite":
+		return cmdSuite(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
@@ -86,7 +83,8 @@ Usage:
   runexp version               build information
   runexp denoise [flags]       apply an estimator to your own CSV data
   runexp merge [--out DIR] CONFIG...   assemble the shards of an array job
-  runexp compare [--rtol R --atol A] OLD NEW   cells and claims that moved (exit 1)
+  runexp compare [--rtol R --atol A] [--complete] OLD NEW   cells and claims that moved (exit 1)
+  runexp suite [--only GLOB] [--baseline DIR] [CONFIG...]    every config once (docs/nightly.md)
 
 Run flags:
   --data DIR        data root (default $RUNEXP_DATA)
@@ -99,8 +97,10 @@ Run flags:
   --log-format F    text or json (default text)
   -v                debug logging
 
-Exit status: 0 ok, 1 a claim failed, 2 usage, config or data error,
-130 interrupted (finished cells are cached: rerun to resume).
+Exit status (docs/exit-status.md): 0 as expected, 1 changed (a claim's
+verdict differs from its expectation; compare: something moved), 2 usage,
+config or data error, 3 incomplete (failed cells, claims not evaluated),
+4 crash, 130 interrupted (finished cells are cached: rerun to resume).
 `)
 }
 
@@ -176,12 +176,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		if shard.Active() {
 			fmt.Fprintf(stdout, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", c.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
+			code = worse(code, summaryStatus(sum))
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir)
-		if sum.ClaimsFailed() > 0 {
-			code = exitClaim
-		}
+		printUnexpected(stdout, c.Name, sum)
+		code = worse(code, summaryStatus(sum))
 	}
 	if !shard.Active() {
 		writeIndex(*out, log)
@@ -205,6 +205,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	rtol := fs.Float64("rtol", 1e-9, "relative tolerance: a metric moved if |new−old| > atol + rtol·|old|")
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance")
 	md := fs.Bool("markdown", false, "print the changes as a Markdown table")
+	complete := fs.Bool("complete", false, "count runs of OLD that NEW lacks as changes (default: compare only the runs NEW has, as a partial suite run needs)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -212,7 +213,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "runexp compare: want OLD_RESULTS NEW_RESULTS (a result directory or a results root each)")
 		return exitUsage
 	}
-	ch, err := report.CompareResults(fs.Arg(0), fs.Arg(1), report.CompareOptions{RelTol: *rtol, AbsTol: *atol})
+	ch, err := report.CompareResults(fs.Arg(0), fs.Arg(1), report.CompareOptions{RelTol: *rtol, AbsTol: *atol, Partial: !*complete})
 	if err != nil {
 		fmt.Fprintln(stderr, "runexp compare:", err)
 		return exitUsage
@@ -258,9 +259,8 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		fmt.Fprintf(stdout, "%s: merged %d cells (%d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Failed, claimCounts(sum), sum.Dir)
-		if sum.ClaimsFailed() > 0 {
-			code = exitClaim
-		}
+		printUnexpected(stdout, c.Name, sum)
+		code = worse(code, summaryStatus(sum))
 	}
 	writeIndex(*out, slog.New(slog.NewTextHandler(stderr, nil)))
 	return code
@@ -274,7 +274,16 @@ func claimCounts(s *runner.Summary) string {
 	for _, c := range s.Claims {
 		n[c.Status]++
 	}
-	return fmt.Sprintf("%d passed, %d failed, %d not evaluated", n["PASS"], n["FAIL"], n["NOT-EVALUATED"])
+	return fmt.Sprintf("%d passed, %d failed, %d not evaluated; %d as expected", n["PASS"], n["FAIL"], n["NOT-EVALUATED"], len(s.Claims)-s.Unexpected-s.NotEvaluated)
+}
+
+// printUnexpected lists the claims whose verdict is not the expected one.
+func printUnexpected(w io.Writer, name string, s *runner.Summary) {
+	for _, c := range s.Claims {
+		if !c.AsExpected {
+			fmt.Fprintf(w, "  %s: claim %s: %s, expected %s: %s\n", name, c.ID, c.Status, c.Expected, c.Evidence)
+		}
+	}
 }
 
 func newLogger(w io.Writer, format string, verbose bool) (*slog.Logger, error) {

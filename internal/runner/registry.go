@@ -33,6 +33,10 @@ type Kind struct {
 	// File is the source file that registered the kind (RegisterKind
 	// fills it in from runtime.Caller).
 	File string
+	// Metrics, when set, reports whether the kind's records can hold the
+	// metric name for a config with the parsed options opts; validate
+	// then rejects claims and reference values naming any other metric.
+	Metrics func(opts any, name string) bool
 }
 
 // Define returns a Kind whose options are parsed once, by parse, when a

@@ -146,6 +146,9 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 			return nil, nil, nil, err
 		}
 	}
+	if err := checkNames(c, kind, opts, cells); err != nil {
+		return nil, nil, nil, err
+	}
 	return kind, opts, cells, nil
 }
 
