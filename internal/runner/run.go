@@ -274,7 +274,7 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Cached, rep.Computed = sum.Cached, sum.Computed
+	rep.Cached, rep.Computed, rep.CacheRejected = sum.Cached, sum.Computed, sum.CacheRejected
 	log.Info("done", "dir", dir, "cells", len(recs), "computed", sum.Computed, "cached", sum.Cached, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(start).Seconds())
 	return rep, nil
 }
