@@ -1,13 +1,12 @@
 package codefp
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"go/ast"
 	"go/parser"
-	"go/printer"
+	"go/scanner"
 	"go/token"
 	"io/fs"
 	"path"
@@ -76,18 +75,28 @@ func New(fsys fs.FS, module string, owned []string) (*Index, error) {
 			return err
 		}
 		fset := token.NewFileSet()
-		// Parsed twice: once without comments for the normalised text,
-		// once with them for the //go: directives, which are code.
+		// Parsed for the names it declares and uses; scanned for the
+		// fingerprint; the //go: directives, which are code, added.
 		af, err := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
 		if err != nil {
 			return fmt.Errorf("codefp: %w", err)
 		}
 		h := sha256.New()
-		var buf bytes.Buffer
-		if err := printer.Fprint(&buf, fset, af); err != nil {
-			return fmt.Errorf("codefp: %s: %w", p, err)
+		// The token stream, without comments and semicolons (most
+		// are inserted at line ends, so they follow the layout), is
+		// the code whatever its layout.
+		var sc scanner.Scanner
+		sc.Init(fset.AddFile(p, -1, len(src)), src, nil, 0)
+		for {
+			_, tok, lit := sc.Scan()
+			if tok == token.EOF {
+				break
+			}
+			if tok == token.SEMICOLON {
+				continue
+			}
+			fmt.Fprintf(h, "%d %s\x00", tok, lit)
 		}
-		h.Write(buf.Bytes())
 		for _, line := range strings.Split(string(src), "\n") {
 			if l := strings.TrimSpace(line); strings.HasPrefix(l, "//go:") {
 				h.Write([]byte("\x00" + l))

@@ -14,8 +14,8 @@
 // result. Methods belong to their receiver type, so using a type pulls in
 // every file that declares methods on it.
 //
-// Files are normalised before hashing: parsed without comments and
-// printed with go/printer, so an edit to comments or layout keeps the
+// Files are normalised before hashing: their token stream is hashed
+// without comments, so an edit to comments or layout keeps the
 // fingerprint (a doc fix does not recompute hours of cells), while any
 // change to the code, a //go: directive included, changes it. Test files
 // (_test.go) never count.
