@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench toy usps yaleb huang nguyen lpkpca suite clean
+.PHONY: all build test vet fmt bench toy usps yaleb huang nguyen lpkpca suite suite-quick clean
 
 all: vet test build
 
@@ -71,6 +71,16 @@ lpkpca: build
 ONLY ?=
 suite: build
 	./bin/runexp suite --baseline baseline $(if $(ONLY),--only '$(ONLY)')
+
+# The quick configs (the committed baseline covers them), compared with it:
+# the nightly job in about 5 minutes on 2 cores (needs RUNEXP_DATA).
+QUICK := abrahamsen-hansen-fig2 abrahamsen-hansen-fig3 abrahamsen-hansen-fig6 \
+	zheng-lai-table1 zheng-lai-table2 zheng-lai-table3 zheng-lai-table4 \
+	huang-table1 huang-table1-pergroup huang-table1-pie huang-table1-pie-pergroup \
+	huang-fig5 huang-fig5-k10 huang-fig6 nguyen-table2 \
+	zheng-lpkpca-table1 zheng-lpkpca-table2 zheng-lpkpca-fig2
+suite-quick: build
+	./bin/runexp suite --baseline baseline $(QUICK)
 
 clean:
 	rm -rf bin results
