@@ -108,3 +108,22 @@ func TestMergeRefusesShardsOfTwoConfigs(t *testing.T) {
 		t.Errorf("merge under another config: exit %d, %s", code, stderr)
 	}
 }
+
+func TestSuiteUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeTiny(t, dir, "")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"suite", "--configs", dir, "--only", "nothing-*"}, "matches none of the 1 configs"},
+		{[]string{"suite", "--configs", filepath.Join(dir, "missing")}, "no configs in"},
+		{[]string{"suite", "--configs", dir, "--baseline", filepath.Join(dir, "nope")}, "not a directory"},
+		{[]string{"suite", "--configs", dir, "absent"}, "absent.yaml"},
+	} {
+		code, _, stderr := runCLI(tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
