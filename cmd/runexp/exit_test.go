@@ -64,9 +64,14 @@ func TestRunExitStatus(t *testing.T) {
 		{"unexpected failure", `  - id: hr-better-than-mika
     check: {type: compare, metric: mse_median, left: {method: HR}, op: "<", right: {method: Mika}, for_all: [c]}
 `, "tiny: claim hr-better-than-mika: FAIL, expected PASS", exitClaim},
-		{"metric not recorded", `  - id: misspelt
-    check: {type: value, metric: mse_medain, where: {method: HR, c: 5}, op: "<", value: 1}
+		{"claim not evaluated", `  - id: which-trend
+    check: {type: trend, metric: mse_median, along: c, direction: increasing}
 `, "0 failed, 1 not evaluated", exitIncomplete},
+		{"expected inconclusive", `  - id: which-trend
+    expect: inconclusive
+    because: "two methods at each c: the trend is undefined without grouping"
+    check: {type: trend, metric: mse_median, along: c, direction: increasing}
+`, "1 not evaluated; 2 as expected", exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

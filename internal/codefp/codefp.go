@@ -40,6 +40,8 @@ type file struct {
 	// quals maps an imported module package directory to the names used
 	// through it (pkg.Name).
 	quals map[string]map[string]bool
+	ast   *ast.File
+	fset  *token.FileSet
 }
 
 // New parses every non-test .go file of fsys (a module's tree, paths
@@ -102,7 +104,7 @@ func New(fsys fs.FS, module string, owned []string) (*Index, error) {
 				h.Write([]byte("\x00" + l))
 			}
 		}
-		f := &file{path: p, dir: path.Dir(p), pkg: af.Name.Name, refs: map[string]bool{}, quals: map[string]map[string]bool{}}
+		f := &file{path: p, dir: path.Dir(p), pkg: af.Name.Name, refs: map[string]bool{}, quals: map[string]map[string]bool{}, fset: fset}
 		h.Sum(f.sum[:0])
 		ix.files[p] = f
 		ix.pkgs[f.dir] = append(ix.pkgs[f.dir], f)
@@ -117,6 +119,7 @@ func New(fsys fs.FS, module string, owned []string) (*Index, error) {
 	}
 	for _, p := range all {
 		ix.scan(p.f, p.ast)
+		p.f.ast = p.ast
 	}
 	return ix, nil
 }

@@ -77,3 +77,18 @@ func CodeFiles(file string) ([]string, error) {
 	}
 	return ix.Files(p)
 }
+
+// CodeMetrics returns the metric names the code reached from file (a
+// kind's registering file) can write, or nil when file is not a library
+// source of the module.
+func CodeMetrics(file string) (*codefp.MetricNames, error) {
+	ix, err := codeIndex()
+	if err != nil {
+		return nil, err
+	}
+	p, ok := ix.Resolve(file)
+	if !ok {
+		return nil, nil
+	}
+	return ix.Metrics(p)
+}

@@ -6,9 +6,11 @@ import (
 )
 
 // checkNames rejects claims and reference values that name a parameter,
-// a value or an estimator label absent from the grid, or (for kinds that
-// declare their metrics) an unknown metric, at their file:line: at run
-// time they could only be NOT-EVALUATED or match no cell.
+// a value or an estimator label absent from the grid, or a metric the
+// kind cannot record, at their file:line: at run time they could only be
+// NOT-EVALUATED or match no cell. A kind's metrics are what it declares
+// (Kind.Metrics) or else what its code writes into records, read off the
+// embedded sources (codefp.Index.Metrics).
 func checkNames(c *config.Config, k *Kind, opts any, cells []*Cell) error {
 	g := claims.Grid{}
 	for _, cell := range cells {
@@ -17,6 +19,10 @@ func checkNames(c *config.Config, k *Kind, opts any, cells []*Cell) error {
 	var known claims.MetricChecker
 	if k.Metrics != nil {
 		known = func(name string) bool { return k.Metrics(opts, name) }
+	} else if m, err := CodeMetrics(k.File); err != nil {
+		return err
+	} else if m != nil && !m.Open {
+		known = m.Match
 	}
 	for _, cl := range c.Claims {
 		if err := claims.CheckGrid(cl, g); err != nil {
