@@ -26,7 +26,8 @@ type Index struct {
 	// decl maps a package directory and a top-level name (a method's
 	// receiver type for methods) to the files declaring it.
 	decl  map[string]map[string][]*file
-	owned map[string]bool
+	owned   map[string]bool
+	ignored map[string]bool
 
 	mu   sync.Mutex
 	memo map[string]string
@@ -228,12 +229,18 @@ func receiverType(e ast.Expr) string {
 }
 
 // WithOwned returns an index over the same sources whose owned root files
-// are owned (module-relative paths, as Resolve returns them).
-func (ix *Index) WithOwned(owned []string) *Index {
+// are owned (module-relative paths, as Resolve returns them) and whose
+// ignored files never count: code that cannot change a result (the cache
+// and fingerprint machinery itself), so that editing it does not
+// recompute every cell.
+func (ix *Index) WithOwned(owned, ignored []string) *Index {
 	out := &Index{module: ix.module, files: ix.files, pkgs: ix.pkgs, decl: ix.decl,
-		owned: map[string]bool{}, memo: map[string]string{}}
+		owned: map[string]bool{}, ignored: map[string]bool{}, memo: map[string]string{}}
 	for _, o := range owned {
 		out.owned[o] = true
+	}
+	for _, o := range ignored {
+		out.ignored[o] = true
 	}
 	return out
 }
@@ -261,7 +268,7 @@ func (ix *Index) Files(root string) ([]string, error) {
 	seen := map[*file]bool{}
 	var queue []*file
 	add := func(f *file) {
-		if !seen[f] {
+		if !seen[f] && (!ix.ignored[f.path] || f == rf) {
 			seen[f] = true
 			queue = append(queue, f)
 		}

@@ -183,3 +183,18 @@ func run(r *rec, suffix string, g int) {
 		}
 	}
 }
+
+func TestIgnoredFilesNeverCount(t *testing.T) {
+	ix, err := New(tree(), mod, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix = ix.WithOwned([]string{"est/a.go", "est/b.go", "est/c.go", "kind/k.go"}, []string{"est/reg.go"})
+	got, err := ix.Files("est/a.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"est/a.go", "est/methods.go", "est/shared.go"}; !slices.Equal(got, want) {
+		t.Errorf("Files with est/reg.go ignored = %v, want %v", got, want)
+	}
+}
