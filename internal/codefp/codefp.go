@@ -25,7 +25,7 @@ type Index struct {
 	pkgs map[string][]*file
 	// decl maps a package directory and a top-level name (a method's
 	// receiver type for methods) to the files declaring it.
-	decl  map[string]map[string][]*file
+	decl    map[string]map[string][]*file
 	owned   map[string]bool
 	ignored map[string]bool
 
