@@ -43,6 +43,9 @@ type file struct {
 	quals map[string]map[string]bool
 	ast   *ast.File
 	fset  *token.FileSet
+	// init is true when the file has an init function, which runs
+	// whether or not its names are used.
+	init bool
 }
 
 // New parses every non-test .go file of fsys (a module's tree, paths
@@ -141,6 +144,9 @@ func (ix *Index) scan(f *file, af *ast.File) {
 	for _, d := range af.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == "init" {
+				f.init = true
+			}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				declare(receiverType(d.Recv.List[0].Type))
 			} else {
@@ -291,7 +297,13 @@ func (ix *Index) Files(root string) ([]string, error) {
 			}
 		}
 		for dir, names := range f.quals {
-			shared(dir)
+			// An imported package counts by the names used through
+			// it (and what they reach), plus its init functions.
+			for _, g := range ix.pkgs[dir] {
+				if g.init && !ix.owned[g.path] {
+					add(g)
+				}
+			}
 			if names["*"] {
 				for _, g := range ix.pkgs[dir] {
 					add(g)

@@ -5,9 +5,10 @@
 // A fingerprint covers a root file (an estimator's, an experiment kind's or
 // a dataset's registering file) and everything it can reach: the other
 // files of its package that are not themselves "owned" roots (the shared
-// code of the package), every file of the module that declares a name those
-// files use, and, for each module package they import, that package's
-// shared files plus the files declaring the names used through the import.
+// code of the package), every file of its package that declares a name
+// those files use, and, for each module package they import, the files
+// declaring the names used through the import and the files with init
+// functions, and so on from each file added.
 // The reach is computed on names, not types: a name used anywhere counts,
 // so it over-approximates (a local variable named like another file's
 // function pulls that file in), which costs a recomputation, never a stale
