@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -259,7 +258,6 @@ func TestMergeRefusesForeignShards(t *testing.T) {
 	if err := merge(fakeConfig); err == nil || !strings.Contains(err.Error(), "has no provenance") {
 		t.Errorf("shard without provenance: merge error %v", err)
 	}
-	_ = fmt.Sprint
 }
 
 func datasetsSet(v float64) (*datasets.Set, error) {
