@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/olekukonko/tablewriter v1.1.5
+	github.com/sbinet/npyio v0.6.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.47.0
 	gonum.org/v1/gonum v0.17.0

@@ -1,6 +1,7 @@
 // Package experiments registers every experiment kind and dataset with the
 // runner. Importing it (for its side effects) makes them available to the
-// CLI; each kind lives in its own package below this one.
+// CLI; each kind lives in its own package below this one, and the datasets
+// in package catalog.
 //
 //	classify      Zheng et al. (2015) Tables 1–6, Figs. 2, 4, 6: KPCA vs LPKPCA features + logistic regression
 //	denoise       Abrahamsen & Hansen Figs. 4 and 6: de-noising error bands, example images
@@ -14,6 +15,9 @@
 package experiments
 
 import (
+	// The datasets register themselves in init.
+	_ "github.com/runexp/runexp/experiments/catalog"
+
 	// Experiment kinds register themselves in init.
 	_ "github.com/runexp/runexp/experiments/classify"
 	_ "github.com/runexp/runexp/experiments/denoise"

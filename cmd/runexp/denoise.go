@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/runexp/runexp/experiments/setup"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
@@ -46,17 +47,24 @@ func parseScalar(v string) any {
 
 // DenoiseOptions is what `runexp denoise` does, as a library call would.
 type DenoiseOptions struct {
-	Kernel     config.ModelPoint
-	Method     string
-	Params     map[string]any
+	Kernel config.ModelPoint
+	Method string
+	Params map[string]any
+	// Components or Energy (exactly one) is the subspace size, by the
+	// experiment kinds' component rule (package setup).
 	Components int
 	Energy     float64
 	Seed       uint64
 }
 
-// Denoise fits kernel PCA on train and applies the estimator to input,
-// exactly as the experiments do.
+// Denoise fits kernel PCA on train and applies the estimator to input
+// through the path the denoise kind takes (setup.Denoiser): the same fit,
+// the same component rule, the estimator built through its declared
+// capability after checking it takes the kernel.
 func Denoise(train, input *mat.Dense, o DenoiseOptions) (*mat.Dense, []methods.Status, error) {
+	if (o.Components > 0) == (o.Energy > 0) {
+		return nil, nil, fmt.Errorf("give exactly one of --components and --energy")
+	}
 	k, err := runner.KernelFor(o.Kernel)
 	if err != nil {
 		return nil, nil, err
@@ -64,29 +72,19 @@ func Denoise(train, input *mat.Dense, o DenoiseOptions) (*mat.Dense, []methods.S
 	if k == nil {
 		return nil, nil, fmt.Errorf("--kernel is required")
 	}
-	est, _, err := methods.New(o.Method, o.Params)
+	bm, err := setup.Method(o.Method, o.Params)
 	if err != nil {
 		return nil, nil, err
-	}
-	den, ok := methods.AsDenoiser(est)
-	if !ok {
-		return nil, nil, fmt.Errorf("estimator %q can neither denoise nor find pre-images", o.Method)
 	}
 	if _, d := input.Dims(); d != train.RawMatrix().Cols {
 		return nil, nil, fmt.Errorf("input has %d columns, training data %d", d, train.RawMatrix().Cols)
 	}
-	m, err := methods.FitKPCA(train, k)
+	mp := o.Kernel
+	mp.Components, mp.Energy = o.Components, o.Energy
+	cell := &runner.Cell{Model: mp, Kernel: k, Method: bm}
+	m, q, den, err := setup.Denoiser(nil, "train", train, cell)
 	if err != nil {
 		return nil, nil, err
-	}
-	q := o.Components
-	switch {
-	case o.Energy > 0:
-		q = m.Components(o.Energy)
-	case q == 0:
-		q = m.Rank()
-	case q > m.Rank():
-		return nil, nil, fmt.Errorf("--components %d: the kernel matrix has rank %d", q, m.Rank())
 	}
 	var out mat.Dense
 	st, err := den.Denoise(&out, &methods.DenoiseInput{Model: m, Q: q, X0: input, Rand: runner.NewRand(o.Seed, "denoise")})
@@ -95,6 +93,23 @@ func Denoise(train, input *mat.Dense, o DenoiseOptions) (*mat.Dense, []methods.S
 	}
 	return &out, st, nil
 }
+
+const denoiseUsage = `usage: runexp denoise --train T.csv --input X.csv --output Z.csv [flags]
+
+Fits kernel PCA on the training rows and maps every input row back to input
+space with the estimator, exactly as the denoise experiment kind does.
+
+Subspace size (the experiment kinds' one component rule): give exactly one of
+  --components q   keep q principal components, 1 ≤ q ≤ the numerical rank
+                   of the centred kernel matrix (more is an error);
+  --energy f       keep the fewest components whose eigenvalues hold the
+                   fraction f in (0, 1] of their sum.
+There is no default: neither or both is a usage error.
+
+A row the estimator fails on is written back unchanged and reported (exit 1).
+
+Flags:
+`
 
 func cmdDenoise(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("runexp denoise", flag.ContinueOnError)
@@ -108,12 +123,16 @@ func cmdDenoise(args []string, stdout, stderr io.Writer) int {
 	sigma := fs.Float64("sigma", 0, "Gaussian width: exp(-||x-y||^2/sigma^2)")
 	degree := fs.Int("degree", 2, "polynomial degree")
 	offset := fs.Float64("offset", 1, "polynomial offset")
-	comps := fs.Int("components", 0, "principal components (0: all)")
-	energy := fs.Float64("energy", 0, "keep this eigenvalue fraction instead of --components")
+	comps := fs.Int("components", 0, "keep this many principal components, 1 to the kernel matrix's rank (give it or --energy)")
+	energy := fs.Float64("energy", 0, "keep the fewest components whose eigenvalues hold this fraction in (0, 1] (instead of --components)")
 	method := fs.String("method", "mika", "estimator (runexp list)")
 	seed := fs.Uint64("seed", 1, "seed for estimators that draw")
 	params := paramFlags{}
 	fs.Var(params, "param", "estimator parameter name=value (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, denoiseUsage)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -124,27 +143,18 @@ func cmdDenoise(args []string, stdout, stderr io.Writer) int {
 	if *train == "" || *input == "" || *output == "" {
 		return fail("--train, --input and --output are required")
 	}
-	mp := config.ModelPoint{Kernel: *kern}
-	switch *kern {
-	case "gaussian":
-		set := 0
-		for name, v := range map[string]float64{"c": *c, "gamma": *gamma, "sigma": *sigma} {
-			if v != 0 {
-				set++
-				mp.WidthName, mp.Width = name, v
-			}
-		}
-		if set != 1 || mp.Width <= 0 {
-			return fail("a gaussian kernel needs exactly one positive --c, --gamma or --sigma")
-		}
-	case "polynomial":
-		mp.Degree, mp.Offset = *degree, *offset
-	case "linear":
-	default:
-		return fail("--kernel %q: want gaussian, linear or polynomial", *kern)
+	mp, err := kernelFlags(*kern, map[string]float64{"c": *c, "gamma": *gamma, "sigma": *sigma}, *degree, *offset)
+	if err != nil {
+		return fail("%v", err)
 	}
 	if *energy < 0 || *energy > 1 {
 		return fail("--energy %g: want a fraction in (0, 1]", *energy)
+	}
+	if *comps < 0 {
+		return fail("--components %d: want a count ≥ 1", *comps)
+	}
+	if (*comps > 0) == (*energy > 0) {
+		return fail("give exactly one of --components and --energy (there is no default subspace size)")
 	}
 	xt, err := datasets.ReadCSVMatrix(*train)
 	if err != nil {
@@ -177,4 +187,29 @@ func cmdDenoise(args []string, stdout, stderr io.Writer) int {
 		return exitClaim
 	}
 	return exitOK
+}
+
+// kernelFlags turns the kernel flags into a model point: a Gaussian kernel
+// takes exactly one positive width among widths (c, gamma, sigma).
+func kernelFlags(kern string, widths map[string]float64, degree int, offset float64) (config.ModelPoint, error) {
+	mp := config.ModelPoint{Kernel: kern}
+	switch kern {
+	case "gaussian":
+		set := 0
+		for name, v := range widths {
+			if v != 0 {
+				set++
+				mp.WidthName, mp.Width = name, v
+			}
+		}
+		if set != 1 || mp.Width <= 0 {
+			return mp, fmt.Errorf("a gaussian kernel needs exactly one positive --c, --gamma or --sigma")
+		}
+	case "polynomial":
+		mp.Degree, mp.Offset = degree, offset
+	case "linear":
+	default:
+		return mp, fmt.Errorf("--kernel %q: want gaussian, linear or polynomial", kern)
+	}
+	return mp, nil
 }

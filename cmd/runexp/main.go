@@ -66,6 +66,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdCompare(args[1:], stdout, stderr)
 	case "suite":
 		return cmdSuite(args[1:], stdout, stderr)
+	case "check-estimator":
+		return cmdCheckEstimator(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
@@ -85,6 +87,7 @@ Usage:
   runexp merge [--out DIR] CONFIG...   assemble the shards of an array job
   runexp compare [--rtol R --atol A] [--complete] OLD NEW   cells and claims that moved (exit 1)
   runexp suite [--only GLOB] [--baseline DIR] [CONFIG...]    every config once (docs/nightly.md)
+  runexp check-estimator NAME|--command CMD   conformance kit, a verdict per check (exit 1)
 
 Run flags:
   --data DIR        data root (default $RUNEXP_DATA)

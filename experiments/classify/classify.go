@@ -39,6 +39,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"sort"
 	"strconv"
@@ -191,40 +192,29 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 }
 
 // makeSplit draws split s: per class (in label order) a seeded shuffle of
-// its rows, the first n_train for training. Rows keep their data order
-// within each part.
+// its rows from the one stream "split/<s>", the first n_train for training
+// (datasets.Stratified). Rows keep their data order within each part.
 func (in *instance) makeSplit(s int) (*split, error) {
 	rng := in.env.Rand("split/" + strconv.Itoa(s))
-	byClass := map[int][]int{}
-	var classes []int
-	for i, l := range in.set.Labels {
-		if _, ok := byClass[l]; !ok {
-			classes = append(classes, l)
-		}
-		byClass[l] = append(byClass[l], i)
+	size := datasets.TrainCount(in.opt.trainPerClass)
+	if in.opt.trainFraction > 0 {
+		size = datasets.TrainFloor(in.opt.trainFraction)
 	}
-	sort.Ints(classes)
-	var tr, te []int
-	lo, hi := math.MaxInt, 0
-	for _, c := range classes {
-		rows := append([]int(nil), byClass[c]...)
-		rng.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
-		n := in.opt.trainPerClass
-		if in.opt.trainFraction > 0 {
-			n = int(math.Floor(in.opt.trainFraction * float64(len(rows))))
-		}
-		if n < 1 || n >= len(rows) {
-			return nil, fmt.Errorf("class %d has %d images; %d for training leaves no test or no training image", c, len(rows), n)
-		}
-		lo, hi = min(lo, n), max(hi, n)
-		tr = append(tr, rows[:n]...)
-		te = append(te, rows[n:]...)
+	parts, err := datasets.Stratified(in.set.Labels, size, func(int) *rand.Rand { return rng })
+	if err != nil {
+		return nil, err
 	}
-	sort.Ints(tr)
-	sort.Ints(te)
 	sp := &split{index: s}
-	sp.xtr, sp.ytr = rowsOf(in.set, tr)
-	sp.xte, sp.yte = rowsOf(in.set, te)
+	sp.xtr, sp.ytr = rowsOf(in.set, parts.Train)
+	sp.xte, sp.yte = rowsOf(in.set, parts.Test)
+	perClass := map[int]int{}
+	for _, l := range sp.ytr {
+		perClass[l]++
+	}
+	lo, hi := math.MaxInt, 0
+	for _, n := range perClass {
+		lo, hi = min(lo, n), max(hi, n)
+	}
 	sp.trainPerClass = strconv.Itoa(lo)
 	if hi != lo {
 		sp.trainPerClass += "–" + strconv.Itoa(hi)
@@ -244,45 +234,15 @@ func rowsOf(s *datasets.Set, rows []int) (*mat.Dense, []int) {
 }
 
 // fitted is what a split's kernel PCA gives every cell: the model and the
-// projections of the training and test images on all its components.
+// projections of the training and test images on all its components. key
+// names it by content (runner.Memo), and the k-NN graphs and LPKPCA fits
+// derived from it are memoised under keys extending it.
 type fitted struct {
+	key      string
 	model    *methods.KPCA
 	meanDist float64
 	betaTr   *mat.Dense
 	betaTe   *mat.Dense
-	graphs   sync.Map // k → *graphEntry
-	lp       sync.Map // lpKey → *lpEntry
-}
-
-type graphEntry struct {
-	once sync.Once
-	g    *methods.Graph
-	err  error
-}
-
-// lpKey names an LPKPCA fit: the sweep point and the directions kept.
-type lpKey struct {
-	p point
-	d int
-}
-
-type lpEntry struct {
-	once sync.Once
-	lp   *methods.LPKPCA
-	err  error
-}
-
-// cache holds fitted splits process-wide, keyed by content: configs run
-// together on the same data and seed (Tables 1–2 and Fig. 2) share them.
-var cache = struct {
-	sync.Mutex
-	m map[string]*fitEntry
-}{m: map[string]*fitEntry{}}
-
-type fitEntry struct {
-	once sync.Once
-	f    *fitted
-	err  error
 }
 
 func hashDense(h interface{ Write([]byte) (int, error) }, x *mat.Dense) {
@@ -301,26 +261,20 @@ func hashDense(h interface{ Write([]byte) (int, error) }, x *mat.Dense) {
 }
 
 // fit returns the split's kernel PCA and full projections for width
-// parameter sigma, computing them once per process.
+// parameter sigma, computed once per process (runner.Memo, keyed by the
+// split's contents, the width rule and sigma): configs run together on the
+// same data and seed (Tables 1–2 and Fig. 2) share them.
 func (in *instance) fit(sp *split, sigma float64) (*fitted, error) {
 	h := sha256.New()
 	hashDense(h, sp.xtr)
 	hashDense(h, sp.xte)
 	fmt.Fprintf(h, "|%s|%g", in.opt.width, sigma)
-	key := hex.EncodeToString(h.Sum(nil)[:16])
-	cache.Lock()
-	e, ok := cache.m[key]
-	if !ok {
-		e = &fitEntry{}
-		cache.m[key] = e
-	}
-	cache.Unlock()
-	e.once.Do(func() {
-		f := &fitted{}
+	key := "classify/fit/" + hex.EncodeToString(h.Sum(nil)[:16])
+	return runner.Memo(in.env, key, func() (*fitted, error) {
+		f := &fitted{key: key}
 		md, _, err := kernel.MeanDistance(sp.xtr)
 		if err != nil {
-			e.err = err
-			return
+			return nil, err
 		}
 		f.meanDist = md
 		s := sigma
@@ -331,17 +285,15 @@ func (in *instance) fit(sp *split, sigma float64) (*fitted, error) {
 		in.env.Log.Info("fitting kernel PCA", "split", sp.index, "train", len(sp.ytr), "kernel", k.String())
 		m, err := methods.FitKPCA(sp.xtr, k)
 		if err != nil {
-			e.err = err
-			return
+			return nil, err
 		}
 		f.model = m
 		f.betaTr = m.BetaGram(gramOf(m), m.Rank())
 		var kx mat.Dense
 		kernel.Gram(&kx, m.Kernel, sp.xte, m.X)
 		f.betaTe = m.BetaGram(&kx, m.Rank())
-		e.f = f
+		return f, nil
 	})
-	return e.f, e.err
 }
 
 // gramOf returns the model's own Gram matrix as a dense N×N kernel block,
@@ -353,19 +305,18 @@ func gramOf(m *methods.KPCA) *mat.Dense {
 	return g
 }
 
-// lpkpca returns the LPKPCA fit for point p on the split, once per process.
+// lpkpca returns the LPKPCA fit for point p on the split, once per
+// process: the k-NN graph of the training images under the fit's key and
+// k, the LPKPCA under that, λ and the directions kept.
 func (in *instance) lpkpca(sp *split, f *fitted, p point) (*methods.LPKPCA, error) {
-	ge, _ := f.graphs.LoadOrStore(p.k, &graphEntry{})
-	g := ge.(*graphEntry)
-	g.once.Do(func() { g.g, g.err = methods.KNNGraph(sp.xtr, p.k) })
-	if g.err != nil {
-		return nil, g.err
+	gkey := fmt.Sprintf("%s/knn/%d", f.key, p.k)
+	g, err := runner.Memo(in.env, gkey, func() (*methods.Graph, error) { return methods.KNNGraph(sp.xtr, p.k) })
+	if err != nil {
+		return nil, err
 	}
 	d := min(in.maxQ, f.model.Rank())
-	le, _ := f.lp.LoadOrStore(lpKey{p, d}, &lpEntry{})
-	l := le.(*lpEntry)
-	l.once.Do(func() { l.lp, l.err = methods.FitLPKPCA(f.model, g.g, p.lambda, d) })
-	return l.lp, l.err
+	lkey := fmt.Sprintf("%s/lpkpca/%g/%d", gkey, p.lambda, d)
+	return runner.Memo(in.env, lkey, func() (*methods.LPKPCA, error) { return methods.FitLPKPCA(f.model, g, p.lambda, d) })
 }
 
 // accuracy trains on the first q columns of the training features and

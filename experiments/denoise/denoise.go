@@ -21,20 +21,15 @@
 package denoise
 
 import (
-	"errors"
 	"fmt"
-	"image/color"
 	"math"
 	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/runexp/runexp/experiments/internal/common"
-	"github.com/runexp/runexp/experiments/internal/figs"
+	"github.com/runexp/runexp/experiments/setup"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
@@ -159,59 +154,113 @@ func pickExamples(labels []int, n int) []int {
 }
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
-	m, q, est, err := common.Setup(in.env, "train", in.train.X, cell)
+	m, q, den, err := setup.Denoiser(in.env, "train", in.train.X, cell)
 	if err != nil {
 		return err
-	}
-	den, ok := methods.AsDenoiser(est)
-	if !ok {
-		return errors.New("the estimator neither de-noises nor finds pre-images")
 	}
 	var z mat.Dense
 	st, err := den.Denoise(&z, &methods.DenoiseInput{Model: m, Q: q, X0: in.noisy, Rand: cell.Rand()})
 	if err != nil {
 		return err
 	}
-	n, d := in.test.X.Dims()
-	mse := make([]float64, n)
-	var good, raw, sse []float64
-	var failed, nonconv, zeros int
-	diag := map[string][]float64{}
-	zn := make([]float64, d)
-	var examples []float64
-	exampleRow := map[int]bool{}
-	for _, i := range in.examples {
-		exampleRow[i] = true
+	sc := in.score(&z, st)
+	n, _ := in.test.X.Dims()
+	rec.Metrics["components"] = float64(q)
+	rec.Metrics["failed_rows"] = float64(sc.failed)
+	rec.Metrics["nonconverged_rows"] = float64(sc.nonconv)
+	if len(sc.good) == 0 {
+		return fmt.Errorf("every one of the %d inputs failed (first: %v)", n, st[0].Err)
 	}
+	if sc.failed > 0 {
+		rec.Status = report.StatusPartial
+	}
+	sc.record(rec)
+	rec.Arrays = map[string][]float64{"mse": sc.mse}
+	if ex := in.exampleImages(&z, st); len(ex) > 0 {
+		rec.Arrays["examples"] = ex
+	}
+	return nil
+}
+
+// scores are the per-row errors of one cell's pre-images.
+type scores struct {
+	mse             []float64 // per test row, NaN where the estimator failed
+	good, raw, sse  []float64 // over the rows that did not fail
+	failed, nonconv int
+	zeros, d        int // exact zeros among the good rows' d pixels
+	diag            map[string][]float64
+}
+
+// score measures every pre-image against its clean image: the error after
+// re-normalising to the clean image's range (unless renormalize is off),
+// the raw error, the squared error per image, and the estimator's
+// diagnostics.
+func (in *instance) score(z *mat.Dense, st []methods.Status) *scores {
+	n, d := in.test.X.Dims()
+	sc := &scores{mse: make([]float64, n), d: d, diag: map[string][]float64{}}
+	zn := make([]float64, d)
 	for i := 0; i < n; i++ {
 		clean := in.test.X.RawRowView(i)
 		zi := z.RawRowView(i)
 		if st[i].Err != nil {
-			failed++
-			mse[i] = math.NaN()
+			sc.failed++
+			sc.mse[i] = math.NaN()
 			continue
 		}
 		if !st[i].Converged && st[i].Iterations > 0 {
-			nonconv++
+			sc.nonconv++
 		}
 		for k, v := range st[i].Diag {
-			diag[k] = append(diag[k], v)
+			sc.diag[k] = append(sc.diag[k], v)
 		}
 		for _, v := range zi {
 			if v == 0 {
-				zeros++
+				sc.zeros++
 			}
 		}
-		raw = append(raw, metrics.MSE(zi, clean))
+		sc.raw = append(sc.raw, metrics.MSE(zi, clean))
 		copy(zn, zi)
 		if in.opt.renormalize {
 			metrics.Renormalize(zn, zi, clean)
 		}
-		mse[i] = metrics.MSE(zn, clean)
-		good = append(good, mse[i])
-		sse = append(sse, mse[i]*float64(d))
+		sc.mse[i] = metrics.MSE(zn, clean)
+		sc.good = append(sc.good, sc.mse[i])
+		sc.sse = append(sc.sse, sc.mse[i]*float64(d))
 	}
-	// The examples are drawn in test-row order; a failed row shows as NaN.
+	return sc
+}
+
+// record writes the summary metrics of the good rows.
+func (sc *scores) record(rec *report.Record) {
+	s := metrics.Summarize(sc.good)
+	rec.Metrics["mse_mean"] = s.Mean
+	rec.Metrics["mse_p5"] = s.P5
+	rec.Metrics["mse_median"] = s.Median
+	rec.Metrics["mse_p95"] = s.P95
+	rec.Metrics["band_width"] = s.P95 - s.P5
+	rec.Metrics["mse_raw_median"] = metrics.Percentile(sc.raw, 0.5)
+	// Zheng & Lai's MSE has no stated scale (their ambiguity): per-image
+	// squared error on the [0, 1] images, and per-pixel MSE on [0, 255].
+	se := metrics.Summarize(sc.sse)
+	rec.Metrics["sse_mean"] = se.Mean
+	rec.Metrics["sse_std"] = se.Std
+	rec.Metrics["sse_median"] = se.Median
+	rec.Metrics["mse255_mean"] = s.Mean * 255 * 255
+	rec.Metrics["zero_fraction"] = float64(sc.zeros) / float64(len(sc.good)*sc.d)
+	keys := make([]string, 0, len(sc.diag))
+	for k := range sc.diag {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		rec.Metrics["diag_"+k+"_mean"] = metrics.Summarize(sc.diag[k]).Mean
+	}
+}
+
+// exampleImages returns the pre-images of the example rows, in test-row
+// order and re-normalised like the errors; a failed row shows as NaN.
+func (in *instance) exampleImages(z *mat.Dense, st []methods.Status) []float64 {
+	var examples []float64
 	for _, i := range in.examples {
 		zi := z.RawRowView(i)
 		e := append([]float64(nil), zi...)
@@ -224,43 +273,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		}
 		examples = append(examples, e...)
 	}
-	rec.Metrics["components"] = float64(q)
-	rec.Metrics["failed_rows"] = float64(failed)
-	rec.Metrics["nonconverged_rows"] = float64(nonconv)
-	if len(good) == 0 {
-		return fmt.Errorf("every one of the %d inputs failed (first: %v)", n, st[0].Err)
-	}
-	if failed > 0 {
-		rec.Status = report.StatusPartial
-	}
-	s := metrics.Summarize(good)
-	rec.Metrics["mse_mean"] = s.Mean
-	rec.Metrics["mse_p5"] = s.P5
-	rec.Metrics["mse_median"] = s.Median
-	rec.Metrics["mse_p95"] = s.P95
-	rec.Metrics["band_width"] = s.P95 - s.P5
-	rec.Metrics["mse_raw_median"] = metrics.Percentile(raw, 0.5)
-	// Zheng & Lai's MSE has no stated scale (their ambiguity): per-image
-	// squared error on the [0, 1] images, and per-pixel MSE on [0, 255].
-	se := metrics.Summarize(sse)
-	rec.Metrics["sse_mean"] = se.Mean
-	rec.Metrics["sse_std"] = se.Std
-	rec.Metrics["sse_median"] = se.Median
-	rec.Metrics["mse255_mean"] = s.Mean * 255 * 255
-	rec.Metrics["zero_fraction"] = float64(zeros) / float64(len(good)*d)
-	keys := make([]string, 0, len(diag))
-	for k := range diag {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		rec.Metrics["diag_"+k+"_mean"] = metrics.Summarize(diag[k]).Mean
-	}
-	rec.Arrays = map[string][]float64{"mse": mse}
-	if len(examples) > 0 {
-		rec.Arrays["examples"] = examples
-	}
-	return nil
+	return examples
 }
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
@@ -326,201 +339,6 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		return in.bands(out, recs, wn, sizeKey, size)
 	case "images":
 		return in.images(out, recs, wn, sizeKey)
-	}
-	return nil
-}
-
-// bands draws one panel per estimator: for each subspace size, the 5th–95th
-// percentile band of per-input MSE against the kernel width, and its median.
-// Every panel shares the axes so estimators compare at a glance.
-func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey, size string) error {
-	labels := common.Labels(recs, "method")
-	sizes := common.Values(recs, sizeKey)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i := range recs {
-		if recs[i].Status == report.StatusFailed {
-			continue
-		}
-		lo = math.Min(lo, recs[i].Metrics["mse_p5"])
-		hi = math.Max(hi, recs[i].Metrics["mse_p95"])
-	}
-	var panels []*plot.Plot
-	for _, label := range labels {
-		p := plot.New()
-		p.Title.Text = label
-		p.X.Label.Text = wn + " (log scale)"
-		p.Y.Label.Text = "MSE per pixel (log scale)"
-		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		p.X.Tick.Marker, p.Y.Tick.Marker = figs.LogTicks125{}, figs.LogTicks125{}
-		for si, sz := range sizes {
-			var pts []figs.BandPoint
-			for i := range recs {
-				r := &recs[i]
-				if fmt.Sprint(r.Params["method"]) != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
-					continue
-				}
-				pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: r.Metrics["mse_p5"], Mid: r.Metrics["mse_median"], Hi: r.Metrics["mse_p95"]})
-			}
-			line, err := figs.AddBand(p, pts, figs.Palette[si%len(figs.Palette)])
-			if err != nil {
-				return err
-			}
-			if line == nil {
-				continue
-			}
-			p.Legend.Add(fmt.Sprintf("%s = %s", size, report.FormatFloat(sz, 4)), line)
-		}
-		if !math.IsInf(lo, 0) {
-			p.Y.Min, p.Y.Max = lo, hi
-		}
-		p.Legend.Top = true
-		p.Legend.TextStyle.Font.Size = vg.Points(7)
-		panels = append(panels, p)
-	}
-	if len(panels) == 0 {
-		return nil
-	}
-	w, h := out.Size(8*vg.Centimeter, 7*vg.Centimeter)
-	cols := 3
-	if len(panels) < cols {
-		cols = len(panels)
-	}
-	var grid [][]*plot.Plot
-	for i, p := range panels {
-		if i%cols == 0 {
-			grid = append(grid, nil)
-		}
-		grid[len(grid)-1] = append(grid[len(grid)-1], p)
-	}
-	for len(grid[len(grid)-1]) < cols {
-		grid[len(grid)-1] = append(grid[len(grid)-1], nil)
-	}
-	return out.SaveGrid(grid, w, h, in.opt.figureName)
-}
-
-// images draws, per model point, the example inputs: original, noisy and
-// each estimator's pre-image, then intensity profiles along one row and one
-// column of the first example.
-func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey string) error {
-	w, h := in.test.Width, in.test.Height
-	d := w * h
-	type point struct{ width, size float64 }
-	var points []point
-	seen := map[point]bool{}
-	for i := range recs {
-		pt := point{common.Param(&recs[i], wn), common.Param(&recs[i], sizeKey)}
-		if !seen[pt] {
-			seen[pt] = true
-			points = append(points, pt)
-		}
-	}
-	varying := varyingParams(recs, in.env.Config)
-	for pi, pt := range points {
-		suffix := ""
-		if len(points) > 1 {
-			suffix = fmt.Sprintf("-%d", pi+1)
-		}
-		g := &report.ImageGrid{Width: w, Height: h, Scale: max(1, 64/max(w, h)), Invert: in.opt.invert,
-			Title: fmt.Sprintf("%s = %s, %s = %s", wn, report.FormatFloat(pt.width, 4), sizeKey, report.FormatFloat(pt.size, 4))}
-		var orig, noisy [][]float64
-		for _, i := range in.examples {
-			orig = append(orig, in.test.X.RawRowView(i))
-			noisy = append(noisy, in.noisy.RawRowView(i))
-			g.ColLabels = append(g.ColLabels, fmt.Sprintf("%d", in.test.Labels[i]))
-		}
-		g.Images = [][][]float64{orig, noisy}
-		g.RowLabels = []string{"original", "corrupted"}
-		profiles := map[string][]float64{}
-		var order []string
-		for i := range recs {
-			r := &recs[i]
-			if common.Param(r, wn) != pt.width || common.Param(r, sizeKey) != pt.size {
-				continue
-			}
-			label := fmt.Sprint(r.Params["method"])
-			if ps := methodParams(r, varying); ps != "" {
-				label += " (" + ps + ")"
-			}
-			ex := r.Arrays["examples"]
-			var row [][]float64
-			for k := range in.examples {
-				if len(ex) >= (k+1)*d {
-					row = append(row, ex[k*d:(k+1)*d])
-				} else {
-					row = append(row, nil)
-				}
-			}
-			g.Images = append(g.Images, row)
-			g.RowLabels = append(g.RowLabels, label)
-			if len(ex) >= d {
-				profiles[label] = ex[:d]
-				order = append(order, label)
-			}
-		}
-		files, err := g.Save(out.Path(in.opt.figureName + suffix))
-		out.Add(files...)
-		if err != nil {
-			return err
-		}
-		if len(in.examples) == 0 || !in.opt.profiles {
-			continue
-		}
-		first := in.examples[0]
-		lines := []struct {
-			label string
-			img   []float64
-		}{{"original", in.test.X.RawRowView(first)}, {"corrupted", in.noisy.RawRowView(first)}}
-		for _, l := range order {
-			lines = append(lines, struct {
-				label string
-				img   []float64
-			}{l, profiles[l]})
-		}
-		var panels []*plot.Plot
-		for _, seg := range []struct {
-			name string
-			at   func(k int) int
-			n    int
-		}{
-			{fmt.Sprintf("row %d", in.opt.profileRow), func(k int) int { return in.opt.profileRow*w + k }, w},
-			{fmt.Sprintf("column %d", in.opt.profileCol), func(k int) int { return k*w + in.opt.profileCol }, h},
-		} {
-			p := plot.New()
-			p.Title.Text = fmt.Sprintf("intensity along %s of the first example", seg.name)
-			p.X.Label.Text = "pixel"
-			p.Y.Label.Text = "intensity"
-			for li, l := range lines {
-				var xy plotter.XYs
-				for k := 0; k < seg.n; k++ {
-					xy = append(xy, plotter.XY{X: float64(k), Y: l.img[seg.at(k)]})
-				}
-				xy = figs.Finite(xy)
-				if len(xy) < 2 {
-					continue
-				}
-				ln, err := plotter.NewLine(xy)
-				if err != nil {
-					return err
-				}
-				switch li {
-				case 0:
-					ln.Color, ln.Width = color.Black, vg.Points(1.5)
-				case 1:
-					ln.Color = color.Gray{Y: 160}
-				default:
-					ln.Color = figs.Palette[(li-2)%len(figs.Palette)]
-				}
-				p.Add(ln)
-				p.Legend.Add(l.label, ln)
-			}
-			p.Legend.Top = true
-			p.Legend.TextStyle.Font.Size = vg.Points(7)
-			panels = append(panels, p)
-		}
-		pw, ph := out.Size(9*vg.Centimeter, 6*vg.Centimeter)
-		if err := out.SaveGrid([][]*plot.Plot{panels}, pw, ph, in.opt.figureName+"-profiles"+suffix); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -30,6 +30,7 @@ import (
 
 	"github.com/runexp/runexp/experiments/internal/common"
 	"github.com/runexp/runexp/experiments/internal/figs"
+	"github.com/runexp/runexp/experiments/setup"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/kernel"
 	"github.com/runexp/runexp/internal/report"
@@ -116,11 +117,7 @@ func closest(d *mat.Dense, k int) []pair {
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	x := in.data.Train.X
-	m, err := common.Model(in.env, "train", x, cell)
-	if err != nil {
-		return err
-	}
-	q, err := common.Components(m, cell)
+	m, q, err := setup.Fit(in.env, "train", x, cell)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,9 @@
 // k-means++ restarts runs once per kernel, shared by every cell. A cell is
 // one estimator: it finds the pre-images of the k centres
 // m_c = (1/|c|) Σ_{n∈c} φ(x_n) under every kernel (an estimator that needs
-// the Gaussian's form refuses the HOG kernel, recorded as refused_hog = 1).
+// the Gaussian's form refuses the HOG kernel, recorded as refused_hog = 1:
+// the estimator's declared kernel support, methods.Spec.CheckKernel, is
+// asked before it is run).
 //
 // What the paper shows only by eye is measured: cluster purity against the
 // pose labels; the block contrast of each kernel matrix (mean within-pose
@@ -21,10 +23,13 @@
 // value); for every pre-image the RMS distance (0–255 scale) to the mean
 // image of its cluster and its feature-space cost ‖φ(z) − m_c‖²; and for
 // Fig. 6 the Spearman correlation between α_i and the closeness of the
-// P_i pre-image to the P_t one.
+// P_i pre-image to the P_t one (metrics.Spearman: average ranks for ties,
+// NaN when every α_i is equal). Fig. 6 is drawn for the estimators that
+// expose their local metrics (methods.LocalMetrics: Local Gram).
 package kkcluster
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -33,13 +38,13 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/runexp/runexp/experiments/internal/huang"
 	"github.com/runexp/runexp/internal/cluster"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -79,22 +84,7 @@ func parse(c *config.Config) (options, error) {
 	o.fig6Kernel = r.String("fig6_kernel", "hog", "raw", "hog")
 	o.fig6Centre = r.Int("fig6_centre", 3, 0)
 	o.fig6Show = r.Int("fig6_neighbors", 8, 1)
-	r.Touch("kernels")
-	switch v := s.Values["kernels"].(type) {
-	case nil:
-		o.kernels = []string{"raw", "hog"}
-	case []any:
-		for _, k := range v {
-			ks, ok := k.(string)
-			if !ok || (ks != "raw" && ks != "hog") || slices.Contains(o.kernels, ks) {
-				r.Fail("kernels", "want distinct raw and/or hog, got %v", v)
-				break
-			}
-			o.kernels = append(o.kernels, ks)
-		}
-	default:
-		r.Fail("kernels", "want a list such as [raw, hog], got %v", v)
-	}
+	o.kernels = parseKernels(r, s.Values["kernels"])
 	if err := r.Err(); err != nil {
 		return o, err
 	}
@@ -107,12 +97,51 @@ func parse(c *config.Config) (options, error) {
 	return o, nil
 }
 
+// parseKernels reads experiment.kernels: distinct raw and/or hog, both by
+// default.
+func parseKernels(r *config.Reader, v any) []string {
+	r.Touch("kernels")
+	var out []string
+	switch v := v.(type) {
+	case nil:
+		return []string{"raw", "hog"}
+	case []any:
+		for _, k := range v {
+			ks, ok := k.(string)
+			if !ok || (ks != "raw" && ks != "hog") || slices.Contains(out, ks) {
+				r.Fail("kernels", "want distinct raw and/or hog, got %v", v)
+				break
+			}
+			out = append(out, ks)
+		}
+	default:
+		r.Fail("kernels", "want a list such as [raw, hog], got %v", v)
+	}
+	return out
+}
+
 func check(c *config.Config) (options, error) {
 	o, err := parse(c)
 	if err != nil {
 		return o, err
 	}
-	return o, huang.CheckConfig(c, "kkcluster")
+	if err := huang.CheckConfig(c, "kkcluster"); err != nil {
+		return o, err
+	}
+	// A cluster centre is a feature-space point with no observed input
+	// behind it: it needs a pre-image estimator that does without one.
+	for i, m := range c.Methods {
+		spec, ok := methods.Lookup(m.Name)
+		switch {
+		case !ok:
+			continue // runner.Cells reports unknown names with their line
+		case !spec.Can(methods.PreImages):
+			return o, c.Errorf(m.Line, "methods[%d]: %s is not a pre-image estimator (it does %s); kkcluster finds pre-images of cluster centres", i, m.Name, spec.Does)
+		case spec.Needs(methods.NeedsX0):
+			return o, c.Errorf(m.Line, "methods[%d]: %s needs the observed input, and a cluster centre has none", i, m.Name)
+		}
+	}
+	return o, nil
 }
 
 // clustering is one kernel's k-means result and what the pre-images need.
@@ -146,7 +175,7 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 	if set.Labels == nil {
 		return nil, fmt.Errorf("kkcluster: dataset %s has no labels to measure purity against", set.Name)
 	}
-	n, dim := set.X.Dims()
+	n, _ := set.X.Dims()
 	if o.clusters > n {
 		return nil, fmt.Errorf("kkcluster: %d clusters of %d images", o.clusters, n)
 	}
@@ -157,49 +186,68 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 	}
 	sort.SliceStable(in.order, func(a, b int) bool { return set.Labels[in.order[a]] < set.Labels[in.order[b]] })
 	for _, kn := range o.kernels {
-		ko := o.kern
-		ko.Kind = kn
-		fit, err := huang.Build(ko, set.X, set.Width, set.Height)
+		c, err := in.cluster(kn)
 		if err != nil {
 			return nil, err
 		}
-		c := &clustering{name: kn, fit: fit, basis: methods.NewBasis(set.X, fit.Kernel)}
-		c.res, err = cluster.KMeans(c.basis.K, o.clusters, o.restarts, o.maxIter, env.Rand("kkmeans:"+kn))
-		if err != nil {
-			return nil, err
-		}
-		c.gamma = c.res.Centres(o.clusters)
-		c.purity = cluster.Purity(c.res.Labels, set.Labels)
-		c.means = make([][]float64, o.clusters)
-		c.sizes = make([]int, o.clusters)
-		for cc := range c.means {
-			c.means[cc] = make([]float64, dim)
-		}
-		votes := make([]map[int]int, o.clusters)
-		for i, l := range c.res.Labels {
-			floats.Add(c.means[l], set.X.RawRowView(i))
-			c.sizes[l]++
-			if votes[l] == nil {
-				votes[l] = map[int]int{}
-			}
-			votes[l][set.Labels[i]]++
-		}
-		for cc := range c.means {
-			floats.Scale(1/float64(c.sizes[cc]), c.means[cc])
-			best, bestN := -1, -1
-			for lab, v := range votes[cc] {
-				if v > bestN || (v == bestN && lab < best) {
-					best, bestN = lab, v
-				}
-			}
-			c.majority = append(c.majority, labelName(set, best))
-		}
-		c.contrast = blockContrast(c.basis.K, set.Labels)
-		env.Log.Info("kernel k-means", "kernel", kn, "sigma", fit.Sigma, "neighbors", fit.Neighbors,
-			"purity", c.purity, "objective", c.res.Objective, "sizes", fmt.Sprint(c.sizes))
 		in.cl = append(in.cl, c)
 	}
 	return in, nil
+}
+
+// cluster builds kernel kn from the data and runs kernel k-means with it,
+// on a stream named by the kernel alone, so that every config with the
+// same data and kernel gets the same clusters.
+func (in *instance) cluster(kn string) (*clustering, error) {
+	set, o := in.set, in.opt
+	ko := o.kern
+	ko.Kind = kn
+	fit, err := huang.Build(ko, set.X, set.Width, set.Height)
+	if err != nil {
+		return nil, err
+	}
+	c := &clustering{name: kn, fit: fit, basis: methods.NewBasis(set.X, fit.Kernel)}
+	c.res, err = cluster.KMeans(c.basis.K, o.clusters, o.restarts, o.maxIter, in.env.Rand("kkmeans:"+kn))
+	if err != nil {
+		return nil, err
+	}
+	c.gamma = c.res.Centres(o.clusters)
+	c.purity = cluster.Purity(c.res.Labels, set.Labels)
+	c.describe(set, o.clusters)
+	c.contrast = metrics.BlockContrast(c.basis.K, set.Labels)
+	in.env.Log.Info("kernel k-means", "kernel", kn, "sigma", fit.Sigma, "neighbors", fit.Neighbors,
+		"purity", c.purity, "objective", c.res.Objective, "sizes", fmt.Sprint(c.sizes))
+	return c, nil
+}
+
+// describe sets each cluster's size, mean image and majority label (ties
+// to the smaller label).
+func (c *clustering) describe(set *datasets.Set, k int) {
+	_, dim := set.X.Dims()
+	c.means = make([][]float64, k)
+	c.sizes = make([]int, k)
+	for cc := range c.means {
+		c.means[cc] = make([]float64, dim)
+	}
+	votes := make([]map[int]int, k)
+	for i, l := range c.res.Labels {
+		floats.Add(c.means[l], set.X.RawRowView(i))
+		c.sizes[l]++
+		if votes[l] == nil {
+			votes[l] = map[int]int{}
+		}
+		votes[l][set.Labels[i]]++
+	}
+	for cc := range c.means {
+		floats.Scale(1/float64(c.sizes[cc]), c.means[cc])
+		best, bestN := -1, -1
+		for lab, v := range votes[cc] {
+			if v > bestN || (v == bestN && lab < best) {
+				best, bestN = lab, v
+			}
+		}
+		c.majority = append(c.majority, labelName(set, best))
+	}
 }
 
 func labelName(set *datasets.Set, l int) string {
@@ -209,129 +257,123 @@ func labelName(set *datasets.Set, l int) string {
 	return fmt.Sprint(l)
 }
 
-// blockContrast is (mean within-label − mean between-label kernel value) /
-// mean off-diagonal value: how blocky the kernel matrix ordered by label
-// looks (Huang et al. Fig. 4).
-func blockContrast(k *mat.SymDense, labels []int) float64 {
-	n := k.SymmetricDim()
-	var win, btw, all float64
-	var nw, nb int
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			v := k.At(i, j)
-			all += v
-			if labels[i] == labels[j] {
-				win += v
-				nw++
-			} else {
-				btw += v
-				nb++
-			}
-		}
-	}
-	if nw == 0 || nb == 0 {
-		return math.NaN()
-	}
-	return (win/float64(nw) - btw/float64(nb)) / (all / float64(nw+nb))
-}
-
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
-	huang.MarkNeighbors(rec, in.opt.kern)
-	_, dim := in.set.X.Dims()
+	if cell.Method == nil {
+		return errors.New("the cell has no estimator")
+	}
+	huang.MarkNeighbors(rec, cell, in.opt.kern)
 	rec.Arrays = map[string][]float64{}
-	ok := 0
+	solved := 0
 	for _, c := range in.cl {
 		rec.Metrics["purity_"+c.name] = c.purity
 		rec.Metrics["block_contrast_"+c.name] = c.contrast
 		rec.Metrics["sigma_"+c.name] = c.fit.Sigma
 		rec.Metrics["neighbors_"+c.name] = float64(c.fit.Neighbors)
-		est, _, err := huang.Estimator(cell, c.fit.Neighbors)
+		ok, err := in.preImages(cell, c, rec)
 		if err != nil {
 			return err
 		}
-		pre, isPre := est.(methods.PreImager)
-		if !isPre {
-			return fmt.Errorf("kkcluster needs a pre-image estimator, %s only de-noises", cell.Method.Label)
-		}
-		p := methods.NewProblem(c.basis, c.gamma, nil)
-		p.Rand = cell.Rand()
-		var z mat.Dense
-		st, err := pre.PreImage(&z, p)
-		if err != nil {
-			// An estimator that cannot take this kernel (Mika, Kwok–Tsang
-			// on HOG) is a result of the experiment, not a failed cell.
-			rec.Metrics["refused_"+c.name] = 1
-			in.env.Log.Info("estimator refused the kernel", "method", cell.Method.Label, "kernel", c.name, "reason", err.Error())
-			continue
-		}
-		rec.Metrics["refused_"+c.name] = 0
-		ok++
-		var dist []float64
-		failed := 0
-		var imgs []float64
-		for cc := 0; cc < in.opt.clusters; cc++ {
-			zi := z.RawRowView(cc)
-			imgs = append(imgs, zi...)
-			if st[cc].Err != nil {
-				failed++
-				continue
-			}
-			var s float64
-			for j, v := range zi {
-				dd := v - c.means[cc][j]
-				s += dd * dd
-			}
-			dist = append(dist, in.opt.scale*math.Sqrt(s/float64(dim)))
-		}
-		rec.Arrays["centres_"+c.name] = imgs
-		rec.Metrics["failed_"+c.name] = float64(failed)
-		if len(dist) > 0 {
-			rec.Metrics["dist_mean_"+c.name] = floats.Sum(dist) / float64(len(dist))
-			rec.Metrics["dist_max_"+c.name] = floats.Max(dist)
-			// Feature-space cost of the successful rows.
-			var good []int
-			for cc := 0; cc < in.opt.clusters; cc++ {
-				if st[cc].Err == nil {
-					good = append(good, cc)
-				}
-			}
-			zg := mat.NewDense(len(good), dim, nil)
-			gg := mat.NewDense(len(good), c.gamma.RawMatrix().Cols, nil)
-			var nrm []float64
-			for k, cc := range good {
-				zg.SetRow(k, z.RawRowView(cc))
-				gg.SetRow(k, c.gamma.RawRowView(cc))
-				nrm = append(nrm, p.Terms.Norm2[cc])
-			}
-			cost := methods.FeatureDist2(c.basis, zg, gg, nrm)
-			rec.Metrics["feature_cost_"+c.name] = floats.Sum(cost) / float64(len(cost))
-		}
-		if failed > 0 {
-			rec.Status = report.StatusPartial
-		}
-		if in.opt.fig6 && c.name == in.opt.fig6Kernel {
-			if lg, isLG := est.(*methods.LocalGram); isLG {
-				if err := in.fig6(lg, p, c, rec); err != nil {
-					return err
-				}
-			}
+		if ok {
+			solved++
 		}
 	}
 	if len(in.cl) > 1 {
 		rec.Metrics["purity_gain"] = in.cl[len(in.cl)-1].purity - in.cl[0].purity
 		rec.Metrics["block_contrast_gain"] = in.cl[len(in.cl)-1].contrast - in.cl[0].contrast
 	}
-	rec.Metrics["kernels_solved"] = float64(ok)
+	rec.Metrics["kernels_solved"] = float64(solved)
 	return nil
+}
+
+// preImages finds the pre-images of c's centres with the cell's estimator
+// and records them; ok is false when the estimator refuses the kernel.
+func (in *instance) preImages(cell *runner.Cell, c *clustering, rec *report.Record) (ok bool, err error) {
+	spec := cell.Method.Spec
+	if err := spec.CheckKernel(c.fit.Kernel); err != nil {
+		// An estimator that cannot take this kernel (Mika, Kwok–Tsang
+		// on HOG) is a result of the experiment, not a failed cell.
+		rec.Metrics["refused_"+c.name] = 1
+		in.env.Log.Info("estimator refused the kernel", "method", cell.Method.Label, "kernel", c.name, "reason", err.Error())
+		return false, nil
+	}
+	par, _, err := huang.Params(cell, c.fit.Neighbors)
+	if err != nil {
+		return false, err
+	}
+	pre, err := spec.NewPreImager(par)
+	if err != nil {
+		return false, err
+	}
+	p := methods.NewProblem(c.basis, c.gamma, nil)
+	p.Rand = cell.Rand()
+	var z mat.Dense
+	st, err := pre.PreImage(&z, p)
+	if err != nil {
+		return false, fmt.Errorf("%s kernel: %w", c.name, err)
+	}
+	rec.Metrics["refused_"+c.name] = 0
+	in.centreMetrics(c, &z, st, p, rec)
+	if in.opt.fig6 && c.name == in.opt.fig6Kernel {
+		// Fig. 6 shows the local metrics of an estimator that has them
+		// (Local Gram); the others have no P_t to show.
+		if lm, has := pre.(methods.LocalMetrics); has {
+			if err := in.fig6(lm, p, rec); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// centreMetrics records the pre-images z of c's centres, their RMS
+// distance to the cluster means and their feature-space cost.
+func (in *instance) centreMetrics(c *clustering, z *mat.Dense, st []methods.Status, p *methods.Problem, rec *report.Record) {
+	var dist, imgs []float64
+	var good []int
+	for cc := 0; cc < in.opt.clusters; cc++ {
+		zi := z.RawRowView(cc)
+		imgs = append(imgs, zi...)
+		if st[cc].Err != nil {
+			continue
+		}
+		good = append(good, cc)
+		dist = append(dist, in.opt.scale*math.Sqrt(metrics.MSE(zi, c.means[cc])))
+	}
+	failed := in.opt.clusters - len(good)
+	rec.Arrays["centres_"+c.name] = imgs
+	rec.Metrics["failed_"+c.name] = float64(failed)
+	if len(good) > 0 {
+		rec.Metrics["dist_mean_"+c.name] = floats.Sum(dist) / float64(len(dist))
+		rec.Metrics["dist_max_"+c.name] = floats.Max(dist)
+		rec.Metrics["feature_cost_"+c.name] = featureCost(c, z, good, p.Terms.Norm2)
+	}
+	if failed > 0 {
+		rec.Status = report.StatusPartial
+	}
+}
+
+// featureCost is the mean of ‖φ(z_c) − m_c‖² over the rows good of z.
+func featureCost(c *clustering, z *mat.Dense, good []int, norm2 []float64) float64 {
+	_, dim := z.Dims()
+	zg := mat.NewDense(len(good), dim, nil)
+	gg := mat.NewDense(len(good), c.gamma.RawMatrix().Cols, nil)
+	var nrm []float64
+	for k, cc := range good {
+		zg.SetRow(k, z.RawRowView(cc))
+		gg.SetRow(k, c.gamma.RawRowView(cc))
+		nrm = append(nrm, norm2[cc])
+	}
+	cost := methods.FeatureDist2(c.basis, zg, gg, nrm)
+	return floats.Sum(cost) / float64(len(cost))
 }
 
 // fig6 records the pre-image of one centre with P_t and with each
 // neighbour's P_i, their α_i, and the Spearman correlation between α_i and
 // −‖x̃(P_i) − x̃(P_t)‖.
-func (in *instance) fig6(lg *methods.LocalGram, p *methods.Problem, c *clustering, rec *report.Record) error {
+func (in *instance) fig6(lm methods.LocalMetrics, p *methods.Problem, rec *report.Record) error {
 	_, dim := in.set.X.Dims()
 	zt := make([]float64, dim)
-	det, st, err := lg.Detail(zt, p, in.opt.fig6Centre)
+	det, st, err := lm.Detail(zt, p, in.opt.fig6Centre)
 	if err != nil {
 		return err
 	}
@@ -339,22 +381,35 @@ func (in *instance) fig6(lg *methods.LocalGram, p *methods.Problem, c *clusterin
 		rec.Metrics["fig6_failed"] = 1
 		return nil
 	}
-	var alpha, close []float64
-	imgs := append([]float64(nil), zt...)
+	var alpha, closeness []float64
 	for v, zi := range det.WithPi {
 		if zi == nil {
 			continue
 		}
+		d := floats.Distance(zi, zt, 2)
 		alpha = append(alpha, det.Alpha[v])
-		close = append(close, -in.opt.scale*math.Sqrt(floats.Distance(zi, zt, 2)*floats.Distance(zi, zt, 2)/float64(dim)))
+		closeness = append(closeness, -in.opt.scale*math.Sqrt(d*d/float64(dim)))
 	}
-	// Show the neighbours in decreasing α.
+	imgs, shown := in.fig6Shown(zt, det)
+	rec.Arrays["fig6_images"] = imgs
+	rec.Arrays["fig6_alpha"] = shown
+	if len(alpha) >= 3 {
+		// NaN when every α_i (or every distance) is equal: no order.
+		rec.Metrics["fig6_spearman"] = metrics.Spearman(alpha, closeness)
+	}
+	rec.Metrics["fig6_dist_mean"] = -floats.Sum(closeness) / float64(len(closeness))
+	return nil
+}
+
+// fig6Shown returns the images of Fig. 6, the P_t pre-image zt then up to
+// fig6_neighbors P_i pre-images in decreasing α_i, and those α_i.
+func (in *instance) fig6Shown(zt []float64, det *methods.LocalGramDetail) (imgs, shown []float64) {
+	imgs = append([]float64(nil), zt...)
 	idx := make([]int, len(det.WithPi))
 	for i := range idx {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return det.Alpha[idx[a]] > det.Alpha[idx[b]] })
-	var shown []float64
 	for _, v := range idx {
 		if len(shown) >= in.opt.fig6Show || det.WithPi[v] == nil {
 			continue
@@ -362,44 +417,21 @@ func (in *instance) fig6(lg *methods.LocalGram, p *methods.Problem, c *clusterin
 		imgs = append(imgs, det.WithPi[v]...)
 		shown = append(shown, det.Alpha[v])
 	}
-	rec.Arrays["fig6_images"] = imgs
-	rec.Arrays["fig6_alpha"] = shown
-	if len(alpha) >= 3 {
-		rec.Metrics["fig6_spearman"] = spearman(alpha, close)
-	}
-	rec.Metrics["fig6_dist_mean"] = -floats.Sum(close) / float64(len(close))
-	return nil
-}
-
-// spearman returns the rank correlation of x and y (average ranks for
-// ties).
-func spearman(x, y []float64) float64 {
-	return stat.Correlation(ranks(x), ranks(y), nil)
-}
-
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		for k := i; k <= j; k++ {
-			r[idx[k]] = float64(i+j)/2 + 1
-		}
-		i = j + 1
-	}
-	return r
+	return imgs, shown
 }
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
-	w, h := in.set.Width, in.set.Height
-	dim := w * h
+	out.Tables = append(out.Tables, in.clusterTable(), in.preImageTable(recs))
+	if err := in.fig5(out, recs); err != nil {
+		return err
+	}
+	if err := in.fig4(out); err != nil {
+		return err
+	}
+	return in.fig6Grid(out, recs)
+}
+
+func (in *instance) clusterTable() *report.Table {
 	n, _ := in.set.X.Dims()
 	ct := &report.Table{
 		Title:   "Kernel k-means: clusters against the pose labels",
@@ -414,7 +446,10 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		ct.Rows = append(ct.Rows, []string{c.name, report.FormatFloat(c.fit.Sigma, 4), fmt.Sprint(c.fit.Neighbors),
 			report.FormatFloat(c.purity, 3), report.FormatFloat(c.contrast, 3), report.FormatFloat(c.res.Objective, 5), strings.Join(parts, ", ")})
 	}
-	out.Tables = append(out.Tables, ct)
+	return ct
+}
+
+func (in *instance) preImageTable(recs []report.Record) *report.Table {
 	pt := &report.Table{
 		Title:   "Pre-images of the cluster centres",
 		Caption: fmt.Sprintf("dist = RMS distance (×%g) from each centre's pre-image to its cluster's mean image, mean over clusters; cost = feature-space ‖φ(z) − m_c‖², mean over clusters.", in.opt.scale),
@@ -438,9 +473,14 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		}
 		pt.Rows = append(pt.Rows, row)
 	}
-	out.Tables = append(out.Tables, pt)
+	return pt
+}
 
-	// Fig. 5: one grid per kernel, cluster means then each method.
+// fig5 draws one grid per kernel: the cluster means, then each method's
+// pre-images of the centres.
+func (in *instance) fig5(out *runner.Output, recs []report.Record) error {
+	w, h := in.set.Width, in.set.Height
+	dim := w * h
 	for _, c := range in.cl {
 		g := &report.ImageGrid{Width: w, Height: h, Scale: max(1, 64/max(w, h)), Lo: 0, Hi: 1,
 			Title: fmt.Sprintf("Fig. 5 (%s kernel): pre-images of the %d cluster centres (purity %.2f)", c.name, in.opt.clusters, c.purity)}
@@ -467,7 +507,12 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 			return err
 		}
 	}
-	// Fig. 4: the kernel matrices, rows and columns ordered by label.
+	return nil
+}
+
+// fig4 draws the kernel matrices, rows and columns ordered by label.
+func (in *instance) fig4(out *runner.Output) error {
+	n, _ := in.set.X.Dims()
 	g := &report.ImageGrid{Width: n, Height: n, Scale: max(1, 300/n), Title: "Fig. 4: kernel matrices ordered by pose"}
 	var row [][]float64
 	for _, c := range in.cl {
@@ -483,10 +528,14 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	g.Images = [][][]float64{row}
 	files, err := g.Save(out.Path("fig4-kernels"))
 	out.Add(files...)
-	if err != nil {
-		return err
-	}
-	// Fig. 6.
+	return err
+}
+
+// fig6Grid draws the first record's Fig. 6 images: the P_t pre-image,
+// then the P_i ones labelled with α_i.
+func (in *instance) fig6Grid(out *runner.Output, recs []report.Record) error {
+	w, h := in.set.Width, in.set.Height
+	dim := w * h
 	for i := range recs {
 		imgs := recs[i].Arrays["fig6_images"]
 		alpha := recs[i].Arrays["fig6_alpha"]
@@ -508,10 +557,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		g.RowLabels = []string{fmt.Sprint(recs[i].Params["method"])}
 		files, err := g.Save(out.Path("fig6-metrics"))
 		out.Add(files...)
-		if err != nil {
-			return err
-		}
-		break
+		return err
 	}
 	return nil
 }

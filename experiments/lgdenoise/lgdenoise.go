@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -124,84 +125,21 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 		in.groups = append(in.groups, metricName(n))
 		in.titles = append(in.titles, n)
 	}
-	byGroup := make([][]int, len(set.LabelNames))
-	for i, l := range set.Labels {
-		byGroup[l] = append(byGroup[l], i)
+	sp, err := in.split(set)
+	if err != nil {
+		return nil, err
 	}
-	_, dim := set.X.Dims()
-	var trainRows [][]int
-	var testRows []int
-	for g, rows := range byGroup {
-		if len(rows) < 3 {
-			return nil, fmt.Errorf("lgdenoise: group %s has %d images, need at least 3", in.titles[g], len(rows))
-		}
-		perm := env.Rand("split:" + in.groups[g]).Perm(len(rows))
-		nt := int(math.Ceil(o.trainFrac * float64(len(rows))))
-		nt = min(max(nt, 2), len(rows)-1)
-		var tr []int
-		for k, p := range perm {
-			if k < nt {
-				tr = append(tr, rows[p])
-			} else {
-				testRows = append(testRows, rows[p])
-			}
-		}
-		sort.Ints(tr)
-		trainRows = append(trainRows, tr)
-	}
-	// Test rows in group order, each group's rows increasing.
-	sort.SliceStable(testRows, func(a, b int) bool {
-		la, lb := set.Labels[testRows[a]], set.Labels[testRows[b]]
-		if la != lb {
-			return la < lb
-		}
-		return testRows[a] < testRows[b]
-	})
-	test := &datasets.Set{Name: set.Name + "-test", X: mat.NewDense(len(testRows), dim, nil), Width: set.Width, Height: set.Height, LabelNames: set.LabelNames}
-	for k, i := range testRows {
-		test.X.SetRow(k, set.X.RawRowView(i))
-		test.Labels = append(test.Labels, set.Labels[i])
-	}
-	in.test = test
-	in.group = test.Labels
-	cor, err := common.Corrupt(env, test)
+	in.test = datasets.SelectRows(set, set.Name+"-test", sp.Test)
+	in.group = in.test.Labels
+	cor, err := common.Corrupt(env, in.test)
 	if err != nil {
 		return nil, err
 	}
 	in.noisy = cor.Noisy
-	if r, _ := in.noisy.Dims(); r != len(testRows) {
+	if r, _ := in.noisy.Dims(); r != len(sp.Test) {
 		return nil, errors.New("lgdenoise: use one corrupted copy per test image (corruption.copies: 1)")
 	}
-	gather := func(rows []int) *mat.Dense {
-		x := mat.NewDense(len(rows), dim, nil)
-		for k, i := range rows {
-			x.SetRow(k, set.X.RawRowView(i))
-		}
-		return x
-	}
-	switch o.models {
-	case "per-group":
-		for g, tr := range trainRows {
-			p := &part{name: in.groups[g], train: gather(tr)}
-			for k, l := range test.Labels {
-				if l == g {
-					p.test = append(p.test, k)
-				}
-			}
-			in.parts = append(in.parts, p)
-		}
-	case "pooled":
-		var all []int
-		for _, tr := range trainRows {
-			all = append(all, tr...)
-		}
-		sort.Ints(all)
-		p := &part{train: gather(all)}
-		for k := range testRows {
-			p.test = append(p.test, k)
-		}
-		in.parts = append(in.parts, p)
-	}
+	in.makeParts(set, sp.Train)
 	for _, p := range in.parts {
 		if p.fit, err = huang.Build(o.kern, p.train, set.Width, set.Height); err != nil {
 			return nil, err
@@ -211,7 +149,7 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 	}
 	// Fig. 7: the first test image of each group in turn.
 	seen := map[int]bool{}
-	for k, l := range test.Labels {
+	for k, l := range in.test.Labels {
 		if len(in.examples) < o.examples && !seen[l] {
 			seen[l] = true
 			in.examples = append(in.examples, k)
@@ -220,24 +158,97 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 	return in, nil
 }
 
-func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
-	huang.MarkNeighbors(rec, in.opt.kern)
+// split draws each group's training part (datasets.Stratified with a
+// stream per group, "split:<group>"): ⌈train_fraction·n⌉ images, at least
+// 2 and at most n−1. The test rows come back in group order, each group's
+// rows increasing.
+func (in *instance) split(set *datasets.Set) (datasets.Split, error) {
+	count := make([]int, len(set.LabelNames))
+	for _, l := range set.Labels {
+		count[l]++
+	}
+	for g, n := range count {
+		if n < 3 {
+			return datasets.Split{}, fmt.Errorf("lgdenoise: group %s has %d images, need at least 3", in.titles[g], n)
+		}
+	}
+	ceil := datasets.TrainCeil(in.opt.trainFrac)
+	size := func(n int) int { return min(max(ceil(n), 2), n-1) }
+	sp, err := datasets.Stratified(set.Labels, size, func(g int) *rand.Rand { return in.env.Rand("split:" + in.groups[g]) })
+	if err != nil {
+		return sp, err
+	}
+	sort.SliceStable(sp.Test, func(a, b int) bool {
+		la, lb := set.Labels[sp.Test[a]], set.Labels[sp.Test[b]]
+		if la != lb {
+			return la < lb
+		}
+		return sp.Test[a] < sp.Test[b]
+	})
+	return sp, nil
+}
+
+// makeParts groups the training rows into the models of experiment.models:
+// one per group, or one pooled over every group.
+func (in *instance) makeParts(set *datasets.Set, train []int) {
+	switch in.opt.models {
+	case "per-group":
+		byGroup := make([][]int, len(in.groups))
+		for _, i := range train {
+			byGroup[set.Labels[i]] = append(byGroup[set.Labels[i]], i)
+		}
+		for g, tr := range byGroup {
+			p := &part{name: in.groups[g], train: datasets.SelectRows(set, "", tr).X}
+			for k, l := range in.test.Labels {
+				if l == g {
+					p.test = append(p.test, k)
+				}
+			}
+			in.parts = append(in.parts, p)
+		}
+	case "pooled":
+		p := &part{train: datasets.SelectRows(set, "", train).X}
+		for k := range in.test.Labels {
+			p.test = append(p.test, k)
+		}
+		in.parts = append(in.parts, p)
+	}
+}
+
+// denoiser builds the cell's estimator as a de-noiser with its neighbours
+// parameter, if it has one, set to k (methods.NeighborsRole).
+func denoiser(cell *runner.Cell, k int) (methods.Denoiser, error) {
+	if cell.Method == nil {
+		return nil, errors.New("the cell has no estimator")
+	}
+	spec := cell.Method.Spec
+	p, _, err := spec.WithRole(cell.Method.Params, methods.NeighborsRole, k)
+	if err != nil {
+		return nil, err
+	}
+	return spec.NewDenoiser(p)
+}
+
+// outcome is a cell's de-noised test images.
+type outcome struct {
+	z      *mat.Dense
+	failed []error // per test row
+	ridge  float64 // sum of the rows' ridge diagnostics
+}
+
+// denoise de-noises every part's test images with its own model and
+// records each part's σ, neighbour count and component count.
+func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, error) {
 	nt, d := in.test.X.Dims()
-	z := mat.NewDense(nt, d, nil)
-	failed := make([]error, nt)
-	ridge := 0.0
+	o := &outcome{z: mat.NewDense(nt, d, nil), failed: make([]error, nt)}
 	for _, p := range in.parts {
 		m, err := huang.Model(in.env, "lgdenoise-train-"+p.name, p.train, p.fit, cell)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		est, _, err := huang.Estimator(cell, p.fit.Neighbors)
+		den, err := denoiser(cell, p.fit.Neighbors)
 		if err != nil {
-			return err
-		}
-		den, ok := methods.AsDenoiser(est)
-		if !ok {
-			return errors.New("the estimator neither de-noises nor finds pre-images")
+			return nil, err
 		}
 		x0 := mat.NewDense(len(p.test), d, nil)
 		for k, i := range p.test {
@@ -246,12 +257,12 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		var out mat.Dense
 		st, err := den.Denoise(&out, &methods.DenoiseInput{Model: m, Q: m.Rank(), X0: x0, Rand: cell.Rand()})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for k, i := range p.test {
-			z.SetRow(i, out.RawRowView(k))
-			failed[i] = st[k].Err
-			ridge += st[k].Diag["ridge"]
+			o.z.SetRow(i, out.RawRowView(k))
+			o.failed[i] = st[k].Err
+			o.ridge += st[k].Diag["ridge"]
 		}
 		suffix := ""
 		if p.name != "" {
@@ -261,11 +272,43 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		rec.Metrics["neighbors"+suffix] = float64(p.fit.Neighbors)
 		rec.Metrics["components"+suffix] = float64(m.Rank())
 	}
-	ape := make([][]float64, len(in.groups)+1)
-	snr := make([][]float64, len(in.groups)+1)
-	noisyAPE := make([][]float64, len(in.groups)+1)
-	nfail := make([]int, len(in.groups)+1)
+	return o, nil
+}
+
+func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
+	huang.MarkNeighbors(rec, cell, in.opt.kern)
+	o, err := in.denoise(cell, rec)
+	if err != nil {
+		return err
+	}
+	if err := in.measure(o, rec); err != nil {
+		return err
+	}
+	var ex []float64
+	for _, i := range in.examples {
+		row := append([]float64(nil), o.z.RawRowView(i)...)
+		if o.failed[i] != nil {
+			for k := range row {
+				row[k] = math.NaN()
+			}
+		}
+		ex = append(ex, row...)
+	}
+	if len(ex) > 0 {
+		rec.Arrays = map[string][]float64{"examples": ex}
+	}
+	return nil
+}
+
+// measure records APE and SNR per group and over all test images, and the
+// noisy inputs' APE.
+func (in *instance) measure(o *outcome, rec *report.Record) error {
+	nt, _ := in.test.X.Dims()
 	all := len(in.groups)
+	ape := make([][]float64, all+1)
+	snr := make([][]float64, all+1)
+	noisyAPE := make([][]float64, all+1)
+	nfail := make([]int, all+1)
 	for i := 0; i < nt; i++ {
 		g := in.group[i]
 		clean := in.test.X.RawRowView(i)
@@ -273,12 +316,12 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		na := metrics.APE(noisy, clean, in.opt.apeScale)
 		noisyAPE[g] = append(noisyAPE[g], na)
 		noisyAPE[all] = append(noisyAPE[all], na)
-		if failed[i] != nil {
+		if o.failed[i] != nil {
 			nfail[g]++
 			nfail[all]++
 			continue
 		}
-		zi := z.RawRowView(i)
+		zi := o.z.RawRowView(i)
 		a := metrics.APE(zi, clean, in.opt.apeScale)
 		s := metrics.SNR(zi, noisy, clean)
 		ape[g] = append(ape[g], a)
@@ -287,7 +330,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		snr[all] = append(snr[all], s)
 	}
 	if len(ape[all]) == 0 {
-		return fmt.Errorf("every one of the %d test images failed (first: %v)", nt, failed[0])
+		return fmt.Errorf("every one of the %d test images failed (first: %v)", nt, o.failed[0])
 	}
 	for g := 0; g <= all; g++ {
 		suffix := "_all"
@@ -301,22 +344,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		rec.Metrics["noisy_ape"+suffix] = metrics.Summarize(noisyAPE[g]).Mean
 		rec.Metrics["failed"+suffix] = float64(nfail[g])
 	}
-	rec.Metrics["ridge_fraction"] = ridge / float64(nt)
+	rec.Metrics["ridge_fraction"] = o.ridge / float64(nt)
 	if nfail[all] > 0 {
 		rec.Status = report.StatusPartial
-	}
-	var ex []float64
-	for _, i := range in.examples {
-		row := append([]float64(nil), z.RawRowView(i)...)
-		if failed[i] != nil {
-			for k := range row {
-				row[k] = math.NaN()
-			}
-		}
-		ex = append(ex, row...)
-	}
-	if len(ex) > 0 {
-		rec.Arrays = map[string][]float64{"examples": ex}
 	}
 	return nil
 }
@@ -362,6 +392,12 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		t.Rows = append(t.Rows, row)
 	}
 	out.Tables = append(out.Tables, t)
+	return in.figure(out, recs)
+}
+
+// figure draws Fig. 7: the example test images, clean, noisy and every
+// method's de-noised one.
+func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	if len(in.examples) == 0 {
 		return nil
 	}

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/floats"
@@ -33,6 +34,7 @@ import (
 	"github.com/runexp/runexp/experiments/internal/figs"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -69,25 +71,11 @@ func check(c *config.Config) (options, error) {
 	}
 	for i, m := range c.Methods {
 		spec, ok := methods.Lookup(m.Name)
-		if !ok {
-			continue // runner.Cells reports unknown names with their line
-		}
-		est, err := spec.New(defaults(spec))
-		if err == nil {
-			if _, ok := est.(methods.PreImager); !ok {
-				return o, c.Errorf(m.Line, "methods[%d]: %s is not a pre-image estimator; local-minima starts a pre-image iteration from each training point", i, m.Name)
-			}
+		if ok && !spec.Can(methods.PreImages) {
+			return o, c.Errorf(m.Line, "methods[%d]: %s is not a pre-image estimator; local-minima starts a pre-image iteration from each training point", i, m.Name)
 		}
 	}
 	return o, nil
-}
-
-func defaults(s *methods.Spec) methods.Params {
-	p, err := s.Bind(map[string]any{})
-	if err != nil {
-		return methods.Params{}
-	}
-	return p
 }
 
 type instance struct {
@@ -108,15 +96,22 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 }
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
+	if cell.Method == nil {
+		return errors.New("the cell has no estimator")
+	}
 	x := in.data.Train.X
 	n, d := x.Dims()
-	m, q, est, err := common.Setup(in.env, "train", x, cell)
+	m, err := common.Model(in.env, "train", x, cell)
 	if err != nil {
 		return err
 	}
-	pi, ok := est.(methods.PreImager)
-	if !ok {
-		return errors.New("the estimator is not a pre-image estimator")
+	q, err := common.Components(m, cell)
+	if err != nil {
+		return err
+	}
+	pi, err := cell.Method.Spec.NewPreImager(cell.Method.Params)
+	if err != nil {
+		return err
 	}
 	x0 := mat.NewDense(1, d, append([]float64(nil), in.opt.point...))
 	proj := m.Project(x0, q)
@@ -135,77 +130,59 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	cost := methods.FeatureDist2(p.Basis, &z, gamma, p.Terms.Norm2)
+	rec.Metrics["components"] = float64(q)
+	if err := in.record(&z, st, methods.FeatureDist2(p.Basis, &z, gamma, p.Terms.Norm2), rec); err != nil {
+		return err
+	}
+	rec.Metrics["x0_cost"] = methods.FeatureDist2(p.Basis, x0, proj.Gamma, p.Terms.Norm2[:1])[0]
+	return nil
+}
 
+// record counts the distinct solutions among the rows of z that did not
+// fail and summarises their costs (cost[i] = R(z_i), eq. 11; failed rows
+// become NaN in the record's cost array).
+func (in *instance) record(z *mat.Dense, st []methods.Status, cost []float64, rec *report.Record) error {
+	n, _ := z.Dims()
 	var failed, nonconv int
-	var centres [][]float64
-	var sizes []int
-	var dist []float64
-	ok2 := make([]bool, n)
+	var sols [][]float64
+	var dist, finite []float64
 	for i := 0; i < n; i++ {
 		if st[i].Err != nil {
 			failed++
 			cost[i] = math.NaN()
 			continue
 		}
-		if !st[i].Converged {
+		if !st[i].Converged && st[i].Iterations > 0 { // a direct method has no iterations to converge
 			nonconv++
 		}
-		ok2[i] = true
 		zi := z.RawRowView(i)
+		sols = append(sols, zi)
 		dist = append(dist, floats.Distance(zi, in.opt.point, 2))
-		found := false
-		for c, ctr := range centres {
-			if floats.Distance(zi, ctr, 2) <= in.opt.distinctTol {
-				sizes[c]++
-				found = true
-				break
-			}
-		}
-		if !found {
-			centres = append(centres, append([]float64(nil), zi...))
-			sizes = append(sizes, 1)
-		}
+		finite = append(finite, cost[i])
 	}
-	good := n - failed
-	rec.Metrics["components"] = float64(q)
 	rec.Metrics["failed_rows"] = float64(failed)
 	rec.Metrics["nonconverged_rows"] = float64(nonconv)
-	if good == 0 {
-		rec.Status = "partial"
+	if len(sols) == 0 {
+		rec.Status = report.StatusPartial
 		return errors.New("every start failed")
 	}
 	if failed > 0 {
-		rec.Status = "partial"
+		rec.Status = report.StatusPartial
 	}
-	var finite []float64
-	for i, c := range cost {
-		if ok2[i] {
-			finite = append(finite, c)
-		}
-	}
+	sizes := metrics.GreedyClusters(sols, in.opt.distinctTol)
 	sort.Float64s(finite)
 	sort.Float64s(dist)
-	rec.Metrics["distinct_preimages"] = float64(len(centres))
-	rec.Metrics["largest_cluster_fraction"] = float64(floats.Max(intsToFloats(sizes))) / float64(good)
+	rec.Metrics["distinct_preimages"] = float64(len(sizes))
+	rec.Metrics["largest_cluster_fraction"] = float64(slices.Max(sizes)) / float64(len(sols))
 	rec.Metrics["cost_min"] = finite[0]
 	rec.Metrics["cost_max"] = finite[len(finite)-1]
 	rec.Metrics["cost_median"] = finite[len(finite)/2]
 	rec.Metrics["mean_distance_to_x0"] = floats.Sum(dist) / float64(len(dist))
-	rec.Metrics["x0_cost"] = methods.FeatureDist2(p.Basis, x0, proj.Gamma, p.Terms.Norm2[:1])[0]
 	rec.Arrays = map[string][]float64{
 		"z":    append([]float64(nil), z.RawMatrix().Data...),
 		"cost": cost,
 	}
 	return nil
-}
-
-func intsToFloats(s []int) []float64 {
-	out := make([]float64, len(s))
-	for i, v := range s {
-		out[i] = float64(v)
-	}
-	return out
 }
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
@@ -219,7 +196,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	for i := range recs {
 		r := &recs[i]
 		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Num(r.Params[wn]), 4)}
-		if r.Status == "failed" {
+		if r.Status == report.StatusFailed {
 			row = append(row, "—", "failed: "+r.Error, "", "", "", "", "", "", "", "")
 		} else {
 			mt := r.Metrics
@@ -294,7 +271,7 @@ func (in *instance) scatter(r *report.Record, wn string) *plot.Plot {
 	}
 	grey := figs.Scatter(train, colorGrey, vg.Points(1), draw.CircleGlyph{})
 	p.Add(grey)
-	if z := r.Arrays["z"]; r.Status != "failed" && len(z) == n*d {
+	if z := r.Arrays["z"]; r.Status != report.StatusFailed && len(z) == n*d {
 		var pre plotter.XYs
 		for i := 0; i < n; i++ {
 			pre = append(pre, plotter.XY{X: z[i*d], Y: z[i*d+1]})

@@ -11,7 +11,8 @@
 // without replacement and deletes each of their entries independently with
 // probability p; the same draws are shared by every method (paired
 // comparisons). Each method is a transductive imputer (methods.ImputeMean,
-// ImputeNN, PPCA, RKPCAImpute): it gets the incomplete subset and its mask
+// ImputeNN, PPCA, RKPCAImpute; the config check rejects an estimator that
+// does not declare methods.Imputes): it gets the incomplete subset and its mask
 // and returns the subset with the missing entries filled, with its own
 // stream per (p, r) derived from the cell. The error of a repetition is
 // Σ (imputed − true)² over the deleted entries (our reading of "the squared
@@ -87,38 +88,48 @@ func parse(c *config.Config) (options, error) {
 			return o, s.Errorf("paper_rows", "experiment.paper_rows: want a list of {label, source, mean: [...], std: [...]}")
 		}
 		for i, e := range list {
-			m, ok := e.(map[string]any)
-			label, ok1 := m["label"].(string)
-			src, ok2 := m["source"].(string)
-			if !ok || !ok1 || !ok2 {
-				return o, s.Errorf("paper_rows", "experiment.paper_rows[%d]: want label, source, mean and std", i)
-			}
-			pr := paperRow{label: label, source: src}
-			for _, k := range []string{"mean", "std"} {
-				l, ok := m[k].([]any)
-				if !ok || len(l) != len(o.pdel) {
-					return o, s.Errorf("paper_rows", "experiment.paper_rows[%d].%s: want %d numbers (NA allowed)", i, k, len(o.pdel))
-				}
-				vals := make([]float64, len(l))
-				for j, x := range l {
-					vals[j] = math.NaN()
-					if x != "NA" {
-						vals[j] = common.Num(x)
-						if math.IsNaN(vals[j]) {
-							return o, s.Errorf("paper_rows", "experiment.paper_rows[%d].%s: want numbers or NA, got %v", i, k, x)
-						}
-					}
-				}
-				if k == "mean" {
-					pr.mean = vals
-				} else {
-					pr.std = vals
-				}
+			pr, err := parsePaperRow(s, i, e, len(o.pdel))
+			if err != nil {
+				return o, err
 			}
 			o.paper = append(o.paper, pr)
 		}
 	}
 	return o, nil
+}
+
+// parsePaperRow reads experiment.paper_rows[i]: a label, a source and n
+// means and standard deviations, NA where the paper prints none.
+func parsePaperRow(s config.Section, i int, e any, n int) (paperRow, error) {
+	m, ok := e.(map[string]any)
+	label, ok1 := m["label"].(string)
+	src, ok2 := m["source"].(string)
+	if !ok || !ok1 || !ok2 {
+		return paperRow{}, s.Errorf("paper_rows", "experiment.paper_rows[%d]: want label, source, mean and std", i)
+	}
+	pr := paperRow{label: label, source: src}
+	for _, k := range []string{"mean", "std"} {
+		l, ok := m[k].([]any)
+		if !ok || len(l) != n {
+			return pr, s.Errorf("paper_rows", "experiment.paper_rows[%d].%s: want %d numbers (NA allowed)", i, k, n)
+		}
+		vals := make([]float64, len(l))
+		for j, x := range l {
+			vals[j] = math.NaN()
+			if x != "NA" {
+				vals[j] = common.Num(x)
+				if math.IsNaN(vals[j]) {
+					return pr, s.Errorf("paper_rows", "experiment.paper_rows[%d].%s: want numbers or NA, got %v", i, k, x)
+				}
+			}
+		}
+		if k == "mean" {
+			pr.mean = vals
+		} else {
+			pr.std = vals
+		}
+	}
+	return pr, nil
 }
 
 func check(c *config.Config) (options, error) {
@@ -128,6 +139,15 @@ func check(c *config.Config) (options, error) {
 	}
 	if len(c.Methods) == 0 {
 		return o, c.Errorf(0, "methods: the missing kind needs imputers (impute-mean, impute-nn, ppca, rkpca-impute)")
+	}
+	// Every method gets the incomplete subset and its mask: only an
+	// estimator that declares it reads the mask can take part (any other
+	// would see NaN where the deleted values were).
+	for i, m := range c.Methods {
+		spec, ok := methods.Lookup(m.Name)
+		if ok && !spec.Can(methods.Imputes) {
+			return o, c.Errorf(m.Line, "methods[%d]: %s does not impute missing entries (it does %s); the missing kind needs imputers", i, m.Name, spec.Does)
+		}
 	}
 	return o, nil
 }
@@ -180,70 +200,19 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 // pname is the metric suffix of a deletion probability: "p05" for 0.05.
 func pname(p float64) string { return fmt.Sprintf("p%02d", int(math.Round(100*p))) }
 
+// result is one repetition's outcome.
+type result struct {
+	sse     float64
+	failed  bool
+	nonconv float64
+	err     error
+}
+
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if cell.Method == nil {
 		return errors.New("no imputer")
 	}
-	// Repetitions are independent (own draws, own streams), so they run
-	// on a few goroutines; results are stored by index, so the record does
-	// not depend on scheduling.
-	type job struct{ pi, r int }
-	type result struct {
-		sse     float64
-		failed  bool
-		nonconv float64
-		err     error
-	}
-	res := make([][]result, len(in.opt.pdel))
-	var jobs []job
-	for pi := range in.opt.pdel {
-		res[pi] = make([]result, len(in.draws[pi]))
-		for r := range in.draws[pi] {
-			jobs = append(jobs, job{pi, r})
-		}
-	}
-	work := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), 4); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range work {
-				p, dr := in.opt.pdel[jb.pi], in.draws[jb.pi][jb.r]
-				est, err := cell.Method.New()
-				if err != nil {
-					res[jb.pi][jb.r].err = err
-					continue
-				}
-				den, ok := est.(methods.Denoiser)
-				if !ok {
-					res[jb.pi][jb.r].err = fmt.Errorf("%s is not an imputer", cell.Method.Spec.Name)
-					continue
-				}
-				var z mat.Dense
-				rnd := runner.NewRand(cell.Seed, fmt.Sprintf("impute/%s/%d", pname(p), jb.r))
-				st, err := den.Denoise(&z, &methods.DenoiseInput{X0: maskedCopy(dr), Mask: dr.mask, Rand: rnd})
-				if err != nil {
-					res[jb.pi][jb.r].err = fmt.Errorf("p(del) %g, repetition %d: %w", p, jb.r, err)
-					continue
-				}
-				out := result{}
-				for _, s := range st {
-					if s.Err != nil {
-						out.failed = true
-					}
-					out.nonconv += s.Diag["nonconverged_fits"]
-				}
-				out.sse = missingSSE(&z, dr.x, dr.mask)
-				res[jb.pi][jb.r] = out
-			}
-		}()
-	}
-	for _, jb := range jobs {
-		work <- jb
-	}
-	close(work)
-	wg.Wait()
+	res := in.repetitions(cell)
 	var failedReps int
 	var nonconv float64
 	for pi, p := range in.opt.pdel {
@@ -271,6 +240,70 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	return nil
 }
 
+// repetitions imputes every draw with the cell's estimator. Repetitions
+// are independent (own draws, own streams), so they run on a few
+// goroutines; results are stored by index, so the record does not depend
+// on scheduling.
+func (in *instance) repetitions(cell *runner.Cell) [][]result {
+	type job struct{ pi, r int }
+	res := make([][]result, len(in.opt.pdel))
+	var jobs []job
+	for pi := range in.opt.pdel {
+		res[pi] = make([]result, len(in.draws[pi]))
+		for r := range in.draws[pi] {
+			jobs = append(jobs, job{pi, r})
+		}
+	}
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), 4); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for jb := range work {
+				res[jb.pi][jb.r] = in.impute(cell, jb.pi, jb.r)
+			}
+		}()
+	}
+	for _, jb := range jobs {
+		work <- jb
+	}
+	close(work)
+	wg.Wait()
+	return res
+}
+
+// impute runs a fresh estimator of the cell on repetition r of p(del)
+// index pi, with its own stream, and scores the imputed entries.
+func (in *instance) impute(cell *runner.Cell, pi, r int) result {
+	p, dr := in.opt.pdel[pi], in.draws[pi][r]
+	spec := cell.Method.Spec
+	den, err := spec.NewDenoiser(cell.Method.Params)
+	if err != nil {
+		return result{err: err}
+	}
+	input := &methods.DenoiseInput{X0: maskedCopy(dr), Rand: runner.NewRand(cell.Seed, fmt.Sprintf("impute/%s/%d", pname(p), r))}
+	if spec.Can(methods.Imputes) {
+		// Only an estimator that declares it reads the mask is handed one
+		// (methods.DenoiseInput.Mask); check rejects the others.
+		input.Mask = dr.mask
+	}
+	var z mat.Dense
+	st, err := den.Denoise(&z, input)
+	if err != nil {
+		return result{err: fmt.Errorf("p(del) %g, repetition %d: %w", p, r, err)}
+	}
+	var out result
+	for _, s := range st {
+		if s.Err != nil {
+			out.failed = true
+		}
+		out.nonconv += s.Diag["nonconverged_fits"]
+	}
+	out.sse = metrics.MaskedSSE(&z, dr.x, dr.mask)
+	return out
+}
+
 // maskedCopy returns the subset with its deleted entries set to NaN, so an
 // imputer that read them would produce NaN rather than the truth.
 func maskedCopy(dr draw) *mat.Dense {
@@ -282,20 +315,6 @@ func maskedCopy(dr draw) *mat.Dense {
 		return v
 	}, x)
 	return x
-}
-
-func missingSSE(z, x, mask *mat.Dense) float64 {
-	r, c := x.Dims()
-	var s float64
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if mask.At(i, j) == 0 {
-				e := z.At(i, j) - x.At(i, j)
-				s += e * e
-			}
-		}
-	}
-	return s
 }
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {

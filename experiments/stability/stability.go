@@ -57,7 +57,16 @@ func check(c *config.Config) (options, error) {
 	if err != nil {
 		return o, err
 	}
-	return o, common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)")
+	if err := common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)"); err != nil {
+		return o, err
+	}
+	for i, m := range c.Methods {
+		spec, ok := methods.Lookup(m.Name)
+		if ok && !spec.Can(methods.PreImages) {
+			return o, c.Errorf(m.Line, "methods[%d]: %s is not a pre-image estimator; stability starts a pre-image iteration from training points", i, m.Name)
+		}
+	}
+	return o, nil
 }
 
 type instance struct {
@@ -97,20 +106,40 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 }
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
-	m, q, est, err := common.Setup(in.env, "train", in.train.X, cell)
+	if cell.Method == nil {
+		return errors.New("the cell has no estimator")
+	}
+	m, err := common.Model(in.env, "train", in.train.X, cell)
 	if err != nil {
 		return err
 	}
-	pi, ok := est.(methods.PreImager)
-	if !ok {
-		return errors.New("stability needs a pre-image estimator with a start point")
+	q, err := common.Components(m, cell)
+	if err != nil {
+		return err
 	}
+	pi, err := cell.Method.Spec.NewPreImager(cell.Method.Params)
+	if err != nil {
+		return err
+	}
+	p := in.problem(m, q)
+	p.Rand = cell.Rand()
+	var z mat.Dense
+	st, err := pi.PreImage(&z, p)
+	if err != nil {
+		return err
+	}
+	rec.Metrics["components"] = float64(q)
+	return in.record(&z, st, rec)
+}
+
+// problem is one pre-image problem of nTest × starts rows: each input's
+// projection on q components repeated once per start, started from the
+// input's training points.
+func (in *instance) problem(m *methods.KPCA, q int) *methods.Problem {
 	proj := m.Project(in.noisy, q)
 	nTest, d := in.noisy.Dims()
 	_, nTrain := proj.Gamma.Dims()
 	s := in.opt.starts
-	// One problem of nTest × starts rows: each input's projection repeated
-	// once per start.
 	gamma := mat.NewDense(nTest*s, nTrain, nil)
 	x0 := mat.NewDense(nTest*s, d, nil)
 	st0 := mat.NewDense(nTest*s, d, nil)
@@ -124,12 +153,14 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	}
 	p := methods.NewProblem(m.Basis(), gamma, x0)
 	p.Start = st0
-	p.Rand = cell.Rand()
-	var z mat.Dense
-	st, err := pi.PreImage(&z, p)
-	if err != nil {
-		return err
-	}
+	return p
+}
+
+// record summarises the spread of each test input's solutions (rows
+// i·starts … (i+1)·starts − 1 of z) over the inputs that kept two.
+func (in *instance) record(z *mat.Dense, st []methods.Status, rec *report.Record) error {
+	nTest, _ := in.noisy.Dims()
+	s := in.opt.starts
 	spread := make([]float64, nTest)
 	var good []float64
 	var failedRows, nonconv int
@@ -141,7 +172,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 				failedRows++
 				continue
 			}
-			if !st[r].Converged {
+			if !st[r].Converged && st[r].Iterations > 0 { // a direct method has no iterations to converge
 				nonconv++
 			}
 			sols = append(sols, z.RawRowView(r))
@@ -153,7 +184,6 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		spread[i] = metrics.MeanPairwiseDistance(sols)
 		good = append(good, spread[i])
 	}
-	rec.Metrics["components"] = float64(q)
 	rec.Metrics["failed_rows"] = float64(failedRows)
 	rec.Metrics["nonconverged_rows"] = float64(nonconv)
 	if len(good) == 0 {
@@ -173,6 +203,37 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	wn := in.env.Config.Model.WidthName
+	out.Tables = append(out.Tables, in.table(recs, wn))
+	labels := common.Labels(recs, "method")
+	full := newPanel("mean pairwise distance of the solutions", wn)
+	if err := bands(full, recs, labels, wn, true, 0); err != nil {
+		return err
+	}
+	full.Legend.Top = true
+	full.Legend.TextStyle.Font.Size = vg.Points(7)
+
+	// The close-up: the y range of the most stable estimator's band, as the
+	// paper's right panel zooms on the regularised curve.
+	zoom := newPanel("close-up", wn)
+	top := in.opt.zoom
+	if top == 0 {
+		top = zoomTop(recs)
+	}
+	clip := 0.0
+	if !math.IsInf(top, 0) && top > 0 {
+		clip = top
+	}
+	if err := bands(zoom, recs, labels, wn, false, clip); err != nil {
+		return err
+	}
+	if clip > 0 {
+		zoom.Y.Min, zoom.Y.Max = 0, top
+	}
+	w, h := out.Size(9*vg.Centimeter, 7*vg.Centimeter)
+	return out.SaveGrid([][]*plot.Plot{{full, zoom}}, w, h, "fig5-stability")
+}
+
+func (in *instance) table(recs []report.Record, wn string) *report.Table {
 	t := &report.Table{
 		Title:   "Fig. 5: spread of the pre-images from random training starts",
 		Caption: fmt.Sprintf("Mean pairwise Euclidean distance between the %d solutions of each test input; mean and percentiles over the test inputs. Noise: %s.", in.opt.starts, in.env.Config.Corruption.Printed),
@@ -191,92 +252,69 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	out.Tables = append(out.Tables, t)
+	return t
+}
 
-	labels := common.Labels(recs, "method")
+// newPanel is an empty panel of spread against the width on a log axis.
+func newPanel(title, wn string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = wn + " (log scale)"
+	p.Y.Label.Text = "mean pairwise distance"
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = figs.LogTicks125{}
+	return p
+}
+
+// zoomTop is 1.2 × the smallest, over estimators, of the largest 95th
+// percentile of the estimator's spread (+Inf without a usable record).
+func zoomTop(recs []report.Record) float64 {
+	top := math.Inf(1)
+	byLabel := map[string]float64{}
+	for i := range recs {
+		if recs[i].Status != report.StatusFailed {
+			l := fmt.Sprint(recs[i].Params["method"])
+			byLabel[l] = math.Max(byLabel[l], recs[i].Metrics["spread_p95"])
+		}
+	}
+	for _, v := range byLabel {
+		top = math.Min(top, v)
+	}
+	return top * 1.2
+}
+
+// bands adds every estimator's band and mean to p; clip > 0 clamps values
+// to [0, clip], since gonum/plot draws outside the axes: in the close-up an
+// off-scale curve then runs along the top edge instead of over the title.
+func bands(p *plot.Plot, recs []report.Record, labels []string, wn string, legend bool, clip float64) error {
 	// The paper draws Mika red and the regularised method blue.
 	colours := []color.Color{color.RGBA{213, 94, 0, 255}, color.RGBA{0, 114, 178, 255}}
-	// draw1 adds every estimator's band and mean; clip > 0 clamps values to
-	// [0, clip], since gonum/plot draws outside the axes: in the close-up an
-	// off-scale curve then runs along the top edge instead of over the title.
-	draw1 := func(p *plot.Plot, legend bool, clip float64) error {
-		for li, label := range labels {
-			var pts []figs.BandPoint
-			for i := range recs {
-				r := &recs[i]
-				if fmt.Sprint(r.Params["method"]) != label || r.Status == report.StatusFailed {
-					continue
-				}
-				y := func(v float64) float64 {
-					if clip > 0 {
-						return math.Max(0, math.Min(v, clip))
-					}
-					return v
-				}
-				pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: y(r.Metrics["spread_p5"]), Mid: y(r.Metrics["spread_mean"]), Hi: y(r.Metrics["spread_p95"])})
-			}
-			col := colours[li%len(colours)]
-			if li >= len(colours) {
-				col = figs.Palette[li%len(figs.Palette)]
-			}
-			line, err := figs.AddBand(p, pts, col)
-			if err != nil {
-				return err
-			}
-			if line == nil {
+	y := func(v float64) float64 {
+		if clip > 0 {
+			return math.Max(0, math.Min(v, clip))
+		}
+		return v
+	}
+	for li, label := range labels {
+		var pts []figs.BandPoint
+		for i := range recs {
+			r := &recs[i]
+			if fmt.Sprint(r.Params["method"]) != label || r.Status == report.StatusFailed {
 				continue
 			}
-			if legend {
-				p.Legend.Add(label+" (mean, 5th–95th pct)", line)
-			}
+			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: y(r.Metrics["spread_p5"]), Mid: y(r.Metrics["spread_mean"]), Hi: y(r.Metrics["spread_p95"])})
 		}
-		return nil
-	}
-	full := plot.New()
-	full.Title.Text = "mean pairwise distance of the solutions"
-	full.X.Label.Text = wn + " (log scale)"
-	full.Y.Label.Text = "mean pairwise distance"
-	full.X.Scale = plot.LogScale{}
-	full.X.Tick.Marker = figs.LogTicks125{}
-	if err := draw1(full, true, 0); err != nil {
-		return err
-	}
-	full.Legend.Top = true
-	full.Legend.TextStyle.Font.Size = vg.Points(7)
-
-	// The close-up: the y range of the most stable estimator's band, as the
-	// paper's right panel zooms on the regularised curve.
-	zoom := plot.New()
-	zoom.Title.Text = "close-up"
-	zoom.X.Label.Text = full.X.Label.Text
-	zoom.Y.Label.Text = full.Y.Label.Text
-	zoom.X.Scale = plot.LogScale{}
-	zoom.X.Tick.Marker = figs.LogTicks125{}
-	top := in.opt.zoom
-	if top == 0 {
-		top = math.Inf(1)
-		byLabel := map[string]float64{}
-		for i := range recs {
-			if recs[i].Status != report.StatusFailed {
-				l := fmt.Sprint(recs[i].Params["method"])
-				byLabel[l] = math.Max(byLabel[l], recs[i].Metrics["spread_p95"])
-			}
+		col := colours[li%len(colours)]
+		if li >= len(colours) {
+			col = figs.Palette[li%len(figs.Palette)]
 		}
-		for _, v := range byLabel {
-			top = math.Min(top, v)
+		line, err := figs.AddBand(p, pts, col)
+		if err != nil {
+			return err
 		}
-		top *= 1.2
+		if line != nil && legend {
+			p.Legend.Add(label+" (mean, 5th–95th pct)", line)
+		}
 	}
-	clip := 0.0
-	if !math.IsInf(top, 0) && top > 0 {
-		clip = top
-	}
-	if err := draw1(zoom, false, clip); err != nil {
-		return err
-	}
-	if !math.IsInf(top, 0) && top > 0 {
-		zoom.Y.Min, zoom.Y.Max = 0, top
-	}
-	w, h := out.Size(9*vg.Centimeter, 7*vg.Centimeter)
-	return out.SaveGrid([][]*plot.Plot{{full, zoom}}, w, h, "fig5-stability")
+	return nil
 }

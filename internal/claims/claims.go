@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -369,7 +370,17 @@ func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 		var why string
 		switch sp.test {
 		case "spearman":
-			rho := spearman(xs, ys)
+			rho := metrics.Spearman(xs, ys)
+			if math.IsNaN(rho) {
+				// A constant series has no order: ρ is undefined (package
+				// metrics), so the claim is not judged rather than
+				// failed or passed on a made-up ρ = 0.
+				where := ""
+				if k != "" {
+					where = " (" + k + ")"
+				}
+				return false, "", fmt.Errorf("%s is constant along %s%s, so Spearman ρ is undefined [%s]; test: endpoints or monotone judge a flat series", sp.metric, sp.along, where, strings.Join(series, "; "))
+			}
 			ok = sign*rho >= sp.minRho
 			why = fmt.Sprintf("Spearman ρ = %s (need %s%s)", g(rho), map[bool]string{true: "≥ ", false: "≤ −"}[sign > 0], g(sp.minRho))
 		case "endpoints":
@@ -395,51 +406,6 @@ func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 		ev = append(ev, fmt.Sprintf("%s%s %s along %s — %s [%s]", label, sp.metric, sp.direction, sp.along, why, strings.Join(series, "; ")))
 	}
 	return allOK, strings.Join(ev, " | "), nil
-}
-
-func spearman(x, y []float64) float64 {
-	rx, ry := ranks(x), ranks(y)
-	n := float64(len(x))
-	var mx, my float64
-	for i := range rx {
-		mx += rx[i]
-		my += ry[i]
-	}
-	mx /= n
-	my /= n
-	var sxy, sxx, syy float64
-	for i := range rx {
-		a, b := rx[i]-mx, ry[i]-my
-		sxy += a * b
-		sxx += a * a
-		syy += b * b
-	}
-	if sxx == 0 || syy == 0 {
-		return 0
-	}
-	return sxy / math.Sqrt(sxx*syy)
-}
-
-// ranks returns average ranks (ties share the mean rank).
-func ranks(v []float64) []float64 {
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
-	r := make([]float64, len(v))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
-			j++
-		}
-		mean := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			r[idx[k]] = mean
-		}
-		i = j + 1
-	}
-	return r
 }
 
 func (sp *spec) compare(recs []report.Record) (bool, string, error) {

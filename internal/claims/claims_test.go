@@ -145,10 +145,32 @@ func TestTrend(t *testing.T) {
 			status: claims.Fail, // ρ = +0.8, not ≤ −0.8
 		},
 		{
-			name:   "spearman of a constant metric",
-			check:  "{type: trend, metric: m, along: c, direction: increasing}",
+			// Tied ranks have no variance: ρ is undefined (metrics.Spearman
+			// returns NaN), so the claim is not judged on a made-up ρ.
+			name:     "spearman of a constant metric",
+			check:    "{type: trend, metric: m, along: c, direction: increasing}",
+			recs:     series("c", c4, []float64{2, 2, 2, 2}, nil),
+			status:   claims.NotEvaluated,
+			evidence: []string{"m is constant along c, so Spearman ρ is undefined", "c=4: 2"},
+		},
+		{
+			// The same flat series under test: endpoints is judged: last −
+			// first = 0 is no increase.
+			name:   "endpoints of a constant metric",
+			check:  "{type: trend, metric: m, along: c, direction: increasing, test: endpoints}",
 			recs:   series("c", c4, []float64{2, 2, 2, 2}, nil),
-			status: claims.Fail, // tied ranks have no variance; ρ is taken as 0
+			status: claims.Fail,
+		},
+		{
+			// Ties that leave some order are fine: 1, 2, 2, 3 ranks 1, 2.5,
+			// 2.5, 4 against 1, 2, 3, 4. Centred: (−1.5, 0, 0, 1.5) and
+			// (−1.5, −0.5, 0.5, 1.5); Σ = 4.5, Σdx² = 4.5, Σdc² = 5:
+			// ρ = 4.5/√22.5 = 0.9487.
+			name:     "spearman with ties",
+			check:    "{type: trend, metric: m, along: c, direction: increasing}",
+			recs:     series("c", c4, []float64{1, 2, 2, 3}, nil),
+			status:   claims.Pass,
+			evidence: []string{"Spearman ρ = 0.9487"},
 		},
 		{
 			// 5, 1, 9, 6: ranks 2, 1, 4, 3 against 1, 2, 3, 4 give

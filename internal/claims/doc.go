@@ -29,5 +29,7 @@
 //
 // Cells that failed, or metrics that are NaN, make a claim NOT-EVALUATED
 // rather than FAIL: a reproduction must not refute a paper with its own
-// numerical failures.
+// numerical failures. So does a spearman trend over a constant metric:
+// Spearman's ρ of a constant series is undefined (metrics.Spearman), and
+// the evidence says so; test: endpoints or monotone judge a flat series.
 package claims

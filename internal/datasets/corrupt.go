@@ -79,9 +79,10 @@ func Stretch01(x []float64) {
 	}
 }
 
-// Corruption corrupts one image in place, drawing any randomness it needs
-// from rnd. CorruptEach applies one to every copy of every image.
-type Corruption func(img []float64, rnd *rand.Rand)
+// CorruptFunc corrupts one image in place, drawing any randomness it needs
+// from rnd. CorruptEach applies one to every copy of every image, and
+// Corruption.Func builds one from a description.
+type CorruptFunc func(img []float64, rnd *rand.Rand)
 
 // CorruptionRand returns the generator CorruptEach hands to the corruption
 // of copy k of image (row) i under seed: a PCG stream (math/rand/v2) whose
@@ -116,7 +117,7 @@ func CorruptionRand(seed uint64, i, k int) *rand.Rand {
 //
 // CorruptEach panics if copies is less than 1 or f is nil: those are
 // programmer errors.
-func CorruptEach(x *mat.Dense, copies int, seed uint64, f Corruption) (*mat.Dense, []int) {
+func CorruptEach(x *mat.Dense, copies int, seed uint64, f CorruptFunc) (*mat.Dense, []int) {
 	if copies < 1 {
 		panic(fmt.Sprintf("datasets: CorruptEach: %d copies, want at least 1", copies))
 	}
@@ -139,7 +140,7 @@ func CorruptEach(x *mat.Dense, copies int, seed uint64, f Corruption) (*mat.Dens
 	return out, src
 }
 
-// GaussianStretch returns a Corruption that adds independent N(0, variance)
+// GaussianStretch returns a CorruptFunc that adds independent N(0, variance)
 // noise to every pixel, one rnd.NormFloat64 per pixel in order, each scaled
 // by √variance, and then stretches the image to [0, 1] with Stretch01
 // (Zheng & Lai: "Gaussian with mean 0 and variance with 0.5", then "all
@@ -147,7 +148,7 @@ func CorruptEach(x *mat.Dense, copies int, seed uint64, f Corruption) (*mat.Dens
 //
 // Note that the argument is the variance, not the standard deviation as in
 // AddGaussian. GaussianStretch panics if variance is negative or not finite.
-func GaussianStretch(variance float64) Corruption {
+func GaussianStretch(variance float64) CorruptFunc {
 	if !(variance >= 0) || math.IsInf(variance, 0) {
 		panic("datasets: GaussianStretch: noise variance must be finite and non-negative")
 	}
@@ -182,7 +183,7 @@ func OcclusionRect(width, height, minSide, maxSide int, rnd *rand.Rand) (x0, y0,
 	return x0, y0, w, h
 }
 
-// Occlude returns a Corruption for width×height images stored row-major:
+// Occlude returns a CorruptFunc for width×height images stored row-major:
 // it sets to 0 (black) the pixels of a rectangle drawn by OcclusionRect and
 // then stretches the image to [0, 1] with Stretch01. For images already in
 // [0, 1] the rectangle stays exactly 0 after the stretch.
@@ -193,8 +194,8 @@ func OcclusionRect(width, height, minSide, maxSide int, rnd *rand.Rand) (x0, y0,
 // sides are uniform or that the patch lies inside the image; we take both.
 //
 // Occlude panics unless 1 ≤ minSide ≤ maxSide ≤ min(width, height), and the
-// Corruption panics if an image does not have width×height pixels.
-func Occlude(width, height, minSide, maxSide int) Corruption {
+// CorruptFunc panics if an image does not have width×height pixels.
+func Occlude(width, height, minSide, maxSide int) CorruptFunc {
 	checkOcclusion("Occlude", width, height, minSide, maxSide)
 	return func(img []float64, rnd *rand.Rand) {
 		if len(img) != width*height {

@@ -186,7 +186,7 @@ func TestCorruptEach(t *testing.T) {
 	orig := mat.DenseCopyOf(x)
 	for _, c := range []struct {
 		name string
-		f    Corruption
+		f    CorruptFunc
 	}{
 		{"gaussian", GaussianStretch(0.5)},
 		{"occlusion", Occlude(w, h, 2, 6)},

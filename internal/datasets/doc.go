@@ -121,6 +121,19 @@
 // (a black rectangle with uniform integer sides in a range, placed
 // uniformly inside the image, then the stretch); Stretch01 is the stretch.
 //
+// A Corruption describes any corruption the experiments use (Gaussian
+// noise, a black or a uniformly filled occlusion, missing entries, with or
+// without the stretch): the experiment layer builds one from its config,
+// Func returns the CorruptFunc that draws it and Apply corrupts a whole set.
+// CorruptRows applies a CorruptFunc with streams the caller names.
+//
+// # Splits
+//
+// Stratified splits every class into training and test rows (a count or a
+// fraction of each class, seeded by the caller's streams); GroupDisjoint
+// gives whole groups (subjects) to each part, so no subject is in two.
+// SelectRows gathers the chosen rows into a Set.
+//
 // # Synthetic data
 //
 // TwoRings draws the two concentric (possibly partial) noisy rings of

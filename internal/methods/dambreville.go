@@ -34,12 +34,20 @@ import (
 //     √2 from every φ(x_i)) fails with ErrDistanceRange and is set to NaN.
 //   - Neighbors = 0 uses all N training points; Neighbors = n > 0 only the
 //     n nearest Ψ in feature space (ties to the lower index), capped at N.
+//   - GammaWeights multiplies each weight by the expansion coefficient
+//     γ_i of Ψ = Σ γ_i φ(x_i), as implementations of Rathi and
+//     Dambreville's method do (a reading of the review of issue 17, not
+//     the formula Abrahamsen & Hansen print); products that are not
+//     positive are clipped to 0 as above. Off by default, which is the
+//     printed, unweighted form.
 //
 // Kernels other than the Gaussian are refused: the weight formula needs
 // k(x, x) = 1.
 type Dambreville struct {
 	// Neighbors is the number of nearest training points used; 0 for all.
 	Neighbors int
+	// GammaWeights multiplies the weights by γ_i (see the reading above).
+	GammaWeights bool
 }
 
 var _ PreImager = (*Dambreville)(nil)
@@ -54,9 +62,10 @@ func init() {
 		Kernels: GaussianKernel,
 		Params: []Param{
 			IntParam("neighbors", 0, 0, Inf, "use only the n nearest training points in feature space; 0 for all").As(NeighborsRole),
+			BoolParam("gamma_weights", false, "multiply each weight by the expansion coefficient γ_i (implementations' reading; the paper's form is unweighted)"),
 		},
 		New: func(p Params) (any, error) {
-			return &Dambreville{Neighbors: p.Int("neighbors")}, nil
+			return &Dambreville{Neighbors: p.Int("neighbors"), GammaWeights: p.Bool("gamma_weights")}, nil
 		},
 	})
 }
@@ -103,6 +112,10 @@ func (db *Dambreville) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 		for j, f := range row {
 			nan = nan || math.IsNaN(f)
 			wj := 1 - f/2 // ½(2 − ‖Ψ − φ(x_j)‖²)
+			if db.GammaWeights && wj > 0 {
+				// A clipped distance weight stays clipped whatever γ_j's sign.
+				wj *= p.Gamma.At(i, j)
+			}
 			if (nb < n && !keep[j]) || !(wj > 0) {
 				wj = 0
 			}

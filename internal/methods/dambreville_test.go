@@ -131,3 +131,28 @@ func TestDambrevilleRefuses(t *testing.T) {
 		t.Error("neighbors: -1 accepted by the registry")
 	}
 }
+
+// TestDambrevilleGammaWeights works the γ-weighted reading on the example
+// of TestDambrevilleHand. Row 1, γ = (½, ½, 0): the distance weights w_1 =
+// w_2 = ¾ + ¼e⁻¹ are both halved and w_3 is multiplied by γ_3 = 0, so
+// z = (½w_2·1)/(½w_1 + ½w_2) = ½ exactly. Row 2, γ = (3/2, −½, 0): w_2 and
+// w_3 were clipped (distances above 2) and stay clipped, w_1 > 0 is
+// scaled by 3/2, so z = x_1 = 0 as in the unweighted form.
+func TestDambrevilleGammaWeights(t *testing.T) {
+	b := methods.NewBasis(line(0, 1, 3), kernel.Gaussian{C: 1})
+	gamma := mat.NewDense(2, 3, []float64{0.5, 0.5, 0, 1.5, -0.5, 0})
+	est, _, err := methods.New("dambreville", map[string]any{"gamma_weights": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z mat.Dense
+	st, err := est.(methods.PreImager).PreImage(&z, methods.NewProblem(b, gamma, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{0.5, 0} {
+		if st[i].Err != nil || math.Abs(z.At(i, 0)-want) > 1e-14 {
+			t.Errorf("row %d: z = %v (%v), want %v", i, z.At(i, 0), st[i].Err, want)
+		}
+	}
+}

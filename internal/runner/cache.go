@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -41,8 +42,12 @@ type CellKey struct {
 	Method        string `json:"method,omitempty"`
 	MethodVersion string `json:"method_version,omitempty"`
 	MethodCode    string `json:"method_code,omitempty"`
-	Context       string `json:"context"`
-	Cell          string `json:"cell"`
+	// MethodExternal fingerprints what an external estimator runs (its
+	// command line and scripts, methods.ExternalFingerprint): code
+	// outside the module, which MethodCode cannot see.
+	MethodExternal string `json:"method_external,omitempty"`
+	Context        string `json:"context"`
+	Cell           string `json:"cell"`
 }
 
 // NewCellKey returns the key of a cell of config c of kind k.
@@ -69,6 +74,11 @@ func NewCellKey(c *config.Config, k *Kind, cell *Cell) (CellKey, error) {
 		key.MethodVersion = versionOr1(m.Spec.Version)
 		if key.MethodCode, err = CodeFingerprint(m.Spec.File); err != nil {
 			return key, err
+		}
+		if m.Spec.Name == "external" {
+			if key.MethodExternal, err = methods.ExternalFingerprint(m.Params); err != nil {
+				return key, err
+			}
 		}
 	}
 	return key, nil

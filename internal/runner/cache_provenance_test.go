@@ -263,3 +263,36 @@ func TestMergeRefusesForeignShards(t *testing.T) {
 func datasetsSet(v float64) (*datasets.Set, error) {
 	return &datasets.Set{Name: "x", X: mat.NewDense(1, 1, []float64{v})}, nil
 }
+
+// An external estimator's cells are keyed on its script's content too
+// (methods.ExternalFingerprint): code outside the module.
+func TestCellKeyCoversExternalScripts(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "est.py")
+	if err := os.WriteFile(script, []byte("print(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(fakeConfig, "  - name: mika\n    params:\n      max_iter: [10, 20]\n",
+		"  - name: external\n    params: {command: \"python3 "+script+"\"}\n", 1)
+	key := func() runner.CellKey {
+		plan, err := runner.Validate(parse(t, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := runner.NewCellKey(parse(t, src), plan.Kind, plan.Cells[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	before := key()
+	if before.MethodExternal == "" {
+		t.Fatal("no external fingerprint in the key")
+	}
+	if err := os.WriteFile(script, []byte("print(2)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if after := key(); after.MethodExternal == before.MethodExternal || after.Hash() == before.Hash() {
+		t.Error("editing the external script kept the cell's key")
+	}
+}

@@ -74,7 +74,7 @@ func PlanCode(c *config.Config, k *Kind, cells []*Cell) (string, error) {
 			return "", err
 		}
 		seen[strings.Join([]string{key.Format, key.Kind, key.KindVersion, key.KindCode, key.Dataset, key.DatasetCode}, "|")] = true
-		seen[strings.Join([]string{key.Method, key.MethodVersion, key.MethodCode}, "|")] = true
+		seen[strings.Join([]string{key.Method, key.MethodVersion, key.MethodCode, key.MethodExternal}, "|")] = true
 	}
 	parts := make([]string, 0, len(seen))
 	for p := range seen {

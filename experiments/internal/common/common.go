@@ -1,21 +1,17 @@
 // Package common holds what every experiment kind needs from records and
-// the runner: numeric parameters, grid values, the shared model fit.
+// the runner: numeric parameters, grid values, the corruption of a data
+// set, and (through package setup, which the CLI shares) the model fit.
 package common
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"sort"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/runexp/runexp/experiments/setup"
 	"github.com/runexp/runexp/internal/config"
-	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -75,121 +71,18 @@ func StatusText(r *report.Record) string {
 	return r.Status
 }
 
-// Model fits kernel PCA on x for the cell's kernel once per process and
-// shares it with every cell, of every config, with the same data and
-// kernel: the fit does not depend on the PC count or on any estimator
-// parameter. name is for logs; x is identified by a hash of its contents.
+// Model fits kernel PCA on x for the cell's kernel once per process
+// (setup.Model): every cell, of every config, with the same data and kernel
+// shares the fit. name is for logs; x is named by its content.
 func Model(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, error) {
-	if cell.Kernel == nil {
-		return nil, fmt.Errorf("the config gives no kernel")
-	}
-	key := fmt.Sprintf("%s|%s|%s", name, dataHash(x), cell.Kernel)
-	return env.Model(key, func() (*methods.KPCA, error) {
-		env.Log.Info("fitting kernel PCA", "data", name, "kernel", cell.Kernel.String())
-		return methods.FitKPCA(x, cell.Kernel)
-	})
+	return setup.Model(env, name, x, cell.Kernel)
 }
 
-var hashes sync.Map // *mat.Dense → string
-
-// dataHash returns a SHA-256 of a matrix's shape and values, computed once
-// per matrix (the data of a run is never modified after loading).
-func dataHash(x *mat.Dense) string {
-	if h, ok := hashes.Load(x); ok {
-		return h.(string)
-	}
-	r, c := x.Dims()
-	h := sha256.New()
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(r))
-	h.Write(b[:])
-	binary.LittleEndian.PutUint64(b[:], uint64(c))
-	h.Write(b[:])
-	for i := 0; i < r; i++ {
-		for _, v := range x.RawRowView(i) {
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-			h.Write(b[:])
-		}
-	}
-	s := hex.EncodeToString(h.Sum(nil)[:16])
-	hashes.Store(x, s)
-	return s
-}
-
-// Components resolves the cell's subspace size: the PC count, or the
-// smallest count holding the energy fraction. It fails when the count
-// exceeds the numerical rank of the kernel matrix.
+// Components resolves the cell's subspace size by the one component rule
+// (setup.Components): the PC count, or the smallest count holding the
+// energy fraction, at most the numerical rank of the kernel matrix.
 func Components(m *methods.KPCA, cell *runner.Cell) (int, error) {
-	q := cell.Model.Components
-	if cell.Model.Energy > 0 {
-		q = m.Components(cell.Model.Energy)
-	}
-	if q < 1 {
-		return 0, fmt.Errorf("the config gives neither components nor energy")
-	}
-	if q > m.Rank() {
-		return 0, fmt.Errorf("%d components requested, the kernel matrix has numerical rank %d", q, m.Rank())
-	}
-	return q, nil
-}
-
-// Corrupted is a corrupted copy of a data set, row-aligned with the clean
-// images it came from.
-type Corrupted struct {
-	// Noisy holds the corrupted inputs, Clean their clean originals.
-	Noisy, Clean *mat.Dense
-	// Source gives, for each row, the row of the original set.
-	Source []int
-	// Labels are the original labels of each row (nil if the set has none).
-	Labels []int
-}
-
-// Corrupt applies the config's corruption to every row of set, copies
-// times, each image and copy with its own stream derived from the root seed
-// (datasets.CorruptEach): an image's corruption never depends on the order
-// or number of the others.
-func Corrupt(env *runner.Env, set *datasets.Set) (*Corrupted, error) {
-	cr := env.Config.Corruption
-	var f datasets.Corruption
-	switch cr.Type {
-	case "none":
-		f = func([]float64, *rand.Rand) {}
-	case "gaussian":
-		std := cr.Std
-		f = func(img []float64, rnd *rand.Rand) {
-			for i := range img {
-				img[i] += std * rnd.NormFloat64()
-			}
-		}
-	case "occlusion":
-		if set.Width == 0 || set.Height == 0 {
-			return nil, fmt.Errorf("occlusion needs images, and dataset %s has no image size", set.Name)
-		}
-		if cr.MaxSide > set.Width || cr.MaxSide > set.Height {
-			return nil, env.Config.Corruption.Options.Errorf("max_side", "corruption.max_side %d does not fit the %d×%d images", cr.MaxSide, set.Width, set.Height)
-		}
-		f = datasets.Occlude(set.Width, set.Height, cr.MinSide, cr.MaxSide)
-	default:
-		return nil, fmt.Errorf("unknown corruption %q", cr.Type)
-	}
-	if cr.Stretch {
-		inner := f
-		f = func(img []float64, rnd *rand.Rand) {
-			inner(img, rnd)
-			datasets.Stretch01(img)
-		}
-	}
-	noisy, src := datasets.CorruptEach(set.X, cr.Copies, runner.DeriveSeed(env.Config.Seed, "corruption"), f)
-	_, d := set.X.Dims()
-	clean := mat.NewDense(len(src), d, nil)
-	c := &Corrupted{Noisy: noisy, Clean: clean, Source: src}
-	for i, j := range src {
-		clean.SetRow(i, set.X.RawRowView(j))
-		if set.Labels != nil {
-			c.Labels = append(c.Labels, set.Labels[j])
-		}
-	}
-	return c, nil
+	return setup.Components(m, cell.Model)
 }
 
 // CheckModel reports a config whose model lacks a kernel or a subspace size
@@ -207,13 +100,11 @@ func CheckModel(c *config.Config, kind string, needMethods bool, hint string) er
 
 // Setup returns what a cell of a model-and-estimator experiment starts
 // from: the shared kernel PCA fit on x, the cell's PC count and a fresh
-// estimator.
+// estimator (nil when the cell has none). Kinds that de-noise use
+// setup.Denoiser instead, which builds the estimator through its declared
+// capability.
 func Setup(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, int, any, error) {
-	m, err := Model(env, name, x, cell)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	q, err := Components(m, cell)
+	m, q, err := setup.Fit(env, name, x, cell)
 	if err != nil {
 		return nil, 0, nil, err
 	}

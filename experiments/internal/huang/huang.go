@@ -104,25 +104,37 @@ func Build(o KernelOpts, x *mat.Dense, w, h int) (*Fitted, error) {
 	if !(f.Sigma > 0) {
 		return nil, fmt.Errorf("the training points coincide: mean pairwise distance %g", mean)
 	}
+	// The width enters through kernel.NewGaussian, as a config's would;
+	// the HOG kernel is the same Gaussian on the descriptors (eq. 13).
+	g, err := kernel.NewGaussian("sigma", f.Sigma)
+	if err != nil {
+		return nil, err
+	}
+	f.Kernel = g
 	if o.Kind == "hog" {
-		f.Kernel = kernel.MappedGaussian{Map: hog, C: f.Sigma * f.Sigma}
-	} else {
-		f.Kernel = kernel.NewGaussianSigma(f.Sigma)
+		f.Kernel = kernel.MappedGaussian{Map: hog, C: g.C}
 	}
 	n, _ := x.Dims()
 	if f.Neighbors == 0 {
-		var cnt int
-		for i := 0; i < n; i++ {
-			for j, v := range dist.RawRowView(i) {
-				if j != i && v <= mean {
-					cnt++
-				}
-			}
-		}
-		f.Neighbors = int(math.Round(float64(cnt) / float64(n)))
+		f.Neighbors = withinMean(dist, mean)
 	}
 	f.Neighbors = max(2, min(f.Neighbors, n-1))
 	return f, nil
+}
+
+// withinMean returns the mean over rows of how many other points lie
+// within distance mean, rounded: dist holds the pairwise distances.
+func withinMean(dist *mat.Dense, mean float64) int {
+	n, _ := dist.Dims()
+	var cnt int
+	for i := 0; i < n; i++ {
+		for j, v := range dist.RawRowView(i) {
+			if j != i && v <= mean {
+				cnt++
+			}
+		}
+	}
+	return int(math.Round(float64(cnt) / float64(n)))
 }
 
 // Model fits (or reuses) kernel PCA on x with the fitted kernel.
@@ -132,30 +144,43 @@ func Model(env *runner.Env, name string, x *mat.Dense, f *Fitted, cell *runner.C
 	return common.Model(env, name, x, &c)
 }
 
-// Estimator builds the cell's estimator with its neighbors parameter (if
-// it declares one) set to k. ok reports whether it was set.
-func Estimator(cell *runner.Cell, k int) (est any, ok bool, err error) {
+// Params returns the cell's estimator parameters with the parameter
+// playing methods.NeighborsRole, if the estimator has one, set to k. ok
+// reports whether it was set. The cell's own map is not modified.
+func Params(cell *runner.Cell, k int) (p methods.Params, ok bool, err error) {
 	if cell.Method == nil {
 		return nil, false, fmt.Errorf("the cell has no estimator")
 	}
-	p := make(methods.Params, len(cell.Method.Params))
-	for key, v := range cell.Method.Params {
-		p[key] = v
-	}
-	if _, has := p["neighbors"]; has {
-		p["neighbors"] = k
-		ok = true
+	return cell.Method.Spec.WithRole(cell.Method.Params, methods.NeighborsRole, k)
+}
+
+// Estimator builds the cell's estimator with its neighbour count (the
+// parameter playing methods.NeighborsRole, if it has one) set to k. ok
+// reports whether it was set.
+func Estimator(cell *runner.Cell, k int) (est any, ok bool, err error) {
+	p, ok, err := Params(cell, k)
+	if err != nil {
+		return nil, ok, err
 	}
 	est, err = cell.Method.Spec.New(p)
 	return est, ok, err
 }
 
-// MarkNeighbors rewrites the record's neighbors parameter, when the
-// experiment set it from the data, to the rule's name: the bound default
-// the cell was built with never ran, and the counts actually used are in
-// the record's neighbors_* metrics. The cell's own map is not modified.
-func MarkNeighbors(rec *report.Record, o KernelOpts) {
-	if _, has := rec.Params["neighbors"]; !has {
+// MarkNeighbors rewrites the record's neighbour count, when the experiment
+// set it from the data, to the rule's name: the bound default the cell was
+// built with never ran, and the counts actually used are in the record's
+// neighbors_* metrics. The parameter is found by its role
+// (methods.NeighborsRole) in the spec of the cell's estimator. The cell's
+// own map is not modified.
+func MarkNeighbors(rec *report.Record, cell *runner.Cell, o KernelOpts) {
+	if cell.Method == nil {
+		return
+	}
+	par, ok := cell.Method.Spec.RoleParam(methods.NeighborsRole)
+	if !ok {
+		return
+	}
+	if _, has := rec.Params[par.Name]; !has {
 		return
 	}
 	p := make(map[string]any, len(rec.Params))
@@ -163,9 +188,9 @@ func MarkNeighbors(rec *report.Record, o KernelOpts) {
 		p[k] = v
 	}
 	if o.Neighbors == 0 {
-		p["neighbors"] = MeanDistance
+		p[par.Name] = MeanDistance
 	} else {
-		p["neighbors"] = o.Neighbors
+		p[par.Name] = o.Neighbors
 	}
 	rec.Params = p
 }

@@ -35,6 +35,15 @@
 // estimator may instead return an error (Mika et al.'s iteration is defined
 // for the Gaussian kernel only); it must not panic.
 //
+// # Outside go test
+//
+// The checks take a T, which *testing.T satisfies. CheckRegistered and
+// CheckEstimator are TestRegistered and TestEstimator for any T, and Check
+// runs them without go test, returning one Result per check: runexp
+// check-estimator prints those verdicts for a registered or an external
+// estimator. Known holds the Config of each registered estimator that needs
+// one, read by both the conformance tests and the CLI.
+//
 // Method-specific behaviour (hand-derived iterates, closed forms for the
 // linear kernel, parameter edge cases) is tested beside each method, not
 // here.

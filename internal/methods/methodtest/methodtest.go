@@ -57,6 +57,10 @@ type Config struct {
 	// rows legitimately share state (draws from one random stream in row
 	// order, a joint solution).
 	BatchCoupled bool
+	// Params, if not nil, are the raw parameters TestRegistered builds the
+	// estimator with instead of its defaults: for an estimator whose
+	// defaults cannot run (the external estimator needs a command).
+	Params map[string]any
 }
 
 func (c Config) exactTol() float64 {
@@ -67,8 +71,25 @@ func (c Config) exactTol() float64 {
 }
 
 // TestRegistered checks a registered Spec and runs TestEstimator on the
-// estimator it builds with default parameters.
+// estimator it builds with default parameters (or cfg.Params).
 func TestRegistered(t *testing.T, spec *methods.Spec, cfg Config) {
+	t.Helper()
+	CheckRegistered(t, spec, cfg)
+}
+
+// TestEstimator runs the conformance checks on the estimator newEst builds.
+// newEst is called more than once: a check may need a fresh value. The
+// estimator must implement methods.PreImager or methods.Denoiser (or both,
+// in which case both are checked).
+func TestEstimator(t *testing.T, name string, newEst func(t *testing.T) any, cfg Config) {
+	t.Helper()
+	// Under go test every T the kit hands out is a *testing.T.
+	CheckEstimator(t, name, func(t T) any { return newEst(t.(*testing.T)) }, cfg)
+}
+
+// CheckRegistered is TestRegistered for any T: go test's, or a Checker's
+// outside go test (runexp check-estimator).
+func CheckRegistered(t T, spec *methods.Spec, cfg Config) {
 	t.Helper()
 	if spec.Name == "" || spec.Title == "" || spec.Source == "" || spec.Doc == "" {
 		t.Errorf("spec %q: Name, Title, Doc and Source must all be set (title %q, source %q, doc %q)",
@@ -98,24 +119,25 @@ func TestRegistered(t *testing.T, spec *methods.Spec, cfg Config) {
 	if _, err := spec.Bind(map[string]any{"no_such_parameter": 1}); err == nil {
 		t.Errorf("spec %q: an unknown parameter was accepted", spec.Name)
 	}
-	params, err := spec.Bind(nil)
-	if err != nil {
-		t.Fatalf("spec %q: binding defaults: %v", spec.Name, err)
+	what := "defaults"
+	if cfg.Params != nil {
+		what = fmt.Sprintf("parameters %v", cfg.Params)
 	}
-	TestEstimator(t, spec.Name, func(t *testing.T) any {
+	params, err := spec.Bind(cfg.Params)
+	if err != nil {
+		t.Fatalf("spec %q: binding %s: %v", spec.Name, what, err)
+	}
+	CheckEstimator(t, spec.Name, func(t T) any {
 		est, err := spec.New(params)
 		if err != nil {
-			t.Fatalf("%s: constructing with defaults: %v", spec.Name, err)
+			t.Fatalf("%s: constructing with %s: %v", spec.Name, what, err)
 		}
 		return est
 	}, cfg)
 }
 
-// TestEstimator runs the conformance checks on the estimator newEst builds.
-// newEst is called more than once: a check may need a fresh value. The
-// estimator must implement methods.PreImager or methods.Denoiser (or both,
-// in which case both are checked).
-func TestEstimator(t *testing.T, name string, newEst func(t *testing.T) any, cfg Config) {
+// CheckEstimator is TestEstimator for any T.
+func CheckEstimator(t T, name string, newEst func(t T) any, cfg Config) {
 	t.Helper()
 	est := newEst(t)
 	_, isPre := est.(methods.PreImager)
@@ -125,12 +147,12 @@ func TestEstimator(t *testing.T, name string, newEst func(t *testing.T) any, cfg
 	}
 	f := newFixture()
 	if isPre {
-		newPre := func(t *testing.T) methods.PreImager { return newEst(t).(methods.PreImager) }
-		t.Run("PreImager", func(t *testing.T) { testPreImager(t, name, newPre, f, cfg) })
+		newPre := func(t T) methods.PreImager { return newEst(t).(methods.PreImager) }
+		run(t, "PreImager", func(t T) { testPreImager(t, name, newPre, f, cfg) })
 	}
 	if isDen {
-		newDen := func(t *testing.T) methods.Denoiser { return newEst(t).(methods.Denoiser) }
-		t.Run("Denoiser", func(t *testing.T) { testDenoiser(t, name, newDen, f, cfg) })
+		newDen := func(t T) methods.Denoiser { return newEst(t).(methods.Denoiser) }
+		run(t, "Denoiser", func(t T) { testDenoiser(t, name, newDen, f, cfg) })
 	}
 }
 
@@ -197,7 +219,7 @@ func seeded() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }
 var errPanicked = errors.New("methodtest: the estimator panicked")
 
 // call runs f and turns a panic into a test error and errPanicked.
-func call(t *testing.T, what string, f func() ([]methods.Status, error)) (st []methods.Status, err error) {
+func call(t T, what string, f func() ([]methods.Status, error)) (st []methods.Status, err error) {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {
@@ -208,8 +230,8 @@ func call(t *testing.T, what string, f func() ([]methods.Status, error)) (st []m
 	return f()
 }
 
-func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.PreImager, f *fixture, cfg Config) {
-	t.Run("exact", func(t *testing.T) {
+func testPreImager(t T, name string, newEst func(T) methods.PreImager, f *fixture, cfg Config) {
+	run(t, "exact", func(t T) {
 		// Ψ = φ(x_j): x_j is an exact pre-image, and near X0.
 		b := methods.NewBasis(f.x, f.gauss)
 		gamma := mat.NewDense(len(exactRows), numTrain, nil)
@@ -236,12 +258,12 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 		checkExact(t, name, &z, st, f.x, exactRows, cfg.exactTol())
 	})
 
-	t.Run("exact-denoise", func(t *testing.T) {
+	run(t, "exact-denoise", func(t T) {
 		// Projecting a training input onto all components leaves its image
 		// unchanged, so denoising the training set returns it.
 		m, err := methods.FitKPCA(f.x, f.gauss)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v", err)
 		}
 		in := &methods.DenoiseInput{Model: m, Q: m.Rank(), X0: f.x, Rand: seeded()}
 		var z mat.Dense
@@ -258,10 +280,10 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 	})
 
 	for _, k := range f.kernels() {
-		t.Run("generic/"+kernelName(k), func(t *testing.T) {
+		run(t, "generic/"+kernelName(k), func(t T) {
 			m, err := methods.FitKPCA(f.x, k)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%v", err)
 			}
 			proj := m.Project(f.test, min(genericQ, m.Rank()))
 			newProblem := func() *methods.Problem {
@@ -319,11 +341,11 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 		})
 	}
 
-	t.Run("no-X0", func(t *testing.T) {
+	run(t, "no-X0", func(t T) {
 		// Cluster centres have no noisy input: handle it or say so.
 		m, err := methods.FitKPCA(f.x, f.gauss)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v", err)
 		}
 		proj := m.Project(f.test, genericQ)
 		p := methods.NewProblem(m.Basis(), proj.Gamma, nil)
@@ -340,10 +362,10 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 		checkOutput(t, name, &z, st, numTest)
 	})
 
-	t.Run("wrong-dimension", func(t *testing.T) {
+	run(t, "wrong-dimension", func(t T) {
 		m, err := methods.FitKPCA(f.x, f.gauss)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v", err)
 		}
 		proj := m.Project(f.test, genericQ)
 		wide := mat.NewDense(numTest, dim+1, nil)
@@ -366,8 +388,8 @@ func testPreImager(t *testing.T, name string, newEst func(*testing.T) methods.Pr
 	})
 }
 
-func testDenoiser(t *testing.T, name string, newEst func(*testing.T) methods.Denoiser, f *fixture, cfg Config) {
-	t.Run("exact", func(t *testing.T) {
+func testDenoiser(t T, name string, newEst func(T) methods.Denoiser, f *fixture, cfg Config) {
+	run(t, "exact", func(t T) {
 		// With all components the training inputs are their own
 		// reconstructions: exactly so for the linear kernel (linear PCA),
 		// and in feature space for the Gaussian.
@@ -375,7 +397,7 @@ func testDenoiser(t *testing.T, name string, newEst func(*testing.T) methods.Den
 		for _, k := range []kernel.Kernel{kernel.Linear{}, f.gauss} {
 			m, err := methods.FitKPCA(f.x, k)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%v", err)
 			}
 			in := &methods.DenoiseInput{Model: m, Q: m.Rank(), X0: f.x, Rand: seeded()}
 			var z mat.Dense
@@ -396,10 +418,10 @@ func testDenoiser(t *testing.T, name string, newEst func(*testing.T) methods.Den
 	})
 
 	for _, k := range f.kernels() {
-		t.Run("generic/"+kernelName(k), func(t *testing.T) {
+		run(t, "generic/"+kernelName(k), func(t T) {
 			m, err := methods.FitKPCA(f.x, k)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%v", err)
 			}
 			q := min(genericQ, m.Rank())
 			newInput := func(x0 *mat.Dense) *methods.DenoiseInput {
@@ -452,10 +474,10 @@ func testDenoiser(t *testing.T, name string, newEst func(*testing.T) methods.Den
 		})
 	}
 
-	t.Run("wrong-dimension", func(t *testing.T) {
+	run(t, "wrong-dimension", func(t T) {
 		m, err := methods.FitKPCA(f.x, f.gauss)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v", err)
 		}
 		in := &methods.DenoiseInput{Model: m, Q: genericQ, X0: mat.NewDense(numTest, dim+1, nil), Rand: seeded()}
 		var z mat.Dense
@@ -468,7 +490,7 @@ func testDenoiser(t *testing.T, name string, newEst func(*testing.T) methods.Den
 
 // checkOutput checks the shape of a result, one Status per row, and that
 // every row not marked failed is finite.
-func checkOutput(t *testing.T, name string, z *mat.Dense, st []methods.Status, m int) {
+func checkOutput(t T, name string, z *mat.Dense, st []methods.Status, m int) {
 	t.Helper()
 	if len(st) != m {
 		t.Fatalf("%s: %d statuses for %d rows", name, len(st), m)
@@ -491,7 +513,7 @@ func checkOutput(t *testing.T, name string, z *mat.Dense, st []methods.Status, m
 }
 
 // checkExact checks that row i of z is want's row rows[i].
-func checkExact(t *testing.T, name string, z *mat.Dense, st []methods.Status, want *mat.Dense, rows []int, tol float64) {
+func checkExact(t T, name string, z *mat.Dense, st []methods.Status, want *mat.Dense, rows []int, tol float64) {
 	t.Helper()
 	checkOutput(t, name, z, st, len(rows))
 	for i, j := range rows {
@@ -508,7 +530,7 @@ func checkExact(t *testing.T, name string, z *mat.Dense, st []methods.Status, wa
 }
 
 // checkSame checks that two runs gave identical bytes and statuses.
-func checkSame(t *testing.T, what string, z *mat.Dense, st []methods.Status, err error, z2 *mat.Dense, st2 []methods.Status, err2 error) {
+func checkSame(t T, what string, z *mat.Dense, st []methods.Status, err error, z2 *mat.Dense, st2 []methods.Status, err2 error) {
 	t.Helper()
 	if (err == nil) != (err2 == nil) {
 		t.Errorf("%s: errors differ: %v, then %v", what, err, err2)
@@ -540,7 +562,7 @@ func checkSame(t *testing.T, what string, z *mat.Dense, st []methods.Status, err
 }
 
 // checkRow compares row i of a batch result with the same row solved alone.
-func checkRow(t *testing.T, name string, i int, z *mat.Dense, st []methods.Status, zi *mat.Dense, sti []methods.Status, err error) {
+func checkRow(t T, name string, i int, z *mat.Dense, st []methods.Status, zi *mat.Dense, sti []methods.Status, err error) {
 	t.Helper()
 	if err != nil {
 		t.Errorf("%s: row %d alone: %v", name, i, err)

@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"fmt"
@@ -52,7 +52,9 @@ func init() {
 			// The files hold [−1, 1] with background −1; scale: [0, 1] puts
 			// the background at 0, where an ℓ1 penalty means "blank".
 			for _, set := range []*datasets.Set{train, test} {
-				set.X.Apply(func(_, _ int, v float64) float64 { return o.lo + (v+1)/2*(o.hi-o.lo) }, set.X)
+				if err := datasets.Rescale(set.X, [2]float64{-1, 1}, [2]float64{o.lo, o.hi}); err != nil {
+					return nil, err
+				}
 			}
 			return &runner.Data{Train: train, Test: test}, nil
 		},

@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"gonum.org/v1/gonum/mat"
@@ -64,7 +64,9 @@ func loadSynthetic(env *runner.Env, s config.Section) (*runner.Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	set.X.Apply(func(_, _ int, v float64) float64 { return o.lo + v*(o.hi-o.lo) }, set.X)
+	if err := datasets.Rescale(set.X, [2]float64{0, 1}, [2]float64{o.lo, o.hi}); err != nil {
+		return nil, err
+	}
 	if o.labels == "group" {
 		set.LabelNames = nil
 		for i, in := range info {

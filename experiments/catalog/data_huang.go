@@ -1,10 +1,7 @@
-package experiments
+package catalog
 
 import (
 	"fmt"
-	"slices"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
@@ -73,12 +70,12 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			set, err := selectPIE(all, info, o)
+			set, err := datasets.SelectPIE10(all, info, o)
 			if err != nil {
 				return nil, err
 			}
 			n, _ := set.X.Dims()
-			env.Log.Info("loaded CMU PIE", "images", n, "subset", o.subset, "labels", o.labels)
+			env.Log.Info("loaded CMU PIE", "images", n, "subset", o.Subset, "labels", o.Labels)
 			return &runner.Data{Train: set}, nil
 		},
 	})
@@ -100,80 +97,26 @@ func yaleFacesOptions(s config.Section) (datasets.YaleFacesOptions, string, erro
 	return o, labels, nil
 }
 
-type pieOpts struct {
-	subset   string // expression or poses
-	labels   string // expression, pose or subject
-	subjects []int  // 0–9; empty = all
-}
-
-func pieOptions(s config.Section) (pieOpts, error) {
+// pieOptions reads the pie10 options; labels default to the subset's own
+// (expression for expression, pose for poses).
+func pieOptions(s config.Section) (datasets.PIE10Selection, error) {
 	r := s.Reader("dataset")
-	o := pieOpts{
-		subset: r.String("subset", "expression", "expression", "poses"),
-		labels: r.String("labels", "", "expression", "pose", "subject"),
+	o := datasets.PIE10Selection{
+		Subset: r.String("subset", "expression", "expression", "poses"),
+		Labels: r.String("labels", "", "expression", "pose", "subject"),
 	}
 	var err error
-	if o.subjects, err = intList(s, r, "subjects", nil, 0, 9); err != nil {
+	if o.Subjects, err = intList(s, r, "subjects", nil, 0, 9); err != nil {
 		return o, err
 	}
 	if err := r.Err(); err != nil {
 		return o, err
 	}
-	if o.labels == "" {
-		o.labels = map[string]string{"expression": "expression", "poses": "pose"}[o.subset]
+	if o.Labels == "" {
+		o.Labels = map[string]string{"expression": "expression", "poses": "pose"}[o.Subset]
 	}
-	if o.labels == "expression" && o.subset != "expression" {
+	if o.Labels == "expression" && o.Subset != "expression" {
 		return o, s.Errorf("labels", "dataset.labels: expression labels need subset: expression")
 	}
 	return o, nil
-}
-
-// pieSubsets maps the subset option to the index map's subset_inferred.
-var pieSubsets = map[string]string{"expression": "expression", "poses": "illum_roomlights_off"}
-
-// selectPIE keeps the rows of the chosen subset and subjects, scales them
-// to [0, 1] and relabels them.
-func selectPIE(all *datasets.Set, info []datasets.PIEInfo, o pieOpts) (*datasets.Set, error) {
-	_, d := all.X.Dims()
-	var rows []int
-	for i, in := range info {
-		if in.Subset != pieSubsets[o.subset] {
-			continue
-		}
-		if len(o.subjects) > 0 && !slices.Contains(o.subjects, all.Labels[i]) {
-			continue
-		}
-		rows = append(rows, i)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("CMU PIE: no images in subset %s of subjects %v", o.subset, o.subjects)
-	}
-	x := mat.NewDense(len(rows), d, nil)
-	labels := make([]int, len(rows))
-	var names []string
-	index := map[string]int{}
-	for k, i := range rows {
-		src := all.X.RawRowView(i)
-		dst := x.RawRowView(k)
-		for j, v := range src {
-			dst[j] = v / 255
-		}
-		var name string
-		switch o.labels {
-		case "expression":
-			name = info[i].Condition
-		case "pose":
-			name = info[i].Pose
-		case "subject":
-			name = fmt.Sprintf("subject%02d", all.Labels[i]+1)
-		}
-		l, ok := index[name]
-		if !ok {
-			l = len(names)
-			index[name] = l
-			names = append(names, name)
-		}
-		labels[k] = l
-	}
-	return &datasets.Set{Name: "pie10-" + o.subset, X: x, Labels: labels, LabelNames: names, Width: all.Width, Height: all.Height}, nil
 }

@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package experiments
+package catalog
 
 import (
 	"github.com/runexp/runexp/internal/config"
@@ -18,6 +18,9 @@ func init() {
 			return s.Reader("dataset").Err()
 		},
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
+			if err := s.Reader("dataset").Err(); err != nil {
+				return nil, err
+			}
 			root, err := env.Root()
 			if err != nil {
 				return nil, err

@@ -1,0 +1,264 @@
+package denoise
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/runexp/runexp/experiments/internal/common"
+	"github.com/runexp/runexp/experiments/internal/figs"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// The two figures: Fig. 4's percentile bands and Fig. 6's example images
+// with intensity profiles.
+
+// bands draws one panel per estimator: for each subspace size, the 5th–95th
+// percentile band of per-input MSE against the kernel width, and its median.
+// Every panel shares the axes so estimators compare at a glance.
+//
+// The axes are logarithmic, so an error of exactly 0 (an estimator that
+// reproduces its inputs, such as the base line without corruption) is
+// drawn at a floor a decade below the smallest positive error; when no
+// error is positive there is nothing to draw on a log scale and no figure.
+func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey, size string) error {
+	labels := common.Labels(recs, "method")
+	sizes := common.Values(recs, sizeKey)
+	floor := errorFloor(recs)
+	if floor == 0 {
+		in.env.Log.Warn("no positive error to draw on the log axes of the bands figure", "figure", in.opt.figureName)
+		return nil
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range recs {
+		if recs[i].Status == report.StatusFailed {
+			continue
+		}
+		lo = math.Min(lo, max(recs[i].Metrics["mse_p5"], floor))
+		hi = math.Max(hi, max(recs[i].Metrics["mse_p95"], floor))
+	}
+	var panels []*plot.Plot
+	for _, label := range labels {
+		p := plot.New()
+		p.Title.Text = label
+		p.X.Label.Text = wn + " (log scale)"
+		p.Y.Label.Text = "MSE per pixel (log scale)"
+		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+		p.X.Tick.Marker, p.Y.Tick.Marker = figs.LogTicks125{}, figs.LogTicks125{}
+		for si, sz := range sizes {
+			var pts []figs.BandPoint
+			for i := range recs {
+				r := &recs[i]
+				if fmt.Sprint(r.Params["method"]) != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
+					continue
+				}
+				pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: max(r.Metrics["mse_p5"], floor), Mid: max(r.Metrics["mse_median"], floor), Hi: max(r.Metrics["mse_p95"], floor)})
+			}
+			line, err := figs.AddBand(p, pts, figs.Palette[si%len(figs.Palette)])
+			if err != nil {
+				return err
+			}
+			if line == nil {
+				continue
+			}
+			p.Legend.Add(fmt.Sprintf("%s = %s", size, report.FormatFloat(sz, 4)), line)
+		}
+		if !math.IsInf(lo, 0) {
+			p.Y.Min, p.Y.Max = lo, hi
+		}
+		p.Legend.Top = true
+		p.Legend.TextStyle.Font.Size = vg.Points(7)
+		panels = append(panels, p)
+	}
+	if len(panels) == 0 {
+		return nil
+	}
+	w, h := out.Size(8*vg.Centimeter, 7*vg.Centimeter)
+	cols := 3
+	if len(panels) < cols {
+		cols = len(panels)
+	}
+	var grid [][]*plot.Plot
+	for i, p := range panels {
+		if i%cols == 0 {
+			grid = append(grid, nil)
+		}
+		grid[len(grid)-1] = append(grid[len(grid)-1], p)
+	}
+	for len(grid[len(grid)-1]) < cols {
+		grid[len(grid)-1] = append(grid[len(grid)-1], nil)
+	}
+	return out.SaveGrid(grid, w, h, in.opt.figureName)
+}
+
+// errorFloor returns a tenth of the smallest positive error percentile of
+// the records that did not fail, or 0 when none is positive.
+func errorFloor(recs []report.Record) float64 {
+	least := math.Inf(1)
+	for i := range recs {
+		if recs[i].Status == report.StatusFailed {
+			continue
+		}
+		for _, k := range []string{"mse_p5", "mse_median", "mse_p95"} {
+			if v := recs[i].Metrics[k]; v > 0 {
+				least = math.Min(least, v)
+			}
+		}
+	}
+	if math.IsInf(least, 1) {
+		return 0
+	}
+	return least / 10
+}
+
+// modelPoint is a (kernel width, subspace size) pair of the grid.
+type modelPoint struct{ width, size float64 }
+
+// modelPoints returns the grid's model points in record order.
+func modelPoints(recs []report.Record, wn, sizeKey string) []modelPoint {
+	var points []modelPoint
+	seen := map[modelPoint]bool{}
+	for i := range recs {
+		pt := modelPoint{common.Param(&recs[i], wn), common.Param(&recs[i], sizeKey)}
+		if !seen[pt] {
+			seen[pt] = true
+			points = append(points, pt)
+		}
+	}
+	return points
+}
+
+// profileLine is one curve of the intensity profiles.
+type profileLine struct {
+	label string
+	img   []float64
+}
+
+// images draws, per model point, the example inputs: original, noisy and
+// each estimator's pre-image, then intensity profiles along one row and one
+// column of the first example.
+func (in *instance) images(out *runner.Output, recs []report.Record, wn, sizeKey string) error {
+	points := modelPoints(recs, wn, sizeKey)
+	varying := varyingParams(recs, in.env.Config)
+	for pi, pt := range points {
+		suffix := ""
+		if len(points) > 1 {
+			suffix = fmt.Sprintf("-%d", pi+1)
+		}
+		g, lines := in.exampleGrid(recs, pt, varying, wn, sizeKey)
+		files, err := g.Save(out.Path(in.opt.figureName + suffix))
+		out.Add(files...)
+		if err != nil {
+			return err
+		}
+		if len(in.examples) == 0 || !in.opt.profiles {
+			continue
+		}
+		if err := in.profiles(out, lines, suffix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exampleGrid returns the image grid of model point pt (original and
+// corrupted examples, then one row per estimator) and the profile lines
+// of the first example: original, corrupted, then each estimator's.
+func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map[string][]string, wn, sizeKey string) (*report.ImageGrid, []profileLine) {
+	w, h := in.test.Width, in.test.Height
+	d := w * h
+	g := &report.ImageGrid{Width: w, Height: h, Scale: max(1, 64/max(w, h)), Invert: in.opt.invert,
+		Title: fmt.Sprintf("%s = %s, %s = %s", wn, report.FormatFloat(pt.width, 4), sizeKey, report.FormatFloat(pt.size, 4))}
+	var orig, noisy [][]float64
+	for _, i := range in.examples {
+		orig = append(orig, in.test.X.RawRowView(i))
+		noisy = append(noisy, in.noisy.RawRowView(i))
+		g.ColLabels = append(g.ColLabels, fmt.Sprintf("%d", in.test.Labels[i]))
+	}
+	g.Images = [][][]float64{orig, noisy}
+	g.RowLabels = []string{"original", "corrupted"}
+	var lines []profileLine
+	if len(in.examples) > 0 {
+		first := in.examples[0]
+		lines = append(lines, profileLine{"original", in.test.X.RawRowView(first)}, profileLine{"corrupted", in.noisy.RawRowView(first)})
+	}
+	for i := range recs {
+		r := &recs[i]
+		if common.Param(r, wn) != pt.width || common.Param(r, sizeKey) != pt.size {
+			continue
+		}
+		label := fmt.Sprint(r.Params["method"])
+		if ps := methodParams(r, varying); ps != "" {
+			label += " (" + ps + ")"
+		}
+		ex := r.Arrays["examples"]
+		var row [][]float64
+		for k := range in.examples {
+			if len(ex) >= (k+1)*d {
+				row = append(row, ex[k*d:(k+1)*d])
+			} else {
+				row = append(row, nil)
+			}
+		}
+		g.Images = append(g.Images, row)
+		g.RowLabels = append(g.RowLabels, label)
+		if len(ex) >= d {
+			lines = append(lines, profileLine{label, ex[:d]})
+		}
+	}
+	return g, lines
+}
+
+// profiles draws the intensity of each line along the profile row and
+// column, the original in black and the corrupted input in grey.
+func (in *instance) profiles(out *runner.Output, lines []profileLine, suffix string) error {
+	w, h := in.test.Width, in.test.Height
+	var panels []*plot.Plot
+	for _, seg := range []struct {
+		name string
+		at   func(k int) int
+		n    int
+	}{
+		{fmt.Sprintf("row %d", in.opt.profileRow), func(k int) int { return in.opt.profileRow*w + k }, w},
+		{fmt.Sprintf("column %d", in.opt.profileCol), func(k int) int { return k*w + in.opt.profileCol }, h},
+	} {
+		p := plot.New()
+		p.Title.Text = fmt.Sprintf("intensity along %s of the first example", seg.name)
+		p.X.Label.Text = "pixel"
+		p.Y.Label.Text = "intensity"
+		for li, l := range lines {
+			var xy plotter.XYs
+			for k := 0; k < seg.n; k++ {
+				xy = append(xy, plotter.XY{X: float64(k), Y: l.img[seg.at(k)]})
+			}
+			xy = figs.Finite(xy)
+			if len(xy) < 2 {
+				continue
+			}
+			ln, err := plotter.NewLine(xy)
+			if err != nil {
+				return err
+			}
+			switch li {
+			case 0:
+				ln.Color, ln.Width = color.Black, vg.Points(1.5)
+			case 1:
+				ln.Color = color.Gray{Y: 160}
+			default:
+				ln.Color = figs.Palette[(li-2)%len(figs.Palette)]
+			}
+			p.Add(ln)
+			p.Legend.Add(l.label, ln)
+		}
+		p.Legend.Top = true
+		p.Legend.TextStyle.Font.Size = vg.Points(7)
+		panels = append(panels, p)
+	}
+	pw, ph := out.Size(9*vg.Centimeter, 6*vg.Centimeter)
+	return out.SaveGrid([][]*plot.Plot{panels}, pw, ph, in.opt.figureName+"-profiles"+suffix)
+}

@@ -1,0 +1,639 @@
+package methods
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sbinet/npyio/npy"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/kernel"
+)
+
+// External runs an estimator written in any language as a separate process,
+// once per batch, through files: the protocol of docs/external-estimators.md.
+//
+// For each batch it creates a fresh temporary directory, writes the problem
+// into it as NumPy .npy files (float64, C order) with a JSON manifest,
+// manifest.json, and runs Command with the directory appended as the last
+// argument (and in the environment as RUNEXP_ESTIMATOR_DIR). The working
+// directory is runexp's own, so a relative script path in Command means
+// what it means on the command line. The process writes the M×D result
+// Z.npy into the directory and, optionally, status.json with one entry per
+// row. The directory is removed afterwards, whatever happened.
+//
+// Every failure is an error of the batch that names its reason: a command
+// that cannot start, a non-zero exit (with the tail of its standard error),
+// a time-out (the whole process group is killed), a missing, unreadable,
+// wrongly typed or wrongly shaped Z.npy, a malformed status.json. A row
+// that is not finite, or that status.json marks failed, is that row's
+// Status.Err. Nothing is ever taken from a partial result.
+//
+// External is both a PreImager (manifest capability "pre-image": Γ over
+// the training inputs) and a Denoiser (capability "de-noise": the noisy
+// inputs, their projection Γ on q components and their kernel values);
+// Does restricts it to one of the two for a script that implements only
+// one.
+type External struct {
+	// Command is the program and its arguments.
+	Command []string
+	// Timeout bounds one batch's run.
+	Timeout time.Duration
+	// Script names a file whose contents the fingerprint covers, besides
+	// every argument of Command ending in .py.
+	Script string
+}
+
+// Protocol is the version of the external estimator protocol written in
+// every manifest.
+const Protocol = 1
+
+// externalStderrTail is how much of the process's standard error a failure
+// quotes.
+const externalStderrTail = 2000
+
+var (
+	_ PreImager = (*External)(nil)
+	_ Denoiser  = (*External)(nil)
+)
+
+func init() {
+	Register(Spec{
+		Name:  "external",
+		Title: "External",
+		Doc:   "runs an estimator in any language as a process, through .npy files and a JSON manifest (docs/external-estimators.md)",
+		Source: "runexp's external estimator protocol, version 1 " +
+			"(docs/external-estimators.md; python/runexp_estimator.py reads and writes it)",
+		Does:    PreImages | Denoises,
+		Kernels: AnyKernel,
+		Params: []Param{
+			StringParam("command", "", nil, "the command line, split on white space with single and double quotes grouping (no shell); the problem's directory is appended as the last argument"),
+			StringParam("timeout", "10m", nil, "time limit of one batch, a Go duration (90s, 10m); the process group is killed when it runs out"),
+			StringParam("script", "", nil, "a file the cache fingerprint covers besides the command's .py arguments (a MATLAB or shell script, say)"),
+			StringParam("does", "both", []string{"both", "pre-image", "de-noise"}, "which protocol capability the command implements: a pre-image or de-noise script is built as only a PreImager or only a Denoiser"),
+		},
+		New: newExternal,
+	})
+}
+
+// externalPreImager and externalDenoiser hide the other interface, for a
+// command that implements only one capability.
+type externalPreImager struct{ e *External }
+type externalDenoiser struct{ e *External }
+
+func (x externalPreImager) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
+	return x.e.PreImage(dst, p)
+}
+
+func (x externalDenoiser) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
+	return x.e.Denoise(dst, in)
+}
+
+func newExternal(p Params) (any, error) {
+	cmd, err := SplitCommand(p.String("command"))
+	if err != nil {
+		return nil, &ParamError{"command", err.Error()}
+	}
+	timeout, err := time.ParseDuration(p.String("timeout"))
+	if err != nil {
+		return nil, &ParamError{"timeout", err.Error()}
+	}
+	if timeout <= 0 {
+		return nil, &ParamError{"timeout", fmt.Sprintf("%v is not a positive duration", timeout)}
+	}
+	e := &External{Command: cmd, Timeout: timeout, Script: p.String("script")}
+	switch p.String("does") {
+	case "pre-image":
+		return externalPreImager{e}, nil
+	case "de-noise":
+		return externalDenoiser{e}, nil
+	}
+	return e, nil
+}
+
+// SplitCommand splits a command line into words: white space separates
+// words, single quotes group literally, double quotes group with \" and \\
+// as escapes, and a backslash outside quotes escapes the next character.
+// There is no shell: no variables, globs or redirections.
+func SplitCommand(s string) ([]string, error) {
+	var (
+		words []string
+		cur   strings.Builder
+		inTok bool
+		quote rune
+	)
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case quote == '"':
+			switch {
+			case r == '"':
+				quote = 0
+			case r == '\\' && i+1 < len(rs) && (rs[i+1] == '"' || rs[i+1] == '\\'):
+				i++
+				cur.WriteRune(rs[i])
+			default:
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inTok = r, true
+		case r == '\\':
+			if i+1 == len(rs) {
+				return nil, errors.New("command ends with a lone backslash")
+			}
+			i++
+			cur.WriteRune(rs[i])
+			inTok = true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inTok {
+				words = append(words, cur.String())
+				cur.Reset()
+				inTok = false
+			}
+		default:
+			cur.WriteRune(r)
+			inTok = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated %c quote in command %q", quote, s)
+	}
+	if inTok {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// ExternalFingerprint returns a hex SHA-256 that changes whenever the
+// external estimator bound in p would compute something else: its command
+// line, and the contents of every file it names as a script (each command
+// argument ending in .py, and the script parameter). The runner's cell
+// cache includes it in the key of a cell that runs an external estimator
+// (runner.CellKey.MethodExternal), so that editing the script recomputes.
+// A script that cannot be read is an error, not a fingerprint without it.
+func ExternalFingerprint(p Params) (string, error) {
+	cmd, err := SplitCommand(p.String("command"))
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "runexp external protocol %d\n", Protocol)
+	enc, _ := json.Marshal(cmd)
+	fmt.Fprintf(h, "command %s\n", enc)
+	var files []string
+	for _, a := range cmd {
+		if strings.HasSuffix(a, ".py") {
+			files = append(files, a)
+		}
+	}
+	if s := p.String("script"); s != "" {
+		files = append(files, s)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("external: fingerprinting script: %w", err)
+		}
+		sum := sha256.Sum256(b)
+		fmt.Fprintf(h, "file %q %x\n", f, sum)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Manifest is manifest.json, what the process reads first.
+type Manifest struct {
+	// Protocol is the protocol version, Protocol.
+	Protocol int `json:"protocol"`
+	// Capability is "pre-image" or "de-noise".
+	Capability string `json:"capability"`
+	// Kernel is the model's kernel in runexp's convention, or nil when
+	// there is no model (an imputer's input).
+	Kernel *ManifestKernel `json:"kernel"`
+	// Seed is drawn from the cell's random stream (53 bits, exact in a
+	// double), or nil when the caller gave none.
+	Seed *uint64 `json:"seed"`
+	// Q is the number of components of a de-noising batch, or nil.
+	Q *int `json:"q"`
+	// M, N and D are the batch size, the number of training inputs (0
+	// without a model) and the input dimension.
+	M int `json:"m"`
+	N int `json:"n"`
+	D int `json:"d"`
+	// Inputs maps each array's name to its file and shape.
+	Inputs map[string]ManifestArray `json:"inputs"`
+	// Output and Status name the files the process writes.
+	Output string `json:"output"`
+	Status string `json:"status"`
+}
+
+// ManifestKernel names a kernel. Name is "gaussian" (k = exp(−‖x−y‖²/c),
+// with Gamma = 1/c), "linear", "polynomial" ((xᵀy + offset)^degree), or
+// the kernel's description for any other (K.npy holds its values).
+type ManifestKernel struct {
+	Name   string   `json:"name"`
+	C      *float64 `json:"c,omitempty"`
+	Gamma  *float64 `json:"gamma,omitempty"`
+	Degree *int     `json:"degree,omitempty"`
+	Offset *float64 `json:"offset,omitempty"`
+}
+
+// ManifestArray is one input file.
+type ManifestArray struct {
+	File  string `json:"file"`
+	Shape []int  `json:"shape"`
+}
+
+// ManifestRow is one entry of status.json: a failed row has a non-empty
+// Error; Iterations and Converged are reported like Status's.
+type ManifestRow struct {
+	Error      string             `json:"error"`
+	Iterations int                `json:"iterations"`
+	Converged  *bool              `json:"converged"`
+	Diag       map[string]float64 `json:"diag"`
+}
+
+func manifestKernel(k kernel.Kernel) *ManifestKernel {
+	if k == nil {
+		return nil
+	}
+	if c, ok := gaussianWidth(k); ok {
+		g := 1 / c
+		return &ManifestKernel{Name: "gaussian", C: &c, Gamma: &g}
+	}
+	switch k := k.(type) {
+	case kernel.Linear:
+		return &ManifestKernel{Name: "linear"}
+	case kernel.Polynomial:
+		d, o := k.Degree, k.Offset
+		return &ManifestKernel{Name: "polynomial", Degree: &d, Offset: &o}
+	}
+	return &ManifestKernel{Name: k.String()}
+}
+
+// batch is one call's problem on its way to files.
+type batch struct {
+	manifest Manifest
+	arrays   map[string]mat.Matrix
+}
+
+func newBatch(capability string, k kernel.Kernel, m, n, d int) *batch {
+	return &batch{
+		manifest: Manifest{
+			Protocol: Protocol, Capability: capability, Kernel: manifestKernel(k),
+			M: m, N: n, D: d, Inputs: map[string]ManifestArray{},
+			Output: "Z.npy", Status: "status.json",
+		},
+		arrays: map[string]mat.Matrix{},
+	}
+}
+
+func (b *batch) add(name string, a mat.Matrix) {
+	if a == nil {
+		return
+	}
+	if d, ok := a.(*mat.Dense); ok && d == nil {
+		return
+	}
+	r, c := a.Dims()
+	b.manifest.Inputs[name] = ManifestArray{File: name + ".npy", Shape: []int{r, c}}
+	b.arrays[name] = a
+}
+
+func (b *batch) seed(rng interface{ Uint64() uint64 }) {
+	s := rng.Uint64() >> 11
+	b.manifest.Seed = &s
+}
+
+// PreImage writes the problem (X, K, Gamma, and X0 and Start when present)
+// and runs the command with capability "pre-image".
+func (e *External) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("external: %w", err)
+	}
+	n, d := p.Basis.X.Dims()
+	b := newBatch("pre-image", p.Basis.Kernel, p.M(), n, d)
+	b.add("X", p.Basis.X)
+	b.add("K", p.Basis.K)
+	b.add("Gamma", p.Gamma)
+	b.add("X0", p.X0)
+	b.add("Start", p.Start)
+	if p.Rand != nil {
+		b.seed(p.Rand)
+	}
+	return e.run(dst, b)
+}
+
+// Denoise writes the noisy inputs X0 and, with a model, the training
+// inputs X, their Gram matrix K, the kernel values Kx = k(X0, X) and the
+// projection Gamma of X0 on in.Q components, with Mask when present, and
+// runs the command with capability "de-noise".
+func (e *External) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
+	if in == nil || in.X0 == nil {
+		return nil, errors.New("external: no inputs to denoise")
+	}
+	m, d := in.X0.Dims()
+	if in.Mask != nil {
+		if r, c := in.Mask.Dims(); r != m || c != d {
+			return nil, fmt.Errorf("external: mask is %d×%d, inputs %d×%d", r, c, m, d)
+		}
+	}
+	var b *batch
+	if in.Model == nil {
+		b = newBatch("de-noise", nil, m, 0, d)
+	} else {
+		if err := checkDenoiseInput(in); err != nil {
+			return nil, fmt.Errorf("external: %w", err)
+		}
+		b = newBatch("de-noise", in.Model.Kernel, m, in.Model.N(), d)
+		proj := in.Model.Project(in.X0, in.Q)
+		q := in.Q
+		b.manifest.Q = &q
+		b.add("X", in.Model.X)
+		b.add("K", in.Model.K)
+		b.add("Kx", proj.Kx)
+		b.add("Gamma", proj.Gamma)
+	}
+	b.add("X0", in.X0)
+	b.add("Mask", in.Mask)
+	if in.Rand != nil {
+		b.seed(in.Rand)
+	}
+	return e.run(dst, b)
+}
+
+// run writes b into a fresh directory, runs the command on it and reads the
+// result back into dst.
+func (e *External) run(dst *mat.Dense, b *batch) (st []Status, err error) {
+	if len(e.Command) == 0 {
+		return nil, errors.New("external: no command (set the command parameter)")
+	}
+	dir, err := os.MkdirTemp("", "runexp-external-")
+	if err != nil {
+		return nil, fmt.Errorf("external: %w", err)
+	}
+	defer func() {
+		if rerr := os.RemoveAll(dir); rerr != nil && err == nil {
+			st, err = nil, fmt.Errorf("external: removing %s: %w", dir, rerr)
+		}
+	}()
+	if err := b.write(dir); err != nil {
+		return nil, fmt.Errorf("external: writing the problem: %w", err)
+	}
+	if err := e.exec(dir); err != nil {
+		return nil, err
+	}
+	m, d := b.manifest.M, b.manifest.D
+	z, err := readResult(filepath.Join(dir, b.manifest.Output), m, d)
+	if err != nil {
+		return nil, fmt.Errorf("external: %s: %w", e.name(), err)
+	}
+	st, err = readStatus(filepath.Join(dir, b.manifest.Status), m)
+	if err != nil {
+		return nil, fmt.Errorf("external: %s: %w", e.name(), err)
+	}
+	useDst(dst, m, d)
+	dst.Copy(z)
+	CheckFinite(dst, st)
+	return st, nil
+}
+
+// name is the command as a failure quotes it: words with white space or
+// quotes in single quotes, so that SplitCommand would give them back.
+func (e *External) name() string {
+	w := make([]string, len(e.Command))
+	for i, a := range e.Command {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		w[i] = a
+	}
+	return strings.Join(w, " ")
+}
+
+func (b *batch) write(dir string) error {
+	for name, a := range b.arrays {
+		if err := writeNpy(filepath.Join(dir, b.manifest.Inputs[name].File), a); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	enc, err := json.MarshalIndent(b.manifest, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "manifest.json"), append(enc, '\n'), 0o644)
+}
+
+func writeNpy(path string, a mat.Matrix) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	// npyio writes a *mat.Dense with its shape, in C order.
+	werr := npy.Write(w, mat.DenseCopyOf(a))
+	if werr == nil {
+		werr = w.Flush()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
+}
+
+// exec runs the command on dir with the time limit, killing its whole
+// process group when the limit passes (and after it exits, so that no
+// child it left behind outlives the batch).
+func (e *External) exec(dir string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), e.Timeout)
+	defer cancel()
+	args := append(append([]string(nil), e.Command[1:]...), dir)
+	cmd := exec.CommandContext(ctx, e.Command[0], args...)
+	cmd.Env = append(os.Environ(), "RUNEXP_ESTIMATOR_DIR="+dir)
+	newProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	// A grandchild that escaped the group could hold the pipe open.
+	cmd.WaitDelay = 2 * time.Second
+	tail := &tailWriter{max: externalStderrTail}
+	cmd.Stderr = tail
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("external: starting %s: %w", e.name(), err)
+	}
+	err := cmd.Wait()
+	killProcessGroup(cmd) // stragglers; an error when there are none
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		return fmt.Errorf("external: %s timed out after %v (process group killed)%s", e.name(), e.Timeout, tail.quote())
+	case err != nil:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return fmt.Errorf("external: %s failed (%v)%s", e.name(), ee.ProcessState, tail.quote())
+		}
+		return fmt.Errorf("external: %s: %w%s", e.name(), err, tail.quote())
+	}
+	return nil
+}
+
+// tailWriter keeps the last max bytes written to it.
+type tailWriter struct {
+	max int
+	buf []byte
+	cut bool
+}
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+		t.cut = true
+	}
+	return len(p), nil
+}
+
+// quote returns the tail for an error message, or "" when it is empty.
+func (t *tailWriter) quote() string {
+	s := strings.TrimSpace(string(t.buf))
+	if s == "" {
+		return "; no standard error"
+	}
+	if t.cut {
+		s = "…" + s
+	}
+	return "; standard error:\n" + s
+}
+
+// npyMagic starts every .npy file, before the version and header length.
+var npyMagic = []byte("\x93NUMPY")
+
+// readResult reads an m×d float64 matrix from path. npyio trusts the
+// file's header (it allocates the header length it reads and slices at
+// the header's last newline), so the header is bounded and the shape and
+// type checked here before npyio reads any data, and a panic on a
+// malformed file is turned into an error.
+func readResult(path string, m, d int) (z *mat.Dense, err error) {
+	name := filepath.Base(path)
+	// NumPy headers are padded to 64 bytes; 1 MiB is far beyond any.
+	data, err := readRegular(path, int64(8*m*d)+1<<20)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("wrote no %s", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%s is not a valid .npy file: %s", name, fmt.Sprintf(format, args...))
+	}
+	if len(data) < 10 || !bytes.Equal(data[:6], npyMagic) {
+		return nil, bad("no NumPy magic string")
+	}
+	var hdrLen, start int
+	switch data[6] {
+	case 1:
+		hdrLen, start = int(binary.LittleEndian.Uint16(data[8:10])), 10
+	case 2, 3:
+		if len(data) < 12 {
+			return nil, bad("truncated header")
+		}
+		hdrLen, start = int(binary.LittleEndian.Uint32(data[8:12])), 12
+	default:
+		return nil, bad("version %d", data[6])
+	}
+	if hdrLen > len(data)-start || !bytes.Contains(data[start:start+hdrLen], []byte("\n")) {
+		return nil, bad("header length %d in a file of %d bytes", hdrLen, len(data))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			z, err = nil, bad("%v", r)
+		}
+	}()
+	r, err := npy.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	if t := r.Header.Descr.Type; t != "<f8" && t != ">f8" {
+		return nil, fmt.Errorf("%s holds %s, want float64 (<f8)", name, t)
+	}
+	if s := r.Header.Descr.Shape; len(s) != 2 || s[0] != m || s[1] != d {
+		return nil, fmt.Errorf("%s has shape %v, want (%d, %d)", name, s, m, d)
+	}
+	if want := start + hdrLen + 8*m*d; len(data) != want {
+		return nil, bad("%d bytes, want %d for a (%d, %d) float64 array", len(data), want, m, d)
+	}
+	var out mat.Dense
+	if err := r.Read(&out); err != nil && err != io.EOF {
+		return nil, bad("%v", err)
+	}
+	return &out, nil
+}
+
+// readRegular reads a regular file of at most max bytes: a FIFO would
+// block and a device or a runaway file exhaust memory.
+func readRegular(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%v)", filepath.Base(path), fi.Mode().Type())
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d its shape allows", filepath.Base(path), fi.Size(), max)
+	}
+	return os.ReadFile(path)
+}
+
+// readStatus reads the optional status.json: a JSON array of m rows, each
+// null (the row went well) or a ManifestRow. No file means every row went
+// well.
+func readStatus(path string, m int) ([]Status, error) {
+	st := make([]Status, m)
+	data, err := readRegular(path, int64(m)*4096+1<<20)
+	if errors.Is(err, os.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rows []*ManifestRow
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rows); err != nil {
+		return nil, fmt.Errorf("status.json is not a JSON array of rows: %v", err)
+	}
+	if len(rows) != m {
+		return nil, fmt.Errorf("status.json has %d rows, want %d", len(rows), m)
+	}
+	for i, r := range rows {
+		if r == nil {
+			continue
+		}
+		st[i].Iterations = r.Iterations
+		st[i].Converged = r.Converged == nil || *r.Converged
+		if r.Error != "" {
+			st[i].Err = errors.New("external: " + r.Error)
+		}
+		if len(r.Diag) > 0 {
+			st[i].Diag = r.Diag
+		}
+	}
+	return st, nil
+}
