@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench fuzz toy usps yaleb huang nguyen lpkpca clean
+.PHONY: all build test vet fmt bench fuzz toy usps yaleb huang nguyen lpkpca suite suite-quick clean
 
 all: vet test build
 
@@ -134,6 +134,22 @@ bench-openblas:
 	$(GO) test -tags openblas -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
 	$(GO) test -tags openblas -run '^$$' -bench 'GaussianGram' ./internal/kernel/
 	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
+# Every config once, in one process, compared with the committed baseline
+# (docs/nightly.md). ONLY='huang-*' runs a subset; the exit status follows
+# docs/exit-status.md. About 2.7 hours on 2 cores without a warm cache.
+ONLY ?=
+suite: build
+	./bin/runexp suite --baseline baseline $(if $(ONLY),--only '$(ONLY)')
+
+# The quick configs (the committed baseline covers them), compared with it:
+# the nightly job in about 5 minutes on 2 cores (needs RUNEXP_DATA).
+QUICK := abrahamsen-hansen-fig2 abrahamsen-hansen-fig3 abrahamsen-hansen-fig6 \
+	zheng-lai-table1 zheng-lai-table2 zheng-lai-table3 zheng-lai-table4 \
+	huang-table1 huang-table1-pergroup huang-table1-pie huang-table1-pie-pergroup \
+	huang-fig5 huang-fig5-k10 huang-fig6 nguyen-table2 \
+	zheng-lpkpca-table1 zheng-lpkpca-table2 zheng-lpkpca-fig2
+suite-quick: build
+	./bin/runexp suite --baseline baseline $(QUICK)
 
 clean:
 	rm -rf bin results

@@ -10,9 +10,12 @@
 //	runexp denoise [flags]            apply an estimator to your own CSV data
 //	runexp merge CONFIG...            assemble the shards of an array job
 //	runexp compare OLD NEW            cells and claims that moved (nightly diffs)
+//	runexp suite [flags] [CONFIG...]  every config once, compared with a baseline
 //
-// Exit status: 0 ok, 1 a claim or comparison failed (or a denoised row
-// failed), 2 usage, config or data error, 130 interrupted.
+// Exit status (docs/exit-status.md): 0 as expected, 1 changed (a verdict
+// differs from its expectation, a compared value moved, or a denoised row
+// failed), 2 usage, config or data error, 3 incomplete (failed cells or
+// claims not evaluated), 4 crash, 130 interrupted.
 package main
 
 import (
@@ -35,17 +38,6 @@ import (
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
-)
-
-const (
-	exitOK    = 0
-	exitClaim = 1
-	exitUsage = 2
-	// exitCrash is a recovered panic: a bug in runexp, never a config
-	// error (docs/exit-status.md).
-	exitCrash = 4
-	// exitInterrupted follows the shell's 128 + SIGINT convention.
-	exitInterrupted = 130
 )
 
 // parseFlags parses args into fs. -h, -help or --help print fs's usage on
@@ -120,6 +112,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdMerge(args[1:], stdout, stderr)
 	case "compare":
 		return cmdCompare(args[1:], stdout, stderr)
+	case "suite":
+		return cmdSuite(args[1:], stdout, stderr)
 	case "check-estimator":
 		return cmdCheckEstimator(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -140,7 +134,8 @@ Usage:
   runexp version               build information
   runexp denoise [flags]       apply an estimator to your own CSV data
   runexp merge [--out DIR] CONFIG...   assemble the shards of an array job
-  runexp compare [--rtol R --atol A] OLD NEW   cells and claims that moved (exit 1)
+  runexp compare [--rtol R --atol A] [--complete] OLD NEW   cells and claims that moved (exit 1)
+  runexp suite [--only GLOB] [--baseline DIR] [CONFIG...]    every config once (docs/nightly.md)
   runexp check-estimator NAME|--command CMD   conformance kit, a verdict per check (exit 1)
 
 Run flags:
@@ -160,10 +155,10 @@ On a terminal the progress bar redraws below the log lines and the
 summary fits the terminal's width (COLUMNS); the full tables are in
 each result folder's tables.txt. Piped, stdout gets the full tables.
 
-Exit status (docs/exit-status.md): 0 as expected, 1 changed (a claim
-failed), 2 usage, config or data error, 4 crash (a bug in runexp: a
-recovered panic), 130 interrupted (finished cells are cached: rerun to
-resume).
+Exit status (docs/exit-status.md): 0 as expected, 1 changed (a claim's
+verdict differs from its expectation; compare: something moved), 2 usage,
+config or data error, 3 incomplete (failed cells, claims not evaluated),
+4 crash, 130 interrupted (finished cells are cached: rerun to resume).
 `)
 }
 
@@ -259,6 +254,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		if shard.Active() {
 			fmt.Fprintf(stdout, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", c.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
+			code = worse(code, summaryStatus(sum))
 			continue
 		}
 		if outTTY && !*quiet {
@@ -268,13 +264,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		for _, e := range sum.ReportErrors {
 			fmt.Fprintf(stderr, "runexp: %s: %s\n", c.Name, e)
 		}
-		if sum.ClaimsFailed() > 0 && code == exitOK {
-			code = exitClaim
-		}
 		if sum.Crashed > 0 {
 			fmt.Fprintf(stderr, "runexp: %s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table\n", c.Name, sum.Crashed)
-			code = exitCrash
 		}
+		printUnexpected(stdout, c.Name, sum)
+		code = worse(code, summaryStatus(sum))
 	}
 	if !shard.Active() {
 		writeIndex(*out, log)
@@ -298,6 +292,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	rtol := fs.Float64("rtol", 1e-9, "relative tolerance: a metric moved if |new−old| > atol + rtol·|old|")
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance")
 	md := fs.Bool("markdown", false, "print the changes as a Markdown table")
+	complete := fs.Bool("complete", false, "count runs of OLD that NEW lacks as changes (default: compare only the runs NEW has, as a partial suite run needs)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -305,7 +300,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "runexp compare: want OLD_RESULTS NEW_RESULTS (a result directory or a results root each)")
 		return exitUsage
 	}
-	ch, err := report.CompareResults(fs.Arg(0), fs.Arg(1), report.CompareOptions{RelTol: *rtol, AbsTol: *atol})
+	ch, err := report.CompareResults(fs.Arg(0), fs.Arg(1), report.CompareOptions{RelTol: *rtol, AbsTol: *atol, Partial: !*complete})
 	if err != nil {
 		fmt.Fprintln(stderr, "runexp compare:", err)
 		return exitUsage
@@ -351,12 +346,8 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		fmt.Fprintf(stdout, "%s: merged %d cells (%d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Failed, claimCounts(sum), sum.Dir)
-		if sum.ClaimsFailed() > 0 && code == exitOK {
-			code = exitClaim
-		}
-		if sum.Crashed > 0 {
-			code = exitCrash
-		}
+		printUnexpected(stdout, c.Name, sum)
+		code = worse(code, summaryStatus(sum))
 	}
 	writeIndex(*out, slog.New(slog.NewTextHandler(stderr, nil)))
 	return code
@@ -370,7 +361,16 @@ func claimCounts(s *runner.Summary) string {
 	for _, c := range s.Claims {
 		n[c.Status]++
 	}
-	return fmt.Sprintf("%d passed, %d failed, %d not evaluated", n["PASS"], n["FAIL"], n["NOT-EVALUATED"])
+	return fmt.Sprintf("%d passed, %d failed, %d not evaluated; %d as expected", n["PASS"], n["FAIL"], n["NOT-EVALUATED"], len(s.Claims)-s.Unexpected-s.NotEvaluated)
+}
+
+// printUnexpected lists the claims whose verdict is not the expected one.
+func printUnexpected(w io.Writer, name string, s *runner.Summary) {
+	for _, c := range s.Claims {
+		if !c.AsExpected {
+			fmt.Fprintf(w, "  %s: claim %s: %s, expected %s: %s\n", name, c.ID, c.Status, c.Expected, c.Evidence)
+		}
+	}
 }
 
 func newLogger(w io.Writer, format string, verbose, quiet bool) (*slog.Logger, error) {

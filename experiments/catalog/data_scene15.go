@@ -53,7 +53,14 @@ func loadScene15(env *runner.Env, root *datasets.Root, o datasets.GISTOptions) (
 		if err != nil {
 			return nil, err
 		}
-		parts := []string{"scene15-gist", datasets.GISTVersion, fmt.Sprintf("%+v", o)}
+		// The descriptors' own key names the code that computes them
+		// (the datasets package, GIST included) besides GISTVersion, so
+		// an edit to it cannot leave stale descriptors in the cache.
+		code, err := runner.CodeFingerprint("internal/datasets/gist.go")
+		if err != nil {
+			return nil, err
+		}
+		parts := []string{"scene15-gist", datasets.GISTVersion, code, fmt.Sprintf("%+v", o)}
 		for _, im := range imgs {
 			sum, _ := root.Sum(im.Path)
 			parts = append(parts, im.Path+" "+sum)

@@ -24,8 +24,26 @@ type Result struct {
 	Statement string `json:"statement,omitempty"`
 	Source    string `json:"source,omitempty"`
 	Status    string `json:"status"`
+	// Expected is the verdict the config expects (PASS unless it says
+	// expect: fail or expect: inconclusive, which expects NOT-EVALUATED);
+	// Because is the config's evidence for it; AsExpected reports whether
+	// Status equals Expected.
+	Expected   string `json:"expected"`
+	Because    string `json:"because,omitempty"`
+	AsExpected bool   `json:"as_expected"`
 	// Evidence gives the numbers behind the verdict.
 	Evidence string `json:"evidence"`
+}
+
+// Expected returns the verdict a claim expects.
+func Expected(cl config.Claim) string {
+	switch cl.Expect {
+	case "fail":
+		return Fail
+	case "inconclusive":
+		return NotEvaluated
+	}
+	return Pass
 }
 
 type spec struct {
@@ -173,8 +191,9 @@ func Check(cl config.Claim) error {
 }
 
 // Evaluate judges a claim against the records.
-func Evaluate(cl config.Claim, recs []report.Record) Result {
-	res := Result{ID: cl.ID, Statement: cl.Statement, Source: cl.Source}
+func Evaluate(cl config.Claim, recs []report.Record) (res Result) {
+	res = Result{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expected: Expected(cl), Because: cl.Because}
+	defer func() { res.AsExpected = res.Status == res.Expected }()
 	sp, err := parse(cl.Check)
 	if err != nil {
 		res.Status, res.Evidence = NotEvaluated, err.Error()

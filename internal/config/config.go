@@ -114,7 +114,11 @@ type Claim struct {
 	Statement string
 	Source    string
 	Check     Section
-	Line      int
+	// Expect is the verdict the claim is known to get on our data: ""
+	// (PASS), "fail" or "inconclusive" (NOT-EVALUATED). Because names the
+	// evidence for an expectation other than PASS and is required with it.
+	Expect, Because string
+	Line            int
 }
 
 // Load reads and validates the config at path.
@@ -511,7 +515,7 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 	ids := map[string]bool{}
 	for i, item := range n.Content {
 		what := fmt.Sprintf("claims[%d]", i)
-		f, _, err := w.fields(item, what, "id", "statement", "source", "check")
+		f, _, err := w.fields(item, what, "id", "statement", "source", "check", "expect", "because")
 		if err != nil {
 			return err
 		}
@@ -526,7 +530,7 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 			return w.errf(f["id"], "%s: claim id %q used twice", what, cl.ID)
 		}
 		ids[cl.ID] = true
-		for key, dst := range map[string]*string{"statement": &cl.Statement, "source": &cl.Source} {
+		for key, dst := range map[string]*string{"statement": &cl.Statement, "source": &cl.Source, "expect": &cl.Expect, "because": &cl.Because} {
 			if x := f[key]; x != nil {
 				if *dst, err = w.str(x, what+"."+key); err != nil {
 					return err
@@ -535,6 +539,20 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 		}
 		if cl.Check, err = w.section(f["check"], what+".check"); err != nil {
 			return err
+		}
+		switch cl.Expect {
+		case "", "pass", "fail", "inconclusive":
+		default:
+			return w.errf(f["expect"], "%s.expect: %q: want pass, fail or inconclusive", what, cl.Expect)
+		}
+		if cl.Expect == "pass" {
+			cl.Expect = ""
+		}
+		if cl.Expect != "" && strings.TrimSpace(cl.Because) == "" {
+			return w.errf(f["expect"], "%s: expect: %s needs because: naming the evidence (a result, an issue, a paper's table)", what, cl.Expect)
+		}
+		if cl.Expect == "" && cl.Because != "" {
+			return w.errf(f["because"], "%s: because: explains an expectation; add expect: fail or expect: inconclusive, or remove it", what)
 		}
 		c.Claims = append(c.Claims, cl)
 	}

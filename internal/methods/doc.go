@@ -106,7 +106,10 @@
 //
 // The doc comment names the paper, the equations and every interpretation
 // the paper leaves open. Nothing else needs to change: every experiment
-// finds the estimator by name.
+// finds the estimator by name, and the runner's cell cache keys on a
+// fingerprint of the registering file's code and of what it reaches
+// (internal/codefp), so editing the estimator recomputes its cells, and
+// only those, without a Version bump (Version stays as a manual lever).
 //
 // # Conformance
 //

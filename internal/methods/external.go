@@ -188,10 +188,9 @@ func SplitCommand(s string) ([]string, error) {
 // external estimator bound in p would compute something else: its command
 // line, and the contents of every file it names as a script (each command
 // argument ending in .py, and the script parameter). The runner's cell
-// cache will include it in the key of a cell that runs an external
-// estimator, so that editing the script recomputes; that wiring comes with
-// the cache-key work on the nightly branch. A script that cannot be read is
-// an error, not a fingerprint without it.
+// cache includes it in the key of a cell that runs an external estimator
+// (runner.CellKey.MethodExternal), so that editing the script recomputes.
+// A script that cannot be read is an error, not a fingerprint without it.
 func ExternalFingerprint(p Params) (string, error) {
 	cmd, err := SplitCommand(p.String("command"))
 	if err != nil {

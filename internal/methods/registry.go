@@ -3,6 +3,7 @@ package methods
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -130,6 +131,11 @@ type Spec struct {
 	// cache keys on it, so bump it whenever a change alters results.
 	// Empty means "1".
 	Version string
+	// File is the source file that registered the estimator, as
+	// runtime.Caller names it; the runner's cell cache keys on a
+	// fingerprint of that file and the code it reaches (internal/codefp).
+	// Register fills it in.
+	File string
 }
 
 // ParamError is a problem with one parameter, for the caller to place at a
@@ -276,6 +282,9 @@ func Register(s Spec) {
 			continue
 		}
 		s.Params[i].Min, s.Params[i].Max = math.NaN(), math.NaN()
+	}
+	if s.File == "" {
+		_, s.File, _, _ = runtime.Caller(1)
 	}
 	registry[s.Name] = &s
 }

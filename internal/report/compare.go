@@ -16,6 +16,11 @@ import (
 // anything but the same infinity, is always a change.
 type CompareOptions struct {
 	RelTol, AbsTol float64
+	// Partial compares only the runs the new results hold: a run of the
+	// old results (a baseline of every config) that the new ones lack is
+	// not a change, as when a nightly job ran a subset. A run the new
+	// results hold and the old lack is still a "missing run".
+	Partial bool
 }
 
 // Change is one difference between two result sets, found by
@@ -139,6 +144,9 @@ func CompareResults(oldRoot, newRoot string, o CompareOptions) ([]Change, error)
 		slices.Sort(names)
 		for _, name := range slices.Compact(names) {
 			inOld, inNew := slices.Contains(oldRuns, name), slices.Contains(newRuns, name)
+			if o.Partial && !inNew {
+				continue
+			}
 			if !inOld || !inNew {
 				c := Change{Config: name, What: "missing run", Old: "present", New: absent}
 				if !inOld {

@@ -321,3 +321,29 @@ func TestChangesTable(t *testing.T) {
 		t.Errorf("empty caption %q", got)
 	}
 }
+
+// A partial run (a subset of the baseline's configs) compares only what
+// it ran; a run the baseline lacks is still reported.
+func TestComparePartial(t *testing.T) {
+	recs := []Record{{Key: "k=1", Params: map[string]any{"k": 1}, Metrics: map[string]float64{"m": 1}, Status: "ok"}}
+	old, now := t.TempDir(), t.TempDir()
+	for _, name := range []string{"a", "b", "c"} {
+		writeCompareRun(t, filepath.Join(old, name), recs, nil)
+	}
+	writeCompareRun(t, filepath.Join(now, "b"), recs, nil)
+	writeCompareRun(t, filepath.Join(now, "d"), recs, nil)
+	full, err := CompareResults(old, now, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full) != 3 { // a, c missing in new; d missing in old
+		t.Errorf("full comparison: %d changes, want 3: %v", len(full), full)
+	}
+	part, err := CompareResults(old, now, CompareOptions{Partial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(part) != 1 || part[0].Config != "d" || part[0].What != "missing run" || part[0].Old != "absent" {
+		t.Errorf("partial comparison: %v, want only d as a missing run", part)
+	}
+}

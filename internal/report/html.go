@@ -31,6 +31,20 @@ type claimJSON struct {
 	Source    string `json:"source"`
 	Status    string `json:"status"`
 	Evidence  string `json:"evidence"`
+	// Expected and AsExpected are the config's expectation and whether
+	// the verdict met it; claims.json files written before expectations
+	// lack them, and their verdicts other than PASS count as unexpected.
+	Expected   string `json:"expected,omitempty"`
+	Because    string `json:"because,omitempty"`
+	AsExpected *bool  `json:"as_expected,omitempty"`
+}
+
+// unexpected reports whether a claim's verdict is not the expected one.
+func (c claimJSON) unexpected() bool {
+	if c.AsExpected != nil {
+		return !*c.AsExpected
+	}
+	return c.Status != verdictPass
 }
 
 // readClaims reads dir/claims.json; a missing file is no claims and ok is
@@ -113,6 +127,7 @@ func WriteIndex(root string) error {
 		idx.Pass += r.Pass
 		idx.Fail += r.Fail
 		idx.NotEvaluated += r.NotEvaluated
+		idx.Unexpected += r.Unexpected
 	}
 	return writeTemplate(filepath.Join(root, "index.html"), "root", idx)
 }
@@ -147,6 +162,7 @@ type htmlRoot struct {
 	Runs                     []*htmlRun
 	Cells, Failed            int
 	Pass, Fail, NotEvaluated int
+	Unexpected               int
 }
 
 // htmlRun is the data of one run page and of its row in the root index.
@@ -161,6 +177,8 @@ type htmlRun struct {
 	HasClaims                bool
 	Claims                   []htmlClaim
 	Pass, Fail, NotEvaluated int
+	// Unexpected counts verdicts other than the config expects.
+	Unexpected int
 
 	Figures []htmlFigure
 	Files   []htmlLink
@@ -172,7 +190,8 @@ type htmlRun struct {
 
 type htmlClaim struct {
 	claimJSON
-	Class string
+	Class      string
+	Unexpected bool
 }
 
 type htmlFigure struct {
@@ -256,7 +275,10 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		case verdictNotEvaluated:
 			r.NotEvaluated++
 		}
-		r.Claims = append(r.Claims, htmlClaim{claimJSON: c, Class: verdictClass(c.Status)})
+		if c.unexpected() {
+			r.Unexpected++
+		}
+		r.Claims = append(r.Claims, htmlClaim{claimJSON: c, Class: verdictClass(c.Status), Unexpected: c.unexpected()})
 	}
 
 	ents, err := os.ReadDir(dir)
@@ -587,6 +609,7 @@ th { background: #f2f2f2; }
 .c { text-align: center; }
 .pass { background: #dcf3dc; color: #14561b; }
 .fail { background: #f9d6d6; color: #8a1212; font-weight: bold; }
+.unexpected { background: #f9d6d6; color: #8a1212; font-weight: bold; }
 .ne { background: #ececec; color: #555; }
 .caption, .prov, .muted { color: #555; }
 .prov { font-size: 0.9em; }
@@ -610,12 +633,12 @@ figcaption { font-size: 0.9em; color: #555; }
 <p>{{.}}</p>
 {{- end}}
 {{- if .HasClaims}}
-<h2>Claims: {{.Pass}} passed, {{.Fail}} failed, {{.NotEvaluated}} not evaluated</h2>
+<h2>Claims: {{.Pass}} passed, {{.Fail}} failed, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected</h2>
 <table>
-<thead><tr><th>Claim</th><th>Verdict</th><th>Statement</th><th>Evidence</th><th>Source</th></tr></thead>
+<thead><tr><th>Claim</th><th>Verdict</th><th>Expected</th><th>Statement</th><th>Evidence</th><th>Source</th></tr></thead>
 <tbody>
 {{- range .Claims}}
-<tr><td class="nw">{{.ID}}</td><td class="nw{{with .Class}} {{.}}{{end}}">{{.Status}}</td><td>{{.Statement}}</td><td>{{.Evidence}}</td><td>{{.Source}}</td></tr>
+<tr><td class="nw">{{.ID}}</td><td class="nw{{with .Class}} {{.}}{{end}}">{{.Status}}</td><td class="nw{{if .Unexpected}} unexpected{{end}}">{{.Expected}}{{if .Because}} ({{.Because}}){{end}}</td><td>{{.Statement}}</td><td>{{.Evidence}}</td><td>{{.Source}}</td></tr>
 {{- end}}
 </tbody>
 </table>
@@ -661,13 +684,13 @@ figcaption { font-size: 0.9em; color: #555; }
 {{- define "root"}}{{template "head" "runexp results"}}
 <body>
 <h1>runexp results</h1>
-<p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); claims: {{.Pass}} passed, {{.Fail}} failed, {{.NotEvaluated}} not evaluated.</p>
+<p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); claims: {{.Pass}} passed, {{.Fail}} failed, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected.</p>
 {{- if .Runs}}
 <table>
-<thead><tr><th>Run</th><th>Title</th><th>Cells</th><th>Failed cells</th><th>Claims passed</th><th>Claims failed</th><th>Not evaluated</th><th>Wall (s)</th><th>Manifest</th></tr></thead>
+<thead><tr><th>Run</th><th>Title</th><th>Cells</th><th>Failed cells</th><th>Claims passed</th><th>Claims failed</th><th>Not evaluated</th><th>Not as expected</th><th>Wall (s)</th><th>Manifest</th></tr></thead>
 <tbody>
 {{- range .Runs}}
-<tr><td><a href="{{.Href}}/index.html">{{.Name}}</a></td><td>{{.Title}}</td><td class="r">{{.Manifest.Cells}}</td><td class="r{{if .Manifest.Failed}} fail{{end}}">{{.Manifest.Failed}}</td><td class="r{{if .Pass}} pass{{end}}">{{.Pass}}</td><td class="r{{if .Fail}} fail{{end}}">{{.Fail}}</td><td class="r{{if .NotEvaluated}} ne{{end}}">{{.NotEvaluated}}</td><td class="r">{{.Wall}}</td><td><a href="{{.Href}}/manifest.json">manifest.json</a></td></tr>
+<tr><td><a href="{{.Href}}/index.html">{{.Name}}</a></td><td>{{.Title}}</td><td class="r">{{.Manifest.Cells}}</td><td class="r{{if .Manifest.Failed}} fail{{end}}">{{.Manifest.Failed}}</td><td class="r{{if .Pass}} pass{{end}}">{{.Pass}}</td><td class="r{{if .Fail}} fail{{end}}">{{.Fail}}</td><td class="r{{if .NotEvaluated}} ne{{end}}">{{.NotEvaluated}}</td><td class="r{{if .Unexpected}} unexpected{{end}}">{{.Unexpected}}</td><td class="r">{{.Wall}}</td><td><a href="{{.Href}}/manifest.json">manifest.json</a></td></tr>
 {{- end}}
 </tbody>
 </table>

@@ -1,52 +1,103 @@
 package runner
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 )
 
 // cacheFormat changes when the layout of cached records changes.
-const cacheFormat = "runexp-cell-cache/1"
+const cacheFormat = "runexp-cell-cache/2"
 
-// Cache stores finished cells, one JSON file per cell, named by a hash of
-// everything that determines the cell's record: the cache format, the
-// experiment kind and its version, the estimator and its version, the
-// config's context (dataset, corruption, seed, experiment options) and the
-// cell's canonical key. Failed cells are never stored, so re-running retries
-// them; every file is written atomically, so a killed run leaves whole
-// entries or none.
-type Cache struct {
-	Dir string
+// CellKey is everything known before a run that determines a cell's
+// record: the cache format, the experiment kind with its version and a
+// fingerprint of its code, the dataset and its code, the estimator with
+// its version and code, the config's context (dataset options,
+// corruption, seed, experiment options) and the cell's canonical key.
+//
+// The content of the data files the cell reads is the other half of what
+// determines a record. It is known only once they are read, so a cache
+// entry lists them with their SHA-256 (Entry.Data), and Get checks each
+// against the data root's SHA256SUMS, which every read verifies the file
+// against: a replaced data file (with its checksum updated) recomputes
+// every cell that read it. Derived data (model fits, GIST descriptors) is
+// a function of that data and of the code, both covered.
+type CellKey struct {
+	Format        string `json:"format"`
+	Kind          string `json:"kind"`
+	KindVersion   string `json:"kind_version"`
+	KindCode      string `json:"kind_code"`
+	Dataset       string `json:"dataset"`
+	DatasetCode   string `json:"dataset_code"`
+	Method        string `json:"method,omitempty"`
+	MethodVersion string `json:"method_version,omitempty"`
+	MethodCode    string `json:"method_code,omitempty"`
+	// MethodExternal fingerprints what an external estimator runs (its
+	// command line and scripts, methods.ExternalFingerprint): code
+	// outside the module, which MethodCode cannot see.
+	MethodExternal string `json:"method_external,omitempty"`
+	Context        string `json:"context"`
+	Cell           string `json:"cell"`
 }
 
-// CellHash returns the cache key of a cell.
-func CellHash(c *config.Config, k *Kind, cell *Cell) string {
-	h := sha256.New()
-	write := func(s string) {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
+// NewCellKey returns the key of a cell of config c of kind k.
+func NewCellKey(c *config.Config, k *Kind, cell *Cell) (CellKey, error) {
+	key := CellKey{
+		Format:      cacheFormat,
+		Kind:        k.Name,
+		KindVersion: versionOr1(k.Version),
+		Dataset:     c.Dataset.Name,
+		Context:     c.Context(),
+		Cell:        cell.Key,
 	}
-	write(cacheFormat)
-	write(k.Name)
-	write(versionOr1(k.Version))
-	if cell.Method != nil {
-		write(cell.Method.Spec.Name)
-		write(versionOr1(cell.Method.Spec.Version))
-	} else {
-		write("")
-		write("")
+	var err error
+	if key.KindCode, err = CodeFingerprint(k.File); err != nil {
+		return key, err
 	}
-	write(c.Context())
-	write(cell.Key)
-	return hex.EncodeToString(h.Sum(nil))
+	if ds, ok := LookupDataset(c.Dataset.Name); ok {
+		if key.DatasetCode, err = CodeFingerprint(ds.File); err != nil {
+			return key, err
+		}
+	}
+	if m := cell.Method; m != nil {
+		key.Method = m.Spec.Name
+		key.MethodVersion = versionOr1(m.Spec.Version)
+		if key.MethodCode, err = CodeFingerprint(m.Spec.File); err != nil {
+			return key, err
+		}
+		if m.Spec.Name == "external" {
+			if key.MethodExternal, err = methods.ExternalFingerprint(m.Params); err != nil {
+				return key, err
+			}
+		}
+	}
+	return key, nil
+}
+
+// Hash names the cache file of the key.
+func (k CellKey) Hash() string {
+	b, _ := json.Marshal(k) // a struct of strings always marshals
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// CellHash returns the cache key hash of a cell.
+func CellHash(c *config.Config, k *Kind, cell *Cell) (string, error) {
+	key, err := NewCellKey(c, k, cell)
+	if err != nil {
+		return "", err
+	}
+	return key.Hash(), nil
 }
 
 func versionOr1(v string) string {
@@ -56,41 +107,171 @@ func versionOr1(v string) string {
 	return v
 }
 
+// Cache stores finished cells, one JSON file per cell, named by the hash
+// of its CellKey. Each entry carries its full key, the data files the run
+// had read with their SHA-256, the record, and a checksum of all three;
+// Get verifies every part, so an entry edited by hand, damaged, moved
+// under another cell's name or computed on other data is recomputed, never
+// used. Failed cells are never stored, so re-running retries them; every
+// file is written atomically, so a killed run leaves whole entries or
+// none.
+type Cache struct {
+	Dir string
+}
+
+// entryBody is what an entry's checksum covers.
+type entryBody struct {
+	Key    CellKey          `json:"key"`
+	Data   []report.FileSum `json:"data"`
+	Record json.RawMessage  `json:"record"`
+}
+
+type entry struct {
+	entryBody
+	Sum string `json:"sum"`
+}
+
+func (b *entryBody) sum() (string, error) {
+	raw, err := json.Marshal(b)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(raw)
+	return hex.EncodeToString(h[:]), nil
+}
+
 func (c *Cache) path(hash string) string {
 	return filepath.Join(c.Dir, "cells", hash[:2], hash+".json")
 }
 
-// Get returns the record cached under hash. A damaged entry counts as
-// missing (and is recomputed), never as an error.
-func (c *Cache) Get(hash, key string) (report.Record, bool) {
-	var r report.Record
-	b, err := os.ReadFile(c.path(hash))
-	if err != nil {
-		return r, false
-	}
-	if err := json.Unmarshal(b, &r); err != nil || r.Key != key || r.Status == report.StatusFailed {
-		return report.Record{}, false
-	}
-	return r, true
+// Rejected explains why an existing cache entry was not used.
+type Rejected struct {
+	File   string
+	Reason string
+	// Stale is true when the entry is sound but was computed on other
+	// data; false when it is damaged, edited or misplaced.
+	Stale bool
 }
 
-// Put stores a finished record; failed records are not stored.
-func (c *Cache) Put(hash string, r report.Record) error {
+func (r *Rejected) Error() string { return r.File + ": " + r.Reason }
+
+// Get returns the record cached for key. ok is false when there is no
+// entry; rej is set when there is one that must not be used (and is
+// recomputed). dataSum gives the current SHA-256 of a data file, from the
+// data root's SHA256SUMS.
+func (c *Cache) Get(key CellKey, dataSum func(path string) (string, bool)) (r report.Record, ok bool, rej *Rejected) {
+	file := c.path(key.Hash())
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return r, false, nil
+	}
+	bad := func(format string, a ...any) (report.Record, bool, *Rejected) {
+		return report.Record{}, false, &Rejected{File: file, Reason: fmt.Sprintf(format, a...)}
+	}
+	var e entry
+	if err := json.Unmarshal(b, &e); err != nil {
+		return bad("damaged entry (%v)", err)
+	}
+	want, err := e.entryBody.sum()
+	if err != nil || want != e.Sum {
+		return bad("checksum mismatch: the entry was edited or damaged")
+	}
+	if e.Key != key {
+		return bad("the entry holds another cell's record (%s of %s)", e.Key.Cell, e.Key.Kind)
+	}
+	if err := json.Unmarshal(e.Record, &r); err != nil {
+		return bad("damaged record (%v)", err)
+	}
+	if r.Key != key.Cell {
+		return bad("the record is of cell %s", r.Key)
+	}
+	if r.Status == report.StatusFailed {
+		return bad("a failed record (failures are never cached)")
+	}
+	for _, f := range e.Data {
+		now, ok := dataSum(f.Path)
+		if !ok || now != f.SHA256 {
+			if !ok {
+				now = "none"
+			}
+			return report.Record{}, false, &Rejected{File: file, Stale: true,
+				Reason: fmt.Sprintf("computed on %s with SHA-256 %.12s, the data root now has %.12s", f.Path, f.SHA256, now)}
+		}
+	}
+	return r, true, nil
+}
+
+// Put stores a finished record computed from the data files data; failed
+// records are not stored.
+func (c *Cache) Put(key CellKey, data []report.FileSum, r report.Record) error {
 	if r.Status == report.StatusFailed {
 		return nil
 	}
-	b, err := json.Marshal(r)
+	rec, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	return report.WriteFileAtomic(c.path(hash), append(b, '\n'))
+	if data == nil {
+		data = []report.FileSum{}
+	}
+	e := entry{entryBody: entryBody{Key: key, Data: data, Record: rec}}
+	if e.Sum, err = e.entryBody.sum(); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&e); err != nil {
+		return err
+	}
+	return report.WriteFileAtomic(c.path(key.Hash()), buf.Bytes())
 }
 
-// Delete removes an entry if present (used by --force before recomputing).
-func (c *Cache) Delete(hash string) error {
-	err := os.Remove(c.path(hash))
+// Delete removes the entry of key if present (used by --force before
+// recomputing).
+func (c *Cache) Delete(key CellKey) error {
+	err := os.Remove(c.path(key.Hash()))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	return err
+}
+
+// lookupCells computes the key of every cell and fills recs with the
+// cached records that pass Get's checks. It returns the keys, the indexes
+// of the cells left to compute and how many entries were rejected. A
+// rejected entry is logged (a warning when it was damaged, edited or
+// misplaced; information when its data changed) and recomputed.
+func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, force bool, env *Env, recs []report.Record) (keys []CellKey, todo []int, rejected int, err error) {
+	keys = make([]CellKey, len(cells))
+	dataSum := func(p string) (string, bool) {
+		root, err := env.Root()
+		if err != nil {
+			return "", false
+		}
+		return root.Sum(p)
+	}
+	for i, cell := range cells {
+		if keys[i], err = NewCellKey(c, kind, cell); err != nil {
+			return nil, nil, 0, err
+		}
+		if cache == nil || force {
+			todo = append(todo, i)
+			continue
+		}
+		r, ok, rej := cache.Get(keys[i], dataSum)
+		switch {
+		case ok:
+			recs[i] = r
+			continue
+		case rej != nil && rej.Stale:
+			env.Log.Info("cached cell computed on other data; recomputing", "cell", cell.Key, "reason", rej.Reason)
+			rejected++
+		case rej != nil:
+			env.Log.Warn("cache entry rejected; recomputing", "cell", cell.Key, "file", rej.File, "reason", rej.Reason)
+			rejected++
+		}
+		todo = append(todo, i)
+	}
+	return keys, todo, rejected, nil
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -26,7 +27,16 @@ type Kind struct {
 	Start func(env *Env, opts any) (Instance, error)
 	// Version names the numerics of Run; the cell cache keys on it, so
 	// bump it whenever a change alters a cell's record. Empty means "1".
+	// The key also holds a fingerprint of the kind's code (File), so the
+	// version is an extra lever, not the only guard.
 	Version string
+	// File is the source file that registered the kind (RegisterKind
+	// fills it in from runtime.Caller).
+	File string
+	// Metrics, when set, reports whether the kind's records can hold the
+	// metric name for a config with the parsed options opts; validate
+	// then rejects claims and reference values naming any other metric.
+	Metrics func(opts any, name string) bool
 }
 
 // Define returns a Kind whose options are parsed once, by parse, when a
@@ -70,6 +80,9 @@ type DatasetSpec struct {
 	Check func(opts config.Section) error
 	// Load reads (or draws) the data with the given random stream.
 	Load func(env *Env, opts config.Section) (*Data, error)
+	// File is the source file that registered the dataset (filled in by
+	// RegisterDataset); the cell cache keys on its code's fingerprint.
+	File string
 }
 
 // Data is a loaded dataset: training points and, where the protocol has
@@ -92,6 +105,9 @@ func RegisterKind(k Kind) {
 	if _, dup := kinds[k.Name]; dup {
 		panic(fmt.Sprintf("runner: kind %q registered twice", k.Name))
 	}
+	if k.File == "" {
+		_, k.File, _, _ = runtime.Caller(1)
+	}
 	kinds[k.Name] = &k
 }
 
@@ -101,6 +117,9 @@ func RegisterDataset(d DatasetSpec) {
 	defer regMu.Unlock()
 	if _, dup := datasetR[d.Name]; dup {
 		panic(fmt.Sprintf("runner: dataset %q registered twice", d.Name))
+	}
+	if d.File == "" {
+		_, d.File, _, _ = runtime.Caller(1)
 	}
 	datasetR[d.Name] = &d
 }

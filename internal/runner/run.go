@@ -48,23 +48,31 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Summary is what a run produced.
+// Summary is what a run produced. Each cause of a non-zero exit status
+// (docs/exit-status.md) has its own count.
 type Summary struct {
-	Dir    string
-	Cells  int
-	Failed int
-	// Cached and Computed split Cells by where the record came from.
-	Cached, Computed int
-	Claims           []claims.Result
-	Outputs          []string
-	// Crashed counts recovered panics: cells whose estimator or
-	// experiment panicked (recorded as failed with reason "panic: …")
-	// and a panic in the report stage. A panic is a bug in runexp, never
-	// a config error; its stack is in the log.
+	Dir   string
+	Cells int
+	// Failed counts failed cells (exit status 3); Crashed counts
+	// recovered panics, a bug (status 4): cells that panicked (also
+	// counted in Failed, with reason "panic: …") and a panic in the
+	// report stage. The stack is in the log.
+	Failed  int
 	Crashed int
+	// Cached and Computed split Cells by where the record came from;
+	// CacheRejected counts cache entries found but not used (damaged,
+	// edited, misplaced or computed on other data), all recomputed.
+	Cached, Computed int
+	CacheRejected    int
+	Claims           []claims.Result
 	// ReportErrors lists what the report stage could not write (a
-	// figure, a table); the rest of the report was written.
+	// figure, a table); the rest of the report was written (status 3).
 	ReportErrors []string
+	// NotEvaluated counts claims that could not be judged (status 3);
+	// Unexpected counts claims judged otherwise than their expectation
+	// (status 1).
+	NotEvaluated, Unexpected int
+	Outputs                  []string
 }
 
 // InterruptedError reports a run stopped by a signal. Finished cells are
@@ -77,16 +85,10 @@ func (e *InterruptedError) Error() string {
 	return fmt.Sprintf("interrupted with %d of %d cells done; they are cached, so the same command resumes", e.Done, e.Total)
 }
 
-// ClaimsFailed counts claims that were evaluated and did not hold.
-func (s *Summary) ClaimsFailed() int {
-	n := 0
-	for _, c := range s.Claims {
-		if c.Status == claims.Fail {
-			n++
-		}
-	}
-	return n
-}
+// ClaimsFailed counts claims that were evaluated and did not hold,
+// unexpectedly: a claim declared `expect: fail` that fails is as expected
+// and not counted; one expected to fail that holds is.
+func (s *Summary) ClaimsFailed() int { return s.Unexpected }
 
 // Plan is a validated config: its kind, the kind's parsed options and the
 // grid's cells.
@@ -148,6 +150,9 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 		if err := claims.Check(cl); err != nil {
 			return nil, nil, nil, err
 		}
+	}
+	if err := checkNames(c, kind, opts, cells); err != nil {
+		return nil, nil, nil, err
 	}
 	return kind, opts, cells, nil
 }
@@ -236,26 +241,18 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 			mine = append(mine, cell)
 		}
 	}
-	recs := make([]report.Record, len(mine))
-	hashes := make([]string, len(mine))
-	var todo []int
-	for i, cell := range mine {
-		hashes[i] = CellHash(c, kind, cell)
-		if cache != nil && !opt.Force {
-			if r, ok := cache.Get(hashes[i], cell.Key); ok {
-				recs[i] = r
-				continue
-			}
-		}
-		todo = append(todo, i)
-	}
-	sum := &Summary{Dir: dir, Cells: len(mine), Cached: len(mine) - len(todo), Computed: len(todo)}
-	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(mine), "cached", sum.Cached)
-
 	env := NewEnv(c, opt.DataDir, log)
 	if cache != nil {
 		env.CacheDir = cache.Dir
 	}
+	recs := make([]report.Record, len(mine))
+	keys, todo, rejected, err := lookupCells(c, kind, mine, cache, opt.Force, env, recs)
+	if err != nil {
+		return nil, err
+	}
+	sum := &Summary{Dir: dir, Cells: len(mine), Cached: len(mine) - len(todo), Computed: len(todo), CacheRejected: rejected}
+	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(mine), "cached", sum.Cached)
+
 	inst, err := plan.Start(env)
 	if err != nil {
 		return nil, err
@@ -270,7 +267,7 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 		i := todo[j]
 		recs[i] = r
 		if cache != nil {
-			if err := cache.Put(hashes[i], r); err != nil {
+			if err := cache.Put(keys[i], env.DataFiles(), r); err != nil {
 				mu.Lock()
 				cacheErr = err
 				mu.Unlock()
@@ -300,7 +297,11 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 
 	if opt.Shard.Active() {
 		f := opt.Shard.file(dir)
-		if err := report.WriteJSONL(f, recs); err != nil {
+		code, err := PlanCode(c, kind, cells)
+		if err != nil {
+			return nil, err
+		}
+		if err := writeShard(f, c, opt.Shard, code, env.DataFiles(), recs); err != nil {
 			return nil, err
 		}
 		for _, r := range recs {
@@ -319,7 +320,7 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Cached, rep.Computed = sum.Cached, sum.Computed
+	rep.Cached, rep.Computed, rep.CacheRejected = sum.Cached, sum.Computed, sum.CacheRejected
 	log.Info("done", "dir", dir, "cells", len(recs), "computed", sum.Computed, "cached", sum.Cached, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(start).Seconds())
 	return rep, nil
 }
@@ -343,13 +344,20 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	}
 	defer release()
 	cleanStale(dir)
-	recs, err := Merge(dir, c, plan.Cells)
+	code, err := PlanCode(c, plan.Kind, plan.Cells)
+	if err != nil {
+		return nil, err
+	}
+	recs, data, err := Merge(dir, c, plan.Cells, code)
 	if err != nil {
 		return nil, err
 	}
 	env := NewEnv(c, opt.DataDir, opt.Log)
 	inst, err := plan.Start(env)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkMergedData(data, env.DataFiles()); err != nil {
 		return nil, err
 	}
 	return finish(dir, c, env, inst, recs, opt.Workers, start, opt.Stdout, opt.Log)
@@ -575,7 +583,15 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 		tables = append(tables, referenceTable(c, recs))
 	}
 	for _, cl := range c.Claims {
-		sum.Claims = append(sum.Claims, claims.Evaluate(cl, recs))
+		res := claims.Evaluate(cl, recs)
+		switch {
+		case res.AsExpected:
+		case res.Status == claims.NotEvaluated:
+			sum.NotEvaluated++
+		default:
+			sum.Unexpected++
+		}
+		sum.Claims = append(sum.Claims, res)
 	}
 	if len(sum.Claims) > 0 {
 		tables = append(tables, claimsTable(sum.Claims))
@@ -733,9 +749,17 @@ func contains(s []string, v string) bool {
 }
 
 func claimsTable(res []claims.Result) *report.Table {
-	t := &report.Table{Title: "The paper's claims", Header: []string{"Claim", "Verdict", "Statement", "Evidence"}}
+	t := &report.Table{Title: "The paper's claims", Header: []string{"Claim", "Verdict", "Expected", "As expected", "Statement", "Evidence"}}
 	for _, r := range res {
-		t.Rows = append(t.Rows, []string{r.ID, r.Status, r.Statement, r.Evidence})
+		as := "yes"
+		if !r.AsExpected {
+			as = "NO"
+		}
+		exp := r.Expected
+		if r.Because != "" {
+			exp += " (" + r.Because + ")"
+		}
+		t.Rows = append(t.Rows, []string{r.ID, r.Status, exp, as, r.Statement, r.Evidence})
 	}
 	return t
 }

@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
-
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -39,36 +42,137 @@ func (s Shard) file(dir string) string {
 	return filepath.Join(dir, "shards", fmt.Sprintf("shard-%d-of-%d.jsonl", s.Index, s.Count))
 }
 
+// shardFormat changes when the layout of shard provenance changes.
+const shardFormat = "runexp-shard/1"
+
+// shardProvenance is what a shard's records were computed from, written
+// beside them (shard-i-of-n.provenance.json) so merge can refuse shards of
+// another config, code or data.
+type shardProvenance struct {
+	Format       string           `json:"format"`
+	Shard        string           `json:"shard"`
+	Config       string           `json:"config"`
+	ConfigSHA256 string           `json:"config_sha256"`
+	Code         string           `json:"code"`
+	Data         []report.FileSum `json:"data"`
+	// Records is the SHA-256 of the shard's records file, so a records
+	// file from another run next to this provenance is caught.
+	Records string `json:"records_sha256"`
+}
+
+func provenanceFile(records string) string {
+	return strings.TrimSuffix(records, ".jsonl") + ".provenance.json"
+}
+
+// PlanCode fingerprints the code that computes a config's cells: the
+// kind's, the dataset's and every estimator's, with their versions.
+func PlanCode(c *config.Config, k *Kind, cells []*Cell) (string, error) {
+	seen := map[string]bool{}
+	for _, cell := range cells {
+		key, err := NewCellKey(c, k, cell)
+		if err != nil {
+			return "", err
+		}
+		seen[strings.Join([]string{key.Format, key.Kind, key.KindVersion, key.KindCode, key.Dataset, key.DatasetCode}, "|")] = true
+		seen[strings.Join([]string{key.Method, key.MethodVersion, key.MethodCode, key.MethodExternal}, "|")] = true
+	}
+	parts := make([]string, 0, len(seen))
+	for p := range seen {
+		parts = append(parts, p)
+	}
+	sort.Strings(parts)
+	h := sha256.Sum256([]byte(strings.Join(parts, "\n")))
+	return hex.EncodeToString(h[:]), nil
+}
+
+// writeShard writes a shard's records and then their provenance.
+func writeShard(file string, c *config.Config, s Shard, code string, data []report.FileSum, recs []report.Record) error {
+	if err := report.WriteJSONL(file, recs); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(b)
+	if data == nil {
+		data = []report.FileSum{}
+	}
+	p := shardProvenance{Format: shardFormat, Shard: fmt.Sprintf("%d/%d", s.Index, s.Count), Config: c.File,
+		ConfigSHA256: c.SHA256, Code: code, Data: data, Records: hex.EncodeToString(sum[:])}
+	out, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	return report.WriteFileAtomic(provenanceFile(file), append(out, '\n'))
+}
+
 // Merge reads every shard file of a config's result directory and returns
-// the records of all cells in grid order, failing if a cell is missing or
-// the shard files disagree on the shard count.
-func Merge(dir string, c *config.Config, cells []*Cell) ([]report.Record, error) {
+// the records of all cells in grid order, with the data files the shards
+// read. It fails, naming the shards, when a cell is missing, the shard
+// files disagree on the shard count, a shard has no provenance, or the
+// shards disagree with each other or with c and code (the config's file
+// hash and PlanCode) on the config, the code or a data file's content.
+func Merge(dir string, c *config.Config, cells []*Cell, code string) ([]report.Record, []report.FileSum, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "shards", "shard-*-of-*.jsonl"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("merge: no shard files in %s: run the shards first (runexp --shard i/n %s)", filepath.Join(dir, "shards"), c.File)
+		return nil, nil, fmt.Errorf("merge: no shard files in %s: run the shards first (runexp --shard i/n %s)", filepath.Join(dir, "shards"), c.File)
 	}
 	sort.Strings(files)
 	byKey := map[string]report.Record{}
 	counts := map[int]bool{}
+	data := map[string]string{}
+	dataFrom := map[string]string{}
+	var first *shardProvenance
+	var firstName string
 	for _, f := range files {
 		var i, n int
 		if _, err := fmt.Sscanf(filepath.Base(f), "shard-%d-of-%d.jsonl", &i, &n); err != nil {
-			return nil, fmt.Errorf("merge: unexpected shard file name %s", f)
+			return nil, nil, fmt.Errorf("merge: unexpected shard file name %s", f)
 		}
 		counts[n] = true
+		name := filepath.Base(f)
+		p, err := readProvenance(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if first == nil {
+			first, firstName = p, name
+		}
+		switch {
+		case p.ConfigSHA256 != first.ConfigSHA256:
+			return nil, nil, fmt.Errorf("merge: shards disagree on the config: %s ran %s (SHA-256 %.12s), %s ran %s (SHA-256 %.12s); rerun the shards of one config (remove %s)",
+				firstName, first.Config, first.ConfigSHA256, name, p.Config, p.ConfigSHA256, filepath.Join(dir, "shards"))
+		case p.Code != first.Code:
+			return nil, nil, fmt.Errorf("merge: shards disagree on the code: %s and %s were computed by different builds of runexp; rerun them with one build", firstName, name)
+		}
+		for _, d := range p.Data {
+			if prev, ok := data[d.Path]; ok && prev != d.SHA256 {
+				return nil, nil, fmt.Errorf("merge: shards disagree on the data: %s read %s with SHA-256 %.12s, %s with %.12s; rerun the shards on one data root", dataFrom[d.Path], d.Path, prev, name, d.SHA256)
+			}
+			data[d.Path], dataFrom[d.Path] = d.SHA256, name
+		}
 		recs, err := report.ReadJSONL(f)
 		if err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
+			return nil, nil, fmt.Errorf("merge: %w", err)
 		}
 		for _, r := range recs {
 			byKey[r.Key] = r
 		}
 	}
 	if len(counts) > 1 {
-		return nil, fmt.Errorf("merge: %s holds shards of different counts; remove the stale ones", filepath.Join(dir, "shards"))
+		return nil, nil, fmt.Errorf("merge: %s holds shards of different counts; remove the stale ones", filepath.Join(dir, "shards"))
+	}
+	if first.ConfigSHA256 != c.SHA256 {
+		return nil, nil, fmt.Errorf("merge: the shards in %s were run with %s at SHA-256 %.12s, but %s now has SHA-256 %.12s: the config changed since; rerun the shards",
+			filepath.Join(dir, "shards"), first.Config, first.ConfigSHA256, c.File, c.SHA256)
+	}
+	if first.Code != code {
+		return nil, nil, fmt.Errorf("merge: the shards in %s were computed by another build of runexp (code fingerprint %.12s, this one %.12s); merge with the binary that ran them, or rerun the shards",
+			filepath.Join(dir, "shards"), first.Code, code)
 	}
 	out := make([]report.Record, len(cells))
 	var missing []string
@@ -81,7 +185,48 @@ func Merge(dir string, c *config.Config, cells []*Cell) ([]report.Record, error)
 		out[i] = r
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("merge: %d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
+		return nil, nil, fmt.Errorf("merge: %d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
 	}
-	return out, nil
+	var sums []report.FileSum
+	for p, s := range data {
+		sums = append(sums, report.FileSum{Path: p, SHA256: s})
+	}
+	sort.Slice(sums, func(i, j int) bool { return sums[i].Path < sums[j].Path })
+	return out, sums, nil
+}
+
+// readProvenance reads and checks the provenance of the shard records file f.
+func readProvenance(f string) (*shardProvenance, error) {
+	pf := provenanceFile(f)
+	b, err := os.ReadFile(pf)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %s has no provenance (%s): it was written by an older runexp or its run was killed; rerun that shard", filepath.Base(f), filepath.Base(pf))
+	}
+	var p shardProvenance
+	if err := json.Unmarshal(b, &p); err != nil || p.Format != shardFormat {
+		return nil, fmt.Errorf("merge: %s is not a %s provenance file; rerun that shard", pf, shardFormat)
+	}
+	rb, err := os.ReadFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if sum := sha256.Sum256(rb); hex.EncodeToString(sum[:]) != p.Records {
+		return nil, fmt.Errorf("merge: %s does not hold the records its provenance describes (edited, or left from another run); rerun that shard", f)
+	}
+	return &p, nil
+}
+
+// checkMergedData compares the data files the shards read with those the
+// merge itself read (the same root must serve both).
+func checkMergedData(shards, now []report.FileSum) error {
+	m := map[string]string{}
+	for _, d := range now {
+		m[d.Path] = d.SHA256
+	}
+	for _, d := range shards {
+		if s, ok := m[d.Path]; ok && s != d.SHA256 {
+			return fmt.Errorf("merge: the shards read %s with SHA-256 %.12s, the data root now has %.12s; rerun the shards on this data", d.Path, d.SHA256, s)
+		}
+	}
+	return nil
 }

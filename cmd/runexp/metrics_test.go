@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// The metric names validate accepts are read off each kind's code; the
+// committed baseline holds real records of most kinds, so every metric
+// they hold must be accepted (a name the reading missed would reject a
+// correct claim), and a misspelt one must not.
+func TestMetricNamesFromCode(t *testing.T) {
+	runs, err := filepath.Glob("../../baseline/*/records.jsonl")
+	if err != nil || len(runs) == 0 {
+		t.Fatalf("no baseline records (%v)", err)
+	}
+	checked := map[string]bool{}
+	for _, f := range runs {
+		name := filepath.Base(filepath.Dir(f))
+		c, err := config.Load(filepath.Join("../../configs", name+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := runner.LookupKind(c.Kind)
+		m, err := runner.CodeMetrics(k.File)
+		if err != nil || m == nil {
+			t.Fatalf("%s: kind %s: %v", name, c.Kind, err)
+		}
+		if m.Open {
+			t.Logf("kind %s: metric names not readable from the code (%s); validate accepts any", c.Kind, m.Why)
+			continue
+		}
+		checked[c.Kind] = true
+		recs, err := report.ReadJSONL(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			for metric := range r.Metrics {
+				if !m.Match(metric) {
+					t.Errorf("%s: kind %s records %s, which its patterns %v reject", name, c.Kind, metric, m.Patterns)
+				}
+			}
+		}
+		if m.Match("mse_medain_x_typo") && !strings.Contains(strings.Join(m.Patterns, ","), "mse_*") {
+			t.Errorf("kind %s accepts a misspelt metric: %v", c.Kind, m.Patterns)
+		}
+	}
+	t.Logf("metric names checked for kinds %v", checked)
+	if len(checked) == 0 {
+		t.Error("no kind's metric names could be read from its code")
+	}
+}
+
+// A claim naming a metric the kind never records is a validate error at
+// its line (issue 13), not a NOT-EVALUATED verdict after the run.
+func TestValidateRejectsUnknownMetric(t *testing.T) {
+	dir := t.TempDir()
+	f := writeTiny(t, dir, `  - id: misspelt
+    check: {type: value, metric: mse_medain, where: {method: HR, c: 5}, op: "<", value: 1}
+`)
+	code, _, stderr := runCLI("validate", f)
+	if code != exitUsage || !strings.Contains(stderr, `tiny.yaml:30: claim misspelt: metric: "mse_medain" is not a metric this experiment records`) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	os.WriteFile(f, []byte(tinyConfig+"reference:\n  - {source: s, metric: snr_man, cell: {method: HR}, value: 1}\n"), 0o644)
+	code, _, stderr = runCLI("validate", f)
+	if code != exitUsage || !strings.Contains(stderr, `reference[0]: metric "snr_man" is not a metric`) {
+		t.Errorf("reference: exit %d, stderr %q", code, stderr)
+	}
+}

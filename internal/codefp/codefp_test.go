@@ -1,0 +1,201 @@
+package codefp
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+const mod = "example.com/m"
+
+// tree is a module with a package of two estimators (a.go, b.go, where b
+// uses a helper of a), shared code (shared.go, with a method in
+// methods.go), and a kind package using the shared code only.
+func tree() fstest.MapFS {
+	return fstest.MapFS{
+		"est/shared.go":  {Data: []byte("package est\n\n// Fit is shared.\nfunc Fit() int { return 1 }\n\ntype Model struct{}\n")},
+		"est/methods.go": {Data: []byte("package est\n\nfunc (m *Model) Size() int { return 2 }\n")},
+		"est/a.go":       {Data: []byte("package est\n\nfunc init() { Register(\"a\") }\n\nfunc helperA() int { return Fit() }\n")},
+		"est/b.go":       {Data: []byte("package est\n\nfunc init() { Register(\"b\") }\n\nfunc useB() int { return helperA() + 1 }\n")},
+		"est/c.go":       {Data: []byte("package est\n\nfunc init() { Register(\"c\") }\n\nfunc useC() int { var m Model; return m.Size() }\n")},
+		"est/reg.go":     {Data: []byte("package est\n\nfunc Register(string) {}\n")},
+		"est/a_test.go":  {Data: []byte("package est\n\nfunc helperTest() int { return useB() }\n")},
+		"kind/k.go":      {Data: []byte("package kind\n\nimport (\n\t\"example.com/m/est\"\n\t_ \"example.com/m/other\"\n)\n\nfunc run() int { return est.Fit() }\n")},
+		"other/o.go":     {Data: []byte("package other\n\nfunc init() {}\n")},
+	}
+}
+
+func files(t *testing.T, fsys fstest.MapFS, root string) []string {
+	t.Helper()
+	ix, err := New(fsys, mod, []string{"est/a.go", "est/b.go", "est/c.go", "kind/k.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := ix.Files(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+func TestFilesFollowNames(t *testing.T) {
+	for _, tc := range []struct {
+		root string
+		want []string
+	}{
+		// a's own file and the package's shared files, not b or c.
+		{"est/a.go", []string{"est/a.go", "est/methods.go", "est/reg.go", "est/shared.go"}},
+		// b uses a's helper: a's file counts for b.
+		{"est/b.go", []string{"est/a.go", "est/b.go", "est/methods.go", "est/reg.go", "est/shared.go"}},
+		// The kind reaches est through est.Fit (and Model, which Fit's file
+		// declares, with its methods), not the estimators' files nor the
+		// unused Register; the blank import adds nothing.
+		{"kind/k.go", []string{"est/methods.go", "est/shared.go", "kind/k.go"}},
+	} {
+		if got := files(t, tree(), tc.root); !slices.Equal(got, tc.want) {
+			t.Errorf("Files(%s) = %v, want %v", tc.root, got, tc.want)
+		}
+	}
+}
+
+func fingerprint(t *testing.T, fsys fstest.MapFS, root string) string {
+	t.Helper()
+	ix, err := New(fsys, mod, []string{"est/a.go", "est/b.go", "est/c.go", "kind/k.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp, err := ix.Fingerprint(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fp
+}
+
+func edit(fsys fstest.MapFS, name, old, new string) fstest.MapFS {
+	out := fstest.MapFS{}
+	for k, v := range fsys {
+		out[k] = &fstest.MapFile{Data: v.Data}
+	}
+	out[name] = &fstest.MapFile{Data: []byte(strings.Replace(string(fsys[name].Data), old, new, 1))}
+	return out
+}
+
+func TestFingerprintTracksCodeNotComments(t *testing.T) {
+	base := tree()
+	a, b, c, k := fingerprint(t, base, "est/a.go"), fingerprint(t, base, "est/b.go"), fingerprint(t, base, "est/c.go"), fingerprint(t, base, "kind/k.go")
+
+	// A code change in a: a and b (which uses it) change; c and the
+	// kind do not.
+	ed := edit(base, "est/a.go", "return Fit()", "return -Fit()")
+	if fingerprint(t, ed, "est/a.go") == a || fingerprint(t, ed, "est/b.go") == b {
+		t.Error("editing a's code kept a's or b's fingerprint")
+	}
+	if fingerprint(t, ed, "est/c.go") != c || fingerprint(t, ed, "kind/k.go") != k {
+		t.Error("editing a's code changed c's or the kind's fingerprint")
+	}
+	// A method on a shared type changes every user of the type.
+	ed = edit(base, "est/methods.go", "return 2", "return 3")
+	if fingerprint(t, ed, "est/c.go") == c {
+		t.Error("editing a method of Model kept c's fingerprint")
+	}
+	// Comments and layout do not count.
+	ed = edit(base, "est/a.go", "func helperA() int { return Fit() }", "// helperA returns Fit.\nfunc helperA() int {\n\treturn Fit() // the one fit\n}")
+	if fingerprint(t, ed, "est/a.go") != a {
+		t.Error("a comment and layout edit changed the fingerprint")
+	}
+	// A //go: directive is code.
+	ed = edit(base, "est/a.go", "func helperA", "//go:noinline\nfunc helperA")
+	if fingerprint(t, ed, "est/a.go") == a {
+		t.Error("a //go: directive did not change the fingerprint")
+	}
+	// Test files never count.
+	ed = edit(base, "est/a_test.go", "useB()", "useB() + 1")
+	if fingerprint(t, ed, "est/b.go") != b {
+		t.Error("a test file changed the fingerprint")
+	}
+}
+
+func TestResolve(t *testing.T) {
+	ix, err := New(tree(), mod, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"/home/u/src/m/est/a.go", "example.com/m/est/a.go", "est/a.go"} {
+		if p, ok := ix.Resolve(name); !ok || p != "est/a.go" {
+			t.Errorf("Resolve(%q) = %q, %v", name, p, ok)
+		}
+	}
+	if _, ok := ix.Resolve("/elsewhere/zz_test.go"); ok {
+		t.Error("a file outside the index resolved")
+	}
+}
+
+func TestMetricNames(t *testing.T) {
+	src := `package k
+
+import "fmt"
+
+type rec struct{ Metrics map[string]float64 }
+
+func run(r *rec, suffix string, g int) {
+	r.Metrics["mse_median"] = 1
+	r.Metrics["ape_mean"+suffix] = 2
+	r.Metrics[fmt.Sprintf("err_%d_mean", g)]++
+	mt := r.Metrics
+	mt["alias"] = 3
+	_ = mt["read"]
+}
+`
+	fsys := fstest.MapFS{"experiments/k/k.go": {Data: []byte(src)}}
+	ix, err := New(fsys, mod, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ix.Metrics("experiments/k/k.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Open {
+		t.Fatalf("open (%s)", m.Why)
+	}
+	for name, want := range map[string]bool{
+		"mse_median": true, "ape_mean": true, "ape_mean_happy": true, "err_3_mean": true, "alias": true,
+		"mse_medain": false, "read": false, "ape_std": false, "err_3_std": false,
+	} {
+		if m.Match(name) != want {
+			t.Errorf("Match(%q) = %v, want %v (patterns %v)", name, !want, want, m.Patterns)
+		}
+	}
+	// A key the code computes whole, or the map handed to a function,
+	// opens the set: nothing can be rejected.
+	for _, open := range []string{
+		"func f(r *rec, k string) { r.Metrics[k] = 1 }",
+		"func f(r *rec) { fill(r.Metrics) }\nfunc fill(map[string]float64) {}",
+		"func f(r *rec, m map[string]float64) { r.Metrics = m }",
+	} {
+		fsys := fstest.MapFS{"experiments/k/k.go": {Data: []byte("package k\n\ntype rec struct{ Metrics map[string]float64 }\n\n" + open + "\n")}}
+		ix, err := New(fsys, mod, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := ix.Metrics("experiments/k/k.go"); !m.Open {
+			t.Errorf("%s: not open (patterns %v)", open, m.Patterns)
+		}
+	}
+}
+
+func TestIgnoredFilesNeverCount(t *testing.T) {
+	ix, err := New(tree(), mod, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix = ix.WithOwned([]string{"est/a.go", "est/b.go", "est/c.go", "kind/k.go"}, []string{"est/reg.go"})
+	got, err := ix.Files("est/a.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"est/a.go", "est/methods.go", "est/shared.go"}; !slices.Equal(got, want) {
+		t.Errorf("Files with est/reg.go ignored = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,39 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// WriteBaseline copies what [CompareResults] reads of the run directory
+// run — its records without their arrays (figure data, never compared)
+// and its claims.json — into dst, replacing what dst held. A committed
+// baseline stays small: the metrics, statuses, errors and verdicts of
+// every cell, nothing else.
+func WriteBaseline(run, dst string) error {
+	recs, err := ReadJSONL(filepath.Join(run, "records.jsonl"))
+	if err != nil {
+		return fmt.Errorf("report: baseline: %w", err)
+	}
+	for i := range recs {
+		recs[i].Arrays = nil
+	}
+	if err := WriteJSONL(filepath.Join(dst, "records.jsonl"), recs); err != nil {
+		return fmt.Errorf("report: baseline: %w", err)
+	}
+	cl := filepath.Join(dst, "claims.json")
+	b, err := os.ReadFile(filepath.Join(run, "claims.json"))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Remove(cl); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("report: baseline: %w", err)
+	}
+	return WriteFileAtomic(cl, b)
+}

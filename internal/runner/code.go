@@ -1,0 +1,106 @@
+package runner
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/runexp/runexp"
+	"github.com/runexp/runexp/internal/codefp"
+	"github.com/runexp/runexp/internal/methods"
+)
+
+// code is the fingerprint index of the binary's own sources, built on
+// first use (a run; validate and list never pay for it).
+var code struct {
+	once sync.Once
+	ix   *codefp.Index
+	err  error
+}
+
+func codeIndex() (*codefp.Index, error) {
+	code.once.Do(func() {
+		// Registering files are roots, not shared code: an estimator's
+		// file counts for its own cells only (unless other code uses its
+		// names, which the index follows).
+		var owned []string
+		var callers []string
+		for _, s := range methods.All() {
+			callers = append(callers, s.File)
+		}
+		for _, k := range Kinds() {
+			callers = append(callers, k.File)
+		}
+		for _, d := range Datasets() {
+			callers = append(callers, d.File)
+		}
+		ix, err := codefp.New(runexp.Sources, runexp.Module, nil)
+		if err != nil {
+			code.err = err
+			return
+		}
+		for _, f := range callers {
+			if p, ok := ix.Resolve(f); ok {
+				owned = append(owned, p)
+			}
+		}
+		code.ix = ix.WithOwned(owned, bookkeeping())
+	})
+	return code.ix, code.err
+}
+
+// bookkeeping lists the files whose code keys, verifies and ships cells
+// but never computes a record's values: the cell cache and its keys, shard
+// provenance, name checks and the fingerprinting itself. They never count
+// in a fingerprint, so improving them does not recompute every cell. Code
+// that can change a record's numbers must not live in them.
+func bookkeeping() []string {
+	return []string{
+		"internal/runner/cache.go", "internal/runner/code.go", "internal/runner/shard.go", "internal/runner/names.go",
+		"internal/codefp/codefp.go", "internal/codefp/metrics.go", "internal/codefp/doc.go",
+	}
+}
+
+// CodeFingerprint returns the fingerprint of the code reached from file,
+// a registering file as runtime.Caller names it. Code registered from
+// outside the module's library sources (a test) gets the fingerprint of
+// all of them, tagged with its file name.
+func CodeFingerprint(file string) (string, error) {
+	ix, err := codeIndex()
+	if err != nil {
+		return "", fmt.Errorf("runner: fingerprinting the code: %w", err)
+	}
+	p, ok := ix.Resolve(file)
+	if !ok {
+		return "unresolved:" + file + ":" + ix.All(), nil
+	}
+	return ix.Fingerprint(p)
+}
+
+// CodeFiles returns the module-relative source files whose code the
+// fingerprint of file covers (for tests and debugging).
+func CodeFiles(file string) ([]string, error) {
+	ix, err := codeIndex()
+	if err != nil {
+		return nil, err
+	}
+	p, ok := ix.Resolve(file)
+	if !ok {
+		return nil, fmt.Errorf("runner: %s is not a library source file of the module", file)
+	}
+	return ix.Files(p)
+}
+
+// CodeMetrics returns the metric names the code reached from file (a
+// kind's registering file) can write, or nil when file is not a library
+// source of the module.
+func CodeMetrics(file string) (*codefp.MetricNames, error) {
+	ix, err := codeIndex()
+	if err != nil {
+		return nil, err
+	}
+	p, ok := ix.Resolve(file)
+	if !ok {
+		return nil, nil
+	}
+	return ix.Metrics(p)
+}

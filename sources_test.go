@@ -1,0 +1,63 @@
+package runexp
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSourcesEmbedded fails when the embedded sources, and so the code
+// fingerprints of cached cells, do not match the module's source files:
+// every library .go file on disk (outside cmd/ and testdata/) must be
+// embedded with the same bytes, and nothing else. A new package directory
+// deeper than the embed patterns reach, or outside internal/ and
+// experiments/, fails here until the patterns in sources.go cover it.
+func TestSourcesEmbedded(t *testing.T) {
+	onDisk := map[string]bool{}
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch n := d.Name(); {
+			case p != "." && (strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_")),
+				n == "testdata", n == "results", n == "bin", p == "cmd":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || filepath.Dir(p) == "." {
+			return nil
+		}
+		p = filepath.ToSlash(p)
+		onDisk[p] = true
+		want, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		got, err := fs.ReadFile(Sources, p)
+		if err != nil {
+			t.Errorf("%s is not embedded: extend the //go:embed patterns in sources.go", p)
+			return nil
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: embedded bytes differ from the file", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs.WalkDir(Sources, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !onDisk[p] {
+			t.Errorf("%s is embedded but not a library source file on disk", p)
+		}
+		return nil
+	})
+	if len(onDisk) < 100 {
+		t.Errorf("only %d source files found: is the test running at the module root?", len(onDisk))
+	}
+}
