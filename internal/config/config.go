@@ -27,6 +27,10 @@ type Config struct {
 	Kind  string
 	Seed  uint64
 	Notes string
+	// Reading names, in one line, the reading of the paper's ambiguous
+	// text this config takes (e.g. "noise variance 0.25, ambiguity a2");
+	// figure captions and the results page show it.
+	Reading string
 
 	Dataset    Dataset
 	Corruption Corruption
@@ -175,7 +179,7 @@ func Parse(file string, b []byte) (*Config, error) {
 		return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file name gives the result folder name %q, which would write outside --out or over runexp's own files (%v): rename the file", c.Name, err)}
 	}
 	root := doc.Content[0]
-	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "notes", "dataset",
+	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "notes", "reading", "dataset",
 		"corruption", "model", "methods", "experiment", "outputs", "reference", "claims")
 	if err != nil {
 		return nil, err
@@ -207,6 +211,14 @@ func Parse(file string, b []byte) (*Config, error) {
 	if n := f["notes"]; n != nil {
 		if c.Notes, err = w.str(n, "notes"); err != nil {
 			return nil, err
+		}
+	}
+	if n := f["reading"]; n != nil {
+		if c.Reading, err = w.str(n, "reading"); err != nil {
+			return nil, err
+		}
+		if strings.ContainsAny(c.Reading, "\n\r") {
+			return nil, w.errf(n, "reading: want one line naming the reading (details go under notes)")
 		}
 	}
 	if err := c.parseDataset(w, f["dataset"]); err != nil {

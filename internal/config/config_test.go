@@ -878,3 +878,16 @@ func TestFormatValueKeepsTypesApart(t *testing.T) {
 		}
 	}
 }
+
+// TestReading: the reading is one line, kept as written; a second line is
+// an error at its line.
+func TestReading(t *testing.T) {
+	c := mustParse(t, head+"reading: noise variance 0.25 (a2)\n")
+	if c.Reading != "noise variance 0.25 (a2)" {
+		t.Errorf("Reading = %q", c.Reading)
+	}
+	_, err := config.Parse("f.yaml", []byte(head+"reading: |\n  one\n  two\n"))
+	if err == nil || !strings.Contains(err.Error(), "f.yaml:5:") || !strings.Contains(err.Error(), "one line") {
+		t.Errorf("two-line reading: %v", err)
+	}
+}

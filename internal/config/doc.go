@@ -10,6 +10,8 @@
 //	seed:       integer ≥ 0, default 1 — root seed; each cell derives its
 //	            own stream from it and the cell's canonical key
 //	notes:      string — stand-in data, readings of ambiguous text
+//	reading:    string, one line — the reading of ambiguous text this
+//	            config takes; every figure caption names it
 //	dataset:    mapping, required
 //	  name:     string — dataset (runexp list)
 //	  <other>:  dataset options, checked by the dataset

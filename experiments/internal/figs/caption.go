@@ -23,6 +23,9 @@ func Caption(cfg *config.Config, shows string, readings ...string) report.Captio
 		return report.Caption{Shows: shows, Reading: strings.Join(readings, "; ")}
 	}
 	var rd []string
+	if cfg.Reading != "" {
+		rd = append(rd, cfg.Reading)
+	}
 	if c := cfg.Corruption; c.Printed != "" && c.Type != "" && c.Type != "none" {
 		what := "noise"
 		if c.Type == "occlusion" {

@@ -142,3 +142,14 @@ func readFile(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestCaptionReading: the config's reading comes first in the caption's
+// reading, before the stated corruption and the kind's own readings.
+func TestCaptionReading(t *testing.T) {
+	cfg := &config.Config{Name: "x", Title: "P (2011) Fig. 4", Paper: "p", Reading: "raw MSE",
+		Corruption: config.Corruption{Type: "gaussian", Printed: "variance 0.25"}}
+	c := Caption(cfg, "bands", "std 0.5")
+	if c.Reading != "raw MSE; noise variance 0.25; std 0.5" || c.Figure != "P (2011) Fig. 4" {
+		t.Errorf("caption %+v", c)
+	}
+}
