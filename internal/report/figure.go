@@ -404,6 +404,13 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 // Render returns the PNG and SVG encodings of the figure, the caption
 // embedded in both.
 func (f *Figure) Render() (pngBytes, svgBytes []byte, err error) {
+	for _, r := range f.Panels {
+		for _, p := range r {
+			if p != nil {
+				guardAxes(p)
+			}
+		}
+	}
 	l := f.layout()
 	pngBytes, svgBytes, err = renderFigure(l.W, l.H, func(c draw.Canvas) { f.draw(l, c) })
 	if err != nil {

@@ -112,3 +112,33 @@ func TestStatusModified(t *testing.T) {
 		}
 	}
 }
+
+// TestLogAxisFlatAndFigure: a log axis holding one value (one cell) is
+// widened by a factor, since gonum/plot's ±1 widening of a flat range
+// reaches 0 below 1 and panics; Figure.Render guards its panels like
+// SavePlot does, including a custom logarithmic ticker.
+func TestLogAxisFlatAndFigure(t *testing.T) {
+	flat := NewPanel("one cell")
+	flat.X.Scale, flat.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	flat.Y.Tick.Marker = logMarker{}
+	l, err := plotter.NewLine(plotter.XYs{{X: 0.5, Y: 0.3}, {X: 0.5, Y: 0.3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat.Add(l)
+	empty := NewPanel("every cell failed")
+	empty.Y.Scale, empty.Y.Tick.Marker = plot.LogScale{}, logMarker{}
+	f := &Figure{PanelW: 4 * vg.Centimeter, PanelH: 3 * vg.Centimeter, Panels: [][]*plot.Plot{{flat, empty}}}
+	if _, _, err := f.Render(); err != nil {
+		t.Fatal(err)
+	}
+	if flat.X.Min != 0.25 || flat.X.Max != 1 || !strings.Contains(empty.Title.Text, "linear axis") {
+		t.Errorf("flat x range [%v, %v]; empty title %q", flat.X.Min, flat.X.Max, empty.Title.Text)
+	}
+}
+
+// logMarker is a logarithmic ticker of another package's kind.
+type logMarker struct{}
+
+func (logMarker) Logarithmic() bool                  { return true }
+func (logMarker) Ticks(min, max float64) []plot.Tick { return plot.LogTicks{}.Ticks(min, max) }

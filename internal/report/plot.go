@@ -154,10 +154,18 @@ func guardAxes(p *plot.Plot) {
 	fix := func(a *plot.Axis) bool {
 		_, logScale := a.Scale.(plot.LogScale)
 		_, logTicks := a.Tick.Marker.(plot.LogTicks)
+		if m, ok := a.Tick.Marker.(interface{ Logarithmic() bool }); ok && m.Logarithmic() {
+			logTicks = true
+		}
 		if !logScale && !logTicks {
 			return false
 		}
 		if a.Min > 0 && a.Max > 0 && !math.IsInf(a.Max, 0) && !math.IsNaN(a.Min) {
+			if a.Min == a.Max {
+				// One value: gonum/plot widens a flat range by ±1, which
+				// can reach 0 on a log axis; widen by a factor instead.
+				a.Min, a.Max = a.Min/2, a.Max*2
+			}
 			return false
 		}
 		a.Scale = plot.LinearScale{}

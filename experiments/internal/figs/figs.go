@@ -96,9 +96,18 @@ func Finite(xy plotter.XYs) plotter.XYs {
 // powers, which leaves an MSE axis spanning 0.05–0.8 with one label.
 type LogTicks125 struct{}
 
+// Logarithmic marks the ticker as one for a logarithmic axis, so that the
+// report's axis guard can switch an axis with nothing positive to linear.
+func (LogTicks125) Logarithmic() bool { return true }
+
 // Ticks implements plot.Ticker.
 func (LogTicks125) Ticks(min, max float64) []plot.Tick {
-	if min <= 0 || max <= min {
+	if !(min > 0) {
+		// No logarithmic ticks exist for a range reaching 0 (every cell
+		// failed, or an error of exactly 0): plot.LogTicks would panic.
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	if max <= min {
 		return plot.LogTicks{Prec: -1}.Ticks(min, max)
 	}
 	label := math.Log10(max/min) < 2
