@@ -51,9 +51,12 @@
 // is negative), and variance_kept_l<λ>_k<k>, the training variance on the
 // q LPKPCA directions over that on the q leading kernel components (1 when
 // LPKPCA keeps KPCA's subspace, near 0 when it drifts to near-null kernel
-// directions). With λ·λ_max(L) < 1 the objective is at least
-// (1 − λ·λ_max(L)) times the variance of every direction, so no kept
-// direction can be near-null; above 1 drift is possible, not certain:
+// directions), and subspace_overlap_l<λ>_k<k>, the mean squared cosine of
+// the principal angles between the q LPKPCA directions and the q leading
+// kernel components (the classifier is rotation invariant, so only a change
+// of subspace can change the accuracy). With λ·λ_max(L) < 1 the objective
+// is at least (1 − λ·λ_max(L)) times the variance of every direction, so no
+// kept direction can be near-null; above 1 drift is possible, not certain:
 // penalised and variance_kept say whether it happens.
 package classify
 

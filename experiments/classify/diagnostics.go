@@ -24,6 +24,7 @@ type graphSummary struct {
 type splitStats struct {
 	sameLabel, knnSameLabel, lmax map[int]float64 // by k
 	penalised, varianceKept       []float64       // by point
+	overlap                       []float64       // by point
 }
 
 // summary returns g's graphSummary, once per process: under the graph's
@@ -52,7 +53,7 @@ func (in *instance) graphStats(sp *split, sigma float64, q int) (*splitStats, er
 		return nil, err
 	}
 	st := &splitStats{sameLabel: map[int]float64{}, knnSameLabel: map[int]float64{}, lmax: map[int]float64{},
-		penalised: make([]float64, len(in.points)), varianceKept: make([]float64, len(in.points))}
+		penalised: make([]float64, len(in.points)), varianceKept: make([]float64, len(in.points)), overlap: make([]float64, len(in.points))}
 	rough := map[int][]float64{}
 	for _, k := range in.opt.neighbors {
 		g, gkey, err := in.graph(sp, f, k)
@@ -94,6 +95,7 @@ func (in *instance) graphStats(sp *split, sigma float64, q int) (*splitStats, er
 			}
 		}
 		st.varianceKept[j] = varianceKept(l, q)
+		st.overlap[j] = subspaceOverlap(l, q)
 	}
 	return st, nil
 }
@@ -120,6 +122,7 @@ func (in *instance) putGraphStats(rec *report.Record, stats []*splitStats) {
 		rec.Metrics["lambda_lmax_"+p.suffix()] = p.lambda * rec.Metrics["laplacian_max"+ks+strconv.Itoa(p.k)]
 		rec.Metrics["penalised_"+p.suffix()] = mean(func(st *splitStats) float64 { return st.penalised[j] })
 		rec.Metrics["variance_kept_"+p.suffix()] = mean(func(st *splitStats) float64 { return st.varianceKept[j] })
+		rec.Metrics["subspace_overlap_"+p.suffix()] = mean(func(st *splitStats) float64 { return st.overlap[j] })
 	}
 }
 
@@ -127,11 +130,11 @@ func (in *instance) putGraphStats(rec *report.Record, stats []*splitStats) {
 // and (λ, k).
 func (in *instance) graphTable(recs []report.Record) *report.Table {
 	graph := "the paper's symmetrised k-NN graph of the training images (Euclidean, input space)"
-	header := []string{"sigma", "#PCs", "λ", "k", "same-subject edges", "λ_max(L)", "λ·λ_max(L)", "penalised PCs", "variance kept", "status"}
+	header := []string{"sigma", "#PCs", "λ", "k", "same-subject edges", "λ_max(L)", "λ·λ_max(L)", "penalised PCs", "variance kept", "subspace overlap", "status"}
 	if in.opt.graph == "labels" {
 		graph = "a DIAGNOSTIC graph built from the training labels (each image joined to its k nearest images of the same subject), not the paper's method; " +
 			"\"k-NN same-subject\" is the paper's k-NN graph at the same k"
-		header = []string{"sigma", "#PCs", "λ", "k", "same-subject edges", "k-NN same-subject", "λ_max(L)", "λ·λ_max(L)", "penalised PCs", "variance kept", "status"}
+		header = []string{"sigma", "#PCs", "λ", "k", "same-subject edges", "k-NN same-subject", "λ_max(L)", "λ·λ_max(L)", "penalised PCs", "variance kept", "subspace overlap", "status"}
 	}
 	t := &report.Table{
 		Title: "Graph diagnostics (reported, not tuned on)",
@@ -139,7 +142,9 @@ func (in *instance) graphTable(recs []report.Record) *report.Table {
 			"λ·λ_max(L) < 1 keeps every LPKPCA direction's objective ≥ (1 − λ·λ_max(L)) × its variance, so none can be near-null. "+
 			"penalised PCs: how many of the #PCs leading kernel principal components have λ·vᵀLv > 1 (v the unit eigenvector of the centred Gram matrix), "+
 			"i.e. a negative LPKPCA objective. variance kept: training variance on the #PCs LPKPCA directions over that on the #PCs leading kernel principal "+
-			"components (1 = KPCA's subspace, near 0 = drift to near-null kernel directions).", len(in.splits), graph),
+			"components (1 = KPCA's subspace, near 0 = drift to near-null kernel directions). subspace overlap: mean squared cosine of the principal angles "+
+			"between the #PCs LPKPCA directions and the #PCs leading kernel principal components (1 = the same subspace; the classifier is invariant to "+
+			"rotations of its features, so only the part of the subspace that changes can change the accuracy).", len(in.splits), graph),
 		Header: header,
 	}
 	for i := range recs {
@@ -161,7 +166,8 @@ func (in *instance) graphTable(recs []report.Record) *report.Table {
 				row = append(row, report.FormatFloat(m["knn_same_label"+ks], 4))
 			}
 			row = append(row, report.FormatFloat(m["laplacian_max"+ks], 4), report.FormatFloat(m["lambda_lmax_"+p.suffix()], 3),
-				report.FormatFloat(m["penalised_"+p.suffix()], 3), report.FormatFloat(m["variance_kept_"+p.suffix()], 3), r.Status)
+				report.FormatFloat(m["penalised_"+p.suffix()], 3), report.FormatFloat(m["variance_kept_"+p.suffix()], 3),
+				report.FormatFloat(m["subspace_overlap_"+p.suffix()], 3), r.Status)
 			t.Rows = append(t.Rows, row)
 		}
 	}

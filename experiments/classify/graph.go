@@ -168,3 +168,21 @@ func varianceKept(l *methods.LPKPCA, q int) float64 {
 	}
 	return kept / best
 }
+
+// subspaceOverlap returns how much of the q leading kernel principal
+// components' span the q leading LPKPCA directions keep: ‖B_{1:q,1:q}‖²_F/q,
+// the mean squared cosine of the principal angles between the two
+// q-dimensional subspaces, 1 when they coincide and 0 when orthogonal. The
+// classifier (L2-regularised logistic regression without bias) is
+// invariant to rotations of its features, so LPKPCA's accuracy can differ
+// from KPCA's only through the part of the subspace that changes.
+func subspaceOverlap(l *methods.LPKPCA, q int) float64 {
+	var s float64
+	for i := 0; i < q; i++ {
+		for j := 0; j < q; j++ {
+			b := l.B.At(i, j)
+			s += b * b
+		}
+	}
+	return s / float64(q)
+}

@@ -272,6 +272,14 @@ func TestRoughnessAndVarianceKept(t *testing.T) {
 		if vk > 1+1e-10 || vk < 0 {
 			t.Errorf("λ = %v: variance kept %v outside [0, 1]", lambda, vk)
 		}
+		ov := subspaceOverlap(l, q)
+		if lambda == 0 && math.Abs(ov-1) > 1e-10 {
+			t.Errorf("λ = 0: subspace overlap %v, want 1", ov)
+		}
+		if ov > 1+1e-10 || ov < 0 {
+			t.Errorf("λ = %v: subspace overlap %v outside [0, 1]", lambda, ov)
+		}
+		t.Logf("λ = %v: variance kept %.4f, subspace overlap %.4f", lambda, vk, ov)
 		// The Courant–Fischer bound: the q-th objective value is at
 		// least (1 − λ·λ_max)·λ_q, and each kept direction's variance is
 		// at least its objective value.
@@ -279,5 +287,24 @@ func TestRoughnessAndVarianceKept(t *testing.T) {
 		if lo := (1 - lambda*lmax) * m.Values[q-1]; l.Values[q-1] < lo-1e-9 {
 			t.Errorf("λ = %v: μ_q = %v below (1 − λλ_max)λ_q = %v", lambda, l.Values[q-1], lo)
 		}
+	}
+}
+
+// subspaceOverlap by hand: with q = 2 and B's leading 2×2 block
+// [[cos θ, ·], [·, ·]] of a rotation by θ in the plane of components 2 and
+// 3, the overlap is (1 + cos²θ)/2.
+func TestSubspaceOverlapHand(t *testing.T) {
+	const th = 0.3
+	c, s := math.Cos(th), math.Sin(th)
+	// Columns: direction 1 = component 1; direction 2 = cos θ·e2 + sin θ·e3.
+	b := mat.NewDense(3, 2, []float64{
+		1, 0,
+		0, c,
+		0, s,
+	})
+	l := &methods.LPKPCA{B: b}
+	want := (1 + c*c) / 2
+	if got := subspaceOverlap(l, 2); math.Abs(got-want) > 1e-15 {
+		t.Errorf("overlap %v, want (1 + cos²θ)/2 = %v", got, want)
 	}
 }

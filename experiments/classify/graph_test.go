@@ -50,6 +50,9 @@ func TestLabelGraph(t *testing.T) {
 	if math.Abs(m["variance_kept_l0_k4"]-1) > 1e-9 || m["penalised_l0_k4"] != 0 || m["penalised_l0.05_k4"] != 0 {
 		t.Errorf("variance kept %v at λ = 0, penalised %v and %v", m["variance_kept_l0_k4"], m["penalised_l0_k4"], m["penalised_l0.05_k4"])
 	}
+	if math.Abs(m["subspace_overlap_l0_k4"]-1) > 1e-9 {
+		t.Errorf("λ = 0: subspace overlap %v, want 1", m["subspace_overlap_l0_k4"])
+	}
 	if v := m["variance_kept_l0.05_k4"]; !(v > 0 && v <= 1+1e-12) {
 		t.Errorf("variance kept at λ = 0.05: %v, want in (0, 1]", v)
 	}
@@ -77,7 +80,7 @@ func TestLabelGraph(t *testing.T) {
 	// configs that do not ask keep their records.
 	recs, _ = run(t, strings.Replace(graphCfg, "  graph_stats: true\n", "", 1))
 	for name := range recs[0].Metrics {
-		for _, p := range []string{"same_label", "laplacian_max", "lambda_lmax", "penalised", "variance_kept"} {
+		for _, p := range []string{"same_label", "laplacian_max", "lambda_lmax", "penalised", "variance_kept", "subspace_overlap"} {
 			if strings.Contains(name, p) {
 				t.Errorf("metric %s without graph_stats", name)
 			}
