@@ -253,10 +253,8 @@ func (in *instance) makeSplit(s int) (*split, error) {
 		sp.trainPerClass += "–" + strconv.Itoa(hi)
 	}
 	h := sha256.New()
-	var b [8]byte
 	for _, l := range sp.ytr {
-		binary.LittleEndian.PutUint64(b[:], uint64(l))
-		h.Write(b[:])
+		fmt.Fprintf(h, "%d,", l)
 	}
 	sp.labelKey = hex.EncodeToString(h.Sum(nil)[:16])
 	return sp, nil
