@@ -129,6 +129,8 @@ func TestErrors(t *testing.T) {
 		{"no lambda", "  lambda: [0, 0.05]\n", "", "LPKPCA needs lambda"},
 		{"kernel", "sigma: 1", "gamma: 1", "classify needs kernel"},
 		{"methods", "experiment:", "methods: [{name: identity}]\nexperiment:", "compares KPCA and LPKPCA"},
+		{"graph", "neighbors: [3]", "neighbors: [3]\n  graph: labelz", "want one of knn, labels"},
+		{"graph_stats", "neighbors: [3]", "neighbors: [3]\n  graph_stats: 1", "want true or false"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := config.Parse("test.yaml", []byte(strings.Replace(cfg, tc.old, tc.new, 1)))

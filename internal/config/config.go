@@ -60,6 +60,10 @@ type Corruption struct {
 	// Stretch maps each corrupted image linearly onto [0, 1] afterwards
 	// (Zheng & Lai: "every image linearly stretched to [0,1]").
 	Stretch bool
+	// Clip clamps each corrupted image's entries to [0, 1] afterwards, as
+	// image-noise routines do (the other reading of Zheng & Lai's noise);
+	// it excludes Stretch.
+	Clip bool
 	// Copies is the number of corrupted copies per image (default 1).
 	Copies int
 	// Printed records how the config stated it, e.g. "variance 0.25".
@@ -297,6 +301,10 @@ func (c *Config) parseCorruption(w *walker, n *yaml.Node) error {
 	r := s.Reader("corruption")
 	c.Corruption.Type = r.String("type", "", "none", "gaussian", "occlusion")
 	c.Corruption.Stretch = r.Bool("stretch", false)
+	c.Corruption.Clip = r.Bool("clip", false)
+	if c.Corruption.Clip && c.Corruption.Stretch {
+		return s.Errorf("clip", "corruption: clip and stretch exclude each other: clip clamps each corrupted image to [0, 1], stretch maps it linearly onto [0, 1]; give one")
+	}
 	c.Corruption.Copies = r.Int("copies", 1, 1)
 	switch c.Corruption.Type {
 	case "":
@@ -327,6 +335,9 @@ func (c *Config) parseCorruption(w *walker, n *yaml.Node) error {
 	}
 	if c.Corruption.Stretch {
 		c.Corruption.Printed += ", stretched to [0, 1]"
+	}
+	if c.Corruption.Clip {
+		c.Corruption.Printed += ", clipped to [0, 1]"
 	}
 	if c.Corruption.Copies > 1 {
 		c.Corruption.Printed += fmt.Sprintf(", %d copies per image", c.Corruption.Copies)

@@ -21,6 +21,8 @@
 //	  min_side, max_side: integers ≥ 1 (occlusion: a black rectangle whose
 //	            sides are drawn uniformly in [min_side, max_side] pixels)
 //	  stretch:  boolean — map each corrupted image linearly onto [0, 1]
+//	  clip:     boolean — clamp each corrupted image's entries to [0, 1]
+//	            instead (as image-noise routines do); excludes stretch
 //	  copies:   integer ≥ 1, default 1 — corrupted copies per image
 //	model:      mapping, optional
 //	  kernel:   gaussian | linear | polynomial

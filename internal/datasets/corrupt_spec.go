@@ -52,6 +52,11 @@ type Corruption struct {
 	P float64
 	// Stretch maps each corrupted image onto [0, 1] afterwards (Stretch01).
 	Stretch bool
+	// Clip clamps each corrupted image's entries to [0, 1] afterwards
+	// (Clip01), as image-noise routines do (MATLAB's imnoise, skimage's
+	// random_noise with clip=True): the other reading of Zheng & Lai's
+	// noise, beside Stretch. Clip and Stretch exclude each other.
+	Clip bool
 	// Copies is the number of corrupted copies Apply makes of each image;
 	// 0 means 1.
 	Copies int
@@ -61,6 +66,9 @@ type Corruption struct {
 // for data that are not images, which only an occlusion minds). It returns
 // an error when an occlusion does not fit the images or c is malformed.
 func (c Corruption) Func(width, height int) (CorruptFunc, error) {
+	if c.Clip && c.Stretch {
+		return nil, fmt.Errorf("datasets: a corruption either clips to [0, 1] or stretches onto it, not both")
+	}
 	var f CorruptFunc
 	switch c.Kind {
 	case NoCorruption:
@@ -101,7 +109,30 @@ func (c Corruption) Func(width, height int) (CorruptFunc, error) {
 			Stretch01(img)
 		}
 	}
+	if c.Clip {
+		inner := f
+		f = func(img []float64, rnd *rand.Rand) {
+			inner(img, rnd)
+			Clip01(img)
+		}
+	}
 	return f, nil
+}
+
+// Clip01 clamps every entry of x to [0, 1] in place: v < 0 becomes 0 and
+// v > 1 becomes 1. A NaN (a deleted entry, DeleteEntries) stays NaN, so
+// clipping never invents an observation. Unlike Stretch01 it leaves every
+// entry already inside [0, 1] as it was, so the noise on mid-grey pixels
+// is kept exactly and only the saturated ones lose theirs.
+func Clip01(x []float64) {
+	for i, v := range x {
+		switch {
+		case v < 0:
+			x[i] = 0
+		case v > 1:
+			x[i] = 1
+		}
+	}
 }
 
 // Region returns which pixels of a width×height image the occlusion

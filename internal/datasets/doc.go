@@ -122,8 +122,9 @@
 // uniformly inside the image, then the stretch); Stretch01 is the stretch.
 //
 // A Corruption describes any corruption the experiments use (Gaussian
-// noise, a black or a uniformly filled occlusion, missing entries, with or
-// without the stretch): the experiment layer builds one from its config,
+// noise, a black or a uniformly filled occlusion, missing entries, followed
+// by the stretch, by a clip to [0, 1] (Clip01, the other reading of Zheng &
+// Lai's noise) or by neither): the experiment layer builds one from its config,
 // Func returns the CorruptFunc that draws it and Apply corrupts a whole set.
 // CorruptRows applies a CorruptFunc with streams the caller names.
 //

@@ -16,7 +16,7 @@ type Corrupted = datasets.Corrupted
 // and reports it at the config line.
 func CorruptionOf(c *config.Config, set *datasets.Set) (datasets.Corruption, error) {
 	cr := c.Corruption
-	out := datasets.Corruption{Std: cr.Std, MinSide: cr.MinSide, MaxSide: cr.MaxSide, Stretch: cr.Stretch, Copies: cr.Copies}
+	out := datasets.Corruption{Std: cr.Std, MinSide: cr.MinSide, MaxSide: cr.MaxSide, Stretch: cr.Stretch, Clip: cr.Clip, Copies: cr.Copies}
 	switch cr.Type {
 	case "none":
 		out.Kind = datasets.NoCorruption
