@@ -101,6 +101,7 @@ func TestPerGroup(t *testing.T) {
 		check("ape_mean_"+name, id.Metrics["ape_mean_"+name], groups[g])
 		// The identity leaves the noisy input: ‖z − noisy‖² = 0 in eq. 14.
 		check("snr_mean_"+name, id.Metrics["snr_mean_"+name], 0)
+		check("snr_pooled_"+name, id.Metrics["snr_pooled_"+name], 0)
 		check("failed_"+name, id.Metrics["failed_"+name], 0)
 	}
 	// 255·0.06·E|N(0,1)| = 15.3·√(2/π) ≈ 12.21 (the config notes' value);
@@ -114,6 +115,16 @@ func TestPerGroup(t *testing.T) {
 	}
 	if kt.Params["neighbors"] != huangMeanDistance {
 		t.Errorf("Kwok-Tsang neighbors parameter %v, want the rule's name", kt.Params["neighbors"])
+	}
+	// The pooled SNR over all images, Σnum/Σden, is a mediant of the
+	// groups' pooled ratios, so it lies between the smallest and largest.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, name := range []string{"groupa", "groupb", "groupc"} {
+		v := kt.Metrics["snr_pooled_"+name]
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if v := kt.Metrics["snr_pooled_all"]; !(v > 0 && v >= lo*(1-1e-12) && v <= hi*(1+1e-12)) {
+		t.Errorf("snr_pooled_all = %v, want in the groups' range [%v, %v]", v, lo, hi)
 	}
 	for _, name := range []string{"groupa", "groupb", "groupc"} {
 		// Between 2 and N−1 = 5 of the 6 training images (huang.Build).

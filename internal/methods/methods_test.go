@@ -40,7 +40,7 @@ func TestKitConfigIsKnown(t *testing.T) {
 func TestConformance(t *testing.T) {
 	all := methods.All()
 	for _, want := range []string{
-		"dambreville", "external", "honeine-richard", "identity", "impute-mean", "impute-nn", "kwok-tsang",
+		"dambreville", "external", "honeine-richard", "honeine-richard-direct", "identity", "impute-mean", "impute-nn", "kwok-tsang",
 		"lasso-gps", "learned", "linear-pca", "local-gram", "local-gram-denoise", "mika", "ppca", "rkpca",
 		"rkpca-impute", "rlpl", "robust-pca", "tikhonov",
 	} {

@@ -33,6 +33,36 @@ import (
 // its Status.Diag["failed_fits"]); fits that reach MaxIter are counted
 // in Diag["nonconverged_fits"] and their last iterate is used. See impute.go for the transductive
 // Denoiser convention.
+//
+// # What C does to the pull towards the observed entries
+//
+// The masked fit iterates eq. 6 coordinate by coordinate (rkpca.go):
+//
+//	z_j ← (a_j x_j + Σ_n w_n d_nj) / (a_j + Σ_n w_n),   a_j = (γ₂ e / 2Cγ)·W_jj²,
+//
+// with e = exp(−γ₂‖W(x − z)‖²) ∈ (0, 1], W_jj = 1 at an observed entry and
+// 0 at a missing one, and S = Σ_n w_n = Σ_n Γ_n(z) k(z, d_n) = ⟨Pφ(z), φ(z)⟩,
+// which for a point near the data is of the order of the kernel values
+// (at most 1 for the Gaussian kernel). With γ₂ = γ, as in the paper's
+// Table 1 (γ = γ₂ = 0.0375), a_j = e/2C, so the weight of the observed
+// value x_j in its own update is
+//
+//	a_j/(a_j + S) = e/(e + 2CS) ≈ 1/(2CS)   for 2CS ≫ 1.
+//
+// At the paper's C = 1e7 that is about 5e-8/S: the observed entries are
+// pulled towards x by a few parts in 10⁸ per step, so the fit is in effect
+// the C → ∞ limit, z a fixed point of Mika's iteration for its own
+// projection Pφ(z), which forgets the observed entries except through the
+// starting point; it moves slowly away from that start (most fits reach
+// max_iter, Table 1 notes). The missing entries, whose a_j = 0 at every C,
+// are the weighted combination Σ_n w_n d_nj/S at a z whose observed
+// entries have drifted from x. A hard constraint is the opposite limit:
+// C → 0 sends a_j → ∞ at the observed entries (z_j = x_j) and leaves the
+// missing ones' update unchanged, i.e. Eproj minimised over the missing
+// entries with the observed ones held fixed (fixedObservedFit). C = 0
+// selects that limit here — the reading "the observed entries are kept",
+// which Algorithm 1's "update the missing values" suggests — beside the
+// printed C = 1e7 (Nguyen & De la Torre ambiguity a6).
 type RKPCAImpute struct {
 	Gamma, Gamma2, C float64
 	Energy           float64
@@ -55,7 +85,7 @@ func init() {
 		Params: []Param{
 			FloatParam("gamma", 1, 0, Inf, "kernel width γ of exp(−γ‖x−y‖²), > 0"),
 			FloatParam("gamma2", 1, 0, Inf, "γ₂ of the masked E0, > 0"),
-			FloatParam("C", 1, 0, Inf, "weight of Eproj against E0, > 0"),
+			FloatParam("C", 1, 0, Inf, "weight of Eproj against E0; 0: the C → 0 limit, observed entries held fixed"),
 			FloatParam("energy", 0.9, 0, 1, "eigenvalue fraction kept by each kernel PCA of D \\ D_i, > 0"),
 			IntParam("iterations", 25, 1, Inf, "outer iterations m"),
 			IntParam("partitions", 10, 2, Inf, "partitions k"),
@@ -103,7 +133,10 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 		}
 	}
 	k := kernel.NewGaussianGamma(ri.Gamma)
-	fit := &RKPCA{Gamma2: ri.Gamma2, C: ri.C, E0: E0L2, Start: StartFilled, MaxIter: ri.MaxIter, Tol: ri.Tol, Eps: 1e-12}
+	var fit Denoiser = &RKPCA{Gamma2: ri.Gamma2, C: ri.C, E0: E0L2, Start: StartFilled, MaxIter: ri.MaxIter, Tol: ri.Tol, Eps: 1e-12}
+	if ri.C == 0 {
+		fit = &fixedObservedFit{MaxIter: ri.MaxIter, Tol: ri.Tol, Eps: 1e-12}
+	}
 	failed := make([]float64, n)
 	nonconv := make([]float64, n)
 	cur := mat.DenseCopyOf(dst)

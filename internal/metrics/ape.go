@@ -25,18 +25,47 @@ func APE(z, clean []float64, scale float64) float64 {
 // the clean one (a plain ratio, 0 for z = noisy; ambiguity a2). It is +Inf
 // when z equals the clean image.
 func SNR(z, noisy, clean []float64) float64 {
+	num, den := SNRTerms(z, noisy, clean)
+	if den == 0 {
+		return math.Inf(1)
+	}
+	return num / den
+}
+
+// SNRTerms returns the numerator ‖z − noisy‖² and the denominator
+// ‖z − clean‖² of SNR. Summed over a set of images they give the pooled
+// reading of Huang et al.'s Table 1 SNR (ambiguity a2), Σ‖z − noisy‖² /
+// Σ‖z − clean‖²: a ratio of sums, which no single image with a tiny
+// denominator can dominate, beside the mean of per-image ratios.
+func SNRTerms(z, noisy, clean []float64) (num, den float64) {
 	if len(z) != len(clean) || len(z) != len(noisy) || len(z) == 0 {
 		panic(fmt.Sprintf("metrics: lengths %d, %d and %d", len(z), len(noisy), len(clean)))
 	}
-	var num, den float64
 	for i, v := range z {
 		a := v - noisy[i]
 		b := v - clean[i]
 		num += a * a
 		den += b * b
 	}
-	if den == 0 {
+	return num, den
+}
+
+// PooledSNR returns Σ num / Σ den over the images whose SNRTerms are
+// given: +Inf when every denominator is 0, NaN for no images.
+func PooledSNR(num, den []float64) float64 {
+	if len(num) != len(den) {
+		panic(fmt.Sprintf("metrics: %d numerators and %d denominators", len(num), len(den)))
+	}
+	if len(num) == 0 {
+		return math.NaN()
+	}
+	var n, d float64
+	for i := range num {
+		n += num[i]
+		d += den[i]
+	}
+	if d == 0 {
 		return math.Inf(1)
 	}
-	return num / den
+	return n / d
 }
