@@ -1,0 +1,121 @@
+package matrix
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// Run de-noises every benchmark's test images with the cell's estimator.
+// Per benchmark it records the per-image errors (Arrays "err_<name>", NaN
+// for an image that failed), their mean ("mse_<name>"), the number of
+// failed images ("failed_<name>"; "error_<name>" = 1 when the benchmark
+// failed as a whole), and "refused_<name>" = 1 when the estimator cannot take the
+// benchmark's kernel; the reasons go to the record's error.
+// The cell fails only when every benchmark refused or failed.
+func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
+	if cell.Method == nil {
+		return errors.New("the cell has no estimator")
+	}
+	rec.Arrays = map[string][]float64{}
+	var reasons []string
+	ok, partial := 0, false
+	for _, p := range in.benches {
+		if err := cell.Method.Spec.CheckKernel(p.kern); err != nil {
+			rec.Metrics["refused_"+p.name] = 1
+			reasons = append(reasons, p.name+": refused: "+oneLine(err.Error()))
+			continue
+		}
+		errs, err := in.denoise(cell, p)
+		if err != nil {
+			rec.Metrics["error_"+p.name] = 1
+			reasons = append(reasons, p.name+": "+oneLine(err.Error()))
+			continue
+		}
+		nfail, sum, n := 0, 0.0, 0
+		for _, e := range errs {
+			if math.IsNaN(e) {
+				nfail++
+				continue
+			}
+			sum += e
+			n++
+		}
+		if n == 0 {
+			rec.Metrics["error_"+p.name] = 1
+			reasons = append(reasons, fmt.Sprintf("%s: every one of the %d test images failed", p.name, len(errs)))
+			continue
+		}
+		ok++
+		rec.Arrays["err_"+p.name] = errs
+		rec.Metrics["mse_"+p.name] = sum / float64(n)
+		rec.Metrics["failed_"+p.name] = float64(nfail)
+		if nfail > 0 {
+			partial = true
+		}
+	}
+	rec.Error = strings.Join(reasons, "\n")
+	switch {
+	case ok == 0:
+		return errors.New(rec.Error)
+	case partial || len(reasons) > 0:
+		rec.Status = report.StatusPartial
+	}
+	return nil
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// denoise returns the per-image errors of the cell's estimator on p, NaN
+// where an image failed, or the reason it could not run at all.
+func (in *instance) denoise(cell *runner.Cell, p *prepared) ([]float64, error) {
+	spec := cell.Method.Spec
+	m, q, err := p.model(in.env)
+	if err != nil {
+		return nil, err
+	}
+	den, err := spec.NewDenoiser(cell.Method.Params)
+	if err != nil {
+		return nil, err
+	}
+	var out mat.Dense
+	st, err := den.Denoise(&out, &methods.DenoiseInput{Model: m, Q: q, X0: p.noisy, Rand: runner.NewRand(cell.Seed, cell.Key+"|"+p.name)})
+	if err != nil {
+		return nil, err
+	}
+	nt, _ := p.clean.Dims()
+	if r, c := out.Dims(); r != nt || c != p.d {
+		return nil, fmt.Errorf("the estimator returned %d×%d, want %d×%d", r, c, nt, p.d)
+	}
+	errs := make([]float64, nt)
+	for i := range errs {
+		if i < len(st) && st[i].Err != nil {
+			errs[i] = math.NaN()
+			continue
+		}
+		errs[i] = scaledMSE(out.RawRowView(i), p.clean.RawRowView(i), p.hi-p.lo)
+	}
+	return errs, nil
+}
+
+// scaledMSE is the mean over pixels of ((z − x)/scale)²; a non-finite
+// estimate is NaN (a failed image).
+func scaledMSE(z, x []float64, scale float64) float64 {
+	var s float64
+	for k := range z {
+		t := (z[k] - x[k]) / scale
+		s += t * t
+	}
+	v := s / float64(len(z))
+	if math.IsInf(v, 0) {
+		return math.NaN()
+	}
+	return v
+}
