@@ -168,8 +168,12 @@ func (b *benchmark) parseCorruption(v any) error {
 		if std < 0 {
 			r.Fail("std", "missing (the noise standard deviation, in the data's own units)")
 		}
-		b.cor = datasets.Corruption{Kind: datasets.GaussianNoise, Std: std}
+		st := r.Bool("stretch", false)
+		b.cor = datasets.Corruption{Kind: datasets.GaussianNoise, Std: std, Stretch: st}
 		b.printed = fmt.Sprintf("Gaussian noise, std %g", std)
+		if st {
+			b.printed += ", stretched to [0, 1]"
+		}
 	case "occlusion":
 		side := r.Int("side", 0, 1)
 		fill := r.Float("fill", 1, func(v float64) bool { return v > 0 }, "a value > 0")
