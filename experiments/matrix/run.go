@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -33,7 +34,11 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			reasons = append(reasons, p.name+": refused: "+oneLine(err.Error()))
 			continue
 		}
+		t0 := time.Now()
 		errs, err := in.denoise(cell, p)
+		// The cost goes to the log, not the record, which must not
+		// change from run to run.
+		in.env.Log.Info("matrix cell", "method", cell.Method.Label, "benchmark", p.name, "seconds", time.Since(t0).Seconds())
 		if err != nil {
 			rec.Metrics["error_"+p.name] = 1
 			reasons = append(reasons, p.name+": "+oneLine(err.Error()))
