@@ -83,6 +83,8 @@ func TestConfigErrors(t *testing.T) {
 		{"methods: [{name: identity}]\nexperiment:\n  exclude: external\n  benchmarks:\n" + bench, "want a list of estimator names"},
 		{"methods: [{name: identity}]\nexperiment:\n  exclude: [1]\n  benchmarks:\n" + bench, "not an estimator name"},
 		{"methods: [{name: identity}]\nmodel: {kernel: gaussian, c: 2, components: 3}\nexperiment:\n  benchmarks:\n" + bench, "not in model"},
+		{"methods: [{name: identity}]\nexperiment:\n  method_test: 3\n  benchmarks:\n" + bench, "want {estimator"},
+		{"methods: [{name: identity}]\nexperiment:\n  method_test: {mika: 1}\n  benchmarks:\n" + bench, "integer ≥ 2"},
 		{"methods: [{name: impute-mean}, {name: identity}]\nexperiment:\n  level: 2\n  benchmarks:\n" + bench, "level"},
 	} {
 		c, err := config.Parse("m.yaml", []byte(head+tc.body))

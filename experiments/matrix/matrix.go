@@ -27,6 +27,9 @@ type options struct {
 	resamples  int
 	all        bool
 	exclude    map[string]bool
+	// methodTest caps the test images of a slow estimator, by label or
+	// registry name (experiment.method_test).
+	methodTest map[string]int
 }
 
 func parse(c *config.Config) (options, error) {
@@ -37,6 +40,7 @@ func parse(c *config.Config) (options, error) {
 		all:       r.Bool("all_estimators", false),
 		exclude:   map[string]bool{},
 	}
+	var err error
 	ex := defaultExclude
 	if c.Experiment.Has("exclude") {
 		r.Touch("exclude")
@@ -57,10 +61,12 @@ func parse(c *config.Config) (options, error) {
 		o.exclude[s] = true
 	}
 	r.Touch("benchmarks")
+	if o.methodTest, err = parseMethodTest(c, r); err != nil {
+		return o, err
+	}
 	if err := r.Err(); err != nil {
 		return o, err
 	}
-	var err error
 	if o.benchmarks, err = parseBenchmarks(c); err != nil {
 		return o, err
 	}
@@ -122,4 +128,28 @@ type instance struct {
 	env     *runner.Env
 	opt     options
 	benches []*prepared
+}
+
+// parseMethodTest reads experiment.method_test: {estimator: k}, the
+// number of test images (the first k of each benchmark) a slow estimator
+// de-noises.
+func parseMethodTest(c *config.Config, r *config.Reader) (map[string]int, error) {
+	out := map[string]int{}
+	r.Touch("method_test")
+	v, ok := c.Experiment.Values["method_test"]
+	if !ok {
+		return out, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, c.Experiment.Errorf("method_test", "experiment.method_test: want {estimator: test images}")
+	}
+	for name, x := range m {
+		k, ok := x.(int)
+		if !ok || k < 2 {
+			return nil, c.Experiment.Errorf("method_test", "experiment.method_test.%s: want an integer ≥ 2 (an interval needs 2 images), got %v", name, x)
+		}
+		out[name] = k
+	}
+	return out, nil
 }

@@ -32,6 +32,7 @@ methods:
   - {name: kwok-tsang, params: {neighbors: 5}}
 experiment:
   resamples: 500
+  method_test: {mika: 4}
   benchmarks:
     - {name: noise, corruption: {type: gaussian, std: 0.2}, range: [0, 1], c: 2, components: 8}
     - {name: clean, corruption: {type: gaussian, std: 0}, range: [0, 2], sigma: mean-distance, components: 16}
@@ -155,7 +156,23 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("%s: mean rank %v over %d, want %v over %d", g.labels[m], mean[m], n[m], sum/float64(cnt), cnt)
 		}
 	}
-	for _, want := range []string{"Cross-paper matrix", "Paired wins", "Benchmarks", "failed |", "(3/4)"} {
+	// Mika is capped to the first 4 test images: the rest are NaN, and
+	// its mean is over those 4.
+	mk := byLabel["Mika et al."]
+	e := mk.Arrays["err_noise"]
+	var s4 float64
+	for i, v := range e {
+		if (i < 4) == math.IsNaN(v) {
+			t.Fatalf("mika's errors %v: want the first 4 finite and the rest NaN", e)
+		}
+		if i < 4 {
+			s4 += v
+		}
+	}
+	if mk.Metrics["skipped_noise"] != float64(len(e)-4) || math.Abs(mk.Metrics["mse_noise"]-s4/4) > 1e-15 || mk.Metrics["failed_noise"] != 0 {
+		t.Errorf("mika: skipped %v mse %v failed %v, want %d, %v, 0", mk.Metrics["skipped_noise"], mk.Metrics["mse_noise"], mk.Metrics["failed_noise"], len(e)-4, s4/4)
+	}
+	for _, want := range []string{"first 4 images", "Cross-paper matrix", "Paired wins", "Benchmarks", "failed |", "(3/4)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("tables.md lacks %q:\n%s", want, md)
 		}

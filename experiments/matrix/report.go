@@ -18,6 +18,7 @@ type score struct {
 	ciErr  error  // why there is no interval
 	status string // "" when scored, else "refused" or "failed"
 	failed int    // images that failed
+	skip   int    // images left out by experiment.method_test
 }
 
 // grid is every method's score on every benchmark, in record order.
@@ -46,6 +47,7 @@ func (in *instance) scores(recs []report.Record) *grid {
 			}
 			sc.errs = errs
 			sc.failed = int(r.Metrics["failed_"+p.name])
+			sc.skip = int(r.Metrics["skipped_"+p.name])
 			sc.est, sc.ciErr = stats.Mean(column(errs), in.opt.level, in.opt.resamples, runner.NewRand(r.Seed, "matrix-ci:"+p.name))
 			if sc.ciErr != nil {
 				sc.est.Mean = r.Metrics["mse_"+p.name]
@@ -145,7 +147,7 @@ func (in *instance) scoreTable(g *grid) *report.Table {
 		Title: fmt.Sprintf("Cross-paper matrix: MSE per pixel on a [0, 1] scale, mean over test images [%g%% BCa bootstrap interval] (rank)", 100*in.opt.level),
 		Caption: "Each benchmark's pixel range is mapped onto [0, 1] before squaring, so rows are comparable; lower is better. " +
 			"Rank 1 is the lowest mean on that benchmark (ties share the mean rank); a method that refused or failed a benchmark is not ranked there, and its mean rank is over the benchmarks it was ranked on (the count beside it). " +
-			"Test and training images are subsampled (see the benchmark table).",
+			"Test and training images are subsampled (see the benchmark table); \"first k images\" marks a slow estimator run on the first k test images only (experiment.method_test), whose paired comparisons use those images.",
 		Header: []string{"method"},
 	}
 	for _, p := range in.benches {
@@ -171,6 +173,9 @@ func (in *instance) scoreTable(g *grid) *report.Table {
 			cell += fmt.Sprintf(" (%s)", report.FormatFloat(rk[m][b], 3))
 			if sc.failed > 0 {
 				cell += fmt.Sprintf(", %d failed", sc.failed)
+			}
+			if sc.skip > 0 {
+				cell += fmt.Sprintf(", first %d images", len(sc.errs)-sc.skip)
 			}
 			row = append(row, cell)
 		}

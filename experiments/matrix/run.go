@@ -44,8 +44,12 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			reasons = append(reasons, p.name+": "+oneLine(err.Error()))
 			continue
 		}
+		skip := in.skipped(cell, p)
 		nfail, sum, n := 0, 0.0, 0
-		for _, e := range errs {
+		for i, e := range errs {
+			if i >= len(errs)-skip {
+				continue
+			}
 			if math.IsNaN(e) {
 				nfail++
 				continue
@@ -62,6 +66,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		rec.Arrays["err_"+p.name] = errs
 		rec.Metrics["mse_"+p.name] = sum / float64(n)
 		rec.Metrics["failed_"+p.name] = float64(nfail)
+		if skip > 0 {
+			rec.Metrics["skipped_"+p.name] = float64(skip)
+		}
 		if nfail > 0 {
 			partial = true
 		}
@@ -74,6 +81,20 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		rec.Status = report.StatusPartial
 	}
 	return nil
+}
+
+// skipped returns how many test images of p experiment.method_test
+// leaves out for the cell's estimator.
+func (in *instance) skipped(cell *runner.Cell, p *prepared) int {
+	nt, _ := p.clean.Dims()
+	c, ok := in.opt.methodTest[cell.Method.Label]
+	if !ok {
+		c, ok = in.opt.methodTest[cell.Method.Spec.Name]
+	}
+	if !ok || c >= nt {
+		return 0
+	}
+	return nt - c
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -90,18 +111,23 @@ func (in *instance) denoise(cell *runner.Cell, p *prepared) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A slow estimator may be capped to the first k test images
+	// (experiment.method_test); the others are NaN, so its mean and the
+	// paired comparisons use the images it de-noised.
+	nt, _ := p.clean.Dims()
+	k := nt - in.skipped(cell, p)
+	x0 := p.noisy.Slice(0, k, 0, p.d).(*mat.Dense)
 	var out mat.Dense
-	st, err := den.Denoise(&out, &methods.DenoiseInput{Model: m, Q: q, X0: p.noisy, Rand: runner.NewRand(cell.Seed, cell.Key+"|"+p.name)})
+	st, err := den.Denoise(&out, &methods.DenoiseInput{Model: m, Q: q, X0: x0, Rand: runner.NewRand(cell.Seed, cell.Key+"|"+p.name)})
 	if err != nil {
 		return nil, err
 	}
-	nt, _ := p.clean.Dims()
-	if r, c := out.Dims(); r != nt || c != p.d {
-		return nil, fmt.Errorf("the estimator returned %d×%d, want %d×%d", r, c, nt, p.d)
+	if r, c := out.Dims(); r != k || c != p.d {
+		return nil, fmt.Errorf("the estimator returned %d×%d, want %d×%d", r, c, k, p.d)
 	}
 	errs := make([]float64, nt)
 	for i := range errs {
-		if i < len(st) && st[i].Err != nil {
+		if i >= k || (i < len(st) && st[i].Err != nil) {
 			errs[i] = math.NaN()
 			continue
 		}
