@@ -10,8 +10,11 @@
 // mean rank across benchmarks, and the paired comparisons, need every
 // benchmark's per-image errors in one report. A cell is one estimator (a
 // methods entry, or one of the estimators experiment.all_estimators
-// adds); it de-noises the test images of every benchmark, so a method
-// added by --with (a methods entry) is one more cell of the same page. A
+// adds, with default parameters, leaving out experiment.exclude: by
+// default external, which needs a command, and the imputers that only
+// fill entries a mask marks missing); it de-noises the test images of
+// every benchmark, so a method added by --with (a methods entry) is one
+// more cell of the same page. A
 // benchmark an estimator cannot take (its kernel, say) is recorded as
 // refused with the reason, one that fails as failed with the reason;
 // neither is dropped from the page.
@@ -24,7 +27,10 @@
 // or sigma: mean-distance for Huang et al.'s σ = mean pairwise distance of
 // the training images), the subspace size (components or energy, the
 // experiments/setup rule) and how many training and test images it keeps:
-// a seeded subsample, so that the default matrix runs in minutes. Kernel
+// a seeded subsample, so that the default matrix runs in minutes; a slow
+// estimator can be held to the first k test images of every benchmark
+// (experiment.method_test: {lasso-gps: 8}), its other images NaN, so its
+// mean and its paired comparisons use those k and the page says so. Kernel
 // PCA is fitted on the clean training images once per process
 // (setup.Model); the test images are corrupted with datasets.Corruption,
 // one stream per image derived from the root seed and the benchmark.
