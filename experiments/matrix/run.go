@@ -18,9 +18,10 @@ import (
 // Per benchmark it records the per-image errors (Arrays "err_<name>", NaN
 // for an image that failed), their mean ("mse_<name>"), the number of
 // failed images ("failed_<name>"; "error_<name>" = 1 when the benchmark
-// failed as a whole), and "refused_<name>" = 1 when the estimator cannot take the
-// benchmark's kernel; the reasons go to the record's error.
-// The cell fails only when every benchmark refused or failed.
+// failed as a whole), the images experiment.method_test left out
+// ("skipped_<name>"), and "refused_<name>" = 1 when the estimator cannot
+// take the benchmark's kernel; the reasons go to the record's error. The
+// cell fails only when every benchmark refused or failed.
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if cell.Method == nil {
 		return errors.New("the cell has no estimator")
@@ -59,7 +60,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		}
 		if n == 0 {
 			rec.Metrics["error_"+p.name] = 1
-			reasons = append(reasons, fmt.Sprintf("%s: every one of the %d test images failed", p.name, len(errs)))
+			reasons = append(reasons, fmt.Sprintf("%s: every one of the %d test images failed", p.name, len(errs)-skip))
 			continue
 		}
 		ok++
