@@ -1,0 +1,271 @@
+package matrix
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/stats"
+)
+
+// score is one method's result on one benchmark.
+type score struct {
+	errs   []float64 // per test image, NaN where it failed
+	est    stats.Estimate
+	ciErr  error  // why there is no interval
+	status string // "" when scored, else "refused" or "failed"
+	failed int    // images that failed
+	skip   int    // images left out by experiment.method_test
+}
+
+// grid is every method's score on every benchmark, in record order.
+type grid struct {
+	labels []string
+	s      [][]score // [method][benchmark]
+}
+
+func (in *instance) scores(recs []report.Record) *grid {
+	g := &grid{}
+	for i := range recs {
+		r := &recs[i]
+		g.labels = append(g.labels, fmt.Sprint(r.Params["method"]))
+		row := make([]score, len(in.benches))
+		for b, p := range in.benches {
+			sc := &row[b]
+			errs, ok := r.Arrays["err_"+p.name]
+			switch {
+			case ok:
+			case r.Metrics["refused_"+p.name] == 1:
+				sc.status = "refused"
+				continue
+			default:
+				sc.status = "failed"
+				continue
+			}
+			sc.errs = errs
+			sc.failed = int(r.Metrics["failed_"+p.name])
+			sc.skip = int(r.Metrics["skipped_"+p.name])
+			sc.est, sc.ciErr = stats.Mean(column(errs), in.opt.level, in.opt.resamples, runner.NewRand(r.Seed, "matrix-ci:"+p.name))
+			if sc.ciErr != nil {
+				sc.est.Mean = r.Metrics["mse_"+p.name]
+			}
+		}
+		g.s = append(g.s, row)
+	}
+	return g
+}
+
+// column turns per-image errors into the items × 1 table of package stats.
+func column(e []float64) [][]float64 {
+	out := make([][]float64, len(e))
+	for i, v := range e {
+		out[i] = []float64{v}
+	}
+	return out
+}
+
+// ranks returns the rank (1 = lowest) of each finite value of v, ties
+// sharing the mean of their positions; NaN values are unranked (NaN).
+func ranks(v []float64) []float64 {
+	var idx []int
+	for i, x := range v {
+		if !math.IsNaN(x) {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
+	out := make([]float64, len(v))
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	for s := 0; s < len(idx); {
+		e := s
+		for e+1 < len(idx) && v[idx[e+1]] == v[idx[s]] {
+			e++
+		}
+		r := float64(s+e)/2 + 1
+		for k := s; k <= e; k++ {
+			out[idx[k]] = r
+		}
+		s = e + 1
+	}
+	return out
+}
+
+// rankTable returns ranks[method][benchmark] and each method's mean rank
+// and the number of benchmarks it was ranked on.
+func (g *grid) rankTable() (rk [][]float64, mean []float64, n []int) {
+	nb := 0
+	if len(g.s) > 0 {
+		nb = len(g.s[0])
+	}
+	rk = make([][]float64, len(g.s))
+	for m := range rk {
+		rk[m] = make([]float64, nb)
+	}
+	for b := 0; b < nb; b++ {
+		v := make([]float64, len(g.s))
+		for m := range g.s {
+			v[m] = math.NaN()
+			if g.s[m][b].status == "" {
+				v[m] = g.s[m][b].est.Mean
+			}
+		}
+		for m, r := range ranks(v) {
+			rk[m][b] = r
+		}
+	}
+	mean = make([]float64, len(g.s))
+	n = make([]int, len(g.s))
+	for m := range rk {
+		var s float64
+		for _, r := range rk[m] {
+			if !math.IsNaN(r) {
+				s += r
+				n[m]++
+			}
+		}
+		mean[m] = math.NaN()
+		if n[m] > 0 {
+			mean[m] = s / float64(n[m])
+		}
+	}
+	return rk, mean, n
+}
+
+func (in *instance) Report(out *runner.Output, recs []report.Record) error {
+	g := in.scores(recs)
+	out.Tables = append(out.Tables, in.scoreTable(g), in.winsTable(g), in.benchTable())
+	return nil
+}
+
+func (in *instance) scoreTable(g *grid) *report.Table {
+	t := &report.Table{
+		Title: fmt.Sprintf("Cross-paper matrix: MSE per pixel on a [0, 1] scale, mean over test images [%g%% BCa bootstrap interval] (rank)", 100*in.opt.level),
+		Caption: "Each benchmark's pixel range is mapped onto [0, 1] before squaring, so rows are comparable; lower is better. " +
+			"Rank 1 is the lowest mean on that benchmark (ties share the mean rank); a method that refused or failed a benchmark is not ranked there, and its mean rank is over the benchmarks it was ranked on (the count beside it). " +
+			"Test and training images are subsampled (see the benchmark table); \"first k images\" marks a slow estimator run on the first k test images only (experiment.method_test), whose paired comparisons use those images.",
+		Header: []string{"method"},
+	}
+	for _, p := range in.benches {
+		t.Header = append(t.Header, p.name)
+	}
+	t.Header = append(t.Header, "mean rank")
+	rk, mean, n := g.rankTable()
+	var notes []string
+	for m, label := range g.labels {
+		row := []string{label}
+		for b := range in.benches {
+			sc := g.s[m][b]
+			if sc.status != "" {
+				row = append(row, sc.status)
+				continue
+			}
+			cell := report.FormatFloat(sc.est.Mean, 4)
+			if sc.ciErr == nil {
+				cell += " [" + report.FormatFloat(sc.est.CI.Lo, 4) + ", " + report.FormatFloat(sc.est.CI.Hi, 4) + "]"
+			} else {
+				notes = append(notes, fmt.Sprintf("%s on %s: no interval (%v)", label, in.benches[b].name, sc.ciErr))
+			}
+			cell += fmt.Sprintf(" (%s)", report.FormatFloat(rk[m][b], 3))
+			if sc.failed > 0 {
+				cell += fmt.Sprintf(", %d failed", sc.failed)
+			}
+			if sc.skip > 0 {
+				cell += fmt.Sprintf(", first %d images", len(sc.errs)-sc.skip)
+			}
+			row = append(row, cell)
+		}
+		mr := "—"
+		if n[m] > 0 {
+			mr = fmt.Sprintf("%s (%d/%d)", report.FormatFloat(mean[m], 3), n[m], len(in.benches))
+		}
+		t.Rows = append(t.Rows, append(row, mr))
+	}
+	if len(notes) > 0 {
+		t.Caption += " " + strings.Join(notes, "; ") + "."
+	}
+	return t
+}
+
+// winsTable counts, for every ordered pair of methods, the benchmarks on
+// which the row method wins and loses against the column method.
+func (in *instance) winsTable(g *grid) *report.Table {
+	t := &report.Table{
+		Title: "Paired wins–losses over benchmarks (row against column)",
+		Caption: fmt.Sprintf("On each benchmark, the %g%% BCa interval of the mean paired difference of per-image errors (row − column, images both de-noised): "+
+			"a win when it lies below 0, a loss when it lies above 0, neither when it covers 0. The last column sums the row.", 100*in.opt.level),
+		Header: append([]string{"method"}, g.labels...),
+	}
+	t.Header = append(t.Header, "total")
+	w := in.wins(g)
+	for a := range g.labels {
+		row := []string{g.labels[a]}
+		tw, tl := 0, 0
+		for b := range g.labels {
+			if a == b {
+				row = append(row, "—")
+				continue
+			}
+			row = append(row, fmt.Sprintf("%d–%d", w[a][b], w[b][a]))
+			tw += w[a][b]
+			tl += w[b][a]
+		}
+		t.Rows = append(t.Rows, append(row, fmt.Sprintf("%d–%d", tw, tl)))
+	}
+	return t
+}
+
+// wins returns w[a][b], the number of benchmarks on which a beats b.
+func (in *instance) wins(g *grid) [][]int {
+	w := make([][]int, len(g.labels))
+	for a := range w {
+		w[a] = make([]int, len(g.labels))
+	}
+	for a := range g.labels {
+		for b := a + 1; b < len(g.labels); b++ {
+			for k, p := range in.benches {
+				sa, sb := g.s[a][k], g.s[b][k]
+				if sa.status != "" || sb.status != "" {
+					continue
+				}
+				rnd := runner.NewRand(in.env.Config.Seed, "matrix-pair:"+g.labels[a]+"|"+g.labels[b]+"|"+p.name)
+				d, err := stats.PairedDiff(column(sa.errs), column(sb.errs), in.opt.level, in.opt.resamples, rnd)
+				if err != nil {
+					continue
+				}
+				switch {
+				case stats.Decide(d.CI, stats.Below, 0) == stats.Pass:
+					w[a][b]++
+				case stats.Decide(d.CI, stats.Above, 0) == stats.Pass:
+					w[b][a]++
+				}
+			}
+		}
+	}
+	return w
+}
+
+func (in *instance) benchTable() *report.Table {
+	t := &report.Table{
+		Title:   "Benchmarks",
+		Caption: "Kernel PCA is fitted on the clean training images; only the test images are corrupted (one seeded draw per image). Train and test counts are after subsampling.",
+		Header:  []string{"benchmark", "dataset", "train", "test", "corruption", "range", "kernel", "subspace"},
+	}
+	for _, p := range in.benches {
+		nt, _ := p.clean.Dims()
+		sub := fmt.Sprintf("%d components", p.mp.Components)
+		if p.mp.Energy > 0 {
+			sub = fmt.Sprintf("%g energy", p.mp.Energy)
+		}
+		if _, q, err := p.model(in.env); err == nil {
+			sub += fmt.Sprintf(" (q = %d)", q)
+		}
+		t.Rows = append(t.Rows, []string{p.name, p.dataset, fmt.Sprint(p.trainN), fmt.Sprint(nt), p.printed,
+			fmt.Sprintf("[%g, %g]", p.lo, p.hi), p.kern.String(), sub})
+	}
+	return t
+}
