@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/runexp/runexp/internal/kernel"
 	"github.com/runexp/runexp/internal/methods"
 )
 
@@ -30,53 +28,20 @@ func labelGraph(x *mat.Dense, labels []int, k int) (*methods.Graph, error) {
 		return nil, fmt.Errorf("label graph: %d neighbours requested; want k ≥ 1", k)
 	}
 	byLabel := map[int][]int{}
+	var order []int
 	for i, l := range labels {
+		if _, ok := byLabel[l]; !ok {
+			order = append(order, l)
+		}
 		byLabel[l] = append(byLabel[l], i)
 	}
-	sets := make([]map[int]bool, n)
-	for i := range sets {
-		sets[i] = map[int]bool{}
-	}
-	for _, rows := range byLabel {
-		if len(rows) < 2 {
-			continue
-		}
-		_, d := x.Dims()
-		sub := mat.NewDense(len(rows), d, nil)
-		for a, r := range rows {
-			sub.SetRow(a, x.RawRowView(r))
-		}
-		var d2 mat.Dense
-		kernel.SqDist(&d2, sub, sub)
-		idx := make([]int, len(rows))
-		for a := range rows {
-			dist := d2.RawRowView(a)
-			for b := range idx {
-				idx[b] = b
-			}
-			// rows is increasing, so ordering by b breaks ties by index.
-			sort.SliceStable(idx, func(s, t int) bool { return dist[idx[s]] < dist[idx[t]] })
-			taken := 0
-			for _, b := range idx {
-				if taken == k {
-					break
-				}
-				if b == a {
-					continue
-				}
-				sets[rows[a]][rows[b]] = true
-				sets[rows[b]][rows[a]] = true
-				taken++
-			}
+	b := methods.NewGraphBuilder(n)
+	for _, l := range order {
+		if rows := byLabel[l]; len(rows) >= 2 {
+			b.AddKNN(x, rows, k)
 		}
 	}
-	g := &methods.Graph{Adj: make([][]int, n)}
-	for i, s := range sets {
-		for j := range s {
-			g.Adj[i] = append(g.Adj[i], j)
-		}
-		sort.Ints(g.Adj[i])
-	}
+	g := b.Graph()
 	return g, nil
 }
 

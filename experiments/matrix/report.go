@@ -2,8 +2,8 @@ package matrix
 
 import (
 	"fmt"
+	"github.com/runexp/runexp/internal/metrics"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/runexp/runexp/internal/report"
@@ -68,29 +68,23 @@ func column(e []float64) [][]float64 {
 }
 
 // ranks returns the rank (1 = lowest) of each finite value of v, ties
-// sharing the mean of their positions; NaN values are unranked (NaN).
+// sharing the mean of their positions (metrics.Ranks); NaN values are
+// unranked (NaN).
 func ranks(v []float64) []float64 {
 	var idx []int
+	var finite []float64
 	for i, x := range v {
 		if !math.IsNaN(x) {
 			idx = append(idx, i)
+			finite = append(finite, x)
 		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
 	out := make([]float64, len(v))
 	for i := range out {
 		out[i] = math.NaN()
 	}
-	for s := 0; s < len(idx); {
-		e := s
-		for e+1 < len(idx) && v[idx[e+1]] == v[idx[s]] {
-			e++
-		}
-		r := float64(s+e)/2 + 1
-		for k := s; k <= e; k++ {
-			out[idx[k]] = r
-		}
-		s = e + 1
+	for k, r := range metrics.Ranks(finite) {
+		out[idx[k]] = r
 	}
 	return out
 }

@@ -75,12 +75,51 @@ func KNNGraph(x mat.Matrix, k int) (*Graph, error) {
 	if k < 1 || k >= n {
 		return nil, fmt.Errorf("methods: %d neighbours requested for %d points; want 1 ≤ k < N", k, n)
 	}
-	var d2 mat.Dense
-	kernel.SqDist(&d2, x, x)
+	b := NewGraphBuilder(n)
+	b.AddKNN(x, nil, k)
+	return b.Graph(), nil
+}
+
+// GraphBuilder accumulates the symmetric edges of a graph on N points,
+// for graphs built in parts (a k-NN graph within each subject).
+type GraphBuilder struct {
+	sets []map[int]bool
+}
+
+// NewGraphBuilder returns a builder of a graph on n points with no edges.
+func NewGraphBuilder(n int) *GraphBuilder {
 	sets := make([]map[int]bool, n)
 	for i := range sets {
 		sets[i] = map[int]bool{}
 	}
+	return &GraphBuilder{sets: sets}
+}
+
+// AddKNN joins each of the given rows of x (indices of the whole graph, in
+// increasing order; nil for every row) to its k nearest among those rows
+// under the Euclidean distance, both ways. Ties go to the lower index.
+// A row with fewer than k others is joined to all of them.
+func (b *GraphBuilder) AddKNN(x mat.Matrix, rows []int, k int) {
+	sub := x
+	if rows != nil {
+		_, d := x.Dims()
+		m := mat.NewDense(len(rows), d, nil)
+		for a, r := range rows {
+			for c := 0; c < d; c++ {
+				m.Set(a, c, x.At(r, c))
+			}
+		}
+		sub = m
+	}
+	n, _ := sub.Dims()
+	id := func(a int) int {
+		if rows == nil {
+			return a
+		}
+		return rows[a]
+	}
+	var d2 mat.Dense
+	kernel.SqDist(&d2, sub, sub)
 	idx := make([]int, n)
 	for i := 0; i < n; i++ {
 		row := d2.RawRowView(i)
@@ -96,19 +135,23 @@ func KNNGraph(x mat.Matrix, k int) (*Graph, error) {
 			if j == i {
 				continue
 			}
-			sets[i][j] = true
-			sets[j][i] = true
+			b.sets[id(i)][id(j)] = true
+			b.sets[id(j)][id(i)] = true
 			taken++
 		}
 	}
-	g := &Graph{Adj: make([][]int, n)}
-	for i, s := range sets {
+}
+
+// Graph returns the graph built so far, neighbours in increasing order.
+func (b *GraphBuilder) Graph() *Graph {
+	g := &Graph{Adj: make([][]int, len(b.sets))}
+	for i, s := range b.sets {
 		for j := range s {
 			g.Adj[i] = append(g.Adj[i], j)
 		}
 		sort.Ints(g.Adj[i])
 	}
-	return g, nil
+	return g
 }
 
 // N returns the number of vertices.
