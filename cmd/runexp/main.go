@@ -150,6 +150,12 @@ Run flags:
   -v                debug logging
   -q, --quiet       only warnings, errors and one summary line per config
   --max-cells N     refuse configs with more than N cells (default 100000)
+  --with SPEC       add an estimator to every config whose kind can use it
+                    (repeatable): NAME or NAME:key=value,key=value, values
+                    YAML scalars, label= sets the label; e.g. --with
+                    learned:alpha=0.01 or --with 'external:command=python3
+                    my.py,label=Mine'. Claims and paper values ignore its
+                    records; tables and figures show them.
 
 On a terminal the progress bar redraws below the log lines and the
 summary fits the terminal's width (COLUMNS); the full tables are in
@@ -174,12 +180,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	noCache := fs.Bool("no-cache", false, "neither read nor write the cell cache")
 	force := fs.Bool("force", false, "recompute every cell, replacing cached ones")
 	shardFlag := fs.String("shard", "", "run only shard i/n of the cells (0 ≤ i < n) and write its records for runexp merge")
+	var withArgs withFlag
+	fs.Var(&withArgs, "with", withUsage)
 	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
 	fs.BoolVar(quiet, "q", false, "same as --quiet")
 	maxCells := fs.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than this many cells")
 	fs.Usage = func() { usage(fs.Output()) }
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
+	}
+	with, err := parseWiths(withArgs)
+	if err != nil {
+		fmt.Fprintln(stderr, "runexp:", err)
+		return exitUsage
 	}
 	if *maxCells < 1 {
 		fmt.Fprintf(stderr, "runexp: --max-cells %d: want at least 1\n", *maxCells)
@@ -223,6 +236,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var cfgs []*config.Config
 	for _, path := range fs.Args() {
 		c, err := config.Load(path)
+		if err == nil {
+			err = addWith(c, with, stderr)
+		}
 		if err == nil {
 			_, err = runner.Validate(c)
 		}

@@ -91,10 +91,17 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance of the baseline comparison")
 	logFormat := fs.String("log-format", "text", "log format: text or json")
 	verbose := fs.Bool("v", false, "debug logging")
+	var withArgs withFlag
+	fs.Var(&withArgs, "with", withUsage)
 	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
 	fs.BoolVar(quiet, "q", false, "same as --quiet")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
+	}
+	with, err := parseWiths(withArgs)
+	if err != nil {
+		fmt.Fprintln(stderr, "runexp suite:", err)
+		return exitUsage
 	}
 	if *jobs < 1 {
 		fmt.Fprintf(stderr, "runexp suite: -j %d: want at least 1 worker\n", *jobs)
@@ -121,6 +128,9 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	var cfgs []*config.Config
 	for _, f := range files {
 		c, err := config.Load(f)
+		if err == nil {
+			err = addWith(c, with, stderr)
+		}
 		if err == nil {
 			_, err = runner.Validate(c)
 		}

@@ -95,6 +95,10 @@ type Method struct {
 	// Params holds raw values; a list is a grid axis.
 	Params Section
 	Line   int
+	// Added marks a method given on the command line (runexp --with),
+	// not in the file: claims and reference values, which name the
+	// file's methods, do not see its records.
+	Added bool
 }
 
 // Outputs controls where and how results are written.

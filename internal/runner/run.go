@@ -19,6 +19,7 @@ import (
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -579,11 +580,15 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 		}
 		tables = append(tables, t)
 	}
+	// Claims and reference values name the config file's methods; the
+	// records of methods added on the command line (--with) must not
+	// change their verdicts, so they see only the file's records.
+	scoped := fileRecords(c, recs)
 	if len(c.Reference) > 0 {
-		tables = append(tables, referenceTable(c, recs))
+		tables = append(tables, referenceTable(c, scoped))
 	}
 	for _, cl := range c.Claims {
-		res := claims.Evaluate(cl, recs)
+		res := claims.Evaluate(cl, scoped)
 		switch {
 		case res.AsExpected:
 		case res.Status == claims.NotEvaluated:
@@ -762,4 +767,34 @@ func claimsTable(res []claims.Result) *report.Table {
 		t.Rows = append(t.Rows, []string{r.ID, r.Status, exp, as, r.Statement, r.Evidence})
 	}
 	return t
+}
+
+// fileRecords returns recs without the records of methods added on the
+// command line (config.Method.Added), recognised by their method label.
+// Without added methods it returns recs itself.
+func fileRecords(c *config.Config, recs []report.Record) []report.Record {
+	added := map[string]bool{}
+	for _, m := range c.Methods {
+		if !m.Added {
+			continue
+		}
+		label := m.Label
+		if label == "" {
+			if spec, ok := methods.Lookup(m.Name); ok {
+				label = spec.Title
+			}
+		}
+		added[label] = true
+	}
+	if len(added) == 0 {
+		return recs
+	}
+	var kept []report.Record
+	for _, r := range recs {
+		if l, ok := r.Params["method"].(string); ok && added[l] {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept
 }
