@@ -103,6 +103,12 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "runexp suite:", err)
 		return exitUsage
 	}
+	if len(with) > 0 && *writeBaseline != "" {
+		// A baseline holds the configs' own methods; added ones would
+		// show as changes in every later comparison.
+		fmt.Fprintln(stderr, "runexp suite: --with and --write-baseline exclude each other")
+		return exitUsage
+	}
 	if *jobs < 1 {
 		fmt.Fprintf(stderr, "runexp suite: -j %d: want at least 1 worker\n", *jobs)
 		return exitUsage

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/runner"
 )
 
 // withSpec is one --with SPEC: an estimator added to every config whose
@@ -171,7 +173,19 @@ func addWith(c *config.Config, with []*withSpec, stderr io.Writer) error {
 		for k, v := range w.params {
 			params[k] = v
 		}
-		c.Methods = append(c.Methods, config.Method{Name: w.name, Label: w.label, Params: config.Section{Values: params}, Added: true})
+		m := config.Method{Name: w.name, Label: w.label, Params: config.Section{Values: params}, Added: true}
+		// The kind's own check has the last word (tikhonov pre-images but
+		// needs the observed input, which a kkcluster centre lacks): a
+		// config it rejects only with the added method is skipped.
+		trial := *c
+		trial.Methods = append(slices.Clone(c.Methods), m)
+		if _, err := runner.Validate(&trial); err != nil {
+			if _, base := runner.Validate(c); base == nil {
+				fmt.Fprintf(stderr, "runexp: --with %s: skipped in %s: %v\n", w.arg, c.Name, err)
+				continue
+			}
+		}
+		c.Methods = append(c.Methods, m)
 	}
 	return nil
 }

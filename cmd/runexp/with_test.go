@@ -185,3 +185,28 @@ func TestWithSkipsKind(t *testing.T) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 }
+
+// A kind's own check rejecting the added method skips the config too:
+// tikhonov pre-images but needs the observed input, which a kkcluster
+// centre lacks.
+func TestWithSkipsKindCheck(t *testing.T) {
+	c, err := config.Load("../../configs/huang-fig6.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(c.Methods)
+	w, err := parseWith("tikhonov")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if err := addWith(c, []*withSpec{w}, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Methods) != n {
+		t.Errorf("%d methods after a skipped --with, want %d", len(c.Methods), n)
+	}
+	if want := "--with tikhonov: skipped in huang-fig6: "; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+}
