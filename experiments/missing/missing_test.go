@@ -2,6 +2,7 @@ package missing_test
 
 import (
 	"context"
+	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,24 +16,7 @@ import (
 
 func run(t *testing.T, src string) ([]report.Record, *runner.Summary) {
 	t.Helper()
-	t.Setenv("RUNEXP_DATA", "")
-	c, err := config.Parse("test.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runner.Validate(c); err != nil {
-		t.Fatal(err)
-	}
-	c.Outputs.Dir = t.TempDir()
-	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: 2, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := report.ReadJSONL(filepath.Join(sum.Dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs, sum
+	return kindtest.Run(t, src)
 }
 
 const head = `title: missing test

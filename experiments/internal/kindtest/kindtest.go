@@ -1,0 +1,39 @@
+// Package kindtest runs an experiment config end to end in a kind's tests:
+// parse, validate, run every cell and write the report with no data root
+// and no cache, into a temporary result directory.
+package kindtest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	_ "github.com/runexp/runexp/experiments/catalog" // synthetic-images and two-rings
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// Run runs the config src and returns its records and the run's summary.
+// Any error before the report is written fails the test.
+func Run(t *testing.T, src string) ([]report.Record, *runner.Summary) {
+	t.Helper()
+	t.Setenv("RUNEXP_DATA", "")
+	c, err := config.Parse("test.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runner.Validate(c); err != nil {
+		t.Fatal(err)
+	}
+	c.Outputs.Dir = t.TempDir()
+	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: 2, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := report.ReadJSONL(filepath.Join(sum.Dir, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs, sum
+}
