@@ -23,7 +23,7 @@ func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "REPRODUCIBILITY.md", "Markdown file to write")
 	htmlOut := fs.String("html", "", "HTML page to write (none when empty)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: runexp scoreboard [--configs DIR] [--paper-values DIR] [--out FILE.md] [--html FILE] RESULTS_ROOT\n\nFor each paper and claim: the verdict under the stated protocol and under each documented reading\n(configs with variant_of), with intervals and links to the evidence; totals per paper (docs/readings.md).\nRESULTS_ROOT is a folder of per-config results (runexp suite/run --out, or baseline/).\n")
+		fmt.Fprintln(fs.Output(), "Usage: runexp scoreboard [--configs DIR] [--paper-values DIR] [--out FILE.md] [--html FILE] RESULTS_ROOT\n\nFor each paper and claim: the verdict under the stated protocol and under each documented reading\n(configs with variant_of), with intervals and links to the evidence; totals per paper (docs/readings.md).\nRESULTS_ROOT is a folder of per-config results (runexp suite/run --out, or baseline/).")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {

@@ -352,7 +352,7 @@ func cell(res map[string]Cell, run bool, id string, has bool) Cell {
 	if !ok {
 		// Stated by the config, absent from its claims.json: not
 		// evaluated, never a silent gap.
-		return Cell{Run: true, Verdict: NotEvaluatedV}
+		return Cell{Run: true, Present: true, Verdict: NotEvaluatedV}
 	}
 	c.Run, c.Present = true, true
 	return c
