@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench fuzz toy usps yaleb huang nguyen lpkpca suite suite-quick clean
+.PHONY: all build test vet fmt bench fuzz toy usps yaleb huang nguyen lpkpca suite suite-quick scoreboard clean
 
 all: vet test build
 
@@ -153,3 +153,11 @@ suite-quick: build
 
 clean:
 	rm -rf bin results
+
+# REPRODUCIBILITY.md at the repository root: every claim under the stated
+# protocol and each documented reading (docs/readings.md). From the
+# committed baseline by default (the configs it lacks are listed as not
+# run); SCOREBOARD_ROOT=results after `make suite` gives the full version.
+SCOREBOARD_ROOT ?= baseline
+scoreboard: build
+	./bin/runexp scoreboard --out REPRODUCIBILITY.md $(SCOREBOARD_ROOT)

@@ -11,6 +11,7 @@
 //	runexp merge CONFIG...            assemble the shards of an array job
 //	runexp compare OLD NEW            cells and claims that moved (nightly diffs)
 //	runexp suite [flags] [CONFIG...]  every config once, compared with a baseline
+//	runexp scoreboard RESULTS_ROOT    claims × readings, REPRODUCIBILITY.md
 //
 // Exit status (docs/exit-status.md): 0 as expected, 1 changed (a verdict
 // differs from its expectation, a compared value moved, or a denoised row
@@ -116,6 +117,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdSuite(args[1:], stdout, stderr)
 	case "check-estimator":
 		return cmdCheckEstimator(args[1:], stdout, stderr)
+	case "scoreboard":
+		return cmdScoreboard(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
@@ -137,6 +140,7 @@ Usage:
   runexp compare [--rtol R --atol A] [--complete] OLD NEW   cells and claims that moved (exit 1)
   runexp suite [--only GLOB] [--baseline DIR] [CONFIG...]    every config once (docs/nightly.md)
   runexp check-estimator NAME|--command CMD   conformance kit, a verdict per check (exit 1)
+  runexp scoreboard [--configs DIR] [--out FILE.md] [--html FILE] RESULTS_ROOT   claims × readings (REPRODUCIBILITY.md)
 
 Run flags:
   --data DIR        data root (default $RUNEXP_DATA)

@@ -31,6 +31,16 @@ type Config struct {
 	// text this config takes (e.g. "noise variance 0.25, ambiguity a2");
 	// figure captions and the results page show it.
 	Reading string
+	// VariantOf names the base config (a file beside this one, e.g.
+	// "huang-table1.yaml") that this config changes in one respect, a
+	// documented reading of the paper (docs/readings.md); "" for a base.
+	// The scoreboard shows a variant's verdicts as a column of its base's
+	// claims, so the variant keeps the base's claim ids.
+	VariantOf string
+	// Diagnostic marks a variant that is not a reading of the paper but a
+	// probe of our stand-in (e.g. LPKPCA with a graph from the labels): the
+	// scoreboard shows it and never counts it as reproducing a claim.
+	Diagnostic bool
 
 	Dataset    Dataset
 	Corruption Corruption
@@ -187,7 +197,7 @@ func Parse(file string, b []byte) (*Config, error) {
 		return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file name gives the result folder name %q, which would write outside --out or over runexp's own files (%v): rename the file", c.Name, err)}
 	}
 	root := doc.Content[0]
-	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "notes", "reading", "dataset",
+	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "notes", "reading", "variant_of", "diagnostic", "dataset",
 		"corruption", "model", "methods", "experiment", "outputs", "reference", "claims")
 	if err != nil {
 		return nil, err
@@ -228,6 +238,9 @@ func Parse(file string, b []byte) (*Config, error) {
 		if strings.ContainsAny(c.Reading, "\n\r") {
 			return nil, w.errf(n, "reading: want one line naming the reading (details go under notes)")
 		}
+	}
+	if err := c.parseVariant(w, f["variant_of"], f["diagnostic"]); err != nil {
+		return nil, err
 	}
 	if err := c.parseDataset(w, f["dataset"]); err != nil {
 		return nil, err
@@ -281,6 +294,41 @@ func Parse(file string, b []byte) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// parseVariant reads variant_of and diagnostic. The base must be a file
+// beside this one: a variant whose base was renamed or deleted would
+// otherwise drop out of the scoreboard's matrix silently.
+func (c *Config) parseVariant(w *walker, v, d *yaml.Node) error {
+	if v != nil {
+		s, err := w.str(v, "variant_of")
+		if err != nil {
+			return err
+		}
+		if err := CheckFileName(s); err != nil {
+			return w.errf(v, "variant_of: %v; want the base config's file name, e.g. variant_of: huang-table1.yaml", err)
+		}
+		if s == filepath.Base(c.File) {
+			return w.errf(v, "variant_of: %s names this config itself; want its base config", s)
+		}
+		base := filepath.Join(filepath.Dir(c.File), s)
+		if fi, err := os.Stat(base); err != nil || !fi.Mode().IsRegular() {
+			return w.errf(v, "variant_of: no config %s beside this one (%s): give the base config's file name", s, base)
+		}
+		c.VariantOf = s
+	}
+	if d != nil {
+		if d.Kind != yaml.ScalarNode || d.Tag != "!!bool" {
+			return w.errf(d, "diagnostic: want true or false, got %s", describe(d))
+		}
+		if err := d.Decode(&c.Diagnostic); err != nil {
+			return w.errf(d, "diagnostic: want true or false, got %s", describe(d))
+		}
+		if c.Diagnostic && c.VariantOf == "" {
+			return w.errf(d, "diagnostic: true needs variant_of: a diagnostic probes a base config")
+		}
+	}
+	return nil
 }
 
 func (c *Config) parseDataset(w *walker, n *yaml.Node) error {

@@ -12,6 +12,13 @@
 //	notes:      string — stand-in data, readings of ambiguous text
 //	reading:    string, one line — the reading of ambiguous text this
 //	            config takes; every figure caption names it
+//	variant_of: string — the base config's file name (beside this one)
+//	            when this config is the base under one documented reading
+//	            (docs/readings.md); claims keep the base's ids, and the
+//	            scoreboard shows the verdicts as a column of the base's
+//	diagnostic: boolean, default false, needs variant_of — the variant
+//	            probes our stand-in rather than reading the paper; shown
+//	            on the scoreboard, never counted as reproducing a claim
 //	dataset:    mapping, required
 //	  name:     string — dataset (runexp list)
 //	  <other>:  dataset options, checked by the dataset

@@ -1,0 +1,427 @@
+package scoreboard
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/runexp/runexp/internal/config"
+)
+
+// Category is the outcome of one claim over its base and readings.
+type Category int
+
+// The categories, in the order the totals list them (see the package
+// documentation for their definitions).
+const (
+	AsStated Category = iota
+	OtherReading
+	NotReproduced
+	Inconclusive
+	NotEvaluated
+	NotRun
+	nCategories
+)
+
+// Names of the categories as the pages print them.
+var categoryNames = [nCategories]string{
+	"reproduced as stated",
+	"reproduced only under another documented reading",
+	"not reproduced",
+	"inconclusive",
+	"not evaluated",
+	"not run",
+}
+
+func (c Category) String() string {
+	if c < 0 || c >= nCategories {
+		return fmt.Sprintf("Category(%d)", int(c))
+	}
+	return categoryNames[c]
+}
+
+// Totals counts claims per category.
+type Totals [nCategories]int
+
+// Claims is the number of claims counted.
+func (t Totals) Claims() int {
+	n := 0
+	for _, v := range t {
+		n += v
+	}
+	return n
+}
+
+func (t *Totals) add(u Totals) {
+	for i := range t {
+		t[i] += u[i]
+	}
+}
+
+// The verdicts claims.json can hold.
+const (
+	Pass          = "PASS"
+	Fail          = "FAIL"
+	Inconc        = "INCONCLUSIVE"
+	NotEvaluatedV = "NOT-EVALUATED"
+)
+
+// Cell is one claim's result under one config.
+type Cell struct {
+	// Run is false when the config has no folder in the results root.
+	Run bool
+	// Present is false when the config has no such claim, or its
+	// claims.json does not list it (then Verdict is NOT-EVALUATED).
+	Present bool
+	Verdict string
+	// Point is the verdict of the point estimate alone, when claims.json
+	// gives one.
+	Point string
+	// CILo, CIHi, CILevel and CIMethod are the claim's interval, when
+	// claims.json gives one (HasCI).
+	HasCI               bool
+	CILo, CIHi, CILevel float64
+	CIMethod            string
+}
+
+// Column is one config of a base's table: the base itself or a variant.
+type Column struct {
+	// Name is the config's name (its file name without .yaml); Label is
+	// the part of it after the base's name, the column's heading.
+	Name, Label, Title, Reading string
+	Diagnostic                  bool
+	// Run reports whether the results root holds a folder for it; Dir
+	// is that folder (root/Name).
+	Run bool
+	Dir string
+	// Extra lists claim ids of the results folder that the config does
+	// not have (a stale folder); they are shown, never counted.
+	Extra []string
+}
+
+// Row is one claim of a base config.
+type Row struct {
+	ID, Statement, Source string
+	// Expect ("" for PASS, "fail", "inconclusive") and Because are the
+	// base config's expectation.
+	Expect, Because string
+	Base            Cell
+	Variants        []Cell // one per Table.Variants
+	Category        Category
+}
+
+// Table is a base config with its variants' columns and a row per claim.
+type Table struct {
+	Base     Column
+	Variants []Column
+	Rows     []Row
+	Totals   Totals
+}
+
+// Paper is one paper's tables.
+type Paper struct {
+	ID, Title string
+	Tables    []Table
+	Totals    Totals
+}
+
+// Board is the whole scoreboard.
+type Board struct {
+	// Root is the results root as given.
+	Root    string
+	Papers  []Paper
+	Totals  Totals
+	Configs int
+	// NotRun lists the configs without a folder in the results root;
+	// Unknown the folders of the root that no config names.
+	NotRun, Unknown []string
+	// NoClaims lists the configs that state no claim.
+	NoClaims []string
+}
+
+// Build assembles the board from the configs and the results under root.
+// title gives a paper's title from its id ("" when unknown). A variant
+// whose base is not among cfgs, belongs to another paper, forms a cycle or
+// has a claim its base lacks, a results root that is not a directory, and
+// a malformed claims.json are errors.
+func Build(cfgs []*config.Config, root string, title func(paper string) string) (*Board, error) {
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("scoreboard: results root: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("scoreboard: results root %s is not a directory", root)
+	}
+	byFile := map[string]*config.Config{}
+	for _, c := range cfgs {
+		f := filepath.Base(c.File)
+		if _, dup := byFile[f]; dup {
+			return nil, fmt.Errorf("scoreboard: two configs named %s", f)
+		}
+		byFile[f] = c
+	}
+	// baseOf resolves variants of variants to the first config without
+	// variant_of.
+	baseOf := func(c *config.Config) (*config.Config, error) {
+		seen := map[string]bool{}
+		for c.VariantOf != "" {
+			if seen[c.Name] {
+				return nil, fmt.Errorf("scoreboard: %s: variant_of forms a cycle", c.File)
+			}
+			seen[c.Name] = true
+			b, ok := byFile[c.VariantOf]
+			if !ok {
+				return nil, fmt.Errorf("scoreboard: %s: variant_of %s is not among the configs read", c.File, c.VariantOf)
+			}
+			c = b
+		}
+		return c, nil
+	}
+	b := &Board{Root: root, Configs: len(cfgs)}
+	tables := map[string]*Table{} // base name → table
+	var bases []*config.Config
+	results := map[string]map[string]Cell{}
+	run := map[string]bool{}
+	extra := map[string][]string{}
+	for _, c := range cfgs {
+		dir := filepath.Join(root, c.Name)
+		cells, ok, err := readClaims(dir)
+		if err != nil {
+			return nil, err
+		}
+		run[c.Name] = ok
+		results[c.Name] = cells
+		if !ok {
+			b.NotRun = append(b.NotRun, c.Name)
+		}
+		if len(c.Claims) == 0 {
+			b.NoClaims = append(b.NoClaims, c.Name)
+		}
+		have := map[string]bool{}
+		for _, cl := range c.Claims {
+			have[cl.ID] = true
+		}
+		for id := range cells {
+			if !have[id] {
+				extra[c.Name] = append(extra[c.Name], id)
+			}
+		}
+		slices.Sort(extra[c.Name])
+		if c.VariantOf == "" {
+			bases = append(bases, c)
+		}
+	}
+	col := func(c *config.Config, base string) Column {
+		label := strings.TrimPrefix(strings.TrimPrefix(c.Name, base), "-")
+		if c.Name == base || label == "" {
+			label = c.Name
+		}
+		return Column{Name: c.Name, Label: label, Title: c.Title, Reading: c.Reading, Diagnostic: c.Diagnostic,
+			Run: run[c.Name], Dir: filepath.Join(root, c.Name), Extra: extra[c.Name]}
+	}
+	for _, c := range bases {
+		tables[c.Name] = &Table{Base: col(c, c.Name)}
+	}
+	variants := map[string][]*config.Config{}
+	for _, c := range cfgs {
+		if c.VariantOf == "" {
+			continue
+		}
+		base, err := baseOf(c)
+		if err != nil {
+			return nil, err
+		}
+		if c.Paper != base.Paper {
+			return nil, fmt.Errorf("scoreboard: %s: paper %q, but its base %s has paper %q", c.File, c.Paper, base.File, base.Paper)
+		}
+		ids := map[string]bool{}
+		for _, cl := range base.Claims {
+			ids[cl.ID] = true
+		}
+		for _, cl := range c.Claims {
+			if !ids[cl.ID] {
+				return nil, fmt.Errorf("scoreboard: %s:%d: claim %q is not a claim of its base %s: a reading keeps the base's claim ids", c.File, cl.Line, cl.ID, base.File)
+			}
+		}
+		variants[base.Name] = append(variants[base.Name], c)
+	}
+	papers := map[string]*Paper{}
+	for _, base := range bases {
+		t := tables[base.Name]
+		vs := variants[base.Name]
+		sort.Slice(vs, func(i, j int) bool { return vs[i].Name < vs[j].Name })
+		vclaims := make([]map[string]bool, len(vs))
+		for i, v := range vs {
+			t.Variants = append(t.Variants, col(v, base.Name))
+			vclaims[i] = map[string]bool{}
+			for _, cl := range v.Claims {
+				vclaims[i][cl.ID] = true
+			}
+		}
+		for _, cl := range base.Claims {
+			r := Row{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expect: cl.Expect, Because: cl.Because}
+			r.Base = cell(results[base.Name], run[base.Name], cl.ID, true)
+			passElsewhere := false
+			for i, v := range vs {
+				vc := cell(results[v.Name], run[v.Name], cl.ID, vclaims[i][cl.ID])
+				r.Variants = append(r.Variants, vc)
+				if !v.Diagnostic && vc.Run && vc.Present && vc.Verdict == Pass {
+					passElsewhere = true
+				}
+			}
+			r.Category = categorise(r.Base, passElsewhere)
+			t.Totals[r.Category]++
+			t.Rows = append(t.Rows, r)
+		}
+		p := papers[base.Paper]
+		if p == nil {
+			p = &Paper{ID: base.Paper, Title: title(base.Paper)}
+			papers[base.Paper] = p
+		}
+		p.Tables = append(p.Tables, *t)
+		p.Totals.add(t.Totals)
+	}
+	ids := make([]string, 0, len(papers))
+	for id := range papers {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		p := papers[id]
+		if p.Totals.Claims() == 0 {
+			// A paper whose configs state no claim (the cross-paper
+			// matrix) has no row to show; NoClaims lists its configs.
+			continue
+		}
+		sort.Slice(p.Tables, func(i, j int) bool { return p.Tables[i].Base.Name < p.Tables[j].Base.Name })
+		b.Papers = append(b.Papers, *p)
+		b.Totals.add(p.Totals)
+	}
+	slices.Sort(b.NotRun)
+	slices.Sort(b.NoClaims)
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("scoreboard: %w", err)
+	}
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if _, ok := results[e.Name()]; !ok {
+			b.Unknown = append(b.Unknown, e.Name())
+		}
+	}
+	slices.Sort(b.Unknown)
+	return b, nil
+}
+
+// categorise applies the package's definitions to a claim's base cell and
+// whether a reading variant passed it.
+func categorise(base Cell, passElsewhere bool) Category {
+	switch {
+	case !base.Run:
+		return NotRun
+	case base.Verdict == Pass:
+		return AsStated
+	case (base.Verdict == Fail || base.Verdict == Inconc) && passElsewhere:
+		return OtherReading
+	case base.Verdict == Fail:
+		return NotReproduced
+	case base.Verdict == Inconc:
+		return Inconclusive
+	}
+	return NotEvaluated
+}
+
+// cell is the claim id's cell of a config; has says whether the config
+// states the claim at all.
+func cell(res map[string]Cell, run bool, id string, has bool) Cell {
+	if !run {
+		return Cell{Present: has}
+	}
+	if !has {
+		return Cell{Run: true}
+	}
+	c, ok := res[id]
+	if !ok {
+		// Stated by the config, absent from its claims.json: not
+		// evaluated, never a silent gap.
+		return Cell{Run: true, Present: true, Verdict: NotEvaluatedV}
+	}
+	c.Run, c.Present = true, true
+	return c
+}
+
+// claimRecord is the part of a claims.json entry the board reads.
+type claimRecord struct {
+	ID       string   `json:"id"`
+	Status   string   `json:"status"`
+	Verdict  string   `json:"verdict"`
+	Point    string   `json:"point_verdict"`
+	CILo     *float64 `json:"ci_lo"`
+	CIHi     *float64 `json:"ci_hi"`
+	CILevel  *float64 `json:"ci_level"`
+	CIMethod string   `json:"ci_method"`
+}
+
+// readClaims reads dir/claims.json. ok is false when dir does not exist
+// (the config was not run); a folder without claims.json is a run whose
+// claims were all not evaluated.
+func readClaims(dir string) (map[string]Cell, bool, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, false, fmt.Errorf("scoreboard: %w", err)
+		}
+		return nil, false, nil
+	}
+	path := filepath.Join(dir, "claims.json")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]Cell{}, true, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("scoreboard: %w", err)
+	}
+	var recs []claimRecord
+	if err := json.Unmarshal(data, &recs); err != nil {
+		return nil, false, fmt.Errorf("scoreboard: %s: %w", path, err)
+	}
+	cells := make(map[string]Cell, len(recs))
+	for i, r := range recs {
+		v := r.Verdict
+		if v == "" {
+			v = r.Status
+		}
+		if !validVerdict(v) {
+			return nil, false, fmt.Errorf("scoreboard: %s: claim %d (%q): verdict %q, want PASS, FAIL, INCONCLUSIVE or NOT-EVALUATED", path, i, r.ID, v)
+		}
+		if r.Point != "" && !validVerdict(r.Point) {
+			return nil, false, fmt.Errorf("scoreboard: %s: claim %q: point_verdict %q, want PASS, FAIL, INCONCLUSIVE or NOT-EVALUATED", path, r.ID, r.Point)
+		}
+		if r.ID == "" {
+			return nil, false, fmt.Errorf("scoreboard: %s: claim %d has no id", path, i)
+		}
+		if _, dup := cells[r.ID]; dup {
+			return nil, false, fmt.Errorf("scoreboard: %s: claim %q appears twice", path, r.ID)
+		}
+		c := Cell{Verdict: v, Point: r.Point, CIMethod: r.CIMethod}
+		if r.CILo != nil && r.CIHi != nil {
+			c.HasCI, c.CILo, c.CIHi = true, *r.CILo, *r.CIHi
+			if r.CILevel != nil {
+				c.CILevel = *r.CILevel
+			}
+		}
+		cells[r.ID] = c
+	}
+	return cells, true, nil
+}
+
+func validVerdict(v string) bool {
+	return v == Pass || v == Fail || v == Inconc || v == NotEvaluatedV
+}

@@ -1,0 +1,161 @@
+package scoreboard
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden.md")
+
+// fixture writes a configs folder and a results root: paper p has base
+// b.yaml (claims c1–c4), reading variant b-r.yaml (c1–c3), diagnostic
+// b-d.yaml (c1–c3) and base m.yaml, which is missing from the results.
+func fixture(t *testing.T) (configs, root string) {
+	t.Helper()
+	dir := t.TempDir()
+	configs, root = filepath.Join(dir, "configs"), filepath.Join(dir, "results")
+	write := func(path, body string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claim := func(id string) string {
+		return "  - id: " + id + "\n    statement: \"Claim " + id + " | holds\"\n    source: \"pv.yaml#" + id + "\"\n    check: {type: value, metric: m, op: \"<\", value: 1}\n"
+	}
+	head := func(title, extra string) string {
+		return "title: " + title + "\npaper: p\nkind: k\n" + extra + "dataset: {name: d}\nclaims:\n"
+	}
+	write(filepath.Join(configs, "b.yaml"), head("Base table", "")+claim("c1")+claim("c2")+claim("c3")+
+		claim("c4")+"    expect: fail\n    because: \"measured FAIL in issue 9\"\n")
+	write(filepath.Join(configs, "b-r.yaml"), head("Base table, other reading", "variant_of: b.yaml\nreading: the other reading\n")+claim("c1")+claim("c2")+claim("c3"))
+	write(filepath.Join(configs, "b-d.yaml"), head("Base table, diagnostic", "variant_of: b.yaml\ndiagnostic: true\n")+claim("c1")+claim("c2")+claim("c3"))
+	write(filepath.Join(configs, "m.yaml"), head("Missing table", "")+claim("c1"))
+	write(filepath.Join(configs, "pv", "p.yaml"), "citation:\n  title: The Paper\n")
+	// Base: c1 PASS; c2 FAIL (passes under the reading); c3 INCONCLUSIVE
+	// with an interval (passes only under the diagnostic); c4 absent
+	// (not evaluated), with a stale claim old.
+	write(filepath.Join(root, "b", "claims.json"), `[
+ {"id": "c1", "status": "PASS"},
+ {"id": "c2", "status": "FAIL"},
+ {"id": "c3", "verdict": "INCONCLUSIVE", "point_verdict": "PASS", "ci_lo": -0.5, "ci_hi": 1.25, "ci_level": 0.95, "ci_method": "BCa"},
+ {"id": "old", "status": "PASS"}
+]`)
+	write(filepath.Join(root, "b-r", "claims.json"), `[{"id": "c1", "status": "FAIL"}, {"id": "c2", "verdict": "PASS"}, {"id": "c3", "status": "FAIL"}]`)
+	write(filepath.Join(root, "b-d", "claims.json"), `[{"id": "c1", "status": "PASS"}, {"id": "c2", "status": "PASS"}, {"id": "c3", "status": "PASS"}]`)
+	write(filepath.Join(root, "stray", "claims.json"), `[]`)
+	return configs, root
+}
+
+// TestTotals checks each category on the fixture: c1 as stated, c2 under
+// the reading, c3 inconclusive (the diagnostic's PASS is not counted), c4
+// not evaluated, m's c1 not run.
+func TestTotals(t *testing.T) {
+	configs, root := fixture(t)
+	b, err := Load(configs, root, filepath.Join(configs, "pv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Totals{AsStated: 1, OtherReading: 1, NotReproduced: 0, Inconclusive: 1, NotEvaluated: 1, NotRun: 1}
+	if b.Totals != want {
+		t.Errorf("totals %v, want %v", b.Totals, want)
+	}
+	if len(b.Papers) != 1 || b.Papers[0].Title != "The Paper" || len(b.Papers[0].Tables) != 2 {
+		t.Fatalf("papers %+v", b.Papers)
+	}
+	if got := strings.Join(b.NotRun, ","); got != "m" {
+		t.Errorf("not run %q, want m", got)
+	}
+	if got := strings.Join(b.Unknown, ","); got != "stray" {
+		t.Errorf("unknown %q, want stray", got)
+	}
+	tb := b.Papers[0].Tables[0]
+	if len(tb.Variants) != 2 || tb.Variants[0].Name != "b-d" || !tb.Variants[0].Diagnostic || tb.Variants[1].Label != "r" {
+		t.Errorf("variants %+v", tb.Variants)
+	}
+	if got := strings.Join(tb.Base.Extra, ","); got != "old" {
+		t.Errorf("stale claims %q, want old", got)
+	}
+	// A FAIL with no reading passing is not reproduced.
+	if got := categorise(Cell{Run: true, Present: true, Verdict: Fail}, false); got != NotReproduced {
+		t.Errorf("FAIL alone: %v", got)
+	}
+	if got := categorise(Cell{Run: true, Present: true, Verdict: NotEvaluatedV}, true); got != NotEvaluated {
+		t.Errorf("NOT-EVALUATED with a reading passing: %v", got)
+	}
+}
+
+// TestGolden compares the Markdown with testdata/golden.md (go test
+// -update rewrites it) and checks that a second rendering and the HTML
+// page are byte-identical across calls.
+func TestGolden(t *testing.T) {
+	configs, root := fixture(t)
+	b, err := Load(configs, root, filepath.Join(configs, "pv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Links are relative to the page's folder, the results root's parent.
+	o := Options{Command: "runexp scoreboard results", ConfigsDir: "configs", LinkDir: filepath.Dir(root)}
+	b.Root = "results" // as the command line would give it
+	got := b.Markdown(o)
+	path := filepath.Join("testdata", "golden.md")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("Markdown differs from %s (go test -update rewrites it):\n%s", path, got)
+	}
+	if again := b.Markdown(o); !bytes.Equal(again, got) {
+		t.Error("two renderings differ")
+	}
+	h1, err := b.HTML(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, _ := b.HTML(o)
+	if !bytes.Equal(h1, h2) || !bytes.Contains(h1, []byte(`href="results/b/claims.json"`)) {
+		t.Errorf("HTML not deterministic or without evidence links")
+	}
+}
+
+// TestBadInput checks that a variant with a claim its base lacks, a
+// variant of another paper, a malformed claims.json and a missing root
+// are errors naming the file.
+func TestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, body, want string
+	}{
+		{"extra claim", "configs/b-r.yaml", "title: t\npaper: p\nkind: k\nvariant_of: b.yaml\ndataset: {name: d}\nclaims:\n  - id: c9\n    check: {type: value, metric: m, op: \"<\", value: 1}\n", `b-r.yaml:7: claim "c9" is not a claim of its base`},
+		{"other paper", "configs/b-r.yaml", "title: t\npaper: q\nkind: k\nvariant_of: b.yaml\ndataset: {name: d}\n", `paper "q", but its base`},
+		{"bad json", "results/b/claims.json", "[{", "results/b/claims.json"},
+		{"bad verdict", "results/b/claims.json", `[{"id": "c1", "verdict": "MAYBE"}]`, `verdict "MAYBE"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			configs, root := fixture(t)
+			if err := os.WriteFile(filepath.Join(filepath.Dir(configs), tc.file), []byte(tc.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(configs, root, "")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	configs, root := fixture(t)
+	if _, err := Load(configs, filepath.Join(root, "none"), ""); err == nil {
+		t.Error("missing results root: no error")
+	}
+}

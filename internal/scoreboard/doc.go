@@ -1,0 +1,29 @@
+// Package scoreboard builds the reproducibility scoreboard (issue #17,
+// part 3): for each paper and each of its claims, the verdict under the
+// stated protocol (the base config), under each documented reading (the
+// configs whose variant_of names that base, docs/readings.md), with the
+// claim's interval where claims.json carries one and a link to the
+// evidence, and per paper the counts of the categories below.
+//
+// A claim is keyed by (base config, claim id): a variant keeps its base's
+// claim ids (Build checks it), and variants of variants resolve to the
+// first config without variant_of. The category of a claim is decided by
+// the base's verdict, then by the reading variants' (diagnostic variants
+// are shown and never counted):
+//
+//   - reproduced as stated: the base config's verdict is PASS;
+//   - reproduced only under another documented reading: the base's verdict
+//     is FAIL or INCONCLUSIVE and at least one reading variant's is PASS;
+//   - not reproduced: the base's verdict is FAIL and no reading passes;
+//   - inconclusive: the base's verdict is INCONCLUSIVE and no reading
+//     passes;
+//   - not evaluated: the base's verdict is NOT-EVALUATED, or the claim is
+//     missing from the base's claims.json;
+//   - not run: the base config has no folder in the results root.
+//
+// The verdict is claims.json's "verdict" (PASS, FAIL, INCONCLUSIVE,
+// NOT-EVALUATED) or, in files written before claims were three-valued, its
+// "status". The outputs depend only on the configs, the paper titles and
+// the results read, never on a clock or the order of a directory listing,
+// so the same inputs give the same bytes.
+package scoreboard

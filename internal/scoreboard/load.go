@@ -1,0 +1,40 @@
+package scoreboard
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/runexp/runexp/internal/config"
+)
+
+// Load reads every configs/*.yaml and builds the board of the results
+// under root. Paper titles come from paperValues/<paper>.yaml
+// (citation.title); a paper without that file is headed by its id.
+func Load(configsDir, root, paperValues string) (*Board, error) {
+	files, err := filepath.Glob(filepath.Join(configsDir, "*.yaml"))
+	if err != nil {
+		return nil, fmt.Errorf("scoreboard: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("scoreboard: no configs (*.yaml) in %s", configsDir)
+	}
+	cfgs := make([]*config.Config, 0, len(files))
+	for _, f := range files { // Glob sorts
+		c, err := config.Load(f)
+		if err != nil {
+			return nil, err
+		}
+		cfgs = append(cfgs, c)
+	}
+	title := func(paper string) string {
+		if paperValues == "" {
+			return ""
+		}
+		t, err := config.PaperTitle(filepath.Join(paperValues, paper+".yaml"))
+		if err != nil {
+			return ""
+		}
+		return t
+	}
+	return Build(cfgs, root, title)
+}
