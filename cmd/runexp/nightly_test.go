@@ -212,6 +212,14 @@ func TestNightlyDryRun(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
 		t.Errorf("no index page: %v", err)
 	}
+	// The scoreboard beside the index, linked from it, with both claims'
+	// configs counted (tiny's claim as reproduced as stated).
+	if b, err := os.ReadFile(filepath.Join(out, "scoreboard.md")); err != nil || !strings.Contains(string(b), "hr-mse") {
+		t.Errorf("scoreboard.md: %v\n%s", err, b)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "index.html")); err != nil || !strings.Contains(string(b), `href="scoreboard.html"`) {
+		t.Errorf("the index page does not link the scoreboard: %v", err)
+	}
 
 	code, log = suite(before, "--baseline", base)
 	if code != exitOK || !strings.Contains(log, "No changes.") || !strings.Contains(log, "tiny: 4 cells (0 computed, 4 cached") {

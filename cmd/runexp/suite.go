@@ -181,6 +181,7 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		code = worse(code, r.Status)
 		rep.Runs = append(rep.Runs, r)
 	}
+	writeScoreboard(*dir, *out, log)
 	writeIndex(*out, log)
 	rep.Seconds = time.Since(rep.Started).Seconds()
 

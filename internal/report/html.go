@@ -129,6 +129,7 @@ func WriteIndex(root string) error {
 		idx.NotEvaluated += r.NotEvaluated
 		idx.Unexpected += r.Unexpected
 	}
+	idx.Scoreboard = isRegular(filepath.Join(root, "scoreboard.html"))
 	return writeTemplate(filepath.Join(root, "index.html"), "root", idx)
 }
 
@@ -163,6 +164,9 @@ type htmlRoot struct {
 	Cells, Failed            int
 	Pass, Fail, NotEvaluated int
 	Unexpected               int
+	// Scoreboard is set when the root holds scoreboard.html (runexp
+	// suite writes it: the claims × readings page of issue 17).
+	Scoreboard bool
 }
 
 // htmlRun is the data of one run page and of its row in the root index.
@@ -685,6 +689,9 @@ figcaption { font-size: 0.9em; color: #555; }
 <body>
 <h1>runexp results</h1>
 <p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); claims: {{.Pass}} passed, {{.Fail}} failed, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected.</p>
+{{- if .Scoreboard}}
+<p><a href="scoreboard.html">Reproducibility scoreboard</a>: every claim under the stated protocol and under each documented reading, with totals per paper (<a href="scoreboard.md">Markdown</a>).</p>
+{{- end}}
 {{- if .Runs}}
 <table>
 <thead><tr><th>Run</th><th>Title</th><th>Cells</th><th>Failed cells</th><th>Claims passed</th><th>Claims failed</th><th>Not evaluated</th><th>Not as expected</th><th>Wall (s)</th><th>Manifest</th></tr></thead>
