@@ -73,6 +73,20 @@ func TestGramParallelBitIdentical(t *testing.T) {
 	if want := serialGaussianGram(k, a, b); !mat.Equal(&ref, want) {
 		t.Errorf("Gram differs from the serial computation")
 	}
+	// An input other than *mat.Dense (a transposed view) takes another
+	// product and norm loop, so other rounding: 1e-12 as in
+	// TestGramMatchesEval. A matrix with itself shares its norms, which
+	// are the same numbers as a copy's.
+	var tv, self, selfRef mat.Dense
+	Gram(&tv, k, a, mat.DenseCopyOf(b.T()).T())
+	if !mat.EqualApprox(&tv, &ref, 1e-12) {
+		t.Error("Gram with a transposed view differs by more than 1e-12")
+	}
+	Gram(&self, k, a, a)
+	Gram(&selfRef, k, a, mat.DenseCopyOf(a))
+	if !mat.Equal(&self, &selfRef) {
+		t.Error("Gram of a with itself differs from Gram with a copy of a")
+	}
 }
 
 // TestSelfGramGaussian checks the Gaussian SelfGram (one triangle of the

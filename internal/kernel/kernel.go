@@ -156,7 +156,11 @@ func product(dst *mat.Dense, a, b mat.Matrix) (ra int, na, nb []float64) {
 	dst.Mul(a, b.T())
 	na = rowNorms2(a)
 	nb = na
-	if a != b {
+	// Only pointers are compared: an interface holding an uncomparable
+	// value would panic under ==.
+	ad, aok := a.(*mat.Dense)
+	bd, bok := b.(*mat.Dense)
+	if !aok || !bok || ad != bd {
 		nb = rowNorms2(b)
 	}
 	return ra, na, nb
