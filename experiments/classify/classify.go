@@ -92,9 +92,16 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("classify",
+	k := runner.Define("classify",
 		"KPCA vs LPKPCA features + L2 logistic regression (LIBLINEAR -s 0), mean per-class accuracy over seeded splits (Zheng et al. 2015 Tables 1–6, Figs. 2, 4, 6)",
-		check, start))
+		check, start)
+	// The metric names hold λ and k (lpkpca_l0.05_k3), which the code
+	// builds from the options: only the options can say which exist.
+	k.Metrics = func(opts any, name string) bool {
+		o, ok := opts.(options)
+		return ok && o.metricNames()[name]
+	}
+	runner.RegisterKind(k)
 }
 
 type options struct {
@@ -171,6 +178,17 @@ type point struct {
 	k      int
 }
 
+// points is the sweep: every λ with every k, λ outermost.
+func (o options) points() []point {
+	var ps []point
+	for _, l := range o.lambdas {
+		for _, k := range o.neighbors {
+			ps = append(ps, point{l, k})
+		}
+	}
+	return ps
+}
+
 func (p point) suffix() string {
 	return "l" + strconv.FormatFloat(p.lambda, 'g', -1, 64) + "_k" + strconv.Itoa(p.k)
 }
@@ -204,12 +222,7 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 	if d.Train.Labels == nil {
 		return nil, fmt.Errorf("classify needs labelled data; dataset %s has no labels", d.Train.Name)
 	}
-	in := &instance{env: env, opt: o, set: d.Train}
-	for _, l := range o.lambdas {
-		for _, k := range o.neighbors {
-			in.points = append(in.points, point{l, k})
-		}
-	}
+	in := &instance{env: env, opt: o, set: d.Train, points: o.points()}
 	for _, q := range env.Config.Model.Components {
 		in.maxQ = max(in.maxQ, q)
 	}

@@ -1,7 +1,6 @@
 package classify_test
 
 import (
-	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	_ "github.com/runexp/runexp/experiments"
+	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/report"
@@ -52,24 +52,11 @@ experiment:
 
 func run(t *testing.T, src string) ([]report.Record, string) {
 	t.Helper()
-	t.Setenv("RUNEXP_DATA", "")
-	c, err := config.Parse("test.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Outputs.Dir = t.TempDir()
-	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: 2, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, sum := kindtest.Run(t, src)
 	if sum.Failed != 0 {
 		t.Fatalf("%d cells failed", sum.Failed)
 	}
-	recs, err := report.ReadJSONL(filepath.Join(c.Outputs.Dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs, c.Outputs.Dir
+	return recs, sum.Dir
 }
 
 // Well-separated classes (each a different set of Gaussian blobs, pixel

@@ -1,7 +1,6 @@
 package lgdenoise_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	_ "github.com/runexp/runexp/experiments"
+	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/report"
@@ -38,28 +38,15 @@ experiment:
 
 func run(t *testing.T, src string) (map[string]*report.Record, string) {
 	t.Helper()
-	t.Setenv("RUNEXP_DATA", "")
-	c, err := config.Parse("test.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Outputs.Dir = t.TempDir()
-	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: 2, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, sum := kindtest.Run(t, src)
 	if sum.Failed != 0 {
 		t.Fatalf("%d cells failed", sum.Failed)
-	}
-	recs, err := report.ReadJSONL(filepath.Join(c.Outputs.Dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
 	}
 	out := map[string]*report.Record{}
 	for i := range recs {
 		out[fmt.Sprint(recs[i].Params["method"])] = &recs[i]
 	}
-	return out, c.Outputs.Dir
+	return out, sum.Dir
 }
 
 // handAPE returns, per group and over all 18 test images, the APE of the

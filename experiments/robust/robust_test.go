@@ -1,7 +1,6 @@
 package robust_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	_ "github.com/runexp/runexp/experiments"
+	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/report"
@@ -62,20 +62,11 @@ experiment:
 // its records by "label/energy" and the output directory.
 func run(t *testing.T, src string) (map[string]*report.Record, string, *config.Config) {
 	t.Helper()
-	t.Setenv("RUNEXP_DATA", "")
-	c, err := config.Parse("test.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Outputs.Dir = t.TempDir()
-	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: 2, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, sum := kindtest.Run(t, src)
 	if sum.Failed != 0 {
 		t.Fatalf("%d cells failed", sum.Failed)
 	}
-	recs, err := report.ReadJSONL(filepath.Join(c.Outputs.Dir, "records.jsonl"))
+	c, err := config.Parse("test.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +75,7 @@ func run(t *testing.T, src string) (map[string]*report.Record, string, *config.C
 		r := &recs[i]
 		out[fmt.Sprintf("%v/%v", r.Params["method"], r.Params["energy"])] = r
 	}
-	return out, c.Outputs.Dir, c
+	return out, sum.Dir, c
 }
 
 // testSet redraws, independently of the kind, the clean test images: the

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	blasgonum "gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -128,6 +131,22 @@ func sqDist(x, y []float64) float64 {
 // rows of a (r×d) and the rows of b (s×d), by one matrix product. Tiny
 // negative values from cancellation are clamped to zero.
 func SqDist(dst *mat.Dense, a, b mat.Matrix) {
+	ra, na, nb := product(dst, a, b)
+	raw := dst.RawMatrix()
+	parallelRows(ra, ra*raw.Cols, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+			for j, p := range row {
+				row[j] = sqDistFrom(na[i], nb[j], p)
+			}
+		}
+	})
+}
+
+// product sizes dst, writes a·bᵀ into it and returns the rows of a and
+// the squared row norms of a and b (one slice when a and b are the same
+// matrix).
+func product(dst *mat.Dense, a, b mat.Matrix) (ra int, na, nb []float64) {
 	ra, ca := a.Dims()
 	rb, cb := b.Dims()
 	if ca != cb {
@@ -135,18 +154,27 @@ func SqDist(dst *mat.Dense, a, b mat.Matrix) {
 	}
 	sizeDst(dst, ra, rb)
 	dst.Mul(a, b.T())
-	na := rowNorms2(a)
-	nb := rowNorms2(b)
-	for i := 0; i < ra; i++ {
-		row := dst.RawRowView(i)
-		for j := range row {
-			v := na[i] + nb[j] - 2*row[j]
-			if v < 0 {
-				v = 0
-			}
-			row[j] = v
-		}
+	na = rowNorms2(a)
+	nb = na
+	// Only pointers are compared: an interface holding an uncomparable
+	// value would panic under ==.
+	ad, aok := a.(*mat.Dense)
+	bd, bok := b.(*mat.Dense)
+	if !aok || !bok || ad != bd {
+		nb = rowNorms2(b)
 	}
+	return ra, na, nb
+}
+
+// sqDistFrom is ‖x−y‖² = ‖x‖² + ‖y‖² − 2xᵀy from the norms and the
+// product, clamped at zero. Every Gram path goes through it, so the
+// serial, parallel and symmetric passes round alike.
+func sqDistFrom(nx, ny, p float64) float64 {
+	v := nx + ny - 2*p
+	if v < 0 {
+		v = 0
+	}
+	return v
 }
 
 func rowNorms2(a mat.Matrix) []float64 {
@@ -154,10 +182,12 @@ func rowNorms2(a mat.Matrix) []float64 {
 	n := make([]float64, r)
 	if rv, ok := a.(mat.RawMatrixer); ok {
 		raw := rv.RawMatrix()
-		for i := 0; i < r; i++ {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+c]
-			n[i] = floats.Dot(row, row)
-		}
+		parallelRows(r, r*c, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+				n[i] = floats.Dot(row, row)
+			}
+		})
 		return n
 	}
 	for i := 0; i < r; i++ {
@@ -183,14 +213,18 @@ func Gram(dst *mat.Dense, k Kernel, a, b mat.Matrix) {
 	}
 	switch k := k.(type) {
 	case Gaussian:
-		SqDist(dst, a, b)
+		// The distances and exponentials in one parallel pass: after
+		// the product they are what keeps a fast BLAS from its peak.
+		_, na, nb := product(dst, a, b)
 		raw := dst.RawMatrix()
-		for i := 0; i < ra; i++ {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+rb]
-			for j, v := range row {
-				row[j] = math.Exp(-v / k.C)
+		parallelRows(ra, ra*rb, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				row := raw.Data[i*raw.Stride : i*raw.Stride+rb]
+				for j, p := range row {
+					row[j] = math.Exp(-sqDistFrom(na[i], nb[j], p) / k.C)
+				}
 			}
-		}
+		})
 	case Linear:
 		sizeDst(dst, ra, rb)
 		dst.Mul(a, b.T())
@@ -218,16 +252,65 @@ func Gram(dst *mat.Dense, k Kernel, a, b mat.Matrix) {
 // SelfGram returns the symmetric Gram matrix K_ij = k(x_i, x_j) of the rows
 // of x.
 func SelfGram(k Kernel, x mat.Matrix) *mat.SymDense {
+	if g, ok := k.(Gaussian); ok {
+		return selfGramGaussian(g, x)
+	}
 	n, _ := x.Dims()
 	var g mat.Dense
 	Gram(&g, k, x, x)
 	s := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			// Average to remove the asymmetry left by rounding.
-			s.SetSym(i, j, 0.5*(g.At(i, j)+g.At(j, i)))
+	gr, sr := g.RawMatrix(), s.RawSymmetric()
+	parallelRows(n, n*n/2, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for j := i; j < n; j++ {
+				// Average to remove the asymmetry left by rounding.
+				sr.Data[i*sr.Stride+j] = 0.5 * (gr.Data[i*gr.Stride+j] + gr.Data[j*gr.Stride+i])
+			}
 		}
+	})
+	return s
+}
+
+// selfGramGaussian is SelfGram for the Gaussian kernel: the product
+// XXᵀ, then distances and exponentials on the upper triangle only, which
+// is all a SymDense stores.
+//
+// Under gonum's pure-Go BLAS the product is Dgemm, as for Gram: its
+// entry (i, j) sums the same products in the same order as (j, i), so
+// the triangle equals the average SelfGram takes for other kernels bit
+// for bit, and Dsyrk, which sums each dot product in one pass where
+// Dgemm blocks the inner dimension, would move the rounding (and runs
+// on one goroutine where Dgemm runs on all). Under another BLAS
+// (OpenBLAS) the product is Dsyrk, half of Dgemm's flops, and the
+// result is symmetric by construction instead of by averaging.
+func selfGramGaussian(k Gaussian, x mat.Matrix) *mat.SymDense {
+	n, _ := x.Dims()
+	xd, ok := x.(*mat.Dense)
+	if !ok {
+		xd = mat.DenseCopyOf(x)
 	}
+	s := mat.NewSymDense(n, nil)
+	sr := s.RawSymmetric()
+	_, pure := blas64.Implementation().(blasgonum.Implementation)
+	if pure {
+		// The full product in the SymDense's backing array; the pass
+		// below zeroes the lower triangle again.
+		mat.NewDense(n, n, sr.Data).Mul(xd, xd.T())
+	} else {
+		blas64.Syrk(blas.NoTrans, 1, xd.RawMatrix(), 0, sr)
+	}
+	nx := rowNorms2(xd)
+	parallelRows(n, n*n/2, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := sr.Data[i*sr.Stride : i*sr.Stride+n]
+			if pure {
+				clear(row[:i])
+			}
+			for j := i; j < n; j++ {
+				row[j] = math.Exp(-sqDistFrom(nx[i], nx[j], row[j]) / k.C)
+			}
+		}
+	})
 	return s
 }
 

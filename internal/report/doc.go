@@ -28,8 +28,9 @@
 // and the reading of the paper. The caption is also embedded in the PNG
 // (an iTXt "Description" chunk) and the SVG (<desc>), from which the run's
 // HTML page shows it ([ReadCaption]). Image-grid labels are laid out from
-// measured glyph advances, unkerned so that glyphs never touch, and may
-// carry subscripts written as in TeX ("P_t", "x_{10}").
+// measured glyph advances, unkerned so that glyphs never touch; they and
+// captions may carry subscripts written as in TeX ("P_t", "x_{10}"),
+// while identifiers keep their underscores ("mse_raw_median").
 //
 // Golden-image tests (package reporttest) compare each figure type with a
 // PNG under testdata approximately, as gonum/plot's cmpimg does; go test

@@ -136,6 +136,29 @@ func captionStyle() text.Style {
 	return text.Style{Font: withSize(SansFont, CaptionSize), Handler: plot.DefaultTextHandler, Color: color.Black}
 }
 
+// captionWidth is the drawn width of a caption line (drawCaptionLine).
+func captionWidth(s string) float64 {
+	if runs := parseRich(s); hasSub(runs) {
+		return newRichFaces(float64(CaptionSize)).width(runs)
+	}
+	return float64(captionStyle().Width(s))
+}
+
+// drawCaptionLine draws a caption line with its baseline's left end at
+// pt. A line with a subscript ("P_t", parseRich) is drawn as the labels
+// and captions of image grids are, run by run; any other line as plain
+// text, so identifiers keep their underscores and figures without
+// subscripts keep their pixels.
+func drawCaptionLine(c draw.Canvas, cs text.Style, pt vg.Point, ln string) {
+	runs := parseRich(ln)
+	if !hasSub(runs) {
+		c.FillText(cs, pt, ln)
+		return
+	}
+	c.SetColor(cs.Color)
+	newRichFaces(float64(CaptionSize)).fill(c, runs, float64(pt.X), float64(pt.Y))
+}
+
 // entryW returns the width of one legend entry: thumbnail, gap, label.
 func entryW(sty text.Style, e legendEntry) vg.Length {
 	return legendThumbW + legendGap + sty.Width(e.label)
@@ -253,8 +276,7 @@ func (f *Figure) layout() figureLayout {
 		l.W = max(l.W, minCaptionW+2*figureMargin)
 		cs := captionStyle()
 		l.capLnH = vg.Length(captionLead) * cs.FontExtents().Height
-		l.captionLines = wrapWidth(s, float64(max(l.W-2*figureMargin, minCaptionW)),
-			func(s string) float64 { return float64(cs.Width(s)) })
+		l.captionLines = wrapWidth(s, float64(max(l.W-2*figureMargin, minCaptionW)), captionWidth)
 		l.captionH = captionPad + vg.Length(len(l.captionLines))*l.capLnH
 	}
 	l.H = 2*figureMargin + max(l.panelsH, l.legendRowsH(f)) + l.legendH + l.captionH
@@ -395,7 +417,7 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 		cs := captionStyle()
 		y := c.Min.Y + figureMargin + l.captionH - captionPad - cs.FontExtents().Ascent
 		for _, ln := range l.captionLines {
-			c.FillText(cs, vg.Point{X: c.Min.X + figureMargin, Y: y}, ln)
+			drawCaptionLine(c, cs, vg.Point{X: c.Min.X + figureMargin, Y: y}, ln)
 			y -= l.capLnH
 		}
 	}

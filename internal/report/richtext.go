@@ -15,9 +15,12 @@ import (
 // "α_i" or "x_{10}". Liberation Sans has no glyph for most Unicode
 // subscript letters (no ₜ, no ₚ), so a subscript is drawn as a smaller run
 // lowered below the baseline. A bare "_" subscripts the one letter or
-// digit after it only when that is not followed by another letter or
-// digit, so names such as "lasso_gps" keep their underscore; "_{…}"
-// subscripts anything.
+// digit after it only as in a formula: after a one-letter base ("P_t",
+// "α_i", "(x_0)") and before no other letter, digit or "_". Identifiers keep
+// their underscores, whatever follows: "lasso_gps", "mse_raw_median",
+// "fig6_a", "table1_b", "a_b_c", a config named "zheng-lai-table1_clip". "_{…}"
+// subscripts anything. Figure captions and grid labels and captions all
+// read "_" this way.
 
 // Subscripts are subScale of the label size, lowered by subShift of it.
 const (
@@ -43,6 +46,11 @@ func parseRich(s string) []textRun {
 	}
 	rs := []rune(s)
 	isAlnum := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	// oneLetterBase reports whether the "_" at i follows a word of one
+	// letter: a letter not itself preceded by a letter, digit or "_".
+	oneLetterBase := func(i int) bool {
+		return i >= 1 && unicode.IsLetter(rs[i-1]) && (i < 2 || !isAlnum(rs[i-2]) && rs[i-2] != '_')
+	}
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
 		if r != '_' || i+1 >= len(rs) {
@@ -57,7 +65,7 @@ func parseRich(s string) []textRun {
 				continue
 			}
 		}
-		if isAlnum(rs[i+1]) && (i+2 >= len(rs) || !isAlnum(rs[i+2])) {
+		if oneLetterBase(i) && isAlnum(rs[i+1]) && (i+2 >= len(rs) || !isAlnum(rs[i+2]) && rs[i+2] != '_') {
 			flush()
 			runs = append(runs, textRun{S: string(rs[i+1]), Sub: true})
 			i++
@@ -160,4 +168,14 @@ func (f richFaces) svgText(b *strings.Builder, runs []textRun, x, y float64, anc
 		}
 	}
 	b.WriteString("</text>\n")
+}
+
+// hasSub reports whether runs hold a subscript.
+func hasSub(runs []textRun) bool {
+	for _, r := range runs {
+		if r.Sub {
+			return true
+		}
+	}
+	return false
 }

@@ -15,6 +15,15 @@ func TestParseRich(t *testing.T) {
 		{"P_i (α_i)", []textRun{{S: "P"}, {S: "i", Sub: true}, {S: " (α"}, {S: "i", Sub: true}, {S: ")"}}},
 		{"x_{10} y", []textRun{{S: "x"}, {S: "10", Sub: true}, {S: " y"}}},
 		{"lasso_gps", []textRun{{S: "lasso_gps"}}},
+		// Identifiers keep their underscores even where a one-character
+		// part follows (issue 13): only a one-letter base takes a subscript.
+		{"metric mse_raw_median.", []textRun{{S: "metric mse_raw_median."}}},
+		{"fig6_a, table1_b", []textRun{{S: "fig6_a, table1_b"}}},
+		{"config zheng-lai-table1_clip", []textRun{{S: "config zheng-lai-table1_clip"}}},
+		{"lpkpca_l0.05_k3", []textRun{{S: "lpkpca_l0.05_k3"}}},
+		{"a_b_c", []textRun{{S: "a_b_c"}}},
+		{"_x", []textRun{{S: "_x"}}},
+		{"(x_0)", []textRun{{S: "(x"}, {S: "0", Sub: true}, {S: ")"}}},
 		{"a_", []textRun{{S: "a_"}}},
 		{"a_{b", []textRun{{S: "a_{b"}}},
 		{"", nil},
