@@ -23,7 +23,8 @@ const cacheFormat = "runexp-cell-cache/2"
 // record: the cache format, the experiment kind with its version and a
 // fingerprint of its code, the dataset and its code, the estimator with
 // its version and code, the config's context (dataset options,
-// corruption, seed, experiment options) and the cell's canonical key.
+// corruption, seed, experiment options but those the kind declares
+// report-only, Kind.ReportOnly) and the cell's canonical key.
 //
 // The content of the data files the cell reads is the other half of what
 // determines a record. It is known only once they are read, so a cache
@@ -57,7 +58,7 @@ func NewCellKey(c *config.Config, k *Kind, cell *Cell) (CellKey, error) {
 		Kind:        k.Name,
 		KindVersion: versionOr1(k.Version),
 		Dataset:     c.Dataset.Name,
-		Context:     c.Context(),
+		Context:     c.ContextExcept(k.ReportOnly),
 		Cell:        cell.Key,
 	}
 	var err error
