@@ -53,11 +53,10 @@ import (
 )
 
 func init() {
-	k := runner.Define("denoise",
+	runner.RegisterKind(runner.Define("denoise",
 		"de-noise test inputs with every estimator over c × #PCs; percentile bands (A&H Fig. 4) or example images (Fig. 6)",
-		check, start)
-	k.ReportOnly = reportOnly
-	runner.RegisterKind(k)
+		check, start))
+	runner.RegisterReportOnly("denoise", reportOnly...)
 }
 
 // reportOnly are the experiment options no record depends on: Run

@@ -33,7 +33,7 @@ experiment: {figure: images, examples: 2, profile_row: 1, profile_col: 2, renorm
 `
 
 // reuseVariants differ from reuseBase only in report-only options
-// (runner.Kind.ReportOnly): the raw-MSE reading with the images figure
+// (runner.RegisterReportOnly): the raw-MSE reading with the images figure
 // drawn otherwise, and the raw-MSE reading as bands with another error
 // column. Together they change every option denoise declares report-only
 // (TestReportOnlyOptionsShareCells checks that they do).
@@ -52,11 +52,11 @@ var reuseVariants = map[string]string{
 // base's example (the clean image's range), a variant's example is the
 // base's, up to rounding (1e-12 on pixels of O(1)), and it differs from it.
 func TestReportOnlyOptionsShareCells(t *testing.T) {
-	k, ok := runner.LookupKind("denoise")
-	if !ok {
-		t.Fatal("denoise is not registered")
+	declared := runner.ReportOnly("denoise")
+	if len(declared) == 0 {
+		t.Fatal("denoise declares no report-only option")
 	}
-	for _, opt := range k.ReportOnly {
+	for _, opt := range declared {
 		changed := false
 		for _, v := range reuseVariants {
 			changed = changed || optionValue(v, opt) != optionValue(reuseBase, opt)

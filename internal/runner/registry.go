@@ -37,15 +37,6 @@ type Kind struct {
 	// metric name for a config with the parsed options opts; validate
 	// then rejects claims and reference values naming any other metric.
 	Metrics func(opts any, name string) bool
-	// ReportOnly names experiment options that Run's records do not
-	// depend on: they only choose what the report presents of a record
-	// (which of the recorded errors the tables, figures and claims read,
-	// through the instance's Present, or how a figure is drawn). The cell
-	// cache key leaves them out (config.ContextExcept), so configs that
-	// differ only in them share every cell. A kind may list an option here
-	// only if flipping it leaves every record Run writes unchanged; its
-	// tests must show that (denoise's TestReportOnlyOptionsShareCells).
-	ReportOnly []string
 }
 
 // Define returns a Kind whose options are parsed once, by parse, when a
@@ -77,18 +68,6 @@ type Instance interface {
 	// cell, in grid order. It may only use the records and the prepared
 	// data, so merged shards report exactly like one run.
 	Report(out *Output, recs []report.Record) error
-}
-
-// Presenter is implemented by an Instance whose cells record more than
-// its config shows: every reading of a report-only option (Kind.ReportOnly),
-// so that the record, and the cache entry, serve each reading. Present
-// turns such a record into the one the config reports: the one written to
-// records.jsonl, drawn by Report and read by the claims. It runs on every
-// record before the report, whether computed, cached or merged from
-// shards (which hold records as Run wrote them), on a copy of the record's
-// maps. It must be a function of the record and the options alone.
-type Presenter interface {
-	Present(rec *report.Record)
 }
 
 // DatasetSpec describes a dataset a config can name.

@@ -636,6 +636,18 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	return sum, nil
 }
 
+// Presenter is implemented by an Instance whose cells record more than
+// its config shows: every reading of a report-only option (Kind.ReportOnly),
+// so that the record, and the cache entry, serve each reading. Present
+// turns such a record into the one the config reports: the one written to
+// records.jsonl, drawn by Report and read by the claims. It runs on every
+// record before the report, whether computed, cached or merged from
+// shards (which hold records as Run wrote them), on a copy of the record's
+// maps. It must be a function of the record and the options alone.
+type Presenter interface {
+	Present(rec *report.Record)
+}
+
 // present returns the records the config reports: recs themselves, or,
 // when inst is a Presenter, each record passed through Present on copies
 // of its maps (a cached or computed record is left as Run wrote it;
