@@ -65,15 +65,6 @@ func init() {
 // chooses which pre-images a record keeps.
 var reportOnly = []string{"renormalize", "error", "figure", "figure_name", "profiles", "profile_row", "profile_col", "invert"}
 
-// rawNames pairs each error the config reports with its raw reading, the
-// name Present copies from when renormalize is off.
-var rawNames = [][2]string{
-	{"mse_mean", "mse_raw_mean"}, {"mse_p5", "mse_raw_p5"}, {"mse_median", "mse_raw_median"},
-	{"mse_p95", "mse_raw_p95"}, {"band_width", "band_width_raw"},
-	{"sse_mean", "sse_raw_mean"}, {"sse_std", "sse_raw_std"}, {"sse_median", "sse_raw_median"},
-	{"mse255_mean", "mse255_raw_mean"},
-}
-
 // rawArrays pairs the per-row arrays the same way; the raw ones are the
 // cache's copy for the other reading and are not reported.
 var rawArrays = [][2]string{{"mse", "mse_raw"}, {"examples", "examples_raw"}}
@@ -211,22 +202,28 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 
 // Present reports the reading of the error the config asks for: with
 // renormalize off, the raw errors and example images under the plain
-// names. The raw arrays are dropped either way (the reported ones are the
-// config's reading); the raw metrics stay.
+// names (as when the cell measured only the raw error). The raw arrays are
+// dropped either way (the reported ones are the config's reading); the raw
+// metrics stay.
 func (in *instance) Present(rec *report.Record) {
-	if !in.opt.renormalize {
-		for _, p := range rawNames {
-			if v, ok := rec.Metrics[p[1]]; ok {
-				rec.Metrics[p[0]] = v
-			}
-		}
-		for _, p := range rawArrays {
-			if v, ok := rec.Arrays[p[1]]; ok {
-				rec.Arrays[p[0]] = v
-			}
-		}
+	// A failed cell records no error; the raw errors are written
+	// together, so one stands for all.
+	if _, ok := rec.Metrics["mse_raw_mean"]; ok && !in.opt.renormalize {
+		m := rec.Metrics
+		m["mse_mean"] = m["mse_raw_mean"]
+		m["mse_p5"] = m["mse_raw_p5"]
+		m["mse_median"] = m["mse_raw_median"]
+		m["mse_p95"] = m["mse_raw_p95"]
+		m["band_width"] = m["band_width_raw"]
+		m["sse_mean"] = m["sse_raw_mean"]
+		m["sse_std"] = m["sse_raw_std"]
+		m["sse_median"] = m["sse_raw_median"]
+		m["mse255_mean"] = m["mse255_raw_mean"]
 	}
 	for _, p := range rawArrays {
+		if v, ok := rec.Arrays[p[1]]; ok && !in.opt.renormalize {
+			rec.Arrays[p[0]] = v
+		}
 		delete(rec.Arrays, p[1])
 	}
 }
@@ -280,31 +277,41 @@ func (in *instance) score(z *mat.Dense, st []methods.Status) *scores {
 	return sc
 }
 
-// record writes the summary metrics of the good rows, each error under
-// its re-normalised name and its raw one (rawNames).
+// errorSummary is one reading of the error over the good rows.
+type errorSummary struct {
+	mse, sse metrics.Summary
+}
+
+func summarize(mse, sse []float64) errorSummary {
+	return errorSummary{metrics.Summarize(mse), metrics.Summarize(sse)}
+}
+
+// record writes the summary metrics of the good rows: each error after
+// re-normalisation and raw (the *_raw names Present reports when
+// renormalize is off). Zheng & Lai's MSE has no stated scale (their
+// ambiguity): sse is the per-image squared error on the [0, 1] images,
+// mse255 the per-pixel MSE on [0, 255]. The keys are literals so that
+// validate knows every metric the kind writes (codefp.MetricNames).
 func (sc *scores) record(rec *report.Record) {
-	errs := func(mse, sse []float64, name func(string) string) {
-		s := metrics.Summarize(mse)
-		rec.Metrics[name("mse_mean")] = s.Mean
-		rec.Metrics[name("mse_p5")] = s.P5
-		rec.Metrics[name("mse_median")] = s.Median
-		rec.Metrics[name("mse_p95")] = s.P95
-		rec.Metrics[name("band_width")] = s.P95 - s.P5
-		// Zheng & Lai's MSE has no stated scale (their ambiguity):
-		// per-image squared error on the [0, 1] images, and per-pixel
-		// MSE on [0, 255].
-		se := metrics.Summarize(sse)
-		rec.Metrics[name("sse_mean")] = se.Mean
-		rec.Metrics[name("sse_std")] = se.Std
-		rec.Metrics[name("sse_median")] = se.Median
-		rec.Metrics[name("mse255_mean")] = s.Mean * 255 * 255
-	}
-	raw := map[string]string{}
-	for _, p := range rawNames {
-		raw[p[0]] = p[1]
-	}
-	errs(sc.good, sc.sse, func(n string) string { return n })
-	errs(sc.raw, sc.sseRaw, func(n string) string { return raw[n] })
+	n, r := summarize(sc.good, sc.sse), summarize(sc.raw, sc.sseRaw)
+	rec.Metrics["mse_mean"] = n.mse.Mean
+	rec.Metrics["mse_p5"] = n.mse.P5
+	rec.Metrics["mse_median"] = n.mse.Median
+	rec.Metrics["mse_p95"] = n.mse.P95
+	rec.Metrics["band_width"] = n.mse.P95 - n.mse.P5
+	rec.Metrics["sse_mean"] = n.sse.Mean
+	rec.Metrics["sse_std"] = n.sse.Std
+	rec.Metrics["sse_median"] = n.sse.Median
+	rec.Metrics["mse255_mean"] = n.mse.Mean * 255 * 255
+	rec.Metrics["mse_raw_mean"] = r.mse.Mean
+	rec.Metrics["mse_raw_p5"] = r.mse.P5
+	rec.Metrics["mse_raw_median"] = r.mse.Median
+	rec.Metrics["mse_raw_p95"] = r.mse.P95
+	rec.Metrics["band_width_raw"] = r.mse.P95 - r.mse.P5
+	rec.Metrics["sse_raw_mean"] = r.sse.Mean
+	rec.Metrics["sse_raw_std"] = r.sse.Std
+	rec.Metrics["sse_raw_median"] = r.sse.Median
+	rec.Metrics["mse255_raw_mean"] = r.mse.Mean * 255 * 255
 	rec.Metrics["zero_fraction"] = float64(sc.zeros) / float64(len(sc.good)*sc.d)
 	keys := make([]string, 0, len(sc.diag))
 	for k := range sc.diag {

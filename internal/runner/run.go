@@ -637,7 +637,7 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 }
 
 // Presenter is implemented by an Instance whose cells record more than
-// its config shows: every reading of a report-only option (Kind.ReportOnly),
+// its config shows: every reading of a report-only option (RegisterReportOnly),
 // so that the record, and the cache entry, serve each reading. Present
 // turns such a record into the one the config reports: the one written to
 // records.jsonl, drawn by Report and read by the claims. It runs on every
