@@ -16,8 +16,22 @@
 // noisy input (their start parameter). Before the error, each pre-image is
 // re-normalised to the range of its clean image (metrics.Renormalize: the
 // min–max map, our reading of the paper's unstated re-normalisation, a3);
-// mse is per pixel. renormalize: false reports the raw error instead
-// (mse_raw_* is always recorded).
+// mse is per pixel.
+//
+// # Readings of the error
+//
+// Every cell records both errors: after re-normalisation under mse_*,
+// band_width, sse_* and mse255_mean, and raw under mse_raw_*,
+// band_width_raw, sse_raw_* and mse255_raw_mean (per-row arrays mse and
+// mse_raw; example images examples and examples_raw). renormalize only
+// chooses which the config reports: with renormalize: false, Present
+// copies the raw errors and examples onto the plain names before the
+// records are written, drawn and judged, so a config's mse_* is the error
+// it asked for (as when the cell measured only that one). Since no record
+// depends on renormalize, or on the other options that only shape the
+// report (reportOnly), the cell cache leaves them out of its key: a
+// config that differs from another only in them (such as
+// abrahamsen-hansen-fig4-raw-mse) reuses every cell of the other.
 package denoise
 
 import (
@@ -42,7 +56,18 @@ func init() {
 	runner.RegisterKind(runner.Define("denoise",
 		"de-noise test inputs with every estimator over c × #PCs; percentile bands (A&H Fig. 4) or example images (Fig. 6)",
 		check, start))
+	runner.RegisterReportOnly("denoise", reportOnly...)
 }
+
+// reportOnly are the experiment options no record depends on: Run
+// measures both readings of the error whatever renormalize says, and the
+// others only shape the tables and figures. examples is not among them: it
+// chooses which pre-images a record keeps.
+var reportOnly = []string{"renormalize", "error", "figure", "figure_name", "profiles", "profile_row", "profile_col", "invert"}
+
+// rawArrays pairs the per-row arrays the same way; the raw ones are the
+// cache's copy for the other reading and are not reported.
+var rawArrays = [][2]string{{"mse", "mse_raw"}, {"examples", "examples_raw"}}
 
 type options struct {
 	renormalize bool
@@ -168,36 +193,66 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		rec.Status = report.StatusPartial
 	}
 	sc.record(rec)
-	rec.Arrays = map[string][]float64{"mse": sc.mse}
-	if ex := in.exampleImages(&z, st); len(ex) > 0 {
-		rec.Arrays["examples"] = ex
+	rec.Arrays = map[string][]float64{"mse": sc.mse, "mse_raw": sc.mseRaw}
+	if ex, raw := in.exampleImages(&z, st); len(ex) > 0 {
+		rec.Arrays["examples"], rec.Arrays["examples_raw"] = ex, raw
 	}
 	return nil
 }
 
+// Present reports the reading of the error the config asks for: with
+// renormalize off, the raw errors and example images under the plain
+// names (as when the cell measured only the raw error). The raw arrays are
+// dropped either way (the reported ones are the config's reading); the raw
+// metrics stay.
+func (in *instance) Present(rec *report.Record) {
+	// A failed cell records no error; the raw errors are written
+	// together, so one stands for all.
+	if _, ok := rec.Metrics["mse_raw_mean"]; ok && !in.opt.renormalize {
+		m := rec.Metrics
+		m["mse_mean"] = m["mse_raw_mean"]
+		m["mse_p5"] = m["mse_raw_p5"]
+		m["mse_median"] = m["mse_raw_median"]
+		m["mse_p95"] = m["mse_raw_p95"]
+		m["band_width"] = m["band_width_raw"]
+		m["sse_mean"] = m["sse_raw_mean"]
+		m["sse_std"] = m["sse_raw_std"]
+		m["sse_median"] = m["sse_raw_median"]
+		m["mse255_mean"] = m["mse255_raw_mean"]
+	}
+	for _, p := range rawArrays {
+		if v, ok := rec.Arrays[p[1]]; ok && !in.opt.renormalize {
+			rec.Arrays[p[0]] = v
+		}
+		delete(rec.Arrays, p[1])
+	}
+}
+
 // scores are the per-row errors of one cell's pre-images.
 type scores struct {
-	mse             []float64 // per test row, NaN where the estimator failed
-	good, raw, sse  []float64 // over the rows that did not fail
+	// per test row, NaN where the estimator failed: after
+	// re-normalisation and raw
+	mse, mseRaw     []float64
+	good, raw       []float64 // over the rows that did not fail
+	sse, sseRaw     []float64
 	failed, nonconv int
 	zeros, d        int // exact zeros among the good rows' d pixels
 	diag            map[string][]float64
 }
 
 // score measures every pre-image against its clean image: the error after
-// re-normalising to the clean image's range (unless renormalize is off),
-// the raw error, the squared error per image, and the estimator's
-// diagnostics.
+// re-normalising to the clean image's range, the raw error, the squared
+// error per image of each, and the estimator's diagnostics.
 func (in *instance) score(z *mat.Dense, st []methods.Status) *scores {
 	n, d := in.test.X.Dims()
-	sc := &scores{mse: make([]float64, n), d: d, diag: map[string][]float64{}}
+	sc := &scores{mse: make([]float64, n), mseRaw: make([]float64, n), d: d, diag: map[string][]float64{}}
 	zn := make([]float64, d)
 	for i := 0; i < n; i++ {
 		clean := in.test.X.RawRowView(i)
 		zi := z.RawRowView(i)
 		if st[i].Err != nil {
 			sc.failed++
-			sc.mse[i] = math.NaN()
+			sc.mse[i], sc.mseRaw[i] = math.NaN(), math.NaN()
 			continue
 		}
 		if !st[i].Converged && st[i].Iterations > 0 {
@@ -211,11 +266,10 @@ func (in *instance) score(z *mat.Dense, st []methods.Status) *scores {
 				sc.zeros++
 			}
 		}
-		sc.raw = append(sc.raw, metrics.MSE(zi, clean))
-		copy(zn, zi)
-		if in.opt.renormalize {
-			metrics.Renormalize(zn, zi, clean)
-		}
+		sc.mseRaw[i] = metrics.MSE(zi, clean)
+		sc.raw = append(sc.raw, sc.mseRaw[i])
+		sc.sseRaw = append(sc.sseRaw, sc.mseRaw[i]*float64(d))
+		metrics.Renormalize(zn, zi, clean)
 		sc.mse[i] = metrics.MSE(zn, clean)
 		sc.good = append(sc.good, sc.mse[i])
 		sc.sse = append(sc.sse, sc.mse[i]*float64(d))
@@ -223,22 +277,41 @@ func (in *instance) score(z *mat.Dense, st []methods.Status) *scores {
 	return sc
 }
 
-// record writes the summary metrics of the good rows.
+// errorSummary is one reading of the error over the good rows.
+type errorSummary struct {
+	mse, sse metrics.Summary
+}
+
+func summarize(mse, sse []float64) errorSummary {
+	return errorSummary{metrics.Summarize(mse), metrics.Summarize(sse)}
+}
+
+// record writes the summary metrics of the good rows: each error after
+// re-normalisation and raw (the *_raw names Present reports when
+// renormalize is off). Zheng & Lai's MSE has no stated scale (their
+// ambiguity): sse is the per-image squared error on the [0, 1] images,
+// mse255 the per-pixel MSE on [0, 255]. The keys are literals so that
+// validate knows every metric the kind writes (codefp.MetricNames).
 func (sc *scores) record(rec *report.Record) {
-	s := metrics.Summarize(sc.good)
-	rec.Metrics["mse_mean"] = s.Mean
-	rec.Metrics["mse_p5"] = s.P5
-	rec.Metrics["mse_median"] = s.Median
-	rec.Metrics["mse_p95"] = s.P95
-	rec.Metrics["band_width"] = s.P95 - s.P5
-	rec.Metrics["mse_raw_median"] = metrics.Percentile(sc.raw, 0.5)
-	// Zheng & Lai's MSE has no stated scale (their ambiguity): per-image
-	// squared error on the [0, 1] images, and per-pixel MSE on [0, 255].
-	se := metrics.Summarize(sc.sse)
-	rec.Metrics["sse_mean"] = se.Mean
-	rec.Metrics["sse_std"] = se.Std
-	rec.Metrics["sse_median"] = se.Median
-	rec.Metrics["mse255_mean"] = s.Mean * 255 * 255
+	n, r := summarize(sc.good, sc.sse), summarize(sc.raw, sc.sseRaw)
+	rec.Metrics["mse_mean"] = n.mse.Mean
+	rec.Metrics["mse_p5"] = n.mse.P5
+	rec.Metrics["mse_median"] = n.mse.Median
+	rec.Metrics["mse_p95"] = n.mse.P95
+	rec.Metrics["band_width"] = n.mse.P95 - n.mse.P5
+	rec.Metrics["sse_mean"] = n.sse.Mean
+	rec.Metrics["sse_std"] = n.sse.Std
+	rec.Metrics["sse_median"] = n.sse.Median
+	rec.Metrics["mse255_mean"] = n.mse.Mean * 255 * 255
+	rec.Metrics["mse_raw_mean"] = r.mse.Mean
+	rec.Metrics["mse_raw_p5"] = r.mse.P5
+	rec.Metrics["mse_raw_median"] = r.mse.Median
+	rec.Metrics["mse_raw_p95"] = r.mse.P95
+	rec.Metrics["band_width_raw"] = r.mse.P95 - r.mse.P5
+	rec.Metrics["sse_raw_mean"] = r.sse.Mean
+	rec.Metrics["sse_raw_std"] = r.sse.Std
+	rec.Metrics["sse_raw_median"] = r.sse.Median
+	rec.Metrics["mse255_raw_mean"] = r.mse.Mean * 255 * 255
 	rec.Metrics["zero_fraction"] = float64(sc.zeros) / float64(len(sc.good)*sc.d)
 	keys := make([]string, 0, len(sc.diag))
 	for k := range sc.diag {
@@ -251,22 +324,23 @@ func (sc *scores) record(rec *report.Record) {
 }
 
 // exampleImages returns the pre-images of the example rows, in test-row
-// order and re-normalised like the errors; a failed row shows as NaN.
-func (in *instance) exampleImages(z *mat.Dense, st []methods.Status) []float64 {
-	var examples []float64
+// order, re-normalised like the errors and raw; a failed row shows as NaN
+// in both.
+func (in *instance) exampleImages(z *mat.Dense, st []methods.Status) (renorm, raw []float64) {
 	for _, i := range in.examples {
 		zi := z.RawRowView(i)
 		e := append([]float64(nil), zi...)
-		if st[i].Err == nil && in.opt.renormalize {
+		r := append([]float64(nil), zi...)
+		if st[i].Err == nil {
 			metrics.Renormalize(e, zi, in.test.X.RawRowView(i))
-		} else if st[i].Err != nil {
+		} else {
 			for k := range e {
-				e[k] = math.NaN()
+				e[k], r[k] = math.NaN(), math.NaN()
 			}
 		}
-		examples = append(examples, e...)
+		renorm, raw = append(renorm, e...), append(raw, r...)
 	}
-	return examples
+	return renorm, raw
 }
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {

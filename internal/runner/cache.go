@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
@@ -23,7 +25,8 @@ const cacheFormat = "runexp-cell-cache/2"
 // record: the cache format, the experiment kind with its version and a
 // fingerprint of its code, the dataset and its code, the estimator with
 // its version and code, the config's context (dataset options,
-// corruption, seed, experiment options) and the cell's canonical key.
+// corruption, seed, experiment options but those the kind declares
+// report-only, RegisterReportOnly) and the cell's canonical key.
 //
 // The content of the data files the cell reads is the other half of what
 // determines a record. It is known only once they are read, so a cache
@@ -57,7 +60,7 @@ func NewCellKey(c *config.Config, k *Kind, cell *Cell) (CellKey, error) {
 		Kind:        k.Name,
 		KindVersion: versionOr1(k.Version),
 		Dataset:     c.Dataset.Name,
-		Context:     c.Context(),
+		Context:     cellContext(c, k),
 		Cell:        cell.Key,
 	}
 	var err error
@@ -82,6 +85,56 @@ func NewCellKey(c *config.Config, k *Kind, cell *Cell) (CellKey, error) {
 		}
 	}
 	return key, nil
+}
+
+// reportOnly holds the experiment options each kind declared report-only.
+// It lives here, with the keys, rather than in Kind: it decides which
+// records a key may share, never a record's values, and a field in Kind
+// would change every kind's code fingerprint (code.go's bookkeeping).
+var reportOnly struct {
+	sync.RWMutex
+	byKind map[string][]string
+}
+
+// RegisterReportOnly declares experiment options of kind that its cells'
+// records do not depend on: they only choose what the report presents of a
+// record (which of the recorded errors the tables, figures and claims
+// read, through the instance's Present, or how a figure is drawn). The cell
+// cache key leaves them out (cellContext), so configs that differ
+// only in them share every cell. A kind may declare an option only if
+// flipping it leaves every record its Run writes unchanged; its tests must
+// show that (denoise's TestReportOnlyOptionsShareCells does). Call it from
+// the kind's init, beside RegisterKind.
+func RegisterReportOnly(kind string, options ...string) {
+	reportOnly.Lock()
+	defer reportOnly.Unlock()
+	if reportOnly.byKind == nil {
+		reportOnly.byKind = map[string][]string{}
+	}
+	reportOnly.byKind[kind] = append(reportOnly.byKind[kind], options...)
+}
+
+// ReportOnly returns the experiment options kind declared report-only.
+func ReportOnly(kind string) []string {
+	reportOnly.RLock()
+	defer reportOnly.RUnlock()
+	return append([]string(nil), reportOnly.byKind[kind]...)
+}
+
+// cellContext is the config's context (config.Context) without the
+// experiment options kind k declared report-only: configs that differ only
+// in them share their cells.
+func cellContext(c *config.Config, k *Kind) string {
+	skip := ReportOnly(k.Name)
+	if len(skip) == 0 {
+		return c.Context()
+	}
+	cc := *c
+	cc.Experiment.Values = maps.Clone(c.Experiment.Values)
+	for _, o := range skip {
+		delete(cc.Experiment.Values, o)
+	}
+	return cc.Context()
 }
 
 // Hash names the cache file of the key.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -537,6 +538,7 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	recs = present(inst, recs)
 	out := newOutput(dir, c)
 	sum := &Summary{Dir: dir, Cells: len(recs)}
 	for _, r := range recs {
@@ -632,6 +634,37 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	}
 	sum.Outputs = out.Files()
 	return sum, nil
+}
+
+// Presenter is implemented by an Instance whose cells record more than
+// its config shows: every reading of a report-only option (RegisterReportOnly),
+// so that the record, and the cache entry, serve each reading. Present
+// turns such a record into the one the config reports: the one written to
+// records.jsonl, drawn by Report and read by the claims. It runs on every
+// record before the report, whether computed, cached or merged from
+// shards (which hold records as Run wrote them), on a copy of the record's
+// maps. It must be a function of the record and the options alone.
+type Presenter interface {
+	Present(rec *report.Record)
+}
+
+// present returns the records the config reports: recs themselves, or,
+// when inst is a Presenter, each record passed through Present on copies
+// of its maps (a cached or computed record is left as Run wrote it;
+// Present replaces map entries and never writes into an array).
+func present(inst Instance, recs []report.Record) []report.Record {
+	p, ok := inst.(Presenter)
+	if !ok {
+		return recs
+	}
+	out := make([]report.Record, len(recs))
+	for i, r := range recs {
+		r.Metrics = maps.Clone(r.Metrics)
+		r.Arrays = maps.Clone(r.Arrays)
+		p.Present(&r)
+		out[i] = r
+	}
+	return out
 }
 
 // safeReport runs the experiment's Report, turning a panic into an error

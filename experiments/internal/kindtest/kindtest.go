@@ -1,6 +1,7 @@
 // Package kindtest runs an experiment config end to end in a kind's tests:
 // parse, validate, run every cell and write the report with no data root
-// and no cache, into a temporary result directory.
+// and no cache (or, with RunCached, a cache shared between calls), into a
+// temporary result directory.
 package kindtest
 
 import (
@@ -18,6 +19,19 @@ import (
 // Any error before the report is written fails the test.
 func Run(t *testing.T, src string) ([]report.Record, *runner.Summary) {
 	t.Helper()
+	return run(t, src, runner.Options{Workers: 2, NoCache: true})
+}
+
+// RunCached is Run over the cell cache in cacheDir: calls given the same
+// directory share their cells as the configs of one runexp suite do. The
+// summary counts the cells computed and those taken from the cache.
+func RunCached(t *testing.T, src, cacheDir string) ([]report.Record, *runner.Summary) {
+	t.Helper()
+	return run(t, src, runner.Options{Workers: 2, CacheDir: cacheDir})
+}
+
+func run(t *testing.T, src string, opt runner.Options) ([]report.Record, *runner.Summary) {
+	t.Helper()
 	t.Setenv("RUNEXP_DATA", "")
 	c, err := config.Parse("test.yaml", []byte(src))
 	if err != nil {
@@ -27,7 +41,7 @@ func Run(t *testing.T, src string) ([]report.Record, *runner.Summary) {
 		t.Fatal(err)
 	}
 	c.Outputs.Dir = t.TempDir()
-	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: 2, NoCache: true})
+	sum, err := runner.Run(context.Background(), c, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
