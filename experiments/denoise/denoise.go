@@ -39,9 +39,11 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("denoise",
+	k := runner.Define("denoise",
 		"de-noise test inputs with every estimator over c × #PCs; percentile bands (A&H Fig. 4) or example images (Fig. 6)",
-		check, start))
+		check, start)
+	k.Items = items
+	runner.RegisterKind(k)
 }
 
 type options struct {

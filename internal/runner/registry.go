@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/report"
@@ -37,6 +38,12 @@ type Kind struct {
 	// metric name for a config with the parsed options opts; validate
 	// then rejects claims and reference values naming any other metric.
 	Metrics func(opts any, name string) bool
+	// Items, when set, says how a metric of the kind's records is
+	// computed from a per-item array of the record (one score per test
+	// item and corruption repeat), so that claims comparing it get a
+	// bootstrap interval verdict beside the point verdict (package
+	// claims, ItemStat).
+	Items func(rec *report.Record, metric string) (claims.ItemStat, bool)
 }
 
 // Define returns a Kind whose options are parsed once, by parse, when a

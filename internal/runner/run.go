@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -587,8 +588,15 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	if len(c.Reference) > 0 {
 		tables = append(tables, referenceTable(c, scoped))
 	}
+	copt := claims.Options{
+		Repeats: 1,
+		Rand:    func(key string) *rand.Rand { return NewRand(c.Seed, key) },
+	}
+	if k, ok := LookupKind(c.Kind); ok {
+		copt.Items = k.Items
+	}
 	for _, cl := range c.Claims {
-		res := claims.Evaluate(cl, scoped)
+		res := claims.EvaluateWith(cl, scoped, copt)
 		switch {
 		case res.AsExpected:
 		case res.Status == claims.NotEvaluated:
