@@ -891,3 +891,23 @@ func TestReading(t *testing.T) {
 		t.Errorf("two-line reading: %v", err)
 	}
 }
+
+// TestRepeats: repeats is the number of corruption draws, 1..100, an error
+// at its line otherwise; absent it is 0 (kinds read it as 1).
+func TestRepeats(t *testing.T) {
+	base := "title: t\npaper: p\nkind: k\ndataset: {name: d}\n"
+	c, err := config.Parse("f.yaml", []byte(base))
+	if err != nil || c.Repeats != 0 {
+		t.Fatalf("no repeats: %v, %v", c, err)
+	}
+	c, err = config.Parse("f.yaml", []byte(base+"repeats: 7\n"))
+	if err != nil || c.Repeats != 7 || c.RepeatsLine != 5 {
+		t.Fatalf("repeats: 7 gave %d at line %d, %v", c.Repeats, c.RepeatsLine, err)
+	}
+	for _, bad := range []string{"0", "101", "-1", "2.5", "many"} {
+		_, err := config.Parse("f.yaml", []byte(base+"repeats: "+bad+"\n"))
+		if err == nil || !strings.HasPrefix(err.Error(), "f.yaml:5:") {
+			t.Errorf("repeats: %s gave %v, want an error at f.yaml:5", bad, err)
+		}
+	}
+}
