@@ -123,6 +123,15 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 		}
 		return nil, nil, nil, c.Errorf(0, "kind: unknown experiment kind %q (known: %s)", c.Kind, strings.Join(names, ", "))
 	}
+	if c.Repeats > 0 && !kind.Repeats {
+		var names []string
+		for _, k := range Kinds() {
+			if k.Repeats {
+				names = append(names, k.Name)
+			}
+		}
+		return nil, nil, nil, c.Errorf(c.RepeatsLine, "repeats: kind %s draws its corruption once; kinds with repeats: %s", c.Kind, strings.Join(names, ", "))
+	}
 	ds, ok := LookupDataset(c.Dataset.Name)
 	if !ok {
 		var names []string
@@ -589,7 +598,8 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 		tables = append(tables, referenceTable(c, scoped))
 	}
 	copt := claims.Options{
-		Repeats: 1,
+		Repeats: max(c.Repeats, 1),
+		Counts:  c.Repeats >= 2,
 		Rand:    func(key string) *rand.Rand { return NewRand(c.Seed, key) },
 	}
 	if k, ok := LookupKind(c.Kind); ok {
