@@ -53,9 +53,12 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("denoise",
+	k := runner.Define("denoise",
 		"de-noise test inputs with every estimator over c × #PCs; percentile bands (A&H Fig. 4) or example images (Fig. 6)",
-		check, start))
+		check, start)
+	k.Items = items
+	k.Repeats = true
+	runner.RegisterKind(k)
 	runner.RegisterReportOnly("denoise", reportOnly...)
 }
 
@@ -119,8 +122,8 @@ type instance struct {
 	opt      options
 	train    *datasets.Set
 	test     *datasets.Set
-	noisy    *mat.Dense
-	examples []int // test rows shown in the images figure
+	noisy    []*mat.Dense // one corrupted test set per repeat
+	examples []int        // test rows shown in the images figure
 }
 
 func start(env *runner.Env, o options) (runner.Instance, error) {
@@ -135,12 +138,16 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 	if src == nil {
 		src = d.Train
 	}
-	cor, err := common.Corrupt(env, src)
+	draws, err := common.CorruptRepeats(env, src)
 	if err != nil {
 		return nil, err
 	}
-	in := &instance{env: env, opt: o, train: d.Train, noisy: cor.Noisy,
+	cor := draws[0]
+	in := &instance{env: env, opt: o, train: d.Train,
 		test: &datasets.Set{Name: src.Name, X: cor.Clean, Labels: cor.Labels, Width: src.Width, Height: src.Height}}
+	for _, dr := range draws {
+		in.noisy = append(in.noisy, dr.Noisy)
+	}
 	in.examples = pickExamples(in.test.Labels, o.examples)
 	if o.figure == "images" && (o.profileRow >= src.Height || o.profileCol >= src.Width) {
 		return nil, env.Config.Experiment.Errorf("profile_row", "experiment: profile_row/profile_col outside the %d×%d images", src.Width, src.Height)
@@ -176,25 +183,41 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	var z mat.Dense
-	st, err := den.Denoise(&z, &methods.DenoiseInput{Model: m, Q: q, X0: in.noisy, Rand: cell.Rand()})
-	if err != nil {
-		return err
+	// Each repeat de-noises its own corruption draw; the scores pool
+	// over items × repeats (repeat r's errors follow repeat r − 1's), so
+	// a summary is over every test input under every draw, and the
+	// examples are repeat 0's.
+	var z0 mat.Dense
+	var st0 []methods.Status
+	sc := &scores{diag: map[string][]float64{}}
+	rnd := cell.Rand()
+	for r, noisy := range in.noisy {
+		var z mat.Dense
+		st, err := den.Denoise(&z, &methods.DenoiseInput{Model: m, Q: q, X0: noisy, Rand: rnd})
+		if err != nil {
+			return err
+		}
+		in.score(sc, &z, st)
+		if r == 0 {
+			z0, st0 = z, st
+		}
 	}
-	sc := in.score(&z, st)
 	n, _ := in.test.X.Dims()
+	if len(in.noisy) > 1 {
+		rec.Metrics["repeats"] = float64(len(in.noisy))
+	}
 	rec.Metrics["components"] = float64(q)
 	rec.Metrics["failed_rows"] = float64(sc.failed)
 	rec.Metrics["nonconverged_rows"] = float64(sc.nonconv)
 	if len(sc.good) == 0 {
-		return fmt.Errorf("every one of the %d inputs failed (first: %v)", n, st[0].Err)
+		return fmt.Errorf("every one of the %d inputs failed (first: %v)", n, st0[0].Err)
 	}
 	if sc.failed > 0 {
 		rec.Status = report.StatusPartial
 	}
 	sc.record(rec)
 	rec.Arrays = map[string][]float64{"mse": sc.mse, "mse_raw": sc.mseRaw}
-	if ex, raw := in.exampleImages(&z, st); len(ex) > 0 {
+	if ex, raw := in.exampleImages(&z0, st0); len(ex) > 0 {
 		rec.Arrays["examples"], rec.Arrays["examples_raw"] = ex, raw
 	}
 	return nil
@@ -240,19 +263,23 @@ type scores struct {
 	diag            map[string][]float64
 }
 
-// score measures every pre-image against its clean image: the error after
-// re-normalising to the clean image's range, the raw error, the squared
-// error per image of each, and the estimator's diagnostics.
-func (in *instance) score(z *mat.Dense, st []methods.Status) *scores {
+// score measures every pre-image of one repeat against its clean image,
+// appending to sc: the error after re-normalising to the clean image's
+// range, the raw error, the squared error per image of each, and the
+// estimator's diagnostics.
+func (in *instance) score(sc *scores, z *mat.Dense, st []methods.Status) {
 	n, d := in.test.X.Dims()
-	sc := &scores{mse: make([]float64, n), mseRaw: make([]float64, n), d: d, diag: map[string][]float64{}}
+	sc.d = d
+	off := len(sc.mse)
+	sc.mse = append(sc.mse, make([]float64, n)...)
+	sc.mseRaw = append(sc.mseRaw, make([]float64, n)...)
 	zn := make([]float64, d)
 	for i := 0; i < n; i++ {
 		clean := in.test.X.RawRowView(i)
 		zi := z.RawRowView(i)
 		if st[i].Err != nil {
 			sc.failed++
-			sc.mse[i], sc.mseRaw[i] = math.NaN(), math.NaN()
+			sc.mse[off+i], sc.mseRaw[off+i] = math.NaN(), math.NaN()
 			continue
 		}
 		if !st[i].Converged && st[i].Iterations > 0 {
@@ -266,15 +293,14 @@ func (in *instance) score(z *mat.Dense, st []methods.Status) *scores {
 				sc.zeros++
 			}
 		}
-		sc.mseRaw[i] = metrics.MSE(zi, clean)
-		sc.raw = append(sc.raw, sc.mseRaw[i])
-		sc.sseRaw = append(sc.sseRaw, sc.mseRaw[i]*float64(d))
+		sc.mseRaw[off+i] = metrics.MSE(zi, clean)
+		sc.raw = append(sc.raw, sc.mseRaw[off+i])
+		sc.sseRaw = append(sc.sseRaw, sc.mseRaw[off+i]*float64(d))
 		metrics.Renormalize(zn, zi, clean)
-		sc.mse[i] = metrics.MSE(zn, clean)
-		sc.good = append(sc.good, sc.mse[i])
-		sc.sse = append(sc.sse, sc.mse[i]*float64(d))
+		sc.mse[off+i] = metrics.MSE(zn, clean)
+		sc.good = append(sc.good, sc.mse[off+i])
+		sc.sse = append(sc.sse, sc.mse[off+i]*float64(d))
 	}
-	return sc
 }
 
 // errorSummary is one reading of the error over the good rows.
@@ -352,24 +378,36 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		size, sizeKey = "energy", "energy"
 	}
 	noisy := make([]float64, 0)
-	n, _ := in.test.X.Dims()
-	for i := 0; i < n; i++ {
-		noisy = append(noisy, metrics.MSE(in.noisy.RawRowView(i), in.test.X.RawRowView(i)))
+	n, d := in.test.X.Dims()
+	for _, x := range in.noisy {
+		for i := 0; i < n; i++ {
+			noisy = append(noisy, metrics.MSE(x.RawRowView(i), in.test.X.RawRowView(i)))
+		}
+	}
+	inputs := fmt.Sprintf("%d test inputs", n)
+	if reps := len(in.noisy); reps > 1 {
+		inputs = fmt.Sprintf("%d test inputs × %d corruption draws", n, reps)
 	}
 	errName := map[string]string{"mse": "MSE per pixel", "sse": "squared error per image", "mse255": "MSE per pixel on [0, 255]"}[in.opt.errorKind]
 	t := &report.Table{
 		Title: "De-noising error per test input: " + errName,
-		Caption: fmt.Sprintf("%s; pre-images re-normalised to the clean image's range: %v; percentiles over the %d test inputs; corruption: %s, corrupted-input median MSE per pixel %s.",
-			errName, in.opt.renormalize, n, cfg.Corruption.Printed, report.FormatFloat(metrics.Percentile(noisy, 0.5), 4)),
+		Caption: fmt.Sprintf("%s; pre-images re-normalised to the clean image's range: %v; percentiles over the %s; corruption: %s, corrupted-input median MSE per pixel %s. %s",
+			errName, in.opt.renormalize, inputs, cfg.Corruption.Printed, report.FormatFloat(metrics.Percentile(noisy, 0.5), 4), ciNote(len(in.noisy))),
 		Header: []string{"method", "params", wn, size},
 	}
+	// ciScale turns the per-pixel errors of Arrays["mse"] into the
+	// units of the mean whose interval the table shows.
+	var ciScale float64
 	switch in.opt.errorKind {
 	case "mse":
-		t.Header = append(t.Header, "median", "5th pct", "95th pct", "band width", "mean")
+		t.Header = append(t.Header, "median", "5th pct", "95th pct", "band width", "mean", "mean 95% CI")
+		ciScale = 1
 	case "sse":
-		t.Header = append(t.Header, "mean SSE/image [0,1]", "std", "median", "MSE/pixel [0,255]")
+		t.Header = append(t.Header, "mean SSE/image [0,1]", "std", "median", "MSE/pixel [0,255]", "mean SSE 95% CI")
+		ciScale = float64(d)
 	case "mse255":
-		t.Header = append(t.Header, "MSE/pixel [0,255]", "mean SSE/image [0,1]")
+		t.Header = append(t.Header, "MSE/pixel [0,255]", "mean SSE/image [0,1]", "MSE/pixel [0,255] 95% CI")
+		ciScale = 255 * 255
 	}
 	t.Header = append(t.Header, "failed rows", "status")
 	varying := varyingParams(recs, cfg)
@@ -393,6 +431,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 				row = append(row, report.FormatFloat(v, 4))
 			}
 		}
+		row = append(row, in.meanCI(r, ciScale))
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", common.StatusText(r))
 		} else {

@@ -204,7 +204,7 @@ func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map
 	var orig, noisy [][]float64
 	for _, i := range in.examples {
 		orig = append(orig, in.test.X.RawRowView(i))
-		noisy = append(noisy, in.noisy.RawRowView(i))
+		noisy = append(noisy, in.noisy[0].RawRowView(i))
 		g.ColLabels = append(g.ColLabels, fmt.Sprintf("%d", in.test.Labels[i]))
 	}
 	g.Images = [][][]float64{orig, noisy}
@@ -213,7 +213,7 @@ func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map
 	var lines []profileLine
 	if len(in.examples) > 0 {
 		first := in.examples[0]
-		lines = append(lines, profileLine{"original", in.test.X.RawRowView(first)}, profileLine{"corrupted", in.noisy.RawRowView(first)})
+		lines = append(lines, profileLine{"original", in.test.X.RawRowView(first)}, profileLine{"corrupted", in.noisy[0].RawRowView(first)})
 	}
 	for i := range recs {
 		r := &recs[i]

@@ -33,9 +33,28 @@ type Result struct {
 	AsExpected bool   `json:"as_expected"`
 	// Evidence gives the numbers behind the verdict.
 	Evidence string `json:"evidence"`
+	// PointVerdict judges the claim on the single recorded numbers
+	// (PASS, FAIL or NOT-EVALUATED). Verdict judges it on the confidence
+	// interval of the paired difference where every compared cell has
+	// per-item scores for the metric (PASS, FAIL or INCONCLUSIVE; see
+	// package stats), and is the point verdict otherwise; Basis says
+	// which, and why not the interval. Status is the verdict the exit
+	// status counts: Verdict when the run asked for intervals
+	// (Options.Counts, repeats ≥ 2), PointVerdict otherwise.
+	Verdict      string `json:"verdict"`
+	PointVerdict string `json:"point_verdict"`
+	Basis        string `json:"verdict_basis"`
+	// The interval of the deciding difference (left − factor·right; for
+	// per-group checks the group that decides the verdict), when one was
+	// used.
+	CILo     *float64 `json:"ci_lo,omitempty"`
+	CIHi     *float64 `json:"ci_hi,omitempty"`
+	CILevel  *float64 `json:"ci_level,omitempty"`
+	CIMethod string   `json:"ci_method,omitempty"`
 }
 
-// Expected returns the verdict a claim expects.
+// Expected returns the verdict a claim expects. expect: inconclusive
+// expects NOT-EVALUATED and is met by INCONCLUSIVE too (AsExpected).
 func Expected(cl config.Claim) string {
 	switch cl.Expect {
 	case "fail":
@@ -67,6 +86,16 @@ type spec struct {
 	summary   string
 	lsum      string
 	rsum      string
+	// pairs are the comparisons a compare or ratio check made, for the
+	// interval verdict.
+	pairs []pair
+}
+
+// pair is one left-against-right comparison of a check.
+type pair struct {
+	group       string
+	left, right []*report.Record
+	lsum, rsum  string
 }
 
 var ops = []string{"<", "<=", ">", ">="}
@@ -190,15 +219,27 @@ func Check(cl config.Claim) error {
 	return err
 }
 
-// Evaluate judges a claim against the records.
-func Evaluate(cl config.Claim, recs []report.Record) (res Result) {
+// Evaluate judges a claim against the records on their single numbers
+// (no intervals).
+func Evaluate(cl config.Claim, recs []report.Record) Result {
+	return EvaluateWith(cl, recs, Options{})
+}
+
+// EvaluateWith judges a claim against the records, and a compare or ratio
+// check also on the confidence interval of the paired difference where
+// the records hold per-item scores (see Result).
+func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result) {
 	res = Result{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expected: Expected(cl), Because: cl.Because}
-	defer func() { res.AsExpected = res.Status == res.Expected }()
+	defer func() {
+		res.AsExpected = res.Status == res.Expected || (cl.Expect == "inconclusive" && res.Status == Inconclusive)
+	}()
 	sp, err := parse(cl.Check)
 	if err != nil {
 		res.Status, res.Evidence = NotEvaluated, err.Error()
+		res.Verdict, res.PointVerdict, res.Basis = NotEvaluated, NotEvaluated, "point"
 		return res
 	}
+	defer func() { sp.interval(cl.ID, o, &res) }()
 	var ok bool
 	var ev string
 	switch sp.typ {
@@ -460,6 +501,7 @@ func (sp *spec) compare(recs []report.Record) (bool, string, error) {
 		if k != "" {
 			prefix = k + ": "
 		}
+		sp.pairs = append(sp.pairs, pair{group: k, left: []*report.Record{lm[k]}, right: []*report.Record{r}})
 		ev = append(ev, fmt.Sprintf("%s%s %s %s %s", prefix, g(a), sp.op, rhs, mark(ok)))
 	}
 	return allOK, fmt.Sprintf("%s: %s", sp.metric, strings.Join(ev, "; ")), nil
@@ -544,8 +586,10 @@ func (sp *spec) best(recs []report.Record) (bool, string, error) {
 }
 
 func (sp *spec) ratio(recs []report.Record) (bool, string, error) {
+	var sides [][]*report.Record
 	sum := func(sel map[string]any, how string) (float64, int, error) {
 		rs := selectRecs(recs, sel)
+		sides = append(sides, rs)
 		if len(rs) == 0 {
 			return 0, 0, fmt.Errorf("no cell matches %s", config.FormatValue(sel))
 		}
@@ -580,5 +624,6 @@ func (sp *spec) ratio(recs []report.Record) (bool, string, error) {
 		return false, "", err
 	}
 	ok := cmp(a, sp.op, sp.factor*b)
+	sp.pairs = []pair{{left: sides[0], right: sides[1], lsum: sp.lsum, rsum: sp.rsum}}
 	return ok, fmt.Sprintf("%s: %s %s (%d cells) %s %s×%s %s (%d cells) %s", sp.metric, sp.lsum, g(a), na, sp.op, g(sp.factor), sp.rsum, g(b), nb, mark(ok)), nil
 }

@@ -32,4 +32,15 @@
 // numerical failures. So does a spearman trend over a constant metric:
 // Spearman's ρ of a constant series is undefined (metrics.Spearman), and
 // the evidence says so; test: endpoints or monotone judge a flat series.
+//
+// # Intervals
+//
+// Where the cells of a compare or ratio check hold per-item scores for
+// its metric (Options.Items: the kind says which array and which
+// statistic), the claim also gets an interval verdict: the paired BCa
+// bootstrap (package stats) of left − factor·right, resampling the test
+// items shared by every compared cell and recomputing the claimed
+// statistic on both sides, seeded from the root seed and the claim id.
+// PASS when the 95% interval lies on the claimed side of zero, FAIL on the
+// other, INCONCLUSIVE when it covers zero (docs/exit-status.md).
 package claims

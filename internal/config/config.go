@@ -26,7 +26,11 @@ type Config struct {
 	Paper string
 	Kind  string
 	Seed  uint64
-	Notes string
+	// Repeats is the number of corruption draws (repeats: N, 1..100);
+	// 0 when the config does not say, which kinds treat as 1.
+	// RepeatsLine is the key's line, for errors of kinds without repeats.
+	Repeats, RepeatsLine int
+	Notes                string
 	// Reading names, in one line, the reading of the paper's ambiguous
 	// text this config takes (e.g. "noise variance 0.25, ambiguity a2");
 	// figure captions and the results page show it.
@@ -197,7 +201,7 @@ func Parse(file string, b []byte) (*Config, error) {
 		return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file name gives the result folder name %q, which would write outside --out or over runexp's own files (%v): rename the file", c.Name, err)}
 	}
 	root := doc.Content[0]
-	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "notes", "reading", "variant_of", "diagnostic", "dataset",
+	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "repeats", "notes", "reading", "variant_of", "diagnostic", "dataset",
 		"corruption", "model", "methods", "experiment", "outputs", "reference", "claims")
 	if err != nil {
 		return nil, err
@@ -225,6 +229,16 @@ func Parse(file string, b []byte) (*Config, error) {
 			return nil, w.errf(n, "seed: %d is impossible, want an integer ≥ 0", s)
 		}
 		c.Seed = uint64(s)
+	}
+	if n := f["repeats"]; n != nil {
+		r, err := w.int(n, "repeats")
+		if err != nil {
+			return nil, err
+		}
+		if r < 1 || r > MaxRepeats {
+			return nil, w.errf(n, "repeats: %d, want the number of corruption draws, 1 to %d", r, MaxRepeats)
+		}
+		c.Repeats, c.RepeatsLine = r, n.Line
 	}
 	if n := f["notes"]; n != nil {
 		if c.Notes, err = w.str(n, "notes"); err != nil {

@@ -183,7 +183,7 @@ func TestParseErrors(t *testing.T) {
 			name: "unknown top-level key",
 			src:  head + "colour: red\n",
 			line: 5,
-			want: []string{`config: unknown key "colour"`, "expected one of: title, paper, kind, seed, notes, reading, variant_of, diagnostic, dataset, corruption, model, methods, experiment, outputs, reference, claims"},
+			want: []string{`config: unknown key "colour"`, "expected one of: title, paper, kind, seed, repeats, notes, reading, variant_of, diagnostic, dataset, corruption, model, methods, experiment, outputs, reference, claims"},
 		},
 		{
 			name: "unknown key in model",
@@ -889,5 +889,25 @@ func TestReading(t *testing.T) {
 	_, err := config.Parse("f.yaml", []byte(head+"reading: |\n  one\n  two\n"))
 	if err == nil || !strings.Contains(err.Error(), "f.yaml:5:") || !strings.Contains(err.Error(), "one line") {
 		t.Errorf("two-line reading: %v", err)
+	}
+}
+
+// TestRepeats: repeats is the number of corruption draws, 1..100, an error
+// at its line otherwise; absent it is 0 (kinds read it as 1).
+func TestRepeats(t *testing.T) {
+	base := "title: t\npaper: p\nkind: k\ndataset: {name: d}\n"
+	c, err := config.Parse("f.yaml", []byte(base))
+	if err != nil || c.Repeats != 0 {
+		t.Fatalf("no repeats: %v, %v", c, err)
+	}
+	c, err = config.Parse("f.yaml", []byte(base+"repeats: 7\n"))
+	if err != nil || c.Repeats != 7 || c.RepeatsLine != 5 {
+		t.Fatalf("repeats: 7 gave %d at line %d, %v", c.Repeats, c.RepeatsLine, err)
+	}
+	for _, bad := range []string{"0", "101", "-1", "2.5", "many"} {
+		_, err := config.Parse("f.yaml", []byte(base+"repeats: "+bad+"\n"))
+		if err == nil || !strings.HasPrefix(err.Error(), "f.yaml:5:") {
+			t.Errorf("repeats: %s gave %v, want an error at f.yaml:5", bad, err)
+		}
 	}
 }

@@ -9,6 +9,13 @@
 //	kind:       string, required — experiment kind (runexp list)
 //	seed:       integer ≥ 0, default 1 — root seed; each cell derives its
 //	            own stream from it and the cell's canonical key
+//	repeats:    integer 1..100, default 1 — corruption draws; draw r is
+//	            seeded from the root seed and r (draw 0 is the draw of a
+//	            config without repeats) and shared by every method; per-item
+//	            scores pool over items × draws, intervals resample items
+//	            with their draws, and claims count the interval verdict
+//	            (docs/exit-status.md). Kinds with repeats: denoise; any
+//	            other kind rejects the key
 //	notes:      string — stand-in data, readings of ambiguous text
 //	reading:    string, one line — the reading of ambiguous text this
 //	            config takes; every figure caption names it

@@ -20,6 +20,10 @@ const (
 	MaxFileBytes = 4 << 20
 	// MaxFigureCm bounds outputs.width and outputs.height (centimetres).
 	MaxFigureCm = 100
+	// MaxRepeats bounds repeats: every cell runs once per corruption
+	// draw, and 100 draws already put a 95% interval's Monte Carlo error
+	// far below the spread between test items.
+	MaxRepeats = 100
 )
 
 // CheckFileName reports whether name is a plain file or folder name that

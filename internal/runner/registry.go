@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/report"
@@ -37,6 +38,28 @@ type Kind struct {
 	// metric name for a config with the parsed options opts; validate
 	// then rejects claims and reference values naming any other metric.
 	Metrics func(opts any, name string) bool
+	// Items, when set, says how a metric of the kind's records is
+	// computed from a per-item array of the record (one score per test
+	// item and corruption repeat), so that claims comparing it get a
+	// bootstrap interval verdict beside the point verdict (package
+	// claims, ItemStat).
+	Items func(rec *report.Record, metric string) (claims.ItemStat, bool)
+	// Repeats marks a kind that honours repeats: N (config.Repeats): it
+	// runs every cell on N corruption draws, draw r seeded by
+	// RepeatSeed(root, r) and shared by every method, and concatenates
+	// its per-item arrays over the draws. Validate rejects repeats on
+	// any other kind.
+	Repeats bool
+}
+
+// RepeatSeed returns the seed of corruption draw r (0-based). Draw 0 is
+// the seed a kind without repeats uses, DeriveSeed(root, "corruption"),
+// so repeats: 1 reproduces a run without repeats byte for byte.
+func RepeatSeed(root uint64, r int) uint64 {
+	if r == 0 {
+		return DeriveSeed(root, "corruption")
+	}
+	return DeriveSeed(root, fmt.Sprintf("corruption/repeat=%d", r))
 }
 
 // Define returns a Kind whose options are parsed once, by parse, when a

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -122,6 +123,15 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 			names = append(names, k.Name)
 		}
 		return nil, nil, nil, c.Errorf(0, "kind: unknown experiment kind %q (known: %s)", c.Kind, strings.Join(names, ", "))
+	}
+	if c.Repeats > 0 && !kind.Repeats {
+		var names []string
+		for _, k := range Kinds() {
+			if k.Repeats {
+				names = append(names, k.Name)
+			}
+		}
+		return nil, nil, nil, c.Errorf(c.RepeatsLine, "repeats: kind %s draws its corruption once; kinds with repeats: %s", c.Kind, strings.Join(names, ", "))
 	}
 	ds, ok := LookupDataset(c.Dataset.Name)
 	if !ok {
@@ -589,8 +599,16 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	if len(c.Reference) > 0 {
 		tables = append(tables, referenceTable(c, scoped))
 	}
+	copt := claims.Options{
+		Repeats: max(c.Repeats, 1),
+		Counts:  c.Repeats >= 2,
+		Rand:    func(key string) *rand.Rand { return NewRand(c.Seed, key) },
+	}
+	if k, ok := LookupKind(c.Kind); ok {
+		copt.Items = k.Items
+	}
 	for _, cl := range c.Claims {
-		res := claims.Evaluate(cl, scoped)
+		res := claims.EvaluateWith(cl, scoped, copt)
 		switch {
 		case res.AsExpected:
 		case res.Status == claims.NotEvaluated:

@@ -161,3 +161,101 @@ func quantile(s []float64, p float64) float64 {
 	}
 	return s[i] + (h-float64(i))*(s[i+1]-s[i])
 }
+
+// Bootstrap returns the BCa bootstrap estimate of a statistic of n paired
+// items: stat receives the item indices of a sample (with repeats in a
+// resample) and returns the statistic on those items, e.g. the difference
+// of two methods' median errors over the same test items. The items are
+// resampled as units, so whatever stat reads of an item (both methods'
+// scores, all its repeats) stays together. The estimate is stat of all
+// items; the acceleration comes from the jackknife of stat (Efron 1987
+// eq. 6.6), which for the mean reduces to [Mean]'s. For a non-smooth
+// statistic (a median, a percentile) the jackknife acceleration is rough
+// and the interval's coverage is checked by simulation (TestMedianCoverage).
+func Bootstrap(n int, stat func(idx []int) float64, level float64, b int, rnd *rand.Rand) (Estimate, error) {
+	switch {
+	case n < 2:
+		return Estimate{}, fmt.Errorf("stats: %d items; an interval needs at least 2", n)
+	case !(level > 0 && level < 1):
+		return Estimate{}, fmt.Errorf("stats: level %v, want it in (0, 1)", level)
+	case b < 100:
+		return Estimate{}, fmt.Errorf("stats: %d resamples, want at least 100", b)
+	case rnd == nil:
+		return Estimate{}, errors.New("stats: no random stream")
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	theta := stat(idx)
+	if math.IsNaN(theta) || math.IsInf(theta, 0) {
+		return Estimate{}, fmt.Errorf("stats: the statistic of all %d items is %v", n, theta)
+	}
+	boot := make([]float64, 0, b)
+	below := 0
+	for range b {
+		for i := range idx {
+			idx[i] = rnd.IntN(n)
+		}
+		v := stat(idx)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			// A resample with no finite score on one side (every drawn
+			// item failed) has no statistic; it is left out.
+			continue
+		}
+		boot = append(boot, v)
+		if v < theta {
+			below++
+		}
+	}
+	if len(boot) < b/2 {
+		return Estimate{}, fmt.Errorf("stats: only %d of %d resamples had a finite statistic", len(boot), b)
+	}
+	sort.Float64s(boot)
+	est := Estimate{Mean: theta, Items: n, Repeats: 1}
+	if boot[0] == boot[len(boot)-1] {
+		est.CI = Interval{Lo: theta, Hi: theta, Level: level}
+		return est, nil
+	}
+	std := distuv.UnitNormal
+	z0 := std.Quantile((float64(below) + 0.5) / (float64(len(boot)) + 1))
+	// Jackknife: θ_(i) is stat without item i; a = Σ(θ̄ − θ_(i))³ /
+	// (6 (Σ(θ̄ − θ_(i))²)^{3/2}).
+	jack := make([]float64, n)
+	loo := make([]int, n-1)
+	var jbar float64
+	nj := 0
+	for i := range n {
+		loo = loo[:0]
+		for j := range n {
+			if j != i {
+				loo = append(loo, j)
+			}
+		}
+		jack[i] = stat(loo)
+		if !math.IsNaN(jack[i]) && !math.IsInf(jack[i], 0) {
+			jbar += jack[i]
+			nj++
+		}
+	}
+	jbar /= float64(max(nj, 1))
+	var num, den float64
+	for _, v := range jack {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		u := jbar - v
+		num += u * u * u
+		den += u * u
+	}
+	a := 0.0
+	if den > 0 && !math.IsNaN(num) {
+		a = num / (6 * math.Pow(den, 1.5))
+	}
+	alpha := (1 - level) / 2
+	end := func(z float64) float64 {
+		return quantile(boot, std.CDF(z0+(z0+z)/(1-a*(z0+z))))
+	}
+	est.CI = Interval{Lo: end(std.Quantile(alpha)), Hi: end(std.Quantile(1 - alpha)), Level: level}
+	return est, nil
+}

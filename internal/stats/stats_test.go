@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -161,5 +162,78 @@ func TestDeterministic(t *testing.T) {
 	b, _ := Mean(x, 0.9, 500, rand.New(rand.NewPCG(3, 4)))
 	if a != b {
 		t.Errorf("%v != %v", a, b)
+	}
+}
+
+// TestBootstrapMatchesMean: for the mean, the general bootstrap draws the
+// same resamples from the same stream as Mean and its jackknife
+// acceleration reduces to Mean's closed form, so the intervals agree to
+// rounding (1e-12).
+func TestBootstrapMatchesMean(t *testing.T) {
+	x := [][]float64{{1}, {5}, {2}, {8}, {3}, {0.5}, {13}, {2.2}}
+	want, err := Mean(x, 0.95, 2000, rand.New(rand.NewPCG(5, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Bootstrap(len(x), func(idx []int) float64 {
+		var s float64
+		for _, i := range idx {
+			s += x[i][0]
+		}
+		return s / float64(len(idx))
+	}, 0.95, 2000, rand.New(rand.NewPCG(5, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][2]float64{{got.Mean, want.Mean}, {got.CI.Lo, want.CI.Lo}, {got.CI.Hi, want.CI.Hi}} {
+		if math.Abs(p[0]-p[1]) > 1e-12 {
+			t.Errorf("Bootstrap %v, Mean %v", got, want)
+			break
+		}
+	}
+}
+
+// median returns the median of x at the indices idx (sorted copy).
+func median(x []float64, idx []int) float64 {
+	s := make([]float64, len(idx))
+	for k, i := range idx {
+		s[k] = x[i]
+	}
+	sort.Float64s(s)
+	return quantile(s, 0.5)
+}
+
+// TestMedianCoverage: claims compare summaries (median error, percentile
+// bands), so the general bootstrap must cover a known difference of
+// medians too. The two columns have known medians: A ~ Exp(1) (median
+// ln 2) and B ~ N(0, 1) (median 0), n = 80 items, so median(A) −
+// median(B) has true value ln 2. The BCa jackknife acceleration is rough
+// for a median (Efron & Tibshirani 1993 §11.6); the band is the issue's
+// 93–97% for 1000 trials (±3 standard errors of 0.7%).
+func TestMedianCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	rnd := rand.New(rand.NewPCG(2026, 12))
+	const trials, n = 1000, 80
+	truth := math.Ln2
+	hit := 0
+	for range trials {
+		a, b := make([]float64, n), make([]float64, n)
+		for i := range a {
+			a[i], b[i] = rnd.ExpFloat64(), rnd.NormFloat64()
+		}
+		e, err := Bootstrap(n, func(idx []int) float64 { return median(a, idx) - median(b, idx) }, 0.95, 1000, rnd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.CI.Covers(truth) {
+			hit++
+		}
+	}
+	c := float64(hit) / trials
+	t.Logf("median difference: coverage %.3f", c)
+	if c < 0.93 || c > 0.97 {
+		t.Errorf("95%% intervals of a median difference covered it in %.1f%% of 1000 trials, want 93–97%%", 100*c)
 	}
 }

@@ -47,3 +47,21 @@ func Corrupt(env *runner.Env, set *datasets.Set) (*Corrupted, error) {
 	}
 	return cr.Apply(set, runner.DeriveSeed(env.Config.Seed, "corruption"))
 }
+
+// CorruptRepeats applies the config's corruption max(repeats, 1) times,
+// draw r with the seed runner.RepeatSeed(root, r): draw 0 is Corrupt's.
+// Every method's cell sees the same draws, so per-item errors are paired
+// across methods within a draw.
+func CorruptRepeats(env *runner.Env, set *datasets.Set) ([]*Corrupted, error) {
+	cr, err := CorruptionOf(env.Config, set)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Corrupted, max(env.Config.Repeats, 1))
+	for r := range out {
+		if out[r], err = cr.Apply(set, runner.RepeatSeed(env.Config.Seed, r)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,89 @@
+package denoise
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/runexp/runexp/internal/claims"
+	"github.com/runexp/runexp/internal/metrics"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/stats"
+)
+
+// items says how each summary metric of a denoise record follows from its
+// per-item errors (Arrays["mse"], NaN where the estimator failed), so that
+// a claim comparing two estimators gets a paired bootstrap interval of
+// the very statistic it compares: a median for mse_median, the 95th − 5th
+// percentile spread for band_width, and so on. The scaled metrics are the
+// per-pixel error times a constant: 255² for mse255_mean, and for the
+// per-image squared error the pixel count d, which the record holds as
+// sse_mean / mse_mean (both means over the same rows), rounded.
+func items(rec *report.Record, metric string) (claims.ItemStat, bool) {
+	pct := func(p float64) func(*report.Record, []float64) float64 {
+		return func(_ *report.Record, x []float64) float64 { return metrics.Percentile(x, p) }
+	}
+	mean := func(x []float64) float64 { return metrics.Summarize(x).Mean }
+	pixels := func(r *report.Record) float64 { return math.Round(r.Metrics["sse_mean"] / r.Metrics["mse_mean"]) }
+	var f func(*report.Record, []float64) float64
+	switch metric {
+	case "mse_mean":
+		f = func(_ *report.Record, x []float64) float64 { return mean(x) }
+	case "mse_p5":
+		f = pct(0.05)
+	case "mse_median":
+		f = pct(0.5)
+	case "mse_p95":
+		f = pct(0.95)
+	case "band_width":
+		f = func(_ *report.Record, x []float64) float64 {
+			return metrics.Percentile(x, 0.95) - metrics.Percentile(x, 0.05)
+		}
+	case "mse255_mean":
+		f = func(_ *report.Record, x []float64) float64 { return mean(x) * 255 * 255 }
+	case "sse_mean":
+		f = func(r *report.Record, x []float64) float64 { return mean(x) * pixels(r) }
+	case "sse_median":
+		f = func(r *report.Record, x []float64) float64 { return metrics.Percentile(x, 0.5) * pixels(r) }
+	default:
+		return claims.ItemStat{}, false
+	}
+	return claims.ItemStat{Array: "mse", Stat: f}, true
+}
+
+// meanCI renders the 95% interval of a cell's mean error (per-pixel
+// errors times scale): the BCa bootstrap of package stats over test items,
+// each carrying its errors under every corruption draw (a cluster
+// bootstrap: an item's draws share the item, so they are not independent
+// samples, and resampling items covers the population of test inputs
+// under the corruption distribution, which a claim about methods is
+// about). The stream is seeded from the root seed and the cell key.
+func (in *instance) meanCI(r *report.Record, scale float64) string {
+	x := r.Arrays["mse"]
+	reps := len(in.noisy)
+	if r.Status == report.StatusFailed || len(x) == 0 || len(x)%reps != 0 {
+		return "—"
+	}
+	n := len(x) / reps
+	tab := make([][]float64, n)
+	for i := range tab {
+		tab[i] = make([]float64, reps)
+		for rep := range reps {
+			tab[i][rep] = scale * x[rep*n+i]
+		}
+	}
+	e, err := stats.Mean(tab, 0.95, stats.DefaultResamples, runner.NewRand(in.env.Config.Seed, "table-ci:"+r.Key))
+	if err != nil {
+		return "—"
+	}
+	return fmt.Sprintf("[%s, %s]", report.FormatFloat(e.CI.Lo, 4), report.FormatFloat(e.CI.Hi, 4))
+}
+
+// ciNote is the table caption's sentence on the intervals.
+func ciNote(reps int) string {
+	unit := "test items"
+	if reps > 1 {
+		unit = fmt.Sprintf("test items, each with its %d corruption draws", reps)
+	}
+	return fmt.Sprintf("The 95%% CI of the mean is a BCa bootstrap over %s (%d resamples, seeded).", unit, stats.DefaultResamples)
+}
