@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -408,4 +409,81 @@ func TestMergeWith(t *testing.T) {
 	if m := readManifest(t, filepath.Join(out, "w", "tiny")); len(m.With) != 1 || m.With[0].Spec != "tikhonov" {
 		t.Errorf("merged manifest with = %+v", m.With)
 	}
+}
+
+// docPython returns a python3 that imports NumPy, as the Python tests of
+// internal/methods pick it: RUNEXP_PYTHON (set by .ci/run, and then its
+// absence fails the test), else python3 on PATH or /usr/bin/python3.
+func docPython(t *testing.T) string {
+	t.Helper()
+	cands := []string{"python3", "/usr/bin/python3"}
+	env := os.Getenv("RUNEXP_PYTHON")
+	if env != "" {
+		cands = []string{env}
+	}
+	for _, c := range cands {
+		if p, err := exec.LookPath(c); err == nil && exec.Command(p, "-c", "import numpy").Run() == nil {
+			return p
+		}
+	}
+	if env != "" {
+		t.Fatalf("RUNEXP_PYTHON=%s does not import numpy", env)
+	}
+	t.Skip("no python3 with NumPy (apt-get install python3-numpy, or set RUNEXP_PYTHON)")
+	return ""
+}
+
+// The documented path, from docs/external-estimators.md alone: its Python
+// example, saved as my_preimage.py, enters a run with the one --with flag
+// the page gives, through the real protocol, and every added cell
+// succeeds. The page's example rots if this fails.
+func TestDocumentedWithExample(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	py := docPython(t)
+	page, err := os.ReadFile("../../docs/external-estimators.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, ok := between(string(page), "```python\n", "```")
+	if !ok {
+		t.Fatal("docs/external-estimators.md has no ```python block")
+	}
+	cmd, ok := between(string(page), "PYTHONPATH=python runexp --out results-mine --with '", "'")
+	if !ok {
+		t.Fatal("docs/external-estimators.md no longer gives the --with command this test runs")
+	}
+	helper, err := filepath.Abs("../../python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "my_preimage.py"), []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := writeTiny(t, dir, "")
+	// The page runs python3 my_preimage.py from the working directory;
+	// here the interpreter found above and the file's full path.
+	spec := strings.Replace(cmd, "command=python3 my_preimage.py", "command="+py+" "+filepath.Join(dir, "my_preimage.py"), 1)
+	if spec == cmd {
+		t.Fatalf("the page's spec %q no longer runs python3 my_preimage.py", cmd)
+	}
+	t.Setenv("PYTHONPATH", helper)
+	out := filepath.Join(dir, "results-mine")
+	code2, stdout, stderr := runCLI("-q", "--out", out, "--with", spec, f)
+	if code2 != exitOK {
+		t.Fatalf("runexp --with %q: exit %d\n%s%s", spec, code2, stdout, stderr)
+	}
+	if n := methodRecords(t, filepath.Join(withResultDir(t, out), "tiny"), "My pre-image"); n != 2 {
+		t.Errorf("%d records of My pre-image, want 2 (one per kernel width)", n)
+	}
+}
+
+// between returns the text of s after the first from up to the next to.
+func between(s, from, to string) (string, bool) {
+	_, rest, ok := strings.Cut(s, from)
+	if !ok {
+		return "", false
+	}
+	got, _, ok := strings.Cut(rest, to)
+	return got, ok
 }
