@@ -136,7 +136,7 @@ Usage:
   runexp list                  estimators, experiment kinds, datasets
   runexp version               build information
   runexp denoise [flags]       apply an estimator to your own CSV data
-  runexp merge [--out DIR] CONFIG...   assemble the shards of an array job
+  runexp merge [--out DIR] [--with SPEC] CONFIG...   assemble the shards of an array job
   runexp compare [--rtol R --atol A] [--complete] OLD NEW   cells and claims that moved (exit 1)
   runexp suite [--only GLOB] [--baseline DIR] [CONFIG...]    every config once (docs/nightly.md)
   runexp check-estimator NAME|--command CMD   conformance kit, a verdict per check (exit 1)
@@ -159,7 +159,12 @@ Run flags:
                     YAML scalars, label= sets the label; e.g. --with
                     learned:alpha=0.01 or --with 'external:command=python3
                     my.py,label=Mine'. Claims and paper values ignore its
-                    records; tables and figures show them.
+                    records; tables and figures show them. Results go to
+                    OUT/with-SLUG/ (SLUG from the specs), the cache stays
+                    OUT/.cache; each manifest.json lists the specs.
+  --with-dir NAME   the folder inside OUT for a --with run's results
+                    instead of with-SLUG; '.' is OUT itself (replacing the
+                    configs' own result folders)
 
 On a terminal the progress bar redraws below the log lines and the
 summary fits the terminal's width (COLUMNS); the full tables are in
@@ -184,8 +189,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	noCache := fs.Bool("no-cache", false, "neither read nor write the cell cache")
 	force := fs.Bool("force", false, "recompute every cell, replacing cached ones")
 	shardFlag := fs.String("shard", "", "run only shard i/n of the cells (0 ≤ i < n) and write its records for runexp merge")
-	var withArgs withFlag
-	fs.Var(&withArgs, "with", withUsage)
+	var wo withOptions
+	wo.register(fs)
 	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
 	fs.BoolVar(quiet, "q", false, "same as --quiet")
 	maxCells := fs.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than this many cells")
@@ -193,10 +198,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
-	with, err := parseWiths(withArgs)
+	with, root, err := wo.resolve(*out)
 	if err != nil {
 		fmt.Fprintln(stderr, "runexp:", err)
 		return exitUsage
+	}
+	// A --with run writes under root but shares the cache of --out, so
+	// the configs' own cells computed by a plain run are not redone.
+	cacheDir := *cache
+	if cacheDir == "" {
+		cacheDir = filepath.Join(*out, ".cache")
 	}
 	if *maxCells < 1 {
 		fmt.Fprintf(stderr, "runexp: --max-cells %d: want at least 1\n", *maxCells)
@@ -238,10 +249,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	// Validate every config before running any, so a typo in the last
 	// one does not surface after an hour of the first.
 	var cfgs []*config.Config
+	var added [][]report.WithSpec
 	for _, path := range fs.Args() {
 		c, err := config.Load(path)
+		var a []report.WithSpec
 		if err == nil {
-			err = addWith(c, with, stderr)
+			a, err = addWith(c, with, stderr)
 		}
 		if err == nil {
 			_, err = runner.Validate(c)
@@ -251,16 +264,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		cfgs = append(cfgs, c)
+		added = append(added, a)
 	}
 	code := exitOK
-	for _, c := range cfgs {
+	for ci, c := range cfgs {
 		var progress func(done, total int)
 		if !*quiet {
 			progress = newProgress(term, log, c.Name).update
 		}
 		sum, err := runner.Run(ctx, c, runner.Options{
-			DataDir: *data, OutRoot: *out, CacheDir: *cache, NoCache: *noCache, Force: *force,
-			Shard: shard, Workers: *jobs, Log: log, Stdout: tables, Progress: progress,
+			DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
+			Shard: shard, Workers: *jobs, Log: log, Stdout: tables, Progress: progress, With: added[ci],
 		})
 		term.endBar()
 		var ie *runner.InterruptedError
@@ -291,7 +305,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		code = worse(code, summaryStatus(sum))
 	}
 	if !shard.Active() {
-		writeIndex(*out, log)
+		writeIndex(root, log)
 	}
 	return code
 }
@@ -346,6 +360,8 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	data := fs.String("data", "", "data root (default $RUNEXP_DATA)")
 	out := fs.String("out", "results", "results root the shards wrote into")
+	var wo withOptions
+	wo.register(fs)
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -353,14 +369,25 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "runexp merge: no config given")
 		return exitUsage
 	}
+	// The shards of a --with run are merged with the same --with flags:
+	// they rebuild the cells and find the shards' folder.
+	with, root, err := wo.resolve(*out)
+	if err != nil {
+		fmt.Fprintln(stderr, "runexp merge:", err)
+		return exitUsage
+	}
 	code := exitOK
 	for _, path := range fs.Args() {
 		c, err := config.Load(path)
+		var added []report.WithSpec
+		if err == nil {
+			added, err = addWith(c, with, stderr)
+		}
 		if err != nil {
 			fmt.Fprintln(stderr, "runexp merge:", err)
 			return exitUsage
 		}
-		sum, err := runner.MergeShards(c, runner.Options{DataDir: *data, OutRoot: *out, Stdout: stdout})
+		sum, err := runner.MergeShards(c, runner.Options{DataDir: *data, OutRoot: root, Stdout: stdout, With: added})
 		if err != nil {
 			fmt.Fprintln(stderr, "runexp merge:", err)
 			return exitUsage
@@ -369,7 +396,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		printUnexpected(stdout, c.Name, sum)
 		code = worse(code, summaryStatus(sum))
 	}
-	writeIndex(*out, slog.New(slog.NewTextHandler(stderr, nil)))
+	writeIndex(root, slog.New(slog.NewTextHandler(stderr, nil)))
 	return code
 }
 

@@ -91,17 +91,21 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance of the baseline comparison")
 	logFormat := fs.String("log-format", "text", "log format: text or json")
 	verbose := fs.Bool("v", false, "debug logging")
-	var withArgs withFlag
-	fs.Var(&withArgs, "with", withUsage)
+	var wo withOptions
+	wo.register(fs)
 	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
 	fs.BoolVar(quiet, "q", false, "same as --quiet")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
-	with, err := parseWiths(withArgs)
+	with, root, err := wo.resolve(*out)
 	if err != nil {
 		fmt.Fprintln(stderr, "runexp suite:", err)
 		return exitUsage
+	}
+	cacheDir := *cache // shared with the plain runs of --out, as in runexp run
+	if cacheDir == "" {
+		cacheDir = filepath.Join(*out, ".cache")
 	}
 	if len(with) > 0 && *writeBaseline != "" {
 		// A baseline holds the configs' own methods; added ones would
@@ -132,10 +136,12 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	}
 	// Every config is validated before any runs.
 	var cfgs []*config.Config
+	var added [][]report.WithSpec
 	for _, f := range files {
 		c, err := config.Load(f)
+		var a []report.WithSpec
 		if err == nil {
-			err = addWith(c, with, stderr)
+			a, err = addWith(c, with, stderr)
 		}
 		if err == nil {
 			_, err = runner.Validate(c)
@@ -145,21 +151,22 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		cfgs = append(cfgs, c)
+		added = append(added, a)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	rep := suiteReport{Started: time.Now(), Workers: *jobs, Baseline: *baseline, Manifest: report.NewManifest()}
 	code := exitOK
-	for _, c := range cfgs {
+	for ci, c := range cfgs {
 		t0 := time.Now()
 		var progress func(done, total int)
 		if !*quiet {
 			progress = newProgress(term, log, c.Name).update
 		}
 		sum, err := runner.Run(ctx, c, runner.Options{
-			DataDir: *data, OutRoot: *out, CacheDir: *cache, NoCache: *noCache, Force: *force,
-			Workers: *jobs, Log: log, Progress: progress,
+			DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
+			Workers: *jobs, Log: log, Progress: progress, With: added[ci],
 		})
 		r := suiteRun{Name: c.Name, File: c.File, Seconds: time.Since(t0).Seconds()}
 		var ie *runner.InterruptedError
@@ -181,8 +188,8 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		code = worse(code, r.Status)
 		rep.Runs = append(rep.Runs, r)
 	}
-	writeScoreboard(*dir, *out, log)
-	writeIndex(*out, log)
+	writeScoreboard(*dir, root, log)
+	writeIndex(root, log)
 	rep.Seconds = time.Since(rep.Started).Seconds()
 
 	if *baseline != "" {
@@ -220,7 +227,7 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	rep.Status = code
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err == nil {
-		err = report.WriteFileAtomic(filepath.Join(*out, "suite.json"), append(b, '\n'))
+		err = report.WriteFileAtomic(filepath.Join(root, "suite.json"), append(b, '\n'))
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "runexp suite: suite.json:", err)

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -11,6 +15,7 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
 
@@ -21,6 +26,7 @@ type withSpec struct {
 	name   string
 	label  string
 	params map[string]any
+	bound  methods.Params // params with the defaults filled in
 	spec   *methods.Spec
 }
 
@@ -76,13 +82,15 @@ func parseWith(arg string) (*withSpec, error) {
 			w.params[k] = x
 		}
 	}
-	if _, err := spec.Bind(w.params); err != nil {
+	bound, err := spec.Bind(w.params)
+	if err != nil {
 		var pe *methods.ParamError
 		if errors.As(err, &pe) {
 			return nil, fmt.Errorf("--with %s: parameter %s: %s", arg, pe.Param, pe.Error())
 		}
 		return nil, fmt.Errorf("--with %s: %v", arg, err)
 	}
+	w.bound = bound
 	return w, nil
 }
 
@@ -142,21 +150,30 @@ var capabilityWord = map[methods.Capability]string{
 
 // addWith appends the --with estimators to c's methods, marked Added, where
 // c's kind can use them; a config it skips is said on stderr. A label that
-// clashes with one of the file's methods is an error.
-func addWith(c *config.Config, with []*withSpec, stderr io.Writer) error {
+// clashes with one of the file's methods is an error. It returns what each
+// SPEC did in c, for the manifest and a shard's provenance (nil without
+// --with).
+func addWith(c *config.Config, with []*withSpec, stderr io.Writer) ([]report.WithSpec, error) {
+	var done []report.WithSpec
 	for _, w := range with {
-		need, ok := withCapability[c.Kind]
-		if !ok || len(c.Methods) == 0 {
-			fmt.Fprintf(stderr, "runexp: --with %s: skipped in %s: kind %s lists no estimators\n", w.arg, c.Name, c.Kind)
-			continue
-		}
-		if !w.spec.Can(need) {
-			fmt.Fprintf(stderr, "runexp: --with %s: skipped in %s: kind %s needs %s\n", w.arg, c.Name, c.Kind, capabilityWord[need])
-			continue
-		}
 		label := w.label
 		if label == "" {
 			label = w.spec.Title
+		}
+		rec := report.WithSpec{Spec: w.arg, Estimator: w.name, Label: label, Params: map[string]any(w.bound)}
+		skip := func(why string) {
+			fmt.Fprintf(stderr, "runexp: --with %s: skipped in %s: %s\n", w.arg, c.Name, why)
+			rec.Skipped = why
+			done = append(done, rec)
+		}
+		need, ok := withCapability[c.Kind]
+		if !ok || len(c.Methods) == 0 {
+			skip(fmt.Sprintf("kind %s lists no estimators", c.Kind))
+			continue
+		}
+		if !w.spec.Can(need) {
+			skip(fmt.Sprintf("kind %s needs %s", c.Kind, capabilityWord[need]))
+			continue
 		}
 		for _, m := range c.Methods {
 			id := m.Label
@@ -166,7 +183,7 @@ func addWith(c *config.Config, with []*withSpec, stderr io.Writer) error {
 				}
 			}
 			if id == label || m.Label == label || (m.Label == "" && m.Name == label) {
-				return fmt.Errorf("--with %s: %s already has a method labelled %q; give the added one another (label=…)", w.arg, c.Name, label)
+				return nil, fmt.Errorf("--with %s: %s already has a method labelled %q; give the added one another (label=…)", w.arg, c.Name, label)
 			}
 		}
 		params := make(map[string]any, len(w.params))
@@ -181,13 +198,14 @@ func addWith(c *config.Config, with []*withSpec, stderr io.Writer) error {
 		trial.Methods = append(slices.Clone(c.Methods), m)
 		if _, err := runner.Validate(&trial); err != nil {
 			if _, base := runner.Validate(c); base == nil {
-				fmt.Fprintf(stderr, "runexp: --with %s: skipped in %s: %v\n", w.arg, c.Name, err)
+				skip(err.Error())
 				continue
 			}
 		}
 		c.Methods = append(c.Methods, m)
+		done = append(done, rec)
 	}
-	return nil
+	return done, nil
 }
 
 // parseWiths parses every --with SPEC.
@@ -201,4 +219,82 @@ func parseWiths(args []string) ([]*withSpec, error) {
 		ws = append(ws, w)
 	}
 	return ws, nil
+}
+
+// withOptions are the flags of a command that takes --with: the specs
+// and where their results go.
+type withOptions struct {
+	args withFlag
+	dir  string
+}
+
+func (o *withOptions) register(fs *flag.FlagSet) {
+	fs.Var(&o.args, "with", withUsage)
+	fs.StringVar(&o.dir, "with-dir", "", "with --with: the folder inside --out for the results (default with-SLUG, named after the specs); '.' writes into --out itself, replacing the configs' own result folders")
+}
+
+// resolve parses the specs and returns them with the results root: out
+// itself without --with; out/with-SLUG with it, so a --with run never
+// replaces the result folders of the configs' own methods unless
+// --with-dir . asks for it.
+func (o *withOptions) resolve(out string) ([]*withSpec, string, error) {
+	ws, err := parseWiths(o.args)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(ws) == 0 {
+		if o.dir != "" {
+			return nil, "", fmt.Errorf("--with-dir %s: only with --with", o.dir)
+		}
+		return nil, out, nil
+	}
+	dir := o.dir
+	if dir == "" {
+		dir = withSlug(ws)
+	} else if dir != "." && !filepath.IsLocal(dir) {
+		return nil, "", fmt.Errorf("--with-dir %s: want a folder name inside --out (or '.' for --out itself)", dir)
+	}
+	return ws, filepath.Join(out, dir), nil
+}
+
+// withSlug names the results folder of a --with run: "with-", the specs'
+// labels (or names) in safe characters, and the first 8 hex digits of the
+// SHA-256 of the specs as given, so that the same flags always find the
+// same folder and other flags (another command, same label) another one.
+func withSlug(ws []*withSpec) string {
+	var parts []string
+	h := sha256.New()
+	for _, w := range ws {
+		l := safeName(w.label)
+		if l == "" {
+			l = safeName(w.name)
+		}
+		parts = append(parts, l)
+		h.Write([]byte(w.arg))
+		h.Write([]byte{0})
+	}
+	s := strings.Join(parts, "_")
+	if len(s) > 48 {
+		s = strings.TrimRight(s[:48], "-_")
+	}
+	return "with-" + s + "-" + hex.EncodeToString(h.Sum(nil))[:8]
+}
+
+// safeName lower-cases s and keeps ASCII letters and digits, every other
+// run of characters becoming one '-'.
+func safeName(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	return b.String()
 }

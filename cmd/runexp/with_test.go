@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/report"
 )
 
 // claimStatuses reads a result directory's claims.json as id → status.
@@ -66,6 +68,7 @@ func keepsVerdicts(t *testing.T, config, spec, label string, extra ...string) {
 	if code != exitOK {
 		t.Fatalf("--with %s: exit %d\n%s%s", spec, code, stdout, stderr)
 	}
+	with = withResultDir(t, with)
 	before := claimStatuses(t, filepath.Join(without, name))
 	after := claimStatuses(t, filepath.Join(with, name))
 	if len(before) == 0 {
@@ -175,7 +178,7 @@ func TestWithSkipsKind(t *testing.T) {
 		t.Fatal("learned became a pre-imager; pick another estimator for this test")
 	}
 	var stderr bytes.Buffer
-	if err := addWith(c, []*withSpec{w}, &stderr); err != nil {
+	if _, err := addWith(c, []*withSpec{w}, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Methods) != n {
@@ -200,7 +203,7 @@ func TestWithSkipsKindCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	if err := addWith(c, []*withSpec{w}, &stderr); err != nil {
+	if _, err := addWith(c, []*withSpec{w}, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Methods) != n {
@@ -209,4 +212,278 @@ func TestWithSkipsKindCheck(t *testing.T) {
 	if want := "--with tikhonov: skipped in huang-fig6: "; !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
+}
+
+// withResultDir returns the one with-* folder a --with run made in out.
+func withResultDir(t *testing.T, out string) string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(out, "with-*"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("with-* folders in %s: %v (err %v), want one", out, dirs, err)
+	}
+	return dirs[0]
+}
+
+// readManifest reads a result directory's manifest.json.
+func readManifest(t *testing.T, dir string) report.Manifest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m report.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestWithSlug(t *testing.T) {
+	slug := func(args ...string) string {
+		t.Helper()
+		ws, err := parseWiths(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return withSlug(ws)
+	}
+	a := slug("external:command=python3 my_preimage.py,label=My pre-image (v2)")
+	if !strings.HasPrefix(a, "with-my-pre-image-v2-") || len(a) != len("with-my-pre-image-v2-")+8 {
+		t.Errorf("slug %q, want with-my-pre-image-v2- and 8 hex digits", a)
+	}
+	if b := slug("external:command=python3 my_preimage.py,label=My pre-image (v2)"); b != a {
+		t.Errorf("same specs, slugs %q and %q", a, b)
+	}
+	// Same label, another command: another folder.
+	if b := slug("external:command=python3 other.py,label=My pre-image (v2)"); b == a {
+		t.Errorf("different commands share the slug %q", a)
+	}
+	if s := slug("tikhonov", "learned:alpha=0.01"); !strings.HasPrefix(s, "with-tikhonov_learned-") {
+		t.Errorf("slug %q, want with-tikhonov_learned-…", s)
+	}
+	long := slug("tikhonov:label=" + strings.Repeat("Ω very long label ", 10))
+	if len(long) > len("with-")+48+1+8 || !filepath.IsLocal(long) || strings.ContainsAny(long, " /\\.Ω") {
+		t.Errorf("slug %q: too long or unsafe", long)
+	}
+}
+
+// A --with run writes under OUT/with-SLUG, leaves the configs' own result
+// folders alone, reuses their cached cells, records the specs in the
+// manifest, and compares with the plain run as new cells only.
+func TestWithResultsApart(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	f := writeTiny(t, dir, "")
+	if code, _, stderr := runCLI("-q", "--out", out, f); code != exitOK {
+		t.Fatalf("plain run: exit %d: %s", code, stderr)
+	}
+	plain, err := os.ReadFile(filepath.Join(out, "tiny", "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := readManifest(t, filepath.Join(out, "tiny")); m.With != nil {
+		t.Errorf("plain run's manifest lists --with %+v", m.With)
+	}
+	code, stdout, stderr := runCLI("-q", "--out", out, "--with", "tikhonov:lambda=0.001", f)
+	if code != exitOK {
+		t.Fatalf("--with run: exit %d: %s%s", code, stdout, stderr)
+	}
+	// tiny has 2 widths × 2 methods; tikhonov adds 2 cells, the only
+	// ones computed (the cache is OUT/.cache for both runs).
+	if !strings.Contains(stdout, "6 cells (2 computed, 4 cached, 0 failed)") {
+		t.Errorf("--with run: %q, want 6 cells of which 2 computed", stdout)
+	}
+	again, err := os.ReadFile(filepath.Join(out, "tiny", "records.jsonl"))
+	if err != nil || !bytes.Equal(again, plain) {
+		t.Errorf("the --with run changed %s (err %v)", filepath.Join(out, "tiny", "records.jsonl"), err)
+	}
+	wd := withResultDir(t, out)
+	if !strings.HasPrefix(filepath.Base(wd), "with-tikhonov-") {
+		t.Errorf("--with folder %s, want with-tikhonov-…", wd)
+	}
+	if n := methodRecords(t, filepath.Join(wd, "tiny"), "Tikhonov"); n != 2 {
+		t.Errorf("%d Tikhonov records under %s, want 2", n, wd)
+	}
+	m := readManifest(t, filepath.Join(wd, "tiny"))
+	if len(m.With) != 1 {
+		t.Fatalf("manifest with = %+v, want one spec", m.With)
+	}
+	w := m.With[0]
+	if w.Spec != "tikhonov:lambda=0.001" || w.Estimator != "tikhonov" || w.Label != "Tikhonov" || w.Skipped != "" {
+		t.Errorf("manifest with = %+v", w)
+	}
+	if w.Params["lambda"] != 0.001 {
+		t.Errorf("manifest params %v, want lambda 0.001", w.Params)
+	}
+	if _, ok := w.Params["max_iter"]; !ok {
+		t.Errorf("manifest params %v lack the defaults (max_iter)", w.Params)
+	}
+
+	// compare: the added method's cells are new; nothing else moved.
+	code, stdout, stderr = runCLI("compare", out, wd)
+	if code != exitClaim {
+		t.Fatalf("compare plain with --with: exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	var news int
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.Contains(line, "new cell") {
+			news++
+			if !strings.Contains(line, "Tikhonov") {
+				t.Errorf("new cell of another method: %s", line)
+			}
+		} else if strings.Contains(line, "tiny") {
+			t.Errorf("compare reports more than new cells: %s", line)
+		}
+	}
+	if news != 2 {
+		t.Errorf("compare: %d new cells, want 2\n%s", news, stdout)
+	}
+}
+
+func TestWithDir(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	f := writeTiny(t, dir, "")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--with-dir", "x", f}, "--with-dir x: only with --with"},
+		{[]string{"--with", "tikhonov", "--with-dir", "../x", f}, "want a folder name inside --out"},
+		{[]string{"--with", "tikhonov", "--with-dir", "/tmp", f}, "want a folder name inside --out"},
+	} {
+		code, _, stderr := runCLI(append([]string{"-q", "--out", out}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	// '.' asks for the configs' own folders.
+	if code, _, stderr := runCLI("-q", "--out", out, "--with", "tikhonov", "--with-dir", ".", f); code != exitOK {
+		t.Fatalf("--with-dir .: exit %d: %s", code, stderr)
+	}
+	if n := methodRecords(t, filepath.Join(out, "tiny"), "Tikhonov"); n != 2 {
+		t.Errorf("--with-dir .: %d Tikhonov records in %s, want 2", n, filepath.Join(out, "tiny"))
+	}
+	if m := readManifest(t, filepath.Join(out, "tiny")); len(m.With) != 1 || m.With[0].Spec != "tikhonov" {
+		t.Errorf("--with-dir .: manifest with = %+v", m.With)
+	}
+}
+
+// Shards of a --with run carry the specs; merge needs the same --with
+// and refuses shards run with different ones.
+func TestMergeWith(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	f := writeTiny(t, dir, "")
+	shard := func(i string, args ...string) {
+		t.Helper()
+		if code, _, stderr := runCLI(append([]string{"-q", "--out", out, "--shard", i}, append(args, f)...)...); code != exitOK {
+			t.Fatalf("shard %s %v: exit %d: %s", i, args, code, stderr)
+		}
+	}
+	same := []string{"--with", "tikhonov", "--with-dir", "w"}
+	shard("0/2", same...)
+	shard("1/2", "--with", "tikhonov:lambda=0.01", "--with-dir", "w")
+	code, _, stderr := runCLI("merge", "--out", out, "--with", "tikhonov", "--with-dir", "w", f)
+	if code != exitUsage || !strings.Contains(stderr, "shards disagree on the added estimators") || !strings.Contains(stderr, `"tikhonov:lambda=0.01"`) {
+		t.Errorf("merge of shards with different --with: exit %d, %s", code, stderr)
+	}
+	shard("1/2", same...)
+	// Without --with (pointed at the shards' folder) or with another.
+	for _, args := range [][]string{
+		{"--out", filepath.Join(out, "w")},
+		{"--out", out, "--with", "tikhonov:lambda=0.01", "--with-dir", "w"},
+	} {
+		code, _, stderr := runCLI(append(append([]string{"merge"}, args...), f)...)
+		if code != exitUsage || !strings.Contains(stderr, `were run with --with "tikhonov"`) || !strings.Contains(stderr, "merge with the same --with") {
+			t.Errorf("merge %v: exit %d, %s", args, code, stderr)
+		}
+	}
+	code, stdout, stderr := runCLI(append(append([]string{"merge", "--out", out}, same...), f)...)
+	if code != exitOK || !strings.Contains(stdout, "merged 6 cells") {
+		t.Fatalf("merge with the shards' --with: exit %d, %s%s", code, stdout, stderr)
+	}
+	if m := readManifest(t, filepath.Join(out, "w", "tiny")); len(m.With) != 1 || m.With[0].Spec != "tikhonov" {
+		t.Errorf("merged manifest with = %+v", m.With)
+	}
+}
+
+// docPython returns a python3 that imports NumPy, as the Python tests of
+// internal/methods pick it: RUNEXP_PYTHON (set by .ci/run, and then its
+// absence fails the test), else python3 on PATH or /usr/bin/python3.
+func docPython(t *testing.T) string {
+	t.Helper()
+	cands := []string{"python3", "/usr/bin/python3"}
+	env := os.Getenv("RUNEXP_PYTHON")
+	if env != "" {
+		cands = []string{env}
+	}
+	for _, c := range cands {
+		if p, err := exec.LookPath(c); err == nil && exec.Command(p, "-c", "import numpy").Run() == nil {
+			return p
+		}
+	}
+	if env != "" {
+		t.Fatalf("RUNEXP_PYTHON=%s does not import numpy", env)
+	}
+	t.Skip("no python3 with NumPy (apt-get install python3-numpy, or set RUNEXP_PYTHON)")
+	return ""
+}
+
+// The documented path, from docs/external-estimators.md alone: its Python
+// example, saved as my_preimage.py, enters a run with the one --with flag
+// the page gives, through the real protocol, and every added cell
+// succeeds. The page's example rots if this fails.
+func TestDocumentedWithExample(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	py := docPython(t)
+	page, err := os.ReadFile("../../docs/external-estimators.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, ok := between(string(page), "```python\n", "```")
+	if !ok {
+		t.Fatal("docs/external-estimators.md has no ```python block")
+	}
+	cmd, ok := between(string(page), "PYTHONPATH=python runexp --out results-mine --with '", "'")
+	if !ok {
+		t.Fatal("docs/external-estimators.md no longer gives the --with command this test runs")
+	}
+	helper, err := filepath.Abs("../../python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "my_preimage.py"), []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := writeTiny(t, dir, "")
+	// The page runs python3 my_preimage.py from the working directory;
+	// here the interpreter found above and the file's full path.
+	spec := strings.Replace(cmd, "command=python3 my_preimage.py", "command="+py+" "+filepath.Join(dir, "my_preimage.py"), 1)
+	if spec == cmd {
+		t.Fatalf("the page's spec %q no longer runs python3 my_preimage.py", cmd)
+	}
+	t.Setenv("PYTHONPATH", helper)
+	out := filepath.Join(dir, "results-mine")
+	code2, stdout, stderr := runCLI("-q", "--out", out, "--with", spec, f)
+	if code2 != exitOK {
+		t.Fatalf("runexp --with %q: exit %d\n%s%s", spec, code2, stdout, stderr)
+	}
+	if n := methodRecords(t, filepath.Join(withResultDir(t, out), "tiny"), "My pre-image"); n != 2 {
+		t.Errorf("%d records of My pre-image, want 2 (one per kernel width)", n)
+	}
+}
+
+// between returns the text of s after the first from up to the next to.
+func between(s, from, to string) (string, bool) {
+	_, rest, ok := strings.Cut(s, from)
+	if !ok {
+		return "", false
+	}
+	got, _, ok := strings.Cut(rest, to)
+	return got, ok
 }

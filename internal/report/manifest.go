@@ -53,6 +53,26 @@ type Manifest struct {
 	End          time.Time `json:"end"`
 	WallSeconds  float64   `json:"wall_seconds"`
 	Outputs      []string  `json:"outputs"` // files written, relative to the result directory
+	// With lists the estimators added on the command line (runexp
+	// --with), in the order given; absent when there were none. The
+	// config file alone does not say what ran when it is set.
+	With []WithSpec `json:"with,omitempty"`
+}
+
+// WithSpec is one estimator added on the command line (runexp --with
+// SPEC) as it applied to one config: the SPEC as given and what it
+// resolved to, or why the config did not take it.
+type WithSpec struct {
+	Spec      string `json:"spec"`      // as given on the command line
+	Estimator string `json:"estimator"` // registered name
+	// Label is the method label its records carry (the estimator's
+	// title unless the SPEC set label=).
+	Label string `json:"label"`
+	// Params are the bound parameters, defaults filled in.
+	Params map[string]any `json:"params"`
+	// Skipped says why this config did not take the estimator (its kind
+	// cannot use it); "" when it was added.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // NewManifest returns a Manifest with the build and runtime fields filled

@@ -49,6 +49,10 @@ type Options struct {
 	// Progress, if set, is called after every finished cell with the
 	// number done so far (cached ones included) and the total.
 	Progress func(done, total int)
+	// With records the estimators added on the command line (runexp
+	// --with) that c's methods already hold, for the manifest and a
+	// shard's provenance; merging refuses shards run with other ones.
+	With []report.WithSpec
 }
 
 // Summary is what a run produced. Each cause of a non-zero exit status
@@ -313,7 +317,7 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := writeShard(f, c, opt.Shard, code, env.DataFiles(), recs); err != nil {
+		if err := writeShard(f, c, opt.Shard, code, opt.With, env.DataFiles(), recs); err != nil {
 			return nil, err
 		}
 		for _, r := range recs {
@@ -328,7 +332,7 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 		log.Info("shard done", "shard", fmt.Sprintf("%d/%d", opt.Shard.Index, opt.Shard.Count), "cells", len(mine), "file", f)
 		return sum, nil
 	}
-	rep, err := finish(dir, c, env, inst, recs, workers, start, opt.Stdout, log)
+	rep, err := finish(dir, c, env, inst, recs, workers, start, opt.With, opt.Stdout, log)
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +364,7 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, data, err := Merge(dir, c, plan.Cells, code)
+	recs, data, err := Merge(dir, c, plan.Cells, code, opt.With)
 	if err != nil {
 		return nil, err
 	}
@@ -372,13 +376,13 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err := checkMergedData(data, env.DataFiles()); err != nil {
 		return nil, err
 	}
-	return finish(dir, c, env, inst, recs, opt.Workers, start, opt.Stdout, opt.Log)
+	return finish(dir, c, env, inst, recs, opt.Workers, start, opt.With, opt.Stdout, opt.Log)
 }
 
 // finish writes the report and the manifest into a staging folder that
 // then replaces dir as a whole, so an interrupted report never leaves new
 // records beside an old manifest. The caller holds dir's lock.
-func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report.Record, workers int, start time.Time, stdout io.Writer, log *slog.Logger) (*Summary, error) {
+func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report.Record, workers int, start time.Time, with []report.WithSpec, stdout io.Writer, log *slog.Logger) (*Summary, error) {
 	stage, err := stageDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
@@ -405,6 +409,7 @@ func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report
 	man.Failed = sum.Failed
 	man.Start = start
 	man.Outputs = append(sum.Outputs, "manifest.json")
+	man.With = with
 	man.Finish()
 	if err := man.Write(filepath.Join(stage, "manifest.json")); err != nil {
 		return nil, err

@@ -58,6 +58,9 @@ type shardProvenance struct {
 	// Records is the SHA-256 of the shard's records file, so a records
 	// file from another run next to this provenance is caught.
 	Records string `json:"records_sha256"`
+	// With is the estimators added on the command line (runexp --with):
+	// the config file hash does not cover them.
+	With []report.WithSpec `json:"with,omitempty"`
 }
 
 func provenanceFile(records string) string {
@@ -86,7 +89,7 @@ func PlanCode(c *config.Config, k *Kind, cells []*Cell) (string, error) {
 }
 
 // writeShard writes a shard's records and then their provenance.
-func writeShard(file string, c *config.Config, s Shard, code string, data []report.FileSum, recs []report.Record) error {
+func writeShard(file string, c *config.Config, s Shard, code string, with []report.WithSpec, data []report.FileSum, recs []report.Record) error {
 	if err := report.WriteJSONL(file, recs); err != nil {
 		return err
 	}
@@ -99,7 +102,7 @@ func writeShard(file string, c *config.Config, s Shard, code string, data []repo
 		data = []report.FileSum{}
 	}
 	p := shardProvenance{Format: shardFormat, Shard: fmt.Sprintf("%d/%d", s.Index, s.Count), Config: c.File,
-		ConfigSHA256: c.SHA256, Code: code, Data: data, Records: hex.EncodeToString(sum[:])}
+		ConfigSHA256: c.SHA256, Code: code, Data: data, Records: hex.EncodeToString(sum[:]), With: with}
 	out, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
@@ -111,9 +114,10 @@ func writeShard(file string, c *config.Config, s Shard, code string, data []repo
 // the records of all cells in grid order, with the data files the shards
 // read. It fails, naming the shards, when a cell is missing, the shard
 // files disagree on the shard count, a shard has no provenance, or the
-// shards disagree with each other or with c and code (the config's file
-// hash and PlanCode) on the config, the code or a data file's content.
-func Merge(dir string, c *config.Config, cells []*Cell, code string) ([]report.Record, []report.FileSum, error) {
+// shards disagree with each other or with c, code and with (the config's
+// file hash, PlanCode and the --with estimators) on the config, the code,
+// the added estimators or a data file's content.
+func Merge(dir string, c *config.Config, cells []*Cell, code string, with []report.WithSpec) ([]report.Record, []report.FileSum, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "shards", "shard-*-of-*.jsonl"))
 	if err != nil {
 		return nil, nil, err
@@ -146,6 +150,9 @@ func Merge(dir string, c *config.Config, cells []*Cell, code string) ([]report.R
 		case p.ConfigSHA256 != first.ConfigSHA256:
 			return nil, nil, fmt.Errorf("merge: shards disagree on the config: %s ran %s (SHA-256 %.12s), %s ran %s (SHA-256 %.12s); rerun the shards of one config (remove %s)",
 				firstName, first.Config, first.ConfigSHA256, name, p.Config, p.ConfigSHA256, filepath.Join(dir, "shards"))
+		case withKey(p.With) != withKey(first.With):
+			return nil, nil, fmt.Errorf("merge: shards disagree on the added estimators: %s was run with %s, %s with %s; rerun the shards with one set of --with (remove %s)",
+				firstName, withWords(first.With), name, withWords(p.With), filepath.Join(dir, "shards"))
 		case p.Code != first.Code:
 			return nil, nil, fmt.Errorf("merge: shards disagree on the code: %s and %s were computed by different builds of runexp; rerun them with one build", firstName, name)
 		}
@@ -169,6 +176,12 @@ func Merge(dir string, c *config.Config, cells []*Cell, code string) ([]report.R
 	if first.ConfigSHA256 != c.SHA256 {
 		return nil, nil, fmt.Errorf("merge: the shards in %s were run with %s at SHA-256 %.12s, but %s now has SHA-256 %.12s: the config changed since; rerun the shards",
 			filepath.Join(dir, "shards"), first.Config, first.ConfigSHA256, c.File, c.SHA256)
+	}
+	// Before the code: added estimators change the plan's code too, and
+	// "another build" would be the wrong advice.
+	if withKey(first.With) != withKey(with) {
+		return nil, nil, fmt.Errorf("merge: the shards in %s were run with %s, this merge has %s: merge with the same --with flags the shards had",
+			filepath.Join(dir, "shards"), withWords(first.With), withWords(with))
 	}
 	if first.Code != code {
 		return nil, nil, fmt.Errorf("merge: the shards in %s were computed by another build of runexp (code fingerprint %.12s, this one %.12s); merge with the binary that ran them, or rerun the shards",
@@ -229,4 +242,38 @@ func checkMergedData(shards, now []report.FileSum) error {
 		}
 	}
 	return nil
+}
+
+// withKey is a canonical form of the added estimators for comparison: the
+// JSON of the list, after a round trip, so that an integer parameter read
+// back from a provenance file (a float64) equals the one bound from the
+// command line.
+func withKey(with []report.WithSpec) string {
+	if len(with) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(with)
+	if err != nil {
+		return fmt.Sprint(with)
+	}
+	var back []report.WithSpec
+	if err := json.Unmarshal(b, &back); err != nil {
+		return string(b)
+	}
+	if b, err = json.Marshal(back); err != nil {
+		return fmt.Sprint(with)
+	}
+	return string(b)
+}
+
+// withWords names the added estimators for a message.
+func withWords(with []report.WithSpec) string {
+	if len(with) == 0 {
+		return "no --with"
+	}
+	var w []string
+	for _, s := range with {
+		w = append(w, "--with "+strconv.Quote(s.Spec))
+	}
+	return strings.Join(w, " ")
 }
