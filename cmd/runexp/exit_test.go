@@ -55,18 +55,18 @@ func TestRunExitStatus(t *testing.T) {
 		name, claims, stdout string
 		want                 int
 	}{
-		{"as expected", "", "1 passed, 0 failed, 0 not evaluated; 1 as expected", exitOK},
+		{"as expected", "", "1 passed, 0 failed, 0 inconclusive, 0 not evaluated; 1 as expected", exitOK},
 		{"expected failure", `  - id: hr-better-than-mika
     expect: fail
     because: "HR's median MSE 0.00113 against Mika's 0.00078 in this test's first run"
     check: {type: compare, metric: mse_median, left: {method: HR}, op: "<", right: {method: Mika}, for_all: [c]}
-`, "1 passed, 1 failed, 0 not evaluated; 2 as expected", exitOK},
+`, "1 passed, 1 failed, 0 inconclusive, 0 not evaluated; 2 as expected", exitOK},
 		{"unexpected failure", `  - id: hr-better-than-mika
     check: {type: compare, metric: mse_median, left: {method: HR}, op: "<", right: {method: Mika}, for_all: [c]}
 `, "tiny: claim hr-better-than-mika: FAIL, expected PASS", exitClaim},
 		{"claim not evaluated", `  - id: which-trend
     check: {type: trend, metric: mse_median, along: c, direction: increasing}
-`, "0 failed, 1 not evaluated", exitIncomplete},
+`, "0 failed, 0 inconclusive, 1 not evaluated", exitIncomplete},
 		{"expected inconclusive", `  - id: which-trend
     expect: inconclusive
     because: "two methods at each c: the trend is undefined without grouping"

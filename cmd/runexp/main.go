@@ -408,7 +408,7 @@ func claimCounts(s *runner.Summary) string {
 	for _, c := range s.Claims {
 		n[c.Status]++
 	}
-	return fmt.Sprintf("%d passed, %d failed, %d not evaluated; %d as expected", n["PASS"], n["FAIL"], n["NOT-EVALUATED"], len(s.Claims)-s.Unexpected-s.NotEvaluated)
+	return fmt.Sprintf("%d passed, %d failed, %d inconclusive, %d not evaluated; %d as expected", n["PASS"], n["FAIL"], n["INCONCLUSIVE"], n["NOT-EVALUATED"], len(s.Claims)-s.Unexpected-s.NotEvaluated)
 }
 
 // printUnexpected lists the claims whose verdict is not the expected one.

@@ -40,7 +40,8 @@ type Result struct {
 	// package stats), and is the point verdict otherwise; Basis says
 	// which, and why not the interval. Status is the verdict the exit
 	// status counts: Verdict when the run asked for intervals
-	// (Options.Counts, repeats ≥ 2), PointVerdict otherwise.
+	// (Options.Counts; runexp always does, whatever repeats says),
+	// PointVerdict otherwise.
 	Verdict      string `json:"verdict"`
 	PointVerdict string `json:"point_verdict"`
 	Basis        string `json:"verdict_basis"`

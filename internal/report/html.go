@@ -22,6 +22,7 @@ const (
 	verdictPass         = "PASS"
 	verdictFail         = "FAIL"
 	verdictNotEvaluated = "NOT-EVALUATED"
+	verdictInconclusive = "INCONCLUSIVE"
 )
 
 // claimJSON is one element of claims.json (claims.Result).
@@ -127,6 +128,7 @@ func WriteIndex(root string) error {
 		idx.Pass += r.Pass
 		idx.Fail += r.Fail
 		idx.NotEvaluated += r.NotEvaluated
+		idx.Inconclusive += r.Inconclusive
 		idx.Unexpected += r.Unexpected
 	}
 	idx.Scoreboard = isRegular(filepath.Join(root, "scoreboard.html"))
@@ -163,6 +165,7 @@ type htmlRoot struct {
 	Runs                     []*htmlRun
 	Cells, Failed            int
 	Pass, Fail, NotEvaluated int
+	Inconclusive             int
 	Unexpected               int
 	// Scoreboard is set when the root holds scoreboard.html (runexp
 	// suite writes it: the claims × readings page of issue 17).
@@ -181,6 +184,7 @@ type htmlRun struct {
 	HasClaims                bool
 	Claims                   []htmlClaim
 	Pass, Fail, NotEvaluated int
+	Inconclusive             int
 	// Unexpected counts verdicts other than the config expects.
 	Unexpected int
 
@@ -226,7 +230,7 @@ func verdictClass(s string) string {
 		return "pass"
 	case verdictFail:
 		return "fail"
-	case verdictNotEvaluated:
+	case verdictNotEvaluated, verdictInconclusive:
 		return "ne"
 	}
 	return ""
@@ -278,6 +282,8 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 			r.Fail++
 		case verdictNotEvaluated:
 			r.NotEvaluated++
+		case verdictInconclusive:
+			r.Inconclusive++
 		}
 		if c.unexpected() {
 			r.Unexpected++
@@ -637,7 +643,7 @@ figcaption { font-size: 0.9em; color: #555; }
 <p>{{.}}</p>
 {{- end}}
 {{- if .HasClaims}}
-<h2>Claims: {{.Pass}} passed, {{.Fail}} failed, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected</h2>
+<h2>Claims: {{.Pass}} passed, {{.Fail}} failed, {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected</h2>
 <table>
 <thead><tr><th>Claim</th><th>Verdict</th><th>Expected</th><th>Statement</th><th>Evidence</th><th>Source</th></tr></thead>
 <tbody>
@@ -688,7 +694,7 @@ figcaption { font-size: 0.9em; color: #555; }
 {{- define "root"}}{{template "head" "runexp results"}}
 <body>
 <h1>runexp results</h1>
-<p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); claims: {{.Pass}} passed, {{.Fail}} failed, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected.</p>
+<p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); claims: {{.Pass}} passed, {{.Fail}} failed, {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected.</p>
 {{- if .Scoreboard}}
 <p><a href="scoreboard.html">Reproducibility scoreboard</a>: every claim under the stated protocol and under each documented reading, with totals per paper (<a href="scoreboard.md">Markdown</a>).</p>
 {{- end}}
