@@ -594,27 +594,15 @@ func (sp *spec) ratio(recs []report.Record) (bool, string, error) {
 		if len(rs) == 0 {
 			return 0, 0, fmt.Errorf("no cell matches %s", config.FormatValue(sel))
 		}
-		var acc float64
+		vs := make([]float64, len(rs))
 		for i, r := range rs {
 			v, err := metricOf(r, sp.metric)
 			if err != nil {
 				return 0, 0, err
 			}
-			switch {
-			case i == 0 && how != "mean":
-				acc = v
-			case how == "max":
-				acc = math.Max(acc, v)
-			case how == "min":
-				acc = math.Min(acc, v)
-			default:
-				acc += v
-			}
+			vs[i] = v
 		}
-		if how == "mean" {
-			acc /= float64(len(rs))
-		}
-		return acc, len(rs), nil
+		return foldSummary(how, vs), len(rs), nil
 	}
 	a, na, err := sum(sp.left, sp.lsum)
 	if err != nil {
@@ -627,4 +615,26 @@ func (sp *spec) ratio(recs []report.Record) (bool, string, error) {
 	ok := cmp(a, sp.op, sp.factor*b)
 	sp.pairs = []pair{{left: sides[0], right: sides[1], lsum: sp.lsum, rsum: sp.rsum}}
 	return ok, fmt.Sprintf("%s: %s %s (%d cells) %s %s×%s %s (%d cells) %s", sp.metric, sp.lsum, g(a), na, sp.op, g(sp.factor), sp.rsum, g(b), nb, mark(ok)), nil
+}
+
+// foldSummary reduces one value per cell (at least one) to a side's
+// summary: their max, min or mean (a ratio check's left_summary and
+// right_summary), in cell order. The point and the interval verdicts both
+// use it, so the interval is of the statistic the point verdict judged.
+func foldSummary(how string, vs []float64) float64 {
+	acc := vs[0]
+	for _, v := range vs[1:] {
+		switch how {
+		case "max":
+			acc = math.Max(acc, v)
+		case "min":
+			acc = math.Min(acc, v)
+		default:
+			acc += v
+		}
+	}
+	if how == "mean" {
+		acc /= float64(len(vs))
+	}
+	return acc
 }

@@ -113,28 +113,15 @@ func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum 
 		return c.buf
 	}
 	summ := func(cs []cell, how string, idx []int) float64 {
-		var acc float64
+		vs := make([]float64, len(cs))
 		for i := range cs {
 			x := pick(&cs[i], idx)
 			if len(x) == 0 {
 				return math.NaN()
 			}
-			v := cs[i].s.Stat(cs[i].rec, x)
-			switch {
-			case i == 0:
-				acc = v
-			case how == "max":
-				acc = math.Max(acc, v)
-			case how == "min":
-				acc = math.Min(acc, v)
-			default:
-				acc += v
-			}
+			vs[i] = cs[i].s.Stat(cs[i].rec, x)
 		}
-		if how == "mean" {
-			acc /= float64(len(cs))
-		}
-		return acc
+		return foldSummary(how, vs)
 	}
 	all := make([]int, n)
 	for i := range all {
