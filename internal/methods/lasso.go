@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -276,10 +275,8 @@ type gpsRow struct {
 	w, d2 []float64
 	cnt   []int32 // z_j = cnt_j·Δ
 
-	// Per component j, as of its last evaluation, at step at[j]: v_j, W,
-	// Σ_n |w_n| and the cumulative weight change A.
-	v, sumAt, absAt, accAt []float64
-	at                     []int
+	// Per component j, as of its last evaluation (see stale).
+	stale []stale
 
 	sum, absW, absW0 float64 // W, Σ_n |w_n|, and Σ_n |w_n| at the last refresh
 	acc              float64 // A = Σ_r ‖w(r) − w(r−1)‖₁ over the steps since the last refresh
@@ -292,6 +289,7 @@ type gpsRow struct {
 	est, bnd, up []float64
 	inS          []bool
 	cand         []int
+	heap         []candidate
 	lo           float64 // the largest lower bound of |λ_j| among the candidates
 
 	g0   scaled   // Σ_n γ_n k(z_0, x_n)
@@ -304,16 +302,13 @@ func (g *gps) newRow() *gpsRow {
 		w:     make([]float64, g.n),
 		d2:    make([]float64, g.n),
 		cnt:   make([]int32, g.d),
-		v:     make([]float64, g.d),
-		sumAt: make([]float64, g.d),
-		absAt: make([]float64, g.d),
-		accAt: make([]float64, g.d),
-		at:    make([]int, g.d),
+		stale: make([]stale, g.d),
 		est:   make([]float64, g.d),
 		bnd:   make([]float64, g.d),
 		up:    make([]float64, g.d),
 		inS:   make([]bool, g.d),
 		cand:  make([]int, 0, g.d),
+		heap:  make([]candidate, 0, g.d),
 		best:  make([]scaled, g.window+1),
 	}
 }
@@ -372,11 +367,31 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 	}
 }
 
+// stale is what the bound sweep needs of component j, last evaluated at
+// step at with v_j = v, W = W_s, Σ_n |w_n| = S_s and A = A_s. The terms of
+// gpsRow.bounds that do not change between evaluations are folded in:
+//
+//	estimate  v_j + mid_j(W − W_s) − z_j W  as  q + coef·W,
+//	bound     half_j(A − A_s) + round_j(S + S_s) + 8ε|z_j|S  as  half_j·A + rz·S + p,
+//
+// with q = v − mid_j W_s, coef = mid_j − z_j, rz = round_j + 8ε|z_j| and
+// p = round_j S_s − half_j A_s; coef and rz change when z_j moves.
+type stale struct {
+	v, q, coef, rz, p float64
+	at                int
+}
+
 // eval evaluates component j at step t.
 func (r *gpsRow) eval(j, t int, zj float64) {
-	r.v[j] = floats.Dot(r.w, r.xt[j*r.n:(j+1)*r.n])
-	r.sumAt[j], r.absAt[j], r.accAt[j], r.at[j] = r.sum, r.absW, r.acc, t
-	r.est[j], r.bnd[j] = r.v[j]-zj*r.sum, 0
+	const eps = 0x1p-52
+	c := &r.stale[j]
+	c.v = floats.Dot(r.w, r.xt[j*r.n:(j+1)*r.n])
+	c.at = t
+	c.q = c.v - r.mid[j]*r.sum
+	c.coef = r.mid[j] - zj
+	c.rz = r.round[j] + 8*eps*math.Abs(zj)
+	c.p = r.round[j]*r.absW - r.half[j]*r.acc
+	r.est[j], r.bnd[j] = c.v-zj*r.sum, 0
 	r.up[j] = math.Abs(r.est[j])
 }
 
@@ -387,22 +402,29 @@ func (r *gpsRow) eval(j, t int, zj float64) {
 func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
 	const eps = 0x1p-52
 	// The drift term of the type's comment with a margin for the rounding
-	// of the running sum A; round_j·(Σ|w| now + Σ|w| then) is the margin
-	// for the rounding of the N-term sums behind v_j and W, and
-	// 4ε|z_j|Σ|w| that of the estimate's own arithmetic.
+	// of the running sum A (which also covers that of the products
+	// half_j·A and half_j·A_s); round_j·(Σ|w| now + Σ|w| then) is the
+	// margin for the rounding of the N-term sums behind v_j and W, at
+	// least 16 times their worst case γ_N·Σ|terms| (Higham, Accuracy and
+	// Stability of Numerical Algorithms, 2nd ed., §3.1), so its spare
+	// covers the few roundings of q, coef and the estimate with its
+	// products; 8ε|z_j|Σ|w| is the margin for z_j·W.
 	accHi := r.acc * (1 + 1e-9 + 4*eps)
+	sum, absW := r.sum, r.absW
 	lo := math.Inf(-1)
 	r.cand = r.cand[:0]
+	st := r.stale[:len(z)]
 	for j, zj := range z {
 		if a := math.Abs(zj); a > zmax {
 			zmax = a
 		}
+		c := &st[j]
 		var est, bnd float64
-		if r.at[j] == t {
-			est = r.v[j] - zj*r.sum
+		if c.at == t {
+			est = c.v - zj*sum
 		} else {
-			est = r.v[j] + r.mid[j]*(r.sum-r.sumAt[j]) - zj*r.sum
-			bnd = r.half[j]*(accHi-r.accAt[j]) + r.round[j]*(r.absW+r.absAt[j]) + 4*eps*math.Abs(zj)*r.absW
+			est = c.q + c.coef*sum
+			bnd = r.half[j]*accHi + c.p + c.rz*absW
 		}
 		a := math.Abs(est)
 		r.est[j], r.bnd[j], r.up[j] = est, bnd, a+bnd
@@ -424,32 +446,31 @@ func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
 // none. The candidate with the largest upper bound is evaluated, in turn,
 // until no remaining candidate can beat the best exact value.
 func (r *gpsRow) top(z []float64, t int) (int, float64) {
-	// Keep the candidates that reach the largest lower bound, in
-	// decreasing order of their upper bounds, ties by index.
-	k := 0
+	// The candidates that reach the largest lower bound, taken in
+	// decreasing order of their upper bounds, ties by index, from a
+	// binary max-heap: most of them are never taken, so a full sort
+	// would be wasted work.
+	h := r.heap[:0]
 	for _, j := range r.cand {
-		if r.up[j] >= r.lo {
-			r.cand[k] = j
-			k++
+		if u := r.up[j]; u >= r.lo {
+			h = append(h, candidate{u, j})
 		}
 	}
-	r.cand = r.cand[:k]
-	up := r.up
-	slices.SortFunc(r.cand, func(a, b int) int {
-		switch ua, ub := up[a], up[b]; {
-		case ua > ub:
-			return -1
-		case ua < ub:
-			return 1
-		}
-		return a - b
-	})
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
 	best, bv := -1, 0.0
-	for _, j := range r.cand {
+	for len(h) > 0 {
+		c := h[0]
 		// No later candidate can beat the best exact value.
-		if u := r.up[j]; best >= 0 && (u < bv || u == bv && j > best) {
+		if best >= 0 && (c.up < bv || c.up == bv && c.j > best) {
 			break
 		}
+		last := len(h) - 1
+		h[0] = h[last]
+		h = h[:last]
+		siftDown(h, 0)
+		j := c.j
 		if r.bnd[j] > 0 {
 			r.eval(j, t, z[j])
 		}
@@ -457,10 +478,43 @@ func (r *gpsRow) top(z []float64, t int) (int, float64) {
 			best, bv = j, a
 		}
 	}
+	r.heap = h
 	if best < 0 {
 		return -1, 0
 	}
 	return best, r.est[best]
+}
+
+// candidate is a component j and the upper bound of its |λ_j|.
+type candidate struct {
+	up float64
+	j  int
+}
+
+// before reports whether a is taken before b: the larger upper bound
+// first, ties to the lower index.
+func (a candidate) before(b candidate) bool {
+	return a.up > b.up || a.up == b.up && a.j < b.j
+}
+
+// siftDown restores the heap order of h below i.
+func siftDown(h []candidate, i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && h[r].before(h[l]) {
+			m = r
+		}
+		if !h[m].before(h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // run traces the path of one row from z = 0, writing z into the row and the
@@ -480,7 +534,7 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 		if r.since >= lassoRefresh || !(r.absW < 0x1p64*r.absW0) || !(r.absW > 0x1p-64*r.absW0) {
 			r.refresh(z, gam, t)
 		}
-		if r.eager && r.at[0] != t {
+		if r.eager && r.stale[0].at != t {
 			for j, zj := range z {
 				r.eval(j, t, zj)
 			}
@@ -596,6 +650,9 @@ func (r *gpsRow) move(j int, lj float64, z []float64) {
 		r.cnt[j]--
 	}
 	z[j] = float64(r.cnt[j]) * r.delta
+	c := &r.stale[j]
+	c.coef = r.mid[j] - z[j]
+	c.rz = r.round[j] + 8*0x1p-52*math.Abs(z[j])
 	var sum, abs, change float64
 	for k, wk := range r.w {
 		nw := wk * e[k] * f
