@@ -289,7 +289,6 @@ type gpsRow struct {
 	est, bnd, up []float64
 	inS          []bool
 	cand         []int
-	heap         []candidate
 	lo           float64 // the largest lower bound of |λ_j| among the candidates
 
 	g0   scaled   // Σ_n γ_n k(z_0, x_n)
@@ -308,7 +307,6 @@ func (g *gps) newRow() *gpsRow {
 		up:    make([]float64, g.d),
 		inS:   make([]bool, g.d),
 		cand:  make([]int, 0, g.d),
-		heap:  make([]candidate, 0, g.d),
 		best:  make([]scaled, g.window+1),
 	}
 }
@@ -443,78 +441,39 @@ func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
 
 // top returns, among the candidates, the component with the largest
 // |λ_j|, ties to the lower index, and its exact λ_j, or −1 if there is
-// none. The candidate with the largest upper bound is evaluated, in turn,
-// until no remaining candidate can beat the best exact value.
+// none. A candidate is evaluated only while its upper bound can beat the
+// best exact value so far; the order only changes how many are evaluated,
+// not the result.
 func (r *gpsRow) top(z []float64, t int) (int, float64) {
-	// The candidates that reach the largest lower bound, taken in
-	// decreasing order of their upper bounds, ties by index, from a
-	// binary max-heap: most of them are never taken, so a full sort
-	// would be wasted work.
-	h := r.heap[:0]
+	// The candidate with the largest upper bound (ties to the lower
+	// index) first: its exact value is usually close to the largest, and
+	// then a single pass, in index order, evaluates only the candidates
+	// whose upper bound can still beat the best exact value so far.
+	first, fu := -1, r.lo
 	for _, j := range r.cand {
-		if u := r.up[j]; u >= r.lo {
-			h = append(h, candidate{u, j})
+		if u := r.up[j]; u > fu || u == fu && first < 0 {
+			first, fu = j, u
 		}
 	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		siftDown(h, i)
+	if first < 0 {
+		return -1, 0
 	}
-	best, bv := -1, 0.0
-	for len(h) > 0 {
-		c := h[0]
-		// No later candidate can beat the best exact value.
-		if best >= 0 && (c.up < bv || c.up == bv && c.j > best) {
-			break
+	if r.bnd[first] > 0 {
+		r.eval(first, t, z[first])
+	}
+	best, bv := first, r.up[first]
+	for _, j := range r.cand {
+		if u := r.up[j]; j == first || u < bv || u == bv && j > best {
+			continue
 		}
-		last := len(h) - 1
-		h[0] = h[last]
-		h = h[:last]
-		siftDown(h, 0)
-		j := c.j
 		if r.bnd[j] > 0 {
 			r.eval(j, t, z[j])
 		}
-		if a := r.up[j]; best < 0 || a > bv || a == bv && j < best {
+		if a := r.up[j]; a > bv || a == bv && j < best {
 			best, bv = j, a
 		}
 	}
-	r.heap = h
-	if best < 0 {
-		return -1, 0
-	}
 	return best, r.est[best]
-}
-
-// candidate is a component j and the upper bound of its |λ_j|.
-type candidate struct {
-	up float64
-	j  int
-}
-
-// before reports whether a is taken before b: the larger upper bound
-// first, ties to the lower index.
-func (a candidate) before(b candidate) bool {
-	return a.up > b.up || a.up == b.up && a.j < b.j
-}
-
-// siftDown restores the heap order of h below i.
-func siftDown(h []candidate, i int) {
-	n := len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && h[r].before(h[l]) {
-			m = r
-		}
-		if !h[m].before(h[i]) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
 }
 
 // run traces the path of one row from z = 0, writing z into the row and the
