@@ -274,6 +274,10 @@ type gpsRow struct {
 	*gps
 	w, d2 []float64
 	cnt   []int32 // z_j = cnt_j·Δ
+	// hist[k] is the number of components with |cnt_j| = k, and maxCnt
+	// the largest such k: a step changes one |cnt_j| by 1.
+	hist   []int
+	maxCnt int
 
 	// Per component j, as of its last evaluation (see stale).
 	stale []stale
@@ -287,7 +291,7 @@ type gpsRow struct {
 	// estimate's error bound (0 when exact), the upper bound of |λ_j|, and
 	// membership of S; the candidates for the largest |λ_j|.
 	est, bnd, up []float64
-	inS          []bool
+	inS          []int // the members of S, in index order
 	cand         []int
 	lo           float64 // the largest lower bound of |λ_j| among the candidates
 
@@ -305,7 +309,7 @@ func (g *gps) newRow() *gpsRow {
 		est:   make([]float64, g.d),
 		bnd:   make([]float64, g.d),
 		up:    make([]float64, g.d),
-		inS:   make([]bool, g.d),
+		inS:   make([]int, 0, g.d),
 		cand:  make([]int, 0, g.d),
 		best:  make([]scaled, g.window+1),
 	}
@@ -413,9 +417,6 @@ func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
 	r.cand = r.cand[:0]
 	st := r.stale[:len(z)]
 	for j, zj := range z {
-		if a := math.Abs(zj); a > zmax {
-			zmax = a
-		}
 		c := &st[j]
 		var est, bnd float64
 		if c.at == t {
@@ -436,7 +437,8 @@ func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
 		}
 	}
 	r.lo = lo
-	return zmax
+	// max_j |z_j| = max_j |cnt_j|·Δ, the product being monotone in |cnt_j|.
+	return float64(r.maxCnt) * r.delta
 }
 
 // top returns, among the candidates, the component with the largest
@@ -483,6 +485,8 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 		z[j] = 0
 		r.cnt[j] = 0
 	}
+	r.hist = append(r.hist[:0], len(z))
+	r.maxCnt = 0
 	if !allFinite(gam) {
 		st.Err = ErrNotFinite
 		return
@@ -506,9 +510,8 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 
 		// The S set, {j : λ_j z_j < 0}: decided for every j, evaluating
 		// those whose interval contains 0.
-		inS := false
+		r.inS = r.inS[:0]
 		for j, zj := range z {
-			r.inS[j] = false
 			if zj == 0 {
 				continue
 			}
@@ -517,20 +520,21 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 				r.eval(j, t, zj)
 				e = r.est[j] * zj
 			}
-			r.inS[j] = e < 0
-			inS = inS || e < 0
+			if e < 0 {
+				r.inS = append(r.inS, j)
+			}
 		}
-		if inS {
+		if len(r.inS) > 0 {
 			// argmax over S: the members' intervals exclude 0.
 			r.lo = math.Inf(-1)
-			for j, in := range r.inS {
-				if in && r.up[j]-2*r.bnd[j] > r.lo {
+			for _, j := range r.inS {
+				if r.up[j]-2*r.bnd[j] > r.lo {
 					r.lo = r.up[j] - 2*r.bnd[j]
 				}
 			}
 			r.cand = r.cand[:0]
-			for j, in := range r.inS {
-				if in && r.up[j] >= r.lo {
+			for _, j := range r.inS {
+				if r.up[j] >= r.lo {
 					r.cand = append(r.cand, j)
 				}
 			}
@@ -603,10 +607,22 @@ func (r *gpsRow) move(j int, lj float64, z []float64) {
 		delta, e = -delta, r.eMin[j*n:(j+1)*n]
 	}
 	f := math.Exp(-(2*delta*z[j] + delta*delta) / r.c)
+	old := abs32(r.cnt[j])
 	if delta > 0 {
 		r.cnt[j]++
 	} else {
 		r.cnt[j]--
+	}
+	k := abs32(r.cnt[j])
+	if k == len(r.hist) {
+		r.hist = append(r.hist, 0)
+	}
+	r.hist[old]--
+	r.hist[k]++
+	if k > r.maxCnt {
+		r.maxCnt = k
+	} else if r.hist[r.maxCnt] == 0 {
+		r.maxCnt--
 	}
 	z[j] = float64(r.cnt[j]) * r.delta
 	c := &r.stale[j]
@@ -623,4 +639,11 @@ func (r *gpsRow) move(j int, lj float64, z []float64) {
 	r.sum, r.absW = sum, abs
 	r.acc += change
 	r.since++
+}
+
+func abs32(k int32) int {
+	if k < 0 {
+		return -int(k)
+	}
+	return int(k)
 }
