@@ -414,8 +414,12 @@ func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
 	accHi := r.acc * (1 + 1e-9 + 4*eps)
 	sum, absW := r.sum, r.absW
 	lo := math.Inf(-1)
-	r.cand = r.cand[:0]
-	st := r.stale[:len(z)]
+	// Local slices of length D, so that the loop needs no bounds checks
+	// and the candidate list is not written back on every append.
+	d := len(z)
+	cand := r.cand[:0]
+	st, half := r.stale[:d], r.half[:d]
+	estA, bndA, upA := r.est[:d], r.bnd[:d], r.up[:d]
 	for j, zj := range z {
 		c := &st[j]
 		var est, bnd float64
@@ -423,20 +427,20 @@ func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
 			est = c.v - zj*sum
 		} else {
 			est = c.q + c.coef*sum
-			bnd = r.half[j]*accHi + c.p + c.rz*absW
+			bnd = half[j]*accHi + c.p + c.rz*absW
 		}
 		a := math.Abs(est)
-		r.est[j], r.bnd[j], r.up[j] = est, bnd, a+bnd
+		estA[j], bndA[j], upA[j] = est, bnd, a+bnd
 		if a-bnd > lo {
 			lo = a - bnd
 		}
-		// Candidates against the running largest lower bound; those
-		// below the final one are dropped in top.
+		// Candidates against the running largest lower bound; top
+		// skips those below the final one.
 		if a+bnd >= lo {
-			r.cand = append(r.cand, j)
+			cand = append(cand, j)
 		}
 	}
-	r.lo = lo
+	r.cand, r.lo = cand, lo
 	// max_j |z_j| = max_j |cnt_j|·Δ, the product being monotone in |cnt_j|.
 	return float64(r.maxCnt) * r.delta
 }
@@ -465,7 +469,7 @@ func (r *gpsRow) top(z []float64, t int) (int, float64) {
 	}
 	best, bv := first, r.up[first]
 	for _, j := range r.cand {
-		if u := r.up[j]; j == first || u < bv || u == bv && j > best {
+		if u := r.up[j]; j == first || u < r.lo || u < bv || u == bv && j > best {
 			continue
 		}
 		if r.bnd[j] > 0 {
