@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -275,11 +274,13 @@ type gpsRow struct {
 	*gps
 	w, d2 []float64
 	cnt   []int32 // z_j = cnt_j·Δ
+	// hist[k] is the number of components with |cnt_j| = k, and maxCnt
+	// the largest such k: a step changes one |cnt_j| by 1.
+	hist   []int
+	maxCnt int
 
-	// Per component j, as of its last evaluation, at step at[j]: v_j, W,
-	// Σ_n |w_n| and the cumulative weight change A.
-	v, sumAt, absAt, accAt []float64
-	at                     []int
+	// Per component j, as of its last evaluation (see stale).
+	stale []stale
 
 	sum, absW, absW0 float64 // W, Σ_n |w_n|, and Σ_n |w_n| at the last refresh
 	acc              float64 // A = Σ_r ‖w(r) − w(r−1)‖₁ over the steps since the last refresh
@@ -290,7 +291,7 @@ type gpsRow struct {
 	// estimate's error bound (0 when exact), the upper bound of |λ_j|, and
 	// membership of S; the candidates for the largest |λ_j|.
 	est, bnd, up []float64
-	inS          []bool
+	inS          []int // the members of S, in index order
 	cand         []int
 	lo           float64 // the largest lower bound of |λ_j| among the candidates
 
@@ -304,15 +305,11 @@ func (g *gps) newRow() *gpsRow {
 		w:     make([]float64, g.n),
 		d2:    make([]float64, g.n),
 		cnt:   make([]int32, g.d),
-		v:     make([]float64, g.d),
-		sumAt: make([]float64, g.d),
-		absAt: make([]float64, g.d),
-		accAt: make([]float64, g.d),
-		at:    make([]int, g.d),
+		stale: make([]stale, g.d),
 		est:   make([]float64, g.d),
 		bnd:   make([]float64, g.d),
 		up:    make([]float64, g.d),
-		inS:   make([]bool, g.d),
+		inS:   make([]int, 0, g.d),
 		cand:  make([]int, 0, g.d),
 		best:  make([]scaled, g.window+1),
 	}
@@ -372,11 +369,31 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 	}
 }
 
+// stale is what the bound sweep needs of component j, last evaluated at
+// step at with v_j = v, W = W_s, Σ_n |w_n| = S_s and A = A_s. The terms of
+// gpsRow.bounds that do not change between evaluations are folded in:
+//
+//	estimate  v_j + mid_j(W − W_s) − z_j W  as  q + coef·W,
+//	bound     half_j(A − A_s) + round_j(S + S_s) + 8ε|z_j|S  as  half_j·A + rz·S + p,
+//
+// with q = v − mid_j W_s, coef = mid_j − z_j, rz = round_j + 8ε|z_j| and
+// p = round_j S_s − half_j A_s; coef and rz change when z_j moves.
+type stale struct {
+	v, q, coef, rz, p float64
+	at                int
+}
+
 // eval evaluates component j at step t.
 func (r *gpsRow) eval(j, t int, zj float64) {
-	r.v[j] = floats.Dot(r.w, r.xt[j*r.n:(j+1)*r.n])
-	r.sumAt[j], r.absAt[j], r.accAt[j], r.at[j] = r.sum, r.absW, r.acc, t
-	r.est[j], r.bnd[j] = r.v[j]-zj*r.sum, 0
+	const eps = 0x1p-52
+	c := &r.stale[j]
+	c.v = floats.Dot(r.w, r.xt[j*r.n:(j+1)*r.n])
+	c.at = t
+	c.q = c.v - r.mid[j]*r.sum
+	c.coef = r.mid[j] - zj
+	c.rz = r.round[j] + 8*eps*math.Abs(zj)
+	c.p = r.round[j]*r.absW - r.half[j]*r.acc
+	r.est[j], r.bnd[j] = c.v-zj*r.sum, 0
 	r.up[j] = math.Abs(r.est[j])
 }
 
@@ -387,78 +404,80 @@ func (r *gpsRow) eval(j, t int, zj float64) {
 func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
 	const eps = 0x1p-52
 	// The drift term of the type's comment with a margin for the rounding
-	// of the running sum A; round_j·(Σ|w| now + Σ|w| then) is the margin
-	// for the rounding of the N-term sums behind v_j and W, and
-	// 4ε|z_j|Σ|w| that of the estimate's own arithmetic.
+	// of the running sum A (which also covers that of the products
+	// half_j·A and half_j·A_s); round_j·(Σ|w| now + Σ|w| then) is the
+	// margin for the rounding of the N-term sums behind v_j and W, at
+	// least 16 times their worst case γ_N·Σ|terms| (Higham, Accuracy and
+	// Stability of Numerical Algorithms, 2nd ed., §3.1), so its spare
+	// covers the few roundings of q, coef and the estimate with its
+	// products; 8ε|z_j|Σ|w| is the margin for z_j·W.
 	accHi := r.acc * (1 + 1e-9 + 4*eps)
+	sum, absW := r.sum, r.absW
 	lo := math.Inf(-1)
-	r.cand = r.cand[:0]
+	// Local slices of length D, so that the loop needs no bounds checks
+	// and the candidate list is not written back on every append.
+	d := len(z)
+	cand := r.cand[:0]
+	st, half := r.stale[:d], r.half[:d]
+	estA, bndA, upA := r.est[:d], r.bnd[:d], r.up[:d]
 	for j, zj := range z {
-		if a := math.Abs(zj); a > zmax {
-			zmax = a
-		}
+		c := &st[j]
 		var est, bnd float64
-		if r.at[j] == t {
-			est = r.v[j] - zj*r.sum
+		if c.at == t {
+			est = c.v - zj*sum
 		} else {
-			est = r.v[j] + r.mid[j]*(r.sum-r.sumAt[j]) - zj*r.sum
-			bnd = r.half[j]*(accHi-r.accAt[j]) + r.round[j]*(r.absW+r.absAt[j]) + 4*eps*math.Abs(zj)*r.absW
+			est = c.q + c.coef*sum
+			bnd = half[j]*accHi + c.p + c.rz*absW
 		}
 		a := math.Abs(est)
-		r.est[j], r.bnd[j], r.up[j] = est, bnd, a+bnd
+		estA[j], bndA[j], upA[j] = est, bnd, a+bnd
 		if a-bnd > lo {
 			lo = a - bnd
 		}
-		// Candidates against the running largest lower bound; those
-		// below the final one are dropped in top.
+		// Candidates against the running largest lower bound; top
+		// skips those below the final one.
 		if a+bnd >= lo {
-			r.cand = append(r.cand, j)
+			cand = append(cand, j)
 		}
 	}
-	r.lo = lo
-	return zmax
+	r.cand, r.lo = cand, lo
+	// max_j |z_j| = max_j |cnt_j|·Δ, the product being monotone in |cnt_j|.
+	return float64(r.maxCnt) * r.delta
 }
 
 // top returns, among the candidates, the component with the largest
 // |λ_j|, ties to the lower index, and its exact λ_j, or −1 if there is
-// none. The candidate with the largest upper bound is evaluated, in turn,
-// until no remaining candidate can beat the best exact value.
+// none. A candidate is evaluated only while its upper bound can beat the
+// best exact value so far; the order only changes how many are evaluated,
+// not the result.
 func (r *gpsRow) top(z []float64, t int) (int, float64) {
-	// Keep the candidates that reach the largest lower bound, in
-	// decreasing order of their upper bounds, ties by index.
-	k := 0
+	// The candidate with the largest upper bound (ties to the lower
+	// index) first: its exact value is usually close to the largest, and
+	// then a single pass, in index order, evaluates only the candidates
+	// whose upper bound can still beat the best exact value so far.
+	first, fu := -1, r.lo
 	for _, j := range r.cand {
-		if r.up[j] >= r.lo {
-			r.cand[k] = j
-			k++
+		if u := r.up[j]; u > fu || u == fu && first < 0 {
+			first, fu = j, u
 		}
 	}
-	r.cand = r.cand[:k]
-	up := r.up
-	slices.SortFunc(r.cand, func(a, b int) int {
-		switch ua, ub := up[a], up[b]; {
-		case ua > ub:
-			return -1
-		case ua < ub:
-			return 1
-		}
-		return a - b
-	})
-	best, bv := -1, 0.0
+	if first < 0 {
+		return -1, 0
+	}
+	if r.bnd[first] > 0 {
+		r.eval(first, t, z[first])
+	}
+	best, bv := first, r.up[first]
 	for _, j := range r.cand {
-		// No later candidate can beat the best exact value.
-		if u := r.up[j]; best >= 0 && (u < bv || u == bv && j > best) {
-			break
+		if u := r.up[j]; j == first || u < r.lo || u < bv || u == bv && j > best {
+			continue
 		}
 		if r.bnd[j] > 0 {
 			r.eval(j, t, z[j])
 		}
-		if a := r.up[j]; best < 0 || a > bv || a == bv && j < best {
+		if a := r.up[j]; a > bv || a == bv && j < best {
 			best, bv = j, a
 		}
-	}
-	if best < 0 {
-		return -1, 0
 	}
 	return best, r.est[best]
 }
@@ -470,6 +489,8 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 		z[j] = 0
 		r.cnt[j] = 0
 	}
+	r.hist = append(r.hist[:0], len(z))
+	r.maxCnt = 0
 	if !allFinite(gam) {
 		st.Err = ErrNotFinite
 		return
@@ -480,7 +501,7 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 		if r.since >= lassoRefresh || !(r.absW < 0x1p64*r.absW0) || !(r.absW > 0x1p-64*r.absW0) {
 			r.refresh(z, gam, t)
 		}
-		if r.eager && r.at[0] != t {
+		if r.eager && r.stale[0].at != t {
 			for j, zj := range z {
 				r.eval(j, t, zj)
 			}
@@ -493,9 +514,8 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 
 		// The S set, {j : λ_j z_j < 0}: decided for every j, evaluating
 		// those whose interval contains 0.
-		inS := false
+		r.inS = r.inS[:0]
 		for j, zj := range z {
-			r.inS[j] = false
 			if zj == 0 {
 				continue
 			}
@@ -504,20 +524,21 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 				r.eval(j, t, zj)
 				e = r.est[j] * zj
 			}
-			r.inS[j] = e < 0
-			inS = inS || e < 0
+			if e < 0 {
+				r.inS = append(r.inS, j)
+			}
 		}
-		if inS {
+		if len(r.inS) > 0 {
 			// argmax over S: the members' intervals exclude 0.
 			r.lo = math.Inf(-1)
-			for j, in := range r.inS {
-				if in && r.up[j]-2*r.bnd[j] > r.lo {
+			for _, j := range r.inS {
+				if r.up[j]-2*r.bnd[j] > r.lo {
 					r.lo = r.up[j] - 2*r.bnd[j]
 				}
 			}
 			r.cand = r.cand[:0]
-			for j, in := range r.inS {
-				if in && r.up[j] >= r.lo {
+			for _, j := range r.inS {
+				if r.up[j] >= r.lo {
 					r.cand = append(r.cand, j)
 				}
 			}
@@ -590,12 +611,27 @@ func (r *gpsRow) move(j int, lj float64, z []float64) {
 		delta, e = -delta, r.eMin[j*n:(j+1)*n]
 	}
 	f := math.Exp(-(2*delta*z[j] + delta*delta) / r.c)
+	old := abs32(r.cnt[j])
 	if delta > 0 {
 		r.cnt[j]++
 	} else {
 		r.cnt[j]--
 	}
+	k := abs32(r.cnt[j])
+	if k == len(r.hist) {
+		r.hist = append(r.hist, 0)
+	}
+	r.hist[old]--
+	r.hist[k]++
+	if k > r.maxCnt {
+		r.maxCnt = k
+	} else if r.hist[r.maxCnt] == 0 {
+		r.maxCnt--
+	}
 	z[j] = float64(r.cnt[j]) * r.delta
+	c := &r.stale[j]
+	c.coef = r.mid[j] - z[j]
+	c.rz = r.round[j] + 8*0x1p-52*math.Abs(z[j])
 	var sum, abs, change float64
 	for k, wk := range r.w {
 		nw := wk * e[k] * f
@@ -607,4 +643,11 @@ func (r *gpsRow) move(j int, lj float64, z []float64) {
 	r.sum, r.absW = sum, abs
 	r.acc += change
 	r.since++
+}
+
+func abs32(k int32) int {
+	if k < 0 {
+		return -int(k)
+	}
+	return int(k)
 }

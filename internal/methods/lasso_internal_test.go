@@ -16,8 +16,10 @@ import (
 // evaluating all of them at every step. Both runs compute every evaluated
 // component the same way, so the paths agree bit for bit, step counts and
 // path λ included. The problems are seeded de-noising problems with
-// narrow, medium and wide kernels, and data on a coarse grid, where
-// components tie exactly and the lower index must win in both.
+// very narrow (c a few hundredths of the median squared distance, where
+// a handful of training points carry the weight), narrow, medium and wide
+// kernels, and data on a coarse grid, where components tie exactly and
+// the lower index must win in both.
 func TestLassoGPSLazyIsEager(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, tc := range []struct {
@@ -25,10 +27,12 @@ func TestLassoGPSLazyIsEager(t *testing.T) {
 		scale float64 // of the median squared distance
 		grid  bool
 	}{
+		{"very narrow", 0.03, false},
 		{"narrow", 0.2, false},
 		{"median", 1, false},
 		{"wide", 20, false},
 		{"grid", 1, true},
+		{"narrow grid", 0.05, true},
 	} {
 		x := mat.NewDense(60, 16, nil)
 		test := mat.NewDense(10, 16, nil)
