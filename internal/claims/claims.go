@@ -90,6 +90,9 @@ type spec struct {
 	// pairs are the comparisons a compare or ratio check made, for the
 	// interval verdict.
 	pairs []pair
+	// cells are the records a value check judged, for its interval
+	// verdict.
+	cells []*report.Record
 }
 
 // pair is one left-against-right comparison of a check.
@@ -529,6 +532,7 @@ func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
 		}
 		ok := cmp(v, sp.op, sp.value)
 		allOK = allOK && ok
+		sp.cells = append(sp.cells, r)
 		ev = append(ev, fmt.Sprintf("%s: %s %s %s %s", r.Key, g(v), sp.op, g(sp.value), mark(ok)))
 	}
 	return allOK, fmt.Sprintf("%s: %s", sp.metric, strings.Join(ev, "; ")), nil

@@ -43,4 +43,13 @@
 // statistic on both sides, seeded from the root seed and the claim id.
 // PASS when the 95% interval lies on the claimed side of zero, FAIL on the
 // other, INCONCLUSIVE when it covers zero (docs/exit-status.md).
+//
+// A value check gets an interval verdict where its metric is a paired
+// statistic of arrays within each judged record (ItemStat.Paired: the
+// classify kind's gains, LPKPCA − KPCA on the same splits): Student's
+// t-interval over the items (splits) of the per-item difference, or for a
+// min or max over terms the fold of Bonferroni-simultaneous t-intervals,
+// judged against the check's value. The items are 5–20 splits, where a
+// bootstrap under-covers (Paired says by how much); the t-interval needs
+// no random stream.
 package claims

@@ -20,9 +20,15 @@ const Inconclusive = "INCONCLUSIVE"
 // failed), and Stat computes the metric from the finite scores of a sample
 // of items. Stat(rec, all of rec.Arrays[Array]'s finite values) must equal
 // rec.Metrics[metric]; an interval is used only when it does.
+//
+// Paired, when set instead of Array and Stat, declares a statistic of
+// several arrays of one record paired by item (classify: the accuracies
+// of KPCA and of each LPKPCA point on the same splits); a value check on
+// it gets a t-interval over the items (see Paired).
 type ItemStat struct {
-	Array string
-	Stat  func(rec *report.Record, x []float64) float64
+	Array  string
+	Stat   func(rec *report.Record, x []float64) float64
+	Paired *Paired
 }
 
 // Options are what interval verdicts need beyond the claim and the
@@ -57,6 +63,11 @@ type pairEvidence struct {
 	group   string
 	est     stats.Estimate
 	verdict stats.Verdict
+	// bound is the boundary the interval is judged against: 0 for a
+	// difference, the value of a value check.
+	bound float64
+	// method is the interval's ci_method; "" for the paired bootstrap.
+	method string
 }
 
 // pairedInterval bootstraps summary(metric over lefts) − factor·summary(metric
@@ -83,6 +94,12 @@ func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum 
 			st, ok := o.Items(r, metric)
 			if !ok {
 				return nil, fmt.Sprintf("%s has no per-item scores", metric)
+			}
+			if st.Paired != nil {
+				// Its items pair arrays within one record; pairing two
+				// records' paired statistics is another interval, not
+				// built: the point verdict stands.
+				return nil, fmt.Sprintf("%s is a paired statistic within one record; only a value check on it gets an interval", metric)
 			}
 			x := r.Arrays[st.Array]
 			if len(x) == 0 || len(x)%reps != 0 || (n >= 0 && len(x) != n*reps) {
@@ -177,15 +194,15 @@ func combine(ev []pairEvidence, sd stats.Side) (string, pairEvidence) {
 				inc = e
 			}
 		default:
-			d := e.est.CI.Hi
+			d := e.est.CI.Hi - e.bound
 			if sd == stats.Above {
-				d = -e.est.CI.Lo
+				d = e.bound - e.est.CI.Lo
 			}
 			nd := math.Inf(-1)
 			if near != nil {
-				nd = near.est.CI.Hi
+				nd = near.est.CI.Hi - near.bound
 				if sd == stats.Above {
-					nd = -near.est.CI.Lo
+					nd = near.bound - near.est.CI.Lo
 				}
 			}
 			if near == nil || d > nd {
@@ -233,6 +250,10 @@ func intervalsText(ev []pairEvidence) string {
 func (sp *spec) interval(id string, o Options, res *Result) {
 	res.PointVerdict, res.Verdict, res.Basis = res.Status, res.Status, "point"
 	if res.Status == NotEvaluated {
+		return
+	}
+	if sp.typ == "value" {
+		sp.valueInterval(o, res)
 		return
 	}
 	if len(sp.pairs) == 0 {
