@@ -101,6 +101,7 @@ func init() {
 		o, ok := opts.(options)
 		return ok && o.metricNames()[name]
 	}
+	k.Items = items
 	runner.RegisterKind(k)
 }
 
@@ -488,10 +489,6 @@ func (in *instance) runSplit(sp *split, sigma float64, q, s int, kp []float64, l
 	return nil
 }
 
-func pm(mean, sd float64) string {
-	return report.FormatFloat(mean, 4) + " ± " + report.FormatFloat(sd, 2)
-}
-
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	n := len(in.splits)
 	sp := in.splits[0]
@@ -501,22 +498,23 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	}
 	t := &report.Table{
 		Title: title,
-		Caption: fmt.Sprintf("%s: %d training / %d test images (%s per class for training), %d seeded split(s); mean ± sample std over splits, and the first split alone. "+
+		Caption: fmt.Sprintf("%s: %d training / %d test images (%s per class for training), %d seeded split(s); mean over splits, and the first split alone. %s "+
 			"Kernel exp(−‖x−y‖²/σ²), σ = sigma × mean pairwise distance of the training images (%s); classifier LIBLINEAR -s 0 -c %g -e %g equivalent, one-vs-rest; gain = LPKPCA − KPCA (means).",
-			in.set.Name, len(sp.ytr), len(sp.yte), sp.trainPerClass, n, in.opt.width, in.opt.c, in.opt.eps),
-		Header: []string{"sigma", "#PCs", "λ", "k", "LPKPCA", "KPCA", "gain", "LPKPCA split 1", "KPCA split 1", "status"},
+			in.set.Name, len(sp.ytr), len(sp.yte), sp.trainPerClass, n, ciCaption(n), in.opt.width, in.opt.c, in.opt.eps),
+		Header: []string{"sigma", "#PCs", "λ", "k", "LPKPCA", "KPCA", "gain", "wins", "LPKPCA split 1", "KPCA split 1", "status"},
 	}
 	for i := range recs {
 		r := &recs[i]
 		for _, p := range in.points {
 			row := []string{report.FormatFloat(common.Param(r, "sigma"), 4), report.FormatFloat(common.Param(r, "components"), 4),
 				strconv.FormatFloat(p.lambda, 'g', -1, 64), strconv.Itoa(p.k)}
-			if r.Status == report.StatusFailed {
-				row = append(row, "—", "—", "—", "—", "—", common.StatusText(r))
+			name := "lpkpca_" + p.suffix()
+			lp, kp := r.Arrays[name], r.Arrays["kpca"]
+			if r.Status == report.StatusFailed || len(lp) == 0 || len(lp) != len(kp) {
+				row = append(row, "—", "—", "—", "—", "—", "—", common.StatusText(r))
 			} else {
 				m := r.Metrics
-				name := "lpkpca_" + p.suffix()
-				row = append(row, pm(m[name], m[name+"_std"]), pm(m["kpca"], m["kpca_std"]), report.FormatFloat(m["gain_"+p.suffix()], 3),
+				row = append(row, meanPM(lp, 4), meanPM(kp, 4), pairedPM(lp, kp), wins(lp, kp),
 					report.FormatFloat(m[name+"_split1"], 4), report.FormatFloat(m["kpca_split1"], 4), r.Status)
 			}
 			t.Rows = append(t.Rows, row)

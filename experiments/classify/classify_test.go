@@ -87,6 +87,17 @@ func TestSeparable(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "acc.png")); err != nil {
 		t.Errorf("figure: %v", err)
 	}
+	// The table gives each mean with its t half-width over the 3 splits
+	// (0: every split scores 100) and LPKPCA's wins over KPCA (none: ties).
+	b, err := os.ReadFile(filepath.Join(dir, "tables.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"│ wins │", "100 ± 0", "0/3", "Student t-interval over the 3 splits"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("tables.txt lacks %q", want)
+		}
+	}
 }
 
 // With shuffled labels the features carry no information: the mean
