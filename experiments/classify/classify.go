@@ -31,6 +31,17 @@
 // gain_mean over the (λ, k) points and win_fraction, the fraction of
 // (split, λ, k) with LPKPCA above KPCA.
 //
+// # Intervals over splits
+//
+// The table gives each mean accuracy ± the half-width of its 95% Student
+// t-interval over splits, the gain ± that of the paired per-split
+// differences LPKPCA − KPCA (the split-to-split spread both share cancels),
+// and wins, the splits on which LPKPCA is strictly above KPCA (w/n). The
+// t-interval, not a bootstrap: 5–20 splits are too few for a bootstrap
+// interval, which is too narrow there (claims.Paired measures it). The
+// gains are declared paired statistics (items.go), so claims on them get
+// three-valued t-interval verdicts over the splits.
+//
 // # Graph readings and diagnostics
 //
 // experiment.graph chooses LPKPCA's neighbourhood graph: knn (default, the
