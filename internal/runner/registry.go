@@ -39,10 +39,12 @@ type Kind struct {
 	// then rejects claims and reference values naming any other metric.
 	Metrics func(opts any, name string) bool
 	// Items, when set, says how a metric of the kind's records is
-	// computed from a per-item array of the record (one score per test
-	// item and corruption repeat), so that claims comparing it get a
-	// bootstrap interval verdict beside the point verdict (package
-	// claims, ItemStat).
+	// computed from per-item arrays of the record, so that claims on it
+	// get an interval verdict beside the point verdict (package claims,
+	// ItemStat): a BCa bootstrap over test items (and corruption
+	// repeats) for the denoise kind's errors, a t-interval over splits
+	// for classify's paired gains (ItemStat.Paired), where five splits
+	// are too few for a bootstrap.
 	Items func(rec *report.Record, metric string) (claims.ItemStat, bool)
 	// Repeats marks a kind that honours repeats: N (config.Repeats): it
 	// runs every cell on N corruption draws, draw r seeded by
