@@ -487,3 +487,70 @@ func between(s, from, to string) (string, bool) {
 	got, _, ok := strings.Cut(rest, to)
 	return got, ok
 }
+
+// suite --with --baseline compares the configs' own methods only: the
+// added method's cells are listed apart, not as changes, so adding an
+// estimator that moves nothing else exits 0; a moved cell of the
+// config's own methods is still a change.
+func TestWithSuiteBaseline(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	configs := filepath.Join(dir, "configs")
+	if err := os.Mkdir(configs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTiny(t, configs, "")
+	out, base := filepath.Join(dir, "out"), filepath.Join(dir, "baseline")
+	if code, stdout, stderr := runCLI("suite", "-q", "--configs", configs, "--out", out, "--write-baseline", base); code != exitOK {
+		t.Fatalf("suite --write-baseline: exit %d\n%s%s", code, stdout, stderr)
+	}
+	suite := func() (int, string, string) {
+		return runCLI("suite", "-q", "--configs", configs, "--out", out, "--with", "tikhonov", "--baseline", base)
+	}
+	code, stdout, stderr := suite()
+	if code != exitOK {
+		t.Fatalf("suite --with --baseline: exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout, "new cell") || !strings.Contains(stdout, "No changes.") {
+		t.Errorf("suite --with --baseline reports changes:\n%s", stdout)
+	}
+	// tiny: 2 widths, so 2 Tikhonov cells.
+	if !strings.Contains(stdout, "Added by --with, not compared") || !strings.Contains(stdout, "2 cells of estimators added by --with") {
+		t.Errorf("suite --with --baseline does not list the 2 added cells:\n%s", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(withResultDir(t, out), "suite.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep suiteReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Changes) != 0 || len(rep.NotCompared) != 1 || rep.NotCompared[0] != (addedCells{Config: "tiny", Method: "Tikhonov", Spec: "tikhonov", Cells: 2}) {
+		t.Errorf("suite.json: changes %v, added_not_compared %+v; want none and tiny/Tikhonov/2", rep.Changes, rep.NotCompared)
+	}
+
+	// A moved metric of the config's own methods is still a change.
+	recs, err := report.ReadJSONL(filepath.Join(base, "tiny", "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moved string
+	for i := range recs {
+		if recs[i].Params["method"] == "HR" {
+			recs[i].Metrics["mse_median"] *= 2
+			moved = recs[i].Key
+			break
+		}
+	}
+	if moved == "" {
+		t.Fatal("no HR record in the baseline")
+	}
+	if err := report.WriteJSONL(filepath.Join(base, "tiny", "records.jsonl"), recs); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = suite()
+	if code != exitClaim || !strings.Contains(stdout, "metric mse_median") || !strings.Contains(stdout, "1 change.") {
+		t.Errorf("suite --with against a baseline with a moved HR metric: exit %d, want 1 and that one change\n%s%s", code, stdout, stderr)
+	}
+}
