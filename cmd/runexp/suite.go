@@ -43,18 +43,18 @@ type suiteRun struct {
 // suiteReport is suite.json: what a suite run did, how long each config
 // took, and how it compared with the baseline.
 type suiteReport struct {
-	Started  time.Time        `json:"started"`
-	Seconds  float64          `json:"seconds"`
-	Workers  int              `json:"workers"`
-	Runs     []suiteRun       `json:"runs"`
-	Baseline string           `json:"baseline,omitempty"`
-	Changes  []report.Change  `json:"changes,omitempty"`
+	Started  time.Time       `json:"started"`
+	Seconds  float64         `json:"seconds"`
+	Workers  int             `json:"workers"`
+	Runs     []suiteRun      `json:"runs"`
+	Baseline string          `json:"baseline,omitempty"`
+	Changes  []report.Change `json:"changes,omitempty"`
 	// NotCompared counts, per config and added method, the cells of the
 	// estimators added by --with: a baseline holds the configs' own
 	// methods only, so these have nothing to be compared with.
 	NotCompared []addedCells     `json:"added_not_compared,omitempty"`
-	Status   int              `json:"status"`
-	Manifest *report.Manifest `json:"build"`
+	Status      int              `json:"status"`
+	Manifest    *report.Manifest `json:"build"`
 }
 
 // onlyFlag collects --only globs (repeatable, or comma-separated).
