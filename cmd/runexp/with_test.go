@@ -554,3 +554,67 @@ func TestWithSuiteBaseline(t *testing.T) {
 		t.Errorf("suite --with against a baseline with a moved HR metric: exit %d, want 1 and that one change\n%s%s", code, stdout, stderr)
 	}
 }
+
+// Editing an external estimator's script after its shards ran is not
+// "another build of runexp": merge says the script changed, between
+// the shards or since they ran. The script fails every cell it gets
+// (each shard then exits 3); what it computes does not matter here, only
+// its fingerprint (methods.ExternalFingerprint covers the script
+// parameter's file).
+func TestMergeWithEditedScript(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	f := writeTiny(t, dir, "")
+	script := filepath.Join(dir, "mine.sh")
+	edit := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := "external:command=sh " + script + ",script=" + script + ",label=Mine"
+	shard := func(i string) {
+		t.Helper()
+		if code, stdout, stderr := runCLI("-q", "--out", out, "--shard", i, "--with", spec, f); code != exitIncomplete || !strings.Contains(stdout, "1 failed") {
+			t.Fatalf("shard %s: exit %d, want %d with Mine's one cell failed\n%s%s", i, code, exitIncomplete, stdout, stderr)
+		}
+	}
+	merge := func() (int, string, string) { return runCLI("merge", "--out", out, "--with", spec, f) }
+	wantScript := func(what, stderr string, want ...string) {
+		t.Helper()
+		if strings.Contains(stderr, "build") {
+			t.Errorf("%s: blames a build of runexp: %s", what, stderr)
+		}
+		for _, w := range want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s: stderr %q, want %q", what, stderr, w)
+			}
+		}
+	}
+
+	edit("exit 1\n")
+	shard("0/2")
+	edit("exit 2\n")
+	shard("1/2")
+	code, _, stderr := merge()
+	if code != exitUsage {
+		t.Errorf("merge of shards that ran two versions of the script: exit %d, want %d", code, exitUsage)
+	}
+	wantScript("shards of two script versions", stderr, "shards disagree on the code", `different versions of the external estimator "Mine" (--with "`+spec+`")`, "command or script changed")
+
+	edit("exit 1\n")
+	shard("1/2")
+	edit("exit 3\n")
+	code, _, stderr = merge()
+	if code != exitUsage {
+		t.Errorf("merge after the script changed: exit %d, want %d", code, exitUsage)
+	}
+	wantScript("script edited after the shards", stderr, `the external estimator "Mine" (--with "`+spec+`") changed its command or script since the shards ran`, "restore the script")
+
+	// The script the shards ran merges (Mine's two cells failed: exit 3).
+	edit("exit 1\n")
+	if code, stdout, stderr := merge(); code != exitIncomplete || !strings.Contains(stdout, "merged 6 cells (2 failed)") {
+		t.Errorf("merge with the shards' script: exit %d, want %d\n%s%s", code, exitIncomplete, stdout, stderr)
+	}
+}
