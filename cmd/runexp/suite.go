@@ -193,7 +193,7 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		rep.Runs = append(rep.Runs, r)
 	}
 	writeScoreboard(*dir, root, log)
-	writeIndex(root, log)
+	writeIndexes(*out, root, log)
 	rep.Seconds = time.Since(rep.Started).Seconds()
 
 	if *baseline != "" {

@@ -305,6 +305,17 @@ func TestWithResultsApart(t *testing.T) {
 	if n := methodRecords(t, filepath.Join(wd, "tiny"), "Tikhonov"); n != 2 {
 		t.Errorf("%d Tikhonov records under %s, want 2", n, wd)
 	}
+	// OUT/index.html links the --with folder's own index.
+	idx, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if link := `href="` + filepath.Base(wd) + `/index.html"`; !bytes.Contains(idx, []byte(link)) {
+		t.Errorf("%s lacks %s", filepath.Join(out, "index.html"), link)
+	}
+	if _, err := os.Stat(filepath.Join(wd, "index.html")); err != nil {
+		t.Error(err)
+	}
 	m := readManifest(t, filepath.Join(wd, "tiny"))
 	if len(m.With) != 1 {
 		t.Fatalf("manifest with = %+v, want one spec", m.With)
