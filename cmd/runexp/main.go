@@ -305,9 +305,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		code = worse(code, summaryStatus(sum))
 	}
 	if !shard.Active() {
-		writeIndex(root, log)
+		writeIndexes(*out, root, log)
 	}
 	return code
+}
+
+// writeIndexes refreshes the index of root, where the runs wrote, and,
+// when that is a --with folder inside out, out's index too, which links
+// it.
+func writeIndexes(out, root string, log *slog.Logger) {
+	writeIndex(root, log)
+	if filepath.Clean(root) != filepath.Clean(out) {
+		writeIndex(out, log)
+	}
 }
 
 // writeIndex refreshes results/index.html. A broken sibling result
@@ -396,7 +406,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		printUnexpected(stdout, c.Name, sum)
 		code = worse(code, summaryStatus(sum))
 	}
-	writeIndex(root, slog.New(slog.NewTextHandler(stderr, nil)))
+	writeIndexes(*out, root, slog.New(slog.NewTextHandler(stderr, nil)))
 	return code
 }
 

@@ -43,14 +43,18 @@ type suiteRun struct {
 // suiteReport is suite.json: what a suite run did, how long each config
 // took, and how it compared with the baseline.
 type suiteReport struct {
-	Started  time.Time        `json:"started"`
-	Seconds  float64          `json:"seconds"`
-	Workers  int              `json:"workers"`
-	Runs     []suiteRun       `json:"runs"`
-	Baseline string           `json:"baseline,omitempty"`
-	Changes  []report.Change  `json:"changes,omitempty"`
-	Status   int              `json:"status"`
-	Manifest *report.Manifest `json:"build"`
+	Started  time.Time       `json:"started"`
+	Seconds  float64         `json:"seconds"`
+	Workers  int             `json:"workers"`
+	Runs     []suiteRun      `json:"runs"`
+	Baseline string          `json:"baseline,omitempty"`
+	Changes  []report.Change `json:"changes,omitempty"`
+	// NotCompared counts, per config and added method, the cells of the
+	// estimators added by --with: a baseline holds the configs' own
+	// methods only, so these have nothing to be compared with.
+	NotCompared []addedCells     `json:"added_not_compared,omitempty"`
+	Status      int              `json:"status"`
+	Manifest    *report.Manifest `json:"build"`
 }
 
 // onlyFlag collects --only globs (repeatable, or comma-separated).
@@ -85,7 +89,7 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	cache := fs.String("cache", "", "cell cache directory (default OUT/.cache)")
 	noCache := fs.Bool("no-cache", false, "neither read nor write the cell cache")
 	force := fs.Bool("force", false, "recompute every cell")
-	baseline := fs.String("baseline", "", "compare the configs run with this baseline (a results root, e.g. baseline); exit 1 when anything moved")
+	baseline := fs.String("baseline", "", "compare the configs run with this baseline (a results root, e.g. baseline); exit 1 when anything moved (with --with, the configs' own methods: the added cells are listed apart)")
 	writeBaseline := fs.String("write-baseline", "", "after the run, write the records and claims of every config run into this directory (refreshing a baseline)")
 	rtol := fs.Float64("rtol", 1e-9, "relative tolerance of the baseline comparison")
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance of the baseline comparison")
@@ -189,11 +193,14 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		rep.Runs = append(rep.Runs, r)
 	}
 	writeScoreboard(*dir, root, log)
-	writeIndex(root, log)
+	writeIndexes(*out, root, log)
 	rep.Seconds = time.Since(rep.Started).Seconds()
 
 	if *baseline != "" {
 		ch, err := compareWithBaseline(*baseline, rep.Runs, report.CompareOptions{RelTol: *rtol, AbsTol: *atol})
+		if err == nil && len(with) > 0 {
+			ch, rep.NotCompared, err = setAsideAdded(ch, rep.Runs, cfgs, added)
+		}
 		if err != nil {
 			fmt.Fprintln(stderr, "runexp suite:", err)
 			code = worse(code, exitUsage)
@@ -204,6 +211,12 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 			t.Title = "Changes against the baseline " + *baseline
 			if err := t.RenderText(stdout); err != nil {
 				fmt.Fprintln(stderr, "runexp suite:", err)
+			}
+			if len(rep.NotCompared) > 0 {
+				fmt.Fprintln(stdout)
+				if err := addedTable(rep.NotCompared).RenderText(stdout); err != nil {
+					fmt.Fprintln(stderr, "runexp suite:", err)
+				}
 			}
 			if len(ch) > 0 {
 				code = worse(code, exitClaim)
@@ -305,6 +318,82 @@ func compareWithBaseline(baseline string, runs []suiteRun, o report.CompareOptio
 		all = append(all, ch...)
 	}
 	return all, nil
+}
+
+// addedCells is one line of the "added by --with, not compared" list.
+type addedCells struct {
+	Config string `json:"config"`
+	Method string `json:"method"` // the label its records carry
+	Spec   string `json:"spec"`   // the --with SPEC as given
+	Cells  int    `json:"cells"`
+}
+
+// setAsideAdded takes out of ch the "new cell" changes of the methods
+// added by --with and counts them per config and method instead: a
+// baseline holds the configs' own methods, so the added cells are new by
+// construction, and only the rest — the papers' methods, their claims —
+// says whether adding an estimator moved anything. added[i] is what
+// addWith did to cfgs[i]; a run is matched to its config by name. A cell
+// of an added method that the baseline does have (a baseline written with
+// the method in the file) is compared as any other.
+func setAsideAdded(ch []report.Change, runs []suiteRun, cfgs []*config.Config, added [][]report.WithSpec) ([]report.Change, []addedCells, error) {
+	byName := map[string][]report.WithSpec{}
+	for i, c := range cfgs {
+		byName[c.Name] = added[i]
+	}
+	// addedKey maps config → cell key → index into out.
+	addedKey := map[string]map[string]int{}
+	var out []addedCells
+	for _, r := range runs {
+		if r.Error != "" {
+			continue
+		}
+		idx := map[string]int{} // label → index into out
+		for _, w := range byName[r.Name] {
+			if w.Skipped != "" {
+				continue
+			}
+			idx[w.Label] = len(out)
+			out = append(out, addedCells{Config: r.Name, Method: w.Label, Spec: w.Spec})
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		recs, err := report.ReadJSONL(filepath.Join(r.Dir, "records.jsonl"))
+		if err != nil {
+			return nil, nil, err
+		}
+		keys := map[string]int{}
+		for _, rec := range recs {
+			if l, ok := rec.Params["method"].(string); ok {
+				if i, ok := idx[l]; ok {
+					keys[rec.Key] = i
+				}
+			}
+		}
+		addedKey[r.Name] = keys
+	}
+	var kept []report.Change
+	for _, c := range ch {
+		if i, ok := addedKey[c.Config][c.Key]; ok && c.What == "new cell" {
+			out[i].Cells++
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept, out, nil
+}
+
+// addedTable lists the cells setAsideAdded took out of the comparison.
+func addedTable(a []addedCells) *report.Table {
+	t := &report.Table{Title: "Added by --with, not compared", Header: []string{"Config", "Method", "--with", "Cells"}}
+	n := 0
+	for _, x := range a {
+		t.Rows = append(t.Rows, []string{x.Config, x.Method, x.Spec, fmt.Sprint(x.Cells)})
+		n += x.Cells
+	}
+	t.Caption = fmt.Sprintf("%d cells of estimators added by --with: the baseline holds the configs' own methods only, so these are neither compared nor counted as changes.", n)
+	return t
 }
 
 func printTimes(w io.Writer, rep suiteReport) {

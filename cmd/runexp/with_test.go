@@ -305,6 +305,17 @@ func TestWithResultsApart(t *testing.T) {
 	if n := methodRecords(t, filepath.Join(wd, "tiny"), "Tikhonov"); n != 2 {
 		t.Errorf("%d Tikhonov records under %s, want 2", n, wd)
 	}
+	// OUT/index.html links the --with folder's own index.
+	idx, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if link := `href="` + filepath.Base(wd) + `/index.html"`; !bytes.Contains(idx, []byte(link)) {
+		t.Errorf("%s lacks %s", filepath.Join(out, "index.html"), link)
+	}
+	if _, err := os.Stat(filepath.Join(wd, "index.html")); err != nil {
+		t.Error(err)
+	}
 	m := readManifest(t, filepath.Join(wd, "tiny"))
 	if len(m.With) != 1 {
 		t.Fatalf("manifest with = %+v, want one spec", m.With)
@@ -486,4 +497,135 @@ func between(s, from, to string) (string, bool) {
 	}
 	got, _, ok := strings.Cut(rest, to)
 	return got, ok
+}
+
+// suite --with --baseline compares the configs' own methods only: the
+// added method's cells are listed apart, not as changes, so adding an
+// estimator that moves nothing else exits 0; a moved cell of the
+// config's own methods is still a change.
+func TestWithSuiteBaseline(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	configs := filepath.Join(dir, "configs")
+	if err := os.Mkdir(configs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTiny(t, configs, "")
+	out, base := filepath.Join(dir, "out"), filepath.Join(dir, "baseline")
+	if code, stdout, stderr := runCLI("suite", "-q", "--configs", configs, "--out", out, "--write-baseline", base); code != exitOK {
+		t.Fatalf("suite --write-baseline: exit %d\n%s%s", code, stdout, stderr)
+	}
+	suite := func() (int, string, string) {
+		return runCLI("suite", "-q", "--configs", configs, "--out", out, "--with", "tikhonov", "--baseline", base)
+	}
+	code, stdout, stderr := suite()
+	if code != exitOK {
+		t.Fatalf("suite --with --baseline: exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout, "new cell") || !strings.Contains(stdout, "No changes.") {
+		t.Errorf("suite --with --baseline reports changes:\n%s", stdout)
+	}
+	// tiny: 2 widths, so 2 Tikhonov cells.
+	if !strings.Contains(stdout, "Added by --with, not compared") || !strings.Contains(stdout, "2 cells of estimators added by --with") {
+		t.Errorf("suite --with --baseline does not list the 2 added cells:\n%s", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(withResultDir(t, out), "suite.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep suiteReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Changes) != 0 || len(rep.NotCompared) != 1 || rep.NotCompared[0] != (addedCells{Config: "tiny", Method: "Tikhonov", Spec: "tikhonov", Cells: 2}) {
+		t.Errorf("suite.json: changes %v, added_not_compared %+v; want none and tiny/Tikhonov/2", rep.Changes, rep.NotCompared)
+	}
+
+	// A moved metric of the config's own methods is still a change.
+	recs, err := report.ReadJSONL(filepath.Join(base, "tiny", "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moved string
+	for i := range recs {
+		if recs[i].Params["method"] == "HR" {
+			recs[i].Metrics["mse_median"] *= 2
+			moved = recs[i].Key
+			break
+		}
+	}
+	if moved == "" {
+		t.Fatal("no HR record in the baseline")
+	}
+	if err := report.WriteJSONL(filepath.Join(base, "tiny", "records.jsonl"), recs); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = suite()
+	if code != exitClaim || !strings.Contains(stdout, "metric mse_median") || !strings.Contains(stdout, "1 change.") {
+		t.Errorf("suite --with against a baseline with a moved HR metric: exit %d, want 1 and that one change\n%s%s", code, stdout, stderr)
+	}
+}
+
+// Editing an external estimator's script after its shards ran is not
+// "another build of runexp": merge says the script changed, between
+// the shards or since they ran. The script fails every cell it gets
+// (each shard then exits 3); what it computes does not matter here, only
+// its fingerprint (methods.ExternalFingerprint covers the script
+// parameter's file).
+func TestMergeWithEditedScript(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	f := writeTiny(t, dir, "")
+	script := filepath.Join(dir, "mine.sh")
+	edit := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := "external:command=sh " + script + ",script=" + script + ",label=Mine"
+	shard := func(i string) {
+		t.Helper()
+		if code, stdout, stderr := runCLI("-q", "--out", out, "--shard", i, "--with", spec, f); code != exitIncomplete || !strings.Contains(stdout, "1 failed") {
+			t.Fatalf("shard %s: exit %d, want %d with Mine's one cell failed\n%s%s", i, code, exitIncomplete, stdout, stderr)
+		}
+	}
+	merge := func() (int, string, string) { return runCLI("merge", "--out", out, "--with", spec, f) }
+	wantScript := func(what, stderr string, want ...string) {
+		t.Helper()
+		if strings.Contains(stderr, "build") {
+			t.Errorf("%s: blames a build of runexp: %s", what, stderr)
+		}
+		for _, w := range want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s: stderr %q, want %q", what, stderr, w)
+			}
+		}
+	}
+
+	edit("exit 1\n")
+	shard("0/2")
+	edit("exit 2\n")
+	shard("1/2")
+	code, _, stderr := merge()
+	if code != exitUsage {
+		t.Errorf("merge of shards that ran two versions of the script: exit %d, want %d", code, exitUsage)
+	}
+	wantScript("shards of two script versions", stderr, "shards disagree on the code", `different versions of the external estimator "Mine" (--with "`+spec+`")`, "command or script changed")
+
+	edit("exit 1\n")
+	shard("1/2")
+	edit("exit 3\n")
+	code, _, stderr = merge()
+	if code != exitUsage {
+		t.Errorf("merge after the script changed: exit %d, want %d", code, exitUsage)
+	}
+	wantScript("script edited after the shards", stderr, `the external estimator "Mine" (--with "`+spec+`") changed its command or script since the shards ran`, "restore the script")
+
+	// The script the shards ran merges (Mine's two cells failed: exit 3).
+	edit("exit 1\n")
+	if code, stdout, stderr := merge(); code != exitIncomplete || !strings.Contains(stdout, "merged 6 cells (2 failed)") {
+		t.Errorf("merge with the shards' script: exit %d, want %d\n%s%s", code, exitIncomplete, stdout, stderr)
+	}
 }

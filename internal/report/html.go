@@ -68,7 +68,12 @@ func readClaims(dir string) (cl []claimJSON, ok bool, err error) {
 // WriteIndex writes static HTML pages that browse the results under root:
 // root/index.html, one row per run, and <run>/index.html for every run
 // directory, an immediate subdirectory of root holding a manifest.json.
-// Directories whose names start with "." are skipped. When root itself holds
+// Directories whose names start with "." are skipped. A subdirectory that
+// is no run directory but a results root of runs with estimators added on
+// the command line (runexp --with writes them to OUT/with-SLUG: run
+// directories whose manifests list the specs, and its own index.html) is
+// linked from root/index.html with its specs and run count, in name
+// order; its pages are its own index's to write. When root itself holds
 // a manifest.json it is taken as a single run directory: only its own page
 // is written, as root/index.html.
 //
@@ -112,7 +117,17 @@ func WriteIndex(root string) error {
 	for _, e := range ents {
 		name := e.Name()
 		dir := filepath.Join(root, name)
-		if strings.HasPrefix(name, ".") || !isDir(dir) || !isRegular(filepath.Join(dir, "manifest.json")) {
+		if strings.HasPrefix(name, ".") || !isDir(dir) {
+			continue
+		}
+		if !isRegular(filepath.Join(dir, "manifest.json")) {
+			w, err := loadWithRoot(dir, name)
+			if err != nil {
+				return err
+			}
+			if w != nil {
+				idx.With = append(idx.With, w)
+			}
 			continue
 		}
 		r, err := loadRun(dir, name, "../index.html")
@@ -170,6 +185,59 @@ type htmlRoot struct {
 	// Scoreboard is set when the root holds scoreboard.html (runexp
 	// suite writes it: the claims × readings page of issue 17).
 	Scoreboard bool
+	// With lists the results roots of runs with estimators added on the
+	// command line (runexp --with: OUT/with-SLUG), in name order.
+	With []*htmlWithRoot
+}
+
+// htmlWithRoot is a results root below the root whose runs were made with
+// estimators added on the command line, linked from the root index.
+type htmlWithRoot struct {
+	Name string   // directory name
+	Href string   // relURL(Name)
+	Runs int      // its run directories
+	Spec []string // the --with specs as given, in the order first met
+}
+
+// loadWithRoot returns the row of the root index for dir, a subdirectory
+// of the root that is no run directory, when dir is a results root of
+// --with runs: it holds an index.html (a link must lead somewhere) and
+// run directories whose manifests list added estimators. Otherwise it
+// returns nil. Runs and their specs are read in name order, so the row
+// is the same whatever order the runs were made in.
+func loadWithRoot(dir, name string) (*htmlWithRoot, error) {
+	if !isRegular(filepath.Join(dir, "index.html")) {
+		return nil, nil
+	}
+	ents, err := os.ReadDir(dir) // sorted by name
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	w := &htmlWithRoot{Name: name, Href: relURL(name)}
+	for _, e := range ents {
+		mpath := filepath.Join(dir, e.Name(), "manifest.json")
+		if strings.HasPrefix(e.Name(), ".") || !isRegular(mpath) {
+			continue
+		}
+		b, err := os.ReadFile(mpath)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		var m Manifest
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("report: %s: %w", mpath, err)
+		}
+		w.Runs++
+		for _, ws := range m.With {
+			if !slices.Contains(w.Spec, ws.Spec) {
+				w.Spec = append(w.Spec, ws.Spec)
+			}
+		}
+	}
+	if len(w.Spec) == 0 {
+		return nil, nil
+	}
+	return w, nil
 }
 
 // htmlRun is the data of one run page and of its row in the root index.
@@ -704,6 +772,18 @@ figcaption { font-size: 0.9em; color: #555; }
 <tbody>
 {{- range .Runs}}
 <tr><td><a href="{{.Href}}/index.html">{{.Name}}</a></td><td>{{.Title}}</td><td class="r">{{.Manifest.Cells}}</td><td class="r{{if .Manifest.Failed}} fail{{end}}">{{.Manifest.Failed}}</td><td class="r{{if .Pass}} pass{{end}}">{{.Pass}}</td><td class="r{{if .Fail}} fail{{end}}">{{.Fail}}</td><td class="r{{if .NotEvaluated}} ne{{end}}">{{.NotEvaluated}}</td><td class="r{{if .Unexpected}} unexpected{{end}}">{{.Unexpected}}</td><td class="r">{{.Wall}}</td><td><a href="{{.Href}}/manifest.json">manifest.json</a></td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- if .With}}
+<h2>Runs with added estimators</h2>
+<p>Each folder holds the configs run again with estimators added on the command line (runexp --with): their own index, tables and figures, the configs' own methods beside the added ones.</p>
+<table>
+<thead><tr><th>Folder</th><th>--with</th><th>Runs</th></tr></thead>
+<tbody>
+{{- range .With}}
+<tr><td><a href="{{.Href}}/index.html">{{.Name}}</a></td><td>{{range $i, $s := .Spec}}{{if $i}}<br/>{{end}}{{$s}}{{end}}</td><td class="r">{{.Runs}}</td></tr>
 {{- end}}
 </tbody>
 </table>

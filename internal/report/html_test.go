@@ -458,3 +458,70 @@ func TestWriteIndexRealResults(t *testing.T) {
 		checkLinks(t, p, parseXHTML(t, p).links)
 	}
 }
+
+// TestWriteIndexWithRoots: the root index links the results roots of
+// --with runs (OUT/with-SLUG), in name order, with their specs and run
+// counts; a folder without an index.html or without --with manifests is
+// not linked.
+func TestWriteIndexWithRoots(t *testing.T) {
+	root := t.TempDir()
+	writeFakeRun(t, filepath.Join(root, "run-a"), "Run A", nil)
+	withRun := func(dir string, specs ...string) {
+		t.Helper()
+		writeFakeRun(t, dir, "Run A", nil)
+		m := Manifest{Cells: 2}
+		for _, s := range specs {
+			m.With = append(m.With, WithSpec{Spec: s, Estimator: s, Label: s})
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteFileAtomic(filepath.Join(dir, "manifest.json"), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Made in the reverse of name order; the index lists them by name.
+	withRun(filepath.Join(root, "with-z-00000000", "run-a"), "tikhonov:lambda=0.1")
+	withRun(filepath.Join(root, "with-z-00000000", "run-b"), "tikhonov:lambda=0.1")
+	withRun(filepath.Join(root, "with-b-11111111", "run-a"), "learned", "tikhonov")
+	withRun(filepath.Join(root, "mine", "run-a"), "external:command=python3 my.py") // --with-dir mine
+	withRun(filepath.Join(root, "with-noindex-22222222", "run-a"), "learned")       // no index.html: not linked
+	writeFakeRun(t, filepath.Join(root, "plain-root", "run-a"), "Run A", nil)       // no --with: not linked
+	for _, d := range []string{"with-z-00000000", "with-b-11111111", "mine", "plain-root"} {
+		if err := WriteIndex(filepath.Join(root, d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteIndex(root); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(root, "index.html")
+	pg := parseXHTML(t, page)
+	checkLinks(t, page, pg.links)
+	var with []string
+	for _, l := range pg.links {
+		if strings.HasSuffix(l, "/index.html") && !strings.HasPrefix(l, "run-a/") {
+			with = append(with, l)
+		}
+	}
+	if want := []string{"mine/index.html", "with-b-11111111/index.html", "with-z-00000000/index.html"}; !reflect.DeepEqual(with, want) {
+		t.Errorf("root index links %q to results roots, want %q", with, want)
+	}
+	for _, s := range []string{"Runs with added estimators", "learned\ntikhonov", "tikhonov:lambda=0.1", "external:command=python3 my.py"} {
+		if !strings.Contains(pg.text, s) && !slices.Contains(pg.cells[""], s) {
+			t.Errorf("root index lacks %q", s)
+		}
+	}
+	// with-z holds two runs, the others one each.
+	if got, want := pg.cells["r"][len(pg.cells["r"])-3:], []string{"1", "1", "2"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("run counts of the results roots %q, want %q", got, want)
+	}
+	first := readIndexes(t, root)
+	if err := WriteIndex(root); err != nil {
+		t.Fatal(err)
+	}
+	if second := readIndexes(t, root); !reflect.DeepEqual(first, second) {
+		t.Error("second WriteIndex changed the pages")
+	}
+}

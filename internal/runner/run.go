@@ -313,11 +313,11 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 
 	if opt.Shard.Active() {
 		f := opt.Shard.file(dir)
-		code, err := PlanCode(c, kind, cells)
+		fp, err := PlanFingerprints(c, kind, cells)
 		if err != nil {
 			return nil, err
 		}
-		if err := writeShard(f, c, opt.Shard, code, opt.With, env.DataFiles(), recs); err != nil {
+		if err := writeShard(f, c, opt.Shard, fp, opt.With, env.DataFiles(), recs); err != nil {
 			return nil, err
 		}
 		for _, r := range recs {
@@ -360,11 +360,11 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	}
 	defer release()
 	cleanStale(dir)
-	code, err := PlanCode(c, plan.Kind, plan.Cells)
+	fp, err := PlanFingerprints(c, plan.Kind, plan.Cells)
 	if err != nil {
 		return nil, err
 	}
-	recs, data, err := Merge(dir, c, plan.Cells, code, opt.With)
+	recs, data, err := Merge(dir, c, plan.Cells, fp, opt.With)
 	if err != nil {
 		return nil, err
 	}

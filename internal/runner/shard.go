@@ -61,6 +61,12 @@ type shardProvenance struct {
 	// With is the estimators added on the command line (runexp --with):
 	// the config file hash does not cover them.
 	With []report.WithSpec `json:"with,omitempty"`
+	// Build and External split Code (PlanFingerprint): when Code differs
+	// at merge, they say whether runexp was rebuilt or an external
+	// estimator's command or script changed. Absent in shards written
+	// before them.
+	Build    string            `json:"code_without_external,omitempty"`
+	External map[string]string `json:"external,omitempty"`
 }
 
 func provenanceFile(records string) string {
@@ -70,26 +76,65 @@ func provenanceFile(records string) string {
 // PlanCode fingerprints the code that computes a config's cells: the
 // kind's, the dataset's and every estimator's, with their versions.
 func PlanCode(c *config.Config, k *Kind, cells []*Cell) (string, error) {
+	fp, err := PlanFingerprints(c, k, cells)
+	return fp.Code, err
+}
+
+// PlanFingerprint is what a shard's provenance records of the code behind
+// a config's cells: the whole fingerprint, and its two halves apart, so
+// that merge can say which one changed — runexp's own code (another
+// build) or what an external estimator runs (its command line and
+// scripts, methods.ExternalFingerprint), which changes without any
+// rebuild when a script is edited.
+type PlanFingerprint struct {
+	// Code is PlanCode: everything, external estimators included.
+	Code string
+	// Build is the same without the external estimators' fingerprints.
+	Build string
+	// External maps the label of each external estimator in the plan to
+	// its methods.ExternalFingerprint; nil when there is none.
+	External map[string]string
+}
+
+// PlanFingerprints returns the fingerprints of the code behind a config's
+// cells; see [PlanFingerprint].
+func PlanFingerprints(c *config.Config, k *Kind, cells []*Cell) (PlanFingerprint, error) {
 	seen := map[string]bool{}
+	build := map[string]bool{}
+	var fp PlanFingerprint
 	for _, cell := range cells {
 		key, err := NewCellKey(c, k, cell)
 		if err != nil {
-			return "", err
+			return PlanFingerprint{}, err
 		}
-		seen[strings.Join([]string{key.Format, key.Kind, key.KindVersion, key.KindCode, key.Dataset, key.DatasetCode}, "|")] = true
+		kind := strings.Join([]string{key.Format, key.Kind, key.KindVersion, key.KindCode, key.Dataset, key.DatasetCode}, "|")
+		seen[kind], build[kind] = true, true
 		seen[strings.Join([]string{key.Method, key.MethodVersion, key.MethodCode, key.MethodExternal}, "|")] = true
+		build[strings.Join([]string{key.Method, key.MethodVersion, key.MethodCode}, "|")] = true
+		if key.MethodExternal != "" {
+			if fp.External == nil {
+				fp.External = map[string]string{}
+			}
+			fp.External[cell.Method.Label] = key.MethodExternal
+		}
 	}
-	parts := make([]string, 0, len(seen))
-	for p := range seen {
+	fp.Code, fp.Build = hashParts(seen), hashParts(build)
+	return fp, nil
+}
+
+// hashParts is the SHA-256 of the sorted parts, one a line.
+func hashParts(set map[string]bool) string {
+	parts := make([]string, 0, len(set))
+	for p := range set {
 		parts = append(parts, p)
 	}
 	sort.Strings(parts)
 	h := sha256.Sum256([]byte(strings.Join(parts, "\n")))
-	return hex.EncodeToString(h[:]), nil
+	return hex.EncodeToString(h[:])
 }
 
 // writeShard writes a shard's records and then their provenance.
-func writeShard(file string, c *config.Config, s Shard, code string, with []report.WithSpec, data []report.FileSum, recs []report.Record) error {
+func writeShard(file string, c *config.Config, s Shard, fp PlanFingerprint, with []report.WithSpec, data []report.FileSum, recs []report.Record) error {
 	if err := report.WriteJSONL(file, recs); err != nil {
 		return err
 	}
@@ -102,7 +147,8 @@ func writeShard(file string, c *config.Config, s Shard, code string, with []repo
 		data = []report.FileSum{}
 	}
 	p := shardProvenance{Format: shardFormat, Shard: fmt.Sprintf("%d/%d", s.Index, s.Count), Config: c.File,
-		ConfigSHA256: c.SHA256, Code: code, Data: data, Records: hex.EncodeToString(sum[:]), With: with}
+		ConfigSHA256: c.SHA256, Code: fp.Code, Data: data, Records: hex.EncodeToString(sum[:]), With: with,
+		Build: fp.Build, External: fp.External}
 	out, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
@@ -114,10 +160,12 @@ func writeShard(file string, c *config.Config, s Shard, code string, with []repo
 // the records of all cells in grid order, with the data files the shards
 // read. It fails, naming the shards, when a cell is missing, the shard
 // files disagree on the shard count, a shard has no provenance, or the
-// shards disagree with each other or with c, code and with (the config's
-// file hash, PlanCode and the --with estimators) on the config, the code,
-// the added estimators or a data file's content.
-func Merge(dir string, c *config.Config, cells []*Cell, code string, with []report.WithSpec) ([]report.Record, []report.FileSum, error) {
+// shards disagree with each other or with c, fp and with (the config's
+// file hash, PlanFingerprints and the --with estimators) on the config, the
+// code, the added estimators or a data file's content. A code mismatch
+// says whether runexp was rebuilt or an external estimator's command or
+// script changed, when the shards' provenance tells.
+func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with []report.WithSpec) ([]report.Record, []report.FileSum, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "shards", "shard-*-of-*.jsonl"))
 	if err != nil {
 		return nil, nil, err
@@ -154,6 +202,9 @@ func Merge(dir string, c *config.Config, cells []*Cell, code string, with []repo
 			return nil, nil, fmt.Errorf("merge: shards disagree on the added estimators: %s was run with %s, %s with %s; rerun the shards with one set of --with (remove %s)",
 				firstName, withWords(first.With), name, withWords(p.With), filepath.Join(dir, "shards"))
 		case p.Code != first.Code:
+			if ext := externalChanged(first.External, p.External, p.With); ext != "" && p.Build != "" && p.Build == first.Build {
+				return nil, nil, fmt.Errorf("merge: shards disagree on the code: %s and %s ran different versions of the external estimator %s (its command or script changed between them); rerun them with one version", firstName, name, ext)
+			}
 			return nil, nil, fmt.Errorf("merge: shards disagree on the code: %s and %s were computed by different builds of runexp; rerun them with one build", firstName, name)
 		}
 		for _, d := range p.Data {
@@ -183,9 +234,8 @@ func Merge(dir string, c *config.Config, cells []*Cell, code string, with []repo
 		return nil, nil, fmt.Errorf("merge: the shards in %s were run with %s, this merge has %s: merge with the same --with flags the shards had",
 			filepath.Join(dir, "shards"), withWords(first.With), withWords(with))
 	}
-	if first.Code != code {
-		return nil, nil, fmt.Errorf("merge: the shards in %s were computed by another build of runexp (code fingerprint %.12s, this one %.12s); merge with the binary that ran them, or rerun the shards",
-			filepath.Join(dir, "shards"), first.Code, code)
+	if first.Code != fp.Code {
+		return nil, nil, codeChanged(filepath.Join(dir, "shards"), first, fp)
 	}
 	out := make([]report.Record, len(cells))
 	var missing []string
@@ -206,6 +256,52 @@ func Merge(dir string, c *config.Config, cells []*Cell, code string, with []repo
 	}
 	sort.Slice(sums, func(i, j int) bool { return sums[i].Path < sums[j].Path })
 	return out, sums, nil
+}
+
+// codeChanged is the error of shards whose code fingerprint is not the
+// merge's: an external estimator's command or script changed (nothing
+// to do with the binary: the script was edited after the shards ran),
+// runexp was rebuilt, or both. Shards written before provenance split
+// the fingerprint can only be told "another build".
+func codeChanged(shards string, p *shardProvenance, fp PlanFingerprint) error {
+	ext := externalChanged(p.External, fp.External, p.With)
+	if p.Build == "" || ext == "" {
+		return fmt.Errorf("merge: the shards in %s were computed by another build of runexp (code fingerprint %.12s, this one %.12s); merge with the binary that ran them, or rerun the shards",
+			shards, p.Code, fp.Code)
+	}
+	what := fmt.Sprintf("the external estimator %s changed its command or script since the shards ran", ext)
+	if p.Build != fp.Build {
+		return fmt.Errorf("merge: the shards in %s were computed by another build of runexp, and %s; rerun the shards", shards, what)
+	}
+	return fmt.Errorf("merge: the shards in %s cannot be merged: %s; restore the script they ran, or rerun the shards", shards, what)
+}
+
+// externalChanged names the external estimators whose fingerprint
+// differs between was and now (present on one side only included), in
+// sorted order, each by its label and, when --with added it, its SPEC;
+// "" when none does.
+func externalChanged(was, now map[string]string, with []report.WithSpec) string {
+	var moved []string
+	for l, f := range was {
+		if g, ok := now[l]; !ok || g != f {
+			moved = append(moved, l)
+		}
+	}
+	for l := range now {
+		if _, ok := was[l]; !ok {
+			moved = append(moved, l)
+		}
+	}
+	sort.Strings(moved)
+	for i, l := range moved {
+		moved[i] = strconv.Quote(l)
+		for _, w := range with {
+			if w.Label == l && w.Skipped == "" {
+				moved[i] += " (--with " + strconv.Quote(w.Spec) + ")"
+			}
+		}
+	}
+	return strings.Join(moved, ", ")
 }
 
 // readProvenance reads and checks the provenance of the shard records file f.
