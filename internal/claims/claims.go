@@ -93,6 +93,18 @@ type spec struct {
 	// cells are the records a value check judged, for its interval
 	// verdict.
 	cells []*report.Record
+	// rivals are a best check's groups: the named winner against every
+	// other candidate, for its interval verdict.
+	rivals []rivalGroup
+}
+
+// rivalGroup is one group of a best check: the named winner's cell and
+// the other candidates' cells with their names.
+type rivalGroup struct {
+	group  string
+	win    *report.Record
+	others []*report.Record
+	names  []string
 }
 
 // pair is one left-against-right comparison of a check.
@@ -579,6 +591,14 @@ func (sp *spec) best(recs []report.Record) (bool, string, error) {
 			return false, "", fmt.Errorf("no %s=%s cell in group %s", sp.among, sp.winner, k)
 		}
 		wv, _ := metricOf(win, sp.metric)
+		rg := rivalGroup{group: k, win: win}
+		for _, r := range groups[k] {
+			if r != win {
+				rg.others = append(rg.others, r)
+				rg.names = append(rg.names, config.FormatValue(r.Params[sp.among]))
+			}
+		}
+		sp.rivals = append(sp.rivals, rg)
 		ok := wv == bestV
 		allOK = allOK && ok
 		prefix := ""

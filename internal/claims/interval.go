@@ -21,6 +21,15 @@ const Inconclusive = "INCONCLUSIVE"
 // of items. Stat(rec, all of rec.Arrays[Array]'s finite values) must equal
 // rec.Metrics[metric]; an interval is used only when it does.
 //
+// Arrays and Joint, when set instead of Array and Stat, declare a
+// statistic of several per-item arrays read together, item i of each on
+// the same item: a ratio of sums (lgdenoise's pooled SNR, Σ numerators /
+// Σ denominators) is no statistic of one array. Joint receives, for a
+// sample of items, one column per array holding the items whose every
+// array is finite, in the same order; it must reproduce the metric on
+// all items like Stat, and the bootstrap recomputes it on each resample
+// of items, so the interval is of the ratio, not of a mean of ratios.
+//
 // Paired, when set instead of Array and Stat, declares a statistic of
 // several arrays of one record paired by item (classify: the accuracies
 // of KPCA and of each LPKPCA point on the same splits); a value check on
@@ -28,7 +37,22 @@ const Inconclusive = "INCONCLUSIVE"
 type ItemStat struct {
 	Array  string
 	Stat   func(rec *report.Record, x []float64) float64
+	Arrays []string
+	Joint  func(rec *report.Record, cols [][]float64) float64
 	Paired *Paired
+}
+
+// columns returns the arrays a non-Paired ItemStat reads and its
+// statistic of their columns.
+func (st ItemStat) columns() ([]string, func(*report.Record, [][]float64) float64) {
+	if st.Joint != nil {
+		return st.Arrays, st.Joint
+	}
+	if st.Stat == nil {
+		return nil, nil
+	}
+	f := st.Stat
+	return []string{st.Array}, func(r *report.Record, c [][]float64) float64 { return f(r, c[0]) }
 }
 
 // Options are what interval verdicts need beyond the claim and the
@@ -81,10 +105,11 @@ func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum 
 		return stats.Estimate{}, false, "no per-item scores"
 	}
 	type cell struct {
-		rec *report.Record
-		s   ItemStat
-		x   []float64
-		buf []float64
+		rec   *report.Record
+		names []string
+		stat  func(*report.Record, [][]float64) float64
+		x     [][]float64 // one array per name
+		buf   [][]float64
 	}
 	reps := max(o.Repeats, 1)
 	n := -1
@@ -101,12 +126,20 @@ func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum 
 				// built: the point verdict stands.
 				return nil, fmt.Sprintf("%s is a paired statistic within one record; only a value check on it gets an interval", metric)
 			}
-			x := r.Arrays[st.Array]
-			if len(x) == 0 || len(x)%reps != 0 || (n >= 0 && len(x) != n*reps) {
-				return nil, fmt.Sprintf("cell %s: %d per-item %s scores are not paired with the other cells' %d items × %d repeats", r.Key, len(x), st.Array, n, reps)
+			names, f := st.columns()
+			if len(names) == 0 || f == nil {
+				return nil, fmt.Sprintf("%s declares no per-item arrays", metric)
 			}
-			n = len(x) / reps
-			cs[i] = cell{rec: r, s: st, x: x}
+			c := cell{rec: r, names: names, stat: f, buf: make([][]float64, len(names))}
+			for _, name := range names {
+				x := r.Arrays[name]
+				if len(x) == 0 || len(x)%reps != 0 || (n >= 0 && len(x) != n*reps) {
+					return nil, fmt.Sprintf("cell %s: %d per-item %s scores are not paired with the other cells' %d items × %d repeats", r.Key, len(x), name, n, reps)
+				}
+				n = len(x) / reps
+				c.x = append(c.x, x)
+			}
+			cs[i] = c
 		}
 		return cs, ""
 	}
@@ -118,12 +151,24 @@ func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum 
 	if why != "" {
 		return stats.Estimate{}, false, why
 	}
-	pick := func(c *cell, idx []int) []float64 {
-		c.buf = c.buf[:0]
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	// pick gathers the sampled items' scores, every repeat, keeping a
+	// row only where each of the cell's arrays is finite there.
+	pick := func(c *cell, idx []int) [][]float64 {
+		for j := range c.buf {
+			c.buf[j] = c.buf[j][:0]
+		}
 		for _, i := range idx {
+		reps:
 			for rep := range reps {
-				if v := c.x[rep*n+i]; !math.IsNaN(v) && !math.IsInf(v, 0) {
-					c.buf = append(c.buf, v)
+				k := rep*n + i
+				for _, x := range c.x {
+					if !finite(x[k]) {
+						continue reps
+					}
+				}
+				for j, x := range c.x {
+					c.buf[j] = append(c.buf[j], x[k])
 				}
 			}
 		}
@@ -133,10 +178,10 @@ func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum 
 		vs := make([]float64, len(cs))
 		for i := range cs {
 			x := pick(&cs[i], idx)
-			if len(x) == 0 {
+			if len(x[0]) == 0 {
 				return math.NaN()
 			}
-			vs[i] = cs[i].s.Stat(cs[i].rec, x)
+			vs[i] = cs[i].stat(cs[i].rec, x)
 		}
 		return foldSummary(how, vs)
 	}
@@ -150,10 +195,10 @@ func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum 
 	for _, cs := range [][]cell{lc, rc} {
 		for i := range cs {
 			c := &cs[i]
-			got := c.s.Stat(c.rec, pick(c, all))
+			got := c.stat(c.rec, pick(c, all))
 			want := c.rec.Metrics[metric]
 			if !(math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))) {
-				return stats.Estimate{}, false, fmt.Sprintf("cell %s: per-item %s gives %s %s, the record %s", c.rec.Key, c.s.Array, metric, g(got), g(want))
+				return stats.Estimate{}, false, fmt.Sprintf("cell %s: per-item %s gives %s %s, the record %s", c.rec.Key, strings.Join(c.names, ", "), metric, g(got), g(want))
 			}
 		}
 	}
@@ -252,8 +297,12 @@ func (sp *spec) interval(id string, o Options, res *Result) {
 	if res.Status == NotEvaluated {
 		return
 	}
-	if sp.typ == "value" {
+	switch sp.typ {
+	case "value":
 		sp.valueInterval(o, res)
+		return
+	case "best":
+		sp.bestInterval(id, o, res)
 		return
 	}
 	if len(sp.pairs) == 0 {
