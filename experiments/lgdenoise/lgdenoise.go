@@ -26,6 +26,12 @@
 // denominators Σ‖x̃ − x‖²/Σ‖x̃ − x₀‖². experiment.snr (per-image, the
 // default, or pooled) chooses the one the table shows; claims name the
 // metric they read. No re-normalisation.
+//
+// Records also hold the per-image APE, SNR and SNR numerator and
+// denominator of each group and of all test images (items.go), NaN where
+// an image failed, so that claims comparing methods on these metrics get
+// a paired bootstrap interval over the test images (package claims,
+// Kind.Items), and the table shows each mean's and SNR's 95% interval.
 package lgdenoise
 
 import (
@@ -53,8 +59,10 @@ func init() {
 	k := runner.Define("lgdenoise",
 		"Huang et al. Table 1 / Fig. 7: de-noising per group (50/50 split), σ and neighbours from the data, APE and SNR",
 		check, start)
-	// 2: records carry snr_pooled_* beside snr_mean_*.
-	k.Version = "2"
+	// 2: records carry snr_pooled_* beside snr_mean_*. 3: records carry
+	// the per-image arrays behind them (items.go).
+	k.Version = "3"
+	k.Items = items
 	runner.RegisterKind(k)
 }
 
@@ -311,7 +319,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		ex = append(ex, row...)
 	}
 	if len(ex) > 0 {
-		rec.Arrays = map[string][]float64{"examples": ex}
+		rec.Arrays["examples"] = ex
 	}
 	return nil
 }
@@ -321,12 +329,18 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 func (in *instance) measure(o *outcome, rec *report.Record) error {
 	nt, _ := in.test.X.Dims()
 	all := len(in.groups)
+	if rec.Arrays == nil {
+		rec.Arrays = map[string][]float64{}
+	}
 	ape := make([][]float64, all+1)
 	snr := make([][]float64, all+1)
 	num := make([][]float64, all+1) // SNR numerators, per group
 	den := make([][]float64, all+1) // and denominators
 	noisyAPE := make([][]float64, all+1)
 	nfail := make([]int, all+1)
+	// Per-image arrays (items.go), NaN where the image failed, so that
+	// item k of a group's arrays is the same image in every record.
+	arr := make([][4][]float64, all+1) // ape, snr, numerator, denominator
 	for i := 0; i < nt; i++ {
 		g := in.group[i]
 		clean := in.test.X.RawRowView(i)
@@ -337,6 +351,11 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 		if o.failed[i] != nil {
 			nfail[g]++
 			nfail[all]++
+			for _, h := range []int{g, all} {
+				for j := range arr[h] {
+					arr[h][j] = append(arr[h][j], math.NaN())
+				}
+			}
 			continue
 		}
 		zi := o.z.RawRowView(i)
@@ -348,6 +367,9 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 			snr[h] = append(snr[h], s)
 			num[h] = append(num[h], sn)
 			den[h] = append(den[h], sd)
+			for j, v := range []float64{a, s, sn, sd} {
+				arr[h][j] = append(arr[h][j], v)
+			}
 		}
 	}
 	if len(ape[all]) == 0 {
@@ -365,6 +387,9 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 		rec.Metrics["snr_pooled"+suffix] = metrics.PooledSNR(num[g], den[g])
 		rec.Metrics["noisy_ape"+suffix] = metrics.Summarize(noisyAPE[g]).Mean
 		rec.Metrics["failed"+suffix] = float64(nfail[g])
+		for j, name := range []string{arrAPE, arrSNR, arrSNRNum, arrSNRDen} {
+			rec.Arrays[name+suffix] = arr[g][j]
+		}
 	}
 	rec.Metrics["ridge_fraction"] = o.ridge / float64(nt)
 	if nfail[all] > 0 {
@@ -385,9 +410,9 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		models += fmt.Sprintf("%s: %d train / %d test, σ = %s, %d neighbours; ", name, n, len(p.test), report.FormatFloat(p.fit.Sigma, 4), p.fit.Neighbors)
 	}
 	t := &report.Table{
-		Title: "Table 1: de-noising by group — APE mean ± std (0–255) and SNR (eq. 14)",
-		Caption: fmt.Sprintf("Rows: groups of %s; columns: methods. Models %s: %s corruption: %s. SNR is %s; every KPCA component kept.",
-			cfg.Dataset.Name, in.opt.models, models, cfg.Corruption.Printed, snrCaption[in.opt.snr]),
+		Title: "Table 1: de-noising by group — APE mean ± std (0–255) and SNR (eq. 14), 95% CIs in brackets",
+		Caption: fmt.Sprintf("Rows: groups of %s; columns: methods. Models %s: %s corruption: %s. SNR is %s; every KPCA component kept. %s",
+			cfg.Dataset.Name, in.opt.models, models, cfg.Corruption.Printed, snrCaption[in.opt.snr], ciNote),
 		Header: []string{"group", "noisy APE"},
 	}
 	for i := range recs {
@@ -408,8 +433,9 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 				row = append(row, "failed", "—")
 				continue
 			}
-			row = append(row, report.FormatFloat(r.Metrics["ape_mean"+suffix], 4)+" ± "+report.FormatFloat(r.Metrics["ape_std"+suffix], 3),
-				report.FormatFloat(r.Metrics[snrMetric[in.opt.snr]+suffix], 3))
+			snr := snrMetric[in.opt.snr] + suffix
+			row = append(row, report.FormatFloat(r.Metrics["ape_mean"+suffix], 4)+" ± "+report.FormatFloat(r.Metrics["ape_std"+suffix], 3)+" "+in.meanCI(r, "ape_mean"+suffix),
+				report.FormatFloat(r.Metrics[snr], 3)+" "+in.meanCI(r, snr))
 		}
 		t.Rows = append(t.Rows, row)
 	}

@@ -44,6 +44,15 @@
 // PASS when the 95% interval lies on the claimed side of zero, FAIL on the
 // other, INCONCLUSIVE when it covers zero (docs/exit-status.md).
 //
+// A best check gets one where every candidate has per-item scores: the
+// paired bootstrap of winner − rival for each other candidate, all rivals
+// of a group on the same resampled items; PASS when every interval lies
+// strictly on the claimed side of zero, FAIL when one lies strictly on
+// the other (the winner beaten, excluding zero), INCONCLUSIVE otherwise;
+// the reported interval is the closest rival's (best.go). A metric may be
+// a statistic of several per-item arrays read together (ItemStat.Joint: a
+// ratio of sums), recomputed on each resample.
+//
 // A value check gets an interval verdict where its metric is a paired
 // statistic of arrays within each judged record (ItemStat.Paired: the
 // classify kind's gains, LPKPCA − KPCA on the same splits): Student's
