@@ -70,13 +70,13 @@ huang: build
 		configs/huang-fig5.yaml configs/huang-fig5-k10.yaml configs/huang-fig6.yaml
 
 # Nguyen & De la Torre Fig. 5 table and Tables 1–2 on CMU PIE and Oil Flow
-# (needs RUNEXP_DATA; about 35 minutes, most of it the Oil Flow table).
+# (needs RUNEXP_DATA; about 10 minutes on 2 cores, most of it the Oil Flow table).
 nguyen: build
 	./bin/runexp configs/nguyen-table2.yaml configs/nguyen-fig5.yaml configs/nguyen-table1.yaml
 
 # Zheng et al. (2015) LPKPCA Tables 1–6 and Figs. 2, 4, 6 on ORL, Yale B and
 # Scene-15 (needs RUNEXP_DATA). One process, so the GIST descriptors and the
-# kernel PCA fits are computed once; about an hour, most of it GIST.
+# kernel PCA fits are computed once; about 5 minutes on 2 cores, most of it GIST.
 lpkpca: build
 	./bin/runexp configs/zheng-lpkpca-table1.yaml configs/zheng-lpkpca-table2.yaml configs/zheng-lpkpca-fig2.yaml \
 		configs/zheng-lpkpca-table1-lambdascan.yaml configs/zheng-lpkpca-table3.yaml configs/zheng-lpkpca-table4.yaml \
@@ -136,7 +136,8 @@ bench-openblas:
 	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
 # Every config once, in one process, compared with the committed baseline
 # (docs/nightly.md). ONLY='huang-*' runs a subset; the exit status follows
-# docs/exit-status.md. About 2.7 hours on 2 cores without a warm cache.
+# docs/exit-status.md. 52 minutes on 2 cores without a warm cache (2026-11-23,
+# all 56 configs; docs/performance.md has the breakdown).
 ONLY ?=
 suite: build
 	./bin/runexp suite --baseline baseline $(if $(ONLY),--only '$(ONLY)')
