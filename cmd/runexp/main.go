@@ -248,23 +248,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 
 	// Validate every config before running any, so a typo in the last
 	// one does not surface after an hour of the first.
-	var cfgs []*config.Config
-	var added [][]report.WithSpec
-	for _, path := range fs.Args() {
-		c, err := config.Load(path)
-		var a []report.WithSpec
-		if err == nil {
-			a, err = addWith(c, with, stderr)
-		}
-		if err == nil {
-			_, err = runner.Validate(c)
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "runexp:", err)
-			return exitUsage
-		}
-		cfgs = append(cfgs, c)
-		added = append(added, a)
+	cfgs, added, err := loadConfigs(fs.Args(), with, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "runexp:", err)
+		return exitUsage
 	}
 	code := exitOK
 	for ci, c := range cfgs {

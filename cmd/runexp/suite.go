@@ -139,23 +139,10 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	// Every config is validated before any runs.
-	var cfgs []*config.Config
-	var added [][]report.WithSpec
-	for _, f := range files {
-		c, err := config.Load(f)
-		var a []report.WithSpec
-		if err == nil {
-			a, err = addWith(c, with, stderr)
-		}
-		if err == nil {
-			_, err = runner.Validate(c)
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "runexp suite:", err)
-			return exitUsage
-		}
-		cfgs = append(cfgs, c)
-		added = append(added, a)
+	cfgs, added, err := loadConfigs(files, with, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "runexp suite:", err)
+		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -298,3 +298,25 @@ func safeName(s string) string {
 	}
 	return b.String()
 }
+
+// loadConfigs loads and validates every config before any runs (so a typo
+// in the last does not surface after an hour of the first), adding the
+// --with estimators to each; added[i] are config i's.
+func loadConfigs(paths []string, with []*withSpec, stderr io.Writer) (cfgs []*config.Config, added [][]report.WithSpec, err error) {
+	for _, path := range paths {
+		c, err := config.Load(path)
+		var a []report.WithSpec
+		if err == nil {
+			a, err = addWith(c, with, stderr)
+		}
+		if err == nil {
+			_, err = runner.Validate(c)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		cfgs = append(cfgs, c)
+		added = append(added, a)
+	}
+	return cfgs, added, nil
+}
