@@ -3,6 +3,7 @@ package denoise_test
 import (
 	"bytes"
 	"context"
+	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,29 +18,12 @@ import (
 	"github.com/runexp/runexp/internal/runner"
 )
 
-// run validates, runs and reports src with the given workers into a fresh
-// output directory, with no data root, and returns the directory and the
-// records.
+// run runs src with the given workers into a fresh output directory, with
+// no data root, and returns the directory and the records.
 func run(t *testing.T, src string, workers int) (string, []report.Record, *runner.Summary) {
 	t.Helper()
-	t.Setenv("RUNEXP_DATA", "")
-	c, err := config.Parse("denoise.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runner.Validate(c); err != nil {
-		t.Fatal(err)
-	}
-	c.Outputs.Dir = t.TempDir()
-	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: workers, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := report.ReadJSONL(filepath.Join(c.Outputs.Dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.Outputs.Dir, recs, sum
+	recs, sum := kindtest.RunWorkers(t, "denoise.yaml", src, workers)
+	return sum.Dir, recs, sum
 }
 
 // The images are 2×2, so linear PCA of the 18 training images has rank

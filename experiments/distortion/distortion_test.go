@@ -2,7 +2,7 @@ package distortion_test
 
 import (
 	"bytes"
-	"context"
+	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -34,24 +34,12 @@ experiment: {fraction: 0.02, fixed_components: 3, fixed_width: 0.2}
 
 func runConfig(t *testing.T, src string, workers int) (string, []report.Record, *runner.Summary, *config.Config) {
 	t.Helper()
-	t.Setenv("RUNEXP_DATA", "")
+	recs, sum := kindtest.RunWorkers(t, "distortion.yaml", src, workers)
 	c, err := config.Parse("distortion.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runner.Validate(c); err != nil {
-		t.Fatal(err)
-	}
-	c.Outputs.Dir = t.TempDir()
-	sum, err := runner.Run(context.Background(), c, runner.Options{Workers: workers, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := report.ReadJSONL(filepath.Join(c.Outputs.Dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.Outputs.Dir, recs, sum, c
+	return sum.Dir, recs, sum, c
 }
 
 func TestDistortionClosestPairs(t *testing.T) {

@@ -22,6 +22,14 @@ func Run(t *testing.T, src string) ([]report.Record, *runner.Summary) {
 	return run(t, src, runner.Options{Workers: 2, NoCache: true})
 }
 
+// RunWorkers is Run of the config as file name (the result folder and the
+// captions name it, so golden figures depend on it) with the given number
+// of cell workers (a kind's determinism test compares 1 and 2).
+func RunWorkers(t *testing.T, file, src string, workers int) ([]report.Record, *runner.Summary) {
+	t.Helper()
+	return runFile(t, file, src, runner.Options{Workers: workers, NoCache: true})
+}
+
 // RunCached is Run over the cell cache in cacheDir: calls given the same
 // directory share their cells as the configs of one runexp suite do. The
 // summary counts the cells computed and those taken from the cache.
@@ -32,8 +40,13 @@ func RunCached(t *testing.T, src, cacheDir string) ([]report.Record, *runner.Sum
 
 func run(t *testing.T, src string, opt runner.Options) ([]report.Record, *runner.Summary) {
 	t.Helper()
+	return runFile(t, "test.yaml", src, opt)
+}
+
+func runFile(t *testing.T, file, src string, opt runner.Options) ([]report.Record, *runner.Summary) {
+	t.Helper()
 	t.Setenv("RUNEXP_DATA", "")
-	c, err := config.Parse("test.yaml", []byte(src))
+	c, err := config.Parse(file, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
