@@ -154,6 +154,8 @@ Run flags:
   -v                debug logging
   -q, --quiet       only warnings, errors and one summary line per config
   --max-cells N     refuse configs with more than N cells (default 100000)
+  --cpuprofile DIR  write a CPU profile of each config to DIR/NAME.pprof
+                    (also for suite; docs/performance.md reads them)
   --with SPEC       add an estimator to every config whose kind can use it
                     (repeatable): NAME or NAME:key=value,key=value, values
                     YAML scalars, label= sets the label; e.g. --with
@@ -194,6 +196,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
 	fs.BoolVar(quiet, "q", false, "same as --quiet")
 	maxCells := fs.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than this many cells")
+	var prof profiler
+	prof.register(fs)
 	fs.Usage = func() { usage(fs.Output()) }
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -230,6 +234,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runexp: -j %d: want at least 1 worker\n", *jobs)
 		return exitUsage
 	}
+	if err := prof.prepare(); err != nil {
+		fmt.Fprintln(stderr, "runexp:", err)
+		return exitUsage
+	}
 	term := newTerm(stderr)
 	log, err := newLogger(term, *logFormat, *verbose, *quiet)
 	if err != nil {
@@ -259,10 +267,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if !*quiet {
 			progress = newProgress(term, log, c.Name).update
 		}
+		stopProf, err := prof.start(c.Name)
+		if err != nil {
+			fmt.Fprintln(stderr, "runexp:", err)
+			return exitUsage
+		}
 		sum, err := runner.Run(ctx, c, runner.Options{
 			DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
 			Shard: shard, Workers: *jobs, Log: log, Stdout: tables, Progress: progress, With: added[ci],
 		})
+		if perr := stopProf(); perr != nil {
+			log.Warn("CPU profile not written", "config", c.Name, "err", perr)
+		}
 		term.endBar()
 		var ie *runner.InterruptedError
 		if errors.As(err, &ie) {

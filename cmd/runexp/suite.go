@@ -27,6 +27,7 @@ type suiteRun struct {
 	Name         string  `json:"name"`
 	File         string  `json:"file"`
 	Seconds      float64 `json:"seconds"`
+	CPUSeconds   float64 `json:"cpu_seconds,omitempty"` // user + system, all threads
 	Cells        int     `json:"cells"`
 	Computed     int     `json:"computed"`
 	Cached       int     `json:"cached"`
@@ -99,10 +100,15 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	wo.register(fs)
 	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
 	fs.BoolVar(quiet, "q", false, "same as --quiet")
+	var prof profiler
+	prof.register(fs)
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	with, root, err := wo.resolve(*out)
+	if err == nil {
+		err = prof.prepare()
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "runexp suite:", err)
 		return exitUsage
@@ -150,16 +156,24 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	rep := suiteReport{Started: time.Now(), Workers: *jobs, Baseline: *baseline, Manifest: report.NewManifest()}
 	code := exitOK
 	for ci, c := range cfgs {
-		t0 := time.Now()
+		t0, cpu0 := time.Now(), processCPU()
 		var progress func(done, total int)
 		if !*quiet {
 			progress = newProgress(term, log, c.Name).update
+		}
+		stopProf, err := prof.start(c.Name)
+		if err != nil {
+			fmt.Fprintln(stderr, "runexp suite:", err)
+			return exitUsage
 		}
 		sum, err := runner.Run(ctx, c, runner.Options{
 			DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
 			Workers: *jobs, Log: log, Progress: progress, With: added[ci],
 		})
-		r := suiteRun{Name: c.Name, File: c.File, Seconds: time.Since(t0).Seconds()}
+		if perr := stopProf(); perr != nil {
+			log.Warn("CPU profile not written", "config", c.Name, "err", perr)
+		}
+		r := suiteRun{Name: c.Name, File: c.File, Seconds: time.Since(t0).Seconds(), CPUSeconds: processCPU() - cpu0}
 		var ie *runner.InterruptedError
 		if errors.As(err, &ie) {
 			fmt.Fprintln(stderr, "\nrunexp suite:", err)
@@ -384,11 +398,13 @@ func addedTable(a []addedCells) *report.Table {
 }
 
 func printTimes(w io.Writer, rep suiteReport) {
-	t := &report.Table{Title: "Suite wall time", Header: []string{"Config", "Cells", "Computed", "Seconds", "Status"}}
+	t := &report.Table{Title: "Suite wall time", Header: []string{"Config", "Cells", "Computed", "Seconds", "CPU seconds", "Status"}}
+	var cpu float64
 	for _, r := range rep.Runs {
-		t.Rows = append(t.Rows, []string{r.Name, fmt.Sprint(r.Cells), fmt.Sprint(r.Computed), fmt.Sprintf("%.1f", r.Seconds), fmt.Sprint(r.Status)})
+		cpu += r.CPUSeconds
+		t.Rows = append(t.Rows, []string{r.Name, fmt.Sprint(r.Cells), fmt.Sprint(r.Computed), fmt.Sprintf("%.1f", r.Seconds), fmt.Sprintf("%.1f", r.CPUSeconds), fmt.Sprint(r.Status)})
 	}
-	t.Rows = append(t.Rows, []string{"total", "", "", fmt.Sprintf("%.1f", rep.Seconds), ""})
+	t.Rows = append(t.Rows, []string{"total", "", "", fmt.Sprintf("%.1f", rep.Seconds), fmt.Sprintf("%.1f", cpu), ""})
 	fmt.Fprintln(w)
 	t.RenderText(w)
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/linalg"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 )
@@ -434,6 +435,10 @@ func runPool(ctx context.Context, inst Instance, cells []*Cell, workers int, log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// As many cells as run at once call BLAS at once: give each its
+	// share of the cores, so a threaded backend does not oversubscribe
+	// them (linalg.ShareCores; a no-op in the pure-Go build).
+	linalg.ShareCores(min(workers, len(cells)))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
