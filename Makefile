@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench fuzz toy usps yaleb huang nguyen lpkpca suite suite-quick scoreboard clean
+.PHONY: all build test vet fmt bench fuzz suite suite-quick scoreboard clean
 
 all: vet test build
 
@@ -45,43 +45,48 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/methods/
 
+# The make targets per paper and dataset: each runs, in one process (so
+# configs on the same data share features and kernel fits), every config
+# whose name matches its globs, through `runexp suite` (suite.json gives
+# each config's wall and CPU seconds). PROFILE=DIR also writes a CPU
+# profile per config (`make profile` does it for all and sums them per
+# target). Times are docs/performance.md's, 2 cores, empty cache.
+TARGETS := toy usps yaleb huang nguyen lpkpca matrix
 # The two synthetic figures (no data needed).
-toy: build
-	./bin/runexp configs/abrahamsen-hansen-fig2.yaml configs/abrahamsen-hansen-fig3.yaml
+toy_CONFIGS    := abrahamsen-hansen-fig2 abrahamsen-hansen-fig3
+# Abrahamsen & Hansen Figs. 4–6 and their readings on USPS; most of it the
+# Lasso/GPS cells of Fig. 4 and its std reading.
+usps_CONFIGS   := abrahamsen-hansen-fig4* abrahamsen-hansen-fig5* abrahamsen-hansen-fig6*
+# Zheng & Lai Tables 1–4 and their readings on Yale B (one kernel PCA fit).
+yaleb_CONFIGS  := zheng-lai-*
+# Huang, Tian & De la Torre Table 1 and Figs. 5–6 (Yale faces, CMU PIE).
+huang_CONFIGS  := huang-*
+# Nguyen & De la Torre Fig. 5 table and Tables 1–2 (CMU PIE, Oil Flow);
+# most of it the Oil Flow tables.
+nguyen_CONFIGS := nguyen-*
+# Zheng et al. LPKPCA Tables 1–6 and Figs. 2, 4, 6 (ORL, Yale B, Scene-15);
+# the first time most of it GIST for the 4485 Scene-15 images.
+lpkpca_CONFIGS := zheng-lpkpca-*
+# The cross-paper matrix: every estimator on every dataset it can run.
+matrix_CONFIGS := matrix
+PROFILE ?=
+# BIN=./bin/runexp-openblas (after make build-openblas) runs the targets
+# and the profile on the OpenBLAS build.
+BIN ?= ./bin/runexp
 
-# Abrahamsen & Hansen Figs. 4–6 on the real USPS digits (needs RUNEXP_DATA).
-usps: build
-	./bin/runexp configs/abrahamsen-hansen-fig6.yaml configs/abrahamsen-hansen-fig6-unit.yaml configs/abrahamsen-hansen-fig4.yaml \
-		configs/abrahamsen-hansen-fig4-std025.yaml configs/abrahamsen-hansen-fig5.yaml
+.PHONY: $(TARGETS) profile
+$(TARGETS): build
+	$(BIN) suite $(foreach g,$($@_CONFIGS),--only '$(g)') $(if $(PROFILE),--cpuprofile $(PROFILE))
 
-# Zheng & Lai Tables 1–4 on the real Yale B faces (needs RUNEXP_DATA). One
-# process, so the four tables share one kernel PCA fit.
-yaleb: build
-	./bin/runexp configs/zheng-lai-table1.yaml configs/zheng-lai-table2.yaml \
-		configs/zheng-lai-table3.yaml configs/zheng-lai-table4.yaml \
-		configs/zheng-lai-table1-noise255.yaml configs/zheng-lai-table1-subsets12.yaml \
-		configs/zheng-lai-table3-subsets12.yaml
-
-# Huang, Tian & De la Torre Table 1 and Figs. 5–6 on Yale faces and CMU PIE
-# (needs RUNEXP_DATA).
-huang: build
-	./bin/runexp configs/huang-table1.yaml configs/huang-table1-pergroup.yaml \
-		configs/huang-table1-pie.yaml configs/huang-table1-pie-pergroup.yaml \
-		configs/huang-fig5.yaml configs/huang-fig5-k10.yaml configs/huang-fig6.yaml
-
-# Nguyen & De la Torre Fig. 5 table and Tables 1–2 on CMU PIE and Oil Flow
-# (needs RUNEXP_DATA; about 10 minutes on 2 cores, most of it the Oil Flow table).
-nguyen: build
-	./bin/runexp configs/nguyen-table2.yaml configs/nguyen-fig5.yaml configs/nguyen-table1.yaml
-
-# Zheng et al. (2015) LPKPCA Tables 1–6 and Figs. 2, 4, 6 on ORL, Yale B and
-# Scene-15 (needs RUNEXP_DATA). One process, so the GIST descriptors and the
-# kernel PCA fits are computed once; about 5 minutes on 2 cores, most of it GIST.
-lpkpca: build
-	./bin/runexp configs/zheng-lpkpca-table1.yaml configs/zheng-lpkpca-table2.yaml configs/zheng-lpkpca-fig2.yaml \
-		configs/zheng-lpkpca-table1-lambdascan.yaml configs/zheng-lpkpca-table3.yaml configs/zheng-lpkpca-table4.yaml \
-		configs/zheng-lpkpca-fig4.yaml configs/zheng-lpkpca-table3-lambdascan.yaml configs/zheng-lpkpca-table5.yaml \
-		configs/zheng-lpkpca-table6.yaml configs/zheng-lpkpca-fig6.yaml
+# The whole suite against the baseline with a CPU profile per config, then
+# the profiles summed per make target: $(PROFILE_DIR)/TARGET.top (pprof
+# -top, flat and cumulative) and suite.json's seconds per config.
+PROFILE_DIR ?= results/profiles
+profile: build
+	-$(BIN) suite --baseline baseline --cpuprofile $(PROFILE_DIR) $(if $(ONLY),--only '$(ONLY)')
+	@$(foreach t,$(TARGETS),files=$$(for g in $(foreach g,$($(t)_CONFIGS),'$(g)'); do ls $(PROFILE_DIR)/$$g.pprof 2>/dev/null; done); \
+		if [ -n "$$files" ]; then $(GO) tool pprof -top -nodecount 40 $(BIN) $$files > $(PROFILE_DIR)/$(t).top 2>/dev/null && \
+		echo "$(PROFILE_DIR)/$(t).top"; fi;)
 
 .PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas
 
