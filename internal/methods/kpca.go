@@ -174,18 +174,28 @@ func (m *KPCA) ProjectGram(kx *mat.Dense, q int) *Projection {
 	if n != m.N() {
 		panic(fmt.Sprintf("methods: kernel rows have %d columns, model has %d training points", n, m.N()))
 	}
-	kc := m.centre(kx)
-	aq := m.Alpha.Slice(0, n, 0, q)
 	beta := mat.NewDense(r, q, nil)
-	beta.Mul(kc, aq)
 	gamma := mat.NewDense(r, n, nil)
+	m.projectGramTo(gamma, beta, mat.NewDense(r, n, nil), kx, q)
+	return &Projection{Q: q, Beta: beta, Gamma: gamma, Kx: kx}
+}
+
+// projectGramTo is ProjectGram writing Γ into gamma (M×N) and β into beta
+// (M×q), with kc (M×N) as scratch for the centred kernel rows, all owned
+// by the caller: fixed-point methods project a batch at every step and
+// reuse their buffers instead of allocating three matrices per step. q
+// and the sizes are the caller's to check.
+func (m *KPCA) projectGramTo(gamma, beta, kc, kx *mat.Dense, q int) {
+	r, n := kx.Dims()
+	m.centreTo(kc, kx)
+	aq := m.Alpha.Slice(0, n, 0, q)
+	beta.Mul(kc, aq)
 	gamma.Mul(beta, aq.T())
 	for i := 0; i < r; i++ {
 		row := gamma.RawRowView(i)
 		shift := (1 - floats.Sum(row)) / float64(n)
 		floats.AddConst(shift, row)
 	}
-	return &Projection{Q: q, Beta: beta, Gamma: gamma, Kx: kx}
 }
 
 // centre returns the centred kernel rows k̃(x_m, x_n) = k(x_m, x_n) −
@@ -193,6 +203,13 @@ func (m *KPCA) ProjectGram(kx *mat.Dense, q int) *Projection {
 func (m *KPCA) centre(kx *mat.Dense) *mat.Dense {
 	r, n := kx.Dims()
 	kc := mat.NewDense(r, n, nil)
+	m.centreTo(kc, kx)
+	return kc
+}
+
+// centreTo is centre writing into kc (M×N).
+func (m *KPCA) centreTo(kc, kx *mat.Dense) {
+	r, n := kx.Dims()
 	for i := 0; i < r; i++ {
 		row := kx.RawRowView(i)
 		mu := floats.Sum(row) / float64(n)
@@ -201,7 +218,6 @@ func (m *KPCA) centre(kx *mat.Dense) *mat.Dense {
 			dst[j] = v - mu - m.colMean[j] + m.allMean
 		}
 	}
-	return kc
 }
 
 // BetaGram returns only the coordinates β (M×q) of ProjectGram, given

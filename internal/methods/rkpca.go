@@ -201,6 +201,7 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 	}
 
 	var kz mat.Dense
+	var pw projWork
 	next := mat.NewDense(m, d, nil)
 	res := make([]float64, d)
 	a := make([]float64, d)
@@ -211,9 +212,8 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 		za := z.Slice(0, na, 0, d).(*mat.Dense)
 		kz.Reset()
 		kernel.Gram(&kz, in.Model.Kernel, za, x)
-		proj := in.Model.ProjectGram(&kz, in.Q)
 		// w_n = Γ_n(z)·k(z, d_n), overwriting Γ.
-		w := proj.Gamma
+		w := pw.gamma(in.Model, &kz, in.Q)
 		w.MulElem(w, &kz)
 		nxt := next.Slice(0, na, 0, d).(*mat.Dense)
 		nxt.Mul(w, x)
@@ -276,6 +276,39 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 	}
 	CheckFinite(dst, st)
 	return st, nil
+}
+
+// projWork holds the buffers of one batch projection (KPCA.projectGramTo)
+// for the fixed points of RKPCA and fixedObservedFit, which project their
+// active rows at every step: allocated once at the first step's batch
+// size and sliced to the shrinking batch after, instead of three M×N
+// matrices allocated per step.
+type projWork struct {
+	gam, beta, kc []float64
+}
+
+// gamma returns the projection coefficients Γ (M×N) of the kernel rows
+// kx = k(z_m, d_n) (M×N) on the first q components of m, in buffers that
+// the next call overwrites.
+func (w *projWork) gamma(m *KPCA, kx *mat.Dense, q int) *mat.Dense {
+	if q < 1 || q > m.Rank() {
+		panic(fmt.Sprintf("methods: %d components requested, model has %d", q, m.Rank()))
+	}
+	r, n := kx.Dims()
+	if n != m.N() {
+		panic(fmt.Sprintf("methods: kernel rows have %d columns, model has %d training points", n, m.N()))
+	}
+	if cap(w.gam) < r*n {
+		w.gam, w.kc, w.beta = make([]float64, r*n), make([]float64, r*n), make([]float64, r*q)
+	}
+	if cap(w.beta) < r*q {
+		w.beta = make([]float64, r*q)
+	}
+	// Mul overwrites its receiver (β = 0 in Gemm), so stale values from
+	// the previous step do not enter.
+	gam := mat.NewDense(r, n, w.gam[:r*n])
+	m.projectGramTo(gam, mat.NewDense(r, q, w.beta[:r*q]), mat.NewDense(r, n, w.kc[:r*n]), kx, q)
+	return gam
 }
 
 // pullWeights writes into a the diagonal of A = (γ₂e/2Cγ)·Ω·W² of eq. 6 for

@@ -72,6 +72,7 @@ func (f *fixedObservedFit) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, 
 	tol2 := f.Tol * f.Tol
 	next := make([]float64, d)
 	var kz, num mat.Dense
+	var pw projWork
 	for it := 1; it <= f.MaxIter && len(act) > 0; it++ {
 		za := mat.NewDense(len(act), d, nil)
 		for a, i := range act {
@@ -79,7 +80,7 @@ func (f *fixedObservedFit) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, 
 		}
 		kz.Reset()
 		kernel.Gram(&kz, in.Model.Kernel, za, x)
-		w := in.Model.ProjectGram(&kz, in.Q).Gamma
+		w := pw.gamma(in.Model, &kz, in.Q)
 		w.MulElem(w, &kz) // w_n = Γ_n(z)·k(z, d_n)
 		num.Reset()
 		num.Mul(w, x)
