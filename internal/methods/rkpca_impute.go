@@ -141,8 +141,16 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 	nonconv := make([]float64, n)
 	cur := mat.DenseCopyOf(dst)
 	inPart := make([]bool, n)
+	var train []int // rows of cur in the partition's training set
 	for it := 0; it < ri.Iterations; it++ {
 		perm := in.Rand.Perm(n)
+		// The k training sets of this iteration are all drawn from
+		// cur, so their Gram matrices are sub-blocks of cur's: one
+		// n×n kernel pass instead of k of (n − n/k)². Entry (i, j)
+		// depends on rows i and j only (a dot product over the D
+		// coordinates, the two squared norms, one exp), so a
+		// sub-block is bit for bit the Gram matrix FitKPCA would form.
+		gram := kernel.SelfGram(k, cur)
 		for p := 0; p < ri.Partitions; p++ {
 			lo, hi := p*n/ri.Partitions, (p+1)*n/ri.Partitions
 			part := perm[lo:hi]
@@ -152,12 +160,10 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 			for _, i := range part {
 				inPart[i] = true
 			}
-			train := mat.NewDense(n-len(part), d, nil)
-			r := 0
+			train = train[:0]
 			for i := 0; i < n; i++ {
 				if !inPart[i] {
-					train.SetRow(r, cur.RawRowView(i))
-					r++
+					train = append(train, i)
 				}
 			}
 			var rows []int
@@ -169,7 +175,15 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 			if len(rows) == 0 {
 				continue
 			}
-			model, err := FitKPCA(train, k)
+			xt := mat.NewDense(len(train), d, nil)
+			gt := mat.NewSymDense(len(train), nil)
+			for a, i := range train {
+				xt.SetRow(a, cur.RawRowView(i))
+				for b := a; b < len(train); b++ {
+					gt.SetSym(a, b, gram.At(i, train[b]))
+				}
+			}
+			model, err := FitKPCAGram(xt, k, gt)
 			if err != nil {
 				for _, i := range rows {
 					failed[i]++
