@@ -148,9 +148,16 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 		// cur, so their Gram matrices are sub-blocks of cur's: one
 		// n×n kernel pass instead of k of (n − n/k)². Entry (i, j)
 		// depends on rows i and j only (a dot product over the D
-		// coordinates, the two squared norms, one exp), so a
-		// sub-block is bit for bit the Gram matrix FitKPCA would form.
-		gram := kernel.SelfGram(k, cur)
+		// coordinates, the two squared norms, one exp), so under
+		// gonum's pure-Go BLAS a sub-block is bit for bit the Gram
+		// matrix FitKPCA would form (TestSelfGramSubBlock) as long as
+		// both products take the same path through Dgemm
+		// (sharedGramExact); another BLAS may round the two
+		// differently.
+		var gram *mat.SymDense
+		if sharedGramExact(n, d, n-(n+ri.Partitions-1)/ri.Partitions) {
+			gram = kernel.SelfGram(k, cur)
+		}
 		for p := 0; p < ri.Partitions; p++ {
 			lo, hi := p*n/ri.Partitions, (p+1)*n/ri.Partitions
 			part := perm[lo:hi]
@@ -176,14 +183,21 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 				continue
 			}
 			xt := mat.NewDense(len(train), d, nil)
-			gt := mat.NewSymDense(len(train), nil)
 			for a, i := range train {
 				xt.SetRow(a, cur.RawRowView(i))
-				for b := a; b < len(train); b++ {
-					gt.SetSym(a, b, gram.At(i, train[b]))
-				}
 			}
-			model, err := FitKPCAGram(xt, k, gt)
+			var model *KPCA
+			if gram != nil {
+				gt := mat.NewSymDense(len(train), nil)
+				for a, i := range train {
+					for b := a; b < len(train); b++ {
+						gt.SetSym(a, b, gram.At(i, train[b]))
+					}
+				}
+				model, err = FitKPCAGram(xt, k, gt)
+			} else {
+				model, err = FitKPCA(xt, k)
+			}
 			if err != nil {
 				for _, i := range rows {
 					failed[i]++
@@ -226,4 +240,18 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 	}
 	CheckFinite(dst, st)
 	return st, nil
+}
+
+// sharedGramExact reports whether the Gram matrix of n points in d
+// dimensions holds, bit for bit, that of any subset of at least minSub of
+// them (in their order) under gonum's pure-Go BLAS. The product XXᵀ is a
+// Dgemm whose entry (i, j) is one dot product of rows i and j over the
+// d coordinates when it runs serially, and a sum of dot products over
+// blocks of 64 coordinates when it runs in parallel (gonum runs it in
+// parallel from 2 × 2 blocks of 64 rows, i.e. more than 64 points). With
+// d ≤ 64 there is a single block and both paths round alike; otherwise
+// the subsets must take the parallel path too.
+func sharedGramExact(n, d, minSub int) bool {
+	const block = 64 // gonum/blas/gonum's blockSize
+	return d <= block || (n > block && minSub > block)
 }

@@ -5,6 +5,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	blasgonum "gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/kernel"
 )
 
 // The Geman–McClure scale of Nguyen & De la Torre §3.3 is
@@ -49,6 +55,53 @@ func TestSelectKthMatchesSort(t *testing.T) {
 					t.Fatalf("n=%d k=%d: max below k is %v, want %v", n, k, slices.Max(b[:k]), sorted[k-1])
 				}
 			}
+		}
+	}
+}
+
+// TestSelfGramSubBlock checks what RKPCAImpute relies on when it takes each
+// partition's Gram matrix from the one of all the current estimates: under
+// gonum's pure-Go BLAS, the Gram matrix of a subset of rows (in their
+// order) is the sub-block of the full one bit for bit whenever
+// sharedGramExact says so. Sizes: Table 1's (100 points in 12-D, 90 kept),
+// subsets on the other side of gonum's parallel Dgemm threshold (64 rows)
+// with d ≤ 64, and d > 64 with both sides parallel; the one case
+// sharedGramExact refuses (d > 64, a serial subset of a parallel whole)
+// does differ on this draw, so the guard is needed. Tolerance: none.
+func TestSelfGramSubBlock(t *testing.T) {
+	if _, ok := blas64.Implementation().(blasgonum.Implementation); !ok {
+		t.Skip("another BLAS implementation may round a sub-block differently")
+	}
+	rng := rand.New(rand.NewPCG(8, 3))
+	k := kernel.NewGaussianGamma(0.0375)
+	for _, c := range []struct {
+		n, d, keep int
+		exact      bool
+	}{{100, 12, 90, true}, {100, 12, 40, true}, {400, 20, 300, true}, {200, 100, 180, true}, {100, 100, 60, false}} {
+		if got := sharedGramExact(c.n, c.d, c.keep); got != c.exact {
+			t.Fatalf("sharedGramExact(%d, %d, %d) = %v, want %v", c.n, c.d, c.keep, got, c.exact)
+		}
+		x := mat.NewDense(c.n, c.d, nil)
+		for i := range x.RawMatrix().Data {
+			x.RawMatrix().Data[i] = rng.Float64()
+		}
+		rows := rng.Perm(c.n)[:c.keep]
+		slices.Sort(rows)
+		sub := mat.NewDense(c.keep, c.d, nil)
+		for a, i := range rows {
+			sub.SetRow(a, x.RawRowView(i))
+		}
+		full, want := kernel.SelfGram(k, x), kernel.SelfGram(k, sub)
+		same := true
+		for a, i := range rows {
+			for b, j := range rows {
+				if math.Float64bits(full.At(i, j)) != math.Float64bits(want.At(a, b)) {
+					same = false
+				}
+			}
+		}
+		if same != c.exact {
+			t.Errorf("%d of %d points in %d-D: sub-block bit-identical %v, want %v", c.keep, c.n, c.d, same, c.exact)
 		}
 	}
 }
