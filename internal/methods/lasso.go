@@ -279,8 +279,10 @@ type gpsRow struct {
 	hist   []int
 	maxCnt int
 
-	// Per component j, as of its last evaluation (see stale).
-	stale []stale
+	// Per component j, as of its last evaluation: the terms of the
+	// estimate and bound that do not change between evaluations (see
+	// eval). One slice per term, so that the bound sweep streams them.
+	q, coef, rz, p []float64
 
 	sum, absW, absW0 float64 // W, Σ_n |w_n|, and Σ_n |w_n| at the last refresh
 	acc              float64 // A = Σ_r ‖w(r) − w(r−1)‖₁ over the steps since the last refresh
@@ -291,7 +293,8 @@ type gpsRow struct {
 	// estimate's error bound (0 when exact), the upper bound of |λ_j|, and
 	// membership of S; the candidates for the largest |λ_j|.
 	est, bnd, up []float64
-	inS          []int // the members of S, in index order
+	inS          []int // the members of S
+	open         []int // components z_j ≠ 0 whose interval of λ_j·z_j contains 0
 	cand         []int
 	lo           float64 // the largest lower bound of |λ_j| among the candidates
 
@@ -301,17 +304,21 @@ type gpsRow struct {
 
 func (g *gps) newRow() *gpsRow {
 	return &gpsRow{
-		gps:   g,
-		w:     make([]float64, g.n),
-		d2:    make([]float64, g.n),
-		cnt:   make([]int32, g.d),
-		stale: make([]stale, g.d),
-		est:   make([]float64, g.d),
-		bnd:   make([]float64, g.d),
-		up:    make([]float64, g.d),
-		inS:   make([]int, 0, g.d),
-		cand:  make([]int, 0, g.d),
-		best:  make([]scaled, g.window+1),
+		gps:  g,
+		w:    make([]float64, g.n),
+		d2:   make([]float64, g.n),
+		cnt:  make([]int32, g.d),
+		q:    make([]float64, g.d),
+		coef: make([]float64, g.d),
+		rz:   make([]float64, g.d),
+		p:    make([]float64, g.d),
+		est:  make([]float64, g.d),
+		bnd:  make([]float64, g.d),
+		up:   make([]float64, g.d),
+		inS:  make([]int, 0, g.d),
+		open: make([]int, 0, g.d),
+		cand: make([]int, g.d),
+		best: make([]scaled, g.window+1),
 	}
 }
 
@@ -369,41 +376,36 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 	}
 }
 
-// stale is what the bound sweep needs of component j, last evaluated at
-// step at with v_j = v, W = W_s, Σ_n |w_n| = S_s and A = A_s. The terms of
-// gpsRow.bounds that do not change between evaluations are folded in:
+// eval evaluates component j at step t. Besides λ_j it stores the terms of
+// gpsRow.bounds that do not change until the next evaluation or move of
+// z_j:
 //
 //	estimate  v_j + mid_j(W − W_s) − z_j W  as  q + coef·W,
 //	bound     half_j(A − A_s) + round_j(S + S_s) + 8ε|z_j|S  as  half_j·A + rz·S + p,
 //
-// with q = v − mid_j W_s, coef = mid_j − z_j, rz = round_j + 8ε|z_j| and
-// p = round_j S_s − half_j A_s; coef and rz change when z_j moves.
-type stale struct {
-	v, q, coef, rz, p float64
-	at                int
-}
-
-// eval evaluates component j at step t.
+// with W_s, S_s = Σ_n |w_n| and A_s the values at step s = t, q = v − mid_j W_s,
+// coef = mid_j − z_j, rz = round_j + 8ε|z_j| and p = round_j S_s − half_j A_s.
 func (r *gpsRow) eval(j, t int, zj float64) {
 	const eps = 0x1p-52
-	c := &r.stale[j]
-	c.v = floats.Dot(r.w, r.xt[j*r.n:(j+1)*r.n])
-	c.at = t
-	c.q = c.v - r.mid[j]*r.sum
-	c.coef = r.mid[j] - zj
-	c.rz = r.round[j] + 8*eps*math.Abs(zj)
-	c.p = r.round[j]*r.absW - r.half[j]*r.acc
-	r.est[j], r.bnd[j] = c.v-zj*r.sum, 0
+	v := floats.Dot(r.w, r.xt[j*r.n:(j+1)*r.n])
+	r.q[j] = v - r.mid[j]*r.sum
+	r.coef[j] = r.mid[j] - zj
+	r.rz[j] = r.round[j] + 8*eps*math.Abs(zj)
+	r.p[j] = r.round[j]*r.absW - r.half[j]*r.acc
+	r.est[j], r.bnd[j] = v-zj*r.sum, 0
 	r.up[j] = math.Abs(r.est[j])
 }
 
-// bounds sets, for every component j at step t, λ_j (exact if j was
-// evaluated at t, else an estimate), the error bound and the upper bound
-// of |λ_j|, and makes the components whose upper bound reaches the largest
-// lower bound the candidates for the largest |λ_j|. It returns max_j |z_j|.
-func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
+// bounds sets, for every component j at step t, λ_j (exact if every
+// component was evaluated at t, all, else an estimate), the error bound
+// and the upper bound of |λ_j|, and makes the components whose upper bound
+// reaches the largest lower bound the candidates for the largest |λ_j|.
+// It also sorts the components with z_j ≠ 0 for the S set: into r.inS
+// those whose interval of λ_j z_j lies below 0, into r.open those whose
+// interval contains 0 (decided in run). It returns max_j |z_j|.
+func (r *gpsRow) bounds(z []float64, all bool) (zmax float64) {
 	const eps = 0x1p-52
-	// The drift term of the type's comment with a margin for the rounding
+	// The drift term of eval's comment with a margin for the rounding
 	// of the running sum A (which also covers that of the products
 	// half_j·A and half_j·A_s); round_j·(Σ|w| now + Σ|w| then) is the
 	// margin for the rounding of the N-term sums behind v_j and W, at
@@ -415,32 +417,44 @@ func (r *gpsRow) bounds(z []float64, t int) (zmax float64) {
 	sum, absW := r.sum, r.absW
 	lo := math.Inf(-1)
 	// Local slices of length D, so that the loop needs no bounds checks
-	// and the candidate list is not written back on every append.
+	// and the lists are not written back on every append.
 	d := len(z)
-	cand := r.cand[:0]
-	st, half := r.stale[:d], r.half[:d]
+	cand, inS, open := r.cand[:d], r.inS[:0], r.open[:0]
+	q, coef, p, rz, half := r.q[:d], r.coef[:d], r.p[:d], r.rz[:d], r.half[:d]
 	estA, bndA, upA := r.est[:d], r.bnd[:d], r.up[:d]
+	k := 0
 	for j, zj := range z {
-		c := &st[j]
-		var est, bnd float64
-		if c.at == t {
-			est = c.v - zj*sum
-		} else {
-			est = c.q + c.coef*sum
-			bnd = half[j]*accHi + c.p + c.rz*absW
+		est, bnd := estA[j], 0.0 // set by eval at this step if all
+		if !all {
+			est = q[j] + coef[j]*sum
+			bnd = half[j]*accHi + p[j] + rz[j]*absW
 		}
 		a := math.Abs(est)
-		estA[j], bndA[j], upA[j] = est, bnd, a+bnd
+		u := a + bnd
+		estA[j], bndA[j], upA[j] = est, bnd, u
 		if a-bnd > lo {
 			lo = a - bnd
 		}
-		// Candidates against the running largest lower bound; top
-		// skips those below the final one.
-		if a+bnd >= lo {
-			cand = append(cand, j)
+		// Candidates against the running largest lower bound (top skips
+		// those below the final one), kept without a branch: which
+		// components pass is not predictable.
+		cand[k] = j
+		if u >= lo {
+			k++
+		}
+		// The S set. The interval of λ_j z_j is [e − b, e + b]: below 0,
+		// j is in S; containing 0, it is open. Both need e − b < 0, which
+		// is rare (and never holds for z_j = 0, where e = ±0 and b = 0).
+		if e, b := est*zj, bnd*math.Abs(zj); e-b < 0 {
+			if e+b >= 0 {
+				open = append(open, j)
+			} else {
+				inS = append(inS, j)
+			}
 		}
 	}
-	r.cand, r.lo = cand, lo
+	cand = cand[:k]
+	r.cand, r.inS, r.open, r.lo = cand, inS, open, lo
 	// max_j |z_j| = max_j |cnt_j|·Δ, the product being monotone in |cnt_j|.
 	return float64(r.maxCnt) * r.delta
 }
@@ -501,30 +515,29 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 		if r.since >= lassoRefresh || !(r.absW < 0x1p64*r.absW0) || !(r.absW > 0x1p-64*r.absW0) {
 			r.refresh(z, gam, t)
 		}
-		if r.eager && r.stale[0].at != t {
+		all := r.since == 0 // refresh (also before step 0) evaluated every component at t
+		if r.eager && !all {
 			for j, zj := range z {
 				r.eval(j, t, zj)
 			}
+			all = true
 		}
-		zmax := r.bounds(z, t)
+		zmax := r.bounds(z, all)
 		j, lj := r.top(z, t)
 		if r.finished(t, j, lj, zmax, st) {
 			return
 		}
 
-		// The S set, {j : λ_j z_j < 0}: decided for every j, evaluating
-		// those whose interval contains 0.
-		r.inS = r.inS[:0]
-		for j, zj := range z {
-			if zj == 0 {
-				continue
-			}
-			e, b := r.est[j]*zj, r.bnd[j]*math.Abs(zj)
-			if e < 0 && e+b >= 0 || e >= 0 && e-b < 0 {
+		// The S set, {j : λ_j z_j < 0}: bounds put in r.inS the j whose
+		// interval lies below 0 (an evaluation in top keeps λ_j in its
+		// interval) and in r.open those whose interval contains 0, which
+		// are evaluated here unless top already did.
+		for _, j := range r.open {
+			zj := z[j]
+			if r.bnd[j] > 0 {
 				r.eval(j, t, zj)
-				e = r.est[j] * zj
 			}
-			if e < 0 {
+			if r.est[j]*zj < 0 {
 				r.inS = append(r.inS, j)
 			}
 		}
@@ -629,14 +642,15 @@ func (r *gpsRow) move(j int, lj float64, z []float64) {
 		r.maxCnt--
 	}
 	z[j] = float64(r.cnt[j]) * r.delta
-	c := &r.stale[j]
-	c.coef = r.mid[j] - z[j]
-	c.rz = r.round[j] + 8*0x1p-52*math.Abs(z[j])
+	r.coef[j] = r.mid[j] - z[j]
+	r.rz[j] = r.round[j] + 8*0x1p-52*math.Abs(z[j])
 	var sum, abs, change float64
-	for k, wk := range r.w {
+	w := r.w
+	e = e[:len(w)]
+	for k, wk := range w {
 		nw := wk * e[k] * f
 		change += math.Abs(nw - wk)
-		r.w[k] = nw
+		w[k] = nw
 		sum += nw
 		abs += math.Abs(nw)
 	}
