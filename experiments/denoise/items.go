@@ -23,7 +23,7 @@ func items(rec *report.Record, metric string) (claims.ItemStat, bool) {
 	pct := func(p float64) func(*report.Record, []float64) float64 {
 		return func(_ *report.Record, x []float64) float64 { return metrics.Percentile(x, p) }
 	}
-	mean := func(x []float64) float64 { return metrics.Summarize(x).Mean }
+	mean := metrics.Mean
 	pixels := func(r *report.Record) float64 { return math.Round(r.Metrics["sse_mean"] / r.Metrics["mse_mean"]) }
 	var f func(*report.Record, []float64) float64
 	switch metric {
@@ -37,7 +37,7 @@ func items(rec *report.Record, metric string) (claims.ItemStat, bool) {
 		f = pct(0.95)
 	case "band_width":
 		f = func(_ *report.Record, x []float64) float64 {
-			return metrics.Percentile(x, 0.95) - metrics.Percentile(x, 0.05)
+			return metrics.Spread(x, 0.05, 0.95)
 		}
 	case "mse255_mean":
 		f = func(_ *report.Record, x []float64) float64 { return mean(x) * 255 * 255 }

@@ -38,9 +38,9 @@ func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
 		prefix, array string
 		stat          func(*report.Record, []float64) float64
 	}{
-		{"ape_mean_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Summarize(x).Mean }},
-		{"ape_std_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Summarize(x).Std }},
-		{"snr_mean_", arrSNR, func(_ *report.Record, x []float64) float64 { return metrics.Summarize(x).Mean }},
+		{"ape_mean_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
+		{"ape_std_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Std(x) }},
+		{"snr_mean_", arrSNR, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
 	} {
 		if g, ok := strings.CutPrefix(metric, m.prefix); ok && g != "" {
 			return claims.ItemStat{Array: m.array + "_" + g, Stat: m.stat}, true

@@ -61,6 +61,50 @@ func Percentile(x []float64, p float64) float64 {
 	return sortedPercentile(s, p)
 }
 
+// Mean returns the mean of x (NaN if x is empty), as [Summarize] does,
+// without Summarize's sort: the claims' bootstrap takes the mean of
+// thousands of resamples.
+func Mean(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	return floats.Sum(x) / float64(len(x))
+}
+
+// Std returns the sample standard deviation of x (n − 1 in the
+// denominator; 0 for one element, NaN for none), as [Summarize] does.
+func Std(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	return std(x, Mean(x))
+}
+
+func std(x []float64, mean float64) float64 {
+	if len(x) < 2 {
+		return 0
+	}
+	var v float64
+	for _, e := range x {
+		v += (e - mean) * (e - mean)
+	}
+	return math.Sqrt(v / float64(len(x)-1))
+}
+
+// Spread returns Percentile(x, hi) − Percentile(x, lo) from one sorted
+// copy of x (a band's width).
+func Spread(x []float64, lo, hi float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	if lo < 0 || lo > 1 || hi < 0 || hi > 1 {
+		panic(fmt.Sprintf("metrics: percentiles %v, %v outside [0, 1]", lo, hi))
+	}
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	return sortedPercentile(s, hi) - sortedPercentile(s, lo)
+}
+
 // sortedPercentile is Percentile of s, sorted in increasing order: the
 // order statistics and their interpolation, so that a caller needing
 // several percentiles of one sample sorts it once.
@@ -108,14 +152,8 @@ func Summarize(x []float64) Summary {
 		s.Mean, s.Std, s.P5, s.Median, s.P95, s.Min, s.Max = nan, nan, nan, nan, nan, nan, nan
 		return s
 	}
-	s.Mean = floats.Sum(x) / float64(len(x))
-	if len(x) > 1 {
-		var v float64
-		for _, e := range x {
-			v += (e - s.Mean) * (e - s.Mean)
-		}
-		s.Std = math.Sqrt(v / float64(len(x)-1))
-	}
+	s.Mean = Mean(x)
+	s.Std = std(x, s.Mean)
 	// One sorted copy serves the three percentiles (the claims'
 	// bootstrap summarises thousands of resamples: three sorts each were
 	// most of the report stage of the Yale B configs, docs/performance.md).

@@ -105,6 +105,41 @@ func TestSummarizeSortsOnce(t *testing.T) {
 	}
 }
 
+// TestMeanStdSpreadAreSummarize checks that the sort-free Mean and Std and
+// the one-sort Spread, which the claims' bootstrap calls on every
+// resample, give Summarize's and Percentile's bits: the claims' intervals
+// must not move when a statistic is computed the cheaper way. Samples with
+// ties and with NaN (a failed item, which sorts first) are included; the
+// documented edge cases are n = 0 (NaN) and n = 1 (Std 0).
+func TestMeanStdSpreadAreSummarize(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 9))
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b) }
+	for _, n := range []int{1, 2, 3, 7, 20, 101, 400} {
+		for _, withNaN := range []bool{false, true} {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = math.Round(rnd.NormFloat64()*4) / 4
+			}
+			if withNaN {
+				x[rnd.IntN(n)] = math.NaN()
+			}
+			s := Summarize(x)
+			if !same(Mean(x), s.Mean) || !same(Std(x), s.Std) {
+				t.Errorf("n=%d NaN=%v: Mean, Std %v, %v; Summarize %v, %v", n, withNaN, Mean(x), Std(x), s.Mean, s.Std)
+			}
+			if got, want := Spread(x, 0.05, 0.95), Percentile(x, 0.95)-Percentile(x, 0.05); !same(got, want) {
+				t.Errorf("n=%d NaN=%v: Spread %v, Percentile difference %v", n, withNaN, got, want)
+			}
+		}
+	}
+	if !math.IsNaN(Mean(nil)) || !math.IsNaN(Std(nil)) || !math.IsNaN(Spread(nil, 0.05, 0.95)) {
+		t.Error("empty sample: want NaN")
+	}
+	if Std([]float64{3}) != 0 {
+		t.Error("one value: want Std 0")
+	}
+}
+
 // BenchmarkSummarize is one bootstrap replicate's summary of 400 values
 // (a USPS test set; the claims' bootstrap runs thousands per claim).
 func BenchmarkSummarize(b *testing.B) {
