@@ -113,7 +113,9 @@ func TestSummarizeSortsOnce(t *testing.T) {
 // documented edge cases are n = 0 (NaN) and n = 1 (Std 0).
 func TestMeanStdSpreadAreSummarize(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 9))
-	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b) }
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
 	for _, n := range []int{1, 2, 3, 7, 20, 101, 400} {
 		for _, withNaN := range []bool{false, true} {
 			x := make([]float64, n)
