@@ -59,6 +59,61 @@ func FitKPCAGram(x *mat.Dense, k kernel.Kernel, g *mat.SymDense) (*KPCA, error) 
 		panic(fmt.Sprintf("methods: %d training points but a %d×%d Gram matrix", r, n, n))
 	}
 	m := &KPCA{X: x, Kernel: k, K: g, colMean: make([]float64, n), diag: make([]float64, n)}
+	return m.eigen(m.centredGram(g))
+}
+
+// fitKPCAGramEnergy is FitKPCAGram keeping only the q leading components
+// that hold the fraction energy of the positive eigenvalues' sum
+// (Components(energy) of the full fit), and returns q. It computes every
+// eigenvalue but only q eigenvectors (topEigenSym's reduction, root-free
+// QR and inverse iteration), where FitKPCAGram's QR sweeps rotate all N:
+// RKPCA's imputation (Algorithm 1) fits 250 models per repetition and
+// keeps q ≈ 7 of ≈ 90 components. The eigenpairs agree with FitKPCAGram's
+// to rounding, not bit for bit (TestFitKPCAGramEnergy); if the root-free
+// QR does not converge it returns FitKPCAGram's fit, truncated alike.
+func fitKPCAGramEnergy(x *mat.Dense, k kernel.Kernel, g *mat.SymDense, energy float64) (*KPCA, int, error) {
+	n := g.SymmetricDim()
+	if r, _ := x.Dims(); r != n {
+		panic(fmt.Sprintf("methods: %d training points but a %d×%d Gram matrix", r, n, n))
+	}
+	m := &KPCA{X: x, Kernel: k, K: g, colMean: make([]float64, n), diag: make([]float64, n)}
+	c := m.centredGram(g)
+	t, ok := newTridiagEigen(mat.NewSymDense(n, append([]float64(nil), c.RawSymmetric().Data...)))
+	if !ok {
+		if _, err := m.eigen(c); err != nil {
+			return nil, 0, err
+		}
+		q := m.Components(energy)
+		m.Values, m.Alpha = m.Values[:q], mat.DenseCopyOf(m.Alpha.Slice(0, n, 0, q))
+		return m, q, nil
+	}
+	// The positive eigenvalues, decreasing, under FitKPCAGram's
+	// threshold for numerically zero ones.
+	tol := float64(n) * 1e-12 * math.Max(t.ev[n-1], 0)
+	var vals []float64
+	for i := n - 1; i >= 0 && t.ev[i] > tol; i-- {
+		vals = append(vals, t.ev[i])
+	}
+	if len(vals) == 0 {
+		return nil, 0, errors.New("methods: the centred Gram matrix is zero (all training points coincide in feature space)")
+	}
+	q := componentsFor(vals, energy)
+	vecs := t.vectors(vals[:q])
+	m.Values = vals[:q:q]
+	m.Alpha = mat.NewDense(n, q, nil)
+	for j, v := range m.Values {
+		s := 1 / math.Sqrt(v)
+		for r := 0; r < n; r++ {
+			m.Alpha.Set(r, j, vecs.At(r, j)*s)
+		}
+	}
+	return m, q, nil
+}
+
+// centredGram returns K̃ = K − 1K/N − K1/N + 1K1/N² (eq. 1) of the Gram
+// matrix g and sets m's column means, diagonal and overall mean.
+func (m *KPCA) centredGram(g *mat.SymDense) *mat.SymDense {
+	n := g.SymmetricDim()
 	for i := 0; i < n; i++ {
 		m.diag[i] = g.At(i, i)
 		for j := 0; j < n; j++ {
@@ -67,14 +122,19 @@ func FitKPCAGram(x *mat.Dense, k kernel.Kernel, g *mat.SymDense) (*KPCA, error) 
 	}
 	floats.Scale(1/float64(n), m.colMean)
 	m.allMean = floats.Sum(m.colMean) / float64(n)
-
-	// K̃ = K − 1K/N − K1/N + 1K1/N² (eq. 1).
 	c := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			c.SetSym(i, j, g.At(i, j)-m.colMean[i]-m.colMean[j]+m.allMean)
 		}
 	}
+	return c
+}
+
+// eigen sets m's components from the centred Gram matrix c: every
+// eigenpair with a positive eigenvalue.
+func (m *KPCA) eigen(c *mat.SymDense) (*KPCA, error) {
+	n := c.SymmetricDim()
 	var eig mat.EigenSym
 	if !eig.Factorize(c, true) {
 		return nil, errors.New("methods: eigendecomposition of the centred Gram matrix did not converge")

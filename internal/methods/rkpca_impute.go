@@ -186,18 +186,19 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 			for a, i := range train {
 				xt.SetRow(a, cur.RawRowView(i))
 			}
-			var model *KPCA
+			var gt *mat.SymDense
 			if gram != nil {
-				gt := mat.NewSymDense(len(train), nil)
+				gt = mat.NewSymDense(len(train), nil)
 				for a, i := range train {
 					for b := a; b < len(train); b++ {
 						gt.SetSym(a, b, gram.At(i, train[b]))
 					}
 				}
-				model, err = FitKPCAGram(xt, k, gt)
 			} else {
-				model, err = FitKPCA(xt, k)
+				gt = kernel.SelfGram(k, xt)
 			}
+			// Only the q components the energy rule keeps are used.
+			model, q, err := fitKPCAGramEnergy(xt, k, gt, ri.Energy)
 			if err != nil {
 				for _, i := range rows {
 					failed[i]++
@@ -211,7 +212,7 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 				mk.SetRow(a, mask.RawRowView(i))
 			}
 			var z mat.Dense
-			zst, err := fit.Denoise(&z, &DenoiseInput{Model: model, Q: model.Components(ri.Energy), X0: x, Mask: mk})
+			zst, err := fit.Denoise(&z, &DenoiseInput{Model: model, Q: q, X0: x, Mask: mk})
 			if err != nil {
 				return nil, fmt.Errorf("rkpca-impute: %w", err)
 			}

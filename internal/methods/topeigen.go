@@ -35,6 +35,31 @@ func topEigenSym(a *mat.SymDense, d int) (vals []float64, vecs *mat.Dense, ok bo
 	if d < 1 || d > n {
 		panic("methods: topEigenSym: bad number of eigenpairs")
 	}
+	t, ok := newTridiagEigen(a)
+	if !ok {
+		return nil, nil, false
+	}
+	vals = make([]float64, d)
+	for k := range vals {
+		vals[k] = t.ev[n-1-k]
+	}
+	return vals, t.vectors(vals), true
+}
+
+// tridiagEigen is a symmetric matrix reduced to tridiagonal form with all
+// its eigenvalues: the first half of topEigenSym, for callers that choose
+// how many eigenvectors they need from the eigenvalues (an energy rule).
+type tridiagEigen struct {
+	n, lda         int
+	sa             []float64 // Dsytrd's reflectors below the subdiagonal
+	diag, off, tau []float64
+	ev             []float64 // every eigenvalue, increasing
+}
+
+// newTridiagEigen reduces a (its lower triangle is overwritten) and
+// computes all its eigenvalues; ok is false if Dsterf does not converge.
+func newTridiagEigen(a *mat.SymDense) (t *tridiagEigen, ok bool) {
+	n := a.SymmetricDim()
 	raw := a.RawSymmetric()
 	// Dsytrd(Lower) reads the lower triangle; SymDense keeps the upper.
 	sa, lda := raw.Data, raw.Stride
@@ -46,25 +71,31 @@ func topEigenSym(a *mat.SymDense, d int) (vals []float64, vecs *mat.Dense, ok bo
 		}
 	}
 	impl := gonum.Implementation{}
-	diag := make([]float64, n)
-	off := make([]float64, max(n-1, 1))
-	tau := make([]float64, max(n-1, 1))
+	t = &tridiagEigen{
+		n: n, lda: lda, sa: sa,
+		diag: make([]float64, n),
+		off:  make([]float64, max(n-1, 1)),
+		tau:  make([]float64, max(n-1, 1)),
+	}
 	work := make([]float64, 1)
-	impl.Dsytrd(blas.Lower, n, sa, lda, diag, off, tau, work, -1)
+	impl.Dsytrd(blas.Lower, n, sa, lda, t.diag, t.off, t.tau, work, -1)
 	work = make([]float64, int(work[0]))
-	impl.Dsytrd(blas.Lower, n, sa, lda, diag, off, tau, work, len(work))
+	impl.Dsytrd(blas.Lower, n, sa, lda, t.diag, t.off, t.tau, work, len(work))
 
 	// All eigenvalues, increasing.
-	ev := append([]float64(nil), diag...)
-	e2 := append([]float64(nil), off[:n-1]...)
-	if !impl.Dsterf(n, ev, e2) {
-		return nil, nil, false
+	t.ev = append([]float64(nil), t.diag...)
+	e2 := append([]float64(nil), t.off[:n-1]...)
+	if !impl.Dsterf(n, t.ev, e2) {
+		return nil, false
 	}
-	vals = make([]float64, d)
-	for k := range vals {
-		vals[k] = ev[n-1-k]
-	}
+	return t, true
+}
 
+// vectors returns the unit eigenvectors (n×len(vals), one column each) for
+// vals, eigenvalues of t in decreasing order as from t.ev.
+func (t *tridiagEigen) vectors(vals []float64) *mat.Dense {
+	n, d := t.n, len(vals)
+	diag, off := t.diag, t.off
 	// Eigenvectors of the tridiagonal matrix T, one column each, in the
 	// order of vals.
 	var tnorm float64
@@ -84,13 +115,14 @@ func topEigenSym(a *mat.SymDense, d int) (vals []float64, vecs *mat.Dense, ok bo
 	// Back-transformation Z ← Q·Z: Q = H(0)…H(n−2) from Dsytrd(Lower) is
 	// Dormqr's on the trailing (n−1)×(n−1) block (LAPACK's dormtr).
 	if n > 1 {
+		impl := gonum.Implementation{}
 		zr := z.RawMatrix()
-		work = make([]float64, 1)
-		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, sa[lda:], lda, tau, zr.Data[zr.Stride:], zr.Stride, work, -1)
+		work := make([]float64, 1)
+		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, t.sa[t.lda:], t.lda, t.tau, zr.Data[zr.Stride:], zr.Stride, work, -1)
 		work = make([]float64, int(work[0]))
-		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, sa[lda:], lda, tau, zr.Data[zr.Stride:], zr.Stride, work, len(work))
+		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, t.sa[t.lda:], t.lda, t.tau, zr.Data[zr.Stride:], zr.Stride, work, len(work))
 	}
-	return vals, z, true
+	return z
 }
 
 // tridiagInverseIteration writes into the columns of z (n×len(mu)) the
