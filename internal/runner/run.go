@@ -620,8 +620,9 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	if k, ok := LookupKind(c.Kind); ok {
 		copt.Items = k.Items
 	}
-	for _, cl := range c.Claims {
-		res := claims.EvaluateWith(cl, scoped, copt)
+	results, crashes := evaluateClaims(c.Claims, scoped, copt, log)
+	sum.Crashed += crashes
+	for _, res := range results {
 		switch {
 		case res.AsExpected:
 		case res.Status == claims.NotEvaluated:
@@ -696,6 +697,51 @@ func present(inst Instance, recs []report.Record) []report.Record {
 		out[i] = r
 	}
 	return out
+}
+
+// evaluateClaims judges the claims concurrently, each on its own
+// goroutine (at most GOMAXPROCS at once), and returns the results in the
+// claims' order. A claim's verdict depends on the records and its own
+// random stream (Options.Rand keyed by the claim id) only, so the results
+// are those of judging them one after another; the report stage is
+// otherwise serial, and the claims' bootstrap is most of it in the Yale B
+// and USPS configs. A claim that panics is NOT-EVALUATED with the panic
+// as its evidence, and counted in crashes (a bug in runexp).
+func evaluateClaims(cls []config.Claim, recs []report.Record, o claims.Options, log *slog.Logger) (results []claims.Result, crashes int) {
+	results = make([]claims.Result, len(cls))
+	crashed := make([]bool, len(cls))
+	sem := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
+	var wg sync.WaitGroup
+	for i, cl := range cls {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				if p := recover(); p != nil {
+					stack := debug.Stack()
+					if log != nil {
+						log.Error("claim panicked (a bug in runexp)", "claim", cl.ID, "panic", fmt.Sprint(p), "stack", string(stack))
+					}
+					crashed[i] = true
+					results[i] = claims.Result{
+						ID: cl.ID, Statement: cl.Statement, Source: cl.Source,
+						Expected: claims.Expected(cl), Because: cl.Because,
+						Status: claims.NotEvaluated, Verdict: claims.NotEvaluated, PointVerdict: claims.NotEvaluated, Basis: "point",
+						Evidence: fmt.Sprintf("panic: %v at %s", p, firstFrame(stack)),
+					}
+				}
+			}()
+			results[i] = claims.EvaluateWith(cl, recs, o)
+		}()
+	}
+	wg.Wait()
+	for _, c := range crashed {
+		if c {
+			crashes++
+		}
+	}
+	return results, crashes
 }
 
 // safeReport runs the experiment's Report, turning a panic into an error

@@ -1,0 +1,76 @@
+package runner
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/runexp/runexp/internal/claims"
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/metrics"
+	"github.com/runexp/runexp/internal/report"
+)
+
+// TestEvaluateClaimsConcurrently checks that judging the claims on
+// concurrent goroutines gives, in the claims' order, exactly the results
+// of judging them one by one (each claim's bootstrap has its own stream),
+// and that a claim whose statistic panics is NOT-EVALUATED with the panic
+// as evidence and counted as a crash, while the others are judged.
+func TestEvaluateClaimsConcurrently(t *testing.T) {
+	const src = "title: t\npaper: p\nkind: k\ndataset: {name: d}\nclaims:\n" +
+		"  - {id: a, statement: s, source: x, check: {type: compare, metric: m, left: {method: A}, op: '<', right: {method: B}}}\n" +
+		"  - {id: b, statement: s, source: x, check: {type: compare, metric: med, left: {method: A}, op: '<', right: {method: B}}}\n" +
+		"  - {id: boom, statement: s, source: x, check: {type: compare, metric: boom, left: {method: A}, op: '<', right: {method: B}}}\n" +
+		"  - {id: c, statement: s, source: x, check: {type: ratio, metric: m, left: {method: B}, op: '>', right: {method: A}}}\n" +
+		"  - {id: d, statement: s, source: x, check: {type: best, metric: m, among: method, winner: A, sense: min}}\n"
+	c, err := config.Parse("f.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(method string, shift float64) report.Record {
+		e := make([]float64, 80)
+		for i := range e {
+			e[i] = 1 + float64((i*37)%61)/6 + shift*float64(1+i%3)
+		}
+		return report.Record{
+			Key: "method=" + method, Params: map[string]any{"method": method}, Status: report.StatusOK,
+			Metrics: map[string]float64{"m": metrics.Mean(e), "med": metrics.Percentile(e, 0.5), "boom": 1},
+			Arrays:  map[string][]float64{"e": e},
+		}
+	}
+	recs := []report.Record{mk("A", 0), mk("B", 0.4), mk("C", 0.05)}
+	o := claims.Options{
+		Items: func(_ *report.Record, metric string) (claims.ItemStat, bool) {
+			switch metric {
+			case "m":
+				return claims.ItemStat{Array: "e", Stat: func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }}, true
+			case "med":
+				return claims.ItemStat{Array: "e", Stat: func(_ *report.Record, x []float64) float64 { return metrics.Percentile(x, 0.5) }}, true
+			case "boom":
+				return claims.ItemStat{Array: "e", Stat: func(*report.Record, []float64) float64 { panic("planted") }}, true
+			}
+			return claims.ItemStat{}, false
+		},
+		Counts: true,
+		Rand:   func(key string) *rand.Rand { return NewRand(1, key) },
+	}
+	got, crashes := evaluateClaims(c.Claims, recs, o, nil)
+	if crashes != 1 || len(got) != len(c.Claims) {
+		t.Fatalf("%d results, %d crashes; want %d and 1", len(got), crashes, len(c.Claims))
+	}
+	for i, cl := range c.Claims {
+		if cl.ID == "boom" {
+			if r := got[i]; r.ID != "boom" || r.Status != claims.NotEvaluated || !strings.Contains(r.Evidence, "panic: planted") {
+				t.Errorf("panicking claim: %+v", r)
+			}
+			continue
+		}
+		if want := claims.EvaluateWith(cl, recs, o); !reflect.DeepEqual(got[i], want) {
+			t.Errorf("claim %s: concurrent %+v, serial %+v", cl.ID, got[i], want)
+		}
+		if got[i].Basis != "interval" {
+			t.Errorf("claim %s: basis %q, want an interval (the bootstrap ran)", cl.ID, got[i].Basis)
+		}
+	}
+}
