@@ -22,12 +22,7 @@ func TestFitKPCAGramEnergy(t *testing.T) {
 		n, d   int
 		energy float64
 	}{{90, 12, 0.9}, {90, 12, 0.99}, {40, 5, 1}, {120, 3, 0.5}} {
-		x := mat.NewDense(tc.n, tc.d, nil)
-		for i := 0; i < tc.n; i++ {
-			for j := 0; j < tc.d; j++ {
-				x.Set(i, j, rng.NormFloat64())
-			}
-		}
+		x := mat.NewDense(tc.n, tc.d, normals(rng, tc.n*tc.d))
 		k := kernel.NewGaussianGamma(0.3)
 		g := kernel.SelfGram(k, x)
 		full, err := FitKPCAGram(x, k, g)
@@ -46,12 +41,7 @@ func TestFitKPCAGramEnergy(t *testing.T) {
 				t.Errorf("n=%d: eigenvalue %d: %v, full %v", tc.n, i, top.Values[i], full.Values[i])
 			}
 		}
-		test := mat.NewDense(7, tc.d, nil)
-		for i := 0; i < 7; i++ {
-			for j := 0; j < tc.d; j++ {
-				test.Set(i, j, rng.NormFloat64())
-			}
-		}
+		test := mat.NewDense(7, tc.d, normals(rng, 7*tc.d))
 		a, b := top.Project(test, q).Gamma, full.Project(test, q).Gamma
 		if !mat.EqualApprox(a, b, 1e-9*mat.Norm(b, math.Inf(1))) {
 			t.Errorf("n=%d energy=%v: projections differ by %v", tc.n, tc.energy, maxAbsDiff(a, b))
@@ -63,4 +53,13 @@ func maxAbsDiff(a, b mat.Matrix) float64 {
 	var d mat.Dense
 	d.Sub(a, b)
 	return mat.Norm(&d, math.Inf(1))
+}
+
+// normals returns n standard normal draws.
+func normals(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = rng.NormFloat64()
+	}
+	return v
 }
