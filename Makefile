@@ -141,7 +141,7 @@ bench-openblas:
 	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
 # Every config once, in one process, compared with the committed baseline
 # (docs/nightly.md). ONLY='huang-*' runs a subset; the exit status follows
-# docs/exit-status.md. 52 minutes on 2 cores without a warm cache (2026-11-23,
+# docs/exit-status.md. 36 minutes on 2 cores without a warm cache (2026-11-24,
 # all 56 configs; docs/performance.md has the breakdown).
 ONLY ?=
 suite: build
