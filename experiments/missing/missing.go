@@ -48,7 +48,11 @@ func init() {
 	runner.RegisterKind(runner.Define("missing",
 		"impute randomly deleted attribute values of random subsets; squared error over repetitions (Nguyen & De la Torre Table 1)",
 		check, start))
+	runner.RegisterInnerWorkers("missing", repWorkers())
 }
+
+// repWorkers is the number of goroutines a cell imputes its repetitions on.
+func repWorkers() int { return min(runtime.GOMAXPROCS(0), 4) }
 
 type paperRow struct {
 	label, source string
@@ -256,7 +260,7 @@ func (in *instance) repetitions(cell *runner.Cell) [][]result {
 	}
 	work := make(chan job)
 	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), 4); w++ {
+	for w := 0; w < repWorkers(); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -1,13 +1,17 @@
 package runner
 
 import (
+	"context"
 	"math/rand/v2"
+	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/linalg"
 	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 )
@@ -71,6 +75,50 @@ func TestEvaluateClaimsConcurrently(t *testing.T) {
 		}
 		if got[i].Basis != "interval" {
 			t.Errorf("claim %s: basis %q, want an interval (the bootstrap ran)", cl.ID, got[i].Basis)
+		}
+	}
+}
+
+// threadsInstance records the backend's thread count seen by its cells.
+type threadsInstance struct{ seen []int }
+
+func (in *threadsInstance) Run(cell *Cell, rec *report.Record) error {
+	in.seen = append(in.seen, linalg.Threads())
+	return nil
+}
+func (in *threadsInstance) Report(*Output, []report.Record) error { return nil }
+
+// TestInnerWorkersShareCores: a kind that declares goroutines of its own
+// per cell (RegisterInnerWorkers) gets the cores shared among cells ×
+// goroutines. Under OpenBLAS one cell of a kind with GOMAXPROCS inner
+// goroutines runs with one OpenBLAS thread (the missing kind's case, where
+// two repetitions with two threads each took 6× the pure-Go time); a kind
+// that declares none keeps every core for its one cell. Under pure Go the
+// backend always reports GOMAXPROCS.
+func TestInnerWorkersShareCores(t *testing.T) {
+	if _, ok := os.LookupEnv("OPENBLAS_NUM_THREADS"); ok {
+		t.Skip("OPENBLAS_NUM_THREADS is set: ShareCores leaves the user's choice")
+	}
+	procs := runtime.GOMAXPROCS(0)
+	RegisterInnerWorkers("inner-test", procs)
+	if InnerWorkers("inner-test") != procs || InnerWorkers("no-such-kind") != 1 {
+		t.Fatalf("InnerWorkers: %d and %d, want %d and 1", InnerWorkers("inner-test"), InnerWorkers("no-such-kind"), procs)
+	}
+	defer linalg.ShareCores(1)
+	for _, tc := range []struct {
+		inner, wantOpenBLAS int
+	}{{procs, 1}, {1, procs}} {
+		in := &threadsInstance{}
+		cells := []*Cell{{Key: "a=1"}}
+		if err := runPool(context.Background(), in, cells, 2, tc.inner, nil, func(int, report.Record) {}); err != nil {
+			t.Fatal(err)
+		}
+		want := procs
+		if linalg.Backend() == "openblas" {
+			want = tc.wantOpenBLAS
+		}
+		if len(in.seen) != 1 || in.seen[0] != want {
+			t.Errorf("inner %d: cells saw %v threads, want %d", tc.inner, in.seen, want)
 		}
 	}
 }
