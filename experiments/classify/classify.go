@@ -114,7 +114,12 @@ func init() {
 	}
 	k.Items = items
 	runner.RegisterKind(k)
+	runner.RegisterInnerWorkers("classify", splitWorkers())
 }
+
+// splitWorkers is the number of goroutines a cell runs its splits on, each
+// calling the BLAS backend (LPKPCA's eigensolves, the Gram products).
+func splitWorkers() int { return runtime.GOMAXPROCS(0) }
 
 type options struct {
 	width         string // "mean-distance" or "absolute"
@@ -416,7 +421,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if in.opt.graphStats {
 		stats = make([]*splitStats, len(in.splits))
 	}
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	sem := make(chan struct{}, splitWorkers())
 	var wg sync.WaitGroup
 	for s, sp := range in.splits {
 		wg.Add(1)

@@ -708,7 +708,7 @@ var innerWorkers struct {
 
 // RegisterInnerWorkers declares that a cell of kind runs up to n
 // goroutines of its own that call the BLAS backend at the same time (the
-// missing kind's repetitions), so that the runner shares the cores among
+// missing kind's repetitions, the classify kind's splits), so that the runner shares the cores among
 // workers × n callers (linalg.ShareCores). Without it a threaded backend
 // gives each of them every core: under OpenBLAS, nguyen-table1's one
 // computed cell, two repetitions at a time on 2 cores with 2 OpenBLAS
