@@ -14,19 +14,29 @@ import (
 	"sync"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/linalg"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 )
 
-// cacheFormat changes when the layout of cached records changes.
-const cacheFormat = "runexp-cell-cache/2"
+// cacheFormat changes when the layout of cached records or of the key
+// changes (3: the key names the BLAS/LAPACK backend).
+const cacheFormat = "runexp-cell-cache/3"
 
 // CellKey is everything known before a run that determines a cell's
 // record: the cache format, the experiment kind with its version and a
 // fingerprint of its code, the dataset and its code, the estimator with
-// its version and code, the config's context (dataset options,
-// corruption, seed, experiment options but those the kind declares
-// report-only, RegisterReportOnly) and the cell's canonical key.
+// its version and code, the BLAS/LAPACK backend the binary was built with,
+// the config's context (dataset options, corruption, seed, experiment
+// options but those the kind declares report-only, RegisterReportOnly) and
+// the cell's canonical key.
+//
+// The backend is not in the code fingerprints: both builds embed the same
+// sources (sources.go), but the OpenBLAS build computes with other code
+// (OpenBLAS and LAPACKE, and LPKPCA's dense eigensolver instead of the
+// top-d one), whose rounding moves ill-conditioned results (huang-fig6's
+// Local Gram row at β = 1e-8 by 1.6e-7 relative). A cell computed by one
+// build is therefore never served to the other.
 //
 // The content of the data files the cell reads is the other half of what
 // determines a record. It is known only once they are read, so a cache
@@ -49,8 +59,10 @@ type CellKey struct {
 	// command line and scripts, methods.ExternalFingerprint): code
 	// outside the module, which MethodCode cannot see.
 	MethodExternal string `json:"method_external,omitempty"`
-	Context        string `json:"context"`
-	Cell           string `json:"cell"`
+	// Backend is linalg.Backend(): "gonum" or "openblas".
+	Backend string `json:"backend"`
+	Context string `json:"context"`
+	Cell    string `json:"cell"`
 }
 
 // NewCellKey returns the key of a cell of config c of kind k.
@@ -60,6 +72,7 @@ func NewCellKey(c *config.Config, k *Kind, cell *Cell) (CellKey, error) {
 		Kind:        k.Name,
 		KindVersion: versionOr1(k.Version),
 		Dataset:     c.Dataset.Name,
+		Backend:     linalg.Backend(),
 		Context:     cellContext(c, k),
 		Cell:        cell.Key,
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -295,4 +296,72 @@ func TestCellKeyCoversExternalScripts(t *testing.T) {
 	if after := key(); after.MethodExternal == before.MethodExternal || after.Hash() == before.Hash() {
 		t.Error("editing the external script kept the cell's key")
 	}
+}
+
+// A cell computed by the other build (pure Go or OpenBLAS: the same
+// embedded sources, so the same code fingerprints, but other arithmetic)
+// is never served: the key names the backend. The entries are re-signed
+// under a key that differs only in Backend, which are sound in every other
+// respect: re-signed with the key unchanged, they are all reused.
+func TestCacheKeepsBuildsApart(t *testing.T) {
+	data, out, cache := t.TempDir(), t.TempDir(), t.TempDir()
+	writeRoot(t, data, "abc")
+	runFile(t, data, out, cache, nil)
+	if key := cellKeys(t)[0]; key.Backend == "" {
+		t.Fatal("the cell key names no backend")
+	}
+
+	resign := func(backend string) string {
+		dir := t.TempDir()
+		for _, f := range cacheFiles(t, cache) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var e struct {
+				Key    runner.CellKey   `json:"key"`
+				Data   []report.FileSum `json:"data"`
+				Record report.Record    `json:"record"`
+			}
+			if err := json.Unmarshal(b, &e); err != nil {
+				t.Fatal(err)
+			}
+			if backend != "" {
+				e.Key.Backend = backend
+			}
+			if err := (&runner.Cache{Dir: dir}).Put(e.Key, e.Data, e.Record); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	if s := runFile(t, data, out, resign(""), nil); s.Cached != 3 || s.Computed != 0 {
+		t.Fatalf("re-signed with the key unchanged: cached %d, computed %d; want 3, 0", s.Cached, s.Computed)
+	}
+	other := "openblas"
+	if cellKeys(t)[0].Backend == other {
+		other = "gonum"
+	}
+	if s := runFile(t, data, out, resign(other), nil); s.Cached != 0 || s.Computed != 3 {
+		t.Errorf("entries of the %s build: cached %d, computed %d; want 0, 3", other, s.Cached, s.Computed)
+	}
+}
+
+// cellKeys returns the keys of fileConfig's cells.
+func cellKeys(t *testing.T) []runner.CellKey {
+	t.Helper()
+	c := parse(t, fileConfig)
+	plan, err := runner.Validate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []runner.CellKey
+	for _, cell := range plan.Cells {
+		k, err := runner.NewCellKey(c, plan.Kind, cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+	}
+	return keys
 }

@@ -74,7 +74,8 @@ func provenanceFile(records string) string {
 }
 
 // PlanCode fingerprints the code that computes a config's cells: the
-// kind's, the dataset's and every estimator's, with their versions.
+// kind's, the dataset's and every estimator's, with their versions, and
+// the BLAS/LAPACK backend (shards of the two builds are not merged).
 func PlanCode(c *config.Config, k *Kind, cells []*Cell) (string, error) {
 	fp, err := PlanFingerprints(c, k, cells)
 	return fp.Code, err
@@ -107,7 +108,7 @@ func PlanFingerprints(c *config.Config, k *Kind, cells []*Cell) (PlanFingerprint
 		if err != nil {
 			return PlanFingerprint{}, err
 		}
-		kind := strings.Join([]string{key.Format, key.Kind, key.KindVersion, key.KindCode, key.Dataset, key.DatasetCode}, "|")
+		kind := strings.Join([]string{key.Format, key.Backend, key.Kind, key.KindVersion, key.KindCode, key.Dataset, key.DatasetCode}, "|")
 		seen[kind], build[kind] = true, true
 		seen[strings.Join([]string{key.Method, key.MethodVersion, key.MethodCode, key.MethodExternal}, "|")] = true
 		build[strings.Join([]string{key.Method, key.MethodVersion, key.MethodCode}, "|")] = true
