@@ -422,16 +422,22 @@ func (r *gpsRow) bounds(z []float64, all bool) (zmax float64) {
 	cand, inS, open := r.cand[:d], r.inS[:0], r.open[:0]
 	q, coef, p, rz, half := r.q[:d], r.coef[:d], r.p[:d], r.rz[:d], r.half[:d]
 	estA, bndA, upA := r.est[:d], r.bnd[:d], r.up[:d]
+	if !all {
+		// est = q + coef·W and bnd = (half·A + p) + rz·S, component by
+		// component, with the rounding of the scalar expressions (one
+		// product and one sum each, in this order) but in vector
+		// instructions, which leaves the loop below fewer live values.
+		// If all, eval set them at this step.
+		floats.AddScaledTo(estA, q, sum, coef)
+		floats.AddScaledTo(bndA, p, accHi, half)
+		floats.AddScaled(bndA, absW, rz)
+	}
 	k := 0
 	for j, zj := range z {
-		est, bnd := estA[j], 0.0 // set by eval at this step if all
-		if !all {
-			est = q[j] + coef[j]*sum
-			bnd = half[j]*accHi + p[j] + rz[j]*absW
-		}
+		est, bnd := estA[j], bndA[j]
 		a := math.Abs(est)
 		u := a + bnd
-		estA[j], bndA[j], upA[j] = est, bnd, u
+		upA[j] = u
 		if a-bnd > lo {
 			lo = a - bnd
 		}
