@@ -275,25 +275,14 @@ func TestCellKeyCoversExternalScripts(t *testing.T) {
 	}
 	src := strings.Replace(fakeConfig, "  - name: mika\n    params:\n      max_iter: [10, 20]\n",
 		"  - name: external\n    params: {command: \"python3 "+script+"\"}\n", 1)
-	key := func() runner.CellKey {
-		plan, err := runner.Validate(parse(t, src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := runner.NewCellKey(parse(t, src), plan.Kind, plan.Cells[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return k
-	}
-	before := key()
+	before := firstCellKey(t, src)
 	if before.MethodExternal == "" {
 		t.Fatal("no external fingerprint in the key")
 	}
 	if err := os.WriteFile(script, []byte("print(2)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if after := key(); after.MethodExternal == before.MethodExternal || after.Hash() == before.Hash() {
+	if after := firstCellKey(t, src); after.MethodExternal == before.MethodExternal || after.Hash() == before.Hash() {
 		t.Error("editing the external script kept the cell's key")
 	}
 }
@@ -307,7 +296,7 @@ func TestCacheKeepsBuildsApart(t *testing.T) {
 	data, out, cache := t.TempDir(), t.TempDir(), t.TempDir()
 	writeRoot(t, data, "abc")
 	runFile(t, data, out, cache, nil)
-	if key := cellKeys(t)[0]; key.Backend == "" {
+	if key := firstCellKey(t, fileConfig); key.Backend == "" {
 		t.Fatal("the cell key names no backend")
 	}
 
@@ -339,7 +328,7 @@ func TestCacheKeepsBuildsApart(t *testing.T) {
 		t.Fatalf("re-signed with the key unchanged: cached %d, computed %d; want 3, 0", s.Cached, s.Computed)
 	}
 	other := "openblas"
-	if cellKeys(t)[0].Backend == other {
+	if firstCellKey(t, fileConfig).Backend == other {
 		other = "gonum"
 	}
 	if s := runFile(t, data, out, resign(other), nil); s.Cached != 0 || s.Computed != 3 {
@@ -347,21 +336,17 @@ func TestCacheKeepsBuildsApart(t *testing.T) {
 	}
 }
 
-// cellKeys returns the keys of fileConfig's cells.
-func cellKeys(t *testing.T) []runner.CellKey {
+// firstCellKey returns the key of the first cell of the config src.
+func firstCellKey(t *testing.T, src string) runner.CellKey {
 	t.Helper()
-	c := parse(t, fileConfig)
+	c := parse(t, src)
 	plan, err := runner.Validate(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys []runner.CellKey
-	for _, cell := range plan.Cells {
-		k, err := runner.NewCellKey(c, plan.Kind, cell)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, k)
+	k, err := runner.NewCellKey(c, plan.Kind, plan.Cells[0])
+	if err != nil {
+		t.Fatal(err)
 	}
-	return keys
+	return k
 }

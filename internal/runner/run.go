@@ -708,8 +708,8 @@ var innerWorkers struct {
 
 // RegisterInnerWorkers declares that a cell of kind runs up to n
 // goroutines of its own that call the BLAS backend at the same time (the
-// missing kind's repetitions, the classify kind's splits), so that the runner shares the cores among
-// workers × n callers (linalg.ShareCores). Without it a threaded backend
+// missing kind's repetitions, the classify kind's splits), so that the
+// runner shares the cores among workers × n callers (linalg.ShareCores). Without it a threaded backend
 // gives each of them every core: under OpenBLAS, nguyen-table1's one
 // computed cell, two repetitions at a time on 2 cores with 2 OpenBLAS
 // threads each, took 839 s against 137 s in the pure-Go build. Call it
