@@ -98,10 +98,11 @@ build-openblas:
 	$(GO) build -tags openblas -ldflags '$(LDFLAGS)' -o bin/runexp-openblas ./cmd/runexp
 
 # The tests of the numerical packages under the OpenBLAS backend, with the
-# agreement test against pure Go.
+# agreement test against pure Go, and the experiments' tests, which run
+# real configs at -j 1 and -j 2 and want the same bytes.
 test-openblas:
-	$(GO) vet -tags openblas ./internal/...
-	$(GO) test -count=1 -tags openblas ./internal/...
+	$(GO) vet -tags openblas ./internal/... ./experiments/...
+	$(GO) test -count=1 -tags openblas ./internal/... ./experiments/...
 
 # Benchmarks of the hot paths named in docs/performance.md (GIST, LPKPCA,
 # dense kernels with achieved GFLOPS, Lasso/GPS). The machine is shared:

@@ -114,7 +114,6 @@ func init() {
 	}
 	k.Items = items
 	runner.RegisterKind(k)
-	runner.RegisterInnerWorkers("classify", splitWorkers())
 }
 
 // splitWorkers is the number of goroutines a cell runs its splits on, each

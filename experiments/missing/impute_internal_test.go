@@ -74,12 +74,3 @@ func TestMaskedCopy(t *testing.T) {
 		t.Errorf("maskedCopy = %v, x = %v", mat.Formatted(got), mat.Formatted(x))
 	}
 }
-
-// TestDeclaresInnerWorkers: the runner must know that a cell imputes its
-// repetitions on repWorkers goroutines, each calling BLAS, to share the
-// cores among them (runner.RegisterInnerWorkers).
-func TestDeclaresInnerWorkers(t *testing.T) {
-	if got, want := runner.InnerWorkers("missing"), repWorkers(); got != want || want < 1 {
-		t.Errorf("runner.InnerWorkers(missing) = %d, want repWorkers() = %d", got, want)
-	}
-}

@@ -48,7 +48,6 @@ func init() {
 	runner.RegisterKind(runner.Define("missing",
 		"impute randomly deleted attribute values of random subsets; squared error over repetitions (Nguyen & De la Torre Table 1)",
 		check, start))
-	runner.RegisterInnerWorkers("missing", repWorkers())
 }
 
 // repWorkers is the number of goroutines a cell imputes its repetitions on.

@@ -24,6 +24,15 @@
 // largest, eigenvectors up to sign to 1e-8 (an eigenvector's rounding
 // error is ε·‖A‖ over the eigenvalue gap).
 //
+// # Threads
+//
+// OpenBLAS runs every call on one thread unless OPENBLAS_NUM_THREADS is
+// set: its threaded routines split sums among threads, so a result's
+// last bits would depend on the thread count, and runexp's own goroutines
+// (cells, rows, splits) already use the cores. Fingerprint names the
+// backend and, for OpenBLAS, its thread count, for cache keys. gonum's
+// parallel products give the same bits for any GOMAXPROCS.
+//
 // # Debian
 //
 // apt-get install libopenblas-dev liblapacke-dev; the Makefile sets

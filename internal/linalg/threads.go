@@ -1,41 +1,48 @@
 package linalg
 
 import (
+	"fmt"
 	"os"
-	"runtime"
 )
 
-// ShareCores tells the backend that callers goroutines will call it at
-// the same time (runexp's cell workers), so that it uses
-// max(1, GOMAXPROCS/callers) threads per call and the process no more
-// threads than cores.
+// Why one OpenBLAS thread per call: OpenBLAS's threaded routines (dsymv
+// inside the tridiagonalisation, dsyevd) split their sums among threads,
+// so their last bits depend on the thread count. The runner used to share
+// the cores among the cells running at once, which made a cell's bits
+// depend on -j and on how many cells were left to compute: huang-fig6's
+// Local Gram row at β = 1e-8 read 7.3165762e-4 with one thread,
+// 7.3165751e-4 with two and 7.3165755e-4 inside a suite, so a cached cell
+// or a shard computed at another -j was not the cell a fresh run computes.
+// With one thread per call a cell's bits are fixed by the build; the cores
+// are used by runexp's own goroutines (cells, rows, splits, repetitions),
+// which is where the suite's parallelism is anyway.
 //
-// Why: OpenBLAS (pthreads build) starts its own threads for every large
-// call, and they spin while they wait for work. With two cell workers on
-// two cores, each calling OpenBLAS with two threads, four spinning threads
-// share two cores; on the RKPCA fits' many small products this ran more
-// than 1.7 times slower than the pure-Go build (docs/performance.md).
-//
-// If OPENBLAS_NUM_THREADS is set, the user chose and ShareCores leaves it.
-// The pure-Go backend is not affected: gonum's parallel Dgemm schedules
-// goroutines, which the Go scheduler multiplexes onto GOMAXPROCS threads.
-// Call it when no BLAS call is running: OpenBLAS's thread count is global.
-func ShareCores(callers int) {
-	if _, ok := os.LookupEnv("OPENBLAS_NUM_THREADS"); ok {
-		return
-	}
-	setThreads(threadsFor(callers, runtime.GOMAXPROCS(0)))
-}
-
-// threadsFor is the number of backend threads per call when callers
-// goroutines share procs cores.
-func threadsFor(callers, procs int) int {
-	if callers < 1 {
-		callers = 1
-	}
-	return max(1, procs/callers)
-}
+// OPENBLAS_NUM_THREADS, if set, is the user's choice and is left alone;
+// the thread count then enters Fingerprint, so that cells computed under
+// different settings are not mixed in a cache or a merge.
 
 // Threads returns the number of threads the backend uses for one call:
-// OpenBLAS's setting, or GOMAXPROCS for the pure-Go backend.
+// OpenBLAS's setting, or GOMAXPROCS for the pure-Go backend (whose
+// parallel products give the same bits for any number of goroutines).
 func Threads() int { return threads() }
+
+// Fingerprint names the backend as far as it decides a result's bits:
+// "gonum", or "openblas-1-thread" (the default) or "openblas-N-threads"
+// for OpenBLAS with N threads per call. (Before one thread was the rule,
+// cache keys said "openblas" whatever the count; those entries no longer
+// match.)
+func Fingerprint() string {
+	if backend != "openblas" {
+		return backend
+	}
+	if n := threads(); n != 1 {
+		return fmt.Sprintf("openblas-%d-threads", n)
+	}
+	return "openblas-1-thread"
+}
+
+// userThreads reports whether the user chose OpenBLAS's thread count.
+func userThreads() bool {
+	_, ok := os.LookupEnv("OPENBLAS_NUM_THREADS")
+	return ok
+}

@@ -6,6 +6,4 @@ import "runtime"
 
 // The pure-Go backend has no threads of its own: gonum's parallel
 // products run goroutines on the Go scheduler's GOMAXPROCS threads.
-func setThreads(int) {}
-
 func threads() int { return runtime.GOMAXPROCS(0) }

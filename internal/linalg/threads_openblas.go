@@ -6,6 +6,11 @@ package linalg
 // int openblas_get_num_threads(void);
 import "C"
 
-func setThreads(n int) { C.openblas_set_num_threads(C.int(n)) }
+// One thread per call unless the user chose (see threads.go).
+func init() {
+	if !userThreads() {
+		C.openblas_set_num_threads(1)
+	}
+}
 
 func threads() int { return int(C.openblas_get_num_threads()) }

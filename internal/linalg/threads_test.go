@@ -1,43 +1,39 @@
 package linalg
 
 import (
-	"os"
 	"runtime"
+	"strconv"
 	"testing"
 )
 
-// TestThreadsFor: cores are divided among the callers, at least one
-// thread each.
-func TestThreadsFor(t *testing.T) {
-	for _, c := range []struct{ callers, procs, want int }{
-		{1, 2, 2}, {2, 2, 1}, {3, 2, 1}, {0, 4, 4}, {2, 8, 4}, {3, 8, 2},
-	} {
-		if got := threadsFor(c.callers, c.procs); got != c.want {
-			t.Errorf("threadsFor(%d, %d) = %d, want %d", c.callers, c.procs, got, c.want)
+// TestOneThreadPerCall: the OpenBLAS build runs every call on one thread
+// unless the user set OPENBLAS_NUM_THREADS, and its fingerprint then
+// names the thread count; the pure-Go backend reports GOMAXPROCS and is
+// "gonum" whatever it is.
+func TestOneThreadPerCall(t *testing.T) {
+	switch {
+	case Backend() == "gonum":
+		if got := Threads(); got != runtime.GOMAXPROCS(0) {
+			t.Errorf("pure Go: Threads() = %d, want GOMAXPROCS %d", got, runtime.GOMAXPROCS(0))
 		}
-	}
-}
-
-// TestShareCores: under OpenBLAS the library's own thread count follows
-// ShareCores; the pure-Go backend always reports GOMAXPROCS.
-func TestShareCores(t *testing.T) {
-	if _, ok := os.LookupEnv("OPENBLAS_NUM_THREADS"); ok {
-		t.Skip("OPENBLAS_NUM_THREADS is set: ShareCores leaves the user's choice")
-	}
-	procs := runtime.GOMAXPROCS(0)
-	defer ShareCores(1)
-	ShareCores(procs)
-	if Backend() == "openblas" {
+		if got := Fingerprint(); got != "gonum" {
+			t.Errorf("pure Go: Fingerprint() = %q, want gonum", got)
+		}
+	case !userThreads():
 		if got := Threads(); got != 1 {
-			t.Errorf("after ShareCores(%d) OpenBLAS uses %d threads, want 1", procs, got)
+			t.Errorf("OpenBLAS uses %d threads per call, want 1", got)
 		}
-		ShareCores(1)
-		if got := Threads(); got != procs {
-			t.Errorf("after ShareCores(1) OpenBLAS uses %d threads, want %d", got, procs)
+		if got := Fingerprint(); got != "openblas-1-thread" {
+			t.Errorf("Fingerprint() = %q, want openblas-1-thread", got)
 		}
-		return
-	}
-	if got := Threads(); got != procs {
-		t.Errorf("pure Go: Threads() = %d, want GOMAXPROCS %d", got, procs)
+	default:
+		n := Threads()
+		want := "openblas-1-thread"
+		if n != 1 {
+			want = "openblas-" + strconv.Itoa(n) + "-threads"
+		}
+		if got := Fingerprint(); got != want {
+			t.Errorf("OPENBLAS_NUM_THREADS set, %d threads: Fingerprint() = %q, want %q", n, got, want)
+		}
 	}
 }

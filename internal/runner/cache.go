@@ -59,7 +59,8 @@ type CellKey struct {
 	// command line and scripts, methods.ExternalFingerprint): code
 	// outside the module, which MethodCode cannot see.
 	MethodExternal string `json:"method_external,omitempty"`
-	// Backend is linalg.Backend(): "gonum" or "openblas".
+	// Backend is linalg.Fingerprint(): "gonum", or OpenBLAS and its
+	// threads per call ("openblas-1-thread").
 	Backend string `json:"backend"`
 	Context string `json:"context"`
 	Cell    string `json:"cell"`
@@ -72,7 +73,7 @@ func NewCellKey(c *config.Config, k *Kind, cell *Cell) (CellKey, error) {
 		Kind:        k.Name,
 		KindVersion: versionOr1(k.Version),
 		Dataset:     c.Dataset.Name,
-		Backend:     linalg.Backend(),
+		Backend:     linalg.Fingerprint(),
 		Context:     cellContext(c, k),
 		Cell:        cell.Key,
 	}

@@ -2,11 +2,13 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/runexp/runexp/internal/claims"
@@ -80,45 +82,49 @@ func TestEvaluateClaimsConcurrently(t *testing.T) {
 }
 
 // threadsInstance records the backend's thread count seen by its cells.
-type threadsInstance struct{ seen []int }
+type threadsInstance struct {
+	mu   sync.Mutex
+	seen []int
+}
 
 func (in *threadsInstance) Run(cell *Cell, rec *report.Record) error {
-	in.seen = append(in.seen, linalg.Threads())
+	n := linalg.Threads()
+	in.mu.Lock()
+	in.seen = append(in.seen, n)
+	in.mu.Unlock()
 	return nil
 }
 func (in *threadsInstance) Report(*Output, []report.Record) error { return nil }
 
-// TestInnerWorkersShareCores: a kind that declares goroutines of its own
-// per cell (RegisterInnerWorkers) gets the cores shared among cells ×
-// goroutines. Under OpenBLAS one cell of a kind with GOMAXPROCS inner
-// goroutines runs with one OpenBLAS thread (the missing kind's case, where
-// two repetitions with two threads each took 6× the pure-Go time); a kind
-// that declares none keeps every core for its one cell. Under pure Go the
-// backend always reports GOMAXPROCS.
-func TestInnerWorkersShareCores(t *testing.T) {
-	if _, ok := os.LookupEnv("OPENBLAS_NUM_THREADS"); ok {
-		t.Skip("OPENBLAS_NUM_THREADS is set: ShareCores leaves the user's choice")
+// TestWorkersDoNotChangeBLASThreads: the backend's threads per call, and
+// so a cell's bits under OpenBLAS, do not depend on how many cells run at
+// once: one cell alone and three cells on two workers all see one
+// OpenBLAS thread (or the user's OPENBLAS_NUM_THREADS), GOMAXPROCS under
+// pure Go. Before, the runner shared the cores among the running cells,
+// and huang-fig6 gave other last bits at -j 1 than at -j 2.
+func TestWorkersDoNotChangeBLASThreads(t *testing.T) {
+	want := linalg.Threads()
+	if linalg.Backend() == "openblas" {
+		if _, ok := os.LookupEnv("OPENBLAS_NUM_THREADS"); !ok {
+			want = 1
+		}
+	} else {
+		want = runtime.GOMAXPROCS(0)
 	}
-	procs := runtime.GOMAXPROCS(0)
-	RegisterInnerWorkers("inner-test", procs)
-	if InnerWorkers("inner-test") != procs || InnerWorkers("no-such-kind") != 1 {
-		t.Fatalf("InnerWorkers: %d and %d, want %d and 1", InnerWorkers("inner-test"), InnerWorkers("no-such-kind"), procs)
-	}
-	defer linalg.ShareCores(1)
-	for _, tc := range []struct {
-		inner, wantOpenBLAS int
-	}{{procs, 1}, {1, procs}} {
+	for _, tc := range []struct{ cells, workers int }{{1, 1}, {1, 2}, {3, 2}, {3, 1}} {
 		in := &threadsInstance{}
-		cells := []*Cell{{Key: "a=1"}}
-		if err := runPool(context.Background(), in, cells, 2, tc.inner, nil, func(int, report.Record) {}); err != nil {
+		cells := make([]*Cell, tc.cells)
+		for i := range cells {
+			cells[i] = &Cell{Key: fmt.Sprintf("a=%d", i)}
+		}
+		if err := runPool(context.Background(), in, cells, tc.workers, nil, func(int, report.Record) {}); err != nil {
 			t.Fatal(err)
 		}
-		want := procs
-		if linalg.Backend() == "openblas" {
-			want = tc.wantOpenBLAS
-		}
-		if len(in.seen) != 1 || in.seen[0] != want {
-			t.Errorf("inner %d: cells saw %v threads, want %d", tc.inner, in.seen, want)
+		for _, n := range in.seen {
+			if n != want {
+				t.Errorf("%d cells on %d workers: cells saw %v threads, want %d each", tc.cells, tc.workers, in.seen, want)
+				break
+			}
 		}
 	}
 }

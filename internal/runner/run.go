@@ -21,7 +21,6 @@ import (
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
-	"github.com/runexp/runexp/internal/linalg"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 )
@@ -305,7 +304,7 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	for j, i := range todo {
 		pending[j] = mine[i]
 	}
-	if err := runPool(ctx, inst, pending, workers, InnerWorkers(c.Kind), log, finished); err != nil {
+	if err := runPool(ctx, inst, pending, workers, log, finished); err != nil {
 		return nil, &InterruptedError{Done: done, Total: len(mine)}
 	}
 	if cacheErr != nil {
@@ -431,15 +430,10 @@ func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report
 // runPool runs cells on workers, calling done(i, record) from the worker
 // as each finishes. When ctx is cancelled no new cell starts; cells
 // already running finish and are reported, then ctx's error is returned.
-func runPool(ctx context.Context, inst Instance, cells []*Cell, workers, inner int, log *slog.Logger, done func(int, report.Record)) error {
+func runPool(ctx context.Context, inst Instance, cells []*Cell, workers int, log *slog.Logger, done func(int, report.Record)) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	// As many cells as run at once, times the goroutines each runs
-	// (RegisterInnerWorkers), call BLAS at once: give each its share of
-	// the cores, so a threaded backend does not oversubscribe them
-	// (linalg.ShareCores; a no-op in the pure-Go build).
-	linalg.ShareCores(min(workers, len(cells)) * max(inner, 1))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -698,36 +692,6 @@ func present(inst Instance, recs []report.Record) []report.Record {
 		out[i] = r
 	}
 	return out
-}
-
-// innerWorkers holds the goroutines per cell each kind declared.
-var innerWorkers struct {
-	sync.RWMutex
-	byKind map[string]int
-}
-
-// RegisterInnerWorkers declares that a cell of kind runs up to n
-// goroutines of its own that call the BLAS backend at the same time (the
-// missing kind's repetitions, the classify kind's splits), so that the
-// runner shares the cores among workers × n callers (linalg.ShareCores). Without it a threaded backend
-// gives each of them every core: under OpenBLAS, nguyen-table1's one
-// computed cell, two repetitions at a time on 2 cores with 2 OpenBLAS
-// threads each, took 839 s against 137 s in the pure-Go build. Call it
-// from the kind's init, beside RegisterKind.
-func RegisterInnerWorkers(kind string, n int) {
-	innerWorkers.Lock()
-	defer innerWorkers.Unlock()
-	if innerWorkers.byKind == nil {
-		innerWorkers.byKind = map[string]int{}
-	}
-	innerWorkers.byKind[kind] = n
-}
-
-// InnerWorkers returns the goroutines per cell kind declared, 1 if none.
-func InnerWorkers(kind string) int {
-	innerWorkers.RLock()
-	defer innerWorkers.RUnlock()
-	return max(innerWorkers.byKind[kind], 1)
 }
 
 // evaluateClaims judges the claims concurrently, each on its own
