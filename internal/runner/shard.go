@@ -172,7 +172,7 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 		return nil, nil, err
 	}
 	if len(files) == 0 {
-		return nil, nil, fmt.Errorf("merge: no shard files in %s: run the shards first (runexp --shard i/n %s)", filepath.Join(dir, "shards"), c.File)
+		return nil, nil, fmt.Errorf("no shard files in %s: run the shards first (runexp --shard i/n %s)", filepath.Join(dir, "shards"), c.File)
 	}
 	sort.Strings(files)
 	byKey := map[string]report.Record{}
@@ -184,7 +184,7 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 	for _, f := range files {
 		var i, n int
 		if _, err := fmt.Sscanf(filepath.Base(f), "shard-%d-of-%d.jsonl", &i, &n); err != nil {
-			return nil, nil, fmt.Errorf("merge: unexpected shard file name %s", f)
+			return nil, nil, fmt.Errorf("unexpected shard file name %s", f)
 		}
 		counts[n] = true
 		name := filepath.Base(f)
@@ -197,42 +197,42 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 		}
 		switch {
 		case p.ConfigSHA256 != first.ConfigSHA256:
-			return nil, nil, fmt.Errorf("merge: shards disagree on the config: %s ran %s (SHA-256 %.12s), %s ran %s (SHA-256 %.12s); rerun the shards of one config (remove %s)",
+			return nil, nil, fmt.Errorf("shards disagree on the config: %s ran %s (SHA-256 %.12s), %s ran %s (SHA-256 %.12s); rerun the shards of one config (remove %s)",
 				firstName, first.Config, first.ConfigSHA256, name, p.Config, p.ConfigSHA256, filepath.Join(dir, "shards"))
 		case withKey(p.With) != withKey(first.With):
-			return nil, nil, fmt.Errorf("merge: shards disagree on the added estimators: %s was run with %s, %s with %s; rerun the shards with one set of --with (remove %s)",
+			return nil, nil, fmt.Errorf("shards disagree on the added estimators: %s was run with %s, %s with %s; rerun the shards with one set of --with (remove %s)",
 				firstName, withWords(first.With), name, withWords(p.With), filepath.Join(dir, "shards"))
 		case p.Code != first.Code:
 			if ext := externalChanged(first.External, p.External, p.With); ext != "" && p.Build != "" && p.Build == first.Build {
-				return nil, nil, fmt.Errorf("merge: shards disagree on the code: %s and %s ran different versions of the external estimator %s (its command or script changed between them); rerun them with one version", firstName, name, ext)
+				return nil, nil, fmt.Errorf("shards disagree on the code: %s and %s ran different versions of the external estimator %s (its command or script changed between them); rerun them with one version", firstName, name, ext)
 			}
-			return nil, nil, fmt.Errorf("merge: shards disagree on the code: %s and %s were computed by different builds of runexp; rerun them with one build", firstName, name)
+			return nil, nil, fmt.Errorf("shards disagree on the code: %s and %s were computed by different builds of runexp; rerun them with one build", firstName, name)
 		}
 		for _, d := range p.Data {
 			if prev, ok := data[d.Path]; ok && prev != d.SHA256 {
-				return nil, nil, fmt.Errorf("merge: shards disagree on the data: %s read %s with SHA-256 %.12s, %s with %.12s; rerun the shards on one data root", dataFrom[d.Path], d.Path, prev, name, d.SHA256)
+				return nil, nil, fmt.Errorf("shards disagree on the data: %s read %s with SHA-256 %.12s, %s with %.12s; rerun the shards on one data root", dataFrom[d.Path], d.Path, prev, name, d.SHA256)
 			}
 			data[d.Path], dataFrom[d.Path] = d.SHA256, name
 		}
 		recs, err := report.ReadJSONL(f)
 		if err != nil {
-			return nil, nil, fmt.Errorf("merge: %w", err)
+			return nil, nil, fmt.Errorf("reading a shard: %w", err)
 		}
 		for _, r := range recs {
 			byKey[r.Key] = r
 		}
 	}
 	if len(counts) > 1 {
-		return nil, nil, fmt.Errorf("merge: %s holds shards of different counts; remove the stale ones", filepath.Join(dir, "shards"))
+		return nil, nil, fmt.Errorf("%s holds shards of different counts; remove the stale ones", filepath.Join(dir, "shards"))
 	}
 	if first.ConfigSHA256 != c.SHA256 {
-		return nil, nil, fmt.Errorf("merge: the shards in %s were run with %s at SHA-256 %.12s, but %s now has SHA-256 %.12s: the config changed since; rerun the shards",
+		return nil, nil, fmt.Errorf("the shards in %s were run with %s at SHA-256 %.12s, but %s now has SHA-256 %.12s: the config changed since; rerun the shards",
 			filepath.Join(dir, "shards"), first.Config, first.ConfigSHA256, c.File, c.SHA256)
 	}
 	// Before the code: added estimators change the plan's code too, and
 	// "another build" would be the wrong advice.
 	if withKey(first.With) != withKey(with) {
-		return nil, nil, fmt.Errorf("merge: the shards in %s were run with %s, this merge has %s: merge with the same --with flags the shards had",
+		return nil, nil, fmt.Errorf("the shards in %s were run with %s, this merge has %s: merge with the same --with flags the shards had",
 			filepath.Join(dir, "shards"), withWords(first.With), withWords(with))
 	}
 	if first.Code != fp.Code {
@@ -249,7 +249,7 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 		out[i] = r
 	}
 	if len(missing) > 0 {
-		return nil, nil, fmt.Errorf("merge: %d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
+		return nil, nil, fmt.Errorf("%d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
 	}
 	var sums []report.FileSum
 	for p, s := range data {
@@ -267,14 +267,14 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 func codeChanged(shards string, p *shardProvenance, fp PlanFingerprint) error {
 	ext := externalChanged(p.External, fp.External, p.With)
 	if p.Build == "" || ext == "" {
-		return fmt.Errorf("merge: the shards in %s were computed by another build of runexp (code fingerprint %.12s, this one %.12s); merge with the binary that ran them, or rerun the shards",
+		return fmt.Errorf("the shards in %s were computed by another build of runexp (code fingerprint %.12s, this one %.12s); merge with the binary that ran them, or rerun the shards",
 			shards, p.Code, fp.Code)
 	}
 	what := fmt.Sprintf("the external estimator %s changed its command or script since the shards ran", ext)
 	if p.Build != fp.Build {
-		return fmt.Errorf("merge: the shards in %s were computed by another build of runexp, and %s; rerun the shards", shards, what)
+		return fmt.Errorf("the shards in %s were computed by another build of runexp, and %s; rerun the shards", shards, what)
 	}
-	return fmt.Errorf("merge: the shards in %s cannot be merged: %s; restore the script they ran, or rerun the shards", shards, what)
+	return fmt.Errorf("the shards in %s cannot be merged: %s; restore the script they ran, or rerun the shards", shards, what)
 }
 
 // externalChanged names the external estimators whose fingerprint
@@ -310,18 +310,18 @@ func readProvenance(f string) (*shardProvenance, error) {
 	pf := provenanceFile(f)
 	b, err := os.ReadFile(pf)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %s has no provenance (%s): it was written by an older runexp or its run was killed; rerun that shard", filepath.Base(f), filepath.Base(pf))
+		return nil, fmt.Errorf("%s has no provenance (%s): it was written by an older runexp or its run was killed; rerun that shard", filepath.Base(f), filepath.Base(pf))
 	}
 	var p shardProvenance
 	if err := json.Unmarshal(b, &p); err != nil || p.Format != shardFormat {
-		return nil, fmt.Errorf("merge: %s is not a %s provenance file; rerun that shard", pf, shardFormat)
+		return nil, fmt.Errorf("%s is not a %s provenance file; rerun that shard", pf, shardFormat)
 	}
 	rb, err := os.ReadFile(f)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return nil, fmt.Errorf("reading a shard: %w", err)
 	}
 	if sum := sha256.Sum256(rb); hex.EncodeToString(sum[:]) != p.Records {
-		return nil, fmt.Errorf("merge: %s does not hold the records its provenance describes (edited, or left from another run); rerun that shard", f)
+		return nil, fmt.Errorf("%s does not hold the records its provenance describes (edited, or left from another run); rerun that shard", f)
 	}
 	return &p, nil
 }
@@ -335,7 +335,7 @@ func checkMergedData(shards, now []report.FileSum) error {
 	}
 	for _, d := range shards {
 		if s, ok := m[d.Path]; ok && s != d.SHA256 {
-			return fmt.Errorf("merge: the shards read %s with SHA-256 %.12s, the data root now has %.12s; rerun the shards on this data", d.Path, d.SHA256, s)
+			return fmt.Errorf("the shards read %s with SHA-256 %.12s, the data root now has %.12s; rerun the shards on this data", d.Path, d.SHA256, s)
 		}
 	}
 	return nil
