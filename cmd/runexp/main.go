@@ -28,6 +28,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -317,16 +318,24 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 // when that is a --with folder inside out, out's index too, which links
 // it.
 func writeIndexes(out, root string, log *slog.Logger) {
-	writeIndex(root, log)
-	if filepath.Clean(root) != filepath.Clean(out) {
-		writeIndex(out, log)
+	if filepath.Clean(root) == filepath.Clean(out) {
+		writeIndex(root, "", log)
+		return
 	}
+	// root is a --with folder inside out: its page links back up.
+	up := "index.html"
+	if rel, err := filepath.Rel(root, out); err == nil {
+		up = path.Join(filepath.ToSlash(rel), "index.html")
+	}
+	writeIndex(root, up, log)
+	writeIndex(out, "", log)
 }
 
-// writeIndex refreshes results/index.html. A broken sibling result
-// directory must not fail a run that succeeded, so problems are logged.
-func writeIndex(root string, log *slog.Logger) {
-	if err := report.WriteIndex(root); err != nil {
+// writeIndex refreshes results/index.html, linking to up if it is not
+// empty. A broken sibling result directory must not fail a run that
+// succeeded, so problems are logged.
+func writeIndex(root, up string, log *slog.Logger) {
+	if err := report.WriteIndexUp(root, up); err != nil {
 		log.Warn("results index not written", "err", err)
 		return
 	}

@@ -313,8 +313,11 @@ func TestWithResultsApart(t *testing.T) {
 	if link := `href="` + filepath.Base(wd) + `/index.html"`; !bytes.Contains(idx, []byte(link)) {
 		t.Errorf("%s lacks %s", filepath.Join(out, "index.html"), link)
 	}
-	if _, err := os.Stat(filepath.Join(wd, "index.html")); err != nil {
+	// ... and the folder's index links back to it.
+	if b, err := os.ReadFile(filepath.Join(wd, "index.html")); err != nil {
 		t.Error(err)
+	} else if !bytes.Contains(b, []byte(`href="../index.html"`)) {
+		t.Errorf("%s has no link back to %s", filepath.Join(wd, "index.html"), filepath.Join(out, "index.html"))
 	}
 	m := readManifest(t, filepath.Join(wd, "tiny"))
 	if len(m.With) != 1 {

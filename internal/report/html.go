@@ -94,7 +94,13 @@ func readClaims(dir string) (cl []claimJSON, ok bool, err error) {
 // WriteIndex twice on the same results writes identical bytes. Each page is
 // written with [WriteFileAtomic]. The index.html files are not listed in
 // the manifests.
-func WriteIndex(root string) error {
+func WriteIndex(root string) error { return WriteIndexUp(root, "") }
+
+// WriteIndexUp is [WriteIndex] for a results root inside another (runexp
+// --with writes into OUT/with-SLUG): the root's page links back to the
+// enclosing index at up, a URL relative to root such as "../index.html".
+// An empty up links nowhere.
+func WriteIndexUp(root, up string) error {
 	fi, err := os.Stat(root)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
@@ -113,7 +119,7 @@ func WriteIndex(root string) error {
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	idx := &htmlRoot{}
+	idx := &htmlRoot{Up: up}
 	for _, e := range ents {
 		name := e.Name()
 		dir := filepath.Join(root, name)
@@ -177,6 +183,7 @@ func relURL(segs ...string) string {
 
 // htmlRoot is the data of root/index.html.
 type htmlRoot struct {
+	Up                       string // link to the enclosing index, or ""
 	Runs                     []*htmlRun
 	Cells, Failed            int
 	Pass, Fail, NotEvaluated int
@@ -762,6 +769,9 @@ figcaption { font-size: 0.9em; color: #555; }
 {{- define "root"}}{{template "head" "runexp results"}}
 <body>
 <h1>runexp results</h1>
+{{- if .Up}}
+<p class="muted"><a href="{{.Up}}">All results</a></p>
+{{- end}}
 <p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); claims: {{.Pass}} passed, {{.Fail}} failed, {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected.</p>
 {{- if .Scoreboard}}
 <p><a href="scoreboard.html">Reproducibility scoreboard</a>: every claim under the stated protocol and under each documented reading, with totals per paper (<a href="scoreboard.md">Markdown</a>).</p>

@@ -489,7 +489,7 @@ func TestWriteIndexWithRoots(t *testing.T) {
 	withRun(filepath.Join(root, "with-noindex-22222222", "run-a"), "learned")       // no index.html: not linked
 	writeFakeRun(t, filepath.Join(root, "plain-root", "run-a"), "Run A", nil)       // no --with: not linked
 	for _, d := range []string{"with-z-00000000", "with-b-11111111", "mine", "plain-root"} {
-		if err := WriteIndex(filepath.Join(root, d)); err != nil {
+		if err := WriteIndexUp(filepath.Join(root, d), "../index.html"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -516,6 +516,13 @@ func TestWriteIndexWithRoots(t *testing.T) {
 	// with-z holds two runs, the others one each.
 	if got, want := pg.cells["r"][len(pg.cells["r"])-3:], []string{"1", "1", "2"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("run counts of the results roots %q, want %q", got, want)
+	}
+	// Each folder's page links back up, and the link resolves.
+	sub := filepath.Join(root, "with-b-11111111", "index.html")
+	spg := parseXHTML(t, sub)
+	checkLinks(t, sub, spg.links)
+	if !slices.Contains(spg.links, "../index.html") {
+		t.Errorf("%s links %q, want ../index.html among them", sub, spg.links)
 	}
 	first := readIndexes(t, root)
 	if err := WriteIndex(root); err != nil {
