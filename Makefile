@@ -142,9 +142,9 @@ bench-openblas:
 	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
 # Every config once, in one process, compared with the committed baseline
 # (docs/nightly.md). ONLY='huang-*' runs a subset; the exit status follows
-# docs/exit-status.md. 36 to 58 minutes on 2 cores without a warm cache,
+# docs/exit-status.md. 36 to 50 minutes on 2 cores without a warm cache,
 # depending on the machine (all 56 configs, 2026-11-24 and 2026-11-26;
-# docs/performance.md has the breakdown).
+# 38 minutes on the OpenBLAS build; docs/performance.md has the breakdown).
 ONLY ?=
 suite: build
 	./bin/runexp suite --baseline baseline $(if $(ONLY),--only '$(ONLY)')
