@@ -322,8 +322,9 @@ func writeIndexes(out, root string, log *slog.Logger) {
 		writeIndex(root, "", log)
 		return
 	}
-	// root is a --with folder inside out: its page links back up.
-	up := "index.html"
+	// root is a --with folder inside out: its page links back up (no
+	// link if the relative path cannot be formed).
+	var up string
 	if rel, err := filepath.Rel(root, out); err == nil {
 		up = path.Join(filepath.ToSlash(rel), "index.html")
 	}
