@@ -34,12 +34,15 @@ const Inconclusive = "INCONCLUSIVE"
 // several arrays of one record paired by item (classify: the accuracies
 // of KPCA and of each LPKPCA point on the same splits); a value check on
 // it gets a t-interval over the items (see Paired).
+//
+// Unit names the items in the interval's ci_method ("" for "test items").
 type ItemStat struct {
 	Array  string
 	Stat   func(rec *report.Record, x []float64) float64
 	Arrays []string
 	Joint  func(rec *report.Record, cols [][]float64) float64
 	Paired *Paired
+	Unit   string
 }
 
 // columns returns the arrays a non-Paired ItemStat reads and its
@@ -63,6 +66,11 @@ type Options struct {
 	// metric has no per-item evidence and the claim keeps its point
 	// verdict.
 	Items func(rec *report.Record, metric string) (ItemStat, bool)
+	// PointReason says, for a metric with no per-item evidence, why none
+	// exists (the kind's words: "one clustering of every image: nothing
+	// to resample"); "" leaves the generic reason. It is the point
+	// verdict's stated reason (Result.Basis).
+	PointReason func(metric string) string
 	// Repeats is the number of corruption draws concatenated in the
 	// arrays (1 when the config has no repeats).
 	Repeats int
@@ -74,6 +82,20 @@ type Options struct {
 	// stays the point verdict and the interval verdict is only reported
 	// in Verdict.
 	Counts bool
+	// Setup fills the setup references of a because: text
+	// ({dataset.subsets}, {corruption}, …; see Expand); nil leaves them
+	// unresolved.
+	Setup Setup
+}
+
+// noItems is the reason a metric has no per-item evidence.
+func (o Options) noItems(metric string) string {
+	if o.PointReason != nil {
+		if why := o.PointReason(metric); why != "" {
+			return why
+		}
+	}
+	return fmt.Sprintf("%s has no per-item scores", metric)
 }
 
 // Level and resamples of the claims' intervals.
@@ -82,135 +104,199 @@ const (
 	ciResamples = stats.DefaultResamples
 )
 
-// pairEvidence is the interval of one left–right comparison.
+// pairEvidence is the interval of one comparison.
 type pairEvidence struct {
 	group   string
 	est     stats.Estimate
 	verdict stats.Verdict
 	// bound is the boundary the interval is judged against: 0 for a
-	// difference, the value of a value check.
+	// difference, the value of a value check, min_rho of a Spearman
+	// trend.
 	bound float64
 	// method is the interval's ci_method; "" for the paired bootstrap.
 	method string
 }
 
-// pairedInterval bootstraps summary(metric over lefts) − factor·summary(metric
-// over rights) over the test items every record shares, resampling items
-// (with all their repeats) once for all cells: the draws are paired. A
-// summary is max, min or mean over cells ("" for a single cell, as in a
-// compare check). It returns ok false, with the reason, when a record has
-// no per-item evidence for the metric or it does not reproduce the metric.
-func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum string, rights []*report.Record, rsum string, factor float64) (stats.Estimate, bool, string) {
+// itemCell is one record's per-item evidence for a metric: the arrays the
+// metric is computed from and its statistic of their columns.
+type itemCell struct {
+	rec   *report.Record
+	names []string
+	stat  func(*report.Record, [][]float64) float64
+	x     [][]float64 // one array per name
+	buf   [][]float64
+}
+
+// itemFrame is what the cells of one interval share: n items, each with
+// reps scores, and optionally the item × repeat rows kept (a given:
+// filter; nil keeps every row).
+type itemFrame struct {
+	reps, n int
+	keep    []bool
+	unit    string
+}
+
+// cell returns rec's evidence for metric, or why there is none; the first
+// cell fixes the frame's item count and every other must pair with it.
+func (f *itemFrame) cell(o Options, metric string, r *report.Record) (itemCell, string) {
+	st, ok := o.Items(r, metric)
+	if !ok {
+		return itemCell{}, o.noItems(metric)
+	}
+	if st.Paired != nil {
+		// Its items pair arrays within one record; pairing two records'
+		// paired statistics is another interval, not built: the point
+		// verdict stands.
+		return itemCell{}, fmt.Sprintf("%s is a paired statistic within one record; only a value check on it gets an interval", metric)
+	}
+	names, stat := st.columns()
+	if len(names) == 0 || stat == nil {
+		return itemCell{}, fmt.Sprintf("%s declares no per-item arrays", metric)
+	}
+	c := itemCell{rec: r, names: names, stat: stat, buf: make([][]float64, len(names))}
+	if f.unit == "" {
+		f.unit = st.Unit
+	}
+	for _, name := range names {
+		x := r.Arrays[name]
+		if len(x) == 0 {
+			return itemCell{}, fmt.Sprintf("cell %s has no per-item %s scores", r.Key, name)
+		}
+		if len(x)%f.reps != 0 || (f.n >= 0 && len(x) != f.n*f.reps) {
+			return itemCell{}, fmt.Sprintf("cell %s: %d per-item %s scores are not paired with the other cells' %d items × %d repeats", r.Key, len(x), name, f.n, f.reps)
+		}
+		f.n = len(x) / f.reps
+		c.x = append(c.x, x)
+	}
+	return c, ""
+}
+
+// pick gathers the sampled items' scores, every repeat, keeping a row
+// only where the frame keeps it and each of the cell's arrays is finite.
+func (f *itemFrame) pick(c *itemCell, idx []int) [][]float64 {
+	for j := range c.buf {
+		c.buf[j] = c.buf[j][:0]
+	}
+	for _, i := range idx {
+	reps:
+		for rep := range f.reps {
+			k := rep*f.n + i
+			if f.keep != nil && !f.keep[k] {
+				continue
+			}
+			for _, x := range c.x {
+				if !finite(x[k]) {
+					continue reps
+				}
+			}
+			for j, x := range c.x {
+				c.buf[j] = append(c.buf[j], x[k])
+			}
+		}
+	}
+	return c.buf
+}
+
+// stat is the cell's statistic on the sampled items; NaN when none of
+// them has a finite score.
+func (f *itemFrame) stat(c *itemCell, idx []int) float64 {
+	x := f.pick(c, idx)
+	if len(x[0]) == 0 {
+		return math.NaN()
+	}
+	return c.stat(c.rec, x)
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// bootCells bootstraps a statistic of several groups of cells over the
+// test items they all share: on each resample of items (with all their
+// repeats, resampled once for every cell, so the cells are paired) it
+// computes each cell's statistic of the metric and hands them, group by
+// group, to f. Without a frame filter every cell's statistic on all items
+// must reproduce its recorded metric, or the arrays are not the metric's
+// evidence and no interval is built. It returns why not when there is
+// none; unit names the items.
+func bootCells(o Options, key, metric string, groups [][]*report.Record, keep func(n, reps int) ([]bool, string), f func(v [][]float64) float64) (est stats.Estimate, unit, why string) {
+	est, fr, why := bootFrame(o, key, metric, groups, keep, f)
+	return est, fr.unit, why
+}
+
+func bootFrame(o Options, key, metric string, groups [][]*report.Record, keep func(n, reps int) ([]bool, string), f func(v [][]float64) float64) (stats.Estimate, *itemFrame, string) {
 	if o.Items == nil || o.Rand == nil {
-		return stats.Estimate{}, false, "no per-item scores"
+		return stats.Estimate{}, &itemFrame{}, o.noItems(metric)
 	}
-	type cell struct {
-		rec   *report.Record
-		names []string
-		stat  func(*report.Record, [][]float64) float64
-		x     [][]float64 // one array per name
-		buf   [][]float64
-	}
-	reps := max(o.Repeats, 1)
-	n := -1
-	mk := func(rs []*report.Record) ([]cell, string) {
-		cs := make([]cell, len(rs))
-		for i, r := range rs {
-			st, ok := o.Items(r, metric)
-			if !ok {
-				return nil, fmt.Sprintf("%s has no per-item scores", metric)
+	fr := &itemFrame{reps: max(o.Repeats, 1), n: -1}
+	cs := make([][]itemCell, len(groups))
+	for g, rs := range groups {
+		for _, r := range rs {
+			c, why := fr.cell(o, metric, r)
+			if why != "" {
+				return stats.Estimate{}, fr, why
 			}
-			if st.Paired != nil {
-				// Its items pair arrays within one record; pairing two
-				// records' paired statistics is another interval, not
-				// built: the point verdict stands.
-				return nil, fmt.Sprintf("%s is a paired statistic within one record; only a value check on it gets an interval", metric)
-			}
-			names, f := st.columns()
-			if len(names) == 0 || f == nil {
-				return nil, fmt.Sprintf("%s declares no per-item arrays", metric)
-			}
-			c := cell{rec: r, names: names, stat: f, buf: make([][]float64, len(names))}
-			for _, name := range names {
-				x := r.Arrays[name]
-				if len(x) == 0 || len(x)%reps != 0 || (n >= 0 && len(x) != n*reps) {
-					return nil, fmt.Sprintf("cell %s: %d per-item %s scores are not paired with the other cells' %d items × %d repeats", r.Key, len(x), name, n, reps)
-				}
-				n = len(x) / reps
-				c.x = append(c.x, x)
-			}
-			cs[i] = c
+			cs[g] = append(cs[g], c)
 		}
-		return cs, ""
 	}
-	lc, why := mk(lefts)
-	if why != "" {
-		return stats.Estimate{}, false, why
+	if fr.n < 0 {
+		return stats.Estimate{}, fr, "no cell to compare"
 	}
-	rc, why := mk(rights)
-	if why != "" {
-		return stats.Estimate{}, false, why
-	}
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	// pick gathers the sampled items' scores, every repeat, keeping a
-	// row only where each of the cell's arrays is finite there.
-	pick := func(c *cell, idx []int) [][]float64 {
-		for j := range c.buf {
-			c.buf[j] = c.buf[j][:0]
+	if keep != nil {
+		k, why := keep(fr.n, fr.reps)
+		if why != "" {
+			return stats.Estimate{}, fr, why
 		}
-		for _, i := range idx {
-		reps:
-			for rep := range reps {
-				k := rep*n + i
-				for _, x := range c.x {
-					if !finite(x[k]) {
-						continue reps
-					}
-				}
-				for j, x := range c.x {
-					c.buf[j] = append(c.buf[j], x[k])
-				}
-			}
-		}
-		return c.buf
+		fr.keep = k
 	}
-	summ := func(cs []cell, how string, idx []int) float64 {
-		vs := make([]float64, len(cs))
-		for i := range cs {
-			x := pick(&cs[i], idx)
-			if len(x[0]) == 0 {
-				return math.NaN()
-			}
-			vs[i] = cs[i].stat(cs[i].rec, x)
-		}
-		return foldSummary(how, vs)
-	}
-	all := make([]int, n)
+	all := make([]int, fr.n)
 	for i := range all {
 		all[i] = i
 	}
-	// The statistic of every item must be the recorded metric: otherwise
-	// the array is not the metric's evidence and an interval would judge
-	// another quantity.
-	for _, cs := range [][]cell{lc, rc} {
-		for i := range cs {
-			c := &cs[i]
-			got := c.stat(c.rec, pick(c, all))
-			want := c.rec.Metrics[metric]
-			if !(math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))) {
-				return stats.Estimate{}, false, fmt.Sprintf("cell %s: per-item %s gives %s %s, the record %s", c.rec.Key, strings.Join(c.names, ", "), metric, g(got), g(want))
+	if fr.keep == nil {
+		// The statistic of every item must be the recorded metric:
+		// otherwise the array is not the metric's evidence and an
+		// interval would judge another quantity.
+		for g := range cs {
+			for i := range cs[g] {
+				c := &cs[g][i]
+				got := fr.stat(c, all)
+				if why := reproduces(c.rec, metric, got); why != "" {
+					return stats.Estimate{}, fr, why
+				}
 			}
 		}
 	}
+	v := make([][]float64, len(cs))
+	for g := range cs {
+		v[g] = make([]float64, len(cs[g]))
+	}
 	stat := func(idx []int) float64 {
-		return summ(lc, lsum, idx) - factor*summ(rc, rsum, idx)
+		for g := range cs {
+			for i := range cs[g] {
+				v[g][i] = fr.stat(&cs[g][i], idx)
+				if math.IsNaN(v[g][i]) {
+					return math.NaN()
+				}
+			}
+		}
+		return f(v)
 	}
-	est, err := stats.Bootstrap(n, stat, ciLevel, ciResamples, o.Rand(key))
+	est, err := stats.Bootstrap(fr.n, stat, ciLevel, ciResamples, o.Rand(key))
 	if err != nil {
-		return stats.Estimate{}, false, err.Error()
+		return stats.Estimate{}, fr, err.Error()
 	}
-	est.Repeats = reps
-	return est, true, ""
+	est.Repeats = fr.reps
+	return est, fr, ""
+}
+
+// pairedInterval bootstraps summary(metric over lefts) − factor·summary(metric
+// over rights) over the test items every record shares (bootCells). A
+// summary is max, min or mean over cells ("" for a single cell, as in a
+// compare check). It returns why not when a record has no per-item
+// evidence for the metric or it does not reproduce the metric.
+func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum string, rights []*report.Record, rsum string, factor float64) (stats.Estimate, string, string) {
+	return bootCells(o, key, metric, [][]*report.Record{lefts, rights}, nil, func(v [][]float64) float64 {
+		return foldSummary(lsum, v[0]) - factor*foldSummary(rsum, v[1])
+	})
 }
 
 // side returns the stats side of op for a difference left − factor·right.
@@ -264,13 +350,21 @@ func combine(ev []pairEvidence, sd stats.Side) (string, pairEvidence) {
 	return Pass, *near
 }
 
-// ciMethod describes the interval for claims.json.
-func ciMethod(reps int) string {
-	unit := "test items"
-	if reps > 1 {
-		unit = fmt.Sprintf("test items, each with its %d corruption repeats", reps)
+// ciMethod describes a paired bootstrap interval over items (named by
+// unit, "" for test items) for claims.json.
+func ciMethod(reps int, unit string) string {
+	return "paired " + ciMethodOne(reps, unit)
+}
+
+// ciMethodOne describes a bootstrap interval of one cell's statistic.
+func ciMethodOne(reps int, unit string) string {
+	if unit == "" {
+		unit = "test items"
 	}
-	return fmt.Sprintf("paired BCa bootstrap (Efron 1987) over %s; %d resamples", unit, ciResamples)
+	if reps > 1 {
+		unit = fmt.Sprintf("%s, each with its %d corruption repeats", unit, reps)
+	}
+	return fmt.Sprintf("BCa bootstrap (Efron 1987) over %s; %d resamples", unit, ciResamples)
 }
 
 func ciText(e pairEvidence) string {
@@ -289,6 +383,55 @@ func intervalsText(ev []pairEvidence) string {
 	return strings.Join(parts, "; ")
 }
 
+// decide records the deciding interval d and verdict v in res, with the
+// evidence line what; an INCONCLUSIVE verdict also gets the smallest
+// effect its items could detect (detectable).
+func decide(res *Result, o Options, v string, d pairEvidence, method, what string) {
+	lo, hi, lvl := d.est.CI.Lo, d.est.CI.Hi, d.est.CI.Level
+	res.Verdict, res.Basis = v, "interval"
+	res.CILo, res.CIHi, res.CILevel, res.CIMethod = &lo, &hi, &lvl, method
+	if d.est.Items > 0 {
+		n := d.est.Items
+		res.CIItems = &n
+	}
+	res.Evidence += " | " + what
+	if v == Inconclusive {
+		detectable(res, d)
+	}
+	if o.Counts {
+		res.Status = v
+	}
+}
+
+// detectable states what an INCONCLUSIVE interval could have decided.
+// Its half-width h is the smallest departure from the boundary that
+// items like these could show: an estimate further than h from the
+// boundary, with the same spread, gives an interval excluding it. The
+// half-width of an interval over n items shrinks as 1/√n, so the observed
+// departure d = estimate − boundary would need about n·(h/d)² items to
+// be decided (none when d = 0). Both are approximations (the interval may
+// be skewed, and a t-interval's quantile changes with n), stated as such.
+func detectable(res *Result, d pairEvidence) {
+	h := (d.est.CI.Hi - d.est.CI.Lo) / 2
+	dep := d.est.Mean - d.bound
+	res.Detectable = &h
+	n := d.est.Items
+	msg := fmt.Sprintf(" | INCONCLUSIVE: the smallest departure from %s these %d items could decide is about ±%s (the interval's half-width)", g(d.bound), n, g(h))
+	switch {
+	case n <= 0:
+	case dep == 0 || h <= 0:
+		msg += "; the estimate sits on the boundary, so no number of items would decide it"
+	default:
+		need := math.Ceil(float64(n) * (h / dep) * (h / dep))
+		if need < 1e12 {
+			nn := int(need)
+			res.ItemsNeeded = &nn
+		}
+		msg += fmt.Sprintf("; the observed departure %s would need about %s items to be decided", g(dep), g(need))
+	}
+	res.Evidence += msg
+}
+
 // interval fills res's point verdict and, where the compared cells have
 // per-item scores, the interval verdict; res.Status is the point verdict
 // on entry.
@@ -299,10 +442,13 @@ func (sp *spec) interval(id string, o Options, res *Result) {
 	}
 	switch sp.typ {
 	case "value":
-		sp.valueInterval(o, res)
+		sp.valueInterval(id, o, res)
 		return
 	case "best":
 		sp.bestInterval(id, o, res)
+		return
+	case "trend":
+		sp.trendInterval(id, o, res)
 		return
 	}
 	if len(sp.pairs) == 0 {
@@ -316,23 +462,17 @@ func (sp *spec) interval(id string, o Options, res *Result) {
 		if p.group != "" {
 			key += "/" + p.group
 		}
-		est, ok, why := pairedInterval(o, key, sp.metric, p.left, p.lsum, p.right, p.rsum, sp.factor)
-		if !ok {
+		est, unit, why := pairedInterval(o, key, sp.metric, p.left, p.lsum, p.right, p.rsum, sp.factor)
+		if why != "" {
 			res.Basis = "point: " + why
 			return
 		}
-		ev = append(ev, pairEvidence{group: p.group, est: est, verdict: stats.Decide(est.CI, sd, 0)})
+		ev = append(ev, pairEvidence{group: p.group, est: est, verdict: stats.Decide(est.CI, sd, 0), method: ciMethod(est.Repeats, unit)})
 	}
 	v, d := combine(ev, sd)
-	lo, hi, lvl := d.est.CI.Lo, d.est.CI.Hi, d.est.CI.Level
-	res.Verdict, res.Basis = v, "interval"
-	res.CILo, res.CIHi, res.CILevel, res.CIMethod = &lo, &hi, &lvl, ciMethod(d.est.Repeats)
 	diff := "left − right"
 	if sp.factor != 1 {
 		diff = "left − " + g(sp.factor) + "×right"
 	}
-	res.Evidence += fmt.Sprintf(" | %g%% interval of %s: %s → %s", 100*lvl, diff, intervalsText(ev), v)
-	if o.Counts {
-		res.Status = v
-	}
+	decide(res, o, v, d, d.method, fmt.Sprintf("%g%% interval of %s: %s → %s", 100*d.est.CI.Level, diff, intervalsText(ev), v))
 }
