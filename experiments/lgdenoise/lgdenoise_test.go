@@ -171,7 +171,7 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestItems: every cell's per-group APE and SNR metrics are the
+// TestItems: every cell's per-group APE, SNR and detail metrics are the
 // statistic the kind declares (Kind.Items) of its per-image arrays, to
 // 1e-12 relative (the same sums in the same order; snr_pooled as the
 // ratio of the summed numerator and denominator arrays), so claims on
@@ -209,9 +209,15 @@ func TestItems(t *testing.T) {
 				t.Errorf("%s %s: per-image arrays give %v, the record %v", name, metric, got, want)
 			}
 		}
-		// ape_mean, ape_std, snr_mean, snr_pooled for 3 groups and all.
-		if n != 16 {
-			t.Errorf("%s: %d metrics with per-item statistics, want 16", name, n)
+		// ape_mean, ape_std, snr_mean, snr_pooled, detail_ratio and
+		// detail_error for 3 groups and all.
+		if n != 24 {
+			t.Errorf("%s: %d metrics with per-item statistics, want 24", name, n)
+		}
+		// Noise adds fine detail: each independent N(0, σ²) pixel adds
+		// 2σ² in expectation to every squared difference it enters.
+		if v := r.Metrics["noisy_detail_ratio_all"]; !(v > 1) {
+			t.Errorf("%s: noisy_detail_ratio_all %v, want > 1", name, v)
 		}
 	}
 }

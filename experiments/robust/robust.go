@@ -8,9 +8,14 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("robust",
+	k := runner.Define("robust",
 		"reconstruct occluded or noisy held-out images; region-wise mean absolute error, validation tuning (Nguyen & De la Torre Fig. 5, Table 2)",
-		check, start))
+		check, start)
+	// 2: records carry the per-image errors (items.go) and, for noise,
+	// the detail ratio and error.
+	k.Version = "2"
+	k.Items = items
+	runner.RegisterKind(k)
 }
 
 // condition is one corruption setting with its corrupted validation and

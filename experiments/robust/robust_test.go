@@ -243,3 +243,47 @@ func TestEmptySplit(t *testing.T) {
 		t.Errorf("error %v, want an empty-set error", err)
 	}
 }
+
+// TestItems: every error metric of a record is the statistic the kind
+// declares (Kind.Items) of its per-image array, one entry per test image
+// (9), so claims on them get paired intervals over the test images; the
+// identity keeps the noise, so its detail ratio is above 1 (independent
+// noise adds 2σ² in expectation to every squared difference).
+func TestItems(t *testing.T) {
+	k, ok := runner.LookupKind("robust")
+	if !ok || k.Items == nil {
+		t.Fatal("robust declares no per-item statistics")
+	}
+	for _, src := range []string{occlusionConfig, noiseConfig} {
+		recs, _, _ := run(t, src)
+		for name, r := range recs {
+			n := 0
+			for metric, want := range r.Metrics {
+				st, ok := k.Items(r, metric)
+				if !ok {
+					continue
+				}
+				n++
+				x := r.Arrays[st.Array]
+				if len(x) != 9 {
+					t.Errorf("%s %s: %d per-image entries, want 9", name, metric, len(x))
+				}
+				if got := st.Stat(r, x); !(math.Abs(got-want) <= 1e-12*math.Abs(want)) {
+					t.Errorf("%s %s: per-image array gives %v, the record %v", name, metric, got, want)
+				}
+			}
+			// whole, occ, nonocc × mean, std; or mae mean, std and the
+			// two detail means.
+			if n != 6 && n != 4 {
+				t.Errorf("%s: %d metrics with per-item statistics", name, n)
+			}
+		}
+		if src == noiseConfig {
+			for name, r := range recs {
+				if strings.Contains(name, "Base Line") && !(r.Metrics["detail_ratio_mean"] > 1) {
+					t.Errorf("%s: detail ratio %v, want > 1 for the noisy input itself", name, r.Metrics["detail_ratio_mean"])
+				}
+			}
+		}
+	}
+}

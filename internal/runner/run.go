@@ -611,9 +611,10 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 		// inside the item-to-item spread judged a PASS on single numbers.
 		Counts: true,
 		Rand:   func(key string) *rand.Rand { return NewRand(c.Seed, key) },
+		Setup:  claims.ConfigSetup(c),
 	}
 	if k, ok := LookupKind(c.Kind); ok {
-		copt.Items = k.Items
+		copt.Items, copt.PointReason = k.Items, k.PointReason
 	}
 	results, crashes := evaluateClaims(c.Claims, scoped, copt, log)
 	sum.Crashed += crashes
