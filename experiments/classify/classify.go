@@ -458,22 +458,38 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		}
 	}
 	rec.Metrics["mean_distance"] = dists[0]
-	put := func(name string, v []float64) {
-		rec.Metrics[name] = stat.Mean(v, nil)
-		rec.Metrics[name+"_split1"] = v[0]
-		sd := 0.0
-		if len(v) > 1 {
-			sd = stat.StdDev(v, nil)
-		}
-		rec.Metrics[name+"_std"] = sd
-	}
-	put("kpca", kp)
+	putSplits(rec, "kpca", kp)
 	rec.Arrays = map[string][]float64{"kpca": kp}
+	in.putGains(rec, kp, lp)
+	in.putCosts(rec, costs)
+	rec.Metrics["splits"] = float64(len(in.splits))
+	if stats != nil {
+		in.putGraphStats(rec, stats)
+	}
+	return nil
+}
+
+// putSplits records per-split accuracies v as name (their mean),
+// name_split1 (the first split, the paper's single one) and name_std.
+func putSplits(rec *report.Record, name string, v []float64) {
+	rec.Metrics[name] = stat.Mean(v, nil)
+	rec.Metrics[name+"_split1"] = v[0]
+	sd := 0.0
+	if len(v) > 1 {
+		sd = stat.StdDev(v, nil)
+	}
+	rec.Metrics[name+"_std"] = sd
+}
+
+// putGains records each point's accuracies and gain over KPCA, the gains'
+// min, max and mean, the fractions of (split, point) that LPKPCA wins and
+// ties (tied), and with a k sweep each point's lead over the other k.
+func (in *instance) putGains(rec *report.Record, kp []float64, lp [][]float64) {
 	kpMean := stat.Mean(kp, nil)
 	gains := make([]float64, len(in.points))
 	var wins, ties, total int
 	for j, p := range in.points {
-		put("lpkpca_"+p.suffix(), lp[j])
+		putSplits(rec, "lpkpca_"+p.suffix(), lp[j])
 		rec.Arrays["lpkpca_"+p.suffix()] = lp[j]
 		gains[j] = stat.Mean(lp[j], nil) - kpMean
 		rec.Metrics["gain_"+p.suffix()] = gains[j]
@@ -501,12 +517,6 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			rec.Metrics["kbest_"+p.suffix()] = m
 		}
 	}
-	in.putCosts(rec, costs)
-	rec.Metrics["splits"] = float64(len(in.splits))
-	if stats != nil {
-		in.putGraphStats(rec, stats)
-	}
-	return nil
 }
 
 // tieTol is the difference, in percentage points, below which two

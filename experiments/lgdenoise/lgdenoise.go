@@ -400,19 +400,7 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 		if g < all {
 			suffix = "_" + in.groups[g]
 		}
-		a := metrics.Summarize(ape[g])
-		rec.Metrics["ape_mean"+suffix] = a.Mean
-		rec.Metrics["ape_std"+suffix] = a.Std
-		rec.Metrics["snr_mean"+suffix] = metrics.Summarize(snr[g]).Mean
-		rec.Metrics["snr_pooled"+suffix] = metrics.PooledSNR(num[g], den[g])
-		rec.Metrics["noisy_ape"+suffix] = metrics.Summarize(noisyAPE[g]).Mean
-		rec.Metrics["detail_ratio"+suffix] = metrics.Mean(detail[g][0])
-		rec.Metrics["detail_error"+suffix] = metrics.Mean(detail[g][1])
-		rec.Metrics["noisy_detail_ratio"+suffix] = metrics.Mean(noisyDetail[g])
-		rec.Metrics["failed"+suffix] = float64(nfail[g])
-		for j, name := range []string{arrAPE, arrSNR, arrSNRNum, arrSNRDen, arrDetail, arrDetailErr} {
-			rec.Arrays[name+suffix] = arr[g][j]
-		}
+		putGroup(rec, suffix, groupScores{ape[g], snr[g], num[g], den[g], noisyAPE[g], noisyDetail[g], detail[g]}, nfail[g], arr[g])
 	}
 	rec.Metrics["ridge_fraction"] = o.ridge / float64(nt)
 	if nfail[all] > 0 {
@@ -510,4 +498,28 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	files, err := g.Save(out.Path(in.opt.figureName))
 	out.Add(files...)
 	return err
+}
+
+// groupScores are one group's per-image values over its good images.
+type groupScores struct {
+	ape, snr, num, den, noisyAPE, noisyDetail []float64
+	detail                                    [2][]float64 // ratio, error
+}
+
+// putGroup records one group's metrics (suffix _<group> or _all) and its
+// per-image arrays.
+func putGroup(rec *report.Record, suffix string, gs groupScores, nfail int, arr [6][]float64) {
+	a := metrics.Summarize(gs.ape)
+	rec.Metrics["ape_mean"+suffix] = a.Mean
+	rec.Metrics["ape_std"+suffix] = a.Std
+	rec.Metrics["snr_mean"+suffix] = metrics.Summarize(gs.snr).Mean
+	rec.Metrics["snr_pooled"+suffix] = metrics.PooledSNR(gs.num, gs.den)
+	rec.Metrics["noisy_ape"+suffix] = metrics.Summarize(gs.noisyAPE).Mean
+	rec.Metrics["detail_ratio"+suffix] = metrics.Mean(gs.detail[0])
+	rec.Metrics["detail_error"+suffix] = metrics.Mean(gs.detail[1])
+	rec.Metrics["noisy_detail_ratio"+suffix] = metrics.Mean(gs.noisyDetail)
+	rec.Metrics["failed"+suffix] = float64(nfail)
+	for j, name := range []string{arrAPE, arrSNR, arrSNRNum, arrSNRDen, arrDetail, arrDetailErr} {
+		rec.Arrays[name+suffix] = arr[j]
+	}
 }

@@ -41,9 +41,13 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("local-minima",
+	k := runner.Define("local-minima",
 		"a pre-image estimator started from every training point, over c (Abrahamsen & Hansen Fig. 3)",
-		check, start))
+		check, start)
+	k.PointReason = func(string) string {
+		return "one noisy point de-noised from every training point, as the paper's figure does: the distinct pre-images are a property of that one problem, with no sample of items to resample"
+	}
+	runner.RegisterKind(k)
 }
 
 type options struct {

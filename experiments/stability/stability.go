@@ -9,7 +9,9 @@
 // inputs × starts as one batch, and the spread of the solutions is their
 // mean pairwise Euclidean distance in input space. The record holds the
 // per-input spreads; the table and figure give their mean and 5th/95th
-// percentiles against c, as the paper's Fig. 5 does.
+// percentiles against c, as the paper's Fig. 5 does. The spreads pair
+// across cells (the same inputs and starts), so claims on the spread
+// metrics get paired bootstrap intervals over the test inputs (items.go).
 package stability
 
 import (
@@ -33,9 +35,11 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("stability",
+	k := runner.Define("stability",
 		"spread of pre-images started from random training points, vs c (A&H Fig. 5)",
-		check, start))
+		check, start)
+	k.Items = items
+	runner.RegisterKind(k)
 }
 
 type options struct {
