@@ -25,6 +25,7 @@ const (
 	NotReproduced
 	Inconclusive
 	NotEvaluated
+	NotTestable
 	NotRun
 	nCategories
 )
@@ -36,6 +37,7 @@ var categoryNames = [nCategories]string{
 	"not reproduced",
 	"inconclusive",
 	"not evaluated",
+	"not testable here",
 	"not run",
 }
 
@@ -88,6 +90,10 @@ type Cell struct {
 	HasCI               bool
 	CILo, CIHi, CILevel float64
 	CIMethod            string
+	// Basis is claims.json's verdict_basis ("interval", or "point: why
+	// no interval"); Evidence its evidence, which the because: text's
+	// references are filled from.
+	Basis, Evidence string
 }
 
 // Column is one config of a base's table: the base itself or a variant.
@@ -109,8 +115,13 @@ type Column struct {
 type Row struct {
 	ID, Statement, Source string
 	// Expect ("" for PASS, "fail", "inconclusive") and Because are the
-	// base config's expectation.
+	// base config's expectation, Because with its references filled in
+	// from the base's verdict, records and config (claims.Expand).
 	Expect, Because string
+	// Paper is the paper claim the row tests (c1, c2, …: the fragment of
+	// its source, paper-values/<paper>.yaml#claims/c1), "" when the row
+	// is a check beyond the paper's claims.
+	Paper string
 	Base            Cell
 	Variants        []Cell // one per Table.Variants
 	Category        Category
@@ -129,6 +140,11 @@ type Paper struct {
 	ID, Title string
 	Tables    []Table
 	Totals    Totals
+	// Accounts holds one entry per claim of the paper's paper-values file
+	// (none when it was not read), and Unaccounted the ids of those that
+	// no base config tests and no accounting file declares (account.go).
+	Accounts    []Account
+	Unaccounted []string
 }
 
 // Board is the whole scoreboard.
@@ -138,6 +154,8 @@ type Board struct {
 	Papers  []Paper
 	Totals  Totals
 	Configs int
+	// Basis counts the base rows' verdicts by their basis (see Bases).
+	Basis Bases
 	// NotRun lists the configs without a folder in the results root;
 	// Unknown the folders of the root that no config names.
 	NotRun, Unknown []string
@@ -151,6 +169,30 @@ type Board struct {
 // has a claim its base lacks, a results root that is not a directory, and
 // a malformed claims.json are errors.
 func Build(cfgs []*config.Config, root string, title func(paper string) string) (*Board, error) {
+	return BuildWith(cfgs, root, Inputs{Title: title})
+}
+
+// Inputs are what BuildWith reads beside the configs and the results.
+type Inputs struct {
+	// Title gives a paper's title from its id ("" when unknown).
+	Title func(paper string) string
+	// Claims gives a paper's claims from its paper-values file; nil, or
+	// ok false, when they are not known (the paper is then not
+	// accounted for).
+	Claims func(paper string) ([]config.PaperClaim, bool)
+	// Accounting holds the accounting files, by paper.
+	Accounting map[string]*config.Accounting
+}
+
+// BuildWith is Build that also accounts for every claim of each paper's
+// paper-values file (Inputs.Claims): tested by the base configs' rows
+// citing it, combined from other claims (an aggregate) or declared not
+// testable here (Inputs.Accounting; account.go).
+func BuildWith(cfgs []*config.Config, root string, in Inputs) (*Board, error) {
+	title := in.Title
+	if title == nil {
+		title = func(string) string { return "" }
+	}
 	fi, err := os.Stat(root)
 	if err != nil {
 		return nil, fmt.Errorf("scoreboard: results root: %w", err)
@@ -265,8 +307,10 @@ func Build(cfgs []*config.Config, root string, title func(paper string) string) 
 			}
 		}
 		for _, cl := range base.Claims {
-			r := Row{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expect: cl.Expect, Because: cl.Because}
+			r := Row{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expect: cl.Expect, Paper: paperClaim(cl)}
 			r.Base = cell(results[base.Name], run[base.Name], cl.ID, true)
+			r.Because = because(cl, base, r.Base, filepath.Join(root, base.Name))
+			b.Basis.add(base.Name, cl.ID, r.Base)
 			passElsewhere := false
 			for i, v := range vs {
 				vc := cell(results[v.Name], run[v.Name], cl.ID, vclaims[i][cl.ID])
@@ -294,6 +338,9 @@ func Build(cfgs []*config.Config, root string, title func(paper string) string) 
 	slices.Sort(ids)
 	for _, id := range ids {
 		p := papers[id]
+		if err := account(p, in); err != nil {
+			return nil, err
+		}
 		if p.Totals.Claims() == 0 {
 			// A paper whose configs state no claim (the cross-paper
 			// matrix) has no row to show; NoClaims lists its configs.
@@ -364,6 +411,8 @@ type claimRecord struct {
 	Status   string   `json:"status"`
 	Verdict  string   `json:"verdict"`
 	Point    string   `json:"point_verdict"`
+	Basis    string   `json:"verdict_basis"`
+	Evidence string   `json:"evidence"`
 	CILo     *float64 `json:"ci_lo"`
 	CIHi     *float64 `json:"ci_hi"`
 	CILevel  *float64 `json:"ci_level"`
@@ -410,7 +459,7 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 		if _, dup := cells[r.ID]; dup {
 			return nil, false, fmt.Errorf("scoreboard: %s: claim %q appears twice", path, r.ID)
 		}
-		c := Cell{Verdict: v, Point: r.Point, CIMethod: r.CIMethod}
+		c := Cell{Verdict: v, Point: r.Point, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence}
 		if r.CILo != nil && r.CIHi != nil {
 			c.HasCI, c.CILo, c.CIHi = true, *r.CILo, *r.CIHi
 			if r.CILevel != nil {

@@ -42,6 +42,7 @@ var definitions = [nCategories]string{
 	"the base config gives FAIL and no reading variant gives PASS.",
 	"the base config gives INCONCLUSIVE and no reading variant gives PASS.",
 	"the base config gives NOT-EVALUATED, or its claims.json does not list the claim, whatever the variants give.",
+	"a claim of the paper that no config can test, declared with the reason in `configs/accounting/<paper>.yaml`; counted once per paper claim.",
 	"the base config has no folder in the results root, whatever the variants give.",
 }
 
@@ -95,11 +96,7 @@ func expectText(r Row) string {
 	if r.Expect == "" {
 		return "PASS"
 	}
-	e := strings.ToUpper(r.Expect)
-	if r.Expect == "inconclusive" {
-		e = "NOT-EVALUATED (expect: inconclusive)"
-	}
-	return e + " — " + short(r.Because, 140)
+	return strings.ToUpper(r.Expect) + " — " + short(r.Because, 140)
 }
 
 // Markdown renders the board as REPRODUCIBILITY.md.
@@ -148,6 +145,7 @@ func (b *Board) Markdown(o Options) []byte {
 		p(" **%d** |", v)
 	}
 	p("\n")
+	b.markdownBases(p)
 
 	for _, pp := range b.Papers {
 		title := pp.Title
@@ -156,6 +154,7 @@ func (b *Board) Markdown(o Options) []byte {
 		}
 		p("\n## %s (`%s`)\n\n", mdEsc(title), pp.ID)
 		p("%s.\n", totalsLine(pp.Totals))
+		pp.markdownAccounts(p)
 		for _, t := range pp.Tables {
 			p("\n### `%s`\n\n", t.Base.Name)
 			p("%s", mdEsc(short(t.Base.Title, 200)))
@@ -243,8 +242,74 @@ func (b *Board) Text() string {
 		fmt.Fprintf(&w, "%s: %s\n", p.ID, totalsLine(p.Totals))
 	}
 	fmt.Fprintf(&w, "all: %s\n", totalsLine(b.Totals))
+	bs := b.Basis
+	fmt.Fprintf(&w, "base rows: %d decided by an interval, %d inconclusive intervals, %d point verdicts, %d not judged (of %d)\n", bs.Decided, bs.Inconclusive, bs.Point, bs.NotJudged, bs.Rows())
+	for _, p := range b.Papers {
+		if len(p.Unaccounted) > 0 {
+			fmt.Fprintf(&w, "%s: paper claims not accounted for: %s\n", p.ID, strings.Join(p.Unaccounted, ", "))
+		}
+	}
 	if len(b.NotRun) > 0 {
 		fmt.Fprintf(&w, "not run (%d of %d configs): %s\n", len(b.NotRun), b.Configs, strings.Join(b.NotRun, ", "))
 	}
 	return w.String()
+}
+
+// markdownBases writes how the base rows' verdicts were reached: by an
+// interval (decided or inconclusive) or on the point estimate alone, with
+// each point verdict's reason.
+func (b *Board) markdownBases(p func(string, ...any)) {
+	bs := b.Basis
+	n := bs.Rows()
+	if n == 0 {
+		return
+	}
+	pct := func(k int) string { return strconv.FormatFloat(100*float64(k)/float64(n), 'f', 1, 64) + "%" }
+	p("\nThe %d rows of the base configs: %d decided (PASS or FAIL) by an interval (%s), %d inconclusive intervals (%s), %d point verdicts (%s), %d not judged. ",
+		n, bs.Decided, pct(bs.Decided), bs.Inconclusive, pct(bs.Inconclusive), bs.Point, pct(bs.Point), bs.NotJudged)
+	p("An INCONCLUSIVE verdict's evidence states the smallest departure its items could decide and about how many items the observed one would need.\n")
+	if len(bs.PointRows) > 0 {
+		p("\nPoint verdicts and why they have no interval:\n\n")
+		for _, r := range bs.PointRows {
+			p("- %s\n", mdEsc(r))
+		}
+	}
+}
+
+// markdownAccounts writes the paper's claims (its paper-values file) and
+// how each is accounted for.
+func (pp *Paper) markdownAccounts(p func(string, ...any)) {
+	if len(pp.Accounts) == 0 {
+		return
+	}
+	p("\n### The paper's claims\n\n")
+	p("| paper claim | statement | accounted for by | outcome |\n|---|---|---|---|\n")
+	for _, a := range pp.Accounts {
+		var by, outcome string
+		switch a.Status() {
+		case "tested":
+			tables := map[string]bool{}
+			cats := map[Category]int{}
+			for _, r := range a.Rows {
+				tables[r.Table] = true
+				cats[r.Category]++
+			}
+			by = fmt.Sprintf("%d rows of %d configs", len(a.Rows), len(tables))
+			var parts []string
+			for c := Category(0); c < nCategories; c++ {
+				if cats[c] > 0 {
+					parts = append(parts, fmt.Sprintf("%d %s", cats[c], c))
+				}
+			}
+			outcome = strings.Join(parts, ", ")
+		case "aggregate":
+			by = "aggregate of " + strings.Join(a.Aggregate, ", ") + ": " + a.Reading
+			outcome = a.Category.String()
+		case "not testable here":
+			by, outcome = a.NotTestable, NotTestable.String()
+		default:
+			by, outcome = "—", "**not accounted for**"
+		}
+		p("| %s | %s | %s | %s |\n", a.Claim.ID, mdEsc(short(a.Claim.Statement, 110)), mdEsc(by), outcome)
+	}
 }
