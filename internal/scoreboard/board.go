@@ -121,10 +121,10 @@ type Row struct {
 	// Paper is the paper claim the row tests (c1, c2, …: the fragment of
 	// its source, paper-values/<paper>.yaml#claims/c1), "" when the row
 	// is a check beyond the paper's claims.
-	Paper string
-	Base            Cell
-	Variants        []Cell // one per Table.Variants
-	Category        Category
+	Paper    string
+	Base     Cell
+	Variants []Cell // one per Table.Variants
+	Category Category
 }
 
 // Table is a base config with its variants' columns and a row per claim.
