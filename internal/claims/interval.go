@@ -307,6 +307,35 @@ func side(op string) stats.Side {
 	return stats.Below
 }
 
+// decideOp judges the claim "statistic op bound" on the statistic's
+// interval: PASS when every value of the interval satisfies it, FAIL when
+// none does, INCONCLUSIVE otherwise. For the strict ops this is
+// stats.Decide; for <= and >= the bound itself satisfies the claim, so an
+// interval reaching the bound from the claimed side (the point interval
+// [0, 0] of a base line whose error is exactly 0, "error <= 0") passes,
+// and one starting on the bound fails only when it lies strictly beyond.
+func decideOp(iv stats.Interval, op string, bound float64) stats.Verdict {
+	switch op {
+	case "<=":
+		switch {
+		case iv.Hi <= bound:
+			return stats.Pass
+		case iv.Lo > bound:
+			return stats.Fail
+		}
+		return stats.Inconclusive
+	case ">=":
+		switch {
+		case iv.Lo >= bound:
+			return stats.Pass
+		case iv.Hi < bound:
+			return stats.Fail
+		}
+		return stats.Inconclusive
+	}
+	return stats.Decide(iv, side(op), bound)
+}
+
 // combine reduces per-group interval verdicts to the claim's: FAIL if any
 // group fails, else INCONCLUSIVE if any is, else PASS. The deciding group
 // (the first failing one, else the first inconclusive one, else the one
@@ -467,7 +496,7 @@ func (sp *spec) interval(id string, o Options, res *Result) {
 			res.Basis = "point: " + why
 			return
 		}
-		ev = append(ev, pairEvidence{group: p.group, est: est, verdict: stats.Decide(est.CI, sd, 0), method: ciMethod(est.Repeats, unit)})
+		ev = append(ev, pairEvidence{group: p.group, est: est, verdict: decideOp(est.CI, sp.op, 0), method: ciMethod(est.Repeats, unit)})
 	}
 	v, d := combine(ev, sd)
 	diff := "left − right"

@@ -30,13 +30,19 @@ func (sp *spec) trendInterval(id string, o Options, res *Result) {
 		sign = -1
 	}
 	var ev []pairEvidence
+	// Endpoints and steps claim a strict rise (or fall); Spearman's point
+	// test is sign·ρ ≥ min_rho, so its interval is judged inclusively.
+	op := ">"
+	if sp.test == "spearman" {
+		op = ">="
+	}
 	add := func(key, label string, groups [][]*report.Record, bound float64, f func(v [][]float64) float64) bool {
 		est, unit, why := bootCells(o, key, sp.metric, groups, nil, f)
 		if why != "" {
 			res.Basis = "point: " + why
 			return false
 		}
-		ev = append(ev, pairEvidence{group: label, est: est, verdict: stats.Decide(est.CI, stats.Above, bound), bound: bound, method: ciMethod(est.Repeats, unit)})
+		ev = append(ev, pairEvidence{group: label, est: est, verdict: decideOp(est.CI, op, bound), bound: bound, method: ciMethod(est.Repeats, unit)})
 		return true
 	}
 	for _, tg := range sp.trends {

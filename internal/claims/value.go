@@ -7,7 +7,6 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
-	"github.com/runexp/runexp/internal/stats"
 )
 
 // givenCheck judges a value check with a given: filter: each selected
@@ -133,7 +132,7 @@ func (sp *spec) valueInterval(id string, o Options, res *Result) {
 				res.Basis = "point: " + why
 				return
 			}
-			ev = append(ev, pairEvidence{group: r.Key, est: est, verdict: stats.Decide(est.CI, sd, sp.value), bound: sp.value, method: method})
+			ev = append(ev, pairEvidence{group: r.Key, est: est, verdict: decideOp(est.CI, sp.op, sp.value), bound: sp.value, method: method})
 			continue
 		}
 		var keep func(n, reps int) ([]bool, string)
@@ -145,7 +144,7 @@ func (sp *spec) valueInterval(id string, o Options, res *Result) {
 			res.Basis = "point: " + why
 			return
 		}
-		ev = append(ev, pairEvidence{group: r.Key, est: est, verdict: stats.Decide(est.CI, sd, sp.value), bound: sp.value, method: ciMethodOne(est.Repeats, unit)})
+		ev = append(ev, pairEvidence{group: r.Key, est: est, verdict: decideOp(est.CI, sp.op, sp.value), bound: sp.value, method: ciMethodOne(est.Repeats, unit)})
 	}
 	if len(ev) == 0 {
 		return

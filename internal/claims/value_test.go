@@ -230,3 +230,25 @@ func TestRatioForAll(t *testing.T) {
 		t.Errorf("%s; %s", res.Verdict, res.Evidence)
 	}
 }
+
+// TestInclusiveOps: a statistic exactly at the bound on every resample
+// (a base line's error of exactly 0 on every image: the interval [0, 0])
+// satisfies "<= 0" and ">= 0" and fails "< 0"; the inclusive ops pass an
+// interval that reaches the bound from the claimed side.
+func TestInclusiveOps(t *testing.T) {
+	recs := []report.Record{itemRec("A", make([]float64, 30))}
+	for _, tc := range []struct {
+		check, verdict string
+	}{
+		{"{type: value, metric: m, op: '<=', value: 0}", claims.Pass},
+		{"{type: value, metric: m, op: '>=', value: 0}", claims.Pass},
+		{"{type: value, metric: m, op: '<', value: 0}", claims.Fail},
+		{"{type: value, metric: m, op: '>', value: 0}", claims.Fail},
+		{"{type: value, metric: m, op: '<=', value: -0.1}", claims.Fail},
+	} {
+		res := claims.EvaluateWith(claim(t, tc.check), recs, itemOpts(true, 1))
+		if res.Verdict != tc.verdict || res.Basis != "interval" || *res.CILo != 0 || *res.CIHi != 0 {
+			t.Errorf("%s: %s (%s) on [%v, %v], want %s", tc.check, res.Verdict, res.Basis, deref(res.CILo), deref(res.CIHi), tc.verdict)
+		}
+	}
+}
