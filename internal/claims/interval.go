@@ -433,25 +433,34 @@ func decide(res *Result, o Options, v string, d pairEvidence, method, what strin
 }
 
 // detectable states what an INCONCLUSIVE interval could have decided.
-// Its half-width h is the smallest departure from the boundary that
-// items like these could show: an estimate further than h from the
-// boundary, with the same spread, gives an interval excluding it. The
-// half-width of an interval over n items shrinks as 1/√n, so the observed
-// departure d = estimate − boundary would need about n·(h/d)² items to
-// be decided (none when d = 0). Both are approximations (the interval may
-// be skewed, and a t-interval's quantile changes with n), stated as such.
+// The interval reaches w from the estimate towards the boundary (its
+// half-width when it is symmetric; a Bonferroni fold of a min or max is
+// not): a departure from the boundary larger than w, with the same
+// spread, gives an interval that excludes it, so w is the smallest
+// departure these items could decide. An interval over n items shrinks as
+// 1/√n, so the observed departure d = estimate − boundary would need about
+// n·(w/d)² items to be decided (none when d = 0). Both are approximations
+// (the interval's shape changes with n, and a t-interval's quantile too),
+// stated as such.
 func detectable(res *Result, d pairEvidence) {
-	h := (d.est.CI.Hi - d.est.CI.Lo) / 2
 	dep := d.est.Mean - d.bound
-	res.Detectable = &h
+	up, down := d.est.CI.Hi-d.est.Mean, d.est.Mean-d.est.CI.Lo
+	w := max(up, down)
+	switch {
+	case dep < 0:
+		w = up
+	case dep > 0:
+		w = down
+	}
+	res.Detectable = &w
 	n := d.est.Items
-	msg := fmt.Sprintf(" | INCONCLUSIVE: the smallest departure from %s these %d items could decide is about ±%s (the interval's half-width)", g(d.bound), n, g(h))
+	msg := fmt.Sprintf(" | INCONCLUSIVE: the smallest departure from %s these %d items could decide is about %s (the interval's reach from the estimate towards it)", g(d.bound), n, g(w))
 	switch {
 	case n <= 0:
-	case dep == 0 || h <= 0:
+	case dep == 0 || w <= 0:
 		msg += "; the estimate sits on the boundary, so no number of items would decide it"
 	default:
-		need := math.Ceil(float64(n) * (h / dep) * (h / dep))
+		need := math.Ceil(float64(n) * (w / dep) * (w / dep))
 		if need < 1e12 {
 			nn := int(need)
 			res.ItemsNeeded = &nn

@@ -56,10 +56,12 @@ func TestValueInterval(t *testing.T) {
 			}
 			continue
 		}
-		h := (*res.CIHi - *res.CILo) / 2
+		// The estimate lies below the bound: the interval's reach
+		// towards it is hi − mean, about the half-width.
+		h := *res.CIHi - mean
 		d := mean - tc.value
 		if res.Detectable == nil || math.Abs(*res.Detectable-h) > 1e-12 || !(h > 0.04 && h < 0.12) {
-			t.Errorf("detectable %v, want the half-width %v (about 0.07)", res.Detectable, h)
+			t.Errorf("detectable %v, want the reach hi − mean %v (about 0.07)", res.Detectable, h)
 		}
 		want := int(math.Ceil(60 * (h / d) * (h / d)))
 		if res.ItemsNeeded == nil || *res.ItemsNeeded != want || want < 60 {
