@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/stats"
@@ -26,6 +28,11 @@ import (
 // other k' of the paired means of LPKPCA(k) − LPKPCA(k'): declared the
 // same way, with Bonferroni-simultaneous t-intervals over the splits.
 //
+// kpca and lpkpca_l<λ>_k<k>, the mean accuracies, are declared means
+// over few items (claims.ItemStat.MeanT): a trend of one along the
+// number of components compares its endpoints on Student's t over the
+// paired per-split differences.
+//
 // win_fraction is not declared: "LPKPCA wins on every split" (win_fraction
 // ≥ 1) is a statement about the recorded splits, and its population
 // version (a win probability of 1) can be refuted but never established by
@@ -33,6 +40,12 @@ import (
 func items(rec *report.Record, metric string) (claims.ItemStat, bool) {
 	if s, ok := strings.CutPrefix(metric, "kbest_"); ok {
 		return kbestItems(rec, s)
+	}
+	if _, ok := rec.Arrays[metric]; ok && (metric == "kpca" || strings.HasPrefix(metric, "lpkpca_")) {
+		// A mean accuracy over the splits: two cells' (a trend's
+		// endpoints, a comparison) are compared on Student's t over the
+		// paired per-split differences (claims.ItemStat.MeanT).
+		return claims.ItemStat{Array: metric, Stat: func(_ *report.Record, x []float64) float64 { return stat.Mean(x, nil) }, Unit: "splits", MeanT: true}, true
 	}
 	name, ok := strings.CutPrefix(metric, "gain_")
 	if !ok {
@@ -175,8 +188,6 @@ func pointReason(metric string) string {
 	switch {
 	case metric == "win_fraction" || metric == "tie_fraction":
 		return "\"LPKPCA wins on every split\" is a statement about the recorded splits: a finite sample of splits can refute it but never establish a win probability of 1, so it has no interval"
-	case metric == "kpca" || strings.HasPrefix(metric, "lpkpca_"):
-		return fmt.Sprintf("%s is a mean accuracy over 5–20 splits; a trend of it along a parameter would need a bootstrap over the splits, which under-covers at so few (claims.Paired), and no t-interval of a rank correlation is built", metric)
 	case strings.HasPrefix(metric, "flops_") || strings.HasPrefix(metric, "cost_"):
 		return "an operation count from the sizes of the data and fits (cost.go): deterministic, nothing is sampled"
 	}

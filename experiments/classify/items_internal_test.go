@@ -48,8 +48,8 @@ func TestTableCells(t *testing.T) {
 
 // TestItems: the gains of a record shaped as the kind writes it (two
 // points, three splits) are paired statistics over its arrays, and the
-// claims' t-interval of each reproduces the recorded gain; win_fraction
-// and the accuracies have none.
+// claims' t-interval of each reproduces the recorded gain; the mean
+// accuracies are declared means over few items; win_fraction has none.
 func TestItems(t *testing.T) {
 	kp := []float64{60, 62, 61}
 	a := []float64{61, 63.5, 61}  // differences 1, 1.5, 0: mean 5/6
@@ -57,9 +57,15 @@ func TestItems(t *testing.T) {
 	rec := &report.Record{Key: "components=60", Status: report.StatusOK,
 		Metrics: map[string]float64{"gain_l0.1_k3": 5.0 / 6, "gain_l0.2_k3": -7.0 / 12, "gain_min": -7.0 / 12, "gain_max": 5.0 / 6, "gain_mean": (5.0/6 - 7.0/12) / 2, "win_fraction": 2.0 / 6},
 		Arrays:  map[string][]float64{"kpca": kp, "lpkpca_l0.1_k3": a, "lpkpca_l0.2_k3": b}}
-	for _, m := range []string{"win_fraction", "kpca", "lpkpca_l0.1_k3", "gain_l9_k3"} {
+	for _, m := range []string{"win_fraction", "gain_l9_k3", "lpkpca_l9_k3"} {
 		if _, ok := items(rec, m); ok {
-			t.Errorf("%s declared as a paired statistic", m)
+			t.Errorf("%s declared", m)
+		}
+	}
+	// The mean accuracies are means over few items: Student's t.
+	for _, m := range []string{"kpca", "lpkpca_l0.1_k3"} {
+		if st, ok := items(rec, m); !ok || !st.MeanT || st.Paired != nil || st.Array != m {
+			t.Errorf("%s: %+v, %v; want a mean over splits (MeanT)", m, st, ok)
 		}
 	}
 	for m, want := range map[string]string{"gain_l0.1_k3": "mean", "gain_min": "min", "gain_max": "max", "gain_mean": "mean"} {

@@ -44,14 +44,22 @@ func (sp *spec) bestInterval(id string, o Options, res *Result) {
 			key += "/" + rg.group
 		}
 		for j, r := range rg.others {
+			label := "vs " + rg.names[j]
+			if rg.group != "" {
+				label = rg.group + " " + label
+			}
+			if est, method, why, ok := tDiff(o, rg.metric, rg.win, r, 1, 1); ok {
+				if why != "" {
+					res.Basis = "point: " + why
+					return
+				}
+				ev = append(ev, pairEvidence{group: label, est: est, verdict: decideBest(est.CI, sd), method: method})
+				continue
+			}
 			est, unit, why := pairedInterval(o, key, rg.metric, []*report.Record{rg.win}, "", []*report.Record{r}, "", 1)
 			if why != "" {
 				res.Basis = "point: " + why
 				return
-			}
-			label := "vs " + rg.names[j]
-			if rg.group != "" {
-				label = rg.group + " " + label
 			}
 			ev = append(ev, pairEvidence{group: label, est: est, verdict: decideBest(est.CI, sd), method: ciMethod(est.Repeats, unit)})
 		}

@@ -36,6 +36,13 @@ const Inconclusive = "INCONCLUSIVE"
 // it gets a t-interval over the items (see Paired).
 //
 // Unit names the items in the interval's ci_method ("" for "test items").
+//
+// MeanT, with Array, declares the metric the mean of Array over few items
+// (5–20 splits), where a bootstrap under-covers (Paired): a claim
+// comparing two such cells (one each side: a compare or best check, a
+// trend's endpoints or steps) or one against a value gets Student's
+// t-interval of the per-item differences, and any other statistic of
+// them (a summary over cells, a rank correlation) no interval.
 type ItemStat struct {
 	Array  string
 	Stat   func(rec *report.Record, x []float64) float64
@@ -43,6 +50,7 @@ type ItemStat struct {
 	Joint  func(rec *report.Record, cols [][]float64) float64
 	Paired *Paired
 	Unit   string
+	MeanT  bool
 }
 
 // columns returns the arrays a non-Paired ItemStat reads and its
@@ -152,6 +160,9 @@ func (f *itemFrame) cell(o Options, metric string, r *report.Record) (itemCell, 
 	names, stat := st.columns()
 	if len(names) == 0 || stat == nil {
 		return itemCell{}, fmt.Sprintf("%s declares no per-item arrays", metric)
+	}
+	if st.MeanT {
+		return itemCell{}, fmt.Sprintf("%s is a mean over few %s, where a bootstrap under-covers; only a difference of two cells' means, or one mean against a value, gets an interval (Student's t)", metric, unitOr(st.Unit))
 	}
 	c := itemCell{rec: r, names: names, stat: stat, buf: make([][]float64, len(names))}
 	if f.unit == "" {
@@ -286,6 +297,63 @@ func bootFrame(o Options, key, metric string, groups [][]*report.Record, keep fu
 	}
 	est.Repeats = fr.reps
 	return est, fr, ""
+}
+
+func unitOr(u string) string {
+	if u == "" {
+		return "items"
+	}
+	return u
+}
+
+// tDiff is Student's t-interval over the items of sign·(a − factor·b)
+// item by item (b nil: of sign·a), for cells whose metric is declared a
+// mean over few items (ItemStat.MeanT); ok is false when it is not, and
+// the caller bootstraps. Items where either array is not finite are left
+// out. The interval is of the difference of the two means, which the
+// item-by-item differences average to.
+func tDiff(o Options, metric string, a, b *report.Record, factor, sign float64) (est stats.Estimate, method, why string, ok bool) {
+	if o.Items == nil {
+		return est, "", "", false
+	}
+	sa, oka := o.Items(a, metric)
+	if !oka || !sa.MeanT {
+		return est, "", "", false
+	}
+	xa := a.Arrays[sa.Array]
+	var xb []float64
+	if b != nil {
+		sb, okb := o.Items(b, metric)
+		if !okb || !sb.MeanT {
+			return est, "", "", false
+		}
+		xb = b.Arrays[sb.Array]
+		if len(xb) != len(xa) {
+			return est, "", fmt.Sprintf("cells %s and %s have %d and %d %s", a.Key, b.Key, len(xa), len(xb), unitOr(sa.Unit)), true
+		}
+	}
+	var d []float64
+	for i, v := range xa {
+		w := 0.0
+		if xb != nil {
+			w = xb[i]
+		}
+		if finite(v) && finite(w) {
+			d = append(d, sign*(v-factor*w))
+		}
+	}
+	e, err := stats.TMean(d, ciLevel)
+	if err != nil {
+		return est, "", fmt.Sprintf("%s: %v", metric, err), true
+	}
+	want := sign * a.Metrics[metric]
+	if b != nil {
+		want -= sign * factor * b.Metrics[metric]
+	}
+	if !(math.Abs(e.Mean-want) <= 1e-9*math.Max(1, math.Abs(want))) {
+		return est, "", fmt.Sprintf("the per-item %s give %s, the records %s", metric, g(e.Mean), g(want)), true
+	}
+	return e, fmt.Sprintf("Student t-interval over %d %s of the paired per-item difference (few items: a bootstrap under-covers)", e.Items, unitOr(sa.Unit)), "", true
 }
 
 // pairedInterval bootstraps summary(metric over lefts) − factor·summary(metric
@@ -499,6 +567,16 @@ func (sp *spec) interval(id string, o Options, res *Result) {
 		key := "claim:" + id
 		if p.group != "" {
 			key += "/" + p.group
+		}
+		if len(p.left) == 1 && len(p.right) == 1 {
+			if est, method, why, ok := tDiff(o, sp.metric, p.left[0], p.right[0], sp.factor, 1); ok {
+				if why != "" {
+					res.Basis = "point: " + why
+					return
+				}
+				ev = append(ev, pairEvidence{group: p.group, est: est, verdict: decideOp(est.CI, sp.op, 0), method: method})
+				continue
+			}
 		}
 		est, unit, why := pairedInterval(o, key, sp.metric, p.left, p.lsum, p.right, p.rsum, sp.factor)
 		if why != "" {

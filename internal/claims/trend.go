@@ -37,6 +37,18 @@ func (sp *spec) trendInterval(id string, o Options, res *Result) {
 		op = ">="
 	}
 	add := func(key, label string, groups [][]*report.Record, bound float64, f func(v [][]float64) float64) bool {
+		if len(groups) == 2 {
+			// Two cells: last (second) minus first, which a mean over few
+			// items judges on Student's t of the item-by-item differences.
+			if est, method, why, ok := tDiff(o, sp.metric, groups[1][0], groups[0][0], 1, sign); ok {
+				if why != "" {
+					res.Basis = "point: " + why
+					return false
+				}
+				ev = append(ev, pairEvidence{group: label, est: est, verdict: decideOp(est.CI, op, bound), bound: bound, method: method})
+				return true
+			}
+		}
 		est, unit, why := bootCells(o, key, sp.metric, groups, nil, f)
 		if why != "" {
 			res.Basis = "point: " + why

@@ -135,6 +135,16 @@ func (sp *spec) valueInterval(id string, o Options, res *Result) {
 			ev = append(ev, pairEvidence{group: r.Key, est: est, verdict: decideOp(est.CI, sp.op, sp.value), bound: sp.value, method: method})
 			continue
 		}
+		if sp.given == nil {
+			if est, method, why, ok := tDiff(o, sp.metric, r, nil, 1, 1); ok {
+				if why != "" {
+					res.Basis = "point: " + why
+					return
+				}
+				ev = append(ev, pairEvidence{group: r.Key, est: est, verdict: decideOp(est.CI, sp.op, sp.value), bound: sp.value, method: method})
+				continue
+			}
+		}
 		var keep func(n, reps int) ([]bool, string)
 		if sp.given != nil {
 			keep = sp.keepOf(sp.givenRec)

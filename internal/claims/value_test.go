@@ -254,3 +254,49 @@ func TestInclusiveOps(t *testing.T) {
 		}
 	}
 }
+
+// TestMeanT: cells whose metric is declared a mean over few items
+// (ItemStat.MeanT: 5 splits) are compared on Student's t-interval of the
+// per-item differences, not the bootstrap: the endpoints of a trend, a
+// compare check, one cell against a value. By hand: differences 1, 2, 3,
+// 2, 2 (mean 2, s = √0.5), t_{4, 0.975} = 2.776: half-width
+// 2.776·√0.5/√5 = 0.8779. A rank correlation of such cells gets no
+// interval.
+func TestMeanT(t *testing.T) {
+	first, last := []float64{60, 61, 62, 63, 64}, []float64{61, 63, 65, 65, 66}
+	mk := func(x float64, acc []float64) report.Record {
+		r := rec(map[string]any{"q": x}, map[string]float64{"acc": metrics.Mean(acc)})
+		r.Key = "q=" + strconv.FormatFloat(x, 'g', -1, 64)
+		r.Arrays = map[string][]float64{"acc": acc}
+		return r
+	}
+	recs := []report.Record{mk(10, first), mk(20, []float64{60.5, 62, 63, 64, 65}), mk(30, last)}
+	o := itemOpts(true, 1)
+	o.Items = func(_ *report.Record, metric string) (claims.ItemStat, bool) {
+		return claims.ItemStat{Array: "acc", Stat: func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }, Unit: "splits", MeanT: true}, metric == "acc"
+	}
+	h := 2.776445105 * math.Sqrt(0.5) / math.Sqrt(5)
+	for _, tc := range []struct {
+		check      string
+		verdict    string
+		lo, hi     float64
+		pointBasis bool
+	}{
+		{"{type: trend, metric: acc, along: q, direction: increasing, test: endpoints}", claims.Pass, 2 - h, 2 + h, false},
+		{"{type: compare, metric: acc, left: {q: 30}, op: '>', right: {q: 10}}", claims.Pass, 2 - h, 2 + h, false},
+		{"{type: value, metric: acc, where: {q: 10}, op: '>', value: 61.5}", claims.Inconclusive, 62 - 2.776445105*math.Sqrt(2.5)/math.Sqrt(5), 62 + 2.776445105*math.Sqrt(2.5)/math.Sqrt(5), false},
+		{"{type: trend, metric: acc, along: q, direction: increasing}", claims.Pass, 0, 0, true},
+	} {
+		res := claims.EvaluateWith(claim(t, tc.check), recs, o)
+		if tc.pointBasis {
+			if !strings.Contains(res.Basis, "mean over few splits") {
+				t.Errorf("%s: basis %q, want the few-items reason", tc.check, res.Basis)
+			}
+			continue
+		}
+		if res.Verdict != tc.verdict || !strings.Contains(res.CIMethod, "Student t-interval over 5 splits") ||
+			math.Abs(*res.CILo-tc.lo) > 1e-6 || math.Abs(*res.CIHi-tc.hi) > 1e-6 {
+			t.Errorf("%s: %s [%v, %v] %q, want %s [%v, %v]", tc.check, res.Verdict, deref(res.CILo), deref(res.CIHi), res.CIMethod, tc.verdict, tc.lo, tc.hi)
+		}
+	}
+}
