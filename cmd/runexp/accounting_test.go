@@ -255,3 +255,103 @@ func contradicts(c *config.Config, m []string) string {
 	}
 	return ""
 }
+
+// readingsPath is docs/readings.md.
+var readingsPath = filepath.Join("..", "..", "docs", "readings.md")
+
+// countsHeader starts the table of docs/readings.md that gives every
+// config's verdicts by interval status.
+const countsHeader = "| config | claims | PASS (interval) | PASS (point) | FAIL (interval) | FAIL (point) | INCONCLUSIVE | NOT-EVALUATED |"
+
+// verdictCounts are a config's baseline verdicts by interval status, in
+// countsHeader's column order after claims.
+func verdictCounts(rs map[string]claims.Result) [6]int {
+	var n [6]int
+	for _, r := range rs {
+		v := r.Verdict
+		if v == "" {
+			v = r.Status
+		}
+		interval := r.Basis == "interval"
+		switch {
+		case v == claims.Pass && interval:
+			n[0]++
+		case v == claims.Pass:
+			n[1]++
+		case v == claims.Fail && interval:
+			n[2]++
+		case v == claims.Fail:
+			n[3]++
+		case v == claims.Inconclusive:
+			n[4]++
+		default:
+			n[5]++
+		}
+	}
+	return n
+}
+
+// claimVerdict matches a claim's verdict quoted in docs/readings.md:
+// `config#claim` VERDICT (the verdict of its committed baseline).
+var claimVerdict = regexp.MustCompile("`([a-z0-9.-]+)#([A-Za-z0-9_.-]+)`:? \\**(PASS|FAIL|INCONCLUSIVE|NOT-EVALUATED)\\b")
+
+// TestReadingsCounts keeps docs/readings.md in line with baseline/: its
+// table of verdict counts by interval status must list every config with
+// claims and equal each one's baseline, and every claim verdict it quotes
+// as `config#claim` VERDICT must be the baseline's.
+func TestReadingsCounts(t *testing.T) {
+	b, err := os.ReadFile(readingsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i := strings.Index(text, countsHeader)
+	if i < 0 {
+		t.Fatalf("docs/readings.md has no table headed %q", countsHeader)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(text[i:], "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for k := range cells {
+			cells[k] = strings.Trim(strings.TrimSpace(cells[k]), "`*")
+		}
+		rows[cells[0]] = cells[1:]
+	}
+	for _, c := range repoConfigList(t) {
+		if len(c.Claims) == 0 {
+			continue
+		}
+		rs := baselineClaims(t, c.Name)
+		row, ok := rows[c.Name]
+		if !ok {
+			t.Errorf("docs/readings.md: the verdict counts lack %s", c.Name)
+			continue
+		}
+		n := verdictCounts(rs)
+		want := []string{strconv.Itoa(len(rs))}
+		for _, k := range n {
+			want = append(want, strconv.Itoa(k))
+		}
+		if strings.Join(row, ",") != strings.Join(want, ",") {
+			t.Errorf("docs/readings.md: %s counts %v, baseline/ gives %v (claims, PASS interval/point, FAIL interval/point, INCONCLUSIVE, NOT-EVALUATED)", c.Name, row, want)
+		}
+		delete(rows, c.Name)
+	}
+	for name := range rows {
+		t.Errorf("docs/readings.md: the verdict counts list %s, which is no config with claims", name)
+	}
+	for _, m := range claimVerdict.FindAllStringSubmatch(text, -1) {
+		rs := baselineClaims(t, m[1])
+		r, ok := rs[m[2]]
+		if !ok {
+			t.Errorf("docs/readings.md quotes %s#%s, which baseline/ lacks", m[1], m[2])
+			continue
+		}
+		if v := r.Verdict; v != m[3] {
+			t.Errorf("docs/readings.md: %s#%s is %s, baseline/ says %s", m[1], m[2], m[3], v)
+		}
+	}
+}
