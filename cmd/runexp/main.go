@@ -28,7 +28,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -40,6 +39,7 @@ import (
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // parseFlags parses args into fs. -h, -help or --help print fs's usage on
@@ -257,56 +257,51 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 
 	// Validate every config before running any, so a typo in the last
 	// one does not surface after an hour of the first.
-	cfgs, added, err := loadConfigs(fs.Args(), with, stderr)
+	entries, err := suite.Load(fs.Args(), with, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "runexp:", err)
 		return exitUsage
 	}
 	code := exitOK
-	for ci, c := range cfgs {
-		var progress func(done, total int)
-		if !*quiet {
-			progress = newProgress(term, log, c.Name).update
-		}
-		stopProf, err := prof.start(c.Name)
-		if err != nil {
-			fmt.Fprintln(stderr, "runexp:", err)
-			return exitUsage
-		}
-		sum, err := runner.Run(ctx, c, runner.Options{
+	o := suite.Options{
+		Run: runner.Options{
 			DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
-			Shard: shard, Workers: *jobs, Log: log, Stdout: tables, Progress: progress, With: added[ci],
-		})
-		if perr := stopProf(); perr != nil {
-			log.Warn("CPU profile not written", "config", c.Name, "err", perr)
-		}
+			Shard: shard, Workers: *jobs, Log: log, Stdout: tables,
+		},
+		Around: prof.around(log),
+		Done: func(r suite.Result) {
+			term.endBar()
+			sum := r.Summary
+			code = worse(code, summaryStatus(sum))
+			if shard.Active() {
+				fmt.Fprintf(stdout, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
+				return
+			}
+			if outTTY && !*quiet {
+				printSummary(stdout, sum, terminalWidth(stdout))
+			}
+			fmt.Fprintf(stdout, "%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s\n", r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir)
+			for _, e := range sum.ReportErrors {
+				fmt.Fprintf(stderr, "runexp: %s: %s\n", r.Config.Name, e)
+			}
+			if sum.Crashed > 0 {
+				fmt.Fprintf(stderr, "runexp: %s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table\n", r.Config.Name, sum.Crashed)
+			}
+			printUnexpected(stdout, r.Config.Name, sum)
+		},
+	}
+	if !*quiet {
+		o.Progress = func(c *config.Config) func(done, total int) { return newProgress(term, log, c.Name).update }
+	}
+	if _, err := suite.Run(ctx, entries, o); err != nil {
 		term.endBar()
 		var ie *runner.InterruptedError
 		if errors.As(err, &ie) {
 			fmt.Fprintln(stderr, "\nrunexp:", err)
 			return exitInterrupted
 		}
-		if err != nil {
-			fmt.Fprintln(stderr, "runexp:", err)
-			return exitUsage
-		}
-		if shard.Active() {
-			fmt.Fprintf(stdout, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", c.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
-			code = worse(code, summaryStatus(sum))
-			continue
-		}
-		if outTTY && !*quiet {
-			printSummary(stdout, sum, terminalWidth(stdout))
-		}
-		fmt.Fprintf(stdout, "%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir)
-		for _, e := range sum.ReportErrors {
-			fmt.Fprintf(stderr, "runexp: %s: %s\n", c.Name, e)
-		}
-		if sum.Crashed > 0 {
-			fmt.Fprintf(stderr, "runexp: %s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table\n", c.Name, sum.Crashed)
-		}
-		printUnexpected(stdout, c.Name, sum)
-		code = worse(code, summaryStatus(sum))
+		fmt.Fprintln(stderr, "runexp:", err)
+		return exitUsage
 	}
 	if !shard.Active() {
 		writeIndexes(*out, root, log)
@@ -314,33 +309,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// writeIndexes refreshes the index of root, where the runs wrote, and,
-// when that is a --with folder inside out, out's index too, which links
-// it.
+// writeIndexes refreshes the index of root, where the runs wrote, and of
+// out when root is a --with folder inside it (suite.WriteIndexes). A
+// broken sibling result directory must not fail a run that succeeded,
+// so problems are logged.
 func writeIndexes(out, root string, log *slog.Logger) {
-	if filepath.Clean(root) == filepath.Clean(out) {
-		writeIndex(root, "", log)
-		return
+	pages, err := suite.WriteIndexes(out, root)
+	for _, p := range pages {
+		log.Info("results index", "file", p)
 	}
-	// root is a --with folder inside out: its page links back up (no
-	// link if the relative path cannot be formed).
-	var up string
-	if rel, err := filepath.Rel(root, out); err == nil {
-		up = path.Join(filepath.ToSlash(rel), "index.html")
-	}
-	writeIndex(root, up, log)
-	writeIndex(out, "", log)
-}
-
-// writeIndex refreshes results/index.html, linking to up if it is not
-// empty. A broken sibling result directory must not fail a run that
-// succeeded, so problems are logged.
-func writeIndex(root, up string, log *slog.Logger) {
-	if err := report.WriteIndexUp(root, up); err != nil {
+	if err != nil {
 		log.Warn("results index not written", "err", err)
-		return
 	}
-	log.Info("results index", "file", filepath.Join(root, "index.html"))
 }
 
 func cmdCompare(args []string, stdout, stderr io.Writer) int {
@@ -404,7 +384,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		c, err := config.Load(path)
 		var added []report.WithSpec
 		if err == nil {
-			added, err = addWith(c, with, stderr)
+			added, err = suite.AddWith(c, with, stderr)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "runexp merge:", err)

@@ -3,9 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+
+	"github.com/runexp/runexp/internal/config"
 )
 
 // profiler writes one CPU profile per config into a directory, so that a
@@ -51,4 +54,20 @@ func (p *profiler) start(name string) (stop func() error, err error) {
 		pprof.StopCPUProfile()
 		return f.Close()
 	}, nil
+}
+
+// around is suite.Options.Around: a profile per config, a warning when
+// one cannot be finished (the run itself went well).
+func (p *profiler) around(log *slog.Logger) func(c *config.Config) (func(), error) {
+	return func(c *config.Config) (func(), error) {
+		stop, err := p.start(c.Name)
+		if err != nil {
+			return nil, err
+		}
+		return func() {
+			if err := stop(); err != nil {
+				log.Warn("CPU profile not written", "config", c.Name, "err", err)
+			}
+		}, nil
+	}
 }

@@ -4,12 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/scoreboard"
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // cmdScoreboard writes REPRODUCIBILITY.md (and optionally an HTML page)
@@ -36,7 +36,7 @@ func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
 	}
 	root := fs.Arg(0)
 	if *pv == "" {
-		*pv = defaultPaperValues(*configs)
+		*pv = suite.PaperValuesDir(*configs)
 	}
 	b, err := scoreboard.Load(*configs, root, *pv)
 	if err != nil {
@@ -66,33 +66,4 @@ func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprint(stdout, b.Text())
 	return exitOK
-}
-
-// defaultPaperValues is where the paper-values YAML files sit for a
-// configs directory of this repository: ../shared/paper-values beside it.
-func defaultPaperValues(configs string) string {
-	return filepath.Join(configs, "..", "..", "shared", "paper-values")
-}
-
-// writeScoreboard writes OUT/scoreboard.md and OUT/scoreboard.html from
-// the results under out, for the suite's index page. A partial run lists
-// the configs it did not run as not run; a failure is logged, not fatal:
-// the records and their own pages are already written.
-func writeScoreboard(configs, out string, log *slog.Logger) {
-	b, err := scoreboard.Load(configs, out, defaultPaperValues(configs))
-	if err == nil {
-		o := scoreboard.Options{Command: "runexp suite (scoreboard of " + filepath.ToSlash(out) + ")", ConfigsDir: configs, LinkDir: out}
-		err = report.WriteFileAtomic(filepath.Join(out, "scoreboard.md"), b.Markdown(o))
-		if err == nil {
-			var page []byte
-			if page, err = b.HTML(o); err == nil {
-				err = report.WriteFileAtomic(filepath.Join(out, "scoreboard.html"), page)
-			}
-		}
-	}
-	if err != nil {
-		log.Warn("scoreboard not written", "err", err)
-		return
-	}
-	log.Info("scoreboard", "file", filepath.Join(out, "scoreboard.html"))
 }

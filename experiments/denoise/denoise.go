@@ -58,6 +58,7 @@ func init() {
 		check, start)
 	k.Items = items
 	k.Repeats = true
+	k.Takes = methods.Denoises
 	runner.RegisterKind(k)
 	runner.RegisterReportOnly("denoise", reportOnly...)
 }

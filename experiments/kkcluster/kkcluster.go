@@ -51,9 +51,11 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("kkcluster",
+	k := runner.Define("kkcluster",
 		"Huang et al. Figs. 4–6: kernel k-means (raw and HOG kernels), pre-images of the centres, purity and distances",
-		check, start))
+		check, start)
+	k.Takes = methods.PreImages
+	runner.RegisterKind(k)
 }
 
 type options struct {

@@ -63,6 +63,7 @@ func init() {
 	// the per-image arrays behind them (items.go).
 	k.Version = "3"
 	k.Items = items
+	k.Takes = methods.Denoises
 	runner.RegisterKind(k)
 }
 

@@ -41,9 +41,11 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("local-minima",
+	k := runner.Define("local-minima",
 		"a pre-image estimator started from every training point, over c (Abrahamsen & Hansen Fig. 3)",
-		check, start))
+		check, start)
+	k.Takes = methods.PreImages
+	runner.RegisterKind(k)
 }
 
 type options struct {

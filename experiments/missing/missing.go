@@ -45,9 +45,11 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("missing",
+	k := runner.Define("missing",
 		"impute randomly deleted attribute values of random subsets; squared error over repetitions (Nguyen & De la Torre Table 1)",
-		check, start))
+		check, start)
+	k.Takes = methods.Imputes
+	runner.RegisterKind(k)
 }
 
 // repWorkers is the number of goroutines a cell imputes its repetitions on.

@@ -4,13 +4,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/datasets"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/runner"
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("robust",
+	k := runner.Define("robust",
 		"reconstruct occluded or noisy held-out images; region-wise mean absolute error, validation tuning (Nguyen & De la Torre Fig. 5, Table 2)",
-		check, start))
+		check, start)
+	k.Takes = methods.Denoises
+	runner.RegisterKind(k)
 }
 
 // condition is one corruption setting with its corrupted validation and

@@ -33,9 +33,11 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("stability",
+	k := runner.Define("stability",
 		"spread of pre-images started from random training points, vs c (A&H Fig. 5)",
-		check, start))
+		check, start)
+	k.Takes = methods.PreImages
+	runner.RegisterKind(k)
 }
 
 type options struct {

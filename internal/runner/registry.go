@@ -9,6 +9,7 @@ import (
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -46,6 +47,13 @@ type Kind struct {
 	// for classify's paired gains (ItemStat.Paired), where five splits
 	// are too few for a bootstrap.
 	Items func(rec *report.Record, metric string) (claims.ItemStat, bool)
+	// Takes is what every estimator in the kind's methods must do
+	// (methods.PreImages, methods.Denoises or methods.Imputes); it is
+	// how --with knows which kinds an added estimator can join. Zero
+	// means the kind takes no estimators from its config (its methods
+	// are fixed by the experiment, e.g. distortion and classify), and
+	// --with skips it.
+	Takes methods.Capability
 	// Repeats marks a kind that honours repeats: N (config.Repeats): it
 	// runs every cell on N corruption draws, draw r seeded by
 	// RepeatSeed(root, r) and shared by every method, and concatenates

@@ -1,13 +1,13 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd
 
-package main
+package suite
 
 import "syscall"
 
-// processCPU returns the CPU seconds (user and system) the process has
+// ProcessCPU returns the CPU seconds (user and system) the process has
 // used so far, so the suite can report how well each config used the
 // cores: CPU seconds over wall seconds.
-func processCPU() float64 {
+func ProcessCPU() float64 {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

@@ -1,10 +1,9 @@
-package main
+package suite
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -19,32 +18,24 @@ import (
 	"github.com/runexp/runexp/internal/runner"
 )
 
-// withSpec is one --with SPEC: an estimator added to every config whose
-// kind can use it, without editing any file.
-type withSpec struct {
-	arg    string // as given, for messages
-	name   string
-	label  string
-	params map[string]any
-	bound  methods.Params // params with the defaults filled in
-	spec   *methods.Spec
+// With is one --with SPEC: an estimator added to every config whose kind
+// can take it, without editing any file.
+type With struct {
+	// Arg is the SPEC as given, for messages and provenance.
+	Arg string
+	// Name is the registered estimator; Label the label= given, if any.
+	Name, Label string
+	// Params are the parameters as given; Bound has the defaults filled
+	// in.
+	Params map[string]any
+	Bound  methods.Params
+	Spec   *methods.Spec
 }
 
-// withFlag collects the repeatable --with flag.
-type withFlag []string
-
-func (w *withFlag) String() string { return strings.Join(*w, " ") }
-func (w *withFlag) Set(s string) error {
-	*w = append(*w, s)
-	return nil
-}
-
-const withUsage = "add an estimator to every config whose kind can use it: NAME or NAME:key=value,key=value (values are YAML scalars; label=… sets the label), e.g. learned:alpha=0.01 (repeatable)"
-
-// parseWith parses a --with SPEC: NAME or NAME:key=value,key=value. The
+// ParseWith parses a --with SPEC: NAME or NAME:key=value,key=value. The
 // estimator must be registered and its parameters must bind, so a typo is
 // a usage error before anything runs.
-func parseWith(arg string) (*withSpec, error) {
+func ParseWith(arg string) (*With, error) {
 	name, rest, hasParams := strings.Cut(arg, ":")
 	name = strings.TrimSpace(name)
 	if name == "" {
@@ -54,7 +45,7 @@ func parseWith(arg string) (*withSpec, error) {
 	if !ok {
 		return nil, fmt.Errorf("--with %s: unknown estimator %q (registered: %s)", arg, name, strings.Join(methods.Names(), ", "))
 	}
-	w := &withSpec{arg: arg, name: name, params: map[string]any{}, spec: spec}
+	w := &With{Arg: arg, Name: name, Params: map[string]any{}, Spec: spec}
 	if hasParams {
 		if strings.TrimSpace(rest) == "" {
 			return nil, fmt.Errorf("--with %s: no parameters after ':' (want NAME:key=value,key=value)", arg)
@@ -66,23 +57,23 @@ func parseWith(arg string) (*withSpec, error) {
 				return nil, fmt.Errorf("--with %s: %q is not key=value", arg, kv)
 			}
 			if k == "label" {
-				w.label = strings.TrimSpace(v)
-				if w.label == "" {
+				w.Label = strings.TrimSpace(v)
+				if w.Label == "" {
 					return nil, fmt.Errorf("--with %s: empty label", arg)
 				}
 				continue
 			}
-			if _, dup := w.params[k]; dup {
+			if _, dup := w.Params[k]; dup {
 				return nil, fmt.Errorf("--with %s: parameter %q given twice", arg, k)
 			}
 			x, err := withScalar(v)
 			if err != nil {
 				return nil, fmt.Errorf("--with %s: parameter %s: %v", arg, k, err)
 			}
-			w.params[k] = x
+			w.Params[k] = x
 		}
 	}
-	bound, err := spec.Bind(w.params)
+	bound, err := spec.Bind(w.Params)
 	if err != nil {
 		var pe *methods.ParamError
 		if errors.As(err, &pe) {
@@ -90,7 +81,7 @@ func parseWith(arg string) (*withSpec, error) {
 		}
 		return nil, fmt.Errorf("--with %s: %v", arg, err)
 	}
-	w.bound = bound
+	w.Bound = bound
 	return w, nil
 }
 
@@ -129,49 +120,39 @@ func withScalar(v string) (any, error) {
 	return s.Value, nil
 }
 
-// withCapability is what a kind's methods must do; kinds absent here list
-// no methods (distortion, classify) and take no --with.
-var withCapability = map[string]methods.Capability{
-	"local-minima": methods.PreImages,
-	"stability":    methods.PreImages,
-	"kkcluster":    methods.PreImages,
-	"missing":      methods.Imputes,
-	"denoise":      methods.Denoises,
-	"robust":       methods.Denoises,
-	"lgdenoise":    methods.Denoises,
-	"matrix":       methods.Denoises,
-}
-
 var capabilityWord = map[methods.Capability]string{
 	methods.PreImages: "a pre-image estimator",
 	methods.Imputes:   "an imputing estimator",
 	methods.Denoises:  "a de-noiser",
 }
 
-// addWith appends the --with estimators to c's methods, marked Added, where
-// c's kind can use them; a config it skips is said on stderr. A label that
+// AddWith appends the --with estimators to c's methods, marked Added, where
+// c's kind can take them (runner.Kind.Takes); a config it skips is said on stderr. A label that
 // clashes with one of the file's methods is an error. It returns what each
 // SPEC did in c, for the manifest and a shard's provenance (nil without
 // --with).
-func addWith(c *config.Config, with []*withSpec, stderr io.Writer) ([]report.WithSpec, error) {
+func AddWith(c *config.Config, with []*With, warn io.Writer) ([]report.WithSpec, error) {
 	var done []report.WithSpec
 	for _, w := range with {
-		label := w.label
+		label := w.Label
 		if label == "" {
-			label = w.spec.Title
+			label = w.Spec.Title
 		}
-		rec := report.WithSpec{Spec: w.arg, Estimator: w.name, Label: label, Params: map[string]any(w.bound)}
+		rec := report.WithSpec{Spec: w.Arg, Estimator: w.Name, Label: label, Params: map[string]any(w.Bound)}
 		skip := func(why string) {
-			fmt.Fprintf(stderr, "runexp: --with %s: skipped in %s: %s\n", w.arg, c.Name, why)
+			fmt.Fprintf(warn, "runexp: --with %s: skipped in %s: %s\n", w.Arg, c.Name, why)
 			rec.Skipped = why
 			done = append(done, rec)
 		}
-		need, ok := withCapability[c.Kind]
-		if !ok || len(c.Methods) == 0 {
+		var need methods.Capability
+		if k, ok := runner.LookupKind(c.Kind); ok {
+			need = k.Takes
+		}
+		if need == 0 || len(c.Methods) == 0 {
 			skip(fmt.Sprintf("kind %s lists no estimators", c.Kind))
 			continue
 		}
-		if !w.spec.Can(need) {
+		if !w.Spec.Can(need) {
 			skip(fmt.Sprintf("kind %s needs %s", c.Kind, capabilityWord[need]))
 			continue
 		}
@@ -183,14 +164,14 @@ func addWith(c *config.Config, with []*withSpec, stderr io.Writer) ([]report.Wit
 				}
 			}
 			if id == label || m.Label == label || (m.Label == "" && m.Name == label) {
-				return nil, fmt.Errorf("--with %s: %s already has a method labelled %q; give the added one another (label=…)", w.arg, c.Name, label)
+				return nil, fmt.Errorf("--with %s: %s already has a method labelled %q; give the added one another (label=…)", w.Arg, c.Name, label)
 			}
 		}
-		params := make(map[string]any, len(w.params))
-		for k, v := range w.params {
+		params := make(map[string]any, len(w.Params))
+		for k, v := range w.Params {
 			params[k] = v
 		}
-		m := config.Method{Name: w.name, Label: w.label, Params: config.Section{Values: params}, Added: true}
+		m := config.Method{Name: w.Name, Label: w.Label, Params: config.Section{Values: params}, Added: true}
 		// The kind's own check has the last word (tikhonov pre-images but
 		// needs the observed input, which a kkcluster centre lacks): a
 		// config it rejects only with the added method is skipped.
@@ -208,11 +189,11 @@ func addWith(c *config.Config, with []*withSpec, stderr io.Writer) ([]report.Wit
 	return done, nil
 }
 
-// parseWiths parses every --with SPEC.
-func parseWiths(args []string) ([]*withSpec, error) {
-	var ws []*withSpec
+// ParseWiths parses every --with SPEC.
+func ParseWiths(args []string) ([]*With, error) {
+	var ws []*With
 	for _, a := range args {
-		w, err := parseWith(a)
+		w, err := ParseWith(a)
 		if err != nil {
 			return nil, err
 		}
@@ -221,56 +202,40 @@ func parseWiths(args []string) ([]*withSpec, error) {
 	return ws, nil
 }
 
-// withOptions are the flags of a command that takes --with: the specs
-// and where their results go.
-type withOptions struct {
-	args withFlag
-	dir  string
-}
-
-func (o *withOptions) register(fs *flag.FlagSet) {
-	fs.Var(&o.args, "with", withUsage)
-	fs.StringVar(&o.dir, "with-dir", "", "with --with: the folder inside --out for the results (default with-SLUG, named after the specs); '.' writes into --out itself, replacing the configs' own result folders")
-}
-
-// resolve parses the specs and returns them with the results root: out
-// itself without --with; out/with-SLUG with it, so a --with run never
-// replaces the result folders of the configs' own methods unless
-// --with-dir . asks for it.
-func (o *withOptions) resolve(out string) ([]*withSpec, string, error) {
-	ws, err := parseWiths(o.args)
-	if err != nil {
-		return nil, "", err
-	}
+// Root returns the results root of a run with the estimators ws added:
+// out itself without any; out/with-SLUG with some, so that a --with run
+// never replaces the result folders of the configs' own methods unless
+// dir is "." (--with-dir .); dir, when not empty, names the folder inside
+// out instead of with-SLUG.
+func Root(out, dir string, ws []*With) (string, error) {
 	if len(ws) == 0 {
-		if o.dir != "" {
-			return nil, "", fmt.Errorf("--with-dir %s: only with --with", o.dir)
+		if dir != "" {
+			return "", fmt.Errorf("--with-dir %s: only with --with", dir)
 		}
-		return nil, out, nil
+		return out, nil
 	}
-	dir := o.dir
 	if dir == "" {
-		dir = withSlug(ws)
+		dir = Slug(ws)
 	} else if dir != "." && !filepath.IsLocal(dir) {
-		return nil, "", fmt.Errorf("--with-dir %s: want a folder name inside --out (or '.' for --out itself)", dir)
+		return "", fmt.Errorf("--with-dir %s: want a folder name inside --out (or '.' for --out itself)", dir)
 	}
-	return ws, filepath.Join(out, dir), nil
+	return filepath.Join(out, dir), nil
 }
 
-// withSlug names the results folder of a --with run: "with-", the specs'
+// Slug names the results folder of a --with run: "with-", the specs'
 // labels (or names) in safe characters, and the first 8 hex digits of the
 // SHA-256 of the specs as given, so that the same flags always find the
 // same folder and other flags (another command, same label) another one.
-func withSlug(ws []*withSpec) string {
+func Slug(ws []*With) string {
 	var parts []string
 	h := sha256.New()
 	for _, w := range ws {
-		l := safeName(w.label)
+		l := safeName(w.Label)
 		if l == "" {
-			l = safeName(w.name)
+			l = safeName(w.Name)
 		}
 		parts = append(parts, l)
-		h.Write([]byte(w.arg))
+		h.Write([]byte(w.Arg))
 		h.Write([]byte{0})
 	}
 	s := strings.Join(parts, "_")
@@ -297,26 +262,4 @@ func safeName(s string) string {
 		dash = true
 	}
 	return b.String()
-}
-
-// loadConfigs loads and validates every config before any runs (so a typo
-// in the last does not surface after an hour of the first), adding the
-// --with estimators to each; added[i] are config i's.
-func loadConfigs(paths []string, with []*withSpec, stderr io.Writer) (cfgs []*config.Config, added [][]report.WithSpec, err error) {
-	for _, path := range paths {
-		c, err := config.Load(path)
-		var a []report.WithSpec
-		if err == nil {
-			a, err = addWith(c, with, stderr)
-		}
-		if err == nil {
-			_, err = runner.Validate(c)
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		cfgs = append(cfgs, c)
-		added = append(added, a)
-	}
-	return cfgs, added, nil
 }
