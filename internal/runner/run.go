@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/tables"
 )
 
 // Options control a run.
@@ -586,24 +586,10 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 		problems = append(problems, err.Error())
 		sum.ReportErrors = append(sum.ReportErrors, err.Error())
 	}
-	tables := append([]*report.Table{}, out.Tables...)
-	if t := failuresTable(recs); t != nil {
-		tables = append(tables, t)
-	}
-	if len(problems) > 0 {
-		t := &report.Table{Title: "Report problems", Caption: "The experiment's figures or tables could not all be drawn; everything else was written.", Header: []string{"Problem"}}
-		for _, p := range problems {
-			t.Rows = append(t.Rows, []string{p})
-		}
-		tables = append(tables, t)
-	}
 	// Claims and reference values name the config file's methods; the
 	// records of methods added on the command line (--with) must not
 	// change their verdicts, so they see only the file's records.
 	scoped := fileRecords(c, recs)
-	if len(c.Reference) > 0 {
-		tables = append(tables, referenceTable(c, scoped))
-	}
 	copt := claims.Options{
 		Repeats: max(c.Repeats, 1),
 		// The interval verdict counts whenever there is one, with one
@@ -628,7 +614,6 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 		sum.Claims = append(sum.Claims, res)
 	}
 	if len(sum.Claims) > 0 {
-		tables = append(tables, claimsTable(sum.Claims))
 		b, err := json.MarshalIndent(sum.Claims, "", "  ")
 		if err != nil {
 			return nil, err
@@ -637,26 +622,15 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 			return nil, err
 		}
 	}
-	var txt, md bytes.Buffer
-	fmt.Fprintf(&md, "# %s\n\n", c.Title)
-	fmt.Fprintf(&txt, "%s\n\n", c.Title)
-	if c.Notes != "" {
-		fmt.Fprintf(&md, "%s\n\n", strings.TrimSpace(c.Notes))
-	}
-	for _, t := range tables {
-		if err := t.RenderText(&txt); err != nil {
-			return nil, err
-		}
-		txt.WriteString("\n")
-		if err := t.RenderMarkdown(&md); err != nil {
-			return nil, err
-		}
-		md.WriteString("\n")
-	}
-	if err := report.WriteFileAtomic(out.Path("tables.txt"), txt.Bytes()); err != nil {
+	tbl := tables.Build(tables.Input{Config: c, Records: recs, Scoped: scoped, Kind: out.Tables, Problems: problems, Claims: sum.Claims})
+	txt, md, err := tables.Render(c, tbl)
+	if err != nil {
 		return nil, err
 	}
-	if err := report.WriteFileAtomic(out.Path("tables.md"), md.Bytes()); err != nil {
+	if err := report.WriteFileAtomic(out.Path("tables.txt"), txt); err != nil {
+		return nil, err
+	}
+	if err := report.WriteFileAtomic(out.Path("tables.md"), md); err != nil {
 		return nil, err
 	}
 	sum.Outputs = out.Files()
@@ -754,124 +728,6 @@ func safeReport(inst Instance, out *Output, recs []report.Record, log *slog.Logg
 		return false, fmt.Errorf("report: %w", err)
 	}
 	return false, nil
-}
-
-func failuresTable(recs []report.Record) *report.Table {
-	t := &report.Table{Title: "Failed and partial cells", Header: []string{"Cell", "Status", "Reason"}}
-	for _, r := range recs {
-		if r.Status != "ok" {
-			reason := r.Error
-			if reason == "" {
-				reason = "some rows failed; see the failure counts in records.jsonl"
-			}
-			t.Rows = append(t.Rows, []string{r.Key, r.Status, reason})
-		}
-	}
-	if len(t.Rows) == 0 {
-		return nil
-	}
-	return t
-}
-
-// PaperTolerance is the relative difference |ours − paper| / |paper|
-// beyond which the paper-values table marks a value with "!": 10%, the
-// spread of the papers' own repeated runs where they report one (and
-// well above printing precision). It flags values to look at; the
-// claims, not this mark, decide whether a result reproduces.
-const PaperTolerance = 0.10
-
-// relDiff formats (ours − paper)/|paper| as a signed percentage with the
-// mark for values beyond PaperTolerance, or "—" when it is undefined.
-func relDiff(ours, paper float64, ok bool) string {
-	if !ok || paper == 0 || math.IsNaN(ours) || math.IsInf(ours, 0) || math.IsNaN(paper) {
-		return "—"
-	}
-	r := (ours - paper) / math.Abs(paper)
-	s := fmt.Sprintf("%+.1f%%", 100*r)
-	if math.Abs(r) > PaperTolerance {
-		s += " !"
-	}
-	return s
-}
-
-func referenceTable(c *config.Config, recs []report.Record) *report.Table {
-	t := &report.Table{
-		Title:   "Ours beside the paper",
-		Caption: fmt.Sprintf("diff = ours − paper; rel = diff / |paper|, marked ! beyond %g%%. Sources cite ../shared/paper-values/%s.yaml.", 100*PaperTolerance, c.Paper),
-		Header:  []string{"Source", "Cell", "Metric", "Ours", "Paper", "Diff", "Rel"},
-	}
-	// Further readings of our metric (reference.also) get a column each.
-	var also []string
-	seen := map[string]bool{}
-	for _, ref := range c.Reference {
-		for _, a := range ref.Also {
-			if !seen[a] {
-				seen[a] = true
-				also = append(also, a)
-			}
-		}
-	}
-	for _, a := range also {
-		t.Header = append(t.Header, "Ours ("+a+")")
-	}
-	for _, ref := range c.Reference {
-		matched := false
-		for i := range recs {
-			if !claims.Matches(&recs[i], ref.Cell) {
-				continue
-			}
-			matched = true
-			v, ok := recs[i].Metrics[ref.Metric]
-			ours, paper, diff := report.FormatCompare(v, ref.Value, true, 4)
-			rel := relDiff(v, ref.Value, ok)
-			if !ok || recs[i].Status == report.StatusFailed {
-				ours, diff, rel = "failed", "—", "—"
-			}
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell), ref.Metric, ours, paper, diff, rel}
-			for _, a := range also {
-				cell := "—"
-				if x, ok := recs[i].Metrics[a]; ok && recs[i].Status != report.StatusFailed && contains(ref.Also, a) {
-					cell = report.FormatFloat(x, 4)
-				}
-				row = append(row, cell)
-			}
-			t.Rows = append(t.Rows, row)
-		}
-		if !matched {
-			_, paper, _ := report.FormatCompare(0, ref.Value, true, 4)
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—", "—"}
-			for range also {
-				row = append(row, "—")
-			}
-			t.Rows = append(t.Rows, row)
-		}
-	}
-	return t
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-func claimsTable(res []claims.Result) *report.Table {
-	t := &report.Table{Title: "The paper's claims", Header: []string{"Claim", "Verdict", "Expected", "As expected", "Statement", "Evidence"}}
-	for _, r := range res {
-		as := "yes"
-		if !r.AsExpected {
-			as = "NO"
-		}
-		exp := r.Expected
-		if r.Because != "" {
-			exp += " (" + r.Because + ")"
-		}
-		t.Rows = append(t.Rows, []string{r.ID, r.Status, exp, as, r.Statement, r.Evidence})
-	}
-	return t
 }
 
 // fileRecords returns recs without the records of methods added on the
