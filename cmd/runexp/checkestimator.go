@@ -4,14 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"strings"
 
-	"github.com/runexp/runexp/internal/methods"
-	"github.com/runexp/runexp/internal/methods/methodtest"
+	"github.com/runexp/runexp/internal/methods/conformance"
 )
 
-// cmdCheckEstimator runs the conformance kit (internal/methods/methodtest)
+// cmdCheckEstimator runs the conformance kit (internal/methods/conformance)
 // on a registered estimator, or on an external command, outside go test,
 // and prints a verdict per check, as benchopt test does for a solver:
 //
@@ -60,83 +58,39 @@ Flags:
 		fmt.Fprintln(stderr, "check-estimator: give either NAME or --command CMD")
 		return exitUsage
 	}
-	if *command != "" {
-		name = "external"
-		params["command"] = *command
-	}
-	spec, ok := methods.Lookup(name)
-	if !ok {
-		fmt.Fprintf(stderr, "check-estimator: unknown estimator %q (registered: %s)\n", name, strings.Join(methods.Names(), ", "))
+	rep, err := conformance.Run(conformance.Request{Name: name, Command: *command, Params: params, ExactTol: *exactTol, BatchCoupled: *coupled})
+	if err != nil {
+		fmt.Fprintln(stderr, "check-estimator:", err)
 		return exitUsage
 	}
-	if _, err := spec.Bind(params); err != nil {
-		fmt.Fprintf(stderr, "check-estimator: %s: %v\n", name, err)
-		return exitUsage
+	spec := rep.Spec
+	fmt.Fprintf(stdout, "%s (%s): %s, %s", rep.Label, spec.Title, spec.Does, spec.Kernels)
+	if len(rep.Params) > 0 {
+		fmt.Fprintf(stdout, ", params %s", rep.Params)
 	}
-	// A registered estimator gets the adaptations go test gives it.
-	cfg := methodtest.Known[name]
-	if *command != "" {
-		cfg = methodtest.Config{}
-	}
-	if *exactTol > 0 {
-		cfg.ExactTol = *exactTol
-	}
-	cfg.BatchCoupled = cfg.BatchCoupled || *coupled
-	if len(params) > 0 {
-		cfg.Params = params
-	}
-
-	label := name
-	if *command != "" {
-		label = "external " + *command
-	}
-	fmt.Fprintf(stdout, "%s (%s): %s, %s", label, spec.Title, spec.Does, spec.Kernels)
-	if shown := maps.Clone(params); len(shown) > 0 {
-		delete(shown, "command")
-		if len(shown) > 0 {
-			fmt.Fprintf(stdout, ", params %s", shown)
-		}
-	}
-	tol := cfg.ExactTol
-	if tol == 0 {
-		tol = methodtest.DefaultExactTol
-	}
-	fmt.Fprintf(stdout, ", exact tolerance %g\n", tol)
-
-	results := methodtest.Check(name, func(t methodtest.T) { methodtest.CheckRegistered(t, spec, cfg) })
-	var pass, fail int
-	for i, r := range results {
-		if !r.Leaf && len(r.Errors) == 0 && i > 0 {
-			continue
-		}
-		what := r.Name
-		if i == 0 {
-			what = "spec"
-		}
+	fmt.Fprintf(stdout, ", exact tolerance %g\n", rep.ExactTol)
+	for _, c := range rep.Checks {
 		verdict := "PASS"
-		if r.Failed && (r.Leaf || len(r.Errors) > 0) {
+		if !c.Pass {
 			verdict = "FAIL"
-			fail++
-		} else {
-			pass++
 		}
-		fmt.Fprintf(stdout, "%s  %s\n", verdict, what)
-		for _, m := range r.Errors {
+		fmt.Fprintf(stdout, "%s  %s\n", verdict, c.Name)
+		for _, m := range c.Errors {
 			fmt.Fprintf(stdout, "      %s\n", indent(m))
 		}
 		// A failure's notes often hold its reason (the kit logs an
 		// estimator's refusals before concluding it accepted nothing).
-		if *verbose || verdict == "FAIL" {
-			for _, m := range r.Notes {
+		if *verbose || !c.Pass {
+			for _, m := range c.Notes {
 				fmt.Fprintf(stdout, "      note: %s\n", indent(m))
 			}
 		}
 	}
-	if fail > 0 {
-		fmt.Fprintf(stdout, "FAIL: %d of %d checks failed\n", fail, pass+fail)
+	if n := rep.Failed(); n > 0 {
+		fmt.Fprintf(stdout, "FAIL: %d of %d checks failed\n", n, len(rep.Checks))
 		return exitClaim
 	}
-	fmt.Fprintf(stdout, "ok: %d checks passed\n", pass)
+	fmt.Fprintf(stdout, "ok: %d checks passed\n", len(rep.Checks))
 	return exitOK
 }
 

@@ -1,12 +1,12 @@
-// Package methodtest provides a conformance kit that every runexp estimator
+// Package conformance provides a conformance kit that every runexp estimator
 // passes, in the manner of gonum's lapack/testlapack: one set of checks, run
 // against each implementation.
 //
 // # Overview
 //
-// TestRegistered checks a registry Spec (metadata, parameter declarations,
-// construction with defaults) and then runs TestEstimator on the estimator
-// it builds. TestEstimator runs, on small seeded problems
+// CheckRegistered checks a registry Spec (metadata, parameter declarations,
+// construction with defaults) and then runs CheckEstimator on the estimator
+// it builds. CheckEstimator runs, on small seeded problems
 // (rand.New(rand.NewPCG(1, 1)), N = 12 training points in D = 4), the checks
 // the architecture requires of every estimator:
 //
@@ -35,16 +35,17 @@
 // estimator may instead return an error (Mika et al.'s iteration is defined
 // for the Gaussian kernel only); it must not panic.
 //
-// # Outside go test
+// # Inside and outside go test
 //
-// The checks take a T, which *testing.T satisfies. CheckRegistered and
-// CheckEstimator are TestRegistered and TestEstimator for any T, and Check
-// runs them without go test, returning one Result per check: runexp
-// check-estimator prints those verdicts for a registered or an external
-// estimator. Known holds the Config of each registered estimator that needs
-// one, read by both the conformance tests and the CLI.
+// The checks take a T: package conformance adapts go test's *testing.T to
+// it (methodtest.TestRegistered, methodtest.TestEstimator), and Check runs
+// the checks without go test, returning one Result per check, so that
+// runexp check-estimator prints those verdicts for a registered or an
+// external estimator without linking package testing into the binary.
+// Known holds the Config of each registered estimator that needs one,
+// read by both the conformance tests and the CLI.
 //
 // Method-specific behaviour (hand-derived iterates, closed forms for the
 // linear kernel, parameter edge cases) is tested beside each method, not
 // here.
-package methodtest
+package conformance

@@ -1,34 +1,28 @@
-package methodtest
+package conformance
 
 import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"testing"
 )
 
-// T is what the kit needs from a test: *testing.T satisfies it, and so
-// does a Checker's, which runs the kit outside go test.
+// T is what the kit needs from a test: the methods of *testing.T it uses,
+// and Run, which runs a check as a subtest. Package methodtest adapts a
+// *testing.T to it; Check's runs the kit outside go test, so that the
+// runexp binary does not link package testing.
 type T interface {
 	Helper()
 	Errorf(format string, args ...any)
 	Fatalf(format string, args ...any)
 	Logf(format string, args ...any)
 	Failed() bool
+	// Run runs f as the subtest name and reports whether it passed.
+	Run(name string, f func(T)) bool
 }
 
-// run runs f as the subtest name of t: through testing.T.Run under go
-// test, through the Checker otherwise.
-func run(t T, name string, f func(T)) bool {
-	switch tt := t.(type) {
-	case *testing.T:
-		return tt.Run(name, func(t *testing.T) { f(t) })
-	case *check:
-		return tt.run(name, f)
-	}
-	panic(fmt.Sprintf("methodtest: cannot run a subtest of %T", t))
-}
+// run runs f as the subtest name of t.
+func run(t T, name string, f func(T)) bool { return t.Run(name, f) }
 
 // Result is the verdict of one check run by Check.
 type Result struct {
@@ -53,7 +47,7 @@ type Result struct {
 func Check(name string, f func(T)) []Result {
 	var out []*Result
 	top := &check{results: &out}
-	top.run(name, f)
+	top.Run(name, f)
 	res := make([]Result, len(out))
 	for i, r := range out {
 		res[i] = *r
@@ -69,7 +63,8 @@ type check struct {
 	parent  *check
 }
 
-func (c *check) run(name string, f func(T)) bool {
+// Run runs f as the check name below c.
+func (c *check) Run(name string, f func(T)) bool {
 	full, path := name, ""
 	if c.res != nil {
 		// Below the root, names are paths.

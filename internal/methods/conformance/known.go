@@ -1,4 +1,4 @@
-package methodtest
+package conformance
 
 // Known adapts the kit to the registered estimators that cannot meet its
 // defaults, by name: the conformance tests (internal/methods,
