@@ -175,6 +175,15 @@ func (o YaleBOptions) validate() error {
 // All selected images must have the same stored size. A subject with no
 // images listed in SHA256SUMS, an empty selection, a missing or corrupt file
 // and a malformed PGM are errors naming the file and the fix.
+//
+// Zheng & Lai's faces, light within 12° of the camera axis, at 92×112:
+//
+//	r, err := datasets.OpenRoot("") // the --data flag's value, or RUNEXP_DATA
+//	...
+//	set, imgs, err := datasets.LoadYaleB(r, datasets.YaleBOptions{Subsets: []int{1}, Width: 92, Height: 112})
+//
+// (ExampleRoot_ReadFile shows a data root at work on a fixture; the real
+// faces are not in the repository.)
 func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 	if err := o.validate(); err != nil {
 		return nil, nil, err
