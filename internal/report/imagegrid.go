@@ -239,11 +239,11 @@ func (l *igLayout) cellOrigin(i, j int) (x, y int) {
 }
 
 // markRects returns the rectangles, in pixels from the top left, that the
-// marks cover: a line max(1, Scale/4) pixels wide through the middle of
+// marks cover: a line max(1, Scale/2) pixels wide through the middle of
 // the marked pixel row or column of every image of the marked column.
 func (g *ImageGrid) markRects(l *igLayout) []markRect {
 	s := g.scale()
-	t := max(1, s/4)
+	t := max(1, s/2)
 	var rs []markRect
 	for _, m := range g.Marks {
 		for i, row := range g.Images {
