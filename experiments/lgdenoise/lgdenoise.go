@@ -444,6 +444,19 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	return in.figure(out, recs)
 }
 
+// imageNote is Fig. 7's "(APE, SNR)" of the image z of test row i,
+// computed as measure does (the same numbers as the record's per-image
+// arrays), or "(failed)" when z is not finite.
+func (in *instance) imageNote(z []float64, i int) string {
+	for _, v := range z {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "(failed)"
+		}
+	}
+	clean, noisy := in.test.X.RawRowView(i), in.noisy.RawRowView(i)
+	return "(" + report.FormatFloat(metrics.APE(z, clean, in.opt.apeScale), 3) + ", " + report.FormatFloat(metrics.SNR(z, noisy, clean), 3) + ")"
+}
+
 // snrMetric and snrCaption name each SNR reading's metric and describe it.
 var (
 	snrMetric  = map[string]string{snrPerImage: "snr_mean", snrPooled: "snr_pooled"}
@@ -454,7 +467,8 @@ var (
 )
 
 // figure draws Fig. 7: the example test images, clean, noisy and every
-// method's de-noised one.
+// method's de-noised one, each with its APE and SNR under it as the paper
+// prints them, "(APE, SNR)".
 func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	if len(in.examples) == 0 {
 		return nil
@@ -464,25 +478,33 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	g := &report.ImageGrid{Width: w, Height: h, Scale: max(1, 96/max(w, h)), Lo: 0, Hi: 1,
 		Title: "Fig. 7: de-noising examples (first test image of each group)"}
 	var orig, noisy [][]float64
+	var noisyNotes []string
 	for _, i := range in.examples {
 		orig = append(orig, in.test.X.RawRowView(i))
 		noisy = append(noisy, in.noisy.RawRowView(i))
+		noisyNotes = append(noisyNotes, in.imageNote(in.noisy.RawRowView(i), i))
 		g.ColLabels = append(g.ColLabels, in.titles[in.group[i]])
 	}
 	g.Images = [][][]float64{orig, noisy}
+	g.Notes = [][]string{nil, noisyNotes}
 	g.RowLabels = []string{"original", "noisy"}
-	g.Caption = figs.Caption(in.env.Config, "the first test image of each group (columns): original, noisy, and each estimator's de-noised image (rows)")
+	g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("the first test image of each group (columns): original, noisy, and each estimator's de-noised image (rows; the paper's figure has a column per method and a row per example); under each image, as in the paper, its (APE on the 0–%s scale, SNR of eq. 14)",
+		report.FormatFloat(in.opt.apeScale, 4)), figs.PixelScale(in.test.X))
 	for i := range recs {
 		ex := recs[i].Arrays["examples"]
 		var row [][]float64
-		for k := range in.examples {
+		var notes []string
+		for k, ti := range in.examples {
 			if len(ex) >= (k+1)*dd {
 				row = append(row, ex[k*dd:(k+1)*dd])
+				notes = append(notes, in.imageNote(ex[k*dd:(k+1)*dd], ti))
 			} else {
 				row = append(row, nil)
+				notes = append(notes, "")
 			}
 		}
 		g.Images = append(g.Images, row)
+		g.Notes = append(g.Notes, notes)
 		g.RowLabels = append(g.RowLabels, fmt.Sprint(recs[i].Params["method"]))
 	}
 	files, err := g.Save(out.Path(in.opt.figureName))

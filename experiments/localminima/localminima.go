@@ -248,9 +248,10 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		if err != nil {
 			return err
 		}
-		// The cost panel as it was drawn, legend and all, with a caption.
-		cost := &report.Figure{Panels: [][]*plot.Plot{{in.costPlot(rs, wn, name)}}, PanelW: 2 * pw, PanelH: 1.2 * ph,
+		// The cost panel, the paper's bottom row, with its legend beside.
+		cost := &report.Figure{PanelW: 2 * pw, PanelH: 1.2 * ph, Placement: report.LegendRight,
 			Caption: figs.Caption(cfg, fmt.Sprintf("the cost R(z) = ‖φ(z) − Pφ(x0)‖² (eq. 11, P the projection on the leading components) of each of %s's pre-images against %s, coloured by the ring its start lies on (dodged sideways by ring)", name, wn))}
+		cost.Panels = [][]*plot.Plot{{in.costPlot(rs, wn, name, &cost.Legend)}}
 		if err := figs.Save(out, cost, "fig3-cost"+suffix); err != nil {
 			return err
 		}
@@ -345,14 +346,23 @@ func tint(col color.Color) color.Color {
 	return color.RGBA{mix(r), mix(g), mix(b), 255}
 }
 
-func (in *instance) costPlot(rs []*report.Record, wn, name string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s: R(z) of each pre-image (eq. 11)", name)
+// costPlot draws the cost of every pre-image against c in the house
+// style: every c of the grid labelled on a logarithmic axis, the axes
+// padded so that no point sits on them, and the rings' entries added to
+// leg (the figure's legend, outside the data).
+func (in *instance) costPlot(rs []*report.Record, wn, name string, leg *report.Legend) *plot.Plot {
+	p := report.NewPanel(fmt.Sprintf("%s: R(z) of each pre-image (eq. 11)", name))
 	p.X.Label.Text = wn + " (log scale)"
 	p.Y.Label.Text = "R(z)"
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	var ticks []plot.Tick
+	for _, r := range rs {
+		c := common.Num(r.Params[wn])
+		ticks = append(ticks, plot.Tick{Value: c, Label: report.FormatFloat(c, 3)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	labels := in.data.Train.Labels
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for ring := 0; ring < 2; ring++ {
 		// Dodge the rings sideways (±4% on the log axis) so the starts of
 		// one ring do not hide those of the other at the same cost.
@@ -370,15 +380,21 @@ func (in *instance) costPlot(rs []*report.Record, wn, name string) *plot.Plot {
 		if len(xy) == 0 {
 			continue
 		}
+		for _, q := range xy {
+			lo, hi = min(lo, q.Y), max(hi, q.Y)
+		}
 		s := figs.Scatter(xy, figs.Palette[ring], vg.Points(1.5), draw.CircleGlyph{})
 		p.Add(s)
-		p.Legend.Add(fmt.Sprintf("start on ring %d", ring+1), s)
+		leg.Add(fmt.Sprintf("start on ring %d", ring+1), s)
 	}
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
-	// Head room so the legend sits above the data.
-	p.Y.Min = math.Min(p.Y.Min, 0)
-	p.Y.Max *= 1.3
+	if len(ticks) > 0 && !math.IsInf(lo, 1) {
+		// A fifth of a decade beyond the outermost c on the log axis, and
+		// 6% of the cost range above and below, keep every point off the
+		// axes (R(z) = 0 at the largest c sat on the x axis).
+		p.X.Min, p.X.Max = ticks[0].Value/1.6, ticks[len(ticks)-1].Value*1.6
+		pad := 0.06 * max(hi-lo, math.Abs(hi), 1e-12)
+		p.Y.Min, p.Y.Max = lo-pad, hi+pad
+	}
 	return p
 }
 

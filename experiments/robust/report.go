@@ -196,7 +196,8 @@ func (in *instance) imageGrid(rs *results, skip map[string]bool, e float64, ci i
 	w, h := in.set.Width, in.set.Height
 	d := w * h
 	n, _ := in.test.Dims()
-	what := ", " + in.env.Config.Corruption.Printed
+	scale := figs.PixelRange(in.test)
+	what := ", noise " + in.env.Config.Corruption.Printed + " on " + scale
 	if c.test.region != nil {
 		what = fmt.Sprintf(", occlusion %d px (paper %d)", c.side, c.paperSide)
 	}
@@ -209,7 +210,7 @@ func (in *instance) imageGrid(rs *results, skip map[string]bool, e float64, ci i
 	}
 	g.Images = [][][]float64{orig, cor}
 	g.RowLabels = []string{"original", "corrupted"}
-	g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("example test faces (columns) at energy %s%s: original, corrupted, and each estimator's reconstruction (rows)", report.FormatFloat(100*e, 3)+"%", what))
+	g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("example test faces (columns) at energy %s%s: original, corrupted, and each estimator's reconstruction (rows)", report.FormatFloat(100*e, 3)+"%", what), figs.PixelScale(in.test))
 	for _, l := range rs.labels {
 		r := rs.last(l, e)
 		if r == nil || skip[l] {

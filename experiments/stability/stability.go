@@ -201,7 +201,8 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	wn := in.env.Config.Model.WidthName
 	out.Tables = append(out.Tables, in.table(recs, wn))
 	labels := common.Labels(recs, "method")
-	full := newPanel("mean pairwise distance of the solutions", wn)
+	units := figs.AxisUnits(in.test.X)
+	full := newPanel("mean pairwise distance of the solutions", wn, units)
 	var leg report.Legend
 	if err := bands(full, recs, labels, wn, &leg, 0); err != nil {
 		return err
@@ -209,7 +210,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 
 	// The close-up: the y range of the most stable estimator's band, as the
 	// paper's right panel zooms on the regularised curve.
-	zoom := newPanel("close-up", wn)
+	zoom := newPanel("close-up", wn, units)
 	top := in.opt.zoom
 	if top == 0 {
 		top = zoomTop(recs)
@@ -226,7 +227,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	}
 	w, h := out.Size(9*vg.Centimeter, 7*vg.Centimeter)
 	f := &report.Figure{Panels: [][]*plot.Plot{{full, zoom}}, PanelW: w, PanelH: h, Legend: leg, Placement: report.LegendBelow,
-		Caption: figs.Caption(in.env.Config, fmt.Sprintf("mean pairwise distance between the pre-images reached from random starts, over %s: mean (line) and 5th–95th percentile band over the test inputs; right, a close-up on the most stable estimator", wn))}
+		Caption: figs.Caption(in.env.Config, fmt.Sprintf("mean pairwise distance between the pre-images reached from random starts, over %s: mean (line) and 5th–95th percentile band over the test inputs; right, a close-up on the most stable estimator; distances in input space", wn), figs.PixelScale(in.test.X))}
 	return figs.Save(out, f, "fig5-stability")
 }
 
@@ -252,11 +253,12 @@ func (in *instance) table(recs []report.Record, wn string) *report.Table {
 	return t
 }
 
-// newPanel is an empty panel of spread against the width on a log axis.
-func newPanel(title, wn string) *plot.Plot {
+// newPanel is an empty panel of spread against the width on a log axis;
+// units is the distance's scale (figs.AxisUnits).
+func newPanel(title, wn, units string) *plot.Plot {
 	p := report.NewPanel(title)
 	p.X.Label.Text = wn + " (log scale)"
-	p.Y.Label.Text = "mean pairwise distance"
+	p.Y.Label.Text = "mean pairwise distance" + units
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = figs.LogTicks125{}
 	return p
