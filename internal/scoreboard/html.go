@@ -71,6 +71,7 @@ type htmlPage struct {
 	NotRun, Unknown        []string
 	Papers                 []htmlPaper
 	Totals                 Totals
+	Sets                   []Set
 }
 
 // codeSpans escapes s for HTML and sets its `code` spans (the Markdown
@@ -158,7 +159,7 @@ func htmlOf(c Cell, col Column, id string, o Options) htmlCell {
 // only), with the content of Markdown.
 func (b *Board) HTML(o Options) ([]byte, error) {
 	pg := htmlPage{Command: o.Command, Root: filepath.ToSlash(b.Root), Configs: filepath.ToSlash(o.ConfigsDir),
-		NConfigs: b.Configs, NRun: b.Configs - len(b.NotRun), NotRun: b.NotRun, Unknown: b.Unknown, Totals: b.Totals}
+		NConfigs: b.Configs, NRun: b.Configs - len(b.NotRun), NotRun: b.NotRun, Unknown: b.Unknown, Totals: b.Totals, Sets: b.Sets}
 	for c := Category(0); c < nCategories; c++ {
 		pg.Categories = append(pg.Categories, c.String())
 		pg.Definitions = append(pg.Definitions, codeSpans(definitions[c]))
@@ -265,6 +266,23 @@ tr:target { outline: 2px solid #4a7fd0; }
 <tr><td><b>all</b></td><td class="r"><b>{{.Totals.Claims}}</b></td>{{range .Totals}}<td class="r"><b>{{.}}</b></td>{{end}}</tr>
 </tbody>
 </table>
+{{- if .Sets}}
+<h2>Collections</h2>
+<p>A collection lists configs (<code>runexp configs/NAME.yaml</code> runs the set); its members' claims counted by status, and how many got the status their config expects.</p>
+{{- range .Sets}}
+<h3 id="set-{{.Name}}">{{.Name}}</h3>
+<p>{{.Title}}</p>
+<table>
+<thead><tr><th>config</th><th>claims</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th><th>NOT-EVALUATED</th><th>as expected</th></tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr><td><code>{{.Config}}</code></td><td class="r">{{.Claims}}</td>{{if .Run}}<td class="r">{{.Pass}}</td><td class="r">{{.Fail}}</td><td class="r">{{.Inconclusive}}</td><td class="r">{{.NotEvaluated}}</td><td class="r">{{.AsExpected}}</td>{{else}}<td colspan="5" class="ne">not run</td>{{end}}</tr>
+{{- end}}
+<tr><td><b>all</b></td><td class="r"><b>{{.Total.Claims}}</b></td><td class="r"><b>{{.Total.Pass}}</b></td><td class="r"><b>{{.Total.Fail}}</b></td><td class="r"><b>{{.Total.Inconclusive}}</b></td><td class="r"><b>{{.Total.NotEvaluated}}</b></td><td class="r"><b>{{.Total.AsExpected}}</b></td></tr>
+</tbody>
+</table>
+{{- end}}
+{{- end}}
 {{- range .Papers}}
 <h2 id="{{.ID}}">{{.Title}} ({{.ID}})</h2>
 <p>{{.Line}}.</p>

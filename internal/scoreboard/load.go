@@ -9,7 +9,10 @@ import (
 
 // Load reads every configs/*.yaml and builds the board of the results
 // under root. Paper titles come from paperValues/<paper>.yaml
-// (citation.title); a paper without that file is headed by its id.
+// (citation.title); a paper without that file is headed by its id and
+// listed, with the reason, in Board.Untitled. Collections among the
+// files are left out (they state no claim); AddSet gives each its
+// section.
 func Load(configsDir, root, paperValues string) (*Board, error) {
 	files, err := filepath.Glob(filepath.Join(configsDir, "*.yaml"))
 	if err != nil {
@@ -20,21 +23,31 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 	}
 	cfgs := make([]*config.Config, 0, len(files))
 	for _, f := range files { // Glob sorts
+		if config.IsCollection(f) {
+			continue
+		}
 		c, err := config.Load(f)
 		if err != nil {
 			return nil, err
 		}
 		cfgs = append(cfgs, c)
 	}
+	var untitled []string
 	title := func(paper string) string {
 		if paperValues == "" {
 			return ""
 		}
 		t, err := config.PaperTitle(filepath.Join(paperValues, paper+".yaml"))
 		if err != nil {
+			untitled = append(untitled, fmt.Sprintf("%s: %v", paper, err))
 			return ""
 		}
 		return t
 	}
-	return Build(cfgs, root, title)
+	b, err := Build(cfgs, root, title)
+	if err != nil {
+		return nil, err
+	}
+	b.Untitled = untitled
+	return b, nil
 }
