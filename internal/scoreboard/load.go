@@ -32,14 +32,14 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 		}
 		cfgs = append(cfgs, c)
 	}
-	var untitled []string
+	untitled := map[string]string{}
 	title := func(paper string) string {
 		if paperValues == "" {
 			return ""
 		}
 		t, err := config.PaperTitle(filepath.Join(paperValues, paper+".yaml"))
 		if err != nil {
-			untitled = append(untitled, fmt.Sprintf("%s: %v", paper, err))
+			untitled[paper] = fmt.Sprintf("%s: %v", paper, err)
 			return ""
 		}
 		return t
@@ -48,6 +48,12 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.Untitled = untitled
+	// Only the papers the board shows need a title (the matrix states no
+	// claim and has no paper values).
+	for _, p := range b.Papers {
+		if u, ok := untitled[p.ID]; ok {
+			b.Untitled = append(b.Untitled, u)
+		}
+	}
 	return b, nil
 }
