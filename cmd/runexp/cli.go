@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -236,34 +237,29 @@ func newErrOut(w io.Writer, prefix string, json bool) *errOut {
 
 // fail reports a fatal error and returns the exit status code.
 func (e *errOut) fail(code int, format string, args ...any) int {
-	msg := fmt.Sprintf(format, args...)
-	if e.json != nil {
-		e.json.Error(msg, "command", e.prefix, "exit_status", code)
-	} else {
-		fmt.Fprintf(e.w, "%s: %s\n", e.prefix, msg)
-	}
+	e.report(slog.LevelError, fmt.Sprintf(format, args...), "exit_status", code)
 	return code
 }
 
 // warn reports a problem that does not end the command.
 func (e *errOut) warn(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	if e.json != nil {
-		e.json.Warn(msg, "command", e.prefix)
-	} else {
-		fmt.Fprintf(e.w, "%s: %s\n", e.prefix, msg)
-	}
+	e.report(slog.LevelWarn, fmt.Sprintf(format, args...))
 }
 
 // err reports an error that does not end the command (a config's report
 // stage failed; the next config runs).
 func (e *errOut) err(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	if e.json != nil {
-		e.json.Error(msg, "command", e.prefix)
-	} else {
+	e.report(slog.LevelError, fmt.Sprintf(format, args...))
+}
+
+// report writes msg as a "PREFIX: msg" line, or as a JSON record of the
+// level with the attributes attrs.
+func (e *errOut) report(level slog.Level, msg string, attrs ...any) {
+	if e.json == nil {
 		fmt.Fprintf(e.w, "%s: %s\n", e.prefix, msg)
+		return
 	}
+	e.json.Log(context.Background(), level, msg, append([]any{"command", e.prefix}, attrs...)...)
 }
 
 // lines is an io.Writer that reports each line written as a warning,
