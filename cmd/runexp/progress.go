@@ -262,10 +262,12 @@ func fit(s string, width int) string {
 	return string(r[:width-1]) + "…"
 }
 
-// printSummary writes, in lines of at most width runes, what a terminal
-// user needs from a run: each claim's verdict and the failed cells with
-// their reasons. The full tables are in the result folder.
+// printSummary writes, in lines narrower than width (a line of exactly
+// the width leaves some terminals' cursor on the next line), what a
+// terminal user needs from a run: each claim's verdict and the failed
+// cells with their reasons. The full tables are in the result folder.
 func printSummary(w io.Writer, s *runner.Summary, width int) {
+	width--
 	for _, c := range s.Claims {
 		mark := " "
 		if c.Status != claims.Pass {
