@@ -345,3 +345,23 @@ func TestTerminalLinesFit(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal text lines are wrapped, JSON records never (each must
+// parse on its own line).
+func TestTermKeepsJSONWhole(t *testing.T) {
+	var b bytes.Buffer
+	tm := &term{w: &b, tty: true, width: 40, json: true}
+	rec := `{"level":"ERROR","msg":"` + strings.Repeat("a long message ", 10) + `","exit_status":2}` + "\n"
+	tm.Write([]byte(rec))
+	if b.String() != rec {
+		t.Errorf("a JSON record was rewritten on a terminal: %q", b.String())
+	}
+	b.Reset()
+	tm.json = false
+	tm.Write([]byte("time=x level=INFO msg=" + strings.Repeat("word ", 20) + "\n"))
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if len(l) > 39 {
+			t.Errorf("text line of %d runes at width 40: %q", len(l), l)
+		}
+	}
+}

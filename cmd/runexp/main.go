@@ -258,6 +258,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	c.path = "runexp"
 	term := newTerm(stderr)
 	e := newErrOut(term, "runexp", wantsJSON(args))
+	term.json = wantsJSON(args)
 	pos, code, done := c.start(args, stdout, e)
 	if done {
 		return code
@@ -266,6 +267,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "--log-format %q: want text or json", f.logFormat)
 	}
 	e = newErrOut(term, "runexp", f.logFormat == "json")
+	term.json = f.logFormat == "json"
 	with, root, err := f.with.resolve(f.out)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)

@@ -24,7 +24,10 @@ type term struct {
 	w     io.Writer
 	tty   bool
 	width int
-	bar   string // the bar as last drawn, "" when none is shown
+	// json keeps each record on one line, however wide: with
+	// --log-format json every line must parse.
+	json bool
+	bar  string // the bar as last drawn, "" when none is shown
 }
 
 func newTerm(w io.Writer) *term {
@@ -45,7 +48,7 @@ func (t *term) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	out := p
-	if t.tty && t.width > 1 {
+	if t.tty && !t.json && t.width > 1 {
 		lines := wrap(strings.TrimRight(string(p), "\n"), t.width-1, "    ")
 		out = []byte(strings.Join(lines, "\n") + "\n")
 	}

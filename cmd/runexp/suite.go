@@ -69,6 +69,7 @@ or selected by --only, stands for its configs.
 	prof.register(fs)
 	term := newTerm(stderr)
 	e := newErrOut(term, "runexp suite", wantsJSON(args))
+	term.json = wantsJSON(args)
 	pos, code, done := c.start(args, stdout, e)
 	if done {
 		return code
@@ -77,6 +78,7 @@ or selected by --only, stands for its configs.
 		return e.fail(exitUsage, "--log-format %q: want text or json", *logFormat)
 	}
 	e = newErrOut(term, "runexp suite", *logFormat == "json")
+	term.json = *logFormat == "json"
 	with, root, err := wo.resolve(*out)
 	if err == nil {
 		err = prof.prepare()
