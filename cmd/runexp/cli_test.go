@@ -365,3 +365,35 @@ func TestTermKeepsJSONWhole(t *testing.T) {
 		}
 	}
 }
+
+// With --quiet a long run prints a progress line a minute, a short one
+// none; piped without --quiet, one every 10 s and one at the end.
+func TestProgressLines(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		quiet bool
+		at    []int // seconds after the start
+		final bool
+		want  int
+	}{
+		{true, []int{30, 59}, false, 0},
+		{true, []int{30, 61, 90, 122}, false, 2},
+		{true, []int{5}, true, 0},
+		{false, []int{5, 11, 15, 22}, false, 2},
+		{false, []int{5}, true, 1},
+	} {
+		var b bytes.Buffer
+		log, _ := newLogger(&b, "text", false, false)
+		p := newProgress(&term{w: &b}, log, "fig4", tc.quiet, false)
+		p.started, p.start, p.lastCell, p.lastLine, p.total, p.done = true, t0, t0, t0, 10, 1
+		for i, s := range tc.at {
+			if tc.final && i == len(tc.at)-1 {
+				p.done = p.total
+			}
+			p.show(t0.Add(time.Duration(s)*time.Second), tc.final && i == len(tc.at)-1)
+		}
+		if got := strings.Count(b.String(), "msg=progress"); got != tc.want {
+			t.Errorf("quiet %v at %v: %d progress lines, want %d\n%s", tc.quiet, tc.at, got, tc.want, b.String())
+		}
+	}
+}
