@@ -138,6 +138,9 @@ func Select(dir string, args []string, only []string) ([]string, error) {
 		}
 		sort.Slice(files, func(i, j int) bool { return nameOf(files[i]) < nameOf(files[j]) })
 	}
+	if len(files) == 0 && len(only) == 0 {
+		return nil, fmt.Errorf("no configs in %s, only collections (--configs DIR)", dir)
+	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("--only %s matches none of the %d configs", strings.Join(only, ","), total)
 	}
