@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -19,49 +18,36 @@ import (
 // It exits 0 when every check passes, 1 when one fails, 2 on a usage
 // error.
 func cmdCheckEstimator(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check-estimator", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	command := fs.String("command", "", "check the external estimator running this command line (instead of NAME)")
+	c := newCommand("check-estimator", []string{"runexp check-estimator [flags] NAME", "runexp check-estimator [flags] --command CMD"},
+		`Runs the conformance kit on a registered estimator (runexp list names
+them) or on an external one (docs/external-estimators.md) and prints a
+verdict per check. Exit status 0 when every check passes, 1 otherwise.`)
+	fs := c.flags
+	command := fs.String("command", "", "check the external estimator running this command line `CMD` (instead of NAME)")
 	params := paramFlags{}
-	fs.Var(params, "param", "estimator parameter name=value (repeatable)")
+	fs.Var(params, "param", "estimator parameter `name=value` (repeatable)")
 	exactTol := fs.Float64("exact-tol", 0, "tolerance of the exact pre-image checks, relative (default: the kit's, or runexp's own for a registered estimator)")
 	coupled := fs.Bool("batch-coupled", false, "skip the row-independence check (rows legitimately share state)")
 	verbose := fs.Bool("v", false, "print every check's notes (the failures' are always printed)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: runexp check-estimator [flags] NAME
-       runexp check-estimator [flags] --command CMD
-
-Runs the conformance kit on a registered estimator (runexp list names
-them) or on an external one (docs/external-estimators.md) and prints a
-verdict per check. Exit status 0 when every check passes, 1 otherwise.
-
-Flags:
-`)
-		fs.PrintDefaults()
+	e := newErrOut(stderr, "runexp check-estimator", false)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
+		return code
 	}
-	// NAME may come before the flags.
 	var name string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		name, args = args[0], args[1:]
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	switch {
-	case name == "" && fs.NArg() == 1:
-		name = fs.Arg(0)
-	case fs.NArg() > 0:
-		fs.Usage()
-		return exitUsage
+	switch len(pos) {
+	case 0:
+	case 1:
+		name = pos[0]
+	default:
+		return e.fail(exitUsage, "want one NAME, got %d arguments; see runexp check-estimator --help", len(pos))
 	}
 	if (name == "") == (*command == "") {
-		fmt.Fprintln(stderr, "check-estimator: give either NAME or --command CMD")
-		return exitUsage
+		return e.fail(exitUsage, "give either NAME or --command CMD; see runexp check-estimator --help")
 	}
 	rep, err := conformance.Run(conformance.Request{Name: name, Command: *command, Params: params, ExactTol: *exactTol, BatchCoupled: *coupled})
 	if err != nil {
-		fmt.Fprintln(stderr, "check-estimator:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
 	spec := rep.Spec
 	fmt.Fprintf(stdout, "%s (%s): %s, %s", rep.Label, spec.Title, spec.Does, spec.Kernels)

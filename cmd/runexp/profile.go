@@ -21,7 +21,7 @@ import (
 type profiler struct{ dir string }
 
 func (p *profiler) register(fs *flag.FlagSet) {
-	fs.StringVar(&p.dir, "cpuprofile", "", "write a CPU profile (pprof) of each config to DIR/NAME.pprof")
+	fs.StringVar(&p.dir, "cpuprofile", "", "write a CPU profile (pprof) of each config to `DIR`/NAME.pprof")
 }
 
 // prepare creates the directory before any config runs, so that a bad

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -18,30 +17,36 @@ import (
 // input; configs not run and claims not evaluated are content of the page,
 // not a failure of the command.
 func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("scoreboard", flag.ContinueOnError)
-	configs := fs.String("configs", "configs", "directory of the configs (*.yaml)")
-	pv := fs.String("paper-values", "", "directory of the paper-values YAML files, for paper titles (default: ../shared/paper-values beside the configs' parent)")
-	out := fs.String("out", "REPRODUCIBILITY.md", "Markdown file to write")
-	htmlOut := fs.String("html", "", "HTML page to write (none when empty)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: runexp scoreboard [--configs DIR] [--paper-values DIR] [--out FILE.md] [--html FILE] RESULTS_ROOT\n\nFor each paper and claim: the verdict under the stated protocol and under each documented reading\n(configs with variant_of), with intervals and links to the evidence; totals per paper (docs/readings.md).\nRESULTS_ROOT is a folder of per-config results (runexp suite/run --out, or baseline/).")
-		fs.PrintDefaults()
-	}
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	c := newCommand("scoreboard", []string{"runexp scoreboard [flags] RESULTS_ROOT"},
+		`For each paper and claim: the verdict under the stated protocol and under each
+documented reading (configs with variant_of), with intervals and links to the
+evidence; totals per paper and per collection of configs (docs/readings.md).
+RESULTS_ROOT is a folder of per-config results (runexp suite/run --out, or
+baseline/). Paper titles come from the paper values; without them a paper is
+headed by its id, with a warning.`)
+	fs := c.flags
+	configs := fs.String("configs", "configs", "the `DIR` of the configs (*.yaml)")
+	pv := fs.String("paper-values", "", "the `DIR` of the paper-values YAML files, for paper titles (default: ../shared/paper-values beside the configs' parent)")
+	out := fs.String("out", "REPRODUCIBILITY.md", "the Markdown `FILE` to write")
+	htmlOut := fs.String("html", "", "the HTML page `FILE` to write (none when empty)")
+	e := newErrOut(stderr, "runexp scoreboard", false)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
 		return code
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "runexp scoreboard: want one RESULTS_ROOT")
-		return exitUsage
+	if len(pos) != 1 {
+		return e.fail(exitUsage, "want one RESULTS_ROOT; see runexp scoreboard --help")
 	}
-	root := fs.Arg(0)
+	root := pos[0]
 	if *pv == "" {
 		*pv = suite.PaperValuesDir(*configs)
 	}
-	b, err := scoreboard.Load(*configs, root, *pv)
+	b, err := suite.LoadScoreboard(*configs, root, *pv)
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp scoreboard:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
+	}
+	if len(b.Untitled) > 0 {
+		e.warn("warning: no paper title for %d papers, headed by their ids instead (%s); --paper-values DIR names the folder of the paper values", len(b.Untitled), b.Untitled[0])
 	}
 	cmd := []string{"runexp scoreboard"}
 	if *configs != "configs" {
@@ -50,8 +55,7 @@ func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
 	cmd = append(cmd, filepath.ToSlash(root))
 	o := scoreboard.Options{Command: strings.Join(cmd, " "), ConfigsDir: *configs, LinkDir: filepath.Dir(*out)}
 	if err := report.WriteFileAtomic(*out, b.Markdown(o)); err != nil {
-		fmt.Fprintln(stderr, "runexp scoreboard:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
 	if *htmlOut != "" {
 		o.LinkDir = filepath.Dir(*htmlOut)
@@ -60,8 +64,7 @@ func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
 			err = report.WriteFileAtomic(*htmlOut, page)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "runexp scoreboard:", err)
-			return exitUsage
+			return e.fail(exitUsage, "%v", err)
 		}
 	}
 	fmt.Fprint(stdout, b.Text())

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
@@ -40,39 +36,55 @@ func (o *onlyFlag) Set(s string) error {
 // one results index and suite.json with per-config and total wall times,
 // and optionally compares what it ran with a committed baseline.
 func cmdSuite(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("runexp suite", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dir := fs.String("configs", "configs", "directory of configs (every *.yaml in it)")
+	c := newCommand("suite", []string{"runexp suite [flags] [CONFIG...]"},
+		`Runs every config of --configs once (or those named, or those --only
+selects), in one process, so configs on the same data share derived features
+and kernel PCA fits; then writes the results index, the scoreboard and
+OUT/suite.json (with --with, OUT/with-SLUG/suite.json: the run's own folder),
+and compares what ran with --baseline (docs/nightly.md). A collection, named
+or selected by --only, stands for its configs.
+
+`+configWords)
+	fs := c.flags
+	dir := fs.String("configs", "configs", "the `DIR` of the configs (every *.yaml in it)")
 	var only onlyFlag
-	fs.Var(&only, "only", "run only configs whose name matches GLOB (repeatable or comma-separated, e.g. 'huang-*,zheng-lai-table1')")
-	data := fs.String("data", "", "data root (default $RUNEXP_DATA)")
-	out := fs.String("out", "results", "results root")
-	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "parallel cells")
-	cache := fs.String("cache", "", "cell cache directory (default OUT/.cache)")
+	fs.Var(&only, "only", "run only the configs whose name, or the name of a collection that lists them, matches `GLOB` (repeatable or comma-separated, e.g. 'huang-*,table1')")
+	data := fs.String("data", "", "the data root `DIR` (default $RUNEXP_DATA)")
+	out := fs.String("out", "results", "the results root `DIR`")
+	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "`N` cells computed at once")
+	cache := fs.String("cache", "", "the cell cache `DIR` (default OUT/.cache)")
 	noCache := fs.Bool("no-cache", false, "neither read nor write the cell cache")
 	force := fs.Bool("force", false, "recompute every cell")
-	baseline := fs.String("baseline", "", "compare the configs run with this baseline (a results root, e.g. baseline); exit 1 when anything moved (with --with, the configs' own methods: the added cells are listed apart)")
-	writeBaseline := fs.String("write-baseline", "", "after the run, write the records and claims of every config run into this directory (refreshing a baseline)")
-	rtol := fs.Float64("rtol", 1e-9, "relative tolerance of the baseline comparison")
-	atol := fs.Float64("atol", 1e-12, "absolute tolerance of the baseline comparison")
-	logFormat := fs.String("log-format", "text", "log format: text or json")
+	baseline := fs.String("baseline", "", "compare the configs run with this baseline `DIR` (a results root, e.g. baseline); exit 1 when anything moved (with --with, the configs' own methods: the added cells are listed apart)")
+	writeBaseline := fs.String("write-baseline", "", "after the run, write the records and claims of every config run into this `DIR` (refreshing a baseline)")
+	rtol := fs.Float64("rtol", 1e-9, "relative tolerance `R` of the baseline comparison")
+	atol := fs.Float64("atol", 1e-12, "absolute tolerance `A` of the baseline comparison")
+	logFormat := fs.String("log-format", "text", "the log's `FORMAT` on stderr: text, or json (every stderr line a JSON record, errors included)")
 	verbose := fs.Bool("v", false, "debug logging")
 	var wo withOptions
 	wo.register(fs)
-	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
-	fs.BoolVar(quiet, "q", false, "same as --quiet")
+	quiet := fs.Bool("quiet", false, "only warnings, errors, one line per config and, on a config longer than a minute, a progress line a minute")
+	c.alias("q", "quiet")
 	var prof profiler
 	prof.register(fs)
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	term := newTerm(stderr)
+	e := newErrOut(term, "runexp suite", wantsJSON(args))
+	term.json = wantsJSON(args)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
 		return code
 	}
+	if *logFormat != "text" && *logFormat != "json" {
+		return e.fail(exitUsage, "--log-format %q: want text or json", *logFormat)
+	}
+	e = newErrOut(term, "runexp suite", *logFormat == "json")
+	term.json = *logFormat == "json"
 	with, root, err := wo.resolve(*out)
 	if err == nil {
 		err = prof.prepare()
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp suite:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
 	cacheDir := *cache // shared with the plain runs of --out, as in runexp run
 	if cacheDir == "" {
@@ -81,38 +93,39 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	if len(with) > 0 && *writeBaseline != "" {
 		// A baseline holds the configs' own methods; added ones would
 		// show as changes in every later comparison.
-		fmt.Fprintln(stderr, "runexp suite: --with and --write-baseline exclude each other")
-		return exitUsage
+		return e.fail(exitUsage, "--with and --write-baseline exclude each other")
 	}
 	if *jobs < 1 {
-		fmt.Fprintf(stderr, "runexp suite: -j %d: want at least 1 worker\n", *jobs)
-		return exitUsage
+		return e.fail(exitUsage, "-j %d: want at least 1 worker", *jobs)
 	}
-	term := newTerm(stderr)
 	log, err := newLogger(term, *logFormat, *verbose, *quiet)
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp suite:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
-	files, err := suite.Select(*dir, fs.Args(), only)
+	if len(pos) > 0 {
+		if _, err := resolveConfigs(*dir, pos); err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+	}
+	files, err := suite.Select(*dir, pos, only)
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp suite:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
 	if *baseline != "" {
 		if fi, err := os.Stat(*baseline); err != nil || !fi.IsDir() {
-			fmt.Fprintf(stderr, "runexp suite: --baseline %s: not a directory\n", *baseline)
-			return exitUsage
+			return e.fail(exitUsage, "--baseline %s: not a directory", *baseline)
 		}
 	}
 	// Every config is validated before any runs.
-	entries, err := suite.Load(files, with, stderr)
+	entries, err := suite.Load(files, with, e.lines())
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp suite:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupts(e, *noCache)
 	defer stop()
+	outTTY := isTerminal(stdout)
+	p := printer{w: stdout, width: terminalWidth(stdout), tty: outTTY}
+	var cur *progress
 
 	o := suite.SuiteOptions{
 		Options: suite.Options{
@@ -121,49 +134,51 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 				Workers: *jobs, Log: log,
 			},
 			Around: prof.around(log),
+			Progress: func(cf *config.Config) func(done, total int) {
+				cur = newProgress(term, progressLog(term, log, *logFormat, *quiet), cf.Name, *quiet, *logFormat == "json")
+				return cur.update
+			},
 			Done: func(r suite.Result) {
+				cur.stop()
 				term.endBar()
 				if r.Err != nil {
-					fmt.Fprintf(stderr, "runexp suite: %s: %v\n", r.Config.Name, r.Err)
+					e.err("%s: %v", r.Config.Name, r.Err)
 					return
 				}
 				sum := r.Summary
-				fmt.Fprintf(stdout, "%s: %d cells (%d computed, %d cached, %d failed), claims: %s, %.1f s\n",
-					r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), r.Seconds)
-				printUnexpected(stdout, r.Config.Name, sum)
+				p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s, %.1f s",
+					r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), r.Seconds))
+				printUnexpected(p, r.Config.Name, sum)
 			},
 		},
 		ConfigsDir: *dir, Out: *out,
 		Baseline: *baseline, Compare: report.CompareOptions{RelTol: *rtol, AbsTol: *atol},
 		WriteBaseline: *writeBaseline,
 	}
-	if !*quiet {
-		o.Progress = func(c *config.Config) func(done, total int) { return newProgress(term, log, c.Name).update }
-	}
 	rep, err := suite.Suite(ctx, entries, o)
+	cur.stop()
+	term.endBar()
 	if err != nil {
-		term.endBar()
-		fmt.Fprintln(stderr, "\nrunexp suite:", err)
 		var ie *runner.InterruptedError
 		if errors.As(err, &ie) {
-			return exitInterrupted
+			return e.fail(exitInterrupted, "%v", err)
 		}
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
-	for _, p := range rep.Problems {
-		fmt.Fprintln(stderr, "runexp suite:", p)
+	for _, pr := range rep.Problems {
+		e.err("%s", pr)
 	}
 	if rep.Compared {
 		fmt.Fprintln(stdout)
 		t := report.ChangesTable(rep.Changes)
 		t.Title = "Changes against the baseline " + *baseline
 		if err := t.RenderText(stdout); err != nil {
-			fmt.Fprintln(stderr, "runexp suite:", err)
+			e.err("%v", err)
 		}
 		if len(rep.NotCompared) > 0 {
 			fmt.Fprintln(stdout)
 			if err := suite.AddedTable(rep.NotCompared).RenderText(stdout); err != nil {
-				fmt.Fprintln(stderr, "runexp suite:", err)
+				e.err("%v", err)
 			}
 		}
 	}
@@ -172,6 +187,6 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout)
 	rep.TimesTable().RenderText(stdout)
-	fmt.Fprintf(stdout, "suite: %d configs, %.1f s, exit status %d (docs/exit-status.md)\n", len(rep.Runs), rep.Seconds, rep.Status)
+	p.line(fmt.Sprintf("suite: %d configs, %.1f s, exit status %d (docs/exit-status.md) → %s", len(rep.Runs), rep.Seconds, rep.Status, filepath.Join(root, "suite.json")))
 	return rep.Status
 }

@@ -16,7 +16,7 @@ func (w *withFlag) Set(s string) error {
 	return nil
 }
 
-const withUsage = "add an estimator to every config whose kind can use it: NAME or NAME:key=value,key=value (values are YAML scalars; label=… sets the label), e.g. learned:alpha=0.01 (repeatable)"
+const withUsage = "add an estimator to every config whose kind can use it: `SPEC` is NAME or NAME:key=value,key=value (values are YAML scalars; label=… sets the label), e.g. learned:alpha=0.01 (repeatable); the results go to OUT/with-SLUG"
 
 // withOptions are the flags of a command that takes --with: the specs
 // and where their results go.
@@ -27,7 +27,7 @@ type withOptions struct {
 
 func (o *withOptions) register(fs *flag.FlagSet) {
 	fs.Var(&o.args, "with", withUsage)
-	fs.StringVar(&o.dir, "with-dir", "", "with --with: the folder inside --out for the results (default with-SLUG, named after the specs); '.' writes into --out itself, replacing the configs' own result folders")
+	fs.StringVar(&o.dir, "with-dir", "", "with --with: the folder `NAME` inside --out for the results (default with-SLUG, named after the specs); '.' writes into --out itself, replacing the configs' own result folders")
 }
 
 // resolve parses the specs and returns them with the results root

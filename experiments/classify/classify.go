@@ -76,9 +76,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -108,9 +110,12 @@ func init() {
 		check, start)
 	// The metric names hold λ and k (lpkpca_l0.05_k3), which the code
 	// builds from the options: only the options can say which exist.
-	k.Metrics = func(opts any, name string) bool {
+	k.Metrics = func(opts any) []string {
 		o, ok := opts.(options)
-		return ok && o.metricNames()[name]
+		if !ok {
+			return nil
+		}
+		return slices.Sorted(maps.Keys(o.metricNames()))
 	}
 	k.Items = items
 	runner.RegisterKind(k)
@@ -333,7 +338,7 @@ func (in *instance) fit(sp *split, sigma float64) (*fitted, error) {
 			s = sigma * f.meanDist
 		}
 		k := kernel.NewGaussianSigma(s)
-		in.env.Log.Info("fitting kernel PCA", "split", sp.index, "train", len(sp.ytr), "kernel", k.String())
+		in.env.Log.Info("fitting kernel PCA", "split", sp.index, "train", len(sp.ytr), "kernel", kernel.Label(k))
 		m, err := methods.FitKPCA(sp.xtr, k)
 		if err != nil {
 			return nil, err

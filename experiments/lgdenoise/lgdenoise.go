@@ -114,6 +114,16 @@ type part struct {
 	fit   *huang.Fitted
 }
 
+// modelName names the part's model in logs and the shared fit's key:
+// "lgdenoise-train" for the pooled model, "lgdenoise-train-GROUP" for a
+// group's.
+func (p *part) modelName() string {
+	if p.name == "" {
+		return "lgdenoise-train"
+	}
+	return "lgdenoise-train-" + p.name
+}
+
 type instance struct {
 	env      *runner.Env
 	opt      options
@@ -267,7 +277,7 @@ func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, er
 	nt, d := in.test.X.Dims()
 	o := &outcome{z: mat.NewDense(nt, d, nil), failed: make([]error, nt)}
 	for _, p := range in.parts {
-		m, err := huang.Model(in.env, "lgdenoise-train-"+p.name, p.train, p.fit, cell)
+		m, err := huang.Model(in.env, p.modelName(), p.train, p.fit, cell)
 		if err != nil {
 			return nil, err
 		}

@@ -248,7 +248,7 @@ func prepare(env *runner.Env, b *benchmark) (*prepared, error) {
 		return nil, err
 	}
 	p.key = "matrix-" + b.name
-	env.Log.Info("matrix benchmark", "name", b.name, "train", p.trainN, "test", test.X.RawMatrix().Rows, "kernel", p.kern.String())
+	env.Log.Info("matrix benchmark", "name", b.name, "train", p.trainN, "test", test.X.RawMatrix().Rows, "kernel", kernel.Label(p.kern))
 	return p, nil
 }
 

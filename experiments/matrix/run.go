@@ -39,7 +39,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		errs, err := in.denoise(cell, p)
 		// The cost goes to the log, not the record, which must not
 		// change from run to run.
-		in.env.Log.Info("matrix cell", "method", cell.Method.Label, "benchmark", p.name, "seconds", time.Since(t0).Seconds())
+		in.env.Log.Debug("matrix cell", "method", cell.Method.Label, "benchmark", p.name, "seconds", time.Since(t0).Seconds())
 		if err != nil {
 			rec.Metrics["error_"+p.name] = 1
 			reasons = append(reasons, p.name+": "+oneLine(err.Error()))

@@ -46,7 +46,7 @@ func Model(env *runner.Env, name string, x *mat.Dense, k kernel.Kernel) (*method
 	key := fmt.Sprintf("%s|%s|%s", name, datasets.Hash(x), k)
 	return env.Model(key, func() (*methods.KPCA, error) {
 		if env != nil {
-			env.Log.Info("fitting kernel PCA", "data", name, "kernel", k.String())
+			env.Log.Info("fitting kernel PCA", "data", name, "kernel", kernel.Label(k))
 		}
 		return methods.FitKPCA(x, k)
 	})

@@ -1,12 +1,9 @@
 package config
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +22,10 @@ type Config struct {
 	Title string
 	Paper string
 	Kind  string
-	Seed  uint64
+	// KindLine is the line of the key kind, for the error an unknown
+	// kind gets (kinds are registered outside this package).
+	KindLine int
+	Seed     uint64
 	// Repeats is the number of corruption draws (repeats: N, 1..100);
 	// 0 when the config does not say, which kinds treat as 1.
 	// RepeatsLine is the key's line, for errors of kinds without repeats.
@@ -147,20 +147,12 @@ type Claim struct {
 	Line            int
 }
 
-// Load reads and validates the config at path.
+// Load reads and validates the config at path. A collection (a file
+// listing other configs) is an error here: Open reads either.
 func Load(path string) (*Config, error) {
-	f, err := os.Open(path)
+	b, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	defer f.Close()
-	// Read one byte past the bound to tell a file at it from a larger one.
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	if len(b) > MaxFileBytes {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d bytes; a config is a page of YAML", MaxFileBytes)}
+		return nil, err
 	}
 	return Parse(path, b)
 }
@@ -168,26 +160,12 @@ func Load(path string) (*Config, error) {
 // Parse validates the YAML in b; file names it in errors.
 func Parse(file string, b []byte) (*Config, error) {
 	w := &walker{file: file}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			// yaml.v3 reports a file without a document (empty, or
-			// comments only) as io.EOF.
-			return nil, &Error{File: file, Msg: "empty config"}
-		}
-		return nil, yamlError(file, err)
+	root, _, err := decodeOne(file, b)
+	if err != nil {
+		return nil, err
 	}
-	if len(doc.Content) == 0 {
-		return nil, &Error{File: file, Msg: "empty config"}
-	}
-	// A second document would be silently ignored: say so instead.
-	var next yaml.Node
-	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		if err != nil {
-			return nil, yamlError(file, err)
-		}
-		return nil, &Error{File: file, Line: max(next.Line, 1), Msg: "a second YAML document (after ---): a config is one document; split it into two files"}
+	if k := collectionKey(root); k != nil {
+		return nil, &Error{File: file, Line: k.Line, Msg: "a collection of configs (collection:), not one experiment: run or validate it with runexp, which runs each member"}
 	}
 	sum := sha256.Sum256(b)
 	c := &Config{
@@ -200,8 +178,7 @@ func Parse(file string, b []byte) (*Config, error) {
 	if err := CheckFileName(c.Name); err != nil {
 		return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file name gives the result folder name %q, which would write outside --out or over runexp's own files (%v): rename the file", c.Name, err)}
 	}
-	root := doc.Content[0]
-	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "repeats", "notes", "reading", "variant_of", "diagnostic", "dataset",
+	f, keys, err := w.fields(root, "config", "title", "paper", "kind", "seed", "repeats", "notes", "reading", "variant_of", "diagnostic", "dataset",
 		"corruption", "model", "methods", "experiment", "outputs", "reference", "claims")
 	if err != nil {
 		return nil, err
@@ -220,6 +197,7 @@ func Parse(file string, b []byte) (*Config, error) {
 	if c.Kind, err = w.str(f["kind"], "kind"); err != nil {
 		return nil, err
 	}
+	c.KindLine = keys["kind"].Line
 	if n := f["seed"]; n != nil {
 		s, err := w.int(n, "seed")
 		if err != nil {

@@ -68,6 +68,23 @@
 //	    statement, source: string
 //	    check:  mapping — a declarative check (see package claims)
 //
+// # Collections
+//
+// A file whose top level has the key collection names other configs
+// instead of describing an experiment, so that one command runs a set:
+//
+//	title:      string, required — what the set regenerates
+//	notes:      string
+//	collection: list, required, not empty — names of configs beside this
+//	            file (huang-table1, or huang-table1.yaml), each listed
+//	            once; a member may be a collection itself
+//
+// No other key is allowed: the members' settings stay in their own files.
+// Open reads a config or a collection, Load only a config. A member that
+// does not exist is a FILE:LINE: error naming the closest configs;
+// package suite expands collections (members in order, each config once)
+// and reports a cycle at the line that closes it.
+//
 // # Grids
 //
 // Every list under model (c, gamma, sigma, components, energy) and under a

@@ -11,6 +11,7 @@ import (
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/kernel"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/suggest"
 )
 
 // Cell is one point of a config's grid.
@@ -144,7 +145,7 @@ func Cells(c *config.Config) ([]*Cell, error) {
 	for i, m := range c.Methods {
 		spec, ok := methods.Lookup(m.Name)
 		if !ok {
-			return nil, c.Errorf(m.Line, "methods[%d]: unknown estimator %q (registered: %s)", i, m.Name, strings.Join(methods.Names(), ", "))
+			return nil, c.Errorf(m.Line, "methods[%d]: unknown estimator %q%s (registered: %s)", i, m.Name, suggest.Hint(m.Name, methods.Names(), 3), strings.Join(methods.Names(), ", "))
 		}
 		label := m.Label
 		if label == "" {

@@ -43,7 +43,7 @@ func lockPath(dir string) string {
 // lock.
 func acquireLock(dir string) (release func(), err error) {
 	path := lockPath(dir)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return nil, fmt.Errorf("results lock: %w", err)
 	}
 	host, _ := os.Hostname()

@@ -35,10 +35,11 @@ type Kind struct {
 	// File is the source file that registered the kind (RegisterKind
 	// fills it in from runtime.Caller).
 	File string
-	// Metrics, when set, reports whether the kind's records can hold the
-	// metric name for a config with the parsed options opts; validate
-	// then rejects claims and reference values naming any other metric.
-	Metrics func(opts any, name string) bool
+	// Metrics, when set, lists the metric names the kind's records can
+	// hold for a config with the parsed options opts; validate then
+	// rejects claims and reference values naming any other metric, and
+	// names the closest of these.
+	Metrics func(opts any) []string
 	// Items, when set, says how a metric of the kind's records is
 	// computed from per-item arrays of the record, so that claims on it
 	// get an interval verdict beside the point verdict (package claims,

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/runexp/runexp/internal/report"
 )
 
 // checkResultDir refuses a result directory that is a symbolic link (or
@@ -29,13 +31,14 @@ func checkResultDir(dir string) error {
 }
 
 // stageDir creates the hidden sibling of dir that a report is written
-// into before it replaces dir as a whole.
+// into before it replaces dir as a whole, with the mode os.Mkdir gives
+// (0o777 less the umask), like the files written into it.
 func stageDir(dir string) (string, error) {
 	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	if err := os.MkdirAll(parent, 0o777); err != nil {
 		return "", err
 	}
-	return os.MkdirTemp(parent, "."+filepath.Base(dir)+".staging-")
+	return report.MkdirTemp(parent, "."+filepath.Base(dir)+".staging-")
 }
 
 // commitDir replaces dir by stage, so an interrupted report leaves either
@@ -94,7 +97,7 @@ func cleanStale(dir string) {
 			shards, home := filepath.Join(p, "shards"), filepath.Join(dir, "shards")
 			if _, err := os.Stat(shards); err == nil {
 				if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
-					os.MkdirAll(dir, 0o755)
+					os.MkdirAll(dir, 0o777)
 					os.Rename(shards, home)
 				}
 			}

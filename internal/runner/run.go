@@ -16,12 +16,14 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/suggest"
 	"github.com/runexp/runexp/internal/tables"
 )
 
@@ -83,14 +85,25 @@ type Summary struct {
 }
 
 // InterruptedError reports a run stopped by a signal. Finished cells are
-// in the cache; running the same command again resumes.
+// in the cache, unless the run had none (NoCache); then nothing is kept.
 type InterruptedError struct {
 	Done, Total int
+	NoCache     bool
 }
 
 func (e *InterruptedError) Error() string {
+	if e.NoCache {
+		return fmt.Sprintf("interrupted with %d of %d cells done; nothing was cached (--no-cache), so the same command computes them again", e.Done, e.Total)
+	}
 	return fmt.Sprintf("interrupted with %d of %d cells done; they are cached, so the same command resumes", e.Done, e.Total)
 }
+
+// running counts the cells being computed in this process, of every run.
+var running atomic.Int64
+
+// RunningCells returns the number of cells being computed in this
+// process, for a stop to say how many it waits for.
+func RunningCells() int { return int(running.Load()) }
 
 // ClaimsFailed counts claims that were evaluated and did not hold,
 // unexpectedly: a claim declared `expect: fail` that fails is as expected
@@ -126,7 +139,7 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 		for _, k := range Kinds() {
 			names = append(names, k.Name)
 		}
-		return nil, nil, nil, c.Errorf(0, "kind: unknown experiment kind %q (known: %s)", c.Kind, strings.Join(names, ", "))
+		return nil, nil, nil, c.Errorf(c.KindLine, "kind: unknown experiment kind %q%s (known: %s)", c.Kind, suggest.Hint(c.Kind, names, 3), strings.Join(names, ", "))
 	}
 	if c.Repeats > 0 && !kind.Repeats {
 		var names []string
@@ -143,7 +156,7 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 		for _, d := range Datasets() {
 			names = append(names, d.Name)
 		}
-		return nil, nil, nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q (known: %s)", c.Dataset.Name, strings.Join(names, ", "))
+		return nil, nil, nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q%s (known: %s)", c.Dataset.Name, suggest.Hint(c.Dataset.Name, names, 3), strings.Join(names, ", "))
 	}
 	if ds.Check != nil {
 		if err := ds.Check(c.Dataset.Options); err != nil {
@@ -305,7 +318,7 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 		pending[j] = mine[i]
 	}
 	if err := runPool(ctx, inst, pending, workers, log, finished); err != nil {
-		return nil, &InterruptedError{Done: done, Total: len(mine)}
+		return nil, &InterruptedError{Done: done, Total: len(mine), NoCache: cache == nil}
 	}
 	if cacheErr != nil {
 		return nil, fmt.Errorf("cell cache: %w", cacheErr)
@@ -441,7 +454,9 @@ func runPool(ctx context.Context, inst Instance, cells []*Cell, workers int, log
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
+				running.Add(1)
 				r := runCell(inst, cells[i], log)
+				running.Add(-1)
 				log.Debug("cell done", "key", cells[i].Key, "status", r.Status)
 				done(i, r)
 			}
@@ -550,7 +565,7 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, err
 	}
 	recs = present(inst, recs)

@@ -143,6 +143,12 @@ type Board struct {
 	NotRun, Unknown []string
 	// NoClaims lists the configs that state no claim.
 	NoClaims []string
+	// Sets are the sections of the collections of configs (AddSet), in
+	// the order added.
+	Sets []Set
+	// Untitled lists, with the reason, the papers whose title could not
+	// be read from the paper values (Load): they are headed by their id.
+	Untitled []string
 }
 
 // Build assembles the board from the configs and the results under root.

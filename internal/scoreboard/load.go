@@ -9,7 +9,10 @@ import (
 
 // Load reads every configs/*.yaml and builds the board of the results
 // under root. Paper titles come from paperValues/<paper>.yaml
-// (citation.title); a paper without that file is headed by its id.
+// (citation.title); a paper without that file is headed by its id and
+// listed, with the reason, in Board.Untitled. Collections among the
+// files are left out (they state no claim); AddSet gives each its
+// section.
 func Load(configsDir, root, paperValues string) (*Board, error) {
 	files, err := filepath.Glob(filepath.Join(configsDir, "*.yaml"))
 	if err != nil {
@@ -20,21 +23,37 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 	}
 	cfgs := make([]*config.Config, 0, len(files))
 	for _, f := range files { // Glob sorts
+		if config.IsCollection(f) {
+			continue
+		}
 		c, err := config.Load(f)
 		if err != nil {
 			return nil, err
 		}
 		cfgs = append(cfgs, c)
 	}
+	untitled := map[string]string{}
 	title := func(paper string) string {
 		if paperValues == "" {
 			return ""
 		}
 		t, err := config.PaperTitle(filepath.Join(paperValues, paper+".yaml"))
 		if err != nil {
+			untitled[paper] = fmt.Sprintf("%s: %v", paper, err)
 			return ""
 		}
 		return t
 	}
-	return Build(cfgs, root, title)
+	b, err := Build(cfgs, root, title)
+	if err != nil {
+		return nil, err
+	}
+	// Only the papers the board shows need a title (the matrix states no
+	// claim and has no paper values).
+	for _, p := range b.Papers {
+		if u, ok := untitled[p.ID]; ok {
+			b.Untitled = append(b.Untitled, u)
+		}
+	}
+	return b, nil
 }

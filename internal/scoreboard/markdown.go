@@ -148,6 +148,7 @@ func (b *Board) Markdown(o Options) []byte {
 		p(" **%d** |", v)
 	}
 	p("\n")
+	b.setsMarkdown(&w)
 
 	for _, pp := range b.Papers {
 		title := pp.Title
@@ -236,13 +237,40 @@ func totalsLine(t Totals) string {
 	return fmt.Sprintf("%d claims: %s", t.Claims(), strings.Join(parts, ", "))
 }
 
-// Text is the totals as plain lines for a terminal.
+// setsMarkdown writes the section of each collection (Board.Sets).
+func (b *Board) setsMarkdown(w *bytes.Buffer) {
+	if len(b.Sets) == 0 {
+		return
+	}
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("\n## Collections\n\n")
+	p("A collection lists configs (`runexp configs/NAME.yaml` runs the set); its members' claims counted by status, and how many got the status their config expects.\n")
+	for _, s := range b.Sets {
+		p("\n### `%s`\n\n%s\n\n", s.Name, mdEsc(s.Title))
+		p("| config | claims | PASS | FAIL | INCONCLUSIVE | NOT-EVALUATED | as expected |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, r := range s.Rows {
+			if !r.Run {
+				p("| `%s` | %d | not run | | | | |\n", r.Config, r.Claims)
+				continue
+			}
+			p("| `%s` | %d | %d | %d | %d | %d | %d |\n", r.Config, r.Claims, r.Pass, r.Fail, r.Inconclusive, r.NotEvaluated, r.AsExpected)
+		}
+		t := s.Total
+		p("| **all** | **%d** | **%d** | **%d** | **%d** | **%d** | **%d** |\n", t.Claims, t.Pass, t.Fail, t.Inconclusive, t.NotEvaluated, t.AsExpected)
+	}
+}
+
+// Text is the totals as plain lines for a terminal, one per paper and one
+// per collection.
 func (b *Board) Text() string {
 	var w strings.Builder
 	for _, p := range b.Papers {
 		fmt.Fprintf(&w, "%s: %s\n", p.ID, totalsLine(p.Totals))
 	}
 	fmt.Fprintf(&w, "all: %s\n", totalsLine(b.Totals))
+	for _, s := range b.Sets {
+		fmt.Fprintf(&w, "%s\n", s.Line())
+	}
 	if len(b.NotRun) > 0 {
 		fmt.Fprintf(&w, "not run (%d of %d configs): %s\n", len(b.NotRun), b.Configs, strings.Join(b.NotRun, ", "))
 	}

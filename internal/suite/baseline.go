@@ -12,7 +12,7 @@ import (
 // CompareBaseline compares each config run with its run directory in
 // baseline: only what ran is compared, so a partial suite reports no
 // "missing run" for the configs it skipped. A config the baseline lacks
-// is a change ("missing run", absent → present).
+// is a change ("new run", absent → present).
 func CompareBaseline(baseline string, runs []ConfigRun, o report.CompareOptions) ([]report.Change, error) {
 	var all []report.Change
 	for _, r := range runs {
@@ -21,7 +21,7 @@ func CompareBaseline(baseline string, runs []ConfigRun, o report.CompareOptions)
 		}
 		old := filepath.Join(baseline, r.Name)
 		if _, err := os.Stat(filepath.Join(old, "records.jsonl")); err != nil {
-			all = append(all, report.Change{Config: r.Name, What: "missing run", Old: "absent", New: "present"})
+			all = append(all, report.Change{Config: r.Name, What: "new run", Old: "absent", New: "present"})
 			continue
 		}
 		ch, err := report.CompareResults(old, r.Dir, o)

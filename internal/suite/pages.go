@@ -3,7 +3,9 @@ package suite
 import (
 	"path"
 	"path/filepath"
+	"slices"
 
+	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/scoreboard"
 )
@@ -41,23 +43,99 @@ func PaperValuesDir(configs string) string {
 	return filepath.Join(configs, "..", "..", "shared", "paper-values")
 }
 
-// WriteScoreboard writes out/scoreboard.md and out/scoreboard.html from
-// the results under out, for the suite's index page, and returns the
-// HTML page's path. A partial run lists the configs it did not run as not
-// run.
-func WriteScoreboard(configs, out string) (string, error) {
-	b, err := scoreboard.Load(configs, out, PaperValuesDir(configs))
+// LoadScoreboard builds the scoreboard of the results under root for the
+// configs of the folder configs (scoreboard.Load), with the section of
+// every collection of that folder (Board.AddSet; nested collections
+// expanded). Papers whose title cannot be read from paperValues are in
+// Board.Untitled.
+func LoadScoreboard(configs, root, paperValues string) (*scoreboard.Board, error) {
+	b, err := scoreboard.Load(configs, root, paperValues)
 	if err != nil {
-		return "", err
+		return nil, err
+	}
+	files, err := filepath.Glob(filepath.Join(configs, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files { // Glob sorts
+		if !config.IsCollection(f) {
+			continue
+		}
+		xs, cols, err := Expand([]string{f})
+		if err != nil {
+			return nil, err
+		}
+		var members []*config.Config
+		for _, x := range xs {
+			c, err := config.Load(x.File)
+			if err != nil {
+				return nil, err
+			}
+			members = append(members, c)
+		}
+		if err := b.AddSet(cols[0].Name, cols[0].Title, members); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// WriteScoreboard writes out/scoreboard.md and out/scoreboard.html from
+// the results under out, for the index page of a suite or of a
+// collection's run, and returns the board and the HTML page's path. A
+// partial run lists the configs it did not run as not run.
+func WriteScoreboard(configs, out string) (*scoreboard.Board, string, error) {
+	b, err := LoadScoreboard(configs, out, PaperValuesDir(configs))
+	if err != nil {
+		return nil, "", err
 	}
 	o := scoreboard.Options{Command: "runexp suite (scoreboard of " + filepath.ToSlash(out) + ")", ConfigsDir: configs, LinkDir: out}
 	if err := report.WriteFileAtomic(filepath.Join(out, "scoreboard.md"), b.Markdown(o)); err != nil {
-		return "", err
+		return nil, "", err
 	}
 	page, err := b.HTML(o)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
 	file := filepath.Join(out, "scoreboard.html")
-	return file, report.WriteFileAtomic(file, page)
+	return b, file, report.WriteFileAtomic(file, page)
+}
+
+// WriteSets writes the scoreboard of the results under root (as
+// WriteScoreboard) when some of entries came from collections (Entry.Via),
+// and returns the section of each collection named on the command line
+// (the outermost of each entry's Via), in the order met, with the HTML
+// page's path. Without collections it writes nothing and returns nil.
+func WriteSets(entries []Entry, root string) ([]scoreboard.Set, string, error) {
+	var names []string
+	dir := ""
+	for _, e := range entries {
+		if len(e.Via) == 0 {
+			continue
+		}
+		if !slices.Contains(names, e.Via[0]) {
+			names = append(names, e.Via[0])
+		}
+		if dir == "" {
+			// A collection's members sit beside it, in its configs
+			// folder.
+			dir = filepath.Dir(e.Config.File)
+		}
+	}
+	if len(names) == 0 {
+		return nil, "", nil
+	}
+	b, file, err := WriteScoreboard(dir, root)
+	if err != nil {
+		return nil, "", err
+	}
+	var sets []scoreboard.Set
+	for _, n := range names {
+		for _, s := range b.Sets {
+			if s.Name == n {
+				sets = append(sets, s)
+			}
+		}
+	}
+	return sets, file, nil
 }

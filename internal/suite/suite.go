@@ -50,9 +50,12 @@ func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error
 	}
 	// The records and their own pages are written: a page that links
 	// them failing is logged, not fatal.
-	if file, err := WriteScoreboard(o.ConfigsDir, o.Run.OutRoot); err != nil {
+	if b, file, err := WriteScoreboard(o.ConfigsDir, o.Run.OutRoot); err != nil {
 		log.Warn("scoreboard not written", "err", err)
 	} else {
+		if len(b.Untitled) > 0 {
+			log.Warn("scoreboard: paper titles not found, those papers are headed by their ids", "papers", len(b.Untitled), "first", b.Untitled[0])
+		}
 		log.Info("scoreboard", "file", file)
 	}
 	if pages, err := WriteIndexes(o.Out, o.Run.OutRoot); err != nil {
