@@ -118,13 +118,14 @@ type part struct {
 }
 
 // fit returns the rows of t and its columns in parts that each fit
-// width. A table of two or more rows that does not fit first leaves out
-// the columns after the key that hold one value in every row, returned
-// in same as "header = value" ("" values dropped); then it wraps its
-// headers wider than their cells, then its text columns, widest first,
-// down to TextColumnMin; one still too wide is split into parts of the key
-// columns followed by as many of the others as fit, and a column that
-// does not fit even alone (or a key too wide) is wrapped to the room left.
+// width. A table that does not fit first wraps its headers wider than
+// their cells, then its text columns, widest first, down to
+// TextColumnMin; then, with two or more rows, it leaves out the columns
+// after the key that hold one value in every row, returned in same as
+// "header = value" ("" values dropped). One still too wide is split into
+// parts of the key columns followed by as many of the others as fit, and
+// a column that does not fit even alone (or a key too wide) is wrapped to
+// the room left.
 func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, body [][]string, parts []part, same []string) {
 	header = append([]string(nil), t.Header...)
 	body = make([][]string, len(rows))
@@ -161,22 +162,6 @@ func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, bod
 	if boxWidth(all) <= width {
 		return header, body, []part{{cols: all}}, nil
 	}
-	if len(body) >= 2 {
-		kept := all[:0:0]
-		for j := range n {
-			constant := j >= t.keyColumns()
-			for _, r := range body[1:] {
-				constant = constant && r[j] == body[0][j]
-			}
-			switch {
-			case !constant:
-				kept = append(kept, j)
-			case body[0][j] != "":
-				same = append(same, strings.ReplaceAll(header[j], "\n", " ")+" = "+strings.ReplaceAll(body[0][j], "\n", " "))
-			}
-		}
-		all = kept
-	}
 	for _, j := range all {
 		cells, longest := 0, 0
 		for _, r := range body {
@@ -200,6 +185,22 @@ func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, bod
 			break
 		}
 		wrapCol(widest, max(TextColumnMin, colWidth(widest)-(boxWidth(all)-width)))
+	}
+	if len(body) >= 2 && boxWidth(all) > width {
+		kept := all[:0:0]
+		for j := range n {
+			constant := j >= t.keyColumns()
+			for _, r := range body[1:] {
+				constant = constant && r[j] == body[0][j]
+			}
+			switch {
+			case !constant:
+				kept = append(kept, j)
+			case body[0][j] != "":
+				same = append(same, strings.ReplaceAll(header[j], "\n", " ")+" = "+strings.ReplaceAll(body[0][j], "\n", " "))
+			}
+		}
+		all = kept
 	}
 	if boxWidth(all) <= width {
 		return header, body, []part{{cols: all}}, same
