@@ -417,7 +417,10 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		Header: []string{"group", "noisy APE"},
 	}
 	for i := range recs {
-		t.Header = append(t.Header, fmt.Sprint(recs[i].Params["method"])+" APE", "SNR")
+		// Each method's SNR column names the method too: a terminal
+		// too narrow for the table splits it between columns.
+		m := fmt.Sprint(recs[i].Params["method"])
+		t.Header = append(t.Header, m+" APE", m+" SNR")
 	}
 	for g := 0; g <= len(in.groups); g++ {
 		suffix, title := "_all", "all"
