@@ -172,9 +172,9 @@ func checkTablesFile(t *testing.T, dir string) {
 }
 
 // quickPaperConfigs are the shipped paper-table configs quick enough for
-// make test: about 15–20 s each on 2 busy cores (zheng-lai-table1 takes
-// 75 s and nguyen-table2 over 3 minutes there).
-var quickPaperConfigs = []string{"huang-table1", "zheng-lai-table2"}
+// make test, one per kind of layout: 12–20 s each on 2 busy cores
+// (zheng-lai-table1 takes 75 s and nguyen-table2 over 3 minutes there).
+var quickPaperConfigs = []string{"huang-table1", "zheng-lai-table2", "zheng-lpkpca-table1"}
 
 // TestPaperTableConfigsRealData runs shipped configs that regenerate a
 // paper's table on the real data, the quick ones (under a minute each on
@@ -183,7 +183,7 @@ var quickPaperConfigs = []string{"huang-table1", "zheng-lai-table2"}
 // with the paper's beside it.
 func TestPaperTableConfigsRealData(t *testing.T) {
 	if os.Getenv("RUNEXP_DATA") == "" {
-		t.Skip("RUNEXP_DATA not set: the Yale faces and Yale B files are not available")
+		t.Skip("RUNEXP_DATA not set: the Yale faces, Yale B and ORL files are not available")
 	}
 	for _, name := range quickPaperConfigs {
 		t.Run(name, func(t *testing.T) {
