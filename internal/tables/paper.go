@@ -2,7 +2,6 @@ package tables
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -128,7 +127,7 @@ func paperPart(c *config.Config, part string, recs []report.Record, res []claims
 		vals.Caption += "A note marks a value (or a row or column of them) that a claim reads which does not reproduce " +
 			"as the paper states it. "
 	}
-	vals.Caption += paperSources(c, part)
+	vals.Caption += sourcesNote
 	if len(methods) == 0 {
 		if len(why) > 0 {
 			vals.Caption += " No value has an interval: " + strings.TrimSuffix(why[0], ".") + "."
@@ -293,29 +292,8 @@ func verdictText(r claims.Result) string {
 	return s
 }
 
-// sourceRE reads the paper-values file and table a reference's source
-// cites ("zheng-lai-rlpl-preimage.yaml tables/table1 row 3: ...").
-var sourceRE = regexp.MustCompile(`^(\S+\.yaml) (tables/\S+)`)
-
-// paperSources says where the part's printed values come from.
-func paperSources(c *config.Config, part string) string {
-	var cited []string
-	seen := map[string]bool{}
-	for _, ref := range c.Reference {
-		if ref.Part != part {
-			continue
-		}
-		s := ref.Source
-		if m := sourceRE.FindStringSubmatch(s); m != nil {
-			s = m[1] + " " + m[2]
-		}
-		if !seen[s] {
-			seen[s] = true
-			cited = append(cited, s)
-		}
-	}
-	if len(cited) > 3 {
-		return "The paper's values are cited one by one in the config's reference list."
-	}
-	return "The paper's values: " + strings.Join(cited, "; ") + " (the transcription of the paper cited in the config's reference list)."
-}
+// sourcesNote says where a paper table's printed values come from: the
+// config's reference list cites each one (the paper's table and row in
+// the transcription of the paper); no file outside the repository is
+// named.
+const sourcesNote = "The paper's values are cited one by one in the config's reference list."
