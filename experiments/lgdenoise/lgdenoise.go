@@ -411,7 +411,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		models += fmt.Sprintf("%s: %d train / %d test, σ = %s, %d neighbours; ", name, n, len(p.test), report.FormatFloat(p.fit.Sigma, 4), p.fit.Neighbors)
 	}
 	t := &report.Table{
-		Title: "Table 1: de-noising by group — APE mean ± std (0–255) and SNR (eq. 14), 95% CIs in brackets",
+		Title: "Every group and method (long form): APE mean ± std (0–255) and SNR (eq. 14), 95% CIs in brackets",
 		Caption: fmt.Sprintf("Rows: groups of %s; columns: methods. Models %s: %s corruption: %s. SNR is %s; every KPCA component kept. %s",
 			cfg.Dataset.Name, in.opt.models, models, cfg.Corruption.Printed, snrCaption[in.opt.snr], ciNote),
 		Header: []string{"group", "noisy APE"},

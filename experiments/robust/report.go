@@ -111,7 +111,7 @@ func (in *instance) occlusionTables(out *runner.Output, rs *results) {
 // noiseTable adds Table 2: the whole-image error per energy and method.
 func (in *instance) noiseTable(out *runner.Output, rs *results) {
 	t := &report.Table{
-		Title:   fmt.Sprintf("Table 2: mean absolute difference (0–255) to the clean face, mean ± std over %d test images", in.counts[2]),
+		Title:   fmt.Sprintf("Long form: mean absolute difference (0–255) to the clean face, mean ± std over %d test images", in.counts[2]),
 		Caption: in.splitText() + " Noise: " + in.env.Config.Corruption.Printed + ". Base Line is the noisy input itself.",
 		Header:  append([]string{"energy"}, rs.labels...),
 	}
