@@ -119,10 +119,11 @@ type part struct {
 
 // fit returns the rows of t and its columns in parts that each fit
 // width. A table that does not fit first wraps its headers wider than
-// their cells, then its text columns, widest first, down to
-// TextColumnMin; then, with two or more rows, it leaves out the columns
-// after the key that hold one value in every row, returned in same as
-// "header = value" ("" values dropped). One still too wide is split into
+// their cells (as little as it can), then its text columns, widest first,
+// down to TextColumnMin. One still too wide with two or more rows starts
+// again from its cells as given without the columns after the key that
+// hold one value in every row, returned in same as "header = value" (""
+// values dropped), and wraps as before. One still too wide is split into
 // parts of the key columns followed by as many of the others as fit, and
 // a column that does not fit even alone (or a key too wide) is wrapped to
 // the room left.
@@ -159,34 +160,58 @@ func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, bod
 	for j := range all {
 		all[j] = j
 	}
-	if boxWidth(all) <= width {
+	fits := func(cols []int) bool { return boxWidth(cols) <= width }
+	if fits(all) {
 		return header, body, []part{{cols: all}}, nil
 	}
-	for _, j := range all {
-		cells, longest := 0, 0
-		for _, r := range body {
-			cells = max(cells, Width(r[j]))
-		}
-		for _, word := range strings.Fields(header[j]) {
-			longest = max(longest, Width(word))
-		}
-		if w := max(cells, longest); Width(header[j]) > w {
-			header[j] = Wrap(header[j], w)
-		}
-	}
-	for boxWidth(all) > width {
-		widest := -1
-		for _, j := range all {
-			if !al[j] && colWidth(j) > TextColumnMin && (widest < 0 || colWidth(j) > colWidth(widest)) {
-				widest = j
+	// shrink wraps the headers of cols wider than their cells, the widest
+	// surplus first and only as far as needed, then the text columns,
+	// widest first, down to TextColumnMin.
+	shrink := func(cols []int) {
+		for !fits(cols) {
+			best, surplus, target := -1, 0, 0
+			for _, j := range cols {
+				cells, longest := 0, 0
+				for _, r := range body {
+					cells = max(cells, Width(r[j]))
+				}
+				for _, word := range strings.Fields(header[j]) {
+					longest = max(longest, Width(word))
+				}
+				floor := max(cells, longest)
+				if sp := Width(header[j]) - floor; sp > surplus {
+					best, surplus, target = j, sp, max(floor, Width(header[j])-(boxWidth(cols)-width))
+				}
 			}
+			if best < 0 {
+				break
+			}
+			header[best] = Wrap(header[best], target)
 		}
-		if widest < 0 {
-			break
+		for !fits(cols) {
+			widest := -1
+			for _, j := range cols {
+				if !al[j] && colWidth(j) > TextColumnMin && (widest < 0 || colWidth(j) > colWidth(widest)) {
+					widest = j
+				}
+			}
+			if widest < 0 {
+				break
+			}
+			wrapCol(widest, max(TextColumnMin, colWidth(widest)-(boxWidth(cols)-width)))
 		}
-		wrapCol(widest, max(TextColumnMin, colWidth(widest)-(boxWidth(all)-width)))
 	}
-	if len(body) >= 2 && boxWidth(all) > width {
+	shrink(all)
+	if fits(all) {
+		return header, body, []part{{cols: all}}, nil
+	}
+	// Start again from the cells as given, without the columns that hold
+	// one value in every row.
+	if len(rows) >= 2 {
+		header = append(header[:0], t.Header...)
+		for i, r := range rows {
+			copy(body[i], r)
+		}
 		kept := all[:0:0]
 		for j := range n {
 			constant := j >= t.keyColumns()
@@ -197,13 +222,14 @@ func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, bod
 			case !constant:
 				kept = append(kept, j)
 			case body[0][j] != "":
-				same = append(same, strings.ReplaceAll(header[j], "\n", " ")+" = "+strings.ReplaceAll(body[0][j], "\n", " "))
+				same = append(same, header[j]+" = "+body[0][j])
 			}
 		}
 		all = kept
-	}
-	if boxWidth(all) <= width {
-		return header, body, []part{{cols: all}}, same
+		shrink(all)
+		if fits(all) {
+			return header, body, []part{{cols: all}}, same
+		}
 	}
 	k := t.keyColumns()
 	key := make([]int, k)

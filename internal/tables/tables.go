@@ -171,7 +171,7 @@ func Claims(res []claims.Result) *report.Table {
 	for _, r := range res {
 		note := "Evidence: " + r.Evidence
 		if r.Because != "" {
-			note += " Expected " + r.Expected + ": " + r.Because
+			note = strings.TrimSuffix(note, ".") + ". Expected " + r.Expected + ": " + r.Because
 		}
 		t.Rows = append(t.Rows, []string{r.ID + " " + t.Note(r.ID+". "+note), verdictText(r), r.Statement})
 	}
