@@ -169,3 +169,18 @@ func TestRenderTextSameColumns(t *testing.T) {
 		t.Errorf("a table that fits lost its column:\n%s", b.String())
 	}
 }
+
+// TestRenderTextLines: a table marked Lines keeps each row on one line,
+// however wide: runexp compare's changes are grepped a line at a time.
+func TestRenderTextLines(t *testing.T) {
+	tb := wideTable()
+	tb.Lines = true
+	var b bytes.Buffer
+	if err := tb.RenderText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "(continued)") || !strings.Contains(b.String(), "│ m1     │ 00000000000100 │") ||
+		!strings.Contains(b.String(), "00000000000111 │\n") {
+		t.Errorf("rows split or wrapped:\n%s", b.String())
+	}
+}

@@ -29,7 +29,8 @@ const Failed = "failed"
 // every non-empty body cell is numeric (or Dash, "failed", "NaN") are
 // right-aligned, the others left-aligned.
 //
-// [Table.RenderText] keeps every line within [TextWidth] columns: it wraps
+// [Table.RenderText] keeps every line within [TextWidth] columns (unless
+// Lines is set): it wraps
 // the title, the caption and the notes; a table too wide prints the
 // columns that hold one value in every row as one line above it ("In
 // every row: c = 50; status = ok."), wraps its headers and text columns
@@ -47,6 +48,10 @@ type Table struct {
 	// Key is the number of leading columns that name a row (1 when 0):
 	// every part of a table split for width repeats them.
 	Key int
+	// Lines keeps every row on one line of RenderText, whatever its
+	// width: for a table read a row at a time (runexp compare's changes,
+	// which nightly logs grep), not for tables.txt.
+	Lines bool
 }
 
 // RenderText writes t for a terminal: the title on its own line, the table
@@ -56,8 +61,12 @@ type Table struct {
 // after the first.
 func (t *Table) RenderText(w io.Writer) error {
 	var buf bytes.Buffer
+	width := TextWidth
+	if t.Lines {
+		width = math.MaxInt
+	}
 	if t.Title != "" {
-		buf.WriteString(Wrap(t.Title, TextWidth))
+		buf.WriteString(Wrap(t.Title, width))
 		buf.WriteByte('\n')
 	}
 	al := t.alignments()
@@ -65,7 +74,7 @@ func (t *Table) RenderText(w io.Writer) error {
 	for j, a := range al {
 		right[j] = a == tw.AlignRight
 	}
-	header, body, parts, same := t.fit(TextWidth, t.paddedRows(nil), right)
+	header, body, parts, same := t.fit(width, t.paddedRows(nil), right)
 	if len(same) > 0 {
 		buf.WriteString(hanging("In every row: ", strings.Join(same, "; ")+".", TextWidth))
 		buf.WriteByte('\n')
