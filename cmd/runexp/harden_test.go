@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -93,6 +94,27 @@ func TestPrintSummaryFits(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
 		if len([]rune(line)) > 30 {
 			t.Errorf("line wider than 30: %q", line)
+		}
+	}
+}
+
+// TestPrintSummaryExpected: a known non-reproduction reads "FAIL
+// (expected)" without the "!" that marks a verdict other than the
+// expected one.
+func TestPrintSummaryExpected(t *testing.T) {
+	var b bytes.Buffer
+	s := &runner.Summary{Dir: "r", Claims: []claims.Result{
+		{ID: "c1", Status: claims.Pass, AsExpected: true},
+		{ID: "c2", Status: claims.Fail, Expected: claims.Fail, AsExpected: true},
+		{ID: "c3", Status: claims.Fail, Expected: claims.Pass},
+		{ID: "c4", Status: claims.Pass, Expected: claims.Fail},
+	}}
+	printSummary(&b, s, 80)
+	want := []string{"  PASS                    c1: ", "  FAIL (expected)         c2: ", "! FAIL                    c3: ", "! PASS                    c4: "}
+	lines := strings.Split(b.String(), "\n")
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want it to begin %q", i, lines[i], w)
 		}
 	}
 }

@@ -268,15 +268,21 @@ func fit(s string, width int) string {
 // printSummary writes, in lines narrower than width (a line of exactly
 // the width leaves some terminals' cursor on the next line), what a
 // terminal user needs from a run: each claim's verdict and the failed
-// cells with their reasons. The full tables are in the result folder.
+// cells with their reasons. A verdict other than PASS that the config
+// expects (a known non-reproduction) reads "FAIL (expected)"; "!" marks a
+// verdict that is not the expected one. The full tables are in the
+// result folder.
 func printSummary(w io.Writer, s *runner.Summary, width int) {
 	width--
 	for _, c := range s.Claims {
-		mark := " "
-		if c.Status != claims.Pass {
+		mark, status := " ", c.Status
+		switch {
+		case !c.AsExpected:
 			mark = "!"
+		case c.Status != claims.Pass:
+			status += " (expected)"
 		}
-		fmt.Fprintln(w, fit(fmt.Sprintf("%s %-13s %s: %s", mark, c.Status, c.ID, c.Statement), width))
+		fmt.Fprintln(w, fit(fmt.Sprintf("%s %-23s %s: %s", mark, status, c.ID, c.Statement), width))
 	}
 	if s.Failed > 0 {
 		fmt.Fprintln(w, fit(fmt.Sprintf("! %d failed cells; reasons in the table \"Failed and partial cells\"", s.Failed), width))

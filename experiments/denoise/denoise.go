@@ -379,7 +379,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		size, sizeKey = "energy", "energy"
 	}
 	noisy := make([]float64, 0)
-	n, d := in.test.X.Dims()
+	n, _ := in.test.X.Dims()
 	for _, x := range in.noisy {
 		for i := 0; i < n; i++ {
 			noisy = append(noisy, metrics.MSE(x.RawRowView(i), in.test.X.RawRowView(i)))
@@ -396,19 +396,18 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 			errName, in.opt.renormalize, inputs, cfg.Corruption.Printed, report.FormatFloat(metrics.Percentile(noisy, 0.5), 4), ciNote(len(in.noisy))),
 		Header: []string{"method", "params", wn, size},
 	}
-	// ciScale turns the per-pixel errors of Arrays["mse"] into the
-	// units of the mean whose interval the table shows.
-	var ciScale float64
+	// ciMetric is the mean whose interval the table shows.
+	var ciMetric string
 	switch in.opt.errorKind {
 	case "mse":
 		t.Header = append(t.Header, "median", "5th pct", "95th pct", "band width", "mean", "mean 95% CI")
-		ciScale = 1
+		ciMetric = "mse_mean"
 	case "sse":
 		t.Header = append(t.Header, "mean SSE/image [0,1]", "std", "median", "MSE/pixel [0,255]", "mean SSE 95% CI")
-		ciScale = float64(d)
+		ciMetric = "sse_mean"
 	case "mse255":
 		t.Header = append(t.Header, "MSE/pixel [0,255]", "mean SSE/image [0,1]", "MSE/pixel [0,255] 95% CI")
-		ciScale = 255 * 255
+		ciMetric = "mse255_mean"
 	}
 	t.Header = append(t.Header, "failed rows", "status")
 	varying := varyingParams(recs, cfg)
@@ -432,7 +431,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 				row = append(row, report.FormatFloat(v, 4))
 			}
 		}
-		row = append(row, in.meanCI(r, ciScale))
+		row = append(row, in.meanCI(r, ciMetric))
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", common.StatusText(r))
 		} else {

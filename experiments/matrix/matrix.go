@@ -11,7 +11,7 @@ import (
 
 func init() {
 	k := runner.Define("matrix",
-		"cross-paper matrix (issue 15): every de-noising estimator on every de-noising benchmark, MSE on [0, 1] with bootstrap intervals, ranks and paired wins",
+		"cross-paper matrix: every de-noising estimator on every de-noising benchmark, MSE on [0, 1] with bootstrap intervals, ranks and paired wins",
 		parse, start)
 	k.Takes = methods.Denoises
 	runner.RegisterKind(k)

@@ -324,7 +324,7 @@ func maskedCopy(dr draw) *mat.Dense {
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	t := &report.Table{
-		Title: fmt.Sprintf("Table 1: squared error of the imputed values, mean ± std over %d repetitions of %d random points", in.opt.repetitions, in.opt.points),
+		Title: fmt.Sprintf("Long form: squared error of the imputed values, mean ± std over %d repetitions of %d random points", in.opt.repetitions, in.opt.points),
 		Caption: fmt.Sprintf("Σ(imputed − true)² over the deleted entries of each repetition (a7). Dataset: %s (%d points). Rows marked (paper) are the paper's numbers, not ours.",
 			in.env.Config.Dataset.Name, in.n),
 		Header: []string{"method"},

@@ -82,7 +82,7 @@ func (in *instance) splitText() string {
 func (in *instance) occlusionTables(out *runner.Output, rs *results) {
 	splitText := in.splitText()
 	st := &report.Table{Title: "Occlusion sizes: the paper's and ours (same share of the face)",
-		Caption: fmt.Sprintf("Our images are %d×%d; the paper's fraction is its Base Line whole-face / occluded-region error (paper-values a11). %s", in.set.Width, in.set.Height, splitText),
+		Caption: fmt.Sprintf("Our images are %d×%d; the paper's fraction is its Base Line whole-face / occluded-region error (our reading of how the paper sized its occlusions). %s", in.set.Width, in.set.Height, splitText),
 		Header:  []string{"paper side (px)", "paper fraction", "our side (px)", "our fraction"}}
 	for _, c := range in.conds {
 		st.Rows = append(st.Rows, []string{fmt.Sprint(c.paperSide), report.FormatFloat(c.paperFrac, 3), fmt.Sprint(c.side),
@@ -111,7 +111,7 @@ func (in *instance) occlusionTables(out *runner.Output, rs *results) {
 // noiseTable adds Table 2: the whole-image error per energy and method.
 func (in *instance) noiseTable(out *runner.Output, rs *results) {
 	t := &report.Table{
-		Title:   fmt.Sprintf("Table 2: mean absolute difference (0–255) to the clean face, mean ± std over %d test images", in.counts[2]),
+		Title:   fmt.Sprintf("Long form: mean absolute difference (0–255) to the clean face, mean ± std over %d test images", in.counts[2]),
 		Caption: in.splitText() + " Noise: " + in.env.Config.Corruption.Printed + ". Base Line is the noisy input itself.",
 		Header:  append([]string{"energy"}, rs.labels...),
 	}

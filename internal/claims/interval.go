@@ -203,6 +203,11 @@ func pairedInterval(o Options, key, metric string, lefts []*report.Record, lsum 
 		}
 	}
 	stat := func(idx []int) float64 {
+		if len(rc) == 0 {
+			// One side only: the interval of the statistic itself
+			// (CellInterval).
+			return summ(lc, lsum, idx)
+		}
 		return summ(lc, lsum, idx) - factor*summ(rc, rsum, idx)
 	}
 	est, err := stats.Bootstrap(n, stat, ciLevel, ciResamples, o.Rand(key))

@@ -52,6 +52,9 @@ type Config struct {
 	Methods    []Method
 	Experiment Section
 	Outputs    Outputs
+	// PaperTable lays the reference values out as the paper prints them;
+	// nil when the config declares no layout.
+	PaperTable *PaperTable
 	Reference  []Reference
 	Claims     []Claim
 }
@@ -128,10 +131,32 @@ type Reference struct {
 	Cell   map[string]any
 	Metric string
 	Value  float64
-	// Also names further metrics printed beside ours, for papers whose
-	// metric has more than one reading (Zheng & Lai's unscaled MSE).
-	Also []string
+	// Row and Column place the value in the paper's table (PaperTable),
+	// as the paper labels them; Part names the table when the paper's one
+	// is shown as several (one per quantity of a cell, e.g. "APE" and
+	// "SNR"), "" otherwise.
+	Row, Column, Part string
+	// Printed is the paper's cell as printed when it holds more than
+	// Value (e.g. "9.28 ± 2.77"); "" prints Value.
+	Printed string
+	// Std names our metric printed as "± std" after ours, for a paper
+	// that prints mean ± std; "" for none.
+	Std  string
 	Line int
+}
+
+// PaperTable is the layout of the paper's table that the reference
+// values fill: its title (which names the reading of the paper's metric
+// the values are compared under), the header of its row labels, and its
+// parts, rows and columns in the paper's order (every reference value's
+// Part, Row and Column is one of them).
+type PaperTable struct {
+	Title   string
+	Corner  string
+	Parts   []string
+	Rows    []string
+	Columns []string
+	Line    int
 }
 
 // Claim is one of the paper's qualitative claims with its check.
@@ -179,7 +204,7 @@ func Parse(file string, b []byte) (*Config, error) {
 		return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file name gives the result folder name %q, which would write outside --out or over runexp's own files (%v): rename the file", c.Name, err)}
 	}
 	f, keys, err := w.fields(root, "config", "title", "paper", "kind", "seed", "repeats", "notes", "reading", "variant_of", "diagnostic", "dataset",
-		"corruption", "model", "methods", "experiment", "outputs", "reference", "claims")
+		"corruption", "model", "methods", "experiment", "outputs", "paper_table", "reference", "claims")
 	if err != nil {
 		return nil, err
 	}
@@ -275,10 +300,18 @@ func Parse(file string, b []byte) (*Config, error) {
 			return nil, err
 		}
 	}
+	if n := f["paper_table"]; n != nil {
+		if err := c.parsePaperTable(w, n); err != nil {
+			return nil, err
+		}
+	}
 	if n := f["reference"]; n != nil {
 		if err := c.parseReference(w, n); err != nil {
 			return nil, err
 		}
+	}
+	if err := c.checkLayout(f["paper_table"]); err != nil {
+		return nil, err
 	}
 	if n := f["claims"]; n != nil {
 		if err := c.parseClaims(w, n); err != nil {
@@ -531,7 +564,7 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 	}
 	for i, item := range n.Content {
 		what := fmt.Sprintf("reference[%d]", i)
-		f, _, err := w.fields(item, what, "source", "cell", "metric", "value", "also")
+		f, _, err := w.fields(item, what, "source", "cell", "metric", "value", "row", "column", "part", "printed", "std")
 		if err != nil {
 			return err
 		}
@@ -550,17 +583,15 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 		if r.Value, err = w.float(f["value"], what+".value"); err != nil {
 			return err
 		}
-		if an := f["also"]; an != nil {
-			items := []*yaml.Node{an}
-			if an.Kind == yaml.SequenceNode {
-				items = an.Content
+		for _, s := range []struct {
+			key string
+			dst *string
+		}{{"row", &r.Row}, {"column", &r.Column}, {"part", &r.Part}, {"printed", &r.Printed}, {"std", &r.Std}} {
+			if f[s.key] == nil {
+				continue
 			}
-			for _, it := range items {
-				m, err := w.str(it, what+".also")
-				if err != nil {
-					return err
-				}
-				r.Also = append(r.Also, m)
+			if *s.dst, err = w.label(f[s.key], what+"."+s.key); err != nil {
+				return err
 			}
 		}
 		if cn := f["cell"]; cn != nil {

@@ -88,6 +88,8 @@ func ChangesTable(ch []Change) *Table {
 	t := &Table{
 		Title:  "Changes",
 		Header: []string{"Config", "Cell", "Change", "Old", "New"},
+		// One change a line, for logs that grep them.
+		Lines: true,
 	}
 	for _, c := range ch {
 		t.Rows = append(t.Rows, []string{c.Config, c.Key, c.What, orDash(c.Old), orDash(c.New)})

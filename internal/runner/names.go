@@ -48,7 +48,10 @@ func checkNames(c *config.Config, k *Kind, opts any, cells []*Cell) error {
 			return c.Errorf(ref.Line, "reference[%d].cell: %v", i, err)
 		}
 		if known != nil {
-			for _, m := range append([]string{ref.Metric}, ref.Also...) {
+			for _, m := range []string{ref.Metric, ref.Std} {
+				if m == "" {
+					continue
+				}
 				if !known(m) {
 					return c.Errorf(ref.Line, "reference[%d]: metric %q is not a metric this experiment records%s", i, m, metricHint(m, valid))
 				}

@@ -637,7 +637,7 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 			return nil, err
 		}
 	}
-	tbl := tables.Build(tables.Input{Config: c, Records: recs, Scoped: scoped, Kind: out.Tables, Problems: problems, Claims: sum.Claims})
+	tbl := tables.Build(tables.Input{Config: c, Records: recs, Scoped: scoped, Kind: out.Tables, Problems: problems, Claims: sum.Claims, Intervals: copt})
 	txt, md, err := tables.Render(c, tbl)
 	if err != nil {
 		return nil, err

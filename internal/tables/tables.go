@@ -24,13 +24,26 @@ type Input struct {
 	Problems []string
 	// Claims are the verdicts of the config's claims.
 	Claims []claims.Result
+	// Intervals says how the claims' intervals are built; the paper
+	// table's per-cell intervals are built the same way.
+	Intervals claims.Options
 }
 
 // Build returns the tables of an experiment's report, in order: the
-// kind's own, the failed cells, the report's problems, the paper's values
-// beside ours and the claims; a table with nothing to show is left out.
+// paper's table with runexp's values (and the table of their intervals)
+// when the config lays the paper's values out (paper_table), else the
+// paper's values beside ours one per line; then the kind's own tables
+// (the long form, one row per cell), the failed cells, the report's
+// problems and the claims. A table with nothing to show is left out.
 func Build(in Input) []*report.Table {
-	tables := append([]*report.Table{}, in.Kind...)
+	var tables []*report.Table
+	switch {
+	case in.Config.PaperTable != nil:
+		tables = append(tables, Paper(in.Config, in.Scoped, in.Claims, in.Intervals)...)
+	case len(in.Config.Reference) > 0:
+		tables = append(tables, Reference(in.Config, in.Scoped))
+	}
+	tables = append(tables, in.Kind...)
 	if t := Failures(in.Records); t != nil {
 		tables = append(tables, t)
 	}
@@ -41,9 +54,6 @@ func Build(in Input) []*report.Table {
 		}
 		tables = append(tables, t)
 	}
-	if len(in.Config.Reference) > 0 {
-		tables = append(tables, Reference(in.Config, in.Scoped))
-	}
 	if len(in.Claims) > 0 {
 		tables = append(tables, Claims(in.Claims))
 	}
@@ -51,11 +61,12 @@ func Build(in Input) []*report.Table {
 }
 
 // Render renders tables as tables.txt and tables.md: the config's title,
-// its notes (Markdown only), then each table.
+// its notes (Markdown only), then each table. No line of tables.txt is
+// wider than report.TextWidth.
 func Render(c *config.Config, tables []*report.Table) (txt, md []byte, err error) {
 	var t, m bytes.Buffer
 	fmt.Fprintf(&m, "# %s\n\n", c.Title)
-	fmt.Fprintf(&t, "%s\n\n", c.Title)
+	fmt.Fprintf(&t, "%s\n\n", report.Wrap(c.Title, report.TextWidth))
 	if c.Notes != "" {
 		fmt.Fprintf(&m, "%s\n\n", strings.TrimSpace(c.Notes))
 	}
@@ -91,11 +102,11 @@ func Failures(recs []report.Record) *report.Table {
 	return t
 }
 
-// PaperTolerance is the relative difference |ours − paper| / |paper|
-// beyond which the paper-values table marks a value with "!": 10%, the
-// spread of the papers' own repeated runs where they report one (and
-// well above printing precision). It flags values to look at; the
-// claims, not this mark, decide whether a result reproduces.
+// PaperTolerance is the relative difference |runexp − paper| / |paper|
+// beyond which the one-per-line table of the paper's values marks a value
+// with "!": 10%, the spread of the papers' own repeated runs where they
+// report one (and well above printing precision). It flags values to look
+// at; the claims, not this mark, decide whether a result reproduces.
 const PaperTolerance = 0.10
 
 // relDiff formats (ours − paper)/|paper| as a signed percentage with the
@@ -112,30 +123,19 @@ func relDiff(ours, paper float64, ok bool) string {
 	return s
 }
 
-// Reference lists the paper's values beside ours, one row per reference
-// value of the config and matching record (recs: the config file's own
-// methods' records).
+// Reference lists the paper's values beside runexp's, one row per
+// reference value of the config and matching record (recs: the config
+// file's own methods' records), for a config that does not lay them out
+// as the paper prints them (paper_table). Each row's source is a note.
 func Reference(c *config.Config, recs []report.Record) *report.Table {
 	t := &report.Table{
-		Title:   "Ours beside the paper",
-		Caption: fmt.Sprintf("diff = ours − paper; rel = diff / |paper|, marked ! beyond %g%%. Sources cite ../shared/paper-values/%s.yaml.", 100*PaperTolerance, c.Paper),
-		Header:  []string{"Source", "Cell", "Metric", "Ours", "Paper", "Diff", "Rel"},
-	}
-	// Further readings of our metric (reference.also) get a column each.
-	var also []string
-	seen := map[string]bool{}
-	for _, ref := range c.Reference {
-		for _, a := range ref.Also {
-			if !seen[a] {
-				seen[a] = true
-				also = append(also, a)
-			}
-		}
-	}
-	for _, a := range also {
-		t.Header = append(t.Header, "Ours ("+a+")")
+		Title:   "runexp beside the paper",
+		Caption: fmt.Sprintf("rel = (runexp − paper) / |paper|, marked ! beyond %g%%.", 100*PaperTolerance),
+		Header:  []string{"Cell", "Metric", "runexp", "paper", "rel", "Source"},
+		Key:     2,
 	}
 	for _, ref := range c.Reference {
+		src := t.Note(ref.Source)
 		matched := false
 		for i := range recs {
 			if !claims.Matches(&recs[i], ref.Cell) {
@@ -143,55 +143,37 @@ func Reference(c *config.Config, recs []report.Record) *report.Table {
 			}
 			matched = true
 			v, ok := recs[i].Metrics[ref.Metric]
-			ours, paper, diff := report.FormatCompare(v, ref.Value, true, 4)
+			ours, paper, _ := report.FormatCompare(v, ref.Value, true, 4)
 			rel := relDiff(v, ref.Value, ok)
 			if !ok || recs[i].Status == report.StatusFailed {
-				ours, diff, rel = "failed", "—", "—"
+				ours, rel = "failed", "—"
 			}
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell), ref.Metric, ours, paper, diff, rel}
-			for _, a := range also {
-				cell := "—"
-				if x, ok := recs[i].Metrics[a]; ok && recs[i].Status != report.StatusFailed && contains(ref.Also, a) {
-					cell = report.FormatFloat(x, 4)
-				}
-				row = append(row, cell)
-			}
-			t.Rows = append(t.Rows, row)
+			t.Rows = append(t.Rows, []string{config.CanonicalKey(ref.Cell), ref.Metric, ours, paper, rel, src})
 		}
 		if !matched {
 			_, paper, _ := report.FormatCompare(0, ref.Value, true, 4)
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—", "—"}
-			for range also {
-				row = append(row, "—")
-			}
-			t.Rows = append(t.Rows, row)
+			t.Rows = append(t.Rows, []string{config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—", src})
 		}
 	}
 	return t
 }
 
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-// Claims lists the verdicts of the paper's claims.
+// Claims lists the verdicts of the paper's claims: the verdict says
+// whether it is the one runexp expects ("FAIL (expected)"), and a note
+// per claim holds its evidence and the reason for an expectation other
+// than PASS.
 func Claims(res []claims.Result) *report.Table {
-	t := &report.Table{Title: "The paper's claims", Header: []string{"Claim", "Verdict", "Expected", "As expected", "Statement", "Evidence"}}
+	t := &report.Table{
+		Title:   "The paper's claims",
+		Caption: "Verdict: runexp's, with \"(expected)\" where runexp expects that verdict on its data (a known non-reproduction) and \"(expected X)\" where it expected X instead.",
+		Header:  []string{"Claim", "Verdict", "Statement"},
+	}
 	for _, r := range res {
-		as := "yes"
-		if !r.AsExpected {
-			as = "NO"
-		}
-		exp := r.Expected
+		note := "Evidence: " + r.Evidence
 		if r.Because != "" {
-			exp += " (" + r.Because + ")"
+			note = strings.TrimSuffix(note, ".") + ". Expected " + r.Expected + ": " + r.Because
 		}
-		t.Rows = append(t.Rows, []string{r.ID, r.Status, exp, as, r.Statement, r.Evidence})
+		t.Rows = append(t.Rows, []string{r.ID + " " + t.Note(r.ID+". "+note), verdictText(r), r.Statement})
 	}
 	return t
 }
