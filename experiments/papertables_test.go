@@ -23,11 +23,11 @@ func paperConfigs(t *testing.T) []*config.Config {
 	}
 	var out []*config.Config
 	for _, f := range files {
-		c, err := config.Load(f)
+		c, col, err := config.Open(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(c.Reference) > 0 {
+		if col == nil && len(c.Reference) > 0 {
 			out = append(out, c)
 		}
 	}

@@ -80,6 +80,8 @@ func verdictText(c Cell) (verdict, extra string) {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
+func num3(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+
 // short cuts s to n runes on one line.
 func short(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
@@ -252,16 +254,19 @@ func (b *Board) Markdown(o Options) []byte {
 				}
 			}
 			p(" category |\n|---|---|%s---|\n", strings.Repeat("---|", len(t.Variants)))
+			// A row too wide with its intervals keeps them in its note.
+			moved := make([]string, len(t.Rows))
 			for i, r := range t.Rows {
-				p("| `%s` [%d] | %s |", r.ID, i+1, mdCell(r.Base, t.Base, o, methods, metExpectation(r)))
-				for i, v := range t.Variants {
-					p(" %s |", mdCell(r.Variants[i], v, o, methods, false))
+				row := mdRow(i, r, t, o, methods, true)
+				if MarkdownLineWidth(row) > MarkdownWidth {
+					row = mdRow(i, r, t, o, methods, false)
+					moved[i] = movedIntervals(r, t)
 				}
-				p(" %s |\n", shortCategory[r.Category])
+				p("%s\n", row)
 			}
 			p("\n")
 			for i, r := range t.Rows {
-				w.WriteString(wrapMarkdown(fmt.Sprintf("%d. ", i+1), claimNote(r), MarkdownWrap))
+				w.WriteString(wrapMarkdown(fmt.Sprintf("%d. ", i+1), claimNote(r)+moved[i], MarkdownWrap))
 				w.WriteString("\n")
 			}
 			p("\n")
@@ -344,7 +349,38 @@ func metExpectation(r Row) bool {
 	return false
 }
 
-func mdCell(c Cell, col Column, o Options, methods []string, expected bool) string {
+// mdRow is claim row i of table t, each verdict with its interval when
+// withCI is set.
+func mdRow(i int, r Row, t Table, o Options, methods []string, withCI bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| `%s` [%d] | %s |", r.ID, i+1, mdCell(r.Base, t.Base, o, methods, metExpectation(r), withCI))
+	for j, v := range t.Variants {
+		fmt.Fprintf(&b, " %s |", mdCell(r.Variants[j], v, o, methods, false, withCI))
+	}
+	fmt.Fprintf(&b, " %s |", shortCategory[r.Category])
+	return b.String()
+}
+
+// movedIntervals lists, for a claim's note, the intervals a row too wide
+// for MarkdownWidth left out of its cells.
+func movedIntervals(r Row, t Table) string {
+	var parts []string
+	add := func(label string, c Cell) {
+		if c.Run && c.Present && c.HasCI {
+			parts = append(parts, fmt.Sprintf("%s [%s, %s]", label, num(c.CILo), num(c.CIHi)))
+		}
+	}
+	add("stated protocol", r.Base)
+	for j, v := range t.Variants {
+		add("`"+mdEsc(v.Label)+"`", r.Variants[j])
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Intervals: " + strings.Join(parts, "; ") + "."
+}
+
+func mdCell(c Cell, col Column, o Options, methods []string, expected, withCI bool) string {
 	v, _ := verdictText(c)
 	if !c.Run || !c.Present {
 		return v
@@ -353,8 +389,10 @@ func mdCell(c Cell, col Column, o Options, methods []string, expected bool) stri
 	if expected {
 		v += " (expected)"
 	}
-	if c.HasCI {
-		v += fmt.Sprintf(" [%s, %s]", num(c.CILo), num(c.CIHi))
+	if c.HasCI && withCI {
+		// Three digits in a cell, as many as a verdict needs beside the
+		// interval's end points; the notes keep four.
+		v += fmt.Sprintf(" [%s, %s]", num3(c.CILo), num3(c.CIHi))
 		if i := slices.Index(methods, methodFamily(c.CIMethod)); len(methods) > 1 && i >= 0 {
 			v += fmt.Sprintf(" (%c)", 'a'+i)
 		}
@@ -366,9 +404,10 @@ func mdCell(c Cell, col Column, o Options, methods []string, expected bool) stri
 var linkTarget = regexp.MustCompile(`\]\([^)\s]*\)`)
 
 // MarkdownLineWidth is the width of a line of the scoreboard's Markdown
-// outside its link targets, in runes.
+// outside its link targets, in runes: a link counts its text and the
+// empty "()" of its target, as a reader of the raw file sees them.
 func MarkdownLineWidth(line string) int {
-	return utf8.RuneCountInString(linkTarget.ReplaceAllString(line, "]"))
+	return utf8.RuneCountInString(linkTarget.ReplaceAllString(line, "]()"))
 }
 
 // wrapMarkdown wraps text at spaces to width (outside link targets) after

@@ -59,9 +59,9 @@ func TestMarkdownLineWidth(t *testing.T) {
 		want int
 	}{
 		{"plain", 5},
-		{"[PASS](a/very/long/path/claims.json) x", 8},
-		{"| [FAIL](p) [-1, 2] | [PASS](q) |", 27},
-		{"λ ± [a](b)", 7},
+		{"[PASS](a/very/long/path/claims.json) x", 10},
+		{"| [FAIL](p) [-1, 2] | [PASS](q) |", 31},
+		{"λ ± [a](b)", 9},
 	} {
 		if got := MarkdownLineWidth(tc.line); got != tc.want {
 			t.Errorf("MarkdownLineWidth(%q) = %d, want %d", tc.line, got, tc.want)
