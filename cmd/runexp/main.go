@@ -196,6 +196,7 @@ type runFlags struct {
 	configs, data, out, cache, shard, logFormat string
 	jobs, maxCells                              int
 	verbose, quiet, noCache, force              bool
+	allowExternal                               bool
 	with                                        withOptions
 	prof                                        profiler
 }
@@ -218,6 +219,7 @@ func newRunCommand() (*command, *runFlags) {
 	fs.BoolVar(&f.quiet, "quiet", false, "only warnings, errors, one summary line per config and, on a run longer than a minute, a progress line a minute")
 	c.alias("q", "quiet")
 	fs.IntVar(&f.maxCells, "max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
+	fs.BoolVar(&f.allowExternal, "allow-external", false, allowExternalUsage)
 	f.with.register(fs)
 	f.prof.register(fs)
 	c.footer = `On a terminal the progress bar (cells done, time spent, time left) redraws
@@ -316,6 +318,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	// Validate every config before running any, so a typo in the last
 	// one does not surface after an hour of the first.
 	entries, err := suite.Load(files, with, e.lines())
+	if err == nil {
+		err = suite.CheckExternal(entries, f.allowExternal)
+	}
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
@@ -326,7 +331,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	o := suite.Options{
 		Run: runner.Options{
 			DataDir: f.data, OutRoot: root, CacheDir: cacheDir, NoCache: f.noCache, Force: f.force,
-			Shard: shard, Workers: f.jobs, Log: log, Stdout: tables,
+			Shard: shard, Workers: f.jobs, Log: log, Stdout: tables, Top: f.out, AllowExternal: f.allowExternal,
 		},
 		Around: f.prof.around(log),
 		Progress: func(cf *config.Config) func(done, total int) {
@@ -519,7 +524,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	code = exitOK
 	for _, en := range entries {
-		sum, err := runner.MergeShards(en.Config, runner.Options{DataDir: *data, OutRoot: root, Stdout: stdout, With: en.Added})
+		sum, err := runner.MergeShards(en.Config, runner.Options{DataDir: *data, OutRoot: root, Top: *out, Stdout: stdout, With: en.Added})
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
@@ -674,6 +679,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 				continue
 			}
 			fmt.Fprintf(stdout, "%s%s: ok (%s, %d cells, %d claims)\n", indent, x.File, cf.Kind, len(cells), len(cf.Claims))
+			// A config that runs commands is code: say which, before
+			// anyone runs it.
+			for _, ec := range runner.ExternalCommands(cf) {
+				fmt.Fprintf(stdout, "%s  %s:%d: method %s runs the command %q (only with --allow-external)\n", indent, x.File, ec.Line, ec.Method, ec.Command)
+			}
 		}
 	}
 	return code

@@ -1,18 +1,17 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Record statuses.
@@ -278,43 +277,59 @@ func WriteJSONL(path string, recs []Record) error {
 	return WriteFileAtomic(path, b)
 }
 
+// Bounds on the result files runexp reads back (records of a run, a
+// shard or a baseline; claims.json; manifest.json), so that a damaged or
+// hostile file fails with its name instead of exhausting memory: the
+// largest records.jsonl of the suite is a few megabytes and its longest
+// line (a cell's figure arrays) well under one.
+const (
+	// MaxRecordsBytes bounds a records file, checked from its size
+	// before anything is read.
+	MaxRecordsBytes = 1 << 30
+	// MaxRecordLine bounds one record's line.
+	MaxRecordLine = 64 << 20
+	// MaxRecords bounds the lines of a records file, blank ones counted.
+	MaxRecords = 1 << 22
+	// MaxJSONBytes bounds claims.json, manifest.json and the like.
+	MaxJSONBytes = 64 << 20
+)
+
 // ReadJSONL reads records written by [WriteJSONL]. Blank lines are skipped;
-// a malformed line is an error naming path and the 1-based line number.
+// a malformed line is an error naming path and the 1-based line number. A
+// file that is not a regular file (a link to /dev/zero, a FIFO) is refused
+// by name, and one beyond MaxRecordsBytes from its size; a line beyond
+// MaxRecordLine is refused without reading past the bound.
 func ReadJSONL(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	f, fi, err := safefs.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	defer f.Close()
-	recs, err := readJSONL(f)
+	if fi.Size() > MaxRecordsBytes {
+		return nil, fmt.Errorf("report: %w", &safefs.TooLargeError{Path: path, What: "the records file", Size: fi.Size(), Limit: MaxRecordsBytes})
+	}
+	recs, err := readJSONL(safefs.Limit(f, path, MaxRecordsBytes), path)
 	if err != nil {
-		return nil, fmt.Errorf("report: %s:%w", path, err)
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	return recs, nil
 }
 
-// readJSONL decodes JSON Lines from r; errors start with the line number.
-func readJSONL(r io.Reader) ([]Record, error) {
-	// bufio.Reader rather than Scanner: a line holding figure arrays has no
-	// useful upper bound on its length.
-	br := bufio.NewReader(r)
+// readJSONL decodes JSON Lines from r; errors start with name and the
+// line number.
+func readJSONL(r io.Reader, name string) ([]Record, error) {
 	var recs []Record
-	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%d: %w", line, err)
-		}
+	err := safefs.Lines(r, name, MaxRecordLine, MaxRecords, func(line int, b []byte) error {
 		if t := bytes.TrimSpace(b); len(t) > 0 {
 			var rec Record
 			if uerr := json.Unmarshal(t, &rec); uerr != nil {
-				return nil, fmt.Errorf("%d: %w", line, uerr)
+				return fmt.Errorf("%s:%d: %w", name, line, uerr)
 			}
 			recs = append(recs, rec)
 		}
-		if err != nil { // io.EOF
-			return recs, nil
-		}
-	}
+		return nil
+	})
+	return recs, err
 }
 
 // MarshalCSV returns recs as CSV. The header is key, status, error, then

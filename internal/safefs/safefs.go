@@ -116,6 +116,34 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	return b, nil
 }
 
+// Limit returns a reader of r that fails with a *TooLargeError naming
+// path once more than max bytes have been read, rather than ending there
+// (io.LimitReader would cut a growing file short without a word).
+func Limit(r io.Reader, path string, max int64) io.Reader {
+	return &limited{r: r, path: path, left: max, max: max}
+}
+
+type limited struct {
+	r         io.Reader
+	path      string
+	left, max int64
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, &TooLargeError{Path: l.path, What: "the file", Size: -1, Limit: l.max}
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n - 1, &TooLargeError{Path: l.path, What: "the file", Size: -1, Limit: l.max}
+	}
+	return n, err
+}
+
 // Lines calls fn with each line of r (without its line ending, numbered
 // from 1), refusing a line longer than maxLine bytes and more than
 // maxLines lines, blank ones included. name identifies r in errors. A
@@ -232,21 +260,21 @@ func CheckUnder(root, dir string) error {
 	return nil
 }
 
-// MkdirUnder creates dir and the folders between root and it (0o755), as
-// os.MkdirAll does, refusing a symbolic link or a file at any component
+// MkdirUnder creates dir and the folders between root and it (mode 0o777
+// less the umask), as os.MkdirAll does, refusing a symbolic link or a file at any component
 // below root. root is created if missing.
 func MkdirUnder(root, dir string) error {
 	comps, err := components(root, dir)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := os.MkdirAll(root, 0o777); err != nil {
 		return err
 	}
 	for _, c := range comps {
 		fi, err := os.Lstat(c)
 		if errors.Is(err, fs.ErrNotExist) {
-			if err := os.Mkdir(c, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			if err := os.Mkdir(c, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
 				return err
 			}
 			fi, err = os.Lstat(c)
