@@ -56,7 +56,7 @@ var commands = []string{"run", "validate", "list", "version", "denoise", "merge"
 func isCommand(s string) bool { return slices.Contains(commands, s) }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(mainStatus(os.Args[1:], os.Stderr, func() int { return run(os.Args[1:], os.Stdout, os.Stderr) }))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -662,12 +662,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		}
 		for _, x := range xs {
 			cf, err := config.Load(x.File)
-			var cells []*runner.Cell
+			var plan *runner.Plan
 			if err == nil {
-				var plan *runner.Plan
-				if plan, err = runner.Validate(cf); err == nil {
-					cells = plan.Cells
-				}
+				plan, err = runner.Validate(cf)
 			}
 			indent := ""
 			if len(cols) > 0 {
@@ -678,7 +675,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 				code = exitUsage
 				continue
 			}
-			fmt.Fprintf(stdout, "%s%s: ok (%s, %d cells, %d claims)\n", indent, x.File, cf.Kind, len(cells), len(cf.Claims))
+			mem := ""
+			if est := plan.Estimate; est != nil {
+				mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
+			}
+			fmt.Fprintf(stdout, "%s%s: ok (%s, %d cells, %d claims%s)\n", indent, x.File, cf.Kind, len(plan.Cells), len(cf.Claims), mem)
 			// A config that runs commands is code: say which, before
 			// anyone runs it.
 			for _, ec := range runner.ExternalCommands(cf) {

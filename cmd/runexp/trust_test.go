@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runexp/runexp/internal/runner"
 )
 
 // withExternal is tinyConfig with a third method, an external estimator
@@ -195,6 +197,51 @@ func TestBaselineBounds(t *testing.T) {
 			code, _, stderr = runCLI("compare", base, out)
 			if code != exitUsage || !strings.Contains(stderr, tc.want) {
 				t.Errorf("compare: exit %d, stderr %q", code, stderr)
+			}
+		})
+	}
+}
+
+// TestValidateAndRunAgree is case 4 of issue #28: `n: 200000` in the
+// two-ring config passed validate and then died in the Gaussian self-Gram
+// with Go's fatal out-of-memory; 10⁹ components, a 3-D point and `n: 3`
+// passed validate and were refused only by run. The resource estimate
+// (runner.Validate) refuses each in validate and, with the same FILE:LINE
+// message, in run before anything is loaded or written.
+func TestValidateAndRunAgree(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	defer func(m int64) { runner.MaxMemory = m }(runner.MaxMemory)
+	runner.MaxMemory = 8 << 30 // the same verdict on any machine
+	src, err := os.ReadFile("../../configs/abrahamsen-hansen-fig3.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"n200000", "n: 500 ", "n: 200000 ", ":18: dataset: 200000 points of 2 values need about 1.7 TiB of memory (the kernel matrix alone, 200000² float64, is 298.0 GiB), more than the 8.0 GiB"},
+		{"components", "components: 50 ", "components: 1000000000 ", ":26: model.components: 1000000000 exceeds the 500 points of the data"},
+		{"point", "point: [0, 0]", "point: [0, 0, 0]", ":38: experiment.point: has 3 coordinates, the data has 2"},
+		{"n3", "n: 500 ", "n: 3 ", ":26: model.components: 50 exceeds the 3 points of the data"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := filepath.Join(dir, tc.name+".yaml")
+			if err := os.WriteFile(f, []byte(strings.Replace(string(src), tc.from, tc.to, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out-"+tc.name)
+			vcode, _, vstderr := runCLI("validate", f)
+			rcode, _, rstderr := runCLI("-q", "--out", out, f)
+			if vcode != exitUsage || rcode != exitUsage {
+				t.Errorf("validate exit %d, run exit %d; want 2 and 2", vcode, rcode)
+			}
+			if !strings.Contains(vstderr, f+tc.want) {
+				t.Errorf("validate: %q, want %q", vstderr, tc.want)
+			}
+			if !strings.Contains(rstderr, strings.TrimSpace(vstderr)) {
+				t.Errorf("run says %q, validate %q", rstderr, vstderr)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("run wrote %s", out)
 			}
 		})
 	}

@@ -141,6 +141,9 @@ type Plan struct {
 	Kind    *Kind
 	Options any
 	Cells   []*Cell
+	// Estimate is the config's resource estimate, or nil when its
+	// dataset cannot tell its shape from the options.
+	Estimate *Estimate
 }
 
 // Start prepares the plan's experiment in env.
@@ -148,13 +151,21 @@ func (p *Plan) Start(env *Env) (Instance, error) { return p.Kind.Start(env, p.Op
 
 // Validate checks everything about a config that can be checked without
 // loading data or running: kind, dataset options, experiment options,
-// estimator names and parameters, the grid and the claims.
+// estimator names and parameters, the grid, the claims, and the resource
+// estimate (components within the data's points, the shape the kind
+// needs, memory within MaxMemory). Run calls it first, so `runexp
+// validate` and a run refuse the same configs.
 func Validate(c *config.Config) (*Plan, error) {
 	kind, opts, cells, err := validate(c)
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Kind: kind, Options: opts, Cells: cells}, nil
+	ds, _ := LookupDataset(c.Dataset.Name)
+	est, err := estimate(c, kind, opts, ds)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Kind: kind, Options: opts, Cells: cells, Estimate: est}, nil
 }
 
 func validate(c *config.Config) (*Kind, any, []*Cell, error) {
