@@ -1,11 +1,16 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sbinet/npyio/npy"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
 
@@ -244,5 +249,55 @@ func TestValidateAndRunAgree(t *testing.T) {
 				t.Errorf("run wrote %s", out)
 			}
 		})
+	}
+}
+
+// TestFailedRowReasons is case 10 of issue #28: an estimator returning a
+// non-finite pre-image showed `partial | some rows failed` and a count in
+// records.jsonl, and "not finite" appeared nowhere. Each failed row's
+// reason is now counted in the record ("failures") and shown in the
+// failed and partial cells' table.
+func TestFailedRowReasons(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	// tiny's test set: 3 classes × 2 groups × 1 image of 6×6; row 0 NaN.
+	z := mat.NewDense(6, 36, nil)
+	z.Set(0, 0, math.NaN())
+	f, err := os.Create(filepath.Join(dir, "Z.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := npy.Write(f, z); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCLI("-q", "--out", out, "--with-dir", "w", "--with", "external:command=cp "+filepath.Join(dir, "Z.npy")+",label=NaNs", writeTiny(t, dir, ""))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := report.ReadJSONL(filepath.Join(out, "w", "tiny", "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range recs {
+		if r.Params["method"] != "NaNs" {
+			continue
+		}
+		n++
+		if r.Status != report.StatusPartial || r.Failures["pre-image is not finite"] != 1 || len(r.Failures) != 1 {
+			t.Errorf("%s: status %s, failures %v; want partial and 1 × pre-image is not finite", r.Key, r.Status, r.Failures)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d NaNs records, want 2", n)
+	}
+	tables, err := os.ReadFile(filepath.Join(out, "w", "tiny", "tables.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(tables), "failed rows: 1 × pre-image is not finite") {
+		t.Errorf("tables.txt does not give the reason:\n%s", tables)
 	}
 }

@@ -159,6 +159,7 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, cost []float64, re
 	for i := 0; i < n; i++ {
 		if st[i].Err != nil {
 			failed++
+			rec.AddFailure(st[i].Err.Error())
 			cost[i] = math.NaN()
 			continue
 		}

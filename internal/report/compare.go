@@ -305,6 +305,9 @@ func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, erro
 		if or.Error != nr.Error {
 			add(key, "error", or.Error, nr.Error)
 		}
+		if a, b := or.FailureCounts(), nr.FailureCounts(); a != b {
+			add(key, "failed rows", orDash(a), orDash(b))
+		}
 		for name, ov := range or.Metrics {
 			nv, ok := nr.Metrics[name]
 			switch {
