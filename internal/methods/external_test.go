@@ -203,7 +203,18 @@ func TestExternalTimeout(t *testing.T) {
 	if elapsed > 10*time.Second {
 		t.Errorf("the time-out took %v to act", elapsed)
 	}
-	b, err := os.ReadFile(pidFile)
+	// The background sleep was in the group: it is gone (or a zombie
+	// awaiting its new parent, which /proc shows as state Z).
+	if pid := readPID(t, pidFile); !gone(pid) {
+		t.Fatalf("background child %d survived the time-out", pid)
+	}
+	checkRemoved(t, dirs)
+}
+
+// readPID reads the process id a script wrote into path.
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,16 +222,19 @@ func TestExternalTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The background sleep was in the group: it is gone (or a zombie
-	// awaiting its new parent, which /proc shows as state Z).
+	return pid
+}
+
+// gone waits up to 5 s for process pid to end, and reports whether it did.
+func gone(pid int) bool {
 	deadline := time.Now().Add(5 * time.Second)
 	for alive(pid) {
 		if time.Now().After(deadline) {
-			t.Fatalf("background child %d survived the time-out", pid)
+			return false
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	checkRemoved(t, dirs)
+	return true
 }
 
 func alive(pid int) bool {
@@ -482,28 +496,6 @@ func TestExternalChildren(t *testing.T) {
 	writeNpy(t, filepath.Join(fix, "good.npy"), mat.NewDense(m, d, nil))
 	good := filepath.Join(fix, "good.npy")
 	pidFile := filepath.Join(fix, "pid")
-	readPID := func() int {
-		t.Helper()
-		b, err := os.ReadFile(pidFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pid
-	}
-	gone := func(pid int) bool {
-		deadline := time.Now().Add(5 * time.Second)
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				return false
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		return true
-	}
 
 	// The result written, then a plain fork holding standard error.
 	e := newExternal(t, map[string]any{"command": shell(`cp ` + good + ` "$1/Z.npy"; sleep 30 & echo $! > ` + pidFile + `; echo done >&2`), "timeout": "20s"})
@@ -511,7 +503,7 @@ func TestExternalChildren(t *testing.T) {
 	if _, err := e.Denoise(&z, f.input()); err != nil {
 		t.Fatalf("valid batch with a forked child: %v", err)
 	}
-	if pid := readPID(); !gone(pid) {
+	if pid := readPID(t, pidFile); !gone(pid) {
 		t.Errorf("forked child %d outlived its batch", pid)
 	}
 
@@ -523,7 +515,7 @@ func TestExternalChildren(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "wrote no Z.npy") || !strings.Contains(err.Error(), "still running when it exited, and were killed") {
 		t.Errorf("result left to a child: %v", err)
 	}
-	if pid := readPID(); !gone(pid) {
+	if pid := readPID(t, pidFile); !gone(pid) {
 		t.Errorf("forked child %d outlived its batch", pid)
 	}
 
@@ -534,7 +526,7 @@ func TestExternalChildren(t *testing.T) {
 	if _, err := e.Denoise(&z, f.input()); err != nil {
 		t.Fatalf("valid batch with a setsid child: %v", err)
 	}
-	pid := readPID()
+	pid := readPID(t, pidFile)
 	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
 	if !alive(pid) {
 		t.Errorf("the setsid child %d did not survive: update docs/external-estimators.md", pid)

@@ -246,16 +246,26 @@ func CheckUnder(root, dir string) error {
 	}
 	for _, c := range comps {
 		fi, err := os.Lstat(c)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil
-		case err != nil:
-			return err
-		case fi.Mode()&fs.ModeSymlink != 0:
-			return &LinkError{Root: root, Path: c, Link: true}
-		case !fi.IsDir():
-			return &LinkError{Root: root, Path: c}
 		}
+		if err := checkFolder(root, c, fi, err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkFolder refuses the component c of a path below root whose Lstat
+// gave fi and err: a symbolic link, or not a folder.
+func checkFolder(root, c string, fi fs.FileInfo, err error) error {
+	switch {
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return &LinkError{Root: root, Path: c, Link: true}
+	case !fi.IsDir():
+		return &LinkError{Root: root, Path: c}
 	}
 	return nil
 }
@@ -279,13 +289,8 @@ func MkdirUnder(root, dir string) error {
 			}
 			fi, err = os.Lstat(c)
 		}
-		switch {
-		case err != nil:
+		if err := checkFolder(root, c, fi, err); err != nil {
 			return err
-		case fi.Mode()&fs.ModeSymlink != 0:
-			return &LinkError{Root: root, Path: c, Link: true}
-		case !fi.IsDir():
-			return &LinkError{Root: root, Path: c}
 		}
 	}
 	return nil
