@@ -77,35 +77,42 @@ func TestCrashExitsFour(t *testing.T) {
 	}
 }
 
-// TestSupervisorForwardsSignals: SIGTERM to runexp (a scheduler's) reaches
-// the worker, which stops as an interrupted run does: status 130, with
-// the finished cells cached.
+// TestSupervisorForwardsSignals: SIGTERM to runexp alone (a scheduler's
+// kill PID, timeout(1)) reaches the worker, and SIGTERM to its whole
+// process group (Ctrl-C, a job's every process) reaches it once, not
+// twice: either way the run stops as an interrupted run does, when the
+// running cells finish, with status 130 and the finished cells cached.
 func TestSupervisorForwardsSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the fig3 config")
 	}
-	out := t.TempDir()
-	cmd, stderr := supervised(t, "", "--out", out, "-j", "1", "../../configs/abrahamsen-hansen-fig3.yaml")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for countCached(filepath.Join(out, ".cache")) < 1 {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no cell was cached within 60 s")
+	for _, group := range []bool{false, true} {
+		out := t.TempDir()
+		cmd, stderr := supervised(t, "", "--out", out, "-j", "1", "../../configs/abrahamsen-hansen-fig3.yaml")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
-		if countCached(filepath.Join(out, ".cache")) == 7 && code == exitOK {
-			t.Skip("the run finished before the signal")
+		deadline := time.Now().Add(60 * time.Second)
+		for countCached(filepath.Join(out, ".cache")) < 1 {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatal("no cell was cached within 60 s")
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		t.Errorf("exit %d, want 130; stderr:\n%s", code, stderr)
-	}
-	if !strings.Contains(stderr.String(), "interrupted with") {
-		t.Errorf("stderr does not say interrupted:\n%s", stderr)
+		if group {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		} else {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}
+		cmd.Wait()
+		code := cmd.ProcessState.ExitCode()
+		if code == exitOK && countCached(filepath.Join(out, ".cache")) == 7 {
+			continue // the run finished before the signal
+		}
+		if code != exitInterrupted || !strings.Contains(stderr.String(), "stopping:") || strings.Contains(stderr.String(), "second interrupt") {
+			t.Errorf("group %v: exit %d, want 130 after one interrupt; stderr:\n%s", group, code, stderr)
+		}
 	}
 }

@@ -403,22 +403,36 @@ func interrupts(e *errOut, noCache bool) (ctx context.Context, stop func()) {
 	sig := make(chan os.Signal, 2)
 	quit := make(chan struct{})
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	if forwardedInterrupt != nil {
+		signal.Notify(sig, forwardedInterrupt)
+	}
 	go func() {
+		var first os.Signal
 		select {
-		case <-sig:
+		case first = <-sig:
 		case <-quit:
 			return
 		}
+		at := time.Now()
 		kept := "finished cells are kept (cached: the same command resumes)"
 		if noCache {
 			kept = "finished cells are not kept (--no-cache)"
 		}
 		e.warn("stopping: %d cells running, %s; interrupt again to exit at once", runner.RunningCells(), kept)
 		cancel()
-		select {
-		case <-sig:
-			exitNow(e.fail(exitInterrupted, "second interrupt: exiting without waiting for the running cells"))
-		case <-quit:
+		for {
+			select {
+			case s := <-sig:
+				// One interrupt sent to both of runexp's processes (a
+				// terminal's Ctrl-C, a scheduler's SIGTERM to a job)
+				// arrives here directly and from the supervisor.
+				if (s == forwardedInterrupt) != (first == forwardedInterrupt) && time.Since(at) < time.Second {
+					continue
+				}
+				exitNow(e.fail(exitInterrupted, "second interrupt: exiting without waiting for the running cells"))
+			case <-quit:
+			}
+			return
 		}
 	}()
 	return ctx, func() {

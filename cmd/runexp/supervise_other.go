@@ -12,3 +12,6 @@ import (
 func supervise([]string, io.Writer) (int, bool) { return 0, false }
 
 func crashFile(string) *os.File { return nil }
+
+// forwardedInterrupt is nil: there is no supervisor to pass interrupts on.
+var forwardedInterrupt os.Signal

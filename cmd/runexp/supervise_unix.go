@@ -33,8 +33,7 @@ func supervise(args []string, stderr io.Writer) (code int, ok bool) {
 	cmd.ExtraFiles = []*os.File{w} // descriptor 3
 	cmd.Env = append(os.Environ(), supervisedEnv+"=3")
 	// Signals are caught before the worker exists, so none is lost in
-	// between; the worker, in the same process group, gets a terminal's
-	// Ctrl-C by itself.
+	// between.
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
@@ -56,14 +55,18 @@ wait:
 	for {
 		select {
 		case s := <-sigs:
-			// A terminal sends Ctrl-C and Ctrl-\ to its foreground process
-			// group, the worker included: forwarding them would deliver
-			// them twice. Anything else (kill, a scheduler's SIGTERM) is
-			// forwarded.
-			if (s == syscall.SIGINT || s == syscall.SIGQUIT) && inForeground() {
+			// An interrupt sent to the supervisor alone (kill PID,
+			// timeout(1), docker stop) must reach the worker; one sent to
+			// the process group or to every process of a job (Ctrl-C, a
+			// scheduler) reaches the worker too. It is passed on as
+			// forwardedInterrupt, which the worker takes as the same
+			// interrupt as a SIGINT or SIGTERM it got within a second
+			// (interrupts), so an interrupt is never counted twice.
+			if s == syscall.SIGQUIT {
+				cmd.Process.Signal(s)
 				continue
 			}
-			cmd.Process.Signal(s)
+			cmd.Process.Signal(forwardedInterrupt)
 		case werr = <-done:
 			break wait
 		}
@@ -85,7 +88,7 @@ wait:
 		ws, _ := ee.Sys().(syscall.WaitStatus)
 		if ws.Signaled() {
 			switch sig := ws.Signal(); sig {
-			case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP:
+			case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, forwardedInterrupt:
 				return exitInterrupted, true
 			default:
 				why := ""
@@ -101,6 +104,10 @@ wait:
 	fmt.Fprintln(stderr, "runexp:", werr)
 	return exitCrash, true
 }
+
+// forwardedInterrupt is the signal the supervisor passes an interrupt on
+// as (see supervise).
+var forwardedInterrupt os.Signal = syscall.SIGUSR2
 
 // crashFile returns descriptor fd (a decimal number) as a file if it is
 // open and a pipe, marked close-on-exec.
