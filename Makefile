@@ -23,16 +23,19 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
-# Fuzz every parser (config, CSV, USPS text, GIF, PGM, MAT, SHA256SUMS,
-# the PIE index map) for FUZZTIME each; CI runs `make fuzz FUZZTIME=5s`.
+# Fuzz every parser (config, config + validate, CSV, USPS text and gzip file, GIF, PGM, MAT,
+# SHA256SUMS, the PIE index map, Oil Flow text, the ORL zip, JPEG) for
+# FUZZTIME each; CI runs `make fuzz FUZZTIME=5s`.
 # New crashers land in the package's testdata/fuzz and then run with
 # `make test` as regression seeds.
 FUZZTIME ?= 60s
-FUZZ_TARGETS := ./internal/config:FuzzParse \
+FUZZ_TARGETS := ./internal/config:FuzzParse ./experiments:FuzzValidate \
 	./internal/datasets:FuzzDecodeMAT ./internal/datasets:FuzzDecodePGM \
 	./internal/datasets:FuzzReadCSVMatrix ./internal/datasets:FuzzParseUSPS \
 	./internal/datasets:FuzzDecodeYaleFace ./internal/datasets:FuzzParseSums \
-	./internal/datasets:FuzzParsePIEMap
+	./internal/datasets:FuzzParsePIEMap ./internal/datasets:FuzzDecodeUSPS \
+	./internal/datasets:FuzzParseNumbers ./internal/datasets:FuzzDecodeORL \
+	./internal/datasets:FuzzDecodeJPEGGray
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

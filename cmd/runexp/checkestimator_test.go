@@ -92,7 +92,7 @@ experiment: {figure: none}
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	code, stdout, stderr := runCLI("--out", out, "--no-cache", cfg)
+	code, stdout, stderr := runCLI("--out", out, "--no-cache", "--allow-external", cfg)
 	// docs/exit-status.md gives a run with failed cells status 3
 	// (incomplete); until that lands it is 0. Either way the run finished.
 	if code != exitOK && code != 3 {

@@ -56,7 +56,7 @@ var commands = []string{"run", "validate", "list", "version", "denoise", "merge"
 func isCommand(s string) bool { return slices.Contains(commands, s) }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(mainStatus(os.Args[1:], os.Stderr, func() int { return run(os.Args[1:], os.Stdout, os.Stderr) }))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -196,6 +196,7 @@ type runFlags struct {
 	configs, data, out, cache, shard, logFormat string
 	jobs, maxCells                              int
 	verbose, quiet, noCache, force              bool
+	allowExternal                               bool
 	with                                        withOptions
 	prof                                        profiler
 }
@@ -218,6 +219,7 @@ func newRunCommand() (*command, *runFlags) {
 	fs.BoolVar(&f.quiet, "quiet", false, "only warnings, errors, one summary line per config and, on a run longer than a minute, a progress line a minute")
 	c.alias("q", "quiet")
 	fs.IntVar(&f.maxCells, "max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
+	fs.BoolVar(&f.allowExternal, "allow-external", false, allowExternalUsage)
 	f.with.register(fs)
 	f.prof.register(fs)
 	c.footer = `On a terminal the progress bar (cells done, time spent, time left) redraws
@@ -316,6 +318,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	// Validate every config before running any, so a typo in the last
 	// one does not surface after an hour of the first.
 	entries, err := suite.Load(files, with, e.lines())
+	if err == nil {
+		err = suite.CheckExternal(entries, f.allowExternal)
+	}
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
@@ -326,7 +331,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	o := suite.Options{
 		Run: runner.Options{
 			DataDir: f.data, OutRoot: root, CacheDir: cacheDir, NoCache: f.noCache, Force: f.force,
-			Shard: shard, Workers: f.jobs, Log: log, Stdout: tables,
+			Shard: shard, Workers: f.jobs, Log: log, Stdout: tables, Top: f.out, AllowExternal: f.allowExternal,
 		},
 		Around: f.prof.around(log),
 		Progress: func(cf *config.Config) func(done, total int) {
@@ -398,22 +403,36 @@ func interrupts(e *errOut, noCache bool) (ctx context.Context, stop func()) {
 	sig := make(chan os.Signal, 2)
 	quit := make(chan struct{})
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	if forwardedInterrupt != nil {
+		signal.Notify(sig, forwardedInterrupt)
+	}
 	go func() {
+		var first os.Signal
 		select {
-		case <-sig:
+		case first = <-sig:
 		case <-quit:
 			return
 		}
+		at := time.Now()
 		kept := "finished cells are kept (cached: the same command resumes)"
 		if noCache {
 			kept = "finished cells are not kept (--no-cache)"
 		}
 		e.warn("stopping: %d cells running, %s; interrupt again to exit at once", runner.RunningCells(), kept)
 		cancel()
-		select {
-		case <-sig:
-			exitNow(e.fail(exitInterrupted, "second interrupt: exiting without waiting for the running cells"))
-		case <-quit:
+		for {
+			select {
+			case s := <-sig:
+				// One interrupt sent to both of runexp's processes (a
+				// terminal's Ctrl-C, a scheduler's SIGTERM to a job)
+				// arrives here directly and from the supervisor.
+				if (s == forwardedInterrupt) != (first == forwardedInterrupt) && time.Since(at) < time.Second {
+					continue
+				}
+				exitNow(e.fail(exitInterrupted, "second interrupt: exiting without waiting for the running cells"))
+			case <-quit:
+			}
+			return
 		}
 	}()
 	return ctx, func() {
@@ -519,7 +538,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	code = exitOK
 	for _, en := range entries {
-		sum, err := runner.MergeShards(en.Config, runner.Options{DataDir: *data, OutRoot: root, Stdout: stdout, With: en.Added})
+		sum, err := runner.MergeShards(en.Config, runner.Options{DataDir: *data, OutRoot: root, Top: *out, Stdout: stdout, With: en.Added})
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
@@ -657,12 +676,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		}
 		for _, x := range xs {
 			cf, err := config.Load(x.File)
-			var cells []*runner.Cell
+			var plan *runner.Plan
 			if err == nil {
-				var plan *runner.Plan
-				if plan, err = runner.Validate(cf); err == nil {
-					cells = plan.Cells
-				}
+				plan, err = runner.Validate(cf)
 			}
 			indent := ""
 			if len(cols) > 0 {
@@ -673,7 +689,16 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 				code = exitUsage
 				continue
 			}
-			fmt.Fprintf(stdout, "%s%s: ok (%s, %d cells, %d claims)\n", indent, x.File, cf.Kind, len(cells), len(cf.Claims))
+			mem := ""
+			if est := plan.Estimate; est != nil {
+				mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
+			}
+			fmt.Fprintf(stdout, "%s%s: ok (%s, %d cells, %d claims%s)\n", indent, x.File, cf.Kind, len(plan.Cells), len(cf.Claims), mem)
+			// A config that runs commands is code: say which, before
+			// anyone runs it.
+			for _, ec := range runner.ExternalCommands(cf) {
+				fmt.Fprintf(stdout, "%s  %s:%d: method %s runs the command %q (only with --allow-external)\n", indent, x.File, ec.Line, ec.Method, ec.Command)
+			}
 		}
 	}
 	return code

@@ -63,6 +63,7 @@ or selected by --only, stands for its configs.
 	verbose := fs.Bool("v", false, "debug logging")
 	var wo withOptions
 	wo.register(fs)
+	allowExternal := fs.Bool("allow-external", false, allowExternalUsage)
 	quiet := fs.Bool("quiet", false, "only warnings, errors, one line per config and, on a config longer than a minute, a progress line a minute")
 	c.alias("q", "quiet")
 	var prof profiler
@@ -118,6 +119,9 @@ or selected by --only, stands for its configs.
 	}
 	// Every config is validated before any runs.
 	entries, err := suite.Load(files, with, e.lines())
+	if err == nil {
+		err = suite.CheckExternal(entries, *allowExternal)
+	}
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
@@ -131,7 +135,7 @@ or selected by --only, stands for its configs.
 		Options: suite.Options{
 			Run: runner.Options{
 				DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
-				Workers: *jobs, Log: log,
+				Workers: *jobs, Log: log, Top: *out, AllowExternal: *allowExternal,
 			},
 			Around: prof.around(log),
 			Progress: func(cf *config.Config) func(done, total int) {

@@ -16,6 +16,7 @@ func init() {
 			_, err := ringsOptions(s)
 			return err
 		},
+		Shape: ringsShape,
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
 			o, err := ringsOptions(s)
 			if err != nil {
@@ -36,6 +37,7 @@ func init() {
 			_, err := uspsOptions(s)
 			return err
 		},
+		Shape: uspsShape,
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
 			o, err := uspsOptions(s)
 			if err != nil {
@@ -67,6 +69,7 @@ func init() {
 			_, err := yalebOptions(s)
 			return err
 		},
+		Shape: yalebShape,
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
 			o, err := yalebOptions(s)
 			if err != nil {
@@ -84,6 +87,36 @@ func init() {
 			return &runner.Data{Train: set}, nil
 		},
 	})
+}
+
+// yaleBPerSubset is the number of lightings of each illumination subset
+// in the 64 of Extended Yale B (Georghiades et al. 2001: 7, 12, 12, 14,
+// 19); yaleBSubjects the subjects of the cropped set (yaleB01–13, 15–39).
+var yaleBPerSubset = [6]int{1: 7, 2: 12, 3: 12, 4: 14, 5: 19}
+
+const yaleBSubjects = 38
+
+// yalebShape bounds the Yale B selection from above: every lighting of
+// the selected subsets for every selected subject (the data root's bad
+// and missing images only make it smaller).
+func yalebShape(s config.Section) (runner.Shape, error) {
+	o, err := yalebOptions(s)
+	if err != nil {
+		return runner.Shape{}, err
+	}
+	per := 0
+	for _, k := range o.Subsets {
+		per += yaleBPerSubset[k]
+	}
+	subj := len(o.Subjects)
+	if subj == 0 {
+		subj = yaleBSubjects
+	}
+	w, h := datasets.YaleBWidth, datasets.YaleBHeight
+	if o.Width > 0 {
+		w, h = o.Width, o.Height
+	}
+	return runner.Shape{Points: subj * per, Dim: runner.Product(w, h)}, nil
 }
 
 func intList(s config.Section, r *config.Reader, key string, def []int, lo, hi int) ([]int, error) {
@@ -155,6 +188,19 @@ func ringsOptions(s config.Section) (datasets.RingsOptions, error) {
 type uspsOpts struct {
 	datasets.USPSOptions
 	lo, hi float64 // the pixel range after scaling
+}
+
+// ringsShape is the drawn points, in the plane.
+func ringsShape(s config.Section) (runner.Shape, error) {
+	o, err := ringsOptions(s)
+	return runner.Shape{Points: o.N, Dim: 2}, err
+}
+
+// uspsShape is the drawn digits: the training and test images of each.
+func uspsShape(s config.Section) (runner.Shape, error) {
+	o, err := uspsOptions(s)
+	n := runner.Product(len(o.Digits), o.TrainPerDigit) + runner.Product(len(o.Digits), o.TestPerDigit)
+	return runner.Shape{Points: n, Dim: datasets.USPSSide * datasets.USPSSide}, err
 }
 
 func uspsOptions(s config.Section) (uspsOpts, error) {

@@ -21,6 +21,7 @@ func init() {
 			_, _, err := yaleFacesOptions(s)
 			return err
 		},
+		Shape: yaleFacesShape,
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
 			o, labels, err := yaleFacesOptions(s)
 			if err != nil {
@@ -57,6 +58,7 @@ func init() {
 			_, err := pieOptions(s)
 			return err
 		},
+		Shape: pieShape,
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
 			o, err := pieOptions(s)
 			if err != nil {
@@ -79,6 +81,32 @@ func init() {
 			return &runner.Data{Train: set}, nil
 		},
 	})
+}
+
+// yaleFacesShape: 15 × 11 files, 156 distinct (PROVENANCE.md), row 0
+// cropped.
+func yaleFacesShape(s config.Section) (runner.Shape, error) {
+	o, _, err := yaleFacesOptions(s)
+	n, w, h := 165, datasets.YaleFacesWidth, datasets.YaleFacesHeight-1
+	if o.Dedupe {
+		n = 156
+	}
+	if o.Width > 0 {
+		w, h = o.Width, o.Height
+	}
+	return runner.Shape{Points: n, Dim: runner.Product(w, h)}, err
+}
+
+// pieShape: 15 expression images or 5 poses × 21 flashes a subject
+// (PROVENANCE.md's index map), of 32×32.
+func pieShape(s config.Section) (runner.Shape, error) {
+	o, err := pieOptions(s)
+	per := map[string]int{"expression": 15, "poses": 105}[o.Subset]
+	subj := len(o.Subjects)
+	if subj == 0 {
+		subj = 10
+	}
+	return runner.Shape{Points: subj * per, Dim: 32 * 32}, err
 }
 
 func yaleFacesOptions(s config.Section) (datasets.YaleFacesOptions, string, error) {

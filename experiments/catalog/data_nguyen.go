@@ -17,6 +17,9 @@ func init() {
 		Check: func(s config.Section) error {
 			return s.Reader("dataset").Err()
 		},
+		Shape: func(s config.Section) (runner.Shape, error) {
+			return runner.Shape{Points: 68 * 42, Dim: 32 * 32}, s.Reader("dataset").Err()
+		},
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
 			if err := s.Reader("dataset").Err(); err != nil {
 				return nil, err
@@ -40,6 +43,11 @@ func init() {
 			r := s.Reader("dataset")
 			r.String("split", "trn", "trn", "tst", "vdn")
 			return r.Err()
+		},
+		Shape: func(s config.Section) (runner.Shape, error) {
+			r := s.Reader("dataset")
+			r.String("split", "trn", "trn", "tst", "vdn")
+			return runner.Shape{Points: 1000, Dim: 12}, r.Err()
 		},
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
 			r := s.Reader("dataset")

@@ -14,6 +14,9 @@ func init() {
 		Check: func(s config.Section) error {
 			return s.Reader("dataset").Err()
 		},
+		Shape: func(s config.Section) (runner.Shape, error) {
+			return runner.Shape{Points: datasets.ORLSubjects * datasets.ORLImages, Dim: datasets.ORLWidth * datasets.ORLHeight}, s.Reader("dataset").Err()
+		},
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
 			if err := s.Reader("dataset").Err(); err != nil {
 				return nil, err

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/runexp/runexp/internal/config"
@@ -17,6 +18,16 @@ func init() {
 		Check: func(s config.Section) error {
 			_, err := scene15Options(s)
 			return err
+		},
+		Shape: func(s config.Section) (runner.Shape, error) {
+			o, err := scene15Options(s)
+			// 4485 images (PROVENANCE.md) as 512-d GIST (4×4 blocks ×
+			// 32 Gabor filters); computing them holds the 32 filters of
+			// the padded side (gist_size + 64)² and, per worker, a few
+			// complex planes of it.
+			side := float64(o.ImageSize + 64)
+			work := (32*8 + 8*16*float64(runtime.GOMAXPROCS(0))) * side * side
+			return runner.Shape{Points: 4485, Dim: 512, Work: work}, err
 		},
 		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
 			o, err := scene15Options(s)

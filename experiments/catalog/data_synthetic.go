@@ -19,6 +19,10 @@ func init() {
 			_, err := syntheticOptions(s)
 			return err
 		},
+		Shape: func(s config.Section) (runner.Shape, error) {
+			o, err := syntheticOptions(s)
+			return runner.Shape{Points: runner.Product(o.Classes, o.Groups, o.PerCell), Dim: runner.Product(o.Width, o.Height)}, err
+		},
 		Load: loadSynthetic,
 	})
 }

@@ -210,6 +210,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	rec.Metrics["components"] = float64(q)
 	rec.Metrics["failed_rows"] = float64(sc.failed)
 	rec.Metrics["nonconverged_rows"] = float64(sc.nonconv)
+	for _, r := range sc.reasons {
+		rec.AddFailure(r)
+	}
 	if len(sc.good) == 0 {
 		return fmt.Errorf("every one of the %d inputs failed (first: %v)", n, st0[0].Err)
 	}
@@ -260,8 +263,10 @@ type scores struct {
 	good, raw       []float64 // over the rows that did not fail
 	sse, sseRaw     []float64
 	failed, nonconv int
-	zeros, d        int // exact zeros among the good rows' d pixels
-	diag            map[string][]float64
+	// reasons are the failed rows' errors, in row order.
+	reasons  []string
+	zeros, d int // exact zeros among the good rows' d pixels
+	diag     map[string][]float64
 }
 
 // score measures every pre-image of one repeat against its clean image,
@@ -280,6 +285,7 @@ func (in *instance) score(sc *scores, z *mat.Dense, st []methods.Status) {
 		zi := z.RawRowView(i)
 		if st[i].Err != nil {
 			sc.failed++
+			sc.reasons = append(sc.reasons, st[i].Err.Error())
 			sc.mse[off+i], sc.mseRaw[off+i] = math.NaN(), math.NaN()
 			continue
 		}

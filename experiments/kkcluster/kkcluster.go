@@ -337,6 +337,7 @@ func (in *instance) centreMetrics(c *clustering, z *mat.Dense, st []methods.Stat
 		zi := z.RawRowView(cc)
 		imgs = append(imgs, zi...)
 		if st[cc].Err != nil {
+			rec.AddFailure(st[cc].Err.Error())
 			continue
 		}
 		good = append(good, cc)

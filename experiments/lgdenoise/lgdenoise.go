@@ -362,6 +362,7 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 		if o.failed[i] != nil {
 			nfail[g]++
 			nfail[all]++
+			rec.AddFailure(o.failed[i].Error())
 			for _, h := range []int{g, all} {
 				for j := range arr[h] {
 					arr[h][j] = append(arr[h][j], math.NaN())

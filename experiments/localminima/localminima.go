@@ -45,7 +45,20 @@ func init() {
 		"a pre-image estimator started from every training point, over c (Abrahamsen & Hansen Fig. 3)",
 		check, start)
 	k.Takes = methods.PreImages
+	// The point is checked against the data's dimension by validate too,
+	// from the dataset's options, not only once the data is loaded.
+	k.Shape = func(c *config.Config, opts any, s runner.Shape) error {
+		return checkPoint(c, opts.(options), s.Dim)
+	}
 	runner.RegisterKind(k)
+}
+
+// checkPoint refuses a point of another dimension than the data's.
+func checkPoint(c *config.Config, o options, dim int) error {
+	if dim > 0 && dim != len(o.point) {
+		return c.Experiment.Errorf("point", "experiment.point: has %d coordinates, the data has %d", len(o.point), dim)
+	}
+	return nil
 }
 
 type options struct {
@@ -87,7 +100,7 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 		return nil, err
 	}
 	if _, dim := d.Train.X.Dims(); dim != len(o.point) {
-		return nil, env.Config.Experiment.Errorf("point", "experiment.point: has %d coordinates, the data has %d", len(o.point), dim)
+		return nil, checkPoint(env.Config, o, dim)
 	}
 	return &instance{env: env, opt: o, data: d}, nil
 }
@@ -146,6 +159,7 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, cost []float64, re
 	for i := 0; i < n; i++ {
 		if st[i].Err != nil {
 			failed++
+			rec.AddFailure(st[i].Err.Error())
 			cost[i] = math.NaN()
 			continue
 		}

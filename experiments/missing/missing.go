@@ -209,6 +209,7 @@ func pname(p float64) string { return fmt.Sprintf("p%02d", int(math.Round(100*p)
 type result struct {
 	sse     float64
 	failed  bool
+	reason  string // the first failed row's error when failed
 	nonconv float64
 	err     error
 }
@@ -229,6 +230,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			nonconv += o.nonconv
 			if o.failed {
 				failedReps++
+				rec.AddFailure(o.reason)
 				continue
 			}
 			errs = append(errs, o.sse)
@@ -300,8 +302,8 @@ func (in *instance) impute(cell *runner.Cell, pi, r int) result {
 	}
 	var out result
 	for _, s := range st {
-		if s.Err != nil {
-			out.failed = true
+		if s.Err != nil && !out.failed {
+			out.failed, out.reason = true, s.Err.Error()
 		}
 		out.nonconv += s.Diag["nonconverged_fits"]
 	}

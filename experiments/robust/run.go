@@ -200,6 +200,7 @@ func (in *instance) measure(o *outcome, ci int, rec *report.Record) (failed, non
 		r := ci*n + i
 		if o.st[r].Err != nil {
 			failed++
+			rec.AddFailure(o.st[r].Err.Error())
 			continue
 		}
 		if !o.st[r].Converged && o.st[r].Iterations > 0 {

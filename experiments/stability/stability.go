@@ -166,6 +166,7 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, rec *report.Record
 			r := i*s + k
 			if st[r].Err != nil {
 				failedRows++
+				rec.AddFailure(st[r].Err.Error())
 				continue
 			}
 			if !st[r].Converged && st[r].Iterations > 0 { // a direct method has no iterations to converge

@@ -135,12 +135,18 @@
 // # Bounds
 //
 // A config can only make runexp write inside --out and allocate what it
-// plainly asks for. The file's name (without extension) names its result
+// plainly asks for, with one exception it has to be given leave for: a
+// method named external runs the command its command parameter names, and
+// that command can do anything its user can. runexp validate lists such
+// commands, and run and suite refuse the config unless --allow-external
+// is given (docs/external-estimators.md, "Trust"). The file's name (without extension) names its result
 // folder and must be a plain name (CheckFileName: no separator, not "."
 // or "..", no leading dot), as must experiment.figure_name and any other
 // experiment option ending in _name. A file holds one YAML document. It
 // expands, aliases included, to at most MaxNodes nodes. Numbers are
 // finite, and integers within ±2^53 (so that they survive conversion to
 // float64 exactly). The grid has at most runner.DefaultMaxCells cells
-// unless runexp --max-cells raises it.
+// unless runexp --max-cells raises it. What the data and the kernel
+// matrix need is estimated from the dataset's options before anything is
+// loaded (runner.Validate) and refused beyond the machine's memory.
 package config

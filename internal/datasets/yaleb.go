@@ -236,6 +236,13 @@ func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 		}
 		return path.Base(imgs[i].Path) < path.Base(imgs[j].Path)
 	})
+	selected := make([]string, len(imgs))
+	for i, img := range imgs {
+		selected[i] = img.Path
+	}
+	if err := r.checkDistinct(selected); err != nil {
+		return nil, nil, err
+	}
 
 	var (
 		data           []float64

@@ -141,6 +141,13 @@ func LoadYaleFaces(r *Root, o YaleFacesOptions) (*Set, []YaleFace, error) {
 		}
 		return a.Group - b.Group
 	})
+	paths := make([]string, len(faces))
+	for i, f := range faces {
+		paths[i] = f.Path
+	}
+	if err := r.checkDistinct(paths); err != nil {
+		return nil, nil, err
+	}
 	dw, dh := YaleFacesWidth, YaleFacesHeight-1
 	var rs *resizer
 	if o.Width > 0 {
@@ -164,6 +171,11 @@ func LoadYaleFaces(r *Root, o YaleFacesOptions) (*Set, []YaleFace, error) {
 			h.Write([]byte{byte(math.Round(v * 255))})
 		}
 		copy(keys[i][:], h.Sum(nil))
+	}
+	// Files that differ but decode to the same pixels (one re-encoded
+	// over another) are caught here.
+	if err := duplicates(filepath.Join(r.Dir, YaleFacesDir), "the same pixels", paths, keys); err != nil {
+		return nil, nil, err
 	}
 	// A duplicate points at the normal image of its pair when there is
 	// one, else at the earlier image.

@@ -1,6 +1,10 @@
 package report
 
 import (
+	"errors"
+	"github.com/runexp/runexp/internal/safefs"
+	"io/fs"
+
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -231,7 +235,24 @@ func isRunDir(dir string) (bool, error) {
 	if !fi.IsDir() {
 		return false, fmt.Errorf("report: compare: %s is not a directory", dir)
 	}
-	return isRegular(filepath.Join(dir, "records.jsonl")), nil
+	return hasRecords(dir)
+}
+
+// hasRecords reports whether dir holds records.jsonl; one that is there
+// but is not a regular file (a link to /dev/zero) is an error naming it,
+// not a folder without records.
+func hasRecords(dir string) (bool, error) {
+	p := filepath.Join(dir, "records.jsonl")
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("report: compare: %w", err)
+	case !fi.Mode().IsRegular():
+		return false, fmt.Errorf("report: compare: %w", &safefs.NotRegularError{Path: p, Mode: fi.Mode()})
+	}
+	return true, nil
 }
 
 // runDirs returns the sorted names of root's subdirectories that hold
@@ -244,7 +265,14 @@ func runDirs(root string) ([]string, error) {
 	var names []string
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, ".") && isDir(filepath.Join(root, n)) && isRegular(filepath.Join(root, n, "records.jsonl")) {
+		if strings.HasPrefix(n, ".") || !isDir(filepath.Join(root, n)) {
+			continue
+		}
+		ok, err := hasRecords(filepath.Join(root, n))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			names = append(names, n)
 		}
 	}
@@ -276,6 +304,9 @@ func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, erro
 		}
 		if or.Error != nr.Error {
 			add(key, "error", or.Error, nr.Error)
+		}
+		if a, b := or.FailureCounts(), nr.FailureCounts(); a != b {
+			add(key, "failed rows", orDash(a), orDash(b))
 		}
 		for name, ov := range or.Metrics {
 			nv, ok := nr.Metrics[name]

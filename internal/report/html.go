@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/runexp/runexp/internal/safefs"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -60,7 +62,7 @@ func (c claimJSON) unexpected() bool {
 // false.
 func readClaims(dir string) (cl []claimJSON, ok bool, err error) {
 	path := filepath.Join(dir, "claims.json")
-	b, err := os.ReadFile(path)
+	b, err := safefs.ReadFile(path, MaxJSONBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -228,7 +230,7 @@ func loadWithRoot(dir, name string) (*htmlWithRoot, error) {
 		if strings.HasPrefix(e.Name(), ".") || !isRegular(mpath) {
 			continue
 		}
-		b, err := os.ReadFile(mpath)
+		b, err := safefs.ReadFile(mpath, MaxJSONBytes)
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
@@ -418,7 +420,7 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 	r := &htmlRun{Name: name, Href: relURL(name), Up: up, Title: name}
 
 	mpath := filepath.Join(dir, "manifest.json")
-	b, err := os.ReadFile(mpath)
+	b, err := safefs.ReadFile(mpath, MaxJSONBytes)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -428,7 +430,7 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 	r.Wall = strconv.FormatFloat(r.Manifest.WallSeconds, 'f', 1, 64)
 	r.Provenance = provenance(&r.Manifest)
 
-	md, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	md, err := safefs.ReadFile(filepath.Join(dir, "tables.md"), MaxJSONBytes)
 	switch {
 	case err == nil:
 		doc := parseTablesMarkdown(string(md))

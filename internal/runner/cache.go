@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"github.com/runexp/runexp/internal/safefs"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -174,6 +176,10 @@ func versionOr1(v string) string {
 	return v
 }
 
+// maxEntryBytes bounds a cache entry read back: a record (report's
+// MaxRecordLine) and its key and data list.
+const maxEntryBytes = report.MaxRecordLine + 1<<20
+
 // Cache stores finished cells, one JSON file per cell, named by the hash
 // of its CellKey. Each entry carries its full key, the data files the run
 // had read with their SHA-256, the record, and a checksum of all three;
@@ -228,9 +234,15 @@ func (r *Rejected) Error() string { return r.File + ": " + r.Reason }
 // data root's SHA256SUMS.
 func (c *Cache) Get(key CellKey, dataSum func(path string) (string, bool)) (r report.Record, ok bool, rej *Rejected) {
 	file := c.path(key.Hash())
-	b, err := os.ReadFile(file)
-	if err != nil {
+	if safefs.CheckUnder(c.Dir, filepath.Dir(file)) != nil {
+		return r, false, nil // Put refuses the folder with its reason
+	}
+	b, err := safefs.ReadFile(file, maxEntryBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return r, false, nil
+	}
+	if err != nil {
+		return r, false, &Rejected{File: file, Reason: err.Error()}
 	}
 	bad := func(format string, a ...any) (report.Record, bool, *Rejected) {
 		return report.Record{}, false, &Rejected{File: file, Reason: fmt.Sprintf(format, a...)}
@@ -291,7 +303,12 @@ func (c *Cache) Put(key CellKey, data []report.FileSum, r report.Record) error {
 	if err := enc.Encode(&e); err != nil {
 		return err
 	}
-	return report.WriteFileAtomic(c.path(key.Hash()), buf.Bytes())
+	file := c.path(key.Hash())
+	// The cache folder is used as given; nothing below it is followed.
+	if err := safefs.MkdirUnder(c.Dir, filepath.Dir(file)); err != nil {
+		return err
+	}
+	return report.WriteFileAtomic(file, buf.Bytes())
 }
 
 // Delete removes the entry of key if present (used by --force before

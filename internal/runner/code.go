@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"io/fs"
 	"sync"
 
 	"github.com/runexp/runexp"
@@ -19,33 +20,38 @@ var code struct {
 
 func codeIndex() (*codefp.Index, error) {
 	code.once.Do(func() {
-		// Registering files are roots, not shared code: an estimator's
-		// file counts for its own cells only (unless other code uses its
-		// names, which the index follows).
-		var owned []string
-		var callers []string
-		for _, s := range methods.All() {
-			callers = append(callers, s.File)
-		}
-		for _, k := range Kinds() {
-			callers = append(callers, k.File)
-		}
-		for _, d := range Datasets() {
-			callers = append(callers, d.File)
-		}
-		ix, err := codefp.New(runexp.Sources, runexp.Module, nil)
-		if err != nil {
-			code.err = err
-			return
-		}
-		for _, f := range callers {
-			if p, ok := ix.Resolve(f); ok {
-				owned = append(owned, p)
-			}
-		}
-		code.ix = ix.WithOwned(owned, bookkeeping())
+		code.ix, code.err = newCodeIndex(runexp.Sources)
 	})
 	return code.ix, code.err
+}
+
+// newCodeIndex indexes the module's sources in fsys, with every
+// registered estimator's, kind's and dataset's file owned. Registering
+// files are roots, not shared code: an estimator's file counts for its
+// own cells only (unless other code uses its names, which the index
+// follows, declaration by declaration).
+func newCodeIndex(fsys fs.FS) (*codefp.Index, error) {
+	var owned []string
+	var callers []string
+	for _, s := range methods.All() {
+		callers = append(callers, s.File)
+	}
+	for _, k := range Kinds() {
+		callers = append(callers, k.File)
+	}
+	for _, d := range Datasets() {
+		callers = append(callers, d.File)
+	}
+	ix, err := codefp.New(fsys, runexp.Module, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range callers {
+		if p, ok := ix.Resolve(f); ok {
+			owned = append(owned, p)
+		}
+	}
+	return ix.WithOwned(owned, bookkeeping()), nil
 }
 
 // bookkeeping lists the files whose code keys, verifies and ships cells

@@ -149,7 +149,7 @@ func (e *Env) checkComponents() error {
 	}
 	for _, q := range e.Config.Model.Components {
 		if q > n {
-			return e.Config.ModelErrorf("model.components: %d exceeds the %d points of the data (training and test together); a principal-component model of them has at most that many components", q, n)
+			return componentsError(e.Config, q, n)
 		}
 	}
 	return nil

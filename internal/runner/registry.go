@@ -55,6 +55,11 @@ type Kind struct {
 	// are fixed by the experiment, e.g. distortion and classify), and
 	// --with skips it.
 	Takes methods.Capability
+	// Shape, when set, checks the data's shape as the dataset's options
+	// give it (Validate's estimate, before anything is loaded) against
+	// the kind's options: a point of another dimension than the data's,
+	// say. Start checks the loaded data again.
+	Shape func(c *config.Config, opts any, s Shape) error
 	// Repeats marks a kind that honours repeats: N (config.Repeats): it
 	// runs every cell on N corruption draws, draw r seeded by
 	// RepeatSeed(root, r) and shared by every method, and concatenates
@@ -114,6 +119,10 @@ type DatasetSpec struct {
 	Check func(opts config.Section) error
 	// Load reads (or draws) the data with the given random stream.
 	Load func(env *Env, opts config.Section) (*Data, error)
+	// Shape gives the data's size from its options alone (exact, or an
+	// upper bound where the data root decides), for Validate's resource
+	// estimate; nil for a dataset that cannot tell (no estimate).
+	Shape func(opts config.Section) (Shape, error)
 	// File is the source file that registered the dataset (filled in by
 	// RegisterDataset); the cell cache keys on its code's fingerprint.
 	File string

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // checkResultDir refuses a result directory that is a symbolic link (or
@@ -32,10 +33,11 @@ func checkResultDir(dir string) error {
 
 // stageDir creates the hidden sibling of dir that a report is written
 // into before it replaces dir as a whole, with the mode os.Mkdir gives
-// (0o777 less the umask), like the files written into it.
-func stageDir(dir string) (string, error) {
+// (0o777 less the umask), like the files written into it; no folder
+// between top and it may be a symbolic link.
+func stageDir(top, dir string) (string, error) {
 	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o777); err != nil {
+	if err := safefs.MkdirUnder(top, parent); err != nil {
 		return "", err
 	}
 	return report.MkdirTemp(parent, "."+filepath.Base(dir)+".staging-")

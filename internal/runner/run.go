@@ -23,6 +23,7 @@ import (
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 	"github.com/runexp/runexp/internal/suggest"
 	"github.com/runexp/runexp/internal/tables"
 )
@@ -55,6 +56,30 @@ type Options struct {
 	// --with) that c's methods already hold, for the manifest and a
 	// shard's provenance; merging refuses shards run with other ones.
 	With []report.WithSpec
+	// Top is the --out folder OutRoot lies in when OutRoot is a --with
+	// folder inside it ("": OutRoot itself). Every folder runexp writes
+	// into below Top (result folders, their staging and lock, shards/,
+	// the default cache) is checked for symbolic links, component by
+	// component; Top itself is the user's and is used as given.
+	Top string
+	// AllowExternal lets the config's own methods run the commands of
+	// external estimators (runexp --allow-external). Without it a config
+	// that names one is refused before anything runs: a config received
+	// from someone else would otherwise run their command. Estimators
+	// added with --with (Method.Added) are typed on the command line and
+	// need no further leave.
+	AllowExternal bool
+}
+
+// top is the folder every write of the run must stay below.
+func (o Options) top() string {
+	switch {
+	case o.Top != "":
+		return o.Top
+	case o.OutRoot != "":
+		return o.OutRoot
+	}
+	return "results"
 }
 
 // Summary is what a run produced. Each cause of a non-zero exit status
@@ -116,6 +141,9 @@ type Plan struct {
 	Kind    *Kind
 	Options any
 	Cells   []*Cell
+	// Estimate is the config's resource estimate, or nil when its
+	// dataset cannot tell its shape from the options.
+	Estimate *Estimate
 }
 
 // Start prepares the plan's experiment in env.
@@ -123,13 +151,21 @@ func (p *Plan) Start(env *Env) (Instance, error) { return p.Kind.Start(env, p.Op
 
 // Validate checks everything about a config that can be checked without
 // loading data or running: kind, dataset options, experiment options,
-// estimator names and parameters, the grid and the claims.
+// estimator names and parameters, the grid, the claims, and the resource
+// estimate (components within the data's points, the shape the kind
+// needs, memory within MaxMemory). Run calls it first, so `runexp
+// validate` and a run refuse the same configs.
 func Validate(c *config.Config) (*Plan, error) {
 	kind, opts, cells, err := validate(c)
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Kind: kind, Options: opts, Cells: cells}, nil
+	ds, _ := LookupDataset(c.Dataset.Name)
+	est, err := estimate(c, kind, opts, ds)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Kind: kind, Options: opts, Cells: cells, Estimate: est}, nil
 }
 
 func validate(c *config.Config) (*Kind, any, []*Cell, error) {
@@ -204,19 +240,29 @@ func ResultDir(c *config.Config, outRoot string) string {
 }
 
 // checkConfined refuses a result directory outside outRoot (a config
-// built by a program that bypassed config.Parse's checks) or one that
-// is a symbolic link.
-func checkConfined(c *config.Config, dir, outRoot string) error {
+// built by a program that bypassed config.Parse's checks), and one with a
+// symbolic link (or a file) at any component below the run's top folder,
+// itself included: following it would write outside --out. It returns
+// the folder the run's writes must stay below: the top folder, or, for an
+// absolute outputs.dir (set by a program), dir's parent.
+func checkConfined(c *config.Config, dir string, opt Options) (string, error) {
+	outRoot := opt.OutRoot
 	if outRoot == "" {
 		outRoot = "results"
 	}
-	if !filepath.IsAbs(c.Outputs.Dir) {
+	top := opt.top()
+	if filepath.IsAbs(c.Outputs.Dir) {
+		top = filepath.Dir(dir)
+	} else {
 		rel, err := filepath.Rel(outRoot, dir)
 		if err != nil || !filepath.IsLocal(rel) || rel == "." {
-			return fmt.Errorf("%s: result directory %s is not inside --out %s", c.File, dir, outRoot)
+			return "", fmt.Errorf("%s: result directory %s is not inside --out %s", c.File, dir, outRoot)
 		}
 	}
-	return checkResultDir(dir)
+	if err := safefs.CheckUnder(top, dir); err != nil {
+		return "", err
+	}
+	return top, checkResultDir(dir)
 }
 
 // Run validates the config, runs every cell not already cached and writes
@@ -236,14 +282,18 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	if ext := ExternalCommands(c); len(ext) > 0 && !opt.AllowExternal {
+		return nil, &ExternalNotAllowedError{File: c.File, Commands: ext}
+	}
 	dir := ResultDir(c, opt.OutRoot)
-	if err := checkConfined(c, dir, opt.OutRoot); err != nil {
+	top, err := checkConfined(c, dir, opt)
+	if err != nil {
 		return nil, err
 	}
 	// Shards of an array job write their own files side by side; every
 	// other run is the one writer of its result directory.
 	if !opt.Shard.Active() {
-		release, err := acquireLock(dir)
+		release, err := acquireLock(top, dir)
 		if err != nil {
 			return nil, err
 		}
@@ -259,6 +309,16 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 				root = "results"
 			}
 			cd = filepath.Join(root, ".cache")
+		}
+		// The cache policy: a --cache folder typed on the command line
+		// is the user's, like --out, and used as given; one inside the
+		// run's top folder (the default OUT/.cache) is checked like
+		// every folder there. Below the cache folder nothing is followed
+		// (Cache.Put).
+		if rel, err := filepath.Rel(top, cd); err == nil && filepath.IsLocal(rel) {
+			if err := safefs.CheckUnder(top, cd); err != nil {
+				return nil, fmt.Errorf("cell cache: %w", err)
+			}
 		}
 		cache = &Cache{Dir: cd}
 	}
@@ -330,6 +390,9 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := safefs.MkdirUnder(top, filepath.Dir(f)); err != nil {
+			return nil, err
+		}
 		if err := writeShard(f, c, opt.Shard, fp, opt.With, env.DataFiles(), recs); err != nil {
 			return nil, err
 		}
@@ -345,7 +408,7 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 		log.Info("shard done", "shard", fmt.Sprintf("%d/%d", opt.Shard.Index, opt.Shard.Count), "cells", len(mine), "file", f)
 		return sum, nil
 	}
-	rep, err := finish(dir, c, env, inst, recs, workers, start, opt.With, opt.Stdout, log)
+	rep, err := finish(top, dir, c, env, inst, recs, workers, start, opt.With, opt.Stdout, log)
 	if err != nil {
 		return nil, err
 	}
@@ -364,10 +427,14 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	dir := ResultDir(c, opt.OutRoot)
-	if err := checkConfined(c, dir, opt.OutRoot); err != nil {
+	top, err := checkConfined(c, dir, opt)
+	if err != nil {
 		return nil, err
 	}
-	release, err := acquireLock(dir)
+	if err := safefs.CheckUnder(top, filepath.Join(dir, "shards")); err != nil {
+		return nil, err
+	}
+	release, err := acquireLock(top, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -389,14 +456,14 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err := checkMergedData(data, env.DataFiles()); err != nil {
 		return nil, err
 	}
-	return finish(dir, c, env, inst, recs, opt.Workers, start, opt.With, opt.Stdout, opt.Log)
+	return finish(top, dir, c, env, inst, recs, opt.Workers, start, opt.With, opt.Stdout, opt.Log)
 }
 
 // finish writes the report and the manifest into a staging folder that
 // then replaces dir as a whole, so an interrupted report never leaves new
 // records beside an old manifest. The caller holds dir's lock.
-func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report.Record, workers int, start time.Time, with []report.WithSpec, stdout io.Writer, log *slog.Logger) (*Summary, error) {
-	stage, err := stageDir(dir)
+func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []report.Record, workers int, start time.Time, with []report.WithSpec, stdout io.Writer, log *slog.Logger) (*Summary, error) {
+	stage, err := stageDir(top, dir)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -433,7 +500,7 @@ func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report
 	committed = true
 	sum.Outputs = man.Outputs
 	if stdout != nil {
-		if b, err := os.ReadFile(filepath.Join(dir, "tables.txt")); err == nil {
+		if b, err := safefs.ReadFile(filepath.Join(dir, "tables.txt"), report.MaxJSONBytes); err == nil {
 			stdout.Write(b)
 		}
 	}

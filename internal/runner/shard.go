@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Shard selects a deterministic 1/Count of a config's cells: those whose
@@ -139,16 +142,15 @@ func writeShard(file string, c *config.Config, s Shard, fp PlanFingerprint, with
 	if err := report.WriteJSONL(file, recs); err != nil {
 		return err
 	}
-	b, err := os.ReadFile(file)
+	sum, err := recordsSum(file)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(b)
 	if data == nil {
 		data = []report.FileSum{}
 	}
 	p := shardProvenance{Format: shardFormat, Shard: fmt.Sprintf("%d/%d", s.Index, s.Count), Config: c.File,
-		ConfigSHA256: c.SHA256, Code: fp.Code, Data: data, Records: hex.EncodeToString(sum[:]), With: with,
+		ConfigSHA256: c.SHA256, Code: fp.Code, Data: data, Records: sum, With: with,
 		Build: fp.Build, External: fp.External}
 	out, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
@@ -308,22 +310,44 @@ func externalChanged(was, now map[string]string, with []report.WithSpec) string 
 // readProvenance reads and checks the provenance of the shard records file f.
 func readProvenance(f string) (*shardProvenance, error) {
 	pf := provenanceFile(f)
-	b, err := os.ReadFile(pf)
-	if err != nil {
+	b, err := safefs.ReadFile(pf, report.MaxJSONBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s has no provenance (%s): it was written by an older runexp or its run was killed; rerun that shard", filepath.Base(f), filepath.Base(pf))
+	}
+	if err != nil {
+		return nil, err
 	}
 	var p shardProvenance
 	if err := json.Unmarshal(b, &p); err != nil || p.Format != shardFormat {
 		return nil, fmt.Errorf("%s is not a %s provenance file; rerun that shard", pf, shardFormat)
 	}
-	rb, err := os.ReadFile(f)
+	sum, err := recordsSum(f)
 	if err != nil {
 		return nil, fmt.Errorf("reading a shard: %w", err)
 	}
-	if sum := sha256.Sum256(rb); hex.EncodeToString(sum[:]) != p.Records {
+	if sum != p.Records {
 		return nil, fmt.Errorf("%s does not hold the records its provenance describes (edited, or left from another run); rerun that shard", f)
 	}
 	return &p, nil
+}
+
+// recordsSum is the hex SHA-256 of a records file, read as
+// report.ReadJSONL reads one: a regular file of at most
+// report.MaxRecordsBytes.
+func recordsSum(path string) (string, error) {
+	f, fi, err := safefs.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if fi.Size() > report.MaxRecordsBytes {
+		return "", &safefs.TooLargeError{Path: path, What: "the records file", Size: fi.Size(), Limit: report.MaxRecordsBytes}
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, safefs.Limit(f, path, report.MaxRecordsBytes)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // checkMergedData compares the data files the shards read with those the

@@ -53,6 +53,22 @@ func Load(paths []string, with []*With, warn io.Writer) ([]Entry, error) {
 	return es, nil
 }
 
+// CheckExternal refuses, before anything runs, entries whose configs'
+// own methods run commands (runner.ExternalCommands) unless allow
+// (--allow-external) is set: the error of the first such config, naming
+// its file, line and command.
+func CheckExternal(entries []Entry, allow bool) error {
+	if allow {
+		return nil
+	}
+	for _, e := range entries {
+		if ext := runner.ExternalCommands(e.Config); len(ext) > 0 {
+			return &runner.ExternalNotAllowedError{File: e.Config.File, Commands: ext}
+		}
+	}
+	return nil
+}
+
 // CheckGlob reports whether g is a well-formed --only pattern (path.Match
 // syntax).
 func CheckGlob(g string) error {

@@ -1,6 +1,8 @@
 package suite
 
 import (
+	"github.com/runexp/runexp/internal/safefs"
+
 	"path"
 	"path/filepath"
 	"slices"
@@ -17,6 +19,9 @@ import (
 // result directory must not fail a run that succeeded, so the caller
 // logs the error rather than failing.
 func WriteIndexes(out, root string) (written []string, err error) {
+	if err := safefs.CheckUnder(out, root); err != nil {
+		return nil, err
+	}
 	if filepath.Clean(root) == filepath.Clean(out) {
 		if err := report.WriteIndexUp(root, ""); err != nil {
 			return nil, err

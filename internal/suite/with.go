@@ -1,6 +1,8 @@
 package suite
 
 import (
+	"github.com/runexp/runexp/internal/safefs"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -206,7 +208,8 @@ func ParseWiths(args []string) ([]*With, error) {
 // out itself without any; out/with-SLUG with some, so that a --with run
 // never replaces the result folders of the configs' own methods unless
 // dir is "." (--with-dir .); dir, when not empty, names the folder inside
-// out instead of with-SLUG.
+// out instead of with-SLUG. A symbolic link (or a file) at any component
+// of it below out is refused.
 func Root(out, dir string, ws []*With) (string, error) {
 	if len(ws) == 0 {
 		if dir != "" {
@@ -219,7 +222,12 @@ func Root(out, dir string, ws []*With) (string, error) {
 	} else if dir != "." && !filepath.IsLocal(dir) {
 		return "", fmt.Errorf("--with-dir %s: want a folder name inside --out (or '.' for --out itself)", dir)
 	}
-	return filepath.Join(out, dir), nil
+	root := filepath.Join(out, dir)
+	// No symbolic link on the way: the results would land at its target.
+	if err := safefs.CheckUnder(out, root); err != nil {
+		return "", err
+	}
+	return root, nil
 }
 
 // Slug names the results folder of a --with run: "with-", the specs'

@@ -89,7 +89,11 @@ func Failures(recs []report.Record) *report.Table {
 	t := &report.Table{Title: "Failed and partial cells", Header: []string{"Cell", "Status", "Reason"}}
 	for _, r := range recs {
 		if r.Status != "ok" {
+			// Failed rows by reason ("3 × pre-image is not finite").
 			reason := r.Error
+			if c := r.FailureCounts(); c != "" {
+				reason = strings.TrimPrefix(reason+"; failed rows: "+c, "; ")
+			}
 			if reason == "" {
 				reason = "some rows failed; see the failure counts in records.jsonl"
 			}
