@@ -113,18 +113,43 @@ func TestWorkersDoNotChangeBLASThreads(t *testing.T) {
 	}
 	for _, tc := range []struct{ cells, workers int }{{1, 1}, {1, 2}, {3, 2}, {3, 1}} {
 		in := &threadsInstance{}
-		cells := make([]*Cell, tc.cells)
-		for i := range cells {
-			cells[i] = &Cell{Key: fmt.Sprintf("a=%d", i)}
-		}
-		if err := runPool(context.Background(), in, cells, tc.workers, nil, func(int, report.Record) {}); err != nil {
-			t.Fatal(err)
-		}
+		runThreadsConfig(t, in, tc.cells, tc.workers)
 		for _, n := range in.seen {
 			if n != want {
 				t.Errorf("%d cells on %d workers: cells saw %v threads, want %d each", tc.cells, tc.workers, in.seen, want)
 				break
 			}
 		}
+	}
+}
+
+var threadsKind struct {
+	once sync.Once
+	in   *threadsInstance
+	mu   sync.Mutex
+}
+
+// runThreadsConfig runs a config of n cells of in on the given workers.
+func runThreadsConfig(t *testing.T, in *threadsInstance, n, workers int) {
+	t.Helper()
+	threadsKind.once.Do(func() {
+		RegisterKind(Kind{Name: "threads-test", Start: func(*Env, any) (Instance, error) { return threadsKind.in, nil }})
+		RegisterDataset(DatasetSpec{Name: "threads-none", Load: func(*Env, config.Section) (*Data, error) { return &Data{}, nil }})
+	})
+	threadsKind.mu.Lock()
+	defer threadsKind.mu.Unlock()
+	threadsKind.in = in
+	var cs []string
+	for i := range n {
+		cs = append(cs, fmt.Sprint(i+1))
+	}
+	src := "title: t\npaper: p\nkind: threads-test\ndataset: {name: threads-none}\nmodel: {kernel: gaussian, c: [" + strings.Join(cs, ", ") + "]}\n"
+	c, err := config.Parse("threads.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Outputs.Dir = t.TempDir()
+	if _, err := Run(context.Background(), c, Options{Workers: workers, NoCache: true}); err != nil {
+		t.Fatal(err)
 	}
 }
