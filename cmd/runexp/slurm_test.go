@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runexp/runexp/internal/suite"
 )
 
 const arrayJobsDoc = "../../docs/array-jobs.md"
@@ -266,15 +267,6 @@ func waitJob(t *testing.T, id string, limit time.Duration) string {
 	return ""
 }
 
-// pageTimes matches what an index page shows of its manifests' times: a
-// run's provenance line (start, wall seconds, workers) and the seconds
-// column of the results index.
-var pageTimes = regexp.MustCompile(`<p class="prov">[^\n]*</p>|<td class="r">[0-9.]+</td>(<td><a href="[^"]*manifest\.json">)`)
-
-// withoutTimes blanks in an index page what comes from the manifests'
-// times, which a merge does not share with a single run.
-func withoutTimes(page []byte) []byte { return pageTimes.ReplaceAll(page, []byte("<time/>$1")) }
-
 func countShards(t *testing.T, dir string) int {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json*"))
@@ -296,56 +288,14 @@ func inWork(t *testing.T, work string, args ...string) {
 	}
 }
 
-// sameTree compares every file under ref with its namesake under got and
-// fails on a file only one of them has, but for what holds times or is
-// the run's own: manifest.json, suite.json, the cache, the shards, locks.
+// sameTree fails on every file suite.DiffTrees finds.
 func sameTree(t *testing.T, ref, got string) {
 	t.Helper()
-	skip := func(rel string, d fs.DirEntry) bool {
-		base := filepath.Base(rel)
-		return base == "manifest.json" || base == "suite.json" || base == "shards" || base == ".cache" || strings.HasPrefix(base, ".")
+	diff, err := suite.DiffTrees(ref, got)
+	if err != nil {
+		t.Fatal(err)
 	}
-	list := func(root string) map[string]bool {
-		m := map[string]bool{}
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(root, p)
-			if rel != "." && skip(rel, d) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() {
-				m[rel] = true
-			}
-			return nil
-		})
-		return m
+	for _, f := range diff {
+		t.Errorf("%s differs between the single run and the array's merge", f)
 	}
-	a, b := list(ref), list(got)
-	n := 0
-	for f := range a {
-		if !b[f] {
-			t.Errorf("%s: in the single run, not in the array's", f)
-			continue
-		}
-		x, _ := os.ReadFile(filepath.Join(ref, f))
-		y, _ := os.ReadFile(filepath.Join(got, f))
-		if filepath.Base(f) == "index.html" {
-			x, y = withoutTimes(x), withoutTimes(y)
-		}
-		if !bytes.Equal(x, y) {
-			t.Errorf("%s differs between the single run and the array's merge", f)
-		}
-		n++
-	}
-	for f := range b {
-		if !a[f] {
-			t.Errorf("%s: in the array's merge, not in the single run", f)
-		}
-	}
-	t.Logf("%d files compared under %s", n, got)
 }

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -230,55 +228,41 @@ func sameResults(t *testing.T, a, b string) {
 	}
 }
 
-var pageTimes = regexp.MustCompile(`<p class="prov">[^\n]*</p>|<td class="r">[0-9.]+</td>(<td><a href="[^"]*manifest\.json">)`)
-
-// sameTreeBut compares every file of two results roots but those holding
-// times (manifest.json, suite.json, the manifests' times in the index
-// pages) and the run's own (the cache, shards, locks).
+// sameTreeBut fails on every file DiffTrees finds.
 func sameTreeBut(t *testing.T, ref, got string) {
 	t.Helper()
-	list := func(root string) map[string]bool {
-		m := map[string]bool{}
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			base := d.Name()
-			if p != root && (base == "manifest.json" || base == "suite.json" || base == "shards" || strings.HasPrefix(base, ".")) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() {
-				rel, _ := filepath.Rel(root, p)
-				m[rel] = true
-			}
-			return nil
-		})
-		return m
+	diff, err := DiffTrees(ref, got)
+	if err != nil {
+		t.Fatal(err)
 	}
-	a, b := list(ref), list(got)
-	if len(a) == 0 {
-		t.Fatalf("no files under %s", ref)
+	for _, f := range diff {
+		t.Errorf("%s differs between a single suite and its merged shards", f)
 	}
-	for f := range a {
-		x, _ := os.ReadFile(filepath.Join(ref, f))
-		y, err := os.ReadFile(filepath.Join(got, f))
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
-		}
-		if filepath.Base(f) == "index.html" {
-			x, y = pageTimes.ReplaceAll(x, []byte("<time/>$1")), pageTimes.ReplaceAll(y, []byte("<time/>$1"))
-		}
-		if !bytes.Equal(x, y) {
-			t.Errorf("%s differs between a single suite and its merged shards", f)
-		}
+}
+
+// DiffTrees tells a changed byte from a changed time.
+func TestDiffTrees(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	page := `<p class="prov">x · started 2026-11-26T17:51:32Z · 10.7 s wall · 2 workers</p>
+<tr><td>x</td><td class="r">15.8</td><td><a href="x/manifest.json">manifest.json</a></td></tr>
+`
+	write := func(root, name, s string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+		os.WriteFile(filepath.Join(root, name), []byte(s), 0o644)
 	}
-	for f := range b {
-		if !a[f] {
-			t.Errorf("%s: only in the merged shards", f)
-		}
+	for _, r := range []string{a, b} {
+		write(r, "c/records.jsonl", "{}\n")
+		write(r, "c/manifest.json", r)
+		write(r, ".cache/x", r)
+	}
+	write(a, "index.html", page)
+	write(b, "index.html", strings.NewReplacer("10.7", "0.9", "2 workers", "0 workers", "15.8", "5.9").Replace(page))
+	if d, err := DiffTrees(a, b); err != nil || len(d) != 0 {
+		t.Errorf("times only: %v, %v; want no difference", d, err)
+	}
+	write(b, "c/records.jsonl", "{ }\n")
+	write(b, "c/extra.png", "")
+	if d, _ := DiffTrees(a, b); len(d) != 2 || d[0] != "c/extra.png (only in "+b+")" || d[1] != "c/records.jsonl" {
+		t.Errorf("a changed record and an extra file: %q", d)
 	}
 }
