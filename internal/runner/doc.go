@@ -27,7 +27,7 @@
 // left to compute, and Finish (the report, or a shard's records). A Pool
 // runs the jobs of every config of a suite on one set of workers: it
 // starts a config when those started cannot keep the workers busy, runs
-// the longest cell first by the CPU time recorded for it, writes each
+// the longest cell first by the time recorded for it, writes each
 // report when its last cell lands, and on a stop (SIGTERM) waits at most
 // a few seconds for the cells running. Each cell's wall and CPU time is
 // measured on the worker's own OS thread (package par) and kept in its

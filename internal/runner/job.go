@@ -24,6 +24,15 @@ type CellTime struct {
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
+// Cost is how long the cell keeps one worker busy, as the pool's order
+// and the suite's prediction take it: its CPU seconds or its wall
+// seconds, whichever is longer. CPU is longer when the cell's inner loops
+// borrowed idle workers; wall is longer when the thread clock misses work
+// (gonum's parallel Dgemm splits large products over goroutines of its
+// own, the garbage collector works beside the cell) or the cell waited
+// (on a fit another cell was computing, or on a busy machine's CPU).
+func (t CellTime) Cost() float64 { return max(t.Seconds, t.CPUSeconds) }
+
 // Phase is how long a config's Start (data, corruption) or report stage
 // took: wall seconds and the CPU seconds of the thread that ran it.
 type Phase struct {
@@ -57,7 +66,7 @@ type Job struct {
 	keys  []CellKey
 	recs  []report.Record
 	todo  []int      // indexes into cells of the cells to compute
-	est   []float64  // per todo: the recorded CPU seconds, 0 if unknown
+	est   []float64  // per todo: the recorded cost (CellTime.Cost), 0 if unknown
 	times []CellTime // per todo, filled as cells land
 	sum   Summary    // counts known at Prepare
 
@@ -132,7 +141,7 @@ func Prepare(c *config.Config, opt Options) (*Job, error) {
 		j.times[t].Key = j.cells[i].Key
 		if j.cache != nil {
 			if ct, ok := j.cache.RecordedTime(j.keys[i]); ok {
-				j.est[t] = ct.CPUSeconds
+				j.est[t] = ct.Cost()
 				continue
 			}
 		}
@@ -157,8 +166,8 @@ func (j *Job) Dir() string { return j.dir }
 // shard) and how many of them are still to compute.
 func (j *Job) Cells() (all, todo int) { return len(j.cells), len(j.todo) }
 
-// Estimates returns the recorded CPU seconds of each cell still to
-// compute (0 where none is known): from the cache entry of the same key
+// Estimates returns the recorded cost (CellTime.Cost) of each cell still
+// to compute (0 where none is known): from the cache entry of the same key
 // (written by an earlier run and now stale, or passed over by --force),
 // else from Options.Estimate.
 func (j *Job) Estimates() []float64 { return append([]float64(nil), j.est...) }

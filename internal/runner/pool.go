@@ -22,7 +22,7 @@ const DefaultGrace = 5 * time.Second
 // already started cannot keep every worker busy; at most Workers + Ahead
 // configs are started and not yet finished at once, so that the data of
 // every config is not held at the same time. Among the started configs
-// the longest cell goes first, by the CPU time recorded for it
+// the longest cell goes first, by the time recorded for it
 // (Job.Estimates); configs are started in the order of their longest
 // cell, longest first, and in the order given where nothing is recorded.
 // A config's report is written by the worker that is free after its last

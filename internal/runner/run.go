@@ -55,7 +55,7 @@ type Options struct {
 	// --with) that c's methods already hold, for the manifest and a
 	// shard's provenance; merging refuses shards run with other ones.
 	With []report.WithSpec
-	// Estimate, if set, gives the CPU seconds a cell (by its key) took
+	// Estimate, if set, gives the cost (CellTime.Cost) a cell (by its key) had
 	// before, where its cache entry does not say (a previous
 	// suite.json): the pool computes the longest cells first.
 	Estimate func(key string) (float64, bool)

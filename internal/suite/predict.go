@@ -11,8 +11,8 @@ import (
 	"github.com/runexp/runexp/internal/runner"
 )
 
-// Times holds the CPU seconds each cell took, by config name and cell
-// key: from a previous suite.json (ReadTimes) or the cell cache
+// Times holds the cost of each cell (runner.CellTime.Cost), by config
+// name and cell key: from a previous suite.json (ReadTimes) or the cell cache
 // (CacheWorkload).
 type Times map[string]map[string]float64
 
@@ -48,19 +48,14 @@ func ReadReport(file string) (*Report, error) {
 	return &rep, nil
 }
 
-// cellCost is the time a cell occupies one worker: its CPU seconds where
-// measured, else its wall seconds.
-func cellCost(c runner.CellTime) float64 {
-	if c.CPUSeconds > 0 {
-		return c.CPUSeconds
-	}
-	return c.Seconds
-}
+// cellCost is the time a cell occupies one worker (runner.CellTime.Cost).
+func cellCost(c runner.CellTime) float64 { return c.Cost() }
 
 // ConfigWork is the work of one config as the prediction sees it: its Start,
 // its cells and its report, in seconds on one worker. Start and Report
 // are wall seconds (they run inner goroutines the thread clock misses:
-// the claims' bootstrap, GIST); cells are CPU seconds.
+// the claims' bootstrap, GIST); cells are their cost
+// (runner.CellTime.Cost).
 type ConfigWork struct {
 	Config        string
 	Start, Report float64
@@ -182,8 +177,9 @@ type Prediction struct {
 // (a Start's path is the whole chain), as runner.Pool takes the longest
 // cell first. Each task takes its recorded time on any worker, so the
 // prediction holds where cells do not slow each other down (n at most
-// the cores, enough memory bandwidth) and times were measured on the same
-// kind of core.
+// the cores, enough memory bandwidth), the times were measured on the
+// same kind of core, and on a quiet machine (a cell's cost takes its wall
+// time where that is longer than its CPU time).
 func (w Workload) Predict(n int) Prediction {
 	p := Prediction{Workers: n, Even: w.Work() / float64(max(n, 1)), Chain: w.Critical().ChainTime}
 	if n < 1 || len(w) == 0 {

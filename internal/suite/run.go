@@ -30,9 +30,9 @@ type Options struct {
 	// (a missing data file, say), as a suite does; otherwise Run stops
 	// there and returns the error.
 	KeepGoing bool
-	// Times, when set, holds the CPU seconds the cells took in an
-	// earlier run (a previous suite.json), for cells whose cache entry
-	// does not record them: the longest go first.
+	// Times, when set, holds the cost of the cells in an earlier run (a
+	// previous suite.json), for cells whose cache entry does not record
+	// it: the longest go first.
 	Times Times
 	// Ahead bounds the configs started beyond the workers
 	// (runner.Pool.Ahead).
