@@ -18,6 +18,10 @@ type ConfigRun struct {
 	// CPUSeconds is the CPU time of the config's tasks as their threads'
 	// clocks measured it (Result.CPUSeconds).
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// ProcessCPUSeconds is the process's CPU time while the config ran,
+	// where it ran alone (runexp suite --cpuprofile runs the configs one
+	// after another): beside CPUSeconds, what the threads' clocks missed.
+	ProcessCPUSeconds float64 `json:"process_cpu_seconds,omitempty"`
 	// Began and Ended are the offsets of the config's Start and of its
 	// end from the start of the suite: the configs of one pool overlap.
 	Began        float64 `json:"began_seconds"`
@@ -43,7 +47,7 @@ type ConfigRun struct {
 
 // NewConfigRun is r's line in suite.json.
 func NewConfigRun(r Result) ConfigRun {
-	c := ConfigRun{Name: r.Config.Name, File: r.Config.File, Seconds: r.Seconds, CPUSeconds: r.CPUSeconds, Began: r.Began, Ended: r.Ended, Status: r.Status()}
+	c := ConfigRun{Name: r.Config.Name, File: r.Config.File, Seconds: r.Seconds, CPUSeconds: r.CPUSeconds, ProcessCPUSeconds: r.ProcessCPUSeconds, Began: r.Began, Ended: r.Ended, Status: r.Status()}
 	if r.Err != nil {
 		c.Error = r.Err.Error()
 		return c

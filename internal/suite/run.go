@@ -57,6 +57,24 @@ type Result struct {
 	// run, in seconds.
 	Seconds, CPUSeconds float64
 	Began, Ended        float64
+	// ProcessCPUSeconds is the process's CPU time while the config ran,
+	// where nothing else did (configs run one after another, with
+	// Around); 0 otherwise. Beside CPUSeconds it says what the threads'
+	// clocks missed.
+	ProcessCPUSeconds float64
+}
+
+// taskCPU is the CPU time of a summary's tasks as their threads' clocks
+// measured it.
+func taskCPU(sum *runner.Summary) float64 {
+	if sum == nil {
+		return 0
+	}
+	s := sum.Start.CPUSeconds + sum.Report.CPUSeconds
+	for _, t := range sum.Times {
+		s += t.CPUSeconds
+	}
+	return s
 }
 
 // Status is the exit status the result earns (docs/exit-status.md).
@@ -124,12 +142,7 @@ func Run(ctx context.Context, entries []Entry, o Options) ([]Result, error) {
 				r.Seconds = ended.Sub(began).Seconds()
 				r.Began, r.Ended = began.Sub(t0).Seconds(), ended.Sub(t0).Seconds()
 			}
-			if sum != nil {
-				r.CPUSeconds = sum.Start.CPUSeconds + sum.Report.CPUSeconds
-				for _, t := range sum.Times {
-					r.CPUSeconds += t.CPUSeconds
-				}
-			}
+			r.CPUSeconds = taskCPU(sum)
 			done[i] = &r
 			if o.Done != nil {
 				o.Done(r)
@@ -177,8 +190,8 @@ func runSerial(ctx context.Context, entries []Entry, o Options) ([]Result, error
 		t1, cpu0 := time.Now(), ProcessCPU()
 		sum, err := runner.Run(ctx, e.Config, o.runOptions(e))
 		after()
-		r := Result{Entry: e, Summary: sum, Err: err, Seconds: time.Since(t1).Seconds(), CPUSeconds: ProcessCPU() - cpu0,
-			Began: t1.Sub(t0).Seconds(), Ended: time.Since(t0).Seconds()}
+		r := Result{Entry: e, Summary: sum, Err: err, Seconds: time.Since(t1).Seconds(), CPUSeconds: taskCPU(sum),
+			ProcessCPUSeconds: ProcessCPU() - cpu0, Began: t1.Sub(t0).Seconds(), Ended: time.Since(t0).Seconds()}
 		var ie *runner.InterruptedError
 		if errors.As(err, &ie) {
 			return res, err
