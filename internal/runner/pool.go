@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -74,7 +75,6 @@ type jobState struct {
 	order   int
 	pending []int // todo indexes not yet dispatched, longest first
 	running int   // tasks of the job running now
-	landed  int   // cells landed
 	state   jobPhase
 }
 
@@ -88,47 +88,136 @@ const (
 	finished
 )
 
+// longest is the recorded cost of the job's longest pending cell.
+func (js *jobState) longest() float64 {
+	if len(js.pending) == 0 {
+		return 0
+	}
+	return js.j.est[js.pending[0]]
+}
+
+// scheduler decides which task a free worker takes; Run's loop hands the
+// tasks out and reports what comes back.
+type scheduler struct {
+	p              *Pool
+	workers, ahead int
+	states         []*jobState // in the jobs' order
+	queue          []*jobState // not started, longest cell first
+	started        int         // started and not finished
+	firstErr       error
+}
+
+func newScheduler(p *Pool, jobs []*Job, workers, ahead int) *scheduler {
+	s := &scheduler{p: p, workers: workers, ahead: ahead}
+	for i, j := range jobs {
+		js := &jobState{j: j, order: i, pending: make([]int, len(j.todo))}
+		for t := range js.pending {
+			js.pending[t] = t
+		}
+		sort.SliceStable(js.pending, func(a, b int) bool { return j.est[js.pending[a]] > j.est[js.pending[b]] })
+		s.states = append(s.states, js)
+		s.queue = append(s.queue, js)
+	}
+	sort.SliceStable(s.queue, func(a, b int) bool { return s.queue[a].longest() > s.queue[b].longest() })
+	return s
+}
+
+// pick chooses the next task, or reports false when none can start now:
+// a report first (it frees the config's data), then a Start when the
+// started configs cannot keep every worker busy, then the longest cell.
+func (s *scheduler) pick() (task, bool) {
+	for _, js := range s.states {
+		if js.state == open && len(js.pending) == 0 && js.running == 0 {
+			return task{kind: taskFinish, js: js}, true
+		}
+	}
+	var cells, promised int
+	for _, js := range s.states {
+		switch js.state {
+		case open:
+			cells += len(js.pending)
+		case starting:
+			promised += len(js.j.todo)
+		}
+	}
+	if len(s.queue) > 0 && s.started < s.workers+s.ahead && cells+promised < s.workers {
+		return task{kind: taskStart, js: s.queue[0]}, true
+	}
+	var best *jobState
+	for _, js := range s.states {
+		if js.state != open || len(js.pending) == 0 {
+			continue
+		}
+		if best == nil || js.longest() > best.longest() || (js.longest() == best.longest() && js.order < best.order) {
+			best = js
+		}
+	}
+	if best != nil {
+		return task{kind: taskCell, js: best, t: best.pending[0]}, true
+	}
+	return task{}, false
+}
+
+// commit records that t was handed to a worker.
+func (s *scheduler) commit(t task) {
+	switch t.kind {
+	case taskStart:
+		s.queue = s.queue[1:]
+		t.js.state = starting
+		s.started++
+	case taskCell:
+		t.js.pending = t.js.pending[1:]
+	case taskFinish:
+		t.js.state = finishing
+	}
+	t.js.running++
+}
+
+// land records a task that came back.
+func (s *scheduler) land(r taskResult) {
+	js := r.js
+	js.running--
+	switch {
+	case r.kind == taskStart && r.err == nil:
+		js.state = open
+	case r.kind == taskStart, r.kind == taskFinish:
+		s.complete(js, r.sum, r.err)
+	}
+}
+
+func (s *scheduler) complete(js *jobState, sum *Summary, err error) {
+	js.state = finished
+	s.started--
+	js.j.Close()
+	if err != nil && s.p.StopOnError && s.firstErr == nil {
+		s.firstErr = err
+	}
+	if s.p.Done != nil {
+		s.p.Done(js.j, sum, err)
+	}
+}
+
+func (s *scheduler) allFinished() bool {
+	for _, js := range s.states {
+		if js.state != finished {
+			return false
+		}
+	}
+	return true
+}
+
 // Run runs every job and closes it. It returns the first error of a
 // config when StopOnError is set, an *InterruptedError when ctx is
 // cancelled (after at most Grace for the running tasks), and nil
 // otherwise: each config's outcome goes to Done.
 func (p *Pool) Run(ctx context.Context, jobs []*Job) error {
-	workers := p.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	ahead := p.Ahead
-	if ahead <= 0 {
-		ahead = 1
-	}
-	grace := p.Grace
-	if grace <= 0 {
-		grace = DefaultGrace
-	}
+	workers := cmp.Or(max(p.Workers, 0), runtime.GOMAXPROCS(0))
+	grace := cmp.Or(max(p.Grace, 0), DefaultGrace)
 	log := p.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-
-	states := make([]*jobState, len(jobs))
-	var queue []*jobState
-	for i, j := range jobs {
-		js := &jobState{j: j, order: i}
-		js.pending = make([]int, len(j.todo))
-		for t := range js.pending {
-			js.pending[t] = t
-		}
-		sort.SliceStable(js.pending, func(a, b int) bool { return j.est[js.pending[a]] > j.est[js.pending[b]] })
-		states[i] = js
-		queue = append(queue, js)
-	}
-	longest := func(js *jobState) float64 {
-		if len(js.pending) == 0 {
-			return 0
-		}
-		return js.j.est[js.pending[0]]
-	}
-	sort.SliceStable(queue, func(a, b int) bool { return longest(queue[a]) > longest(queue[b]) })
+	s := newScheduler(p, jobs, workers, cmp.Or(max(p.Ahead, 0), 1))
 
 	lender := par.NewLender()
 	tasks := make(chan task)
@@ -141,113 +230,41 @@ func (p *Pool) Run(ctx context.Context, jobs []*Job) error {
 	defer close(tasks)
 
 	// idle counts the workers without a task; unoffered those of them
-	// whose core is not lent out to inner loops (par.Run) yet: a worker
-	// that just came back is given the next task before its core is
-	// offered.
-	idle, unoffered, running, started := workers, workers, 0, 0
-	var firstErr error
+	// whose core is not lent to inner loops (par.Run) yet: a worker that
+	// just came back is given the next task before its core is offered.
+	idle, unoffered, running := workers, workers, 0
 	stopping := false
 	var stopTimer <-chan time.Time
 	interrupt := ctx.Done()
-
-	ready := func() (cells, promised int) {
-		for _, js := range states {
-			switch js.state {
-			case open:
-				cells += len(js.pending)
-			case starting:
-				promised += len(js.j.todo)
-			}
-		}
-		return
-	}
-	// pick chooses the next task, or reports false when none can start
-	// now.
-	pick := func() (task, bool) {
-		// A config whose cells have all landed is reported first: that
-		// frees its data.
-		for _, js := range states {
-			if js.state == open && len(js.pending) == 0 && js.running == 0 {
-				return task{kind: taskFinish, js: js}, true
-			}
-		}
-		cells, promised := ready()
-		if len(queue) > 0 && started < workers+ahead && cells+promised < workers {
-			return task{kind: taskStart, js: queue[0]}, true
-		}
-		var best *jobState
-		for _, js := range states {
-			if js.state != open || len(js.pending) == 0 {
-				continue
-			}
-			if best == nil || longest(js) > longest(best) || (longest(js) == longest(best) && js.order < best.order) {
-				best = js
-			}
-		}
-		if best != nil {
-			return task{kind: taskCell, js: best, t: best.pending[0]}, true
-		}
-		return task{}, false
-	}
-	commit := func(t task) {
-		switch t.kind {
-		case taskStart:
-			queue = queue[1:]
-			t.js.state = starting
-			started++
-		case taskCell:
-			t.js.pending = t.js.pending[1:]
-		case taskFinish:
-			t.js.state = finishing
-		}
-		t.js.running++
-	}
-	complete := func(js *jobState, sum *Summary, err error) {
-		js.state = finished
-		started--
-		js.j.Close()
-		if err != nil && p.StopOnError && firstErr == nil {
-			firstErr = err
-		}
-		if p.Done != nil {
-			p.Done(js.j, sum, err)
-		}
-	}
-
 	for {
-		if !stopping && (firstErr != nil || ctx.Err() != nil) {
-			stopping = true
-			interrupt = nil
+		if !stopping && (s.firstErr != nil || ctx.Err() != nil) {
+			stopping, interrupt = true, nil
 			lender.Want(0)
 			stopTimer = time.After(grace)
 		}
-		if !stopping {
-			want := 0
-			for idle > 0 {
-				t, ok := pick()
-				if !ok {
-					break
-				}
-				switch {
-				case unoffered > 0:
-					unoffered--
-				case lender.Take():
-				default:
-					want = 1
-				}
-				if want > 0 {
-					break
-				}
-				commit(t)
-				idle--
-				running++
-				tasks <- t
+		want := 0
+		for !stopping && idle > 0 {
+			t, ok := s.pick()
+			if !ok {
+				break
 			}
-			for ; unoffered > 0; unoffered-- {
-				lender.Offer()
+			if unoffered > 0 {
+				unoffered--
+			} else if !lender.Take() {
+				// Every idle core is lent: a helper is to leave after
+				// its current item, which signals Freed.
+				want = 1
+				break
 			}
-			lender.Want(want)
+			s.commit(t)
+			idle--
+			running++
+			tasks <- t
 		}
+		for ; unoffered > 0; unoffered-- {
+			lender.Offer()
+		}
+		lender.Want(want)
 		if running == 0 {
 			break
 		}
@@ -256,45 +273,31 @@ func (p *Pool) Run(ctx context.Context, jobs []*Job) error {
 			running--
 			idle++
 			unoffered++
-			js := r.js
-			js.running--
-			switch r.kind {
-			case taskStart:
-				if r.err != nil {
-					complete(js, nil, r.err)
-					break
-				}
-				js.state = open
-			case taskCell:
-				js.landed++
-			case taskFinish:
-				complete(js, r.sum, r.err)
-			}
+			s.land(r)
 		case <-lender.Freed():
 		case <-interrupt:
 		case <-stopTimer:
-			log.Warn("stopping without the tasks still running; the cells they computed are lost, every finished one is cached", "running", running)
+			log.Warn("stopping without the tasks still running; every finished cell is cached", "running", running)
 			running = 0
 		}
 	}
-	if !stopping && !allFinished(states) {
+	if !stopping && !s.allFinished() {
 		// Nothing runs and nothing can start: a bug in pick.
 		return errors.New("runner: the pool stopped with configs left to run")
 	}
 	// Jobs whose tasks were abandoned keep their lock until the process
-	// exits (a lock of a dead process is taken over by the next run);
-	// the others are closed.
-	for _, js := range states {
-		if js.running == 0 || !stopping {
+	// exits (a lock of a dead process is taken over by the next run).
+	for _, js := range s.states {
+		if js.running == 0 {
 			js.j.Close()
 		}
 	}
-	if firstErr != nil {
-		return firstErr
+	if s.firstErr != nil {
+		return s.firstErr
 	}
 	if ctx.Err() != nil {
 		var done, total int
-		for _, js := range states {
+		for _, js := range s.states {
 			d, n := js.j.progress()
 			done += d
 			total += n
@@ -302,15 +305,6 @@ func (p *Pool) Run(ctx context.Context, jobs []*Job) error {
 		return &InterruptedError{Done: done, Total: total}
 	}
 	return nil
-}
-
-func allFinished(states []*jobState) bool {
-	for _, js := range states {
-		if js.state != finished {
-			return false
-		}
-	}
-	return true
 }
 
 // worker runs tasks on its own OS thread, so that the thread's CPU clock
