@@ -144,7 +144,9 @@ func Run(ctx context.Context, entries []Entry, o Options) ([]Result, error) {
 			}
 			r.CPUSeconds = taskCPU(sum)
 			done[i] = &r
-			if o.Done != nil {
+			// Without KeepGoing a config's error ends the run: Run
+			// returns it, as it would have before running the rest.
+			if o.Done != nil && (err == nil || o.KeepGoing) {
 				o.Done(r)
 			}
 		}}

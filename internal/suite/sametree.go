@@ -11,9 +11,10 @@ import (
 )
 
 // pageTimes matches what an index page shows of its manifests' times: a
-// run's provenance line (start, wall seconds, workers) and the seconds
-// column of the results index.
-var pageTimes = regexp.MustCompile(`<p class="prov">[^\n]*</p>|<td class="r">[0-9.]+</td>(<td><a href="[^"]*manifest\.json">)`)
+// run's provenance line (start, wall seconds, workers) and the last cell
+// of a row of the results index, its wall seconds
+// (report.WriteIndexUp's template).
+var pageTimes = regexp.MustCompile(`<p class="prov">[^\n]*</p>|<td class="r">[0-9.]+</td></tr>`)
 
 // DiffTrees lists the files that differ between two results roots (or
 // result directories), and those only one of them has, leaving out what
@@ -46,7 +47,7 @@ func DiffTrees(a, b string) ([]string, error) {
 			return nil, err
 		}
 		if filepath.Base(f) == "index.html" {
-			x, y = pageTimes.ReplaceAll(x, []byte("<time/>$1")), pageTimes.ReplaceAll(y, []byte("<time/>$1"))
+			x, y = pageTimes.ReplaceAll(x, []byte("<time/>")), pageTimes.ReplaceAll(y, []byte("<time/>"))
 		}
 		if !bytes.Equal(x, y) {
 			diff = append(diff, f)
