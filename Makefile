@@ -91,6 +91,15 @@ profile: build
 		if [ -n "$$files" ]; then $(GO) tool pprof -top -nodecount 40 $(BIN) $$files > $(PROFILE_DIR)/$(t).top 2>/dev/null && \
 		echo "$(PROFILE_DIR)/$(t).top"; fi;)
 
+# The Slurm recipes of docs/array-jobs.md on a real scheduler: a one-node
+# cluster on this machine (Debian's slurm-wlm and munge, installed with apt
+# if missing; needs root), a 3-task array of one config and of a quick
+# suite subset, each with its dependent merge, checked byte for byte
+# against a single run (.ci/slurm.sh, TestSlurmArrayJobs).
+.PHONY: test-slurm
+test-slurm:
+	.ci/slurm.sh
+
 .PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas
 
 # The optional OpenBLAS backend (internal/linalg): gonum's cgo bindings

@@ -327,19 +327,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := interrupts(e, f.noCache)
 	defer stop()
 	code = exitOK
-	var cur *progress
+	bars := newProgresses(func(cf *config.Config) *progress {
+		return newProgress(term, progressLog(term, log, f.logFormat, f.quiet), cf.Name, f.quiet, f.logFormat == "json")
+	})
 	o := suite.Options{
 		Run: runner.Options{
 			DataDir: f.data, OutRoot: root, CacheDir: cacheDir, NoCache: f.noCache, Force: f.force,
 			Shard: shard, Workers: f.jobs, Log: log, Stdout: tables, Top: f.out, AllowExternal: f.allowExternal,
 		},
-		Around: f.prof.around(log),
-		Progress: func(cf *config.Config) func(done, total int) {
-			cur = newProgress(term, progressLog(term, log, f.logFormat, f.quiet), cf.Name, f.quiet, f.logFormat == "json")
-			return cur.update
-		},
+		Around:   f.prof.around(log),
+		Progress: bars.of,
 		Done: func(r suite.Result) {
-			cur.stop()
+			bars.stop(r.Config)
 			term.endBar()
 			sum := r.Summary
 			code = worse(code, summaryStatus(sum))
@@ -362,9 +361,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		},
 	}
 	_, err = suite.Run(ctx, entries, o)
-	if cur != nil {
-		cur.stop()
-	}
+	bars.stop(nil)
 	term.endBar()
 	if err != nil {
 		var ie *runner.InterruptedError

@@ -57,8 +57,13 @@ func (p *profiler) start(name string) (stop func() error, err error) {
 }
 
 // around is suite.Options.Around: a profile per config, a warning when
-// one cannot be finished (the run itself went well).
+// one cannot be finished (the run itself went well). Without a directory
+// it is nil: a profile is of the whole process, so with one the configs
+// run one after another instead of in one pool.
 func (p *profiler) around(log *slog.Logger) func(c *config.Config) (func(), error) {
+	if p.dir == "" {
+		return nil
+	}
 	return func(c *config.Config) (func(), error) {
 		stop, err := p.start(c.Name)
 		if err != nil {

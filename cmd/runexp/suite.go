@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/runexp/runexp/internal/config"
@@ -68,6 +69,9 @@ or selected by --only, stands for its configs.
 	c.alias("q", "quiet")
 	var prof profiler
 	prof.register(fs)
+	shardFlag := fs.String("shard", "", "run only shard `i/n` of the suite's cells (0 ≤ i < n; the cells of all configs numbered one after another) and write their records for runexp suite --merge (docs/array-jobs.md)")
+	merge := fs.Bool("merge", false, "assemble the shards of runexp suite --shard i/n (same configs and flags) into every config's outputs, the index, the scoreboard, the baseline comparison and suite.json")
+	predict := fs.String("predict", "", "print the wall time predicted on `N` workers (a comma-separated list) from recorded cell times, and exit: from the suite.json given as the one argument, else from the cell cache for the configs selected")
 	term := newTerm(stderr)
 	e := newErrOut(term, "runexp suite", wantsJSON(args))
 	term.json = wantsJSON(args)
@@ -77,6 +81,19 @@ or selected by --only, stands for its configs.
 	}
 	if *logFormat != "text" && *logFormat != "json" {
 		return e.fail(exitUsage, "--log-format %q: want text or json", *logFormat)
+	}
+	var shard runner.Shard
+	if *shardFlag != "" {
+		var err error
+		if shard, err = runner.ParseShard(*shardFlag); err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		if *merge || *writeBaseline != "" || *baseline != "" {
+			return e.fail(exitUsage, "--shard runs one task of an array: compare (--baseline, --write-baseline) in the --merge step")
+		}
+	}
+	if *predict != "" {
+		return cmdPredict(e, *predict, *dir, *out, *cache, pos, only, stdout)
 	}
 	e = newErrOut(term, "runexp suite", *logFormat == "json")
 	term.json = *logFormat == "json"
@@ -129,7 +146,9 @@ or selected by --only, stands for its configs.
 	defer stop()
 	outTTY := isTerminal(stdout)
 	p := printer{w: stdout, width: terminalWidth(stdout), tty: outTTY}
-	var cur *progress
+	bars := newProgresses(func(cf *config.Config) *progress {
+		return newProgress(term, progressLog(term, log, *logFormat, *quiet), cf.Name, *quiet, *logFormat == "json")
+	})
 
 	o := suite.SuiteOptions{
 		Options: suite.Options{
@@ -137,19 +156,22 @@ or selected by --only, stands for its configs.
 				DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
 				Workers: *jobs, Log: log, Top: *out, AllowExternal: *allowExternal,
 			},
-			Around: prof.around(log),
-			Progress: func(cf *config.Config) func(done, total int) {
-				cur = newProgress(term, progressLog(term, log, *logFormat, *quiet), cf.Name, *quiet, *logFormat == "json")
-				return cur.update
-			},
+			Shard:    shard,
+			Around:   prof.around(log),
+			Progress: bars.of,
 			Done: func(r suite.Result) {
-				cur.stop()
+				bars.stop(r.Config)
 				term.endBar()
 				if r.Err != nil {
 					e.err("%s: %v", r.Config.Name, r.Err)
 					return
 				}
 				sum := r.Summary
+				if shard.Active() {
+					p.line(fmt.Sprintf("%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed), %.1f s",
+						r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, r.Seconds))
+					return
+				}
 				p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s, %.1f s",
 					r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), r.Seconds))
 				printUnexpected(p, r.Config.Name, sum)
@@ -159,8 +181,13 @@ or selected by --only, stands for its configs.
 		Baseline: *baseline, Compare: report.CompareOptions{RelTol: *rtol, AbsTol: *atol},
 		WriteBaseline: *writeBaseline,
 	}
-	rep, err := suite.Suite(ctx, entries, o)
-	cur.stop()
+	var rep *suite.Report
+	if *merge {
+		rep = suite.MergeSuite(entries, o)
+	} else {
+		rep, err = suite.Suite(ctx, entries, o)
+	}
+	bars.stop(nil)
 	term.endBar()
 	if err != nil {
 		var ie *runner.InterruptedError
@@ -191,6 +218,63 @@ or selected by --only, stands for its configs.
 	}
 	fmt.Fprintln(stdout)
 	rep.TimesTable().RenderText(stdout)
+	for _, l := range rep.Where() {
+		p.line(l)
+	}
+	if shard.Active() {
+		p.line(fmt.Sprintf("suite: shard %d/%d of %d configs, %.1f s, exit status %d (docs/exit-status.md) → %s; then runexp suite --merge",
+			shard.Index, shard.Count, len(rep.Runs), rep.Seconds, rep.Status, suite.ShardReport(root, shard)))
+		return rep.Status
+	}
 	p.line(fmt.Sprintf("suite: %d configs, %.1f s, exit status %d (docs/exit-status.md) → %s", len(rep.Runs), rep.Seconds, rep.Status, filepath.Join(root, "suite.json")))
 	return rep.Status
+}
+
+// cmdPredict prints the wall time predicted at each worker count in list
+// (comma-separated) from recorded cell times: of the suite.json named by
+// args when it is one file ending in .json, else of the cell cache for
+// the configs selected.
+func cmdPredict(e *errOut, list, dir, out, cache string, args, only []string, stdout io.Writer) int {
+	var ns []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1, comma-separated", list)
+		}
+		ns = append(ns, n)
+	}
+	var w suite.Workload
+	var from string
+	if len(args) == 1 && strings.HasSuffix(args[0], ".json") {
+		rep, err := suite.ReadReport(args[0])
+		if err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		w = suite.WorkloadOf(rep.Runs)
+		from = fmt.Sprintf("%s (%d workers, %.1f s measured, utilisation %.0f%%)", args[0], rep.Workers, rep.Seconds, 100*rep.Utilisation)
+	} else {
+		files, err := suite.Select(dir, args, only)
+		var entries []suite.Entry
+		if err == nil {
+			entries, err = suite.Load(files, nil, e.lines())
+		}
+		if err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		if cache == "" {
+			cache = filepath.Join(out, ".cache")
+		}
+		var missing, total int
+		w, missing, total, err = suite.CacheWorkload(entries, cache)
+		if err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		from = fmt.Sprintf("the cell cache %s: %d of %d cells have a recorded time; Start and report times are not in the cache", cache, total-missing, total)
+	}
+	t := suite.PredictionTable(w, ns)
+	t.Caption += " From " + from + "."
+	if err := t.RenderText(stdout); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	return exitOK
 }

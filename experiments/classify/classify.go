@@ -79,11 +79,9 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -100,6 +98,7 @@ import (
 	"github.com/runexp/runexp/internal/kernel"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/metrics"
+	"github.com/runexp/runexp/internal/par"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -120,10 +119,6 @@ func init() {
 	k.Items = items
 	runner.RegisterKind(k)
 }
-
-// splitWorkers is the number of goroutines a cell runs its splits on, each
-// calling the BLAS backend (LPKPCA's eigensolves, the Gram products).
-func splitWorkers() int { return runtime.GOMAXPROCS(0) }
 
 type options struct {
 	width         string // "mean-distance" or "absolute"
@@ -417,29 +412,23 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	for j := range lp {
 		lp[j] = make([]float64, len(in.splits))
 	}
-	// Splits are independent: run them concurrently (each writes only its
-	// own slots), at most GOMAXPROCS at a time.
+	// Splits are independent: they run on the cores the pool has idle
+	// (par.Run), each writing only its own slots.
 	errs := make([]error, len(in.splits))
 	dists := make([]float64, len(in.splits))
 	var stats []*splitStats
 	if in.opt.graphStats {
 		stats = make([]*splitStats, len(in.splits))
 	}
-	sem := make(chan struct{}, splitWorkers())
-	var wg sync.WaitGroup
-	for s, sp := range in.splits {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+	par.Run(len(in.splits), func(next func() (int, bool)) {
+		for s, ok := next(); ok; s, ok = next() {
+			sp := in.splits[s]
 			errs[s] = in.runSplit(sp, sigma, q, s, kp, lp, dists)
 			if errs[s] == nil && stats != nil {
 				stats[s], errs[s] = in.graphStats(sp, sigma, q)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -30,9 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -40,6 +38,7 @@ import (
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/metrics"
+	"github.com/runexp/runexp/internal/par"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -51,9 +50,6 @@ func init() {
 	k.Takes = methods.Imputes
 	runner.RegisterKind(k)
 }
-
-// repWorkers is the number of goroutines a cell imputes its repetitions on.
-func repWorkers() int { return min(runtime.GOMAXPROCS(0), 4) }
 
 type paperRow struct {
 	label, source string
@@ -248,9 +244,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 }
 
 // repetitions imputes every draw with the cell's estimator. Repetitions
-// are independent (own draws, own streams), so they run on a few
-// goroutines; results are stored by index, so the record does not depend
-// on scheduling.
+// are independent (own draws, own streams), so they run on the cores the
+// pool has idle (par.Run); results are stored by index, so the record
+// does not depend on scheduling.
 func (in *instance) repetitions(cell *runner.Cell) [][]result {
 	type job struct{ pi, r int }
 	res := make([][]result, len(in.opt.pdel))
@@ -261,22 +257,12 @@ func (in *instance) repetitions(cell *runner.Cell) [][]result {
 			jobs = append(jobs, job{pi, r})
 		}
 	}
-	work := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < repWorkers(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range work {
-				res[jb.pi][jb.r] = in.impute(cell, jb.pi, jb.r)
-			}
-		}()
-	}
-	for _, jb := range jobs {
-		work <- jb
-	}
-	close(work)
-	wg.Wait()
+	par.Run(len(jobs), func(next func() (int, bool)) {
+		for k, ok := next(); ok; k, ok = next() {
+			jb := jobs[k]
+			res[jb.pi][jb.r] = in.impute(cell, jb.pi, jb.r)
+		}
+	})
 	return res
 }
 

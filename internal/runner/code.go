@@ -54,15 +54,18 @@ func newCodeIndex(fsys fs.FS) (*codefp.Index, error) {
 	return ix.WithOwned(owned, bookkeeping()), nil
 }
 
-// bookkeeping lists the files whose code keys, verifies and ships cells
-// but never computes a record's values: the cell cache and its keys, shard
-// provenance, name checks and the fingerprinting itself. They never count
+// bookkeeping lists the files whose code keys, verifies, schedules and
+// ships cells but never computes a record's values: the cell cache and its
+// keys, shard provenance, name checks, the fingerprinting itself, and
+// package par, which hands a cell's inner items (rows, repetitions,
+// splits) to goroutines whose results the caller stores by index. They never count
 // in a fingerprint, so improving them does not recompute every cell. Code
 // that can change a record's numbers must not live in them.
 func bookkeeping() []string {
 	return []string{
 		"internal/runner/cache.go", "internal/runner/code.go", "internal/runner/shard.go", "internal/runner/names.go",
 		"internal/codefp/codefp.go", "internal/codefp/metrics.go", "internal/codefp/doc.go",
+		"internal/par/par.go", "internal/par/doc.go", "internal/par/cputime_linux.go", "internal/par/cputime_other.go",
 	}
 }
 

@@ -69,6 +69,13 @@ type Options struct {
 	// added with --with (Method.Added) are typed on the command line and
 	// need no further leave.
 	AllowExternal bool
+	// Estimate, if set, gives the cost (CellTime.Cost) a cell (by its key) had
+	// before, where its cache entry does not say (a previous
+	// suite.json): the pool computes the longest cells first.
+	Estimate func(key string) (float64, bool)
+	// Grace is how long an interrupted run waits for its running cells
+	// (0: DefaultGrace).
+	Grace time.Duration
 }
 
 // top is the folder every write of the run must stay below.
@@ -107,6 +114,11 @@ type Summary struct {
 	// (status 1).
 	NotEvaluated, Unexpected int
 	Outputs                  []string
+	// Times holds the wall and CPU time of each computed cell, in grid
+	// order; Start and Report those of the config's Start and of its
+	// report stage (or shard file).
+	Times         []CellTime
+	Start, Report Phase
 }
 
 // InterruptedError reports a run stopped by a signal. Finished cells are
@@ -266,155 +278,20 @@ func checkConfined(c *config.Config, dir string, opt Options) (string, error) {
 }
 
 // Run validates the config, runs every cell not already cached and writes
-// the report (or, for a shard, the shard's records).
+// the report (or, for a shard, the shard's records): a Pool of one Job.
 func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
-	start := time.Now()
-	plan, err := Validate(c)
+	j, err := Prepare(c, opt)
 	if err != nil {
 		return nil, err
 	}
-	kind, cells := plan.Kind, plan.Cells
-	log := opt.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if ext := ExternalCommands(c); len(ext) > 0 && !opt.AllowExternal {
-		return nil, &ExternalNotAllowedError{File: c.File, Commands: ext}
-	}
-	dir := ResultDir(c, opt.OutRoot)
-	top, err := checkConfined(c, dir, opt)
-	if err != nil {
+	var sum *Summary
+	var jerr error
+	p := &Pool{Workers: opt.Workers, Grace: opt.Grace, StopOnError: true, Log: opt.Log,
+		Done: func(_ *Job, s *Summary, err error) { sum, jerr = s, err }}
+	if err := p.Run(ctx, []*Job{j}); err != nil {
 		return nil, err
 	}
-	// Shards of an array job write their own files side by side; every
-	// other run is the one writer of its result directory.
-	if !opt.Shard.Active() {
-		release, err := acquireLock(top, dir)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-		cleanStale(dir)
-	}
-	var cache *Cache
-	if !opt.NoCache {
-		cd := opt.CacheDir
-		if cd == "" {
-			root := opt.OutRoot
-			if root == "" {
-				root = "results"
-			}
-			cd = filepath.Join(root, ".cache")
-		}
-		// The cache policy: a --cache folder typed on the command line
-		// is the user's, like --out, and used as given; one inside the
-		// run's top folder (the default OUT/.cache) is checked like
-		// every folder there. Below the cache folder nothing is followed
-		// (Cache.Put).
-		if rel, err := filepath.Rel(top, cd); err == nil && filepath.IsLocal(rel) {
-			if err := safefs.CheckUnder(top, cd); err != nil {
-				return nil, fmt.Errorf("cell cache: %w", err)
-			}
-		}
-		cache = &Cache{Dir: cd}
-	}
-
-	// Cells of this shard, with whatever the cache already holds.
-	var mine []*Cell
-	for _, cell := range cells {
-		if opt.Shard.selects(cell) {
-			mine = append(mine, cell)
-		}
-	}
-	env := NewEnv(c, opt.DataDir, log)
-	if cache != nil {
-		env.CacheDir = cache.Dir
-	}
-	recs := make([]report.Record, len(mine))
-	keys, todo, rejected, err := lookupCells(c, kind, mine, cache, opt.Force, env, recs)
-	if err != nil {
-		return nil, err
-	}
-	sum := &Summary{Dir: dir, Cells: len(mine), Cached: len(mine) - len(todo), Computed: len(todo), CacheRejected: rejected}
-	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(mine), "cached", sum.Cached)
-
-	inst, err := plan.Start(env)
-	if err != nil {
-		return nil, err
-	}
-	if err := env.checkComponents(); err != nil {
-		return nil, err
-	}
-	done := sum.Cached
-	var mu sync.Mutex
-	var cacheErr error
-	finished := func(j int, r report.Record) {
-		i := todo[j]
-		recs[i] = r
-		if cache != nil {
-			if err := cache.Put(keys[i], env.DataFiles(), r); err != nil {
-				mu.Lock()
-				cacheErr = err
-				mu.Unlock()
-			}
-		}
-		mu.Lock()
-		done++
-		d := done
-		mu.Unlock()
-		if opt.Progress != nil {
-			opt.Progress(d, len(mine))
-		}
-	}
-	if opt.Progress != nil {
-		opt.Progress(done, len(mine))
-	}
-	pending := make([]*Cell, len(todo))
-	for j, i := range todo {
-		pending[j] = mine[i]
-	}
-	if err := runPool(ctx, inst, pending, workers, log, finished); err != nil {
-		return nil, &InterruptedError{Done: done, Total: len(mine), NoCache: cache == nil}
-	}
-	if cacheErr != nil {
-		return nil, fmt.Errorf("cell cache: %w", cacheErr)
-	}
-
-	if opt.Shard.Active() {
-		f := opt.Shard.file(dir)
-		fp, err := PlanFingerprints(c, kind, cells)
-		if err != nil {
-			return nil, err
-		}
-		if err := safefs.MkdirUnder(top, filepath.Dir(f)); err != nil {
-			return nil, err
-		}
-		if err := writeShard(f, c, opt.Shard, fp, opt.With, env.DataFiles(), recs); err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			if r.Status == report.StatusFailed {
-				sum.Failed++
-			}
-			if isPanic(r) {
-				sum.Crashed++
-			}
-		}
-		sum.Outputs = []string{filepath.ToSlash(filepath.Join("shards", filepath.Base(f)))}
-		log.Info("shard done", "shard", fmt.Sprintf("%d/%d", opt.Shard.Index, opt.Shard.Count), "cells", len(mine), "file", f)
-		return sum, nil
-	}
-	rep, err := finish(top, dir, c, env, inst, recs, workers, start, opt.With, opt.Stdout, log)
-	if err != nil {
-		return nil, err
-	}
-	rep.Cached, rep.Computed, rep.CacheRejected = sum.Cached, sum.Computed, sum.CacheRejected
-	log.Info("done", "dir", dir, "cells", len(recs), "computed", sum.Computed, "cached", sum.Cached, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(start).Seconds())
-	return rep, nil
+	return sum, jerr
 }
 
 // MergeShards assembles the records written by every shard of a config
@@ -505,46 +382,6 @@ func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []r
 		}
 	}
 	return sum, nil
-}
-
-// runPool runs cells on workers, calling done(i, record) from the worker
-// as each finishes. When ctx is cancelled no new cell starts; cells
-// already running finish and are reported, then ctx's error is returned.
-func runPool(ctx context.Context, inst Instance, cells []*Cell, workers int, log *slog.Logger, done func(int, report.Record)) error {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				running.Add(1)
-				r := runCell(inst, cells[i], log)
-				running.Add(-1)
-				log.Debug("cell done", "key", cells[i].Key, "status", r.Status)
-				done(i, r)
-			}
-		}()
-	}
-	var err error
-feed:
-	for i := range cells {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	if err == nil {
-		err = ctx.Err()
-	}
-	return err
 }
 
 // RunCell runs one cell, turning an error or a panic into a failed record.

@@ -19,10 +19,16 @@ import (
 )
 
 // Shard selects a deterministic 1/Count of a config's cells: those whose
-// grid index is Index modulo Count. Index runs from 0 to Count−1, as Slurm
-// array task ids (--array=0-N) and Kubernetes completion indexes do.
+// grid index plus Offset is Index modulo Count. Index runs from 0 to
+// Count−1, as Slurm array task ids (--array=0-N) and Kubernetes
+// completion indexes do. Offset is 0 for a config's own shards; a suite's
+// shards number the cells of all its configs one after another (the
+// cells before a config's are its Offset), so that a suite of many small
+// configs spreads evenly over the tasks. Merge finds cells by key, so it
+// needs neither.
 type Shard struct {
 	Index, Count int
+	Offset       int
 }
 
 // ParseShard reads "i/n".
@@ -39,7 +45,9 @@ func ParseShard(s string) (Shard, error) {
 // Active reports whether the shard selects anything less than everything.
 func (s Shard) Active() bool { return s.Count > 1 }
 
-func (s Shard) selects(cell *Cell) bool { return !s.Active() || cell.Index%s.Count == s.Index }
+func (s Shard) selects(cell *Cell) bool {
+	return !s.Active() || (cell.Index+s.Offset)%s.Count == s.Index
+}
 
 func (s Shard) file(dir string) string {
 	return filepath.Join(dir, "shards", fmt.Sprintf("shard-%d-of-%d.jsonl", s.Index, s.Count))

@@ -3,6 +3,7 @@ package suite
 import (
 	"context"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/runexp/runexp/internal/report"
@@ -33,16 +34,34 @@ type SuiteOptions struct {
 // comparison or writing problem in Problems, and each counts in Status.
 func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error) {
 	rep := &Report{Started: time.Now(), Workers: o.Run.Workers, Baseline: o.Baseline, Manifest: report.NewManifest()}
+	cpu0 := ProcessCPU()
 	o.KeepGoing = true
+	if o.Times == nil {
+		// The previous suite's cell times order the cells whose cache
+		// entries do not record theirs (--no-cache, --force, new code).
+		o.Times, _ = ReadTimes(filepath.Join(o.Run.OutRoot, "suite.json"))
+	}
+	if o.Shard.Active() {
+		return runShard(ctx, entries, o, rep, cpu0)
+	}
 	results, err := Run(ctx, entries, o.Options)
 	if err != nil {
 		return nil, err
 	}
-	code := OK
 	for _, r := range results {
-		cr := NewConfigRun(r)
-		code = Worse(code, cr.Status)
-		rep.Runs = append(rep.Runs, cr)
+		rep.Runs = append(rep.Runs, NewConfigRun(r))
+	}
+	rep.finish(o, entries, cpu0)
+	return rep, nil
+}
+
+// finish does what follows the runs: the scoreboard, the indexes, the
+// comparison with the baseline, the baseline asked for and suite.json
+// with the times; it sets Status.
+func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
+	code := OK
+	for _, r := range rep.Runs {
+		code = Worse(code, r.Status)
 	}
 	log := o.Run.Log
 	if log == nil {
@@ -66,6 +85,7 @@ func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error
 		}
 	}
 	rep.Seconds = time.Since(rep.Started).Seconds()
+	rep.measure(cpu0)
 	if o.Baseline != "" {
 		ch, err := CompareBaseline(o.Baseline, rep.Runs, o.Compare)
 		if err == nil {
@@ -92,5 +112,28 @@ func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error
 		rep.Problems = append(rep.Problems, err.Error())
 		rep.Status = Worse(rep.Status, Usage)
 	}
-	return rep, nil
+}
+
+// PredictAt are the worker counts suite.json predicts wall times for.
+var PredictAt = []int{1, 2, 4, 8, 16, 64}
+
+// measure fills in the process's CPU time since cpu0, the utilisation,
+// the critical path and the predictions.
+func (rep *Report) measure(cpu0 float64) {
+	rep.CPUSeconds = ProcessCPU() - cpu0
+	rep.CellCPUSeconds = 0
+	for _, r := range rep.Runs {
+		rep.CellCPUSeconds += r.CPUSeconds
+	}
+	if rep.Seconds > 0 && rep.Workers > 0 {
+		rep.Utilisation = rep.CPUSeconds / (rep.Seconds * float64(rep.Workers))
+	}
+	w := WorkloadOf(rep.Runs)
+	if cp := w.Critical(); cp.CellTime > 0 {
+		rep.Critical = &cp
+		rep.Predicted = nil
+		for _, n := range PredictAt {
+			rep.Predicted = append(rep.Predicted, w.Predict(n))
+		}
+	}
 }
