@@ -1,7 +1,6 @@
 package methods
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -126,7 +125,9 @@ func startPoints(p *Problem, start string) (*mat.Dense, error) {
 	switch start {
 	case StartNoisy, "":
 		if p.X0 == nil {
-			return nil, errors.New(`start "noisy" needs the noisy inputs (Problem.X0)`)
+			// Another start rule does without: mika declines, it does
+			// not declare NeedsX0.
+			return nil, Unsupportedf(`start "noisy" needs the noisy inputs (Problem.X0)`)
 		}
 		z.Copy(p.X0)
 	case StartMean:
