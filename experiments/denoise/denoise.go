@@ -55,7 +55,8 @@ import (
 func init() {
 	k := runner.Define("denoise",
 		"de-noise test inputs with every estimator over c × #PCs; percentile bands (A&H Fig. 4) or example images (Fig. 6)",
-		check, start)
+		parse, start)
+	k.Needs = runner.Needs{Model: true, Methods: "at least one estimator"}
 	k.Items = items
 	k.Repeats = true
 	k.Takes = methods.Denoises
@@ -108,14 +109,6 @@ func parse(c *config.Config) (options, error) {
 		return o, c.Experiment.Errorf("examples", "experiment: figure: images needs examples: N (how many test inputs to show)")
 	}
 	return o, nil
-}
-
-func check(c *config.Config) (options, error) {
-	o, err := parse(c)
-	if err != nil {
-		return o, err
-	}
-	return o, common.CheckModel(c, "denoise", true, "at least one estimator")
 }
 
 type instance struct {

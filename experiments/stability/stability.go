@@ -35,8 +35,9 @@ import (
 func init() {
 	k := runner.Define("stability",
 		"spread of pre-images started from random training points, vs c (A&H Fig. 5)",
-		check, start)
+		parse, start)
 	k.Takes = methods.PreImages
+	k.Needs = runner.Needs{Model: true, Methods: "iterative pre-image estimators (e.g. mika, tikhonov)", Why: "stability starts a pre-image iteration from training points"}
 	runner.RegisterKind(k)
 }
 
@@ -52,17 +53,6 @@ func parse(c *config.Config) (options, error) {
 		zoom:   r.Float("zoom_max", 0, func(v float64) bool { return v >= 0 }, "a distance ≥ 0"),
 	}
 	return o, r.Err()
-}
-
-func check(c *config.Config) (options, error) {
-	o, err := parse(c)
-	if err != nil {
-		return o, err
-	}
-	if err := common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)"); err != nil {
-		return o, err
-	}
-	return o, common.RequireMethods(c, methods.PreImages, "stability starts a pre-image iteration from training points")
 }
 
 type instance struct {

@@ -34,6 +34,13 @@ type Env struct {
 	root     *datasets.Root
 	rootErr  error
 
+	// data holds the dataset options Validate parsed, when the Env was
+	// made for a Plan.
+	data struct {
+		parsed bool
+		opts   any
+	}
+
 	// points is the most training plus test points any LoadData call
 	// returned, for the component check.
 	pointsMu sync.Mutex
@@ -92,6 +99,14 @@ func NewEnv(cfg *config.Config, dataFlag string, log *slog.Logger) *Env {
 	return &Env{Config: cfg, Log: log, dataFlag: dataFlag}
 }
 
+// env returns an environment for the plan's config that hands LoadData
+// the dataset options the plan parsed.
+func (p *Plan) env(c *config.Config, dataFlag string, log *slog.Logger) *Env {
+	e := NewEnv(c, dataFlag, log)
+	e.data.parsed, e.data.opts = true, p.DataOptions
+	return e
+}
+
 // Root opens the data root on first use, so synthetic data needs none.
 func (e *Env) Root() (*datasets.Root, error) {
 	e.rootOnce.Do(func() { e.root, e.rootErr = datasets.OpenRoot(e.dataFlag) })
@@ -114,13 +129,19 @@ func (e *Env) DataFiles() []report.FileSum {
 // "data", "corruption"), the same whatever cells or workers there are.
 func (e *Env) Rand(purpose string) *rand.Rand { return NewRand(e.Config.Seed, purpose) }
 
-// LoadData loads the config's dataset with the stream "data".
+// LoadData loads the config's dataset with the stream "data", with the
+// options Validate parsed (parsed here when the Env was made without a
+// Plan).
 func (e *Env) LoadData() (*Data, error) {
 	spec, ok := LookupDataset(e.Config.Dataset.Name)
 	if !ok {
 		return nil, fmt.Errorf("runner: unknown dataset %q", e.Config.Dataset.Name)
 	}
-	d, err := spec.Load(e, e.Config.Dataset.Options)
+	opts, err := e.dataOptions(spec)
+	if err != nil {
+		return nil, err
+	}
+	d, err := e.LoadDataset(spec, opts)
 	if err == nil && d != nil {
 		n := 0
 		for _, s := range []*datasets.Set{d.Train, d.Test} {
@@ -134,6 +155,33 @@ func (e *Env) LoadData() (*Data, error) {
 		e.pointsMu.Unlock()
 	}
 	return d, err
+}
+
+// dataOptions returns the config's parsed dataset options: the Plan's,
+// or parsed now.
+func (e *Env) dataOptions(spec *DatasetSpec) (any, error) {
+	if e.data.parsed {
+		return e.data.opts, nil
+	}
+	if spec.Parse == nil {
+		return nil, nil
+	}
+	return spec.Parse(e.Config.Dataset.Options)
+}
+
+// LoadDataset loads a dataset with options its Parse returned, opening
+// the data root first when the dataset needs one. LoadData loads the
+// config's own; an experiment that names others (the matrix's
+// benchmarks) loads them here.
+func (e *Env) LoadDataset(spec *DatasetSpec, opts any) (*Data, error) {
+	var root *datasets.Root
+	if spec.NeedsRoot {
+		var err error
+		if root, err = e.Root(); err != nil {
+			return nil, err
+		}
+	}
+	return spec.Load(e, root, opts)
 }
 
 // checkComponents refuses a model.components value above the number of

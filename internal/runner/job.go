@@ -142,7 +142,7 @@ func Prepare(c *config.Config, opt Options) (*Job, error) {
 			j.cells = append(j.cells, cell)
 		}
 	}
-	j.env = NewEnv(c, opt.DataDir, log)
+	j.env = plan.env(c, opt.DataDir, log)
 	if j.cache != nil {
 		j.env.CacheDir = j.cache.Dir
 	}

@@ -147,15 +147,19 @@ func RunningCells() int { return int(running.Load()) }
 // and not counted; one expected to fail that holds is.
 func (s *Summary) ClaimsFailed() int { return s.Unexpected }
 
-// Plan is a validated config: its kind, the kind's parsed options and the
-// grid's cells.
+// Plan is a validated config: its kind, the kind's parsed options, the
+// dataset's parsed options and the grid's cells.
 type Plan struct {
 	Kind    *Kind
 	Options any
-	Cells   []*Cell
+	// DataOptions are the dataset's options as its Parse returned them.
+	DataOptions any
+	Cells       []*Cell
 	// Estimate is the config's resource estimate, or nil when its
 	// dataset cannot tell its shape from the options.
 	Estimate *Estimate
+
+	dataset *DatasetSpec
 }
 
 // Start prepares the plan's experiment in env.
@@ -168,26 +172,62 @@ func (p *Plan) Start(env *Env) (Instance, error) { return p.Kind.Start(env, p.Op
 // needs, memory within MaxMemory). Run calls it first, so `runexp
 // validate` and a run refuse the same configs.
 func Validate(c *config.Config) (*Plan, error) {
-	kind, opts, cells, err := validate(c)
+	p, err := validate(c)
 	if err != nil {
 		return nil, err
 	}
-	ds, _ := LookupDataset(c.Dataset.Name)
-	est, err := estimate(c, kind, opts, ds)
-	if err != nil {
+	if p.Estimate, err = estimate(c, p); err != nil {
 		return nil, err
 	}
-	return &Plan{Kind: kind, Options: opts, Cells: cells, Estimate: est}, nil
+	return p, nil
 }
 
-func validate(c *config.Config) (*Kind, any, []*Cell, error) {
+func validate(c *config.Config) (*Plan, error) {
+	p := &Plan{}
+	var err error
+	if p.Kind, err = lookupKind(c); err != nil {
+		return nil, err
+	}
+	if p.dataset, err = lookupDataset(c); err != nil {
+		return nil, err
+	}
+	if p.dataset.Parse != nil {
+		if p.DataOptions, err = p.dataset.Parse(c.Dataset.Options); err != nil {
+			return nil, err
+		}
+	}
+	if p.Kind.Parse != nil {
+		if p.Options, err = p.Kind.Parse(c); err != nil {
+			return nil, err
+		}
+		if err := p.Kind.Needs.check(c, p.Kind); err != nil {
+			return nil, err
+		}
+	}
+	if p.Cells, err = Cells(c); err != nil {
+		return nil, err
+	}
+	for _, cl := range c.Claims {
+		if err := claims.Check(cl); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkNames(c, p.Kind, p.Options, p.Cells); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// lookupKind returns the config's kind, refusing an unknown one and
+// repeats on a kind without them.
+func lookupKind(c *config.Config) (*Kind, error) {
 	kind, ok := LookupKind(c.Kind)
 	if !ok {
 		var names []string
 		for _, k := range Kinds() {
 			names = append(names, k.Name)
 		}
-		return nil, nil, nil, c.Errorf(c.KindLine, "kind: unknown experiment kind %q%s (known: %s)", c.Kind, suggest.Hint(c.Kind, names, 3), strings.Join(names, ", "))
+		return nil, c.Errorf(c.KindLine, "kind: unknown experiment kind %q%s (known: %s)", c.Kind, suggest.Hint(c.Kind, names, 3), strings.Join(names, ", "))
 	}
 	if c.Repeats > 0 && !kind.Repeats {
 		var names []string
@@ -196,42 +236,22 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 				names = append(names, k.Name)
 			}
 		}
-		return nil, nil, nil, c.Errorf(c.RepeatsLine, "repeats: kind %s draws its corruption once; kinds with repeats: %s", c.Kind, strings.Join(names, ", "))
+		return nil, c.Errorf(c.RepeatsLine, "repeats: kind %s draws its corruption once; kinds with repeats: %s", c.Kind, strings.Join(names, ", "))
 	}
+	return kind, nil
+}
+
+// lookupDataset returns the config's dataset, refusing an unknown one.
+func lookupDataset(c *config.Config) (*DatasetSpec, error) {
 	ds, ok := LookupDataset(c.Dataset.Name)
 	if !ok {
 		var names []string
 		for _, d := range Datasets() {
 			names = append(names, d.Name)
 		}
-		return nil, nil, nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q%s (known: %s)", c.Dataset.Name, suggest.Hint(c.Dataset.Name, names, 3), strings.Join(names, ", "))
+		return nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q%s (known: %s)", c.Dataset.Name, suggest.Hint(c.Dataset.Name, names, 3), strings.Join(names, ", "))
 	}
-	if ds.Check != nil {
-		if err := ds.Check(c.Dataset.Options); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	var opts any
-	if kind.Parse != nil {
-		o, err := kind.Parse(c)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		opts = o
-	}
-	cells, err := Cells(c)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	for _, cl := range c.Claims {
-		if err := claims.Check(cl); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	if err := checkNames(c, kind, opts, cells); err != nil {
-		return nil, nil, nil, err
-	}
-	return kind, opts, cells, nil
+	return ds, nil
 }
 
 // ResultDir returns where a config's results go: outRoot/NAME, or
@@ -325,7 +345,7 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := NewEnv(c, opt.DataDir, opt.Log)
+	env := plan.env(c, opt.DataDir, opt.Log)
 	inst, err := plan.Start(env)
 	if err != nil {
 		return nil, err
