@@ -3,13 +3,12 @@ package runner
 import (
 	"fmt"
 	"runtime"
-	"sort"
-	"sync"
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/registry"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -229,73 +228,34 @@ type Data struct {
 }
 
 var (
-	regMu    sync.RWMutex
-	kinds    = map[string]*Kind{}
-	datasetR = map[string]*DatasetSpec{}
+	kinds    = registry.New[Kind]("runner: kind")
+	datasetR = registry.New[DatasetSpec]("runner: dataset")
 )
 
 // RegisterKind adds an experiment kind; duplicates panic.
 func RegisterKind(k Kind) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, dup := kinds[k.Name]; dup {
-		panic(fmt.Sprintf("runner: kind %q registered twice", k.Name))
-	}
 	if k.File == "" {
 		_, k.File, _, _ = runtime.Caller(1)
 	}
-	kinds[k.Name] = &k
+	kinds.Add(k.Name, k)
 }
 
 // RegisterDataset adds a dataset; duplicates panic.
 func RegisterDataset(d DatasetSpec) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, dup := datasetR[d.Name]; dup {
-		panic(fmt.Sprintf("runner: dataset %q registered twice", d.Name))
-	}
 	if d.File == "" {
 		_, d.File, _, _ = runtime.Caller(1)
 	}
-	datasetR[d.Name] = &d
+	datasetR.Add(d.Name, d)
 }
 
 // Kinds returns the registered kinds sorted by name.
-func Kinds() []*Kind {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	out := make([]*Kind, 0, len(kinds))
-	for _, k := range kinds {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+func Kinds() []*Kind { return kinds.All() }
 
 // Datasets returns the registered datasets sorted by name.
-func Datasets() []*DatasetSpec {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	out := make([]*DatasetSpec, 0, len(datasetR))
-	for _, d := range datasetR {
-		out = append(out, d)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+func Datasets() []*DatasetSpec { return datasetR.All() }
 
 // LookupKind returns the kind registered under name.
-func LookupKind(name string) (*Kind, bool) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	k, ok := kinds[name]
-	return k, ok
-}
+func LookupKind(name string) (*Kind, bool) { return kinds.Lookup(name) }
 
 // LookupDataset returns the dataset registered under name.
-func LookupDataset(name string) (*DatasetSpec, bool) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	d, ok := datasetR[name]
-	return d, ok
-}
+func LookupDataset(name string) (*DatasetSpec, bool) { return datasetR.Lookup(name) }
