@@ -175,9 +175,16 @@ func Prepare(c *config.Config, opt Options) (*Job, error) {
 	return j, nil
 }
 
-// Close releases the result directory's lock. It is safe to call more
-// than once.
-func (j *Job) Close() { j.closeOnce.Do(func() { j.release() }) }
+// Close releases the result directory's lock and the job's memo entries
+// (Memo). It is safe to call more than once.
+func (j *Job) Close() {
+	j.closeOnce.Do(func() {
+		j.release()
+		// The config's shared fits and derived data go with it, unless
+		// another config running still holds them.
+		j.env.releaseMemo()
+	})
+}
 
 // Dir is the job's result directory.
 func (j *Job) Dir() string { return j.dir }

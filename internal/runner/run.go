@@ -346,6 +346,7 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	env := plan.env(c, opt.DataDir, opt.Log)
+	defer env.releaseMemo()
 	inst, err := plan.Start(env)
 	if err != nil {
 		return nil, err
