@@ -413,7 +413,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	for i := range recs {
 		r := &recs[i]
 		mt := r.Metrics
-		row := []string{fmt.Sprint(r.Params["method"]), methodParams(r, varying), report.FormatFloat(common.Param(r, wn), 4), report.FormatFloat(common.Param(r, sizeKey), 4)}
+		row := []string{r.Method(), methodParams(r, varying), report.FormatFloat(common.Param(r, wn), 4), report.FormatFloat(common.Param(r, sizeKey), 4)}
 		var vals []float64
 		switch in.opt.errorKind {
 		case "mse":
@@ -458,7 +458,7 @@ func varyingParams(recs []report.Record, cfg *config.Config) map[string][]string
 	}
 	vals := map[string]map[string]map[string]bool{}
 	for i := range recs {
-		label := fmt.Sprint(recs[i].Params["method"])
+		label := recs[i].Method()
 		if vals[label] == nil {
 			vals[label] = map[string]map[string]bool{}
 		}
@@ -488,7 +488,7 @@ func varyingParams(recs []report.Record, cfg *config.Config) map[string][]string
 // "neighbors=5".
 func methodParams(r *report.Record, varying map[string][]string) string {
 	var parts []string
-	for _, k := range varying[fmt.Sprint(r.Params["method"])] {
+	for _, k := range varying[r.Method()] {
 		parts = append(parts, k+"="+config.FormatValue(r.Params[k]))
 	}
 	return strings.Join(parts, ", ")

@@ -109,7 +109,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	pi, err := cell.Method.Spec.NewPreImager(cell.Method.Params)
+	pi, err := cell.Method.NewPreImager()
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	}
 	for i := range recs {
 		r := &recs[i]
-		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Num(r.Params[wn]), 4)}
+		row := []string{r.Method(), report.FormatFloat(common.Num(r.Params[wn]), 4)}
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", "failed: "+r.Error, "", "", "", "", "", "", "", "")
 		} else {
@@ -221,7 +221,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	byMethod := map[string][]*report.Record{}
 	var order []string
 	for i := range recs {
-		name := fmt.Sprint(recs[i].Params["method"])
+		name := recs[i].Method()
 		if _, ok := byMethod[name]; !ok {
 			order = append(order, name)
 		}

@@ -692,7 +692,7 @@ func fileRecords(c *config.Config, recs []report.Record) []report.Record {
 	}
 	var kept []report.Record
 	for _, r := range recs {
-		if l, ok := r.Params["method"].(string); ok && added[l] {
+		if added[r.Method()] {
 			continue
 		}
 		kept = append(kept, r)

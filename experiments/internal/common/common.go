@@ -89,7 +89,7 @@ func Components(m *methods.KPCA, cell *runner.Cell) (int, error) {
 // estimator (nil when the cell has none). Kinds that de-noise use
 // setup.Denoiser instead, which builds the estimator through its declared
 // capability.
-func Setup(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, int, any, error) {
+func Setup(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, int, methods.Denoiser, error) {
 	m, q, err := setup.Fit(env, name, x, cell)
 	if err != nil {
 		return nil, 0, nil, err
@@ -97,7 +97,7 @@ func Setup(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*meth
 	if cell.Method == nil {
 		return m, q, nil, nil
 	}
-	est, err := cell.Method.New()
+	est, err := cell.Method.NewDenoiser()
 	if err != nil {
 		return nil, 0, nil, err
 	}
