@@ -265,116 +265,159 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	if f.logFormat != "text" && f.logFormat != "json" {
-		return e.fail(exitUsage, "--log-format %q: want text or json", f.logFormat)
+	if err := checkLogFormat(f.logFormat); err != nil {
+		return e.fail(exitUsage, "%v", err)
 	}
 	e = newErrOut(term, "runexp", f.logFormat == "json")
 	term.json = f.logFormat == "json"
-	with, root, err := f.with.resolve(f.out)
-	if err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	// A --with run writes under root but shares the cache of --out, so
-	// the configs' own cells computed by a plain run are not redone.
-	cacheDir := f.cache
-	if cacheDir == "" {
-		cacheDir = filepath.Join(f.out, ".cache")
-	}
-	if f.maxCells < 1 {
-		return e.fail(exitUsage, "--max-cells %d: want at least 1", f.maxCells)
-	}
-	runner.MaxCells = f.maxCells
-	var shard runner.Shard
-	if f.shard != "" {
-		if shard, err = runner.ParseShard(f.shard); err != nil {
-			return e.fail(exitUsage, "%v", err)
-		}
-	}
-	if len(pos) == 0 {
-		return e.fail(exitUsage, "no config given (try runexp configs/abrahamsen-hansen-fig3.yaml; runexp list configs lists them)")
-	}
-	if f.jobs < 1 {
-		return e.fail(exitUsage, "-j %d: want at least 1 worker", f.jobs)
-	}
-	if err := f.prof.prepare(); err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	files, err := resolveConfigs(f.configs, pos)
-	if err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	log, err := newLogger(term, f.logFormat, f.verbose, f.quiet)
-	if err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	// On a terminal the full tables (hundreds of characters wide) stay in
-	// the files and a summary that fits is printed instead.
-	outTTY := isTerminal(stdout)
-	width := terminalWidth(stdout)
-	tables := stdout
-	if f.quiet || outTTY {
-		tables = nil
-	}
-	// Validate every config before running any, so a typo in the last
-	// one does not surface after an hour of the first.
-	entries, err := suite.Load(files, with, e.lines())
-	if err == nil {
-		err = suite.CheckExternal(entries, f.allowExternal)
-	}
+	o, entries, err := f.options(e, term, pos, stdout)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
 	ctx, stop := interrupts(e, f.noCache)
 	defer stop()
 	code = exitOK
-	bars := newProgresses(func(cf *config.Config) *progress {
-		return newProgress(term, progressLog(term, log, f.logFormat, f.quiet), cf.Name, f.quiet, f.logFormat == "json")
-	})
-	o := suite.Options{
-		Run: runner.Options{
-			DataDir: f.data, OutRoot: root, CacheDir: cacheDir, NoCache: f.noCache, Force: f.force,
-			Shard: shard, Workers: f.jobs, Log: log, Stdout: tables, Top: f.out, AllowExternal: f.allowExternal,
-		},
-		Around:   f.prof.around(log),
-		Progress: bars.of,
-		Done: func(r suite.Result) {
-			bars.stop(r.Config)
-			term.endBar()
-			sum := r.Summary
-			code = worse(code, summaryStatus(sum))
-			if shard.Active() {
-				fmt.Fprintf(stdout, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
-				return
-			}
-			p := printer{w: stdout, width: width, tty: outTTY}
-			if outTTY && !f.quiet {
-				printSummary(stdout, sum, width)
-			}
-			p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s", r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir))
-			for _, x := range sum.ReportErrors {
-				e.err("%s: %s", r.Config.Name, x)
-			}
-			if sum.Crashed > 0 {
-				e.err("%s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table", r.Config.Name, sum.Crashed)
-			}
-			printUnexpected(p, r.Config.Name, sum)
-		},
+	p := printer{w: stdout, width: terminalWidth(stdout), tty: isTerminal(stdout)}
+	bars := newBars(term, o.Run.Log, f.logFormat, f.quiet)
+	o.Progress = bars.of
+	o.Done = func(r suite.Result) {
+		bars.stop(r.Config)
+		term.endBar()
+		code = worse(code, summaryStatus(r.Summary))
+		f.printConfig(e, p, r, o.Run.Shard)
 	}
 	_, err = suite.Run(ctx, entries, o)
 	bars.stop(nil)
 	term.endBar()
 	if err != nil {
-		var ie *runner.InterruptedError
-		if errors.As(err, &ie) {
-			return e.fail(exitInterrupted, "%v", err)
-		}
-		return e.fail(exitUsage, "%v", err)
+		return runError(e, err)
 	}
-	if !shard.Active() {
-		writeIndexes(f.out, root, log)
-		printSets(printer{w: stdout, width: width, tty: outTTY}, entries, root, log)
+	if !o.Run.Shard.Active() {
+		writeIndexes(f.out, o.Run.OutRoot, o.Run.Log)
+		printSets(p, entries, o.Run.OutRoot, o.Run.Log)
 	}
 	return code
+}
+
+// options checks the flags and validates every config before any runs,
+// so a typo in the last one does not surface after an hour of the first;
+// every error is a usage error.
+func (f *runFlags) options(e *errOut, tw *term, pos []string, stdout io.Writer) (suite.Options, []suite.Entry, error) {
+	var o suite.Options
+	with, root, err := f.with.resolve(f.out)
+	if err != nil {
+		return o, nil, err
+	}
+	if f.maxCells < 1 {
+		return o, nil, fmt.Errorf("--max-cells %d: want at least 1", f.maxCells)
+	}
+	runner.MaxCells = f.maxCells
+	var shard runner.Shard
+	if f.shard != "" {
+		if shard, err = runner.ParseShard(f.shard); err != nil {
+			return o, nil, err
+		}
+	}
+	switch {
+	case len(pos) == 0:
+		return o, nil, errors.New("no config given (try runexp configs/abrahamsen-hansen-fig3.yaml; runexp list configs lists them)")
+	case f.jobs < 1:
+		return o, nil, fmt.Errorf("-j %d: want at least 1 worker", f.jobs)
+	}
+	if err := f.prof.prepare(); err != nil {
+		return o, nil, err
+	}
+	files, err := resolveConfigs(f.configs, pos)
+	if err != nil {
+		return o, nil, err
+	}
+	log, err := newLogger(tw, f.logFormat, f.verbose, f.quiet)
+	if err != nil {
+		return o, nil, err
+	}
+	entries, err := loadEntries(e, files, with, f.allowExternal)
+	if err != nil {
+		return o, nil, err
+	}
+	// On a terminal the full tables (hundreds of characters wide) stay in
+	// the files and a summary that fits is printed instead.
+	tables := stdout
+	if f.quiet || isTerminal(stdout) {
+		tables = nil
+	}
+	// A --with run writes under root but shares the cache of --out, so
+	// the configs' own cells computed by a plain run are not redone.
+	o = suite.Options{
+		Run: runner.Options{
+			DataDir: f.data, OutRoot: root, CacheDir: cacheFor(f.cache, f.out), NoCache: f.noCache, Force: f.force,
+			Shard: shard, Workers: f.jobs, Log: log, Stdout: tables, Top: f.out, AllowExternal: f.allowExternal,
+		},
+		Around: f.prof.around(log),
+	}
+	return o, entries, nil
+}
+
+// printConfig prints one config's summary as it completes.
+func (f *runFlags) printConfig(e *errOut, p printer, r suite.Result, shard runner.Shard) {
+	sum := r.Summary
+	if shard.Active() {
+		fmt.Fprintf(p.w, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
+		return
+	}
+	if p.tty && !f.quiet {
+		printSummary(p.w, sum, p.width)
+	}
+	p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s", r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir))
+	for _, x := range sum.ReportErrors {
+		e.err("%s: %s", r.Config.Name, x)
+	}
+	if sum.Crashed > 0 {
+		e.err("%s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table", r.Config.Name, sum.Crashed)
+	}
+	printUnexpected(p, r.Config.Name, sum)
+}
+
+// checkLogFormat refuses a --log-format other than text and json.
+func checkLogFormat(format string) error {
+	if format != "text" && format != "json" {
+		return fmt.Errorf("--log-format %q: want text or json", format)
+	}
+	return nil
+}
+
+// cacheFor is the cell cache folder: --cache, else OUT/.cache, shared by
+// the plain runs of --out and the --with runs inside it.
+func cacheFor(cache, out string) string {
+	if cache == "" {
+		return filepath.Join(out, ".cache")
+	}
+	return cache
+}
+
+// loadEntries validates every config (suite.Load) and refuses those whose
+// methods run an external command without leave.
+func loadEntries(e *errOut, files []string, with []*suite.With, allowExternal bool) ([]suite.Entry, error) {
+	entries, err := suite.Load(files, with, e.lines())
+	if err == nil {
+		err = suite.CheckExternal(entries, allowExternal)
+	}
+	return entries, err
+}
+
+// newBars returns the progress bars of the configs as they run.
+func newBars(term *term, log *slog.Logger, format string, quiet bool) *progresses {
+	return newProgresses(func(cf *config.Config) *progress {
+		return newProgress(term, progressLog(term, log, format, quiet), cf.Name, quiet, format == "json")
+	})
+}
+
+// runError is the exit of a run or suite that stopped with err.
+func runError(e *errOut, err error) int {
+	var ie *runner.InterruptedError
+	if errors.As(err, &ie) {
+		return e.fail(exitInterrupted, "%v", err)
+	}
+	return e.fail(exitUsage, "%v", err)
 }
 
 // printSets writes the scoreboard of the results under root when some of
