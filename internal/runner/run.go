@@ -530,37 +530,9 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	// records of methods added on the command line (--with) must not
 	// change their verdicts, so they see only the file's records.
 	scoped := fileRecords(c, recs)
-	copt := claims.Options{
-		Repeats: max(c.Repeats, 1),
-		// The interval verdict counts whenever there is one, with one
-		// corruption draw too: the complaint was exactly a gain
-		// inside the item-to-item spread judged a PASS on single numbers.
-		Counts: true,
-		Rand:   func(key string) *rand.Rand { return NewRand(c.Seed, key) },
-	}
-	if k, ok := LookupKind(c.Kind); ok {
-		copt.Items = k.Items
-	}
-	results, crashes := evaluateClaims(c.Claims, scoped, copt, log)
-	sum.Crashed += crashes
-	for _, res := range results {
-		switch {
-		case res.AsExpected:
-		case res.Status == claims.NotEvaluated:
-			sum.NotEvaluated++
-		default:
-			sum.Unexpected++
-		}
-		sum.Claims = append(sum.Claims, res)
-	}
-	if len(sum.Claims) > 0 {
-		b, err := json.MarshalIndent(sum.Claims, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		if err := report.WriteFileAtomic(out.Path("claims.json"), append(b, '\n')); err != nil {
-			return nil, err
-		}
+	copt := claimOptions(c)
+	if err := writeClaims(out, c, scoped, copt, sum, log); err != nil {
+		return nil, err
 	}
 	tbl := tables.Build(tables.Input{Config: c, Records: recs, Scoped: scoped, Kind: out.Tables, Problems: problems, Claims: sum.Claims, Intervals: copt})
 	txt, md, err := tables.Render(c, tbl)
@@ -575,6 +547,47 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	}
 	sum.Outputs = out.Files()
 	return sum, nil
+}
+
+// claimOptions are how a config's claims are judged.
+func claimOptions(c *config.Config) claims.Options {
+	copt := claims.Options{
+		Repeats: max(c.Repeats, 1),
+		// The interval verdict counts whenever there is one, with one
+		// corruption draw too: the complaint was exactly a gain
+		// inside the item-to-item spread judged a PASS on single numbers.
+		Counts: true,
+		Rand:   func(key string) *rand.Rand { return NewRand(c.Seed, key) },
+	}
+	if k, ok := LookupKind(c.Kind); ok {
+		copt.Items = k.Items
+	}
+	return copt
+}
+
+// writeClaims judges the config's claims on the records scoped, counts
+// the verdicts in sum and writes them to claims.json.
+func writeClaims(out *Output, c *config.Config, scoped []report.Record, copt claims.Options, sum *Summary, log *slog.Logger) error {
+	results, crashes := evaluateClaims(c.Claims, scoped, copt, log)
+	sum.Crashed += crashes
+	for _, res := range results {
+		switch {
+		case res.AsExpected:
+		case res.Status == claims.NotEvaluated:
+			sum.NotEvaluated++
+		default:
+			sum.Unexpected++
+		}
+		sum.Claims = append(sum.Claims, res)
+	}
+	if len(sum.Claims) == 0 {
+		return nil
+	}
+	b, err := json.MarshalIndent(sum.Claims, "", "  ")
+	if err != nil {
+		return err
+	}
+	return report.WriteFileAtomic(out.Path("claims.json"), append(b, '\n'))
 }
 
 // Presenter is implemented by an Instance whose cells record more than
