@@ -132,9 +132,11 @@ experiment: {figure: none}
 	}
 }
 
-// checkScript runs check-estimator on a Python script, through the real
-// protocol with the helper python/runexp_estimator.py on PYTHONPATH.
-func checkScript(t *testing.T, script string, args ...string) (int, string) {
+// checkScript runs check-estimator (with args) on a Python script,
+// through the real protocol with the helper python/runexp_estimator.py on
+// PYTHONPATH, checks its exit status and that its output holds each of
+// wants, and returns the output.
+func checkScript(t *testing.T, script string, code int, wants []string, args ...string) string {
 	t.Helper()
 	py := docPython(t)
 	helper, err := filepath.Abs("../../python")
@@ -146,11 +148,19 @@ func checkScript(t *testing.T, script string, args ...string) (int, string) {
 	if err := os.WriteFile(f, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runCLI(append([]string{"check-estimator", "--command", py + " " + f}, args...)...)
+	got, out, stderr := runCLI(append([]string{"check-estimator", "--command", py + " " + f}, args...)...)
 	if stderr != "" {
 		t.Errorf("stderr: %s", stderr)
 	}
-	return code, stdout
+	if got != code {
+		t.Fatalf("exit %d, want %d\n%s", got, code, out)
+	}
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	return out
 }
 
 // A script that cannot even import crashes on every problem: every check
@@ -158,16 +168,8 @@ func checkScript(t *testing.T, script string, args ...string) (int, string) {
 // the linear kernel passed as "linear refused": 6 of 11 checks passed),
 // and its traceback is quoted once, not once per check.
 func TestCheckEstimatorCrash(t *testing.T) {
-	code, out := checkScript(t, "import runexp_no_such_module\n")
-	if code != exitClaim {
-		t.Fatalf("exit %d, want %d\n%s", code, exitClaim, out)
-	}
-	for _, want := range []string{"FAIL  PreImager/linear\n", "FAIL  Denoiser/linear\n", "FAIL  PreImager/without-X0\n",
-		"FAIL  PreImager/gaussian\n", "declares it takes (any kernel)", "standard error as quoted above"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	out := checkScript(t, "import runexp_no_such_module\n", exitClaim, []string{"FAIL  PreImager/linear\n", "FAIL  Denoiser/linear\n",
+		"FAIL  PreImager/without-X0\n", "FAIL  PreImager/gaussian\n", "declares it takes (any kernel)", "standard error as quoted above"})
 	if n := strings.Count(out, "ModuleNotFoundError"); n != 1 {
 		t.Errorf("the traceback is quoted %d times, want once:\n%s", n, out)
 	}
@@ -182,23 +184,12 @@ func TestCheckEstimatorCrash(t *testing.T) {
 // An estimator whose every row is NaN solves nothing: the generic checks
 // fail it (before, every row marked failed passed them all).
 func TestCheckEstimatorAllNaN(t *testing.T) {
-	code, out := checkScript(t, `import numpy as np
+	out := checkScript(t, `import numpy as np
 import runexp_estimator as rx
 rx.main(lambda p: np.full((p.m, p.d), np.nan))
-`)
-	if code != exitClaim {
-		t.Fatalf("exit %d, want %d\n%s", code, exitClaim, out)
-	}
-	for _, k := range []string{"gaussian", "linear"} {
-		for _, c := range []string{"PreImager", "Denoiser"} {
-			if want := "FAIL  " + c + "/" + k + "/finite-output\n"; !strings.Contains(out, want) {
-				t.Errorf("output lacks %q:\n%s", want, out)
-			}
-		}
-	}
-	if !strings.Contains(out, "every row failed (rows 0, 1, 2, 3, 4 failed: pre-image is not finite); want at least one row solved") {
-		t.Errorf("the failure does not say what came and what was wanted:\n%s", out)
-	}
+`, exitClaim, []string{"FAIL  PreImager/gaussian/finite-output\n", "FAIL  PreImager/linear/finite-output\n",
+		"FAIL  Denoiser/gaussian/finite-output\n", "FAIL  Denoiser/linear/finite-output\n",
+		"every row failed (rows 0, 1, 2, 3, 4 failed: pre-image is not finite); want at least one row solved"})
 	if strings.Contains(out, "<nil>") {
 		t.Errorf("a message shows Go's <nil>:\n%s", out)
 	}
@@ -208,7 +199,7 @@ rx.main(lambda p: np.full((p.m, p.d), np.nan))
 // status 3) passes: the nearest training input in feature space is an
 // exact pre-image of φ(x_j) under the Gaussian kernel.
 func TestCheckEstimatorDeclines(t *testing.T) {
-	code, out := checkScript(t, `import numpy as np
+	checkScript(t, `import numpy as np
 import runexp_estimator as rx
 
 def estimate(p):
@@ -218,14 +209,6 @@ def estimate(p):
     return p.X[np.argmin(d2, axis=1)]
 
 rx.main(estimate)
-`, "-v")
-	if code != exitOK {
-		t.Fatalf("exit %d, want %d\n%s", code, exitOK, out)
-	}
-	for _, want := range []string{"PASS  PreImager/linear/declined", "PASS  Denoiser/linear/declined", "PASS  PreImager/gaussian/rows-independent",
-		"note: external declines linear: external: ", "failed (exit status 3)", "Gaussian kernel only"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+`, exitOK, []string{"PASS  PreImager/linear/declined", "PASS  Denoiser/linear/declined", "PASS  PreImager/gaussian/rows-independent",
+		"note: external declines linear: external: ", "failed (exit status 3)", "Gaussian kernel only"}, "-v")
 }

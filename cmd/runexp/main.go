@@ -192,36 +192,53 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 }
 
 // runFlags are the run command's flags.
-type runFlags struct {
-	configs, data, out, cache, shard, logFormat string
-	jobs, maxCells                              int
-	verbose, quiet, noCache, force              bool
-	allowExternal                               bool
-	with                                        withOptions
-	prof                                        profiler
+// jobFlags are the flags runexp run and runexp suite share: where the
+// data, results and cache are, how many cells run at once, the log, and
+// the estimators added or allowed.
+type jobFlags struct {
+	configs, data, out, cache, logFormat string
+	jobs                                 int
+	verbose, quiet, noCache, force       bool
+	allowExternal                        bool
+	with                                 withOptions
+	prof                                 profiler
 }
 
-func newRunCommand() (*command, *runFlags) {
-	c := newCommand("run", []string{"runexp [flags] CONFIG...", "runexp run [flags] CONFIG..."},
-		"Runs every cell of each config not already cached, then writes its result folder\n(OUT/NAME: figures, tables, records, claims, manifest) and the results index.\nA collection runs each of its configs and writes the scoreboard of the set.\n\n"+configWords)
-	f := &runFlags{}
+// register declares the shared flags on c; configsDoc and quietDoc say
+// what --configs and --quiet mean to the command.
+func (f *jobFlags) register(c *command, configsDoc, quietDoc string) {
 	fs := c.flags
-	fs.StringVar(&f.configs, "configs", "configs", "the `DIR` a config's bare name is looked up in")
+	fs.StringVar(&f.configs, "configs", "configs", configsDoc)
 	fs.StringVar(&f.data, "data", "", "the data root `DIR` (default $RUNEXP_DATA; runexp list marks the datasets that need it)")
 	fs.StringVar(&f.out, "out", "results", "the results root `DIR`")
 	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "`N` cells computed at once")
 	fs.StringVar(&f.cache, "cache", "", "the cell cache `DIR` (default OUT/.cache); finished cells are reused")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the cell cache")
 	fs.BoolVar(&f.force, "force", false, "recompute every cell, replacing cached ones")
-	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the cells (0 ≤ i < n), then runexp merge (docs/array-jobs.md)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "the log's `FORMAT` on stderr: text, or json (every stderr line a JSON record, errors included)")
 	fs.BoolVar(&f.verbose, "v", false, "debug logging")
-	fs.BoolVar(&f.quiet, "quiet", false, "only warnings, errors, one summary line per config and, on a run longer than a minute, a progress line a minute")
+	fs.BoolVar(&f.quiet, "quiet", false, quietDoc)
 	c.alias("q", "quiet")
-	fs.IntVar(&f.maxCells, "max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
 	fs.BoolVar(&f.allowExternal, "allow-external", false, allowExternalUsage)
 	f.with.register(fs)
 	f.prof.register(fs)
+}
+
+type runFlags struct {
+	jobFlags
+	shard    string
+	maxCells int
+}
+
+func newRunCommand() (*command, *runFlags) {
+	c := newCommand("run", []string{"runexp [flags] CONFIG...", "runexp run [flags] CONFIG..."},
+		"Runs every cell of each config not already cached, then writes its result folder\n(OUT/NAME: figures, tables, records, claims, manifest) and the results index.\nA collection runs each of its configs and writes the scoreboard of the set.\n\n"+configWords)
+	f := &runFlags{}
+	f.register(c, "the `DIR` a config's bare name is looked up in",
+		"only warnings, errors, one summary line per config and, on a run longer than a minute, a progress line a minute")
+	fs := c.flags
+	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the cells (0 ≤ i < n), then runexp merge (docs/array-jobs.md)")
+	fs.IntVar(&f.maxCells, "max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
 	c.footer = `On a terminal the progress bar (cells done, time spent, time left) redraws
 below the log lines, log lines and summaries are wrapped to the terminal's
 width (COLUMNS, else the terminal's own) and the full tables stay in each
@@ -268,27 +285,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err := checkLogFormat(f.logFormat); err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	e = newErrOut(term, "runexp", f.logFormat == "json")
-	term.json = f.logFormat == "json"
+	e, ctx, stop := f.begin(term, "runexp")
+	defer stop()
 	o, entries, err := f.options(e, term, pos, stdout)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	ctx, stop := interrupts(e, f.noCache)
-	defer stop()
 	code = exitOK
-	p := printer{w: stdout, width: terminalWidth(stdout), tty: isTerminal(stdout)}
-	bars := newBars(term, o.Run.Log, f.logFormat, f.quiet)
-	o.Progress = bars.of
-	o.Done = func(r suite.Result) {
-		bars.stop(r.Config)
-		term.endBar()
+	p := newPrinter(stdout)
+	err = f.drive(term, &o, func(r suite.Result) {
 		code = worse(code, summaryStatus(r.Summary))
 		f.printConfig(e, p, r, o.Run.Shard)
-	}
-	_, err = suite.Run(ctx, entries, o)
-	bars.stop(nil)
-	term.endBar()
+	}, func() error {
+		_, err := suite.Run(ctx, entries, o)
+		return err
+	})
 	if err != nil {
 		return runError(e, err)
 	}
@@ -404,11 +415,37 @@ func loadEntries(e *errOut, files []string, with []*suite.With, allowExternal bo
 	return entries, err
 }
 
-// newBars returns the progress bars of the configs as they run.
-func newBars(term *term, log *slog.Logger, format string, quiet bool) *progresses {
-	return newProgresses(func(cf *config.Config) *progress {
-		return newProgress(term, progressLog(term, log, format, quiet), cf.Name, quiet, format == "json")
+// begin writes errors and the log in the format asked for from now on,
+// and catches interrupts until stop: the first cancels ctx, a second
+// exits at once.
+func (f *jobFlags) begin(tw *term, name string) (e *errOut, ctx context.Context, stop func()) {
+	e = newErrOut(tw, name, f.logFormat == "json")
+	tw.json = f.logFormat == "json"
+	ctx, stop = interrupts(e, f.noCache)
+	return e, ctx, stop
+}
+
+// newPrinter prints to w, wrapping to its width when it is a terminal.
+func newPrinter(w io.Writer) printer {
+	return printer{w: w, width: terminalWidth(w), tty: isTerminal(w)}
+}
+
+// drive runs run with a progress bar per config on tw, calling done
+// with each config's result as it completes.
+func (f *jobFlags) drive(tw *term, o *suite.Options, done func(suite.Result), run func() error) error {
+	bars := newProgresses(func(cf *config.Config) *progress {
+		return newProgress(tw, progressLog(tw, o.Run.Log, f.logFormat, f.quiet), cf.Name, f.quiet, f.logFormat == "json")
 	})
+	o.Progress = bars.of
+	o.Done = func(r suite.Result) {
+		bars.stop(r.Config)
+		tw.endBar()
+		done(r)
+	}
+	err := run()
+	bars.stop(nil)
+	tw.endBar()
+	return err
 }
 
 // runError is the exit of a run or suite that stopped with err.

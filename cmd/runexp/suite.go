@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -33,15 +32,11 @@ func (o *onlyFlag) Set(s string) error {
 
 // suiteFlags are runexp suite's flags.
 type suiteFlags struct {
-	dir, data, out, cache, baseline, writeBaseline string
-	logFormat, shard, predict                      string
-	only                                           onlyFlag
-	jobs                                           int
-	noCache, force, verbose, quiet, merge          bool
-	allowExternal                                  bool
-	rtol, atol                                     float64
-	with                                           withOptions
-	prof                                           profiler
+	jobFlags
+	baseline, writeBaseline, shard, predict string
+	only                                    onlyFlag
+	merge                                   bool
+	rtol, atol                              float64
 }
 
 func newSuiteCommand() (*command, *suiteFlags) {
@@ -55,26 +50,14 @@ or selected by --only, stands for its configs.
 
 `+configWords)
 	f := &suiteFlags{}
+	f.register(c, "the `DIR` of the configs (every *.yaml in it)",
+		"only warnings, errors, one line per config and, on a config longer than a minute, a progress line a minute")
 	fs := c.flags
-	fs.StringVar(&f.dir, "configs", "configs", "the `DIR` of the configs (every *.yaml in it)")
 	fs.Var(&f.only, "only", "run only the configs whose name, or the name of a collection that lists them, matches `GLOB` (repeatable or comma-separated, e.g. 'huang-*,table1')")
-	fs.StringVar(&f.data, "data", "", "the data root `DIR` (default $RUNEXP_DATA)")
-	fs.StringVar(&f.out, "out", "results", "the results root `DIR`")
-	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "`N` cells computed at once")
-	fs.StringVar(&f.cache, "cache", "", "the cell cache `DIR` (default OUT/.cache)")
-	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the cell cache")
-	fs.BoolVar(&f.force, "force", false, "recompute every cell")
 	fs.StringVar(&f.baseline, "baseline", "", "compare the configs run with this baseline `DIR` (a results root, e.g. baseline); exit 1 when anything moved (with --with, the configs' own methods: the added cells are listed apart)")
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "after the run, write the records and claims of every config run into this `DIR` (refreshing a baseline)")
 	fs.Float64Var(&f.rtol, "rtol", 1e-9, "relative tolerance `R` of the baseline comparison")
 	fs.Float64Var(&f.atol, "atol", 1e-12, "absolute tolerance `A` of the baseline comparison")
-	fs.StringVar(&f.logFormat, "log-format", "text", "the log's `FORMAT` on stderr: text, or json (every stderr line a JSON record, errors included)")
-	fs.BoolVar(&f.verbose, "v", false, "debug logging")
-	f.with.register(fs)
-	fs.BoolVar(&f.allowExternal, "allow-external", false, allowExternalUsage)
-	fs.BoolVar(&f.quiet, "quiet", false, "only warnings, errors, one line per config and, on a config longer than a minute, a progress line a minute")
-	c.alias("q", "quiet")
-	f.prof.register(fs)
 	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite's cells (0 ≤ i < n; the cells of all configs numbered one after another) and write their records for runexp suite --merge (docs/array-jobs.md)")
 	fs.BoolVar(&f.merge, "merge", false, "assemble the shards of runexp suite --shard i/n (same configs and flags) into every config's outputs, the index, the scoreboard, the baseline comparison and suite.json")
 	fs.StringVar(&f.predict, "predict", "", "print the wall time predicted on `N` workers (a comma-separated list) from recorded cell times, and exit: from the suite.json given as the one argument, else from the cell cache for the configs selected")
@@ -102,32 +85,25 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.predict != "" {
-		return cmdPredict(e, f.predict, f.dir, f.out, f.cache, pos, f.only, stdout)
+		return cmdPredict(e, f.predict, f.configs, f.out, f.cache, pos, f.only, stdout)
 	}
-	e = newErrOut(term, "runexp suite", f.logFormat == "json")
-	term.json = f.logFormat == "json"
+	e, ctx, stop := f.begin(term, "runexp suite")
+	defer stop()
 	o, entries, err := f.options(e, term, pos, shard)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	ctx, stop := interrupts(e, f.noCache)
-	defer stop()
-	p := printer{w: stdout, width: terminalWidth(stdout), tty: isTerminal(stdout)}
-	bars := newBars(term, o.Run.Log, f.logFormat, f.quiet)
-	o.Progress = bars.of
-	o.Done = func(r suite.Result) {
-		bars.stop(r.Config)
-		term.endBar()
-		printSuiteConfig(e, p, r, shard)
-	}
+	p := newPrinter(stdout)
 	var rep *suite.Report
-	if f.merge {
-		rep = suite.MergeSuite(entries, o)
-	} else {
-		rep, err = suite.Suite(ctx, entries, o)
-	}
-	bars.stop(nil)
-	term.endBar()
+	err = f.drive(term, &o.Options, func(r suite.Result) { printSuiteConfig(e, p, r, shard) }, func() error {
+		var err error
+		if f.merge {
+			rep = suite.MergeSuite(entries, o)
+		} else {
+			rep, err = suite.Suite(ctx, entries, o)
+		}
+		return err
+	})
 	if err != nil {
 		return runError(e, err)
 	}
@@ -174,11 +150,11 @@ func (f *suiteFlags) options(e *errOut, tw *term, pos []string, shard runner.Sha
 		return o, nil, err
 	}
 	if len(pos) > 0 {
-		if _, err := resolveConfigs(f.dir, pos); err != nil {
+		if _, err := resolveConfigs(f.configs, pos); err != nil {
 			return o, nil, err
 		}
 	}
-	files, err := suite.Select(f.dir, pos, f.only)
+	files, err := suite.Select(f.configs, pos, f.only)
 	if err != nil {
 		return o, nil, err
 	}
@@ -200,7 +176,7 @@ func (f *suiteFlags) options(e *errOut, tw *term, pos []string, shard runner.Sha
 			Shard:  shard,
 			Around: f.prof.around(log),
 		},
-		ConfigsDir: f.dir, Out: f.out,
+		ConfigsDir: f.configs, Out: f.out,
 		Baseline: f.baseline, Compare: report.CompareOptions{RelTol: f.rtol, AbsTol: f.atol},
 		WriteBaseline: f.writeBaseline,
 	}

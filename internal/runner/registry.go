@@ -175,19 +175,14 @@ type DatasetSpec struct {
 
 // Dataset is what DefineDataset needs to know of a dataset whose options
 // have the type O.
+// Its fields are DatasetSpec's, typed: Parse (NoOptions for a dataset
+// that takes none), Shape (optional) and Load take the options as O.
 type Dataset[O any] struct {
-	Name string
-	Doc  string
-	// NeedsRoot is false for synthetic data.
+	Name, Doc string
 	NeedsRoot bool
-	// Parse reads and checks the options (NoOptions for a dataset that
-	// takes none).
-	Parse func(opts config.Section) (O, error)
-	// Shape, if set, gives the data's size from the options; see
-	// DatasetSpec.Shape.
-	Shape func(o O) Shape
-	// Load reads or draws the data; root is nil unless NeedsRoot.
-	Load func(env *Env, root *datasets.Root, o O) (*Data, error)
+	Parse     func(opts config.Section) (O, error)
+	Shape     func(o O) Shape
+	Load      func(env *Env, root *datasets.Root, o O) (*Data, error)
 }
 
 // DefineDataset returns a DatasetSpec whose options are parsed once, by

@@ -10,23 +10,11 @@ import (
 // testDenoiser runs the checks of a Denoiser, each a check of its own.
 func testDenoiser(t T, f *fixture, newEst func(T) methods.Denoiser) {
 	run(t, "exact-denoise", func(t T) { f.checkExactDenoise(t, newEst) })
-	for _, k := range f.kernels() {
-		run(t, kernelName(k), func(t T) {
-			m, err := methods.FitKPCA(f.x, k)
-			if err != nil {
-				t.Fatalf("%v", err)
-			}
-			f.checkGeneric(t, k, func(t T) any { return newEst(t) }, f.denoiseSolver(m))
-		})
-	}
+	f.eachKernel(t, func(t T) any { return newEst(t) }, f.denoiseSolver)
 	run(t, "wrong-width-refused", func(t T) {
-		m, err := methods.FitKPCA(f.x, f.gauss)
-		if err != nil {
-			t.Fatalf("%v", err)
-		}
-		in := &methods.DenoiseInput{Model: m, Q: genericQ, X0: mat.NewDense(numTest, dim+1, nil), Rand: seeded()}
+		in := &methods.DenoiseInput{Model: f.fit(t, f.gauss), Q: genericQ, X0: mat.NewDense(numTest, dim+1, nil), Rand: seeded()}
 		var z mat.Dense
-		_, err = call(t, f.name+".Denoise with wide inputs", func() ([]methods.Status, error) { return newEst(t).Denoise(&z, in) })
+		_, err := call(t, f.name+".Denoise with wide inputs", func() ([]methods.Status, error) { return newEst(t).Denoise(&z, in) })
 		if err == nil {
 			t.Errorf("%s accepted inputs with %d columns for a %d-dimensional model; want an error", f.name, dim+1, dim)
 		}
@@ -40,10 +28,7 @@ func testDenoiser(t T, f *fixture, newEst func(T) methods.Denoiser) {
 func (f *fixture) checkExactDenoise(t T, newEst func(T) methods.Denoiser) {
 	accepted := 0
 	for _, k := range []kernel.Kernel{kernel.Linear{}, f.gauss} {
-		m, err := methods.FitKPCA(f.x, k)
-		if err != nil {
-			t.Fatalf("%v", err)
-		}
+		m := f.fit(t, k)
 		in := &methods.DenoiseInput{Model: m, Q: m.Rank(), X0: f.x, Rand: seeded()}
 		var z mat.Dense
 		st, err := call(t, f.name+".Denoise", func() ([]methods.Status, error) { return newEst(t).Denoise(&z, in) })

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/methods"
 )
 
 // allRows asks a solver for the whole batch.
@@ -15,6 +16,24 @@ const allRows = -1
 // estimator newEst built) into dst: every test input when row is
 // allRows, else test input row alone.
 type solver func(t T, est any, dst *mat.Dense, row int) outcome
+
+// eachKernel runs the generic checks under each of the kit's kernels,
+// each a check named for its kernel, with the solver solve builds for the
+// model fitted under it.
+func (f *fixture) eachKernel(t T, newEst func(T) any, solve func(*methods.KPCA) solver) {
+	for _, k := range f.kernels() {
+		run(t, kernelName(k), func(t T) { f.checkGeneric(t, k, newEst, solve(f.fit(t, k))) })
+	}
+}
+
+// fit is the kernel PCA of the kit's training inputs under k.
+func (f *fixture) fit(t T, k kernel.Kernel) *methods.KPCA {
+	m, err := methods.FitKPCA(f.x, k)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return m
+}
 
 // checkGeneric runs the checks of the generic problem under k, each a
 // check of its own below t: finite-output, inputs-unchanged,

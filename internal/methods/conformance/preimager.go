@@ -13,15 +13,7 @@ import (
 func testPreImager(t T, f *fixture, newEst func(T) methods.PreImager) {
 	run(t, "exact-pre-image", func(t T) { f.checkExactPreImage(t, newEst) })
 	run(t, "exact-denoise", func(t T) { f.checkExactProjectDenoise(t, newEst) })
-	for _, k := range f.kernels() {
-		run(t, kernelName(k), func(t T) {
-			m, err := methods.FitKPCA(f.x, k)
-			if err != nil {
-				t.Fatalf("%v", err)
-			}
-			f.checkGeneric(t, k, func(t T) any { return newEst(t) }, f.preImageSolver(m))
-		})
-	}
+	f.eachKernel(t, func(t T) any { return newEst(t) }, f.preImageSolver)
 	run(t, "without-X0", func(t T) { f.checkWithoutX0(t, newEst) })
 	run(t, "wrong-width-refused", func(t T) { f.checkWideProblem(t, newEst) })
 }
@@ -41,27 +33,21 @@ func (f *fixture) checkExactPreImage(t T, newEst func(T) methods.PreImager) {
 			row[c] += noise * rng.NormFloat64()
 		}
 	}
-	p := methods.NewProblem(b, gamma, x0)
-	p.Rand = seeded()
-	var z mat.Dense
-	st, err := call(t, f.name+".PreImage", func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
+	z, st, err := f.preImage(t, newEst, methods.NewProblem(b, gamma, x0), "")
 	if err == errPanicked {
 		return
 	}
 	if err != nil {
 		t.Fatalf("%s: Ψ = φ(x_j) with %v: want x_j, got the error %s", f.name, f.gauss, f.errText(err))
 	}
-	f.checkExact(t, f.name+": pre-image of φ(x_j)", &z, st, f.x, exactRows)
+	f.checkExact(t, f.name+": pre-image of φ(x_j)", z, st, f.x, exactRows)
 }
 
 // checkExactProjectDenoise: projecting a training input onto all
 // components leaves its image unchanged, so denoising the training set
 // through ProjectThenPreImage returns it.
 func (f *fixture) checkExactProjectDenoise(t T, newEst func(T) methods.PreImager) {
-	m, err := methods.FitKPCA(f.x, f.gauss)
-	if err != nil {
-		t.Fatalf("%v", err)
-	}
+	m := f.fit(t, f.gauss)
 	in := &methods.DenoiseInput{Model: m, Q: m.Rank(), X0: f.x, Rand: seeded()}
 	var z mat.Dense
 	st, err := call(t, f.name+" via ProjectThenPreImage", func() ([]methods.Status, error) {
@@ -97,15 +83,9 @@ func (f *fixture) preImageSolver(m *methods.KPCA) solver {
 // handles it, or declines with methods.ErrUnsupported or its declared
 // NeedsX0.
 func (f *fixture) checkWithoutX0(t T, newEst func(T) methods.PreImager) {
-	m, err := methods.FitKPCA(f.x, f.gauss)
-	if err != nil {
-		t.Fatalf("%v", err)
-	}
+	m := f.fit(t, f.gauss)
 	proj := m.Project(f.test, genericQ)
-	p := methods.NewProblem(m.Basis(), proj.Gamma, nil)
-	p.Rand = seeded()
-	var z mat.Dense
-	st, err := call(t, f.name+".PreImage without X0", func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
+	z, st, err := f.preImage(t, newEst, methods.NewProblem(m.Basis(), proj.Gamma, nil), " without X0")
 	if err == errPanicked {
 		return
 	}
@@ -116,16 +96,13 @@ func (f *fixture) checkWithoutX0(t T, newEst func(T) methods.PreImager) {
 		t.Logf("%s needs X0: %s", f.name, f.errText(err))
 		return
 	}
-	f.checkOutput(t, f.name+" without X0", &z, st, numTest)
+	f.checkOutput(t, f.name+" without X0", z, st, numTest)
 }
 
 // checkWideProblem: X0 or Start with the wrong number of columns is a
 // returned error, not a panic.
 func (f *fixture) checkWideProblem(t T, newEst func(T) methods.PreImager) {
-	m, err := methods.FitKPCA(f.x, f.gauss)
-	if err != nil {
-		t.Fatalf("%v", err)
-	}
+	m := f.fit(t, f.gauss)
 	proj := m.Project(f.test, genericQ)
 	wide := mat.NewDense(numTest, dim+1, nil)
 	for _, tc := range []struct {
@@ -136,12 +113,18 @@ func (f *fixture) checkWideProblem(t T, newEst func(T) methods.PreImager) {
 		{"Start", func(p *methods.Problem) { p.Start = wide }},
 	} {
 		p := methods.NewProblem(m.Basis(), proj.Gamma, f.test)
-		p.Rand = seeded()
 		tc.set(p)
-		var z mat.Dense
-		_, err := call(t, f.name+".PreImage with a wide "+tc.field, func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
-		if err == nil {
+		if _, _, err := f.preImage(t, newEst, p, " with a wide "+tc.field); err == nil {
 			t.Errorf("%s accepted %s with %d columns for a %d-dimensional basis; want an error", f.name, tc.field, dim+1, dim)
 		}
 	}
+}
+
+// preImage solves p, seeded, with a new estimator; what ends the call's
+// name in a panic's report.
+func (f *fixture) preImage(t T, newEst func(T) methods.PreImager, p *methods.Problem, what string) (*mat.Dense, []methods.Status, error) {
+	p.Rand = seeded()
+	var z mat.Dense
+	st, err := call(t, f.name+".PreImage"+what, func() ([]methods.Status, error) { return newEst(t).PreImage(&z, p) })
+	return &z, st, err
 }
