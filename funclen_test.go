@@ -31,7 +31,6 @@ var longFuncs = map[string]string{
 	"internal/datasets/gist.go GIST.Descriptor":            "Oliva & Torralba's LMgist: prefilter, Gabor bank and block averages in one pass over reused buffers",
 	"internal/methods/robustpca.go RobustPCA.Denoise":      "de la Torre & Black's IRLS with an annealed scale (eq. 8): weights, σ and coefficients update together",
 	"internal/methods/kwoktsang.go KwokTsang.PreImage":     "Kwok & Tsang's distance-constraint pre-image: neighbours, distance inversion, thin SVD and eq. 16 per row",
-	"internal/methods/mika.go fixedPoint":                  "Mika et al.'s fixed-point iteration (eq. 13, eq. 20 with the pull) with its convergence and denominator checks",
 	"internal/classify/logreg.go tron":                     "LIBLINEAR's TRON::tron, the trust-region Newton method, kept line by line beside its C++ original",
 	"internal/stats/bootstrap.go Bootstrap":                "Efron's BCa interval: resampling, bias correction and jackknife acceleration (Efron 1987 eq. 6.6) in order",
 	"internal/scoreboard/board.go Build":                   pendingIssue27,

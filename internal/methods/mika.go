@@ -231,24 +231,7 @@ func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64
 			done[i] = acceptStep(&st[row], zi, ni, it, tol2)
 		}
 
-		// Retire finished rows and compact the rest, keeping their order.
-		k := 0
-		for i := 0; i < a; i++ {
-			if done[i] {
-				copy(dst.RawRowView(act[i]), z.RawRowView(i))
-				continue
-			}
-			if i != k {
-				copy(z.RawRowView(k), z.RawRowView(i))
-				copy(g.RawRowView(k), g.RawRowView(i))
-				if x0 != nil {
-					copy(x0.RawRowView(k), x0.RawRowView(i))
-				}
-				act[k] = act[i]
-			}
-			k++
-		}
-		act = act[:k]
+		act = retire(dst, z, done, act, g, x0)
 	}
 	// Rows still active hit maxIter: Converged stays false.
 	for i, row := range act {
