@@ -275,15 +275,9 @@ func resolveConfigs(dir string, args []string) ([]string, error) {
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	c, f := newRunCommand()
 	c.path = "runexp"
-	term := newTerm(stderr)
-	e := newErrOut(term, "runexp", wantsJSON(args))
-	term.json = wantsJSON(args)
-	pos, code, done := c.start(args, stdout, e)
+	term, e, pos, code, done := f.open(c, "runexp", args, stdout, stderr)
 	if done {
 		return code
-	}
-	if err := checkLogFormat(f.logFormat); err != nil {
-		return e.fail(exitUsage, "%v", err)
 	}
 	e, ctx, stop := f.begin(term, "runexp")
 	defer stop()
@@ -413,6 +407,22 @@ func loadEntries(e *errOut, files []string, with []*suite.With, allowExternal bo
 		err = suite.CheckExternal(entries, allowExternal)
 	}
 	return entries, err
+}
+
+// open starts a run or suite command: its terminal, its error output in
+// the format args ask for, and its arguments; done is set, with the exit
+// status in code, when it has nothing left to do (--help, a usage error).
+func (f *jobFlags) open(c *command, name string, args []string, stdout, stderr io.Writer) (tw *term, e *errOut, pos []string, code int, done bool) {
+	tw = newTerm(stderr)
+	e = newErrOut(tw, name, wantsJSON(args))
+	tw.json = wantsJSON(args)
+	if pos, code, done = c.start(args, stdout, e); done {
+		return tw, e, pos, code, done
+	}
+	if err := checkLogFormat(f.logFormat); err != nil {
+		return tw, e, pos, e.fail(exitUsage, "%v", err), true
+	}
+	return tw, e, pos, code, false
 }
 
 // begin writes errors and the log in the format asked for from now on,

@@ -70,15 +70,9 @@ or selected by --only, stands for its configs.
 // and optionally compares what it ran with a committed baseline.
 func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	c, f := newSuiteCommand()
-	term := newTerm(stderr)
-	e := newErrOut(term, "runexp suite", wantsJSON(args))
-	term.json = wantsJSON(args)
-	pos, code, done := c.start(args, stdout, e)
+	term, e, pos, code, done := f.open(c, "runexp suite", args, stdout, stderr)
 	if done {
 		return code
-	}
-	if err := checkLogFormat(f.logFormat); err != nil {
-		return e.fail(exitUsage, "%v", err)
 	}
 	shard, err := f.parseShard()
 	if err != nil {
