@@ -192,36 +192,53 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 }
 
 // runFlags are the run command's flags.
-type runFlags struct {
-	configs, data, out, cache, shard, logFormat string
-	jobs, maxCells                              int
-	verbose, quiet, noCache, force              bool
-	allowExternal                               bool
-	with                                        withOptions
-	prof                                        profiler
+// jobFlags are the flags runexp run and runexp suite share: where the
+// data, results and cache are, how many cells run at once, the log, and
+// the estimators added or allowed.
+type jobFlags struct {
+	configs, data, out, cache, logFormat string
+	jobs                                 int
+	verbose, quiet, noCache, force       bool
+	allowExternal                        bool
+	with                                 withOptions
+	prof                                 profiler
 }
 
-func newRunCommand() (*command, *runFlags) {
-	c := newCommand("run", []string{"runexp [flags] CONFIG...", "runexp run [flags] CONFIG..."},
-		"Runs every cell of each config not already cached, then writes its result folder\n(OUT/NAME: figures, tables, records, claims, manifest) and the results index.\nA collection runs each of its configs and writes the scoreboard of the set.\n\n"+configWords)
-	f := &runFlags{}
+// register declares the shared flags on c; configsDoc and quietDoc say
+// what --configs and --quiet mean to the command.
+func (f *jobFlags) register(c *command, configsDoc, quietDoc string) {
 	fs := c.flags
-	fs.StringVar(&f.configs, "configs", "configs", "the `DIR` a config's bare name is looked up in")
+	fs.StringVar(&f.configs, "configs", "configs", configsDoc)
 	fs.StringVar(&f.data, "data", "", "the data root `DIR` (default $RUNEXP_DATA; runexp list marks the datasets that need it)")
 	fs.StringVar(&f.out, "out", "results", "the results root `DIR`")
 	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "`N` cells computed at once")
 	fs.StringVar(&f.cache, "cache", "", "the cell cache `DIR` (default OUT/.cache); finished cells are reused")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the cell cache")
 	fs.BoolVar(&f.force, "force", false, "recompute every cell, replacing cached ones")
-	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the cells (0 ≤ i < n), then runexp merge (docs/array-jobs.md)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "the log's `FORMAT` on stderr: text, or json (every stderr line a JSON record, errors included)")
 	fs.BoolVar(&f.verbose, "v", false, "debug logging")
-	fs.BoolVar(&f.quiet, "quiet", false, "only warnings, errors, one summary line per config and, on a run longer than a minute, a progress line a minute")
+	fs.BoolVar(&f.quiet, "quiet", false, quietDoc)
 	c.alias("q", "quiet")
-	fs.IntVar(&f.maxCells, "max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
 	fs.BoolVar(&f.allowExternal, "allow-external", false, allowExternalUsage)
 	f.with.register(fs)
 	f.prof.register(fs)
+}
+
+type runFlags struct {
+	jobFlags
+	shard    string
+	maxCells int
+}
+
+func newRunCommand() (*command, *runFlags) {
+	c := newCommand("run", []string{"runexp [flags] CONFIG...", "runexp run [flags] CONFIG..."},
+		"Runs every cell of each config not already cached, then writes its result folder\n(OUT/NAME: figures, tables, records, claims, manifest) and the results index.\nA collection runs each of its configs and writes the scoreboard of the set.\n\n"+configWords)
+	f := &runFlags{}
+	f.register(c, "the `DIR` a config's bare name is looked up in",
+		"only warnings, errors, one summary line per config and, on a run longer than a minute, a progress line a minute")
+	fs := c.flags
+	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the cells (0 ≤ i < n), then runexp merge (docs/array-jobs.md)")
+	fs.IntVar(&f.maxCells, "max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
 	c.footer = `On a terminal the progress bar (cells done, time spent, time left) redraws
 below the log lines, log lines and summaries are wrapped to the terminal's
 width (COLUMNS, else the terminal's own) and the full tables stay in each
@@ -258,123 +275,196 @@ func resolveConfigs(dir string, args []string) ([]string, error) {
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	c, f := newRunCommand()
 	c.path = "runexp"
-	term := newTerm(stderr)
-	e := newErrOut(term, "runexp", wantsJSON(args))
-	term.json = wantsJSON(args)
-	pos, code, done := c.start(args, stdout, e)
+	term, e, pos, code, done := f.open(c, "runexp", args, stdout, stderr)
 	if done {
 		return code
 	}
-	if f.logFormat != "text" && f.logFormat != "json" {
-		return e.fail(exitUsage, "--log-format %q: want text or json", f.logFormat)
-	}
-	e = newErrOut(term, "runexp", f.logFormat == "json")
-	term.json = f.logFormat == "json"
-	with, root, err := f.with.resolve(f.out)
+	e, ctx, stop := f.begin(term, "runexp")
+	defer stop()
+	o, entries, err := f.options(e, term, pos, stdout)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	// A --with run writes under root but shares the cache of --out, so
-	// the configs' own cells computed by a plain run are not redone.
-	cacheDir := f.cache
-	if cacheDir == "" {
-		cacheDir = filepath.Join(f.out, ".cache")
+	code = exitOK
+	p := newPrinter(stdout)
+	err = f.drive(term, &o, func(r suite.Result) {
+		code = worse(code, summaryStatus(r.Summary))
+		f.printConfig(e, p, r, o.Run.Shard)
+	}, func() error {
+		_, err := suite.Run(ctx, entries, o)
+		return err
+	})
+	if err != nil {
+		return runError(e, err)
+	}
+	if !o.Run.Shard.Active() {
+		writeIndexes(f.out, o.Run.OutRoot, o.Run.Log)
+		printSets(p, entries, o.Run.OutRoot, o.Run.Log)
+	}
+	return code
+}
+
+// options checks the flags and validates every config before any runs,
+// so a typo in the last one does not surface after an hour of the first;
+// every error is a usage error.
+func (f *runFlags) options(e *errOut, tw *term, pos []string, stdout io.Writer) (suite.Options, []suite.Entry, error) {
+	var o suite.Options
+	with, root, err := f.with.resolve(f.out)
+	if err != nil {
+		return o, nil, err
 	}
 	if f.maxCells < 1 {
-		return e.fail(exitUsage, "--max-cells %d: want at least 1", f.maxCells)
+		return o, nil, fmt.Errorf("--max-cells %d: want at least 1", f.maxCells)
 	}
 	runner.MaxCells = f.maxCells
 	var shard runner.Shard
 	if f.shard != "" {
 		if shard, err = runner.ParseShard(f.shard); err != nil {
-			return e.fail(exitUsage, "%v", err)
+			return o, nil, err
 		}
 	}
-	if len(pos) == 0 {
-		return e.fail(exitUsage, "no config given (try runexp configs/abrahamsen-hansen-fig3.yaml; runexp list configs lists them)")
-	}
-	if f.jobs < 1 {
-		return e.fail(exitUsage, "-j %d: want at least 1 worker", f.jobs)
+	switch {
+	case len(pos) == 0:
+		return o, nil, errors.New("no config given (try runexp configs/abrahamsen-hansen-fig3.yaml; runexp list configs lists them)")
+	case f.jobs < 1:
+		return o, nil, fmt.Errorf("-j %d: want at least 1 worker", f.jobs)
 	}
 	if err := f.prof.prepare(); err != nil {
-		return e.fail(exitUsage, "%v", err)
+		return o, nil, err
 	}
 	files, err := resolveConfigs(f.configs, pos)
 	if err != nil {
-		return e.fail(exitUsage, "%v", err)
+		return o, nil, err
 	}
-	log, err := newLogger(term, f.logFormat, f.verbose, f.quiet)
+	log, err := newLogger(tw, f.logFormat, f.verbose, f.quiet)
 	if err != nil {
-		return e.fail(exitUsage, "%v", err)
+		return o, nil, err
+	}
+	entries, err := loadEntries(e, files, with, f.allowExternal)
+	if err != nil {
+		return o, nil, err
 	}
 	// On a terminal the full tables (hundreds of characters wide) stay in
 	// the files and a summary that fits is printed instead.
-	outTTY := isTerminal(stdout)
-	width := terminalWidth(stdout)
 	tables := stdout
-	if f.quiet || outTTY {
+	if f.quiet || isTerminal(stdout) {
 		tables = nil
 	}
-	// Validate every config before running any, so a typo in the last
-	// one does not surface after an hour of the first.
-	entries, err := suite.Load(files, with, e.lines())
-	if err == nil {
-		err = suite.CheckExternal(entries, f.allowExternal)
-	}
-	if err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	ctx, stop := interrupts(e, f.noCache)
-	defer stop()
-	code = exitOK
-	bars := newProgresses(func(cf *config.Config) *progress {
-		return newProgress(term, progressLog(term, log, f.logFormat, f.quiet), cf.Name, f.quiet, f.logFormat == "json")
-	})
-	o := suite.Options{
+	// A --with run writes under root but shares the cache of --out, so
+	// the configs' own cells computed by a plain run are not redone.
+	o = suite.Options{
 		Run: runner.Options{
-			DataDir: f.data, OutRoot: root, CacheDir: cacheDir, NoCache: f.noCache, Force: f.force,
+			DataDir: f.data, OutRoot: root, CacheDir: cacheFor(f.cache, f.out), NoCache: f.noCache, Force: f.force,
 			Shard: shard, Workers: f.jobs, Log: log, Stdout: tables, Top: f.out, AllowExternal: f.allowExternal,
 		},
-		Around:   f.prof.around(log),
-		Progress: bars.of,
-		Done: func(r suite.Result) {
-			bars.stop(r.Config)
-			term.endBar()
-			sum := r.Summary
-			code = worse(code, summaryStatus(sum))
-			if shard.Active() {
-				fmt.Fprintf(stdout, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
-				return
-			}
-			p := printer{w: stdout, width: width, tty: outTTY}
-			if outTTY && !f.quiet {
-				printSummary(stdout, sum, width)
-			}
-			p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s", r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir))
-			for _, x := range sum.ReportErrors {
-				e.err("%s: %s", r.Config.Name, x)
-			}
-			if sum.Crashed > 0 {
-				e.err("%s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table", r.Config.Name, sum.Crashed)
-			}
-			printUnexpected(p, r.Config.Name, sum)
-		},
+		Around: f.prof.around(log),
 	}
-	_, err = suite.Run(ctx, entries, o)
+	return o, entries, nil
+}
+
+// printConfig prints one config's summary as it completes.
+func (f *runFlags) printConfig(e *errOut, p printer, r suite.Result, shard runner.Shard) {
+	sum := r.Summary
+	if shard.Active() {
+		fmt.Fprintf(p.w, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
+		return
+	}
+	if p.tty && !f.quiet {
+		printSummary(p.w, sum, p.width)
+	}
+	p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s", r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir))
+	for _, x := range sum.ReportErrors {
+		e.err("%s: %s", r.Config.Name, x)
+	}
+	if sum.Crashed > 0 {
+		e.err("%s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table", r.Config.Name, sum.Crashed)
+	}
+	printUnexpected(p, r.Config.Name, sum)
+}
+
+// checkLogFormat refuses a --log-format other than text and json.
+func checkLogFormat(format string) error {
+	if format != "text" && format != "json" {
+		return fmt.Errorf("--log-format %q: want text or json", format)
+	}
+	return nil
+}
+
+// cacheFor is the cell cache folder: --cache, else OUT/.cache, shared by
+// the plain runs of --out and the --with runs inside it.
+func cacheFor(cache, out string) string {
+	if cache == "" {
+		return filepath.Join(out, ".cache")
+	}
+	return cache
+}
+
+// loadEntries validates every config (suite.Load) and refuses those whose
+// methods run an external command without leave.
+func loadEntries(e *errOut, files []string, with []*suite.With, allowExternal bool) ([]suite.Entry, error) {
+	entries, err := suite.Load(files, with, e.lines())
+	if err == nil {
+		err = suite.CheckExternal(entries, allowExternal)
+	}
+	return entries, err
+}
+
+// open starts a run or suite command: its terminal, its error output in
+// the format args ask for, and its arguments; done is set, with the exit
+// status in code, when it has nothing left to do (--help, a usage error).
+func (f *jobFlags) open(c *command, name string, args []string, stdout, stderr io.Writer) (tw *term, e *errOut, pos []string, code int, done bool) {
+	tw = newTerm(stderr)
+	e = newErrOut(tw, name, wantsJSON(args))
+	tw.json = wantsJSON(args)
+	if pos, code, done = c.start(args, stdout, e); done {
+		return tw, e, pos, code, done
+	}
+	if err := checkLogFormat(f.logFormat); err != nil {
+		return tw, e, pos, e.fail(exitUsage, "%v", err), true
+	}
+	return tw, e, pos, code, false
+}
+
+// begin writes errors and the log in the format asked for from now on,
+// and catches interrupts until stop: the first cancels ctx, a second
+// exits at once.
+func (f *jobFlags) begin(tw *term, name string) (e *errOut, ctx context.Context, stop func()) {
+	e = newErrOut(tw, name, f.logFormat == "json")
+	tw.json = f.logFormat == "json"
+	ctx, stop = interrupts(e, f.noCache)
+	return e, ctx, stop
+}
+
+// newPrinter prints to w, wrapping to its width when it is a terminal.
+func newPrinter(w io.Writer) printer {
+	return printer{w: w, width: terminalWidth(w), tty: isTerminal(w)}
+}
+
+// drive runs run with a progress bar per config on tw, calling done
+// with each config's result as it completes.
+func (f *jobFlags) drive(tw *term, o *suite.Options, done func(suite.Result), run func() error) error {
+	bars := newProgresses(func(cf *config.Config) *progress {
+		return newProgress(tw, progressLog(tw, o.Run.Log, f.logFormat, f.quiet), cf.Name, f.quiet, f.logFormat == "json")
+	})
+	o.Progress = bars.of
+	o.Done = func(r suite.Result) {
+		bars.stop(r.Config)
+		tw.endBar()
+		done(r)
+	}
+	err := run()
 	bars.stop(nil)
-	term.endBar()
-	if err != nil {
-		var ie *runner.InterruptedError
-		if errors.As(err, &ie) {
-			return e.fail(exitInterrupted, "%v", err)
-		}
-		return e.fail(exitUsage, "%v", err)
+	tw.endBar()
+	return err
+}
+
+// runError is the exit of a run or suite that stopped with err.
+func runError(e *errOut, err error) int {
+	var ie *runner.InterruptedError
+	if errors.As(err, &ie) {
+		return e.fail(exitInterrupted, "%v", err)
 	}
-	if !shard.Active() {
-		writeIndexes(f.out, root, log)
-		printSets(printer{w: stdout, width: width, tty: outTTY}, entries, root, log)
-	}
-	return code
+	return e.fail(exitUsage, "%v", err)
 }
 
 // printSets writes the scoreboard of the results under root when some of

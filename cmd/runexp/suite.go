@@ -6,11 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 
-	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 	"github.com/runexp/runexp/internal/suite"
@@ -32,11 +30,16 @@ func (o *onlyFlag) Set(s string) error {
 	return nil
 }
 
-// cmdSuite runs every config of a directory once, in one process (so
-// configs on the same data share derived features and model fits), writes
-// one results index and suite.json with per-config and total wall times,
-// and optionally compares what it ran with a committed baseline.
-func cmdSuite(args []string, stdout, stderr io.Writer) int {
+// suiteFlags are runexp suite's flags.
+type suiteFlags struct {
+	jobFlags
+	baseline, writeBaseline, shard, predict string
+	only                                    onlyFlag
+	merge                                   bool
+	rtol, atol                              float64
+}
+
+func newSuiteCommand() (*command, *suiteFlags) {
 	c := newCommand("suite", []string{"runexp suite [flags] [CONFIG...]"},
 		`Runs every config of --configs once (or those named, or those --only
 selects), in one process, so configs on the same data share derived features
@@ -46,163 +49,161 @@ and compares what ran with --baseline (docs/nightly.md). A collection, named
 or selected by --only, stands for its configs.
 
 `+configWords)
+	f := &suiteFlags{}
+	f.register(c, "the `DIR` of the configs (every *.yaml in it)",
+		"only warnings, errors, one line per config and, on a config longer than a minute, a progress line a minute")
 	fs := c.flags
-	dir := fs.String("configs", "configs", "the `DIR` of the configs (every *.yaml in it)")
-	var only onlyFlag
-	fs.Var(&only, "only", "run only the configs whose name, or the name of a collection that lists them, matches `GLOB` (repeatable or comma-separated, e.g. 'huang-*,table1')")
-	data := fs.String("data", "", "the data root `DIR` (default $RUNEXP_DATA)")
-	out := fs.String("out", "results", "the results root `DIR`")
-	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "`N` cells computed at once")
-	cache := fs.String("cache", "", "the cell cache `DIR` (default OUT/.cache)")
-	noCache := fs.Bool("no-cache", false, "neither read nor write the cell cache")
-	force := fs.Bool("force", false, "recompute every cell")
-	baseline := fs.String("baseline", "", "compare the configs run with this baseline `DIR` (a results root, e.g. baseline); exit 1 when anything moved (with --with, the configs' own methods: the added cells are listed apart)")
-	writeBaseline := fs.String("write-baseline", "", "after the run, write the records and claims of every config run into this `DIR` (refreshing a baseline)")
-	rtol := fs.Float64("rtol", 1e-9, "relative tolerance `R` of the baseline comparison")
-	atol := fs.Float64("atol", 1e-12, "absolute tolerance `A` of the baseline comparison")
-	logFormat := fs.String("log-format", "text", "the log's `FORMAT` on stderr: text, or json (every stderr line a JSON record, errors included)")
-	verbose := fs.Bool("v", false, "debug logging")
-	var wo withOptions
-	wo.register(fs)
-	allowExternal := fs.Bool("allow-external", false, allowExternalUsage)
-	quiet := fs.Bool("quiet", false, "only warnings, errors, one line per config and, on a config longer than a minute, a progress line a minute")
-	c.alias("q", "quiet")
-	var prof profiler
-	prof.register(fs)
-	shardFlag := fs.String("shard", "", "run only shard `i/n` of the suite's cells (0 ≤ i < n; the cells of all configs numbered one after another) and write their records for runexp suite --merge (docs/array-jobs.md)")
-	merge := fs.Bool("merge", false, "assemble the shards of runexp suite --shard i/n (same configs and flags) into every config's outputs, the index, the scoreboard, the baseline comparison and suite.json")
-	predict := fs.String("predict", "", "print the wall time predicted on `N` workers (a comma-separated list) from recorded cell times, and exit: from the suite.json given as the one argument, else from the cell cache for the configs selected")
-	term := newTerm(stderr)
-	e := newErrOut(term, "runexp suite", wantsJSON(args))
-	term.json = wantsJSON(args)
-	pos, code, done := c.start(args, stdout, e)
+	fs.Var(&f.only, "only", "run only the configs whose name, or the name of a collection that lists them, matches `GLOB` (repeatable or comma-separated, e.g. 'huang-*,table1')")
+	fs.StringVar(&f.baseline, "baseline", "", "compare the configs run with this baseline `DIR` (a results root, e.g. baseline); exit 1 when anything moved (with --with, the configs' own methods: the added cells are listed apart)")
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "after the run, write the records and claims of every config run into this `DIR` (refreshing a baseline)")
+	fs.Float64Var(&f.rtol, "rtol", 1e-9, "relative tolerance `R` of the baseline comparison")
+	fs.Float64Var(&f.atol, "atol", 1e-12, "absolute tolerance `A` of the baseline comparison")
+	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite's cells (0 ≤ i < n; the cells of all configs numbered one after another) and write their records for runexp suite --merge (docs/array-jobs.md)")
+	fs.BoolVar(&f.merge, "merge", false, "assemble the shards of runexp suite --shard i/n (same configs and flags) into every config's outputs, the index, the scoreboard, the baseline comparison and suite.json")
+	fs.StringVar(&f.predict, "predict", "", "print the wall time predicted on `N` workers (a comma-separated list) from recorded cell times, and exit: from the suite.json given as the one argument, else from the cell cache for the configs selected")
+	return c, f
+}
+
+// cmdSuite runs every config of a directory once, in one process (so
+// configs on the same data share derived features and model fits), writes
+// one results index and suite.json with per-config and total wall times,
+// and optionally compares what it ran with a committed baseline.
+func cmdSuite(args []string, stdout, stderr io.Writer) int {
+	c, f := newSuiteCommand()
+	term, e, pos, code, done := f.open(c, "runexp suite", args, stdout, stderr)
 	if done {
 		return code
 	}
-	if *logFormat != "text" && *logFormat != "json" {
-		return e.fail(exitUsage, "--log-format %q: want text or json", *logFormat)
-	}
-	var shard runner.Shard
-	if *shardFlag != "" {
-		var err error
-		if shard, err = runner.ParseShard(*shardFlag); err != nil {
-			return e.fail(exitUsage, "%v", err)
-		}
-		if *merge || *writeBaseline != "" || *baseline != "" {
-			return e.fail(exitUsage, "--shard runs one task of an array: compare (--baseline, --write-baseline) in the --merge step")
-		}
-	}
-	if *predict != "" {
-		return cmdPredict(e, *predict, *dir, *out, *cache, pos, only, stdout)
-	}
-	e = newErrOut(term, "runexp suite", *logFormat == "json")
-	term.json = *logFormat == "json"
-	with, root, err := wo.resolve(*out)
-	if err == nil {
-		err = prof.prepare()
-	}
+	shard, err := f.parseShard()
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	cacheDir := *cache // shared with the plain runs of --out, as in runexp run
-	if cacheDir == "" {
-		cacheDir = filepath.Join(*out, ".cache")
+	if f.predict != "" {
+		return cmdPredict(e, f.predict, f.configs, f.out, f.cache, pos, f.only, stdout)
 	}
-	if len(with) > 0 && *writeBaseline != "" {
+	e, ctx, stop := f.begin(term, "runexp suite")
+	defer stop()
+	o, entries, err := f.options(e, term, pos, shard)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	p := newPrinter(stdout)
+	var rep *suite.Report
+	err = f.drive(term, &o.Options, func(r suite.Result) { printSuiteConfig(e, p, r, shard) }, func() error {
+		var err error
+		if f.merge {
+			rep = suite.MergeSuite(entries, o)
+		} else {
+			rep, err = suite.Suite(ctx, entries, o)
+		}
+		return err
+	})
+	if err != nil {
+		return runError(e, err)
+	}
+	return f.printReport(e, p, stdout, rep, o.Run.OutRoot, shard)
+}
+
+// parseShard reads --shard, which excludes the comparisons: they belong
+// to the --merge step.
+func (f *suiteFlags) parseShard() (runner.Shard, error) {
+	if f.shard == "" {
+		return runner.Shard{}, nil
+	}
+	shard, err := runner.ParseShard(f.shard)
+	if err != nil {
+		return shard, err
+	}
+	if f.merge || f.writeBaseline != "" || f.baseline != "" {
+		return shard, errors.New("--shard runs one task of an array: compare (--baseline, --write-baseline) in the --merge step")
+	}
+	return shard, nil
+}
+
+// options checks the flags, selects and validates every config (before
+// any runs) and returns the suite's options and configs; every error is
+// a usage error.
+func (f *suiteFlags) options(e *errOut, tw *term, pos []string, shard runner.Shard) (suite.SuiteOptions, []suite.Entry, error) {
+	var o suite.SuiteOptions
+	with, root, err := f.with.resolve(f.out)
+	if err == nil {
+		err = f.prof.prepare()
+	}
+	switch {
+	case err != nil:
+		return o, nil, err
+	case len(with) > 0 && f.writeBaseline != "":
 		// A baseline holds the configs' own methods; added ones would
 		// show as changes in every later comparison.
-		return e.fail(exitUsage, "--with and --write-baseline exclude each other")
+		return o, nil, errors.New("--with and --write-baseline exclude each other")
+	case f.jobs < 1:
+		return o, nil, fmt.Errorf("-j %d: want at least 1 worker", f.jobs)
 	}
-	if *jobs < 1 {
-		return e.fail(exitUsage, "-j %d: want at least 1 worker", *jobs)
-	}
-	log, err := newLogger(term, *logFormat, *verbose, *quiet)
+	log, err := newLogger(tw, f.logFormat, f.verbose, f.quiet)
 	if err != nil {
-		return e.fail(exitUsage, "%v", err)
+		return o, nil, err
 	}
 	if len(pos) > 0 {
-		if _, err := resolveConfigs(*dir, pos); err != nil {
-			return e.fail(exitUsage, "%v", err)
+		if _, err := resolveConfigs(f.configs, pos); err != nil {
+			return o, nil, err
 		}
 	}
-	files, err := suite.Select(*dir, pos, only)
+	files, err := suite.Select(f.configs, pos, f.only)
 	if err != nil {
-		return e.fail(exitUsage, "%v", err)
+		return o, nil, err
 	}
-	if *baseline != "" {
-		if fi, err := os.Stat(*baseline); err != nil || !fi.IsDir() {
-			return e.fail(exitUsage, "--baseline %s: not a directory", *baseline)
+	if f.baseline != "" {
+		if fi, err := os.Stat(f.baseline); err != nil || !fi.IsDir() {
+			return o, nil, fmt.Errorf("--baseline %s: not a directory", f.baseline)
 		}
 	}
-	// Every config is validated before any runs.
-	entries, err := suite.Load(files, with, e.lines())
-	if err == nil {
-		err = suite.CheckExternal(entries, *allowExternal)
-	}
+	entries, err := loadEntries(e, files, with, f.allowExternal)
 	if err != nil {
-		return e.fail(exitUsage, "%v", err)
+		return o, nil, err
 	}
-	ctx, stop := interrupts(e, *noCache)
-	defer stop()
-	outTTY := isTerminal(stdout)
-	p := printer{w: stdout, width: terminalWidth(stdout), tty: outTTY}
-	bars := newProgresses(func(cf *config.Config) *progress {
-		return newProgress(term, progressLog(term, log, *logFormat, *quiet), cf.Name, *quiet, *logFormat == "json")
-	})
-
-	o := suite.SuiteOptions{
+	o = suite.SuiteOptions{
 		Options: suite.Options{
 			Run: runner.Options{
-				DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
-				Workers: *jobs, Log: log, Top: *out, AllowExternal: *allowExternal,
+				DataDir: f.data, OutRoot: root, CacheDir: cacheFor(f.cache, f.out), NoCache: f.noCache, Force: f.force,
+				Workers: f.jobs, Log: log, Top: f.out, AllowExternal: f.allowExternal,
 			},
-			Shard:    shard,
-			Around:   prof.around(log),
-			Progress: bars.of,
-			Done: func(r suite.Result) {
-				bars.stop(r.Config)
-				term.endBar()
-				if r.Err != nil {
-					e.err("%s: %v", r.Config.Name, r.Err)
-					return
-				}
-				sum := r.Summary
-				if shard.Active() {
-					p.line(fmt.Sprintf("%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed), %.1f s",
-						r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, r.Seconds))
-					return
-				}
-				p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s, %.1f s",
-					r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), r.Seconds))
-				printUnexpected(p, r.Config.Name, sum)
-			},
+			Shard:  shard,
+			Around: f.prof.around(log),
 		},
-		ConfigsDir: *dir, Out: *out,
-		Baseline: *baseline, Compare: report.CompareOptions{RelTol: *rtol, AbsTol: *atol},
-		WriteBaseline: *writeBaseline,
+		ConfigsDir: f.configs, Out: f.out,
+		Baseline: f.baseline, Compare: report.CompareOptions{RelTol: f.rtol, AbsTol: f.atol},
+		WriteBaseline: f.writeBaseline,
 	}
-	var rep *suite.Report
-	if *merge {
-		rep = suite.MergeSuite(entries, o)
-	} else {
-		rep, err = suite.Suite(ctx, entries, o)
+	return o, entries, nil
+}
+
+// printSuiteConfig prints one config's line as it completes.
+func printSuiteConfig(e *errOut, p printer, r suite.Result, shard runner.Shard) {
+	if r.Err != nil {
+		e.err("%s: %v", r.Config.Name, r.Err)
+		return
 	}
-	bars.stop(nil)
-	term.endBar()
-	if err != nil {
-		var ie *runner.InterruptedError
-		if errors.As(err, &ie) {
-			return e.fail(exitInterrupted, "%v", err)
-		}
-		return e.fail(exitUsage, "%v", err)
+	sum := r.Summary
+	if shard.Active() {
+		p.line(fmt.Sprintf("%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed), %.1f s",
+			r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, r.Seconds))
+		return
 	}
+	p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s, %.1f s",
+		r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), r.Seconds))
+	printUnexpected(p, r.Config.Name, sum)
+}
+
+// printReport prints the suite's problems, its comparison with the
+// baseline, its times and where it wrote, and returns its exit status.
+func (f *suiteFlags) printReport(e *errOut, p printer, stdout io.Writer, rep *suite.Report, root string, shard runner.Shard) int {
 	for _, pr := range rep.Problems {
 		e.err("%s", pr)
 	}
 	if rep.Compared {
 		fmt.Fprintln(stdout)
 		t := report.ChangesTable(rep.Changes)
-		t.Title = "Changes against the baseline " + *baseline
+		t.Title = "Changes against the baseline " + f.baseline
 		if err := t.RenderText(stdout); err != nil {
 			e.err("%v", err)
 		}
@@ -213,8 +214,8 @@ or selected by --only, stands for its configs.
 			}
 		}
 	}
-	if *writeBaseline != "" {
-		fmt.Fprintf(stdout, "baseline of %d configs written to %s: review it (git diff) before committing\n", len(rep.Runs), *writeBaseline)
+	if f.writeBaseline != "" {
+		fmt.Fprintf(stdout, "baseline of %d configs written to %s: review it (git diff) before committing\n", len(rep.Runs), f.writeBaseline)
 	}
 	fmt.Fprintln(stdout)
 	rep.TimesTable().RenderText(stdout)
@@ -261,9 +262,7 @@ func cmdPredict(e *errOut, list, dir, out, cache string, args, only []string, st
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
-		if cache == "" {
-			cache = filepath.Join(out, ".cache")
-		}
+		cache = cacheFor(cache, out)
 		var missing, total int
 		w, missing, total, err = suite.CacheWorkload(entries, cache)
 		if err != nil {

@@ -50,8 +50,22 @@ func supervise(args []string, stderr io.Writer) (code int, ok bool) {
 	}()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var werr error
-wait:
+	werr := forward(cmd, sigs, done)
+	var report []byte
+	select {
+	case report = <-crash:
+	case <-time.After(time.Second):
+		// A process the worker started holds the pipe; the runtime
+		// writes its report before the worker exits, so it is complete.
+		r.Close()
+		report = <-crash
+	}
+	return workerStatus(werr, report, stderr), true
+}
+
+// forward passes the signals the supervisor gets on to the worker until
+// the worker exits, and returns what its Wait returned.
+func forward(cmd *exec.Cmd, sigs <-chan os.Signal, done <-chan error) error {
 	for {
 		select {
 		case s := <-sigs:
@@ -67,42 +81,39 @@ wait:
 				continue
 			}
 			cmd.Process.Signal(forwardedInterrupt)
-		case werr = <-done:
-			break wait
+		case werr := <-done:
+			return werr
 		}
 	}
-	var report []byte
-	select {
-	case report = <-crash:
-	case <-time.After(time.Second):
-		// A process the worker started holds the pipe; the runtime
-		// writes its report before the worker exits, so it is complete.
-		r.Close()
-		report = <-crash
-	}
+}
+
+// workerStatus is runexp's exit status for a worker that ended with werr,
+// having written report (a runtime crash report, or nothing) to the
+// supervisor's pipe.
+func workerStatus(werr error, report []byte, stderr io.Writer) int {
 	var ee *exec.ExitError
 	switch {
 	case werr == nil:
-		return crashStatus(exitOK, report, stderr), true
+		return crashStatus(exitOK, report, stderr)
 	case errors.As(werr, &ee):
 		ws, _ := ee.Sys().(syscall.WaitStatus)
 		if ws.Signaled() {
 			switch sig := ws.Signal(); sig {
 			case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, forwardedInterrupt:
-				return exitInterrupted, true
+				return exitInterrupted
 			default:
 				why := ""
 				if sig == syscall.SIGKILL {
 					why = " (the kernel's out-of-memory killer, or kill -9)"
 				}
 				fmt.Fprintf(stderr, "runexp: the worker process was killed by %v%s; exit status 4 (docs/exit-status.md)\n", sig, why)
-				return exitCrash, true
+				return exitCrash
 			}
 		}
-		return crashStatus(ee.ExitCode(), report, stderr), true
+		return crashStatus(ee.ExitCode(), report, stderr)
 	}
 	fmt.Fprintln(stderr, "runexp:", werr)
-	return exitCrash, true
+	return exitCrash
 }
 
 // forwardedInterrupt is the signal the supervisor passes an interrupt on

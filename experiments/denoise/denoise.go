@@ -55,7 +55,8 @@ import (
 func init() {
 	k := runner.Define("denoise",
 		"de-noise test inputs with every estimator over c × #PCs; percentile bands (A&H Fig. 4) or example images (Fig. 6)",
-		check, start)
+		parse, start)
+	k.Needs = runner.Needs{Model: true, Methods: "at least one estimator"}
 	k.Items = items
 	k.Repeats = true
 	k.Takes = methods.Denoises
@@ -108,14 +109,6 @@ func parse(c *config.Config) (options, error) {
 		return o, c.Experiment.Errorf("examples", "experiment: figure: images needs examples: N (how many test inputs to show)")
 	}
 	return o, nil
-}
-
-func check(c *config.Config) (options, error) {
-	o, err := parse(c)
-	if err != nil {
-		return o, err
-	}
-	return o, common.CheckModel(c, "denoise", true, "at least one estimator")
 }
 
 type instance struct {
@@ -420,7 +413,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	for i := range recs {
 		r := &recs[i]
 		mt := r.Metrics
-		row := []string{fmt.Sprint(r.Params["method"]), methodParams(r, varying), report.FormatFloat(common.Param(r, wn), 4), report.FormatFloat(common.Param(r, sizeKey), 4)}
+		row := []string{r.Method(), methodParams(r, varying), report.FormatFloat(common.Param(r, wn), 4), report.FormatFloat(common.Param(r, sizeKey), 4)}
 		var vals []float64
 		switch in.opt.errorKind {
 		case "mse":
@@ -465,7 +458,7 @@ func varyingParams(recs []report.Record, cfg *config.Config) map[string][]string
 	}
 	vals := map[string]map[string]map[string]bool{}
 	for i := range recs {
-		label := fmt.Sprint(recs[i].Params["method"])
+		label := recs[i].Method()
 		if vals[label] == nil {
 			vals[label] = map[string]map[string]bool{}
 		}
@@ -495,7 +488,7 @@ func varyingParams(recs []report.Record, cfg *config.Config) map[string][]string
 // "neighbors=5".
 func methodParams(r *report.Record, varying map[string][]string) string {
 	var parts []string
-	for _, k := range varying[fmt.Sprint(r.Params["method"])] {
+	for _, k := range varying[r.Method()] {
 		parts = append(parts, k+"="+config.FormatValue(r.Params[k]))
 	}
 	return strings.Join(parts, ", ")

@@ -48,7 +48,7 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 		var pts []figs.BandPoint
 		for i := range recs {
 			r := &recs[i]
-			if fmt.Sprint(r.Params["method"]) != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
+			if r.Method() != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
 				continue
 			}
 			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: max(r.Metrics["mse_p5"], floor), Mid: max(r.Metrics["mse_median"], floor), Hi: max(r.Metrics["mse_p95"], floor)})
@@ -233,7 +233,7 @@ func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map
 		if common.Param(r, wn) != pt.width || common.Param(r, sizeKey) != pt.size {
 			continue
 		}
-		label := fmt.Sprint(r.Params["method"])
+		label := r.Method()
 		if ps := methodParams(r, varying); ps != "" {
 			label += " (" + ps + ")"
 		}

@@ -464,7 +464,7 @@ func (in *instance) preImageTable(recs []report.Record) *report.Table {
 	}
 	for i := range recs {
 		r := &recs[i]
-		row := []string{fmt.Sprint(r.Params["method"])}
+		row := []string{r.Method()}
 		for _, c := range in.cl {
 			switch {
 			case r.Status == report.StatusFailed:
@@ -504,7 +504,7 @@ func (in *instance) fig5(out *runner.Output, recs []report.Record) error {
 				row = append(row, a[cc*dim:(cc+1)*dim])
 			}
 			g.Images = append(g.Images, row)
-			g.RowLabels = append(g.RowLabels, fmt.Sprint(recs[i].Params["method"]))
+			g.RowLabels = append(g.RowLabels, recs[i].Method())
 		}
 		files, err := g.Save(out.Path("fig5-" + c.name))
 		out.Add(files...)
@@ -560,7 +560,7 @@ func (in *instance) fig6Grid(out *runner.Output, recs []report.Record) error {
 		}
 		g.Images = [][][]float64{cells}
 		g.ColLabels = labels
-		g.RowLabels = []string{fmt.Sprint(recs[i].Params["method"])}
+		g.RowLabels = []string{recs[i].Method()}
 		g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("pre-image of cluster centre %d (%s kernel) with the interpolated metric P_t, then with each neighbour's own metric P_i, headed by its interpolation weight α_i", in.opt.fig6Centre+1, in.opt.fig6Kernel))
 		files, err := g.Save(out.Path("fig6-metrics"))
 		out.Add(files...)

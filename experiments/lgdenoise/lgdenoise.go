@@ -430,7 +430,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	for i := range recs {
 		// Each method's SNR column names the method too: a terminal
 		// too narrow for the table splits it between columns.
-		m := fmt.Sprint(recs[i].Params["method"])
+		m := recs[i].Method()
 		t.Header = append(t.Header, m+" APE", m+" SNR")
 	}
 	for g := 0; g <= len(in.groups); g++ {
@@ -519,7 +519,7 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 		}
 		g.Images = append(g.Images, row)
 		g.Notes = append(g.Notes, notes)
-		g.RowLabels = append(g.RowLabels, fmt.Sprint(recs[i].Params["method"]))
+		g.RowLabels = append(g.RowLabels, recs[i].Method())
 	}
 	files, err := g.Save(out.Path(in.opt.figureName))
 	out.Add(files...)

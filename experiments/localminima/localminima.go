@@ -43,8 +43,9 @@ import (
 func init() {
 	k := runner.Define("local-minima",
 		"a pre-image estimator started from every training point, over c (Abrahamsen & Hansen Fig. 3)",
-		check, start)
+		parse, start)
 	k.Takes = methods.PreImages
+	k.Needs = runner.Needs{Model: true, Methods: "a pre-image estimator (e.g. - name: mika)", Why: "local-minima starts a pre-image iteration from each training point"}
 	// The point is checked against the data's dimension by validate too,
 	// from the dataset's options, not only once the data is loaded.
 	k.Shape = func(c *config.Config, opts any, s runner.Shape) error {
@@ -75,17 +76,6 @@ func parse(c *config.Config) (options, error) {
 		columns:     r.IntIn("columns", 0, 0, report.MaxPanels),
 	}
 	return o, r.Err()
-}
-
-func check(c *config.Config) (options, error) {
-	o, err := parse(c)
-	if err != nil {
-		return o, err
-	}
-	if err := common.CheckModel(c, "local-minima", true, "a pre-image estimator (e.g. - name: mika)"); err != nil {
-		return o, err
-	}
-	return o, common.RequireMethods(c, methods.PreImages, "local-minima starts a pre-image iteration from each training point")
 }
 
 type instance struct {
@@ -119,7 +109,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	pi, err := cell.Method.Spec.NewPreImager(cell.Method.Params)
+	pi, err := cell.Method.NewPreImager()
 	if err != nil {
 		return err
 	}
@@ -206,7 +196,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	}
 	for i := range recs {
 		r := &recs[i]
-		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Num(r.Params[wn]), 4)}
+		row := []string{r.Method(), report.FormatFloat(common.Num(r.Params[wn]), 4)}
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", "failed: "+r.Error, "", "", "", "", "", "", "", "")
 		} else {
@@ -231,7 +221,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	byMethod := map[string][]*report.Record{}
 	var order []string
 	for i := range recs {
-		name := fmt.Sprint(recs[i].Params["method"])
+		name := recs[i].Method()
 		if _, ok := byMethod[name]; !ok {
 			order = append(order, name)
 		}

@@ -30,7 +30,7 @@ func (in *instance) scores(recs []report.Record) *grid {
 	g := &grid{}
 	for i := range recs {
 		r := &recs[i]
-		g.labels = append(g.labels, fmt.Sprint(r.Params["method"]))
+		g.labels = append(g.labels, r.Method())
 		row := make([]score, len(in.benches))
 		for b, p := range in.benches {
 			sc := &row[b]

@@ -322,7 +322,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	}
 	for i := range recs {
 		r := &recs[i]
-		row := []string{fmt.Sprint(r.Params["method"])}
+		row := []string{r.Method()}
 		for _, p := range in.opt.pdel {
 			if r.Status == report.StatusFailed {
 				row = append(row, "failed")

@@ -41,7 +41,7 @@ func (rs *results) last(label string, e float64) *report.Record {
 }
 
 func (rs *results) is(i int, label string, e float64) bool {
-	return fmt.Sprint(rs.recs[i].Params["method"]) == label && common.Param(&rs.recs[i], "energy") == e
+	return rs.recs[i].Method() == label && common.Param(&rs.recs[i], "energy") == e
 }
 
 func cellText(r *report.Record, mean, std string) string {
@@ -131,7 +131,7 @@ func (in *instance) tuneTable(recs []report.Record) *report.Table {
 		Header: []string{"method", "energy", "chosen", "validation error", "grid points"}}
 	for i := range recs {
 		r := &recs[i]
-		if _, ok := in.opt.tunes[fmt.Sprint(r.Params["method"])]; !ok || r.Status == report.StatusFailed {
+		if _, ok := in.opt.tunes[r.Method()]; !ok || r.Status == report.StatusFailed {
 			continue
 		}
 		var keys []string
@@ -145,7 +145,7 @@ func (in *instance) tuneTable(recs []report.Record) *report.Table {
 		for _, k := range keys {
 			parts = append(parts, strings.TrimPrefix(k, "tuned_")+"="+report.FormatFloat(r.Metrics[k], 4))
 		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Param(r, "energy"), 3),
+		t.Rows = append(t.Rows, []string{r.Method(), report.FormatFloat(common.Param(r, "energy"), 3),
 			strings.Join(parts, ", "), report.FormatFloat(r.Metrics["val_whole_mean"], 4), fmt.Sprint(len(r.Arrays["tune_val_error"]))})
 	}
 	return t

@@ -96,7 +96,7 @@ func Denoiser(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*m
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	den, err := cell.Method.Spec.NewDenoiser(cell.Method.Params)
+	den, err := cell.Method.NewDenoiser()
 	if err != nil {
 		return nil, 0, nil, err
 	}

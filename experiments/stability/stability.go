@@ -35,8 +35,9 @@ import (
 func init() {
 	k := runner.Define("stability",
 		"spread of pre-images started from random training points, vs c (A&H Fig. 5)",
-		check, start)
+		parse, start)
 	k.Takes = methods.PreImages
+	k.Needs = runner.Needs{Model: true, Methods: "iterative pre-image estimators (e.g. mika, tikhonov)", Why: "stability starts a pre-image iteration from training points"}
 	runner.RegisterKind(k)
 }
 
@@ -52,17 +53,6 @@ func parse(c *config.Config) (options, error) {
 		zoom:   r.Float("zoom_max", 0, func(v float64) bool { return v >= 0 }, "a distance ≥ 0"),
 	}
 	return o, r.Err()
-}
-
-func check(c *config.Config) (options, error) {
-	o, err := parse(c)
-	if err != nil {
-		return o, err
-	}
-	if err := common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)"); err != nil {
-		return o, err
-	}
-	return o, common.RequireMethods(c, methods.PreImages, "stability starts a pre-image iteration from training points")
 }
 
 type instance struct {
@@ -113,7 +103,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	pi, err := cell.Method.Spec.NewPreImager(cell.Method.Params)
+	pi, err := cell.Method.NewPreImager()
 	if err != nil {
 		return err
 	}
@@ -241,7 +231,7 @@ func (in *instance) table(recs []report.Record, wn string) *report.Table {
 	for i := range recs {
 		r := &recs[i]
 		mt := r.Metrics
-		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Param(r, wn), 4)}
+		row := []string{r.Method(), report.FormatFloat(common.Param(r, wn), 4)}
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", "—", "—", "—", "—", "—", "—", common.StatusText(r))
 		} else {
@@ -272,7 +262,7 @@ func zoomTop(recs []report.Record) float64 {
 	byLabel := map[string]float64{}
 	for i := range recs {
 		if recs[i].Status != report.StatusFailed {
-			l := fmt.Sprint(recs[i].Params["method"])
+			l := recs[i].Method()
 			byLabel[l] = math.Max(byLabel[l], recs[i].Metrics["spread_p95"])
 		}
 	}
@@ -299,7 +289,7 @@ func bands(p *plot.Plot, recs []report.Record, labels []string, wn string, leg *
 		var pts []figs.BandPoint
 		for i := range recs {
 			r := &recs[i]
-			if fmt.Sprint(r.Params["method"]) != label || r.Status == report.StatusFailed {
+			if r.Method() != label || r.Status == report.StatusFailed {
 				continue
 			}
 			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: y(r.Metrics["spread_p5"]), Mid: y(r.Metrics["spread_mean"]), Hi: y(r.Metrics["spread_p95"])})

@@ -136,9 +136,31 @@ type tok struct {
 
 // scan splits f into declarations and hashes the file and each of them.
 func (ix *Index) scan(f *file, src []byte) {
-	// The token stream, without comments and semicolons (most are
-	// inserted at line ends, so they follow the layout), is the code
-	// whatever its layout.
+	toks := tokens(f, src)
+	header := fileSum(f, src, toks)
+	imp := ix.importsOf(f)
+	count := map[string]int{}
+	for _, d := range f.ast.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			continue
+		}
+		names, isInit := declNames(d)
+		key := strings.Join(names, ",")
+		dc := &decl{file: f, id: fmt.Sprintf("%s#%s#%d", f.path, key, count[key]), init: isInit,
+			refs: map[string]bool{}, quals: map[string]map[string]bool{}}
+		count[key]++
+		dc.digest(d, header, toks, imp)
+		f.decls = append(f.decls, dc)
+		for _, n := range names {
+			ix.declare(f.dir, n, dc)
+		}
+	}
+}
+
+// tokens is f's token stream, without comments and semicolons (most are
+// inserted at line ends, so they follow the layout): the code whatever
+// its layout.
+func tokens(f *file, src []byte) []tok {
 	var toks []tok
 	var sc scanner.Scanner
 	tf := f.fset.File(f.ast.Pos())
@@ -153,13 +175,19 @@ func (ix *Index) scan(f *file, src []byte) {
 		}
 		toks = append(toks, tok{pos, fmt.Sprintf("%d %s\x00", t, lit)})
 	}
+	return toks
+}
+
+// fileSum sets f.sum from its tokens and the file-wide code outside
+// declarations: the package name and the build constraints (and any
+// other //go: line outside a decl's doc, conservatively). It returns the
+// header every declaration's digest starts with: the package name and
+// the build constraints.
+func fileSum(f *file, src []byte, toks []tok) string {
 	whole := sha256.New()
 	for _, t := range toks {
 		whole.Write([]byte(t.s))
 	}
-	// File-wide code outside declarations: the package name and the
-	// build constraints (and any other //go: line outside a decl's doc,
-	// conservatively).
 	header := "package " + f.pkg + "\n"
 	for _, line := range strings.Split(string(src), "\n") {
 		if l := strings.TrimSpace(line); strings.HasPrefix(l, "//go:") {
@@ -170,12 +198,20 @@ func (ix *Index) scan(f *file, src []byte) {
 		}
 	}
 	whole.Sum(f.sum[:0])
+	return header
+}
 
-	// Imports by the name they are used under: their path, and the
-	// package directory for the module's own.
-	imports := map[string]string{}
-	moduleDir := map[string]string{}
-	var dots []string
+// fileImports are a file's imports by the name they are used under.
+type fileImports struct {
+	path map[string]string // name → import path ("." for a dot import)
+	dir  map[string]string // name → package directory, for the module's own
+	dots []string          // directories of the module's dot imports
+}
+
+// importsOf returns f's imports by the name they are used under: their
+// path, and the package directory for the module's own.
+func (ix *Index) importsOf(f *file) fileImports {
+	imp := fileImports{path: map[string]string{}, dir: map[string]string{}}
 	for _, im := range f.ast.Imports {
 		p, err := strconv.Unquote(im.Path.Value)
 		if err != nil {
@@ -202,82 +238,81 @@ func (ix *Index) scan(f *file, src []byte) {
 			continue
 		case ".":
 			if inModule {
-				dots = append(dots, dir)
+				imp.dots = append(imp.dots, dir)
 			}
-			imports["."] = p
+			imp.path["."] = p
 			continue
 		}
-		imports[name] = p
+		imp.path[name] = p
 		if inModule {
-			moduleDir[name] = dir
+			imp.dir[name] = dir
 		}
 	}
-	count := map[string]int{}
-	for _, d := range f.ast.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-			continue
-		}
-		names, isInit := declNames(d)
-		key := strings.Join(names, ",")
-		dc := &decl{file: f, id: fmt.Sprintf("%s#%s#%d", f.path, key, count[key]), init: isInit,
-			refs: map[string]bool{}, quals: map[string]map[string]bool{}}
-		count[key]++
-		h := sha256.New()
-		h.Write([]byte(header))
-		if doc := docOf(d); doc != nil {
-			for _, c := range doc.List {
-				if strings.HasPrefix(c.Text, "//go:") {
-					h.Write([]byte(c.Text + "\n"))
-				}
+	return imp
+}
+
+// digest sets dc.sum from the file's header, d's //go: directives, its
+// tokens and the paths of the imports it uses, and records the
+// identifiers it refers to (dc.refs) and the names it takes from the
+// module's packages (dc.quals).
+func (dc *decl) digest(d ast.Decl, header string, toks []tok, imp fileImports) {
+	h := sha256.New()
+	h.Write([]byte(header))
+	if doc := docOf(d); doc != nil {
+		for _, c := range doc.List {
+			if strings.HasPrefix(c.Text, "//go:") {
+				h.Write([]byte(c.Text + "\n"))
 			}
 		}
-		i := sort.Search(len(toks), func(i int) bool { return toks[i].pos >= d.Pos() })
-		for ; i < len(toks) && toks[i].pos < d.End(); i++ {
-			h.Write([]byte(toks[i].s))
-		}
-		// The identifiers it uses; a selector on an import's name is a
-		// qualified use, whose import path is part of the code.
-		used := map[string]bool{}
-		ast.Inspect(d, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.SelectorExpr:
-				if id, ok := n.X.(*ast.Ident); ok {
-					if _, ok := imports[id.Name]; ok {
-						used[id.Name] = true
-						if dir, ok := moduleDir[id.Name]; ok {
-							if dc.quals[dir] == nil {
-								dc.quals[dir] = map[string]bool{}
-							}
-							dc.quals[dir][n.Sel.Name] = true
+	}
+	i := sort.Search(len(toks), func(i int) bool { return toks[i].pos >= d.Pos() })
+	for ; i < len(toks) && toks[i].pos < d.End(); i++ {
+		h.Write([]byte(toks[i].s))
+	}
+	used := dc.uses(d, imp)
+	for _, name := range sortedKeys(used) {
+		fmt.Fprintf(h, "import %s %q\n", name, imp.path[name])
+	}
+	if imp.path["."] != "" {
+		fmt.Fprintf(h, "import . %q\n", imp.path["."])
+	}
+	for _, dir := range imp.dots {
+		// Every name of a dot import is unqualified: take the package.
+		dc.quals[dir] = map[string]bool{"*": true}
+	}
+	h.Sum(dc.sum[:0])
+}
+
+// uses records the identifiers d uses in dc.refs and the names it takes
+// from the module's packages in dc.quals, and returns the imports it
+// uses: a selector on an import's name is a qualified use, whose import
+// path is part of the code.
+func (dc *decl) uses(d ast.Decl, imp fileImports) map[string]bool {
+	used := map[string]bool{}
+	ast.Inspect(d, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := n.X.(*ast.Ident); ok {
+				if _, ok := imp.path[id.Name]; ok {
+					used[id.Name] = true
+					if dir, ok := imp.dir[id.Name]; ok {
+						if dc.quals[dir] == nil {
+							dc.quals[dir] = map[string]bool{}
 						}
-						return false
+						dc.quals[dir][n.Sel.Name] = true
 					}
-				}
-			case *ast.Ident:
-				dc.refs[n.Name] = true
-				if _, ok := imports[n.Name]; ok {
-					used[n.Name] = true
+					return false
 				}
 			}
-			return true
-		})
-		for _, name := range sortedKeys(used) {
-			fmt.Fprintf(h, "import %s %q\n", name, imports[name])
+		case *ast.Ident:
+			dc.refs[n.Name] = true
+			if _, ok := imp.path[n.Name]; ok {
+				used[n.Name] = true
+			}
 		}
-		if imports["."] != "" {
-			fmt.Fprintf(h, "import . %q\n", imports["."])
-		}
-		for _, dir := range dots {
-			// Every name of a dot import is unqualified: take the
-			// package.
-			dc.quals[dir] = map[string]bool{"*": true}
-		}
-		h.Sum(dc.sum[:0])
-		f.decls = append(f.decls, dc)
-		for _, n := range names {
-			ix.declare(f.dir, n, dc)
-		}
-	}
+		return true
+	})
+	return used
 }
 
 func (ix *Index) declare(dir, name string, d *decl) {

@@ -213,48 +213,9 @@ func Parse(file string, b []byte) (*Config, error) {
 			return nil, w.errf(root, "config: missing required key %q", req)
 		}
 	}
-	if c.Title, err = w.str(f["title"], "title"); err != nil {
-		return nil, err
-	}
-	if c.Paper, err = w.str(f["paper"], "paper"); err != nil {
-		return nil, err
-	}
-	if c.Kind, err = w.str(f["kind"], "kind"); err != nil {
-		return nil, err
-	}
 	c.KindLine = keys["kind"].Line
-	if n := f["seed"]; n != nil {
-		s, err := w.int(n, "seed")
-		if err != nil {
-			return nil, err
-		}
-		if s < 0 {
-			return nil, w.errf(n, "seed: %d is impossible, want an integer ≥ 0", s)
-		}
-		c.Seed = uint64(s)
-	}
-	if n := f["repeats"]; n != nil {
-		r, err := w.int(n, "repeats")
-		if err != nil {
-			return nil, err
-		}
-		if r < 1 || r > MaxRepeats {
-			return nil, w.errf(n, "repeats: %d, want the number of corruption draws, 1 to %d", r, MaxRepeats)
-		}
-		c.Repeats, c.RepeatsLine = r, n.Line
-	}
-	if n := f["notes"]; n != nil {
-		if c.Notes, err = w.str(n, "notes"); err != nil {
-			return nil, err
-		}
-	}
-	if n := f["reading"]; n != nil {
-		if c.Reading, err = w.str(n, "reading"); err != nil {
-			return nil, err
-		}
-		if strings.ContainsAny(c.Reading, "\n\r") {
-			return nil, w.errf(n, "reading: want one line naming the reading (details go under notes)")
-		}
+	if err := c.parseHeader(w, f); err != nil {
+		return nil, err
 	}
 	if err := c.parseVariant(w, f["variant_of"], f["diagnostic"]); err != nil {
 		return nil, err
@@ -263,51 +224,20 @@ func Parse(file string, b []byte) (*Config, error) {
 		return nil, err
 	}
 	c.Corruption = Corruption{Type: "none", Copies: 1}
-	if n := f["corruption"]; n != nil {
-		if err := c.parseCorruption(w, n); err != nil {
-			return nil, err
-		}
-	}
-	if n := f["model"]; n != nil {
-		if err := c.parseModel(w, n); err != nil {
-			return nil, err
-		}
-	}
-	if n := f["methods"]; n != nil {
-		if err := c.parseMethods(w, n); err != nil {
-			return nil, err
-		}
-	}
 	c.Experiment = Section{Values: map[string]any{}, file: file, lines: map[string]int{}}
-	if n := f["experiment"]; n != nil {
-		if c.Experiment, err = w.section(n, "experiment"); err != nil {
-			return nil, err
-		}
-		// Options naming an output file must be plain names.
-		for _, k := range c.Experiment.Keys() {
-			if k != "figure_name" && !strings.HasSuffix(k, "_name") {
-				continue
+	// The optional sections, in the order their errors are reported.
+	for _, sec := range []struct {
+		key   string
+		parse func(*walker, *yaml.Node) error
+	}{
+		{"corruption", c.parseCorruption}, {"model", c.parseModel}, {"methods", c.parseMethods},
+		{"experiment", c.parseExperiment}, {"outputs", c.parseOutputs}, {"paper_table", c.parsePaperTable},
+		{"reference", c.parseReference},
+	} {
+		if n := f[sec.key]; n != nil {
+			if err := sec.parse(w, n); err != nil {
+				return nil, err
 			}
-			if v, ok := c.Experiment.Values[k].(string); ok {
-				if err := CheckFileName(v); err != nil {
-					return nil, c.Experiment.Errorf(k, "experiment.%s: %v (it names a file in the result folder)", k, err)
-				}
-			}
-		}
-	}
-	if n := f["outputs"]; n != nil {
-		if err := c.parseOutputs(w, n); err != nil {
-			return nil, err
-		}
-	}
-	if n := f["paper_table"]; n != nil {
-		if err := c.parsePaperTable(w, n); err != nil {
-			return nil, err
-		}
-	}
-	if n := f["reference"]; n != nil {
-		if err := c.parseReference(w, n); err != nil {
-			return nil, err
 		}
 	}
 	if err := c.checkLayout(f["paper_table"]); err != nil {
@@ -319,6 +249,81 @@ func Parse(file string, b []byte) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// parseHeader reads the config's scalar keys: title, paper and kind
+// (present, Parse checked), seed, repeats, notes and reading.
+func (c *Config) parseHeader(w *walker, f map[string]*yaml.Node) error {
+	if err := w.strings(f, strField{"title", &c.Title}, strField{"paper", &c.Paper}, strField{"kind", &c.Kind}); err != nil {
+		return err
+	}
+	if n := f["seed"]; n != nil {
+		s, err := w.int(n, "seed")
+		if err != nil {
+			return err
+		}
+		if s < 0 {
+			return w.errf(n, "seed: %d is impossible, want an integer ≥ 0", s)
+		}
+		c.Seed = uint64(s)
+	}
+	if n := f["repeats"]; n != nil {
+		r, err := w.int(n, "repeats")
+		if err != nil {
+			return err
+		}
+		if r < 1 || r > MaxRepeats {
+			return w.errf(n, "repeats: %d, want the number of corruption draws, 1 to %d", r, MaxRepeats)
+		}
+		c.Repeats, c.RepeatsLine = r, n.Line
+	}
+	if err := w.strings(f, strField{"notes", &c.Notes}, strField{"reading", &c.Reading}); err != nil {
+		return err
+	}
+	if n := f["reading"]; n != nil && strings.ContainsAny(c.Reading, "\n\r") {
+		return w.errf(n, "reading: want one line naming the reading (details go under notes)")
+	}
+	return nil
+}
+
+// strField is a string key of a mapping and where its value goes.
+type strField struct {
+	key string
+	dst *string
+}
+
+// strings reads the string fields of f given, each when present.
+func (w *walker) strings(f map[string]*yaml.Node, fields ...strField) error {
+	for _, k := range fields {
+		if n := f[k.key]; n != nil {
+			v, err := w.str(n, k.key)
+			if err != nil {
+				return err
+			}
+			*k.dst = v
+		}
+	}
+	return nil
+}
+
+// parseExperiment reads the kind's own options, which the kind parses;
+// options naming an output file must be plain names.
+func (c *Config) parseExperiment(w *walker, n *yaml.Node) error {
+	var err error
+	if c.Experiment, err = w.section(n, "experiment"); err != nil {
+		return err
+	}
+	for _, k := range c.Experiment.Keys() {
+		if k != "figure_name" && !strings.HasSuffix(k, "_name") {
+			continue
+		}
+		if v, ok := c.Experiment.Values[k].(string); ok {
+			if err := CheckFileName(v); err != nil {
+				return c.Experiment.Errorf(k, "experiment.%s: %v (it names a file in the result folder)", k, err)
+			}
+		}
+	}
+	return nil
 }
 
 // parseVariant reads variant_of and diagnostic. The base must be a file

@@ -63,61 +63,18 @@ func decodeORL(full string, b []byte) (*Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %s: not a readable zip archive: %v; get it again as described in PROVENANCE.md", full, err)
 	}
-	type entry struct {
-		subject, image int
-		f              *zip.File
+	entries, err := orlEntries(full, zr)
+	if err != nil {
+		return nil, err
 	}
-	var entries []entry
-	count := map[int]int{}
-	for _, f := range zr.File {
-		if f.FileInfo().IsDir() || filepath.Ext(f.Name) != ".pgm" {
-			continue
-		}
-		m := orlName.FindStringSubmatch(f.Name)
-		if m == nil {
-			return nil, fmt.Errorf("datasets: %s: entry %s is not named att_faces/sN/M.pgm; get the archive again as described in PROVENANCE.md", full, f.Name)
-		}
-		s, _ := strconv.Atoi(m[1])
-		i, _ := strconv.Atoi(m[2])
-		if s < 1 || s > ORLSubjects || i < 1 || i > ORLImages {
-			return nil, fmt.Errorf("datasets: %s: entry %s: subject %d or image %d outside 1..%d, 1..%d", full, f.Name, s, i, ORLSubjects, ORLImages)
-		}
-		entries = append(entries, entry{s, i, f})
-		count[s]++
-	}
-	for s := 1; s <= ORLSubjects; s++ {
-		if count[s] != ORLImages {
-			return nil, fmt.Errorf("datasets: %s: subject s%d has %d images, want %d; get the archive again as described in PROVENANCE.md", full, s, count[s], ORLImages)
-		}
-	}
-	sort.Slice(entries, func(a, b int) bool {
-		if entries[a].subject != entries[b].subject {
-			return entries[a].subject < entries[b].subject
-		}
-		return entries[a].image < entries[b].image
-	})
 	data := make([]float64, 0, len(entries)*ORLWidth*ORLHeight)
 	labels := make([]int, len(entries))
 	names := make([]string, len(entries))
 	sums := make([][sha256.Size]byte, len(entries))
 	for k, e := range entries {
-		if e.f.UncompressedSize64 > maxORLEntry {
-			return nil, fmt.Errorf("datasets: %s: entry %s declares %d bytes, more than a %d×%d PGM can hold (%d); get the archive again as described in PROVENANCE.md",
-				full, e.f.Name, e.f.UncompressedSize64, ORLWidth, ORLHeight, maxORLEntry)
-		}
-		rc, err := e.f.Open()
+		pb, err := readORLEntry(full, e.f)
 		if err != nil {
-			return nil, fmt.Errorf("datasets: %s: entry %s: %v", full, e.f.Name, err)
-		}
-		// Read to the entry's end, which checks its CRC-32 and its
-		// declared size, but never more than a PGM of ORL's size holds.
-		pb, err := io.ReadAll(io.LimitReader(rc, maxORLEntry+1))
-		rc.Close()
-		if err == nil && len(pb) > maxORLEntry {
-			err = fmt.Errorf("inflates to more than the %d bytes a %d×%d PGM can hold", maxORLEntry, ORLWidth, ORLHeight)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("datasets: %s: entry %s: %v; get the archive again as described in PROVENANCE.md", full, e.f.Name, err)
+			return nil, err
 		}
 		names[k], sums[k] = e.f.Name, sha256.Sum256(pb)
 		name := full + ":" + e.f.Name
@@ -141,4 +98,68 @@ func decodeORL(full string, b []byte) (*Set, error) {
 		Width:  ORLWidth,
 		Height: ORLHeight,
 	}, nil
+}
+
+// orlEntry is one image of the ORL archive.
+type orlEntry struct {
+	subject, image int
+	f              *zip.File
+}
+
+// orlEntries returns the archive's images by subject and image number,
+// checking that every subject has ORLImages of them.
+func orlEntries(full string, zr *zip.Reader) ([]orlEntry, error) {
+	var entries []orlEntry
+	count := map[int]int{}
+	for _, f := range zr.File {
+		if f.FileInfo().IsDir() || filepath.Ext(f.Name) != ".pgm" {
+			continue
+		}
+		m := orlName.FindStringSubmatch(f.Name)
+		if m == nil {
+			return nil, fmt.Errorf("datasets: %s: entry %s is not named att_faces/sN/M.pgm; get the archive again as described in PROVENANCE.md", full, f.Name)
+		}
+		s, _ := strconv.Atoi(m[1])
+		i, _ := strconv.Atoi(m[2])
+		if s < 1 || s > ORLSubjects || i < 1 || i > ORLImages {
+			return nil, fmt.Errorf("datasets: %s: entry %s: subject %d or image %d outside 1..%d, 1..%d", full, f.Name, s, i, ORLSubjects, ORLImages)
+		}
+		entries = append(entries, orlEntry{s, i, f})
+		count[s]++
+	}
+	for s := 1; s <= ORLSubjects; s++ {
+		if count[s] != ORLImages {
+			return nil, fmt.Errorf("datasets: %s: subject s%d has %d images, want %d; get the archive again as described in PROVENANCE.md", full, s, count[s], ORLImages)
+		}
+	}
+	sort.Slice(entries, func(a, b int) bool {
+		if entries[a].subject != entries[b].subject {
+			return entries[a].subject < entries[b].subject
+		}
+		return entries[a].image < entries[b].image
+	})
+	return entries, nil
+}
+
+// readORLEntry reads an entry of the archive to its end, which checks its
+// CRC-32 and its declared size, but never more than a PGM of ORL's size
+// holds.
+func readORLEntry(full string, f *zip.File) ([]byte, error) {
+	if f.UncompressedSize64 > maxORLEntry {
+		return nil, fmt.Errorf("datasets: %s: entry %s declares %d bytes, more than a %d×%d PGM can hold (%d); get the archive again as described in PROVENANCE.md",
+			full, f.Name, f.UncompressedSize64, ORLWidth, ORLHeight, maxORLEntry)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("datasets: %s: entry %s: %v", full, f.Name, err)
+	}
+	pb, err := io.ReadAll(io.LimitReader(rc, maxORLEntry+1))
+	rc.Close()
+	if err == nil && len(pb) > maxORLEntry {
+		err = fmt.Errorf("inflates to more than the %d bytes a %d×%d PGM can hold", maxORLEntry, ORLWidth, ORLHeight)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("datasets: %s: entry %s: %v; get the archive again as described in PROVENANCE.md", full, f.Name, err)
+	}
+	return pb, nil
 }

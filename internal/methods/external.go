@@ -520,17 +520,52 @@ func (e *External) exec(dir string) (note string, err error) {
 		pr.Close()
 		<-copied
 	}
+	var ee *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
-		return note, fmt.Errorf("external: %s timed out after %v (process group killed)%s", e.name(), e.Timeout, tail.quote())
+		return note, &CommandError{Command: e.name(), Reason: fmt.Sprintf("timed out after %v (process group killed)", e.Timeout), Stderr: tail.text()}
+	case errors.As(err, &ee):
+		return note, &CommandError{Command: e.name(), Reason: fmt.Sprintf("failed (%v)", ee.ProcessState), Stderr: tail.text(),
+			Unsupported: ee.ExitCode() == ExitUnsupported}
 	case err != nil:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return note, fmt.Errorf("external: %s failed (%v)%s", e.name(), ee.ProcessState, tail.quote())
-		}
-		return note, fmt.Errorf("external: %s: %w%s", e.name(), err, tail.quote())
+		return note, fmt.Errorf("external: %s: %w%s", e.name(), err, quoteStderr(tail.text()))
 	}
 	return note, nil
+}
+
+// ExitUnsupported is the exit status by which an external command declines
+// a batch it was not built for (python/runexp_estimator.py exits with it
+// when the estimator raises rx.Unsupported): its CommandError wraps
+// ErrUnsupported.
+const ExitUnsupported = 3
+
+// CommandError is the failure of an external command that exited with a
+// non-zero status, was killed by a signal or ran out of time. Its message
+// quotes the tail of the command's standard error; Unwrap gives
+// ErrUnsupported for the exit status ExitUnsupported.
+type CommandError struct {
+	// Command is the command line as SplitCommand would read it back.
+	Command string
+	// Reason says how it ended: "failed (exit status 1)", "timed out
+	// after 10m0s (process group killed)".
+	Reason string
+	// Stderr is the tail of its standard error ("…" first when cut),
+	// "" when it wrote none.
+	Stderr string
+	// Unsupported is set for the exit status ExitUnsupported.
+	Unsupported bool
+}
+
+func (e *CommandError) Error() string {
+	return "external: " + e.Command + " " + e.Reason + quoteStderr(e.Stderr)
+}
+
+// Unwrap returns ErrUnsupported for a command that declined the batch.
+func (e *CommandError) Unwrap() error {
+	if e.Unsupported {
+		return ErrUnsupported
+	}
+	return nil
 }
 
 // externalStderrGrace is how long a batch waits, after the command and its
@@ -553,14 +588,21 @@ func (t *tailWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// quote returns the tail for an error message, or "" when it is empty.
-func (t *tailWriter) quote() string {
+// text returns the tail, "…" first when it was cut, or "" when nothing
+// was written.
+func (t *tailWriter) text() string {
 	s := strings.TrimSpace(string(t.buf))
+	if s != "" && t.cut {
+		s = "…" + s
+	}
+	return s
+}
+
+// quoteStderr is a failure's quotation of standard error s (a tail's
+// text).
+func quoteStderr(s string) string {
 	if s == "" {
 		return "; no standard error"
-	}
-	if t.cut {
-		s = "…" + s
 	}
 	return "; standard error:\n" + s
 }

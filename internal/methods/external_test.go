@@ -125,7 +125,8 @@ func TestExternalFailures(t *testing.T) {
 		name, script string
 		want         []string
 	}{
-		{"crash", `echo "Traceback: ZeroDivisionError" >&2; exit 3`, []string{"exit status 3", "ZeroDivisionError"}},
+		{"crash", `echo "Traceback: ZeroDivisionError" >&2; exit 1`, []string{"exit status 1", "ZeroDivisionError"}},
+		{"unsupported", `echo "Unsupported: no linear kernel" >&2; exit 3`, []string{"exit status 3", "no linear kernel"}},
 		{"killed", `kill -9 $$`, []string{"signal: killed"}},
 		{"missing output", `true`, []string{"wrote no Z.npy"}},
 		{"garbage", `echo garbage > "$1/Z.npy"`, []string{"Z.npy is not a valid .npy file", "magic"}},
@@ -161,6 +162,10 @@ func TestExternalFailures(t *testing.T) {
 			}
 			if !z.IsEmpty() {
 				t.Errorf("a failed batch wrote its destination")
+			}
+			// Exit status 3 alone is the protocol's "unsupported".
+			if got := errors.Is(err, methods.ErrUnsupported); got != (tc.name == "unsupported") {
+				t.Errorf("errors.Is(err, ErrUnsupported) = %v", got)
 			}
 		})
 	}

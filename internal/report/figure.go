@@ -263,19 +263,7 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 		grid[i] = make([]*plot.Plot, cols)
 		copy(grid[i], r)
 	}
-	// Titles wider than a panel are wrapped to it for the drawing, so that
-	// neighbouring titles never run into each other.
-	for _, r := range grid {
-		for _, p := range r {
-			if p == nil || p.Title.Text == "" {
-				continue
-			}
-			title, ts := p.Title.Text, p.Title.TextStyle
-			lines := wrapWidth(title, float64(f.PanelW), func(s string) float64 { return float64(ts.Width(s)) })
-			p.Title.Text = strings.Join(lines, "\n")
-			defer func() { p.Title.Text = title }()
-		}
-	}
+	defer f.wrapTitles(grid)()
 	top := c.Max.Y - figureMargin
 	left := c.Min.X + figureMargin + l.rowTitleW
 	bodyH := max(l.panelsH, l.legendRowsH(f))
@@ -295,8 +283,38 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 			c.FillText(ts, vg.Point{X: c.Min.X + figureMargin, Y: cy}, strings.Join(lines, "\n"))
 		}
 	}
-	// Titles are drawn after every panel: a panel's white background
-	// would otherwise cover the end of its left neighbour's title.
+	drawPanels(c, grid, canvases)
+	f.drawLegend(l, c, left, top, bodyH)
+}
+
+// wrapTitles wraps the panel titles wider than a panel to it for the
+// drawing, so that neighbouring titles never run into each other, and
+// returns what puts them back.
+func (f *Figure) wrapTitles(grid [][]*plot.Plot) (restore func()) {
+	var undo []func()
+	for _, r := range grid {
+		for _, p := range r {
+			if p == nil || p.Title.Text == "" {
+				continue
+			}
+			title, ts := p.Title.Text, p.Title.TextStyle
+			lines := wrapWidth(title, float64(f.PanelW), func(s string) float64 { return float64(ts.Width(s)) })
+			p.Title.Text = strings.Join(lines, "\n")
+			undo = append(undo, func() { p.Title.Text = title })
+		}
+	}
+	return func() {
+		// In reverse, as the defers they replace ran.
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+}
+
+// drawPanels draws the panels of grid into canvases, then their titles:
+// after every panel, since a panel's white background would otherwise
+// cover the end of its left neighbour's title.
+func drawPanels(c draw.Canvas, grid [][]*plot.Plot, canvases [][]draw.Canvas) {
 	var titles []func()
 	for i := range grid {
 		// Panel titles are drawn by the figure, on one line per row and
@@ -332,7 +350,10 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 	for _, t := range titles {
 		t()
 	}
+}
 
+// drawLegend draws the legend right of the panels or below them.
+func (f *Figure) drawLegend(l figureLayout, c draw.Canvas, left, top, bodyH vg.Length) {
 	sty := legendStyle()
 	ext := sty.FontExtents()
 	drawEntry := func(x, yTop vg.Length, e legendEntry) {

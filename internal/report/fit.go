@@ -128,107 +128,27 @@ type part struct {
 // a column that does not fit even alone (or a key too wide) is wrapped to
 // the room left.
 func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, body [][]string, parts []part, same []string) {
-	header = append([]string(nil), t.Header...)
-	body = make([][]string, len(rows))
-	for i, r := range rows {
-		body[i] = append([]string(nil), r...)
-	}
-	n := len(header)
-	colWidth := func(j int) int {
-		w := Width(header[j])
-		for _, r := range body {
-			w = max(w, Width(r[j]))
-		}
-		return w
-	}
-	wrapCol := func(j, w int) {
-		header[j] = Wrap(header[j], w)
-		for _, r := range body {
-			r[j] = Wrap(r[j], w)
-		}
-	}
-	// A box of columns cols is 1 + Σ (w + 3) wide: a left border, then per
-	// column a space, the cell, a space and a border.
-	boxWidth := func(cols []int) int {
-		w := 1
-		for _, j := range cols {
-			w += colWidth(j) + 3
-		}
-		return w
-	}
-	all := make([]int, n)
+	f := &fitter{width: width, al: al}
+	f.reset(t.Header, rows)
+	all := make([]int, len(f.header))
 	for j := range all {
 		all[j] = j
 	}
-	fits := func(cols []int) bool { return boxWidth(cols) <= width }
-	if fits(all) {
-		return header, body, []part{{cols: all}}, nil
+	if f.fits(all) {
+		return f.header, f.body, []part{{cols: all}}, nil
 	}
-	// shrink wraps the headers of cols wider than their cells, the widest
-	// surplus first and only as far as needed, then the text columns,
-	// widest first, down to TextColumnMin.
-	shrink := func(cols []int) {
-		for !fits(cols) {
-			best, surplus, target := -1, 0, 0
-			for _, j := range cols {
-				cells, longest := 0, 0
-				for _, r := range body {
-					cells = max(cells, Width(r[j]))
-				}
-				for _, word := range strings.Fields(header[j]) {
-					longest = max(longest, Width(word))
-				}
-				floor := max(cells, longest)
-				if sp := Width(header[j]) - floor; sp > surplus {
-					best, surplus, target = j, sp, max(floor, Width(header[j])-(boxWidth(cols)-width))
-				}
-			}
-			if best < 0 {
-				break
-			}
-			header[best] = Wrap(header[best], target)
-		}
-		for !fits(cols) {
-			widest := -1
-			for _, j := range cols {
-				if !al[j] && colWidth(j) > TextColumnMin && (widest < 0 || colWidth(j) > colWidth(widest)) {
-					widest = j
-				}
-			}
-			if widest < 0 {
-				break
-			}
-			wrapCol(widest, max(TextColumnMin, colWidth(widest)-(boxWidth(cols)-width)))
-		}
-	}
-	shrink(all)
-	if fits(all) {
-		return header, body, []part{{cols: all}}, nil
+	f.shrink(all)
+	if f.fits(all) {
+		return f.header, f.body, []part{{cols: all}}, nil
 	}
 	// Start again from the cells as given, without the columns that hold
 	// one value in every row.
 	if len(rows) >= 2 {
-		header = append(header[:0], t.Header...)
-		for i, r := range rows {
-			copy(body[i], r)
-		}
-		kept := all[:0:0]
-		for j := range n {
-			constant := j >= t.keyColumns()
-			for _, r := range body[1:] {
-				constant = constant && r[j] == body[0][j]
-			}
-			switch {
-			case !constant:
-				kept = append(kept, j)
-			case body[0][j] != "":
-				same = append(same, header[j]+" = "+body[0][j])
-			}
-		}
-		all = kept
-		shrink(all)
-		if fits(all) {
-			return header, body, []part{{cols: all}}, same
+		f.reset(t.Header, rows)
+		all, same = f.dropConstant(t.keyColumns())
+		f.shrink(all)
+		if f.fits(all) {
+			return f.header, f.body, []part{{cols: all}}, same
 		}
 	}
 	k := t.keyColumns()
@@ -236,37 +156,154 @@ func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, bod
 	for j := range key {
 		key[j] = j
 	}
-	// Shrink the key columns, widest first, until a key leaves room for a
-	// column of minWrap beside it.
-	for boxWidth(key) > width-minWrap-3 {
-		widest := key[0]
-		for _, j := range key {
-			if colWidth(j) > colWidth(widest) {
+	f.shrinkKey(key)
+	return f.header, f.body, balance(f.split(key, all[k:]), key, all[k:], width, f.boxWidth), same
+}
+
+// fitter is a table's header and body as fit wraps them to width; al
+// marks the right-aligned (numeric) columns, which are never wrapped to
+// make room.
+type fitter struct {
+	width  int
+	al     []bool
+	header []string
+	body   [][]string
+}
+
+// reset makes the header and body copies of header and rows.
+func (f *fitter) reset(header []string, rows [][]string) {
+	f.header = append(f.header[:0], header...)
+	if f.body == nil {
+		f.body = make([][]string, len(rows))
+	}
+	for i, r := range rows {
+		f.body[i] = append(f.body[i][:0], r...)
+	}
+}
+
+func (f *fitter) colWidth(j int) int {
+	w := Width(f.header[j])
+	for _, r := range f.body {
+		w = max(w, Width(r[j]))
+	}
+	return w
+}
+
+func (f *fitter) wrapCol(j, w int) {
+	f.header[j] = Wrap(f.header[j], w)
+	for _, r := range f.body {
+		r[j] = Wrap(r[j], w)
+	}
+}
+
+// boxWidth is the width of a box of columns cols: 1 + Σ (w + 3), a left
+// border, then per column a space, the cell, a space and a border.
+func (f *fitter) boxWidth(cols []int) int {
+	w := 1
+	for _, j := range cols {
+		w += f.colWidth(j) + 3
+	}
+	return w
+}
+
+func (f *fitter) fits(cols []int) bool { return f.boxWidth(cols) <= f.width }
+
+// shrink wraps the headers of cols wider than their cells, the widest
+// surplus first and only as far as needed, then the text columns, widest
+// first, down to TextColumnMin.
+func (f *fitter) shrink(cols []int) {
+	for !f.fits(cols) {
+		best, surplus, target := -1, 0, 0
+		for _, j := range cols {
+			cells, longest := 0, 0
+			for _, r := range f.body {
+				cells = max(cells, Width(r[j]))
+			}
+			for _, word := range strings.Fields(f.header[j]) {
+				longest = max(longest, Width(word))
+			}
+			floor := max(cells, longest)
+			if sp := Width(f.header[j]) - floor; sp > surplus {
+				best, surplus, target = j, sp, max(floor, Width(f.header[j])-(f.boxWidth(cols)-f.width))
+			}
+		}
+		if best < 0 {
+			break
+		}
+		f.header[best] = Wrap(f.header[best], target)
+	}
+	for !f.fits(cols) {
+		widest := -1
+		for _, j := range cols {
+			if !f.al[j] && f.colWidth(j) > TextColumnMin && (widest < 0 || f.colWidth(j) > f.colWidth(widest)) {
 				widest = j
 			}
 		}
-		over := boxWidth(key) - (width - minWrap - 3)
-		w := colWidth(widest)
+		if widest < 0 {
+			break
+		}
+		f.wrapCol(widest, max(TextColumnMin, f.colWidth(widest)-(f.boxWidth(cols)-f.width)))
+	}
+}
+
+// dropConstant returns the columns that do not hold one value in every
+// row (the first k always stay), and the others as "header = value", ""
+// values dropped.
+func (f *fitter) dropConstant(k int) (kept []int, same []string) {
+	for j := range f.header {
+		constant := j >= k
+		for _, r := range f.body[1:] {
+			constant = constant && r[j] == f.body[0][j]
+		}
+		switch {
+		case !constant:
+			kept = append(kept, j)
+		case f.body[0][j] != "":
+			same = append(same, f.header[j]+" = "+f.body[0][j])
+		}
+	}
+	return kept, same
+}
+
+// shrinkKey wraps the key columns, widest first, until the key leaves
+// room for a column of minWrap beside it.
+func (f *fitter) shrinkKey(key []int) {
+	for f.boxWidth(key) > f.width-minWrap-3 {
+		widest := key[0]
+		for _, j := range key {
+			if f.colWidth(j) > f.colWidth(widest) {
+				widest = j
+			}
+		}
+		over := f.boxWidth(key) - (f.width - minWrap - 3)
+		w := f.colWidth(widest)
 		if w <= minWrap {
 			break
 		}
-		wrapCol(widest, max(minWrap, w-over))
+		f.wrapCol(widest, max(minWrap, w-over))
 	}
+}
+
+// split puts the key and as many of the other columns rest as fit in each
+// part, wrapping a column that does not fit even alone to the room left.
+func (f *fitter) split(key, rest []int) []part {
+	var parts []part
+	k := len(key)
 	cur := append([]int(nil), key...)
-	for _, j := range all[k:] {
-		if len(cur) > k && boxWidth(append(cur, j)) > width {
+	for _, j := range rest {
+		if len(cur) > k && f.boxWidth(append(cur, j)) > f.width {
 			parts = append(parts, part{cols: cur})
 			cur = append([]int(nil), key...)
 		}
 		cur = append(cur, j)
-		if over := boxWidth(cur) - width; over > 0 {
-			wrapCol(j, max(minWrap, colWidth(j)-over))
+		if over := f.boxWidth(cur) - f.width; over > 0 {
+			f.wrapCol(j, max(minWrap, f.colWidth(j)-over))
 		}
 	}
 	if len(cur) > k || len(parts) == 0 {
 		parts = append(parts, part{cols: cur})
 	}
-	return header, body, balance(parts, key, all[k:], width, boxWidth), same
+	return parts
 }
 
 // balance spreads the non-key columns over the same number of parts as

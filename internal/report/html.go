@@ -461,45 +461,14 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		r.Claims = append(r.Claims, newHTMLClaim(c))
 	}
 
-	ents, err := os.ReadDir(dir)
+	have, figs, err := resultFiles(dir)
 	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, err
 	}
-	have := map[string]bool{}
-	var figs []string
-	for _, e := range ents {
-		n := e.Name()
-		if strings.HasPrefix(n, ".") || !e.Type().IsRegular() {
-			continue // temporary files of WriteFileAtomic, subdirectories
-		}
-		have[n] = true
-		if ext := filepath.Ext(n); ext == ".png" || ext == ".svg" {
-			figs = append(figs, strings.TrimSuffix(n, ext))
-		}
-	}
-	slices.Sort(figs)
-	for _, f := range slices.Compact(figs) {
-		fig := htmlFigure{Name: f, Anchor: "figure-" + f}
-		png, svg := have[f+".png"], have[f+".svg"]
-		capFile := f + ".svg"
-		if png {
-			capFile = f + ".png"
-		}
-		caption, err := ReadCaption(filepath.Join(dir, capFile))
+	for _, f := range figs {
+		fig, err := loadFigure(dir, f, have)
 		if err != nil {
 			return nil, err
-		}
-		fig.Caption = parseRich(caption)
-		switch {
-		case png && svg:
-			fig.Img, fig.Link = relURL(f+".png"), relURL(f+".svg")
-			fig.Links = []htmlLink{{"SVG", fig.Link}, {"PNG", fig.Img}}
-		case png:
-			fig.Img, fig.Link = relURL(f+".png"), relURL(f+".png")
-			fig.Links = []htmlLink{{"PNG", fig.Img}}
-		default:
-			fig.Img, fig.Link = relURL(f+".svg"), relURL(f+".svg")
-			fig.Links = []htmlLink{{"SVG", fig.Img}}
 		}
 		r.Figures = append(r.Figures, fig)
 	}
@@ -516,6 +485,56 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		}
 	}
 	return r, nil
+}
+
+// resultFiles lists the regular files of a result folder (have) and its
+// figures by base name, sorted.
+func resultFiles(dir string) (have map[string]bool, figs []string, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: %w", err)
+	}
+	have = map[string]bool{}
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") || !e.Type().IsRegular() {
+			continue // temporary files of WriteFileAtomic, subdirectories
+		}
+		have[n] = true
+		if ext := filepath.Ext(n); ext == ".png" || ext == ".svg" {
+			figs = append(figs, strings.TrimSuffix(n, ext))
+		}
+	}
+	slices.Sort(figs)
+	return have, slices.Compact(figs), nil
+}
+
+// loadFigure is the figure f of a result folder: its caption (from the
+// PNG, else the SVG) and links to the files it has.
+func loadFigure(dir, f string, have map[string]bool) (htmlFigure, error) {
+	fig := htmlFigure{Name: f, Anchor: "figure-" + f}
+	png, svg := have[f+".png"], have[f+".svg"]
+	capFile := f + ".svg"
+	if png {
+		capFile = f + ".png"
+	}
+	caption, err := ReadCaption(filepath.Join(dir, capFile))
+	if err != nil {
+		return fig, err
+	}
+	fig.Caption = parseRich(caption)
+	switch {
+	case png && svg:
+		fig.Img, fig.Link = relURL(f+".png"), relURL(f+".svg")
+		fig.Links = []htmlLink{{"SVG", fig.Link}, {"PNG", fig.Img}}
+	case png:
+		fig.Img, fig.Link = relURL(f+".png"), relURL(f+".png")
+		fig.Links = []htmlLink{{"PNG", fig.Img}}
+	default:
+		fig.Img, fig.Link = relURL(f+".svg"), relURL(f+".svg")
+		fig.Links = []htmlLink{{"SVG", fig.Img}}
+	}
+	return fig, nil
 }
 
 // claimsHeader begins the header of the claims table the runner writes to

@@ -160,26 +160,8 @@ func (g *ImageGrid) layout() igLayout {
 
 	l := igLayout{rows: rows, cols: cols}
 	l.cellW, l.cellH = g.Width*g.scale(), g.Height*g.scale()
-	l.colW = l.cellW
-	for _, s := range g.ColLabels {
-		// A label wider than its image keeps a label gap from the next.
-		if w := int(math.Ceil(width(s))); w > l.colW {
-			l.colW = w + igLabelGap
-		}
-	}
 	noteFaces := newRichFaces(math.Round(0.85 * g.fontSize()))
-	noteExt := noteFaces.main.Extents()
-	for _, r := range g.Notes {
-		for _, s := range r {
-			if s == "" {
-				continue
-			}
-			l.noteH = int(math.Ceil(float64(noteExt.Height))) + 1
-			if w := int(math.Ceil(noteFaces.width(parseRich(s)))); w > l.colW {
-				l.colW = w + igLabelGap
-			}
-		}
-	}
+	g.columns(&l, width, noteFaces)
 	labelW := 0
 	for _, s := range g.RowLabels {
 		labelW = max(labelW, int(math.Ceil(width(s))))
@@ -217,9 +199,40 @@ func (g *ImageGrid) layout() igLayout {
 		cy := float64(l.y0+i*(l.cellH+l.noteH+igGap)) + float64(l.cellH)/2
 		l.texts = append(l.texts, text(float64(l.x0-igLabelGap), cy+mid, "end", s))
 	}
+	g.noteTexts(&l, noteFaces)
+	return l
+}
+
+// columns sets the column width, the image's unless a column label or a
+// note is wider, and the height of a row of notes (0 without notes).
+func (g *ImageGrid) columns(l *igLayout, width func(string) float64, noteFaces richFaces) {
+	l.colW = l.cellW
+	for _, s := range g.ColLabels {
+		// A label wider than its image keeps a label gap from the next.
+		if w := int(math.Ceil(width(s))); w > l.colW {
+			l.colW = w + igLabelGap
+		}
+	}
+	noteExt := noteFaces.main.Extents()
+	for _, r := range g.Notes {
+		for _, s := range r {
+			if s == "" {
+				continue
+			}
+			l.noteH = int(math.Ceil(float64(noteExt.Height))) + 1
+			if w := int(math.Ceil(noteFaces.width(parseRich(s)))); w > l.colW {
+				l.colW = w + igLabelGap
+			}
+		}
+	}
+}
+
+// noteTexts places the notes under their images, centred on the column.
+func (g *ImageGrid) noteTexts(l *igLayout, noteFaces richFaces) {
+	noteExt := noteFaces.main.Extents()
 	for i, r := range g.Notes {
 		for j, s := range r {
-			if s == "" || i >= rows || j >= cols {
+			if s == "" || i >= l.rows || j >= l.cols {
 				continue
 			}
 			runs := parseRich(s)
@@ -228,7 +241,6 @@ func (g *ImageGrid) layout() igLayout {
 			l.texts = append(l.texts, igText{X: cx, Y: y, Anchor: "middle", Width: noteFaces.width(runs), Runs: runs, Faces: noteFaces})
 		}
 	}
-	return l
 }
 
 // cellOrigin returns the top-left pixel of image (i, j).

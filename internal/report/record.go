@@ -53,6 +53,23 @@ type Record struct {
 // reasons are counted under OtherFailures.
 const MaxFailureReasons = 8
 
+// MethodParam is the parameter that holds the label of a cell's method
+// (its name when the config gives no label).
+const MethodParam = "method"
+
+// Method returns the label of the method the record's cell ran, or ""
+// for a cell without one (a distortion cell).
+func (r *Record) Method() string {
+	switch v := r.Params[MethodParam].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
 // OtherFailures is the reason under which AddFailure counts rows beyond
 // MaxFailureReasons distinct reasons.
 const OtherFailures = "other reasons"

@@ -11,6 +11,7 @@ import (
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/kernel"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/suggest"
 )
 
@@ -39,9 +40,14 @@ type BoundMethod struct {
 	Index int
 }
 
-// New builds a fresh estimator for the cell (estimators hold no state
-// between calls, but a fresh one keeps cells independent).
-func (b *BoundMethod) New() (any, error) { return b.Spec.New(b.Params) }
+// NewPreImager builds a fresh estimator for the cell as a PreImager
+// (estimators hold no state between calls, but a fresh one keeps cells
+// independent); it is an error for a direct de-noiser.
+func (b *BoundMethod) NewPreImager() (methods.PreImager, error) { return b.Spec.NewPreImager(b.Params) }
+
+// NewDenoiser builds a fresh estimator for the cell as a Denoiser (a
+// pre-imager projects first).
+func (b *BoundMethod) NewDenoiser() (methods.Denoiser, error) { return b.Spec.NewDenoiser(b.Params) }
 
 // Rand returns the cell's random stream.
 func (c *Cell) Rand() *rand.Rand { return NewRand(c.Seed, c.Key) }
@@ -179,7 +185,7 @@ func Cells(c *config.Config) ([]*Cell, error) {
 			for key, v := range base {
 				flat[key] = v
 			}
-			flat["method"] = b.label
+			flat[report.MethodParam] = b.label
 			for key, v := range b.params {
 				if _, clash := flat[key]; clash {
 					return nil, c.Errorf(c.Methods[b.index].Line, "methods[%d]: parameter %q clashes with a model or method key", b.index, key)

@@ -69,14 +69,12 @@ func (e *ResourceError) Unwrap() error { return e.Err }
 // anything is loaded: components beyond the points, a shape the kind
 // cannot take (Kind.Shape), and memory beyond MaxMemory. A dataset
 // without Shape gives no estimate (nil, nil).
-func estimate(c *config.Config, kind *Kind, opts any, ds *DatasetSpec) (*Estimate, error) {
-	if ds.Shape == nil {
+func estimate(c *config.Config, p *Plan) (*Estimate, error) {
+	if p.dataset.Shape == nil {
 		return nil, nil
 	}
-	s, err := ds.Shape(c.Dataset.Options)
-	if err != nil {
-		return nil, err
-	}
+	s := p.dataset.Shape(p.DataOptions)
+	kind, opts := p.Kind, p.Options
 	if s.Points > 0 {
 		for _, q := range c.Model.Components {
 			if q > s.Points {

@@ -115,34 +115,16 @@ func Prepare(c *config.Config, opt Options) (*Job, error) {
 		j.release = release
 		cleanStale(j.dir)
 	}
-	if !opt.NoCache {
-		cd := opt.CacheDir
-		if cd == "" {
-			root := opt.OutRoot
-			if root == "" {
-				root = "results"
-			}
-			cd = filepath.Join(root, ".cache")
-		}
-		// The cache policy: a --cache folder typed on the command line
-		// is the user's, like --out, and used as given; one inside the
-		// run's top folder (the default OUT/.cache) is checked like
-		// every folder there. Below the cache folder nothing is followed
-		// (Cache.Put).
-		if rel, err := filepath.Rel(top, cd); err == nil && filepath.IsLocal(rel) {
-			if err := safefs.CheckUnder(top, cd); err != nil {
-				j.Close()
-				return nil, fmt.Errorf("cell cache: %w", err)
-			}
-		}
-		j.cache = &Cache{Dir: cd}
+	if err := j.openCache(); err != nil {
+		j.Close()
+		return nil, err
 	}
 	for _, cell := range plan.Cells {
 		if opt.Shard.selects(cell) {
 			j.cells = append(j.cells, cell)
 		}
 	}
-	j.env = NewEnv(c, opt.DataDir, log)
+	j.env = plan.env(c, opt.DataDir, log)
 	if j.cache != nil {
 		j.env.CacheDir = j.cache.Dir
 	}
@@ -155,6 +137,40 @@ func Prepare(c *config.Config, opt Options) (*Job, error) {
 	}
 	j.sum = Summary{Dir: j.dir, Cells: len(j.cells), Cached: len(j.cells) - len(j.todo), Computed: len(j.todo), CacheRejected: rejected}
 	j.done = j.sum.Cached
+	j.estimate()
+	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(j.cells), "cached", j.sum.Cached)
+	return j, nil
+}
+
+// openCache sets the job's cell cache, unless caching is off. The cache
+// policy: a --cache folder typed on the command line is the user's, like
+// --out, and used as given; one inside the run's top folder (the default
+// OUT/.cache) is checked like every folder there. Below the cache folder
+// nothing is followed (Cache.Put).
+func (j *Job) openCache() error {
+	if j.opt.NoCache {
+		return nil
+	}
+	cd := j.opt.CacheDir
+	if cd == "" {
+		root := j.opt.OutRoot
+		if root == "" {
+			root = "results"
+		}
+		cd = filepath.Join(root, ".cache")
+	}
+	if rel, err := filepath.Rel(j.top, cd); err == nil && filepath.IsLocal(rel) {
+		if err := safefs.CheckUnder(j.top, cd); err != nil {
+			return fmt.Errorf("cell cache: %w", err)
+		}
+	}
+	j.cache = &Cache{Dir: cd}
+	return nil
+}
+
+// estimate sets the recorded cost of each cell still to compute: from
+// the cache entry of the same key, else from Options.Estimate.
+func (j *Job) estimate() {
 	j.times = make([]CellTime, len(j.todo))
 	j.est = make([]float64, len(j.todo))
 	for t, i := range j.todo {
@@ -165,19 +181,24 @@ func Prepare(c *config.Config, opt Options) (*Job, error) {
 				continue
 			}
 		}
-		if opt.Estimate != nil {
-			if s, ok := opt.Estimate(j.cells[i].Key); ok {
+		if j.opt.Estimate != nil {
+			if s, ok := j.opt.Estimate(j.cells[i].Key); ok {
 				j.est[t] = s
 			}
 		}
 	}
-	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(j.cells), "cached", j.sum.Cached)
-	return j, nil
 }
 
-// Close releases the result directory's lock. It is safe to call more
-// than once.
-func (j *Job) Close() { j.closeOnce.Do(func() { j.release() }) }
+// Close releases the result directory's lock and the job's memo entries
+// (Memo). It is safe to call more than once.
+func (j *Job) Close() {
+	j.closeOnce.Do(func() {
+		j.release()
+		// The config's shared fits and derived data go with it, unless
+		// another config running still holds them.
+		j.env.releaseMemo()
+	})
+}
 
 // Dir is the job's result directory.
 func (j *Job) Dir() string { return j.dir }

@@ -281,6 +281,12 @@ func (p *Pool) Run(ctx context.Context, jobs []*Job) error {
 			running = 0
 		}
 	}
+	return s.outcome(ctx, stopping)
+}
+
+// outcome closes the jobs no abandoned task still uses and returns what
+// Run returns once nothing runs.
+func (s *scheduler) outcome(ctx context.Context, stopping bool) error {
 	if !stopping && !s.allFinished() {
 		// Nothing runs and nothing can start: a bug in pick.
 		return errors.New("runner: the pool stopped with configs left to run")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/linalg"
 	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
@@ -134,7 +135,7 @@ func runThreadsConfig(t *testing.T, in *threadsInstance, n, workers int) {
 	t.Helper()
 	threadsKind.once.Do(func() {
 		RegisterKind(Kind{Name: "threads-test", Start: func(*Env, any) (Instance, error) { return threadsKind.in, nil }})
-		RegisterDataset(DatasetSpec{Name: "threads-none", Load: func(*Env, config.Section) (*Data, error) { return &Data{}, nil }})
+		RegisterDataset(DatasetSpec{Name: "threads-none", Load: func(*Env, *datasets.Root, any) (*Data, error) { return &Data{}, nil }})
 	})
 	threadsKind.mu.Lock()
 	defer threadsKind.mu.Unlock()
@@ -191,7 +192,7 @@ func TestPoolRunsLongestFirst(t *testing.T) {
 			orderKind.mu.Unlock()
 			return orderInstance{mu: &orderKind.mu, ran: &orderKind.ran, cfg: env.Config.Name}, nil
 		}})
-		RegisterDataset(DatasetSpec{Name: "order-none", Load: func(*Env, config.Section) (*Data, error) { return &Data{}, nil }})
+		RegisterDataset(DatasetSpec{Name: "order-none", Load: func(*Env, *datasets.Root, any) (*Data, error) { return &Data{}, nil }})
 	})
 	orderKind.ran, orderKind.open, orderKind.most = nil, 0, 0
 	job := func(name string, est ...float64) *Job {

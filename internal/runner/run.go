@@ -147,15 +147,19 @@ func RunningCells() int { return int(running.Load()) }
 // and not counted; one expected to fail that holds is.
 func (s *Summary) ClaimsFailed() int { return s.Unexpected }
 
-// Plan is a validated config: its kind, the kind's parsed options and the
-// grid's cells.
+// Plan is a validated config: its kind, the kind's parsed options, the
+// dataset's parsed options and the grid's cells.
 type Plan struct {
 	Kind    *Kind
 	Options any
-	Cells   []*Cell
+	// DataOptions are the dataset's options as its Parse returned them.
+	DataOptions any
+	Cells       []*Cell
 	// Estimate is the config's resource estimate, or nil when its
 	// dataset cannot tell its shape from the options.
 	Estimate *Estimate
+
+	dataset *DatasetSpec
 }
 
 // Start prepares the plan's experiment in env.
@@ -168,26 +172,62 @@ func (p *Plan) Start(env *Env) (Instance, error) { return p.Kind.Start(env, p.Op
 // needs, memory within MaxMemory). Run calls it first, so `runexp
 // validate` and a run refuse the same configs.
 func Validate(c *config.Config) (*Plan, error) {
-	kind, opts, cells, err := validate(c)
+	p, err := validate(c)
 	if err != nil {
 		return nil, err
 	}
-	ds, _ := LookupDataset(c.Dataset.Name)
-	est, err := estimate(c, kind, opts, ds)
-	if err != nil {
+	if p.Estimate, err = estimate(c, p); err != nil {
 		return nil, err
 	}
-	return &Plan{Kind: kind, Options: opts, Cells: cells, Estimate: est}, nil
+	return p, nil
 }
 
-func validate(c *config.Config) (*Kind, any, []*Cell, error) {
+func validate(c *config.Config) (*Plan, error) {
+	p := &Plan{}
+	var err error
+	if p.Kind, err = lookupKind(c); err != nil {
+		return nil, err
+	}
+	if p.dataset, err = lookupDataset(c); err != nil {
+		return nil, err
+	}
+	if p.dataset.Parse != nil {
+		if p.DataOptions, err = p.dataset.Parse(c.Dataset.Options); err != nil {
+			return nil, err
+		}
+	}
+	if p.Kind.Parse != nil {
+		if p.Options, err = p.Kind.Parse(c); err != nil {
+			return nil, err
+		}
+		if err := p.Kind.Needs.check(c, p.Kind); err != nil {
+			return nil, err
+		}
+	}
+	if p.Cells, err = Cells(c); err != nil {
+		return nil, err
+	}
+	for _, cl := range c.Claims {
+		if err := claims.Check(cl); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkNames(c, p.Kind, p.Options, p.Cells); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// lookupKind returns the config's kind, refusing an unknown one and
+// repeats on a kind without them.
+func lookupKind(c *config.Config) (*Kind, error) {
 	kind, ok := LookupKind(c.Kind)
 	if !ok {
 		var names []string
 		for _, k := range Kinds() {
 			names = append(names, k.Name)
 		}
-		return nil, nil, nil, c.Errorf(c.KindLine, "kind: unknown experiment kind %q%s (known: %s)", c.Kind, suggest.Hint(c.Kind, names, 3), strings.Join(names, ", "))
+		return nil, c.Errorf(c.KindLine, "kind: unknown experiment kind %q%s (known: %s)", c.Kind, suggest.Hint(c.Kind, names, 3), strings.Join(names, ", "))
 	}
 	if c.Repeats > 0 && !kind.Repeats {
 		var names []string
@@ -196,42 +236,22 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 				names = append(names, k.Name)
 			}
 		}
-		return nil, nil, nil, c.Errorf(c.RepeatsLine, "repeats: kind %s draws its corruption once; kinds with repeats: %s", c.Kind, strings.Join(names, ", "))
+		return nil, c.Errorf(c.RepeatsLine, "repeats: kind %s draws its corruption once; kinds with repeats: %s", c.Kind, strings.Join(names, ", "))
 	}
+	return kind, nil
+}
+
+// lookupDataset returns the config's dataset, refusing an unknown one.
+func lookupDataset(c *config.Config) (*DatasetSpec, error) {
 	ds, ok := LookupDataset(c.Dataset.Name)
 	if !ok {
 		var names []string
 		for _, d := range Datasets() {
 			names = append(names, d.Name)
 		}
-		return nil, nil, nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q%s (known: %s)", c.Dataset.Name, suggest.Hint(c.Dataset.Name, names, 3), strings.Join(names, ", "))
+		return nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q%s (known: %s)", c.Dataset.Name, suggest.Hint(c.Dataset.Name, names, 3), strings.Join(names, ", "))
 	}
-	if ds.Check != nil {
-		if err := ds.Check(c.Dataset.Options); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	var opts any
-	if kind.Parse != nil {
-		o, err := kind.Parse(c)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		opts = o
-	}
-	cells, err := Cells(c)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	for _, cl := range c.Claims {
-		if err := claims.Check(cl); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	if err := checkNames(c, kind, opts, cells); err != nil {
-		return nil, nil, nil, err
-	}
-	return kind, opts, cells, nil
+	return ds, nil
 }
 
 // ResultDir returns where a config's results go: outRoot/NAME, or
@@ -325,7 +345,8 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := NewEnv(c, opt.DataDir, opt.Log)
+	env := plan.env(c, opt.DataDir, opt.Log)
+	defer env.releaseMemo()
 	inst, err := plan.Start(env)
 	if err != nil {
 		return nil, err
@@ -509,37 +530,9 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	// records of methods added on the command line (--with) must not
 	// change their verdicts, so they see only the file's records.
 	scoped := fileRecords(c, recs)
-	copt := claims.Options{
-		Repeats: max(c.Repeats, 1),
-		// The interval verdict counts whenever there is one, with one
-		// corruption draw too: the issue's complaint was exactly a gain
-		// inside the item-to-item spread judged a PASS on single numbers.
-		Counts: true,
-		Rand:   func(key string) *rand.Rand { return NewRand(c.Seed, key) },
-	}
-	if k, ok := LookupKind(c.Kind); ok {
-		copt.Items = k.Items
-	}
-	results, crashes := evaluateClaims(c.Claims, scoped, copt, log)
-	sum.Crashed += crashes
-	for _, res := range results {
-		switch {
-		case res.AsExpected:
-		case res.Status == claims.NotEvaluated:
-			sum.NotEvaluated++
-		default:
-			sum.Unexpected++
-		}
-		sum.Claims = append(sum.Claims, res)
-	}
-	if len(sum.Claims) > 0 {
-		b, err := json.MarshalIndent(sum.Claims, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		if err := report.WriteFileAtomic(out.Path("claims.json"), append(b, '\n')); err != nil {
-			return nil, err
-		}
+	copt := claimOptions(c)
+	if err := writeClaims(out, c, scoped, copt, sum, log); err != nil {
+		return nil, err
 	}
 	tbl := tables.Build(tables.Input{Config: c, Records: recs, Scoped: scoped, Kind: out.Tables, Problems: problems, Claims: sum.Claims, Intervals: copt})
 	txt, md, err := tables.Render(c, tbl)
@@ -554,6 +547,47 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	}
 	sum.Outputs = out.Files()
 	return sum, nil
+}
+
+// claimOptions are how a config's claims are judged.
+func claimOptions(c *config.Config) claims.Options {
+	copt := claims.Options{
+		Repeats: max(c.Repeats, 1),
+		// The interval verdict counts whenever there is one, with one
+		// corruption draw too: the issue's complaint was exactly a gain
+		// inside the item-to-item spread judged a PASS on single numbers.
+		Counts: true,
+		Rand:   func(key string) *rand.Rand { return NewRand(c.Seed, key) },
+	}
+	if k, ok := LookupKind(c.Kind); ok {
+		copt.Items = k.Items
+	}
+	return copt
+}
+
+// writeClaims judges the config's claims on the records scoped, counts
+// the verdicts in sum and writes them to claims.json.
+func writeClaims(out *Output, c *config.Config, scoped []report.Record, copt claims.Options, sum *Summary, log *slog.Logger) error {
+	results, crashes := evaluateClaims(c.Claims, scoped, copt, log)
+	sum.Crashed += crashes
+	for _, res := range results {
+		switch {
+		case res.AsExpected:
+		case res.Status == claims.NotEvaluated:
+			sum.NotEvaluated++
+		default:
+			sum.Unexpected++
+		}
+		sum.Claims = append(sum.Claims, res)
+	}
+	if len(sum.Claims) == 0 {
+		return nil
+	}
+	b, err := json.MarshalIndent(sum.Claims, "", "  ")
+	if err != nil {
+		return err
+	}
+	return report.WriteFileAtomic(out.Path("claims.json"), append(b, '\n'))
 }
 
 // Presenter is implemented by an Instance whose cells record more than
@@ -671,7 +705,7 @@ func fileRecords(c *config.Config, recs []report.Record) []report.Record {
 	}
 	var kept []report.Record
 	for _, r := range recs {
-		if l, ok := r.Params["method"].(string); ok && added[l] {
+		if added[r.Method()] {
 			continue
 		}
 		kept = append(kept, r)

@@ -56,7 +56,7 @@ func init() {
 	runner.RegisterDataset(runner.DatasetSpec{
 		Name: "none-test",
 		Doc:  "no data",
-		Load: func(*runner.Env, config.Section) (*runner.Data, error) { return &runner.Data{}, nil },
+		Load: func(*runner.Env, *datasets.Root, any) (*runner.Data, error) { return &runner.Data{}, nil },
 	})
 }
 

@@ -205,18 +205,8 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 		if first == nil {
 			first, firstName = p, name
 		}
-		switch {
-		case p.ConfigSHA256 != first.ConfigSHA256:
-			return nil, nil, fmt.Errorf("shards disagree on the config: %s ran %s (SHA-256 %.12s), %s ran %s (SHA-256 %.12s); rerun the shards of one config (remove %s)",
-				firstName, first.Config, first.ConfigSHA256, name, p.Config, p.ConfigSHA256, filepath.Join(dir, "shards"))
-		case withKey(p.With) != withKey(first.With):
-			return nil, nil, fmt.Errorf("shards disagree on the added estimators: %s was run with %s, %s with %s; rerun the shards with one set of --with (remove %s)",
-				firstName, withWords(first.With), name, withWords(p.With), filepath.Join(dir, "shards"))
-		case p.Code != first.Code:
-			if ext := externalChanged(first.External, p.External, p.With); ext != "" && p.Build != "" && p.Build == first.Build {
-				return nil, nil, fmt.Errorf("shards disagree on the code: %s and %s ran different versions of the external estimator %s (its command or script changed between them); rerun them with one version", firstName, name, ext)
-			}
-			return nil, nil, fmt.Errorf("shards disagree on the code: %s and %s were computed by different builds of runexp; rerun them with one build", firstName, name)
+		if err := agree(firstName, first, name, p, filepath.Join(dir, "shards")); err != nil {
+			return nil, nil, err
 		}
 		for _, d := range p.Data {
 			if prev, ok := data[d.Path]; ok && prev != d.SHA256 {
@@ -248,6 +238,41 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 	if first.Code != fp.Code {
 		return nil, nil, codeChanged(filepath.Join(dir, "shards"), first, fp)
 	}
+	out, err := inGridOrder(cells, byKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	var sums []report.FileSum
+	for p, s := range data {
+		sums = append(sums, report.FileSum{Path: p, SHA256: s})
+	}
+	sort.Slice(sums, func(i, j int) bool { return sums[i].Path < sums[j].Path })
+	return out, sums, nil
+}
+
+// agree refuses a shard, name with provenance p, that another, firstName
+// with first, contradicts: another config, other added estimators or
+// another build (or external estimator) of the code.
+func agree(firstName string, first *shardProvenance, name string, p *shardProvenance, shards string) error {
+	switch {
+	case p.ConfigSHA256 != first.ConfigSHA256:
+		return fmt.Errorf("shards disagree on the config: %s ran %s (SHA-256 %.12s), %s ran %s (SHA-256 %.12s); rerun the shards of one config (remove %s)",
+			firstName, first.Config, first.ConfigSHA256, name, p.Config, p.ConfigSHA256, shards)
+	case withKey(p.With) != withKey(first.With):
+		return fmt.Errorf("shards disagree on the added estimators: %s was run with %s, %s with %s; rerun the shards with one set of --with (remove %s)",
+			firstName, withWords(first.With), name, withWords(p.With), shards)
+	case p.Code != first.Code:
+		if ext := externalChanged(first.External, p.External, p.With); ext != "" && p.Build != "" && p.Build == first.Build {
+			return fmt.Errorf("shards disagree on the code: %s and %s ran different versions of the external estimator %s (its command or script changed between them); rerun them with one version", firstName, name, ext)
+		}
+		return fmt.Errorf("shards disagree on the code: %s and %s were computed by different builds of runexp; rerun them with one build", firstName, name)
+	}
+	return nil
+}
+
+// inGridOrder returns the record of every cell, in grid order; a cell no
+// shard recorded is an error.
+func inGridOrder(cells []*Cell, byKey map[string]report.Record) ([]report.Record, error) {
 	out := make([]report.Record, len(cells))
 	var missing []string
 	for i, cell := range cells {
@@ -259,14 +284,9 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 		out[i] = r
 	}
 	if len(missing) > 0 {
-		return nil, nil, fmt.Errorf("%d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
+		return nil, fmt.Errorf("%d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
 	}
-	var sums []report.FileSum
-	for p, s := range data {
-		sums = append(sums, report.FileSum{Path: p, SHA256: s})
-	}
-	sort.Slice(sums, func(i, j int) bool { return sums[i].Path < sums[j].Path })
-	return out, sums, nil
+	return out, nil
 }
 
 // codeChanged is the error of shards whose code fingerprint is not the

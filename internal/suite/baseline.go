@@ -81,10 +81,8 @@ func SetAsideAdded(ch []report.Change, runs []ConfigRun, entries []Entry) ([]rep
 		}
 		keys := map[string]int{}
 		for _, rec := range recs {
-			if l, ok := rec.Params["method"].(string); ok {
-				if i, ok := idx[l]; ok {
-					keys[rec.Key] = i
-				}
+			if i, ok := idx[rec.Method()]; ok {
+				keys[rec.Key] = i
 			}
 		}
 		addedKey[r.Name] = keys

@@ -68,42 +68,14 @@ func paperPart(c *config.Config, part string, recs []report.Record, res []claims
 		if ref.Part != part {
 			continue
 		}
-		pc := &paperCell{paper: ref.Printed, interval: report.Dash}
-		if pc.paper == "" {
-			pc.paper = report.FormatFloat(ref.Value, -1)
-		}
+		pc, iv := referenceCell(c, ref, recs, res, o)
 		cells[place{ref.Row, ref.Column}] = pc
-		var match []*report.Record
-		for i := range recs {
-			if claims.Matches(&recs[i], ref.Cell) {
-				match = append(match, &recs[i])
-			}
+		switch {
+		case iv.why != "":
+			why = append(why, iv.why)
+		case iv.ok:
+			methods[iv.method] = true
 		}
-		if len(match) == 0 {
-			pc.ours = "no cell"
-			continue
-		}
-		r := match[0]
-		pc.ours = report.Failed
-		if v, ok := r.Metrics[ref.Metric]; ok && r.Status != report.StatusFailed {
-			pc.ours = report.FormatFloat(v, 4)
-			if sd, ok := r.Metrics[ref.Std]; ok && ref.Std != "" {
-				pc.ours += " ± " + report.FormatFloat(sd, 3)
-			}
-		}
-		if len(match) > 1 {
-			pc.notes = append(pc.notes, fmt.Sprintf("The paper's value is compared with the first of the %d cells its reference selects (%s); the long-form table lists them all.", len(match), config.CanonicalKey(ref.Cell)))
-		}
-		pc.notes = append(pc.notes, deciding(c, res, r, ref.Metric)...)
-		est, method, w := claims.CellInterval(o, "table-ci:"+r.Key+":"+ref.Metric, r, ref.Metric)
-		if w != "" {
-			// One note per reason, not per metric.
-			pc.ivNote = "No interval: " + strings.ReplaceAll(w, ref.Metric, "the value") + "."
-			why = append(why, w)
-			continue
-		}
-		methods[method] = true
-		pc.interval = fmt.Sprintf("[%s, %s]", report.FormatFloat(est.CI.Lo, 4), report.FormatFloat(est.CI.Hi, 4))
 	}
 	var rows []string
 	for _, row := range pt.Rows {
@@ -143,6 +115,54 @@ func paperPart(c *config.Config, part string, recs []report.Record, res []claims
 		"would record on the population its test items are drawn from (the same training data, model and estimator), so it "+
 		"shows how far our value is pinned down, not the paper's own spread.", strings.Join(ms, "; "))
 	return vals, ivs
+}
+
+// cellInterval says how a reference cell's interval came out: ok with
+// the method that gave it, or why there is none (both empty when no
+// record matched).
+type cellInterval struct {
+	ok          bool
+	method, why string
+}
+
+// referenceCell is the cell of the paper's table for the reference value
+// ref: the paper's value, ours (from the first record its cell selects)
+// and our value's interval.
+func referenceCell(c *config.Config, ref config.Reference, recs []report.Record, res []claims.Result, o claims.Options) (*paperCell, cellInterval) {
+	pc := &paperCell{paper: ref.Printed, interval: report.Dash}
+	if pc.paper == "" {
+		pc.paper = report.FormatFloat(ref.Value, -1)
+	}
+	var match []*report.Record
+	for i := range recs {
+		if claims.Matches(&recs[i], ref.Cell) {
+			match = append(match, &recs[i])
+		}
+	}
+	if len(match) == 0 {
+		pc.ours = "no cell"
+		return pc, cellInterval{}
+	}
+	r := match[0]
+	pc.ours = report.Failed
+	if v, ok := r.Metrics[ref.Metric]; ok && r.Status != report.StatusFailed {
+		pc.ours = report.FormatFloat(v, 4)
+		if sd, ok := r.Metrics[ref.Std]; ok && ref.Std != "" {
+			pc.ours += " ± " + report.FormatFloat(sd, 3)
+		}
+	}
+	if len(match) > 1 {
+		pc.notes = append(pc.notes, fmt.Sprintf("The paper's value is compared with the first of the %d cells its reference selects (%s); the long-form table lists them all.", len(match), config.CanonicalKey(ref.Cell)))
+	}
+	pc.notes = append(pc.notes, deciding(c, res, r, ref.Metric)...)
+	est, method, w := claims.CellInterval(o, "table-ci:"+r.Key+":"+ref.Metric, r, ref.Metric)
+	if w != "" {
+		// One note per reason, not per metric.
+		pc.ivNote = "No interval: " + strings.ReplaceAll(w, ref.Metric, "the value") + "."
+		return pc, cellInterval{why: w}
+	}
+	pc.interval = fmt.Sprintf("[%s, %s]", report.FormatFloat(est.CI.Lo, 4), report.FormatFloat(est.CI.Hi, 4))
+	return pc, cellInterval{ok: true, method: method}
 }
 
 // notes returns the markers of ns among t's notes, "[1][2]".

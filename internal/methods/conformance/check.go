@@ -41,7 +41,7 @@ type Result struct {
 // outside go test and returns one Result per check, parents before their
 // subtests: first the root, named name, which holds what f reports outside
 // any subtest (CheckRegistered's checks of the Spec), then the subtests
-// by their paths without the root's name ("Denoiser/exact"). Like go
+// by their paths without the root's name ("Denoiser/exact-denoise"). Like go
 // test, Fatalf ends the check it is called in, and a panic that escapes
 // the kit fails its check instead of the program.
 func Check(name string, f func(T)) []Result {
