@@ -6,13 +6,16 @@ package kindtest
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	_ "github.com/runexp/runexp/experiments/catalog" // synthetic-images and two-rings
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // Run runs the config src and returns its records and the run's summary.
@@ -36,6 +39,24 @@ func RunWorkers(t *testing.T, file, src string, workers int) ([]report.Record, *
 func RunCached(t *testing.T, src, cacheDir string) ([]report.Record, *runner.Summary) {
 	t.Helper()
 	return run(t, src, runner.Options{Workers: 2, CacheDir: cacheDir})
+}
+
+// SameWhateverWorkers runs the config as file with one and with two cell
+// workers and fails the test for every output file that differs between
+// the two (suite.DiffTrees: all but the run's times). It returns the
+// one-worker run's records and summary.
+func SameWhateverWorkers(t *testing.T, file, src string) ([]report.Record, *runner.Summary) {
+	t.Helper()
+	recs, one := RunWorkers(t, file, src, 1)
+	_, two := RunWorkers(t, file, src, 2)
+	diff, err := suite.DiffTrees(one.Dir, two.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range diff {
+		t.Errorf("%s: %s differs between one and two workers", file, f)
+	}
+	return recs, one
 }
 
 func run(t *testing.T, src string, opt runner.Options) ([]report.Record, *runner.Summary) {
@@ -63,4 +84,82 @@ func runFile(t *testing.T, file, src string, opt runner.Options) ([]report.Recor
 		t.Fatal(err)
 	}
 	return recs, sum
+}
+
+// Table is one table of a run's tables.md as a reader sees it: the title
+// under its "### " heading, the header and the body cells, unescaped
+// ("\|" read as "|", "<br>" as a newline) and trimmed.
+type Table struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+}
+
+// Tables reads the tables of the run's tables.md in dir, in order.
+func Tables(t *testing.T, dir string) []Table {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Table
+	var cur *Table
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "### "):
+			out = append(out, Table{Title: strings.TrimPrefix(line, "### ")})
+			cur = &out[len(out)-1]
+		case cur != nil && strings.HasPrefix(line, "|"):
+			cells := cellsOf(line)
+			switch {
+			case cur.Header == nil:
+				cur.Header = cells
+			case strings.Trim(line, "|:- ") == "": // the alignment row
+			default:
+				cur.Rows = append(cur.Rows, cells)
+			}
+		}
+	}
+	return out
+}
+
+// FindTable returns the table of tables whose title starts with prefix,
+// failing the test when there is none.
+func FindTable(t *testing.T, tables []Table, prefix string) Table {
+	t.Helper()
+	for _, tb := range tables {
+		if strings.HasPrefix(tb.Title, prefix) {
+			return tb
+		}
+	}
+	var titles []string
+	for _, tb := range tables {
+		titles = append(titles, tb.Title)
+	}
+	t.Fatalf("no table titled %q… among %q", prefix, titles)
+	return Table{}
+}
+
+// cellsOf splits a Markdown table line on its unescaped pipes.
+func cellsOf(line string) []string {
+	line = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "|"), "|")
+	var cells []string
+	var b strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
+			b.WriteByte('|')
+			i++
+		case line[i] == '|':
+			cells = append(cells, b.String())
+			b.Reset()
+		default:
+			b.WriteByte(line[i])
+		}
+	}
+	cells = append(cells, b.String())
+	for i, c := range cells {
+		cells[i] = strings.ReplaceAll(strings.TrimSpace(c), "<br>", "\n")
+	}
+	return cells
 }
