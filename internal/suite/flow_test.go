@@ -191,3 +191,126 @@ func TestRunAround(t *testing.T) {
 		t.Errorf("a shard with Around: %v", err)
 	}
 }
+
+// TestCacheWorkload checks the workload read from the cell cache: on an
+// empty cache every cell is missing; after a suite filled it, every cell
+// of both configs (8 and 3) has its recorded time, and the prediction
+// table lists the worker counts in order with the list-scheduling bound
+// never below the even split or the critical chain.
+func TestCacheWorkload(t *testing.T) {
+	configs, entries := tinySuite(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	w, missing, total, err := CacheWorkload(entries, cache)
+	if err != nil || missing != 11 || total != 11 || w.Work() != 0 {
+		t.Fatalf("empty cache: %d of %d missing, work %g, %v; want 11 of 11", missing, total, w.Work(), err)
+	}
+	o := suiteOptions(configs, filepath.Join(t.TempDir(), "out"), 2)
+	o.Run.CacheDir = cache
+	if _, err := Suite(context.Background(), entries, o); err != nil {
+		t.Fatal(err)
+	}
+	w, missing, total, err = CacheWorkload(entries, cache)
+	if err != nil || missing != 0 || total != 11 {
+		t.Fatalf("filled cache: %d of %d missing, %v", missing, total, err)
+	}
+	if len(w) != 2 || len(w[0].Cells) != 8 || len(w[1].Cells) != 3 || w[0].Config != "a" {
+		t.Errorf("workload %+v, want a's 8 cells and b's 3", w)
+	}
+	tb := PredictionTable(w, []int{4, 1, 2})
+	if len(tb.Rows) != 3 || tb.Rows[0][0] != "1" || tb.Rows[1][0] != "2" || tb.Rows[2][0] != "4" {
+		t.Fatalf("prediction rows %q, want workers 1, 2, 4", tb.Rows)
+	}
+	for _, n := range []int{1, 2, 4} {
+		p := w.Predict(n)
+		if p.Seconds+1e-9 < max(p.Even, p.Chain) {
+			t.Errorf("%d workers: predicted %g s below the bounds (even %g, chain %g)", n, p.Seconds, p.Even, p.Chain)
+		}
+	}
+	if !strings.Contains(tb.Caption, "in 2 configs") {
+		t.Errorf("caption %q", tb.Caption)
+	}
+}
+
+// TestPredictionTable checks the table's numbers on the hand-derived
+// workload of TestPredict: 12 s on one worker, 7 s on two, 3 s on eight.
+func TestPredictionTable(t *testing.T) {
+	w := Workload{{Config: "a", Cells: []float64{3, 3, 2, 2, 2}, Keys: []string{"1", "2", "3", "4", "5"}}}
+	tb := PredictionTable(w, []int{8, 2, 1})
+	want := [][]string{{"1", "12.0", "12.0", "3.0"}, {"2", "7.0", "6.0", "3.0"}, {"8", "3.0", "1.5", "3.0"}}
+	for i := range want {
+		if !slices.Equal(tb.Rows[i], want[i]) {
+			t.Errorf("row %d: %q, want %q", i, tb.Rows[i], want[i])
+		}
+	}
+	if want := "12.0 s of work in 1 configs; longest cell 3.0 s (a 1)"; !strings.HasPrefix(tb.Caption, want) {
+		t.Errorf("caption %q, want it to start %q", tb.Caption, want)
+	}
+}
+
+// TestWriteIndexes checks the pages a run refreshes: the results root's
+// own index; with --with, the folder's index linking back up and the
+// root's index; and a folder outside the results root refused.
+func TestWriteIndexes(t *testing.T) {
+	out := t.TempDir()
+	pages, err := WriteIndexes(out, out)
+	if err != nil || !slices.Equal(pages, []string{filepath.Join(out, "index.html")}) {
+		t.Fatalf("root's own index: %q, %v", pages, err)
+	}
+	with := filepath.Join(out, "with-mine")
+	if err := os.MkdirAll(with, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pages, err = WriteIndexes(out, with)
+	if err != nil || !slices.Equal(pages, []string{filepath.Join(with, "index.html"), filepath.Join(out, "index.html")}) {
+		t.Fatalf("--with folder: %q, %v", pages, err)
+	}
+	b, err := os.ReadFile(filepath.Join(with, "index.html"))
+	if err != nil || !strings.Contains(string(b), `href="../index.html"`) {
+		t.Errorf("the --with index does not link up to ../index.html (%v)", err)
+	}
+	if _, err := WriteIndexes(out, t.TempDir()); err == nil || !strings.Contains(err.Error(), "is not inside") {
+		t.Errorf("a folder outside the results root: %v", err)
+	}
+}
+
+// TestList checks `runexp list`'s reading of a configs folder: configs
+// and collections in name order with their titles and members, and a file
+// that does not parse listed with its error rather than failing the list.
+func TestList(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "configs")
+	os.MkdirAll(dir, 0o755)
+	for name, src := range map[string]string{
+		"b":    tinyB,
+		"a":    tinyA,
+		"set":  "title: both\ncollection: [a, b]\n",
+		"bad":  "title: [unclosed\n",
+		"note": "not yaml: at: all: :",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name+".yaml"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ls, err := List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, l := range ls {
+		names = append(names, l.Name)
+	}
+	if !slices.Equal(names, []string{"a", "b", "bad", "note", "set"}) {
+		t.Fatalf("names %q", names)
+	}
+	if ls[0].Title != "tiny: two estimators" || ls[0].Members != nil || ls[0].Err != nil {
+		t.Errorf("a: %+v", ls[0])
+	}
+	if ls[2].Err == nil || !strings.Contains(ls[2].Err.Error(), "bad.yaml") {
+		t.Errorf("bad: error %v, want one naming the file", ls[2].Err)
+	}
+	if ls[4].Title != "both" || !slices.Equal(ls[4].Members, []string{"a", "b"}) {
+		t.Errorf("set: %+v", ls[4])
+	}
+	if _, err := List(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no configs") {
+		t.Errorf("empty folder: %v", err)
+	}
+}
