@@ -12,10 +12,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/experiments/internal/kindtest"
-	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
-	"github.com/runexp/runexp/internal/runner"
 )
 
 // offset is the shift of meanPlus's pre-images.
@@ -182,17 +180,7 @@ func TestTablesWhateverWorkers(t *testing.T) {
 // TestTooManyClusters checks that more clusters than images is an error
 // of the run, not a panic of k-means.
 func TestTooManyClusters(t *testing.T) {
-	t.Setenv("RUNEXP_DATA", "")
-	src := strings.Replace(meanCfg, "clusters: 3", "clusters: 19", 1)
-	c, err := config.Parse("many.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := runner.Validate(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = plan.Kind.Start(runner.NewEnv(c, "", nil), plan.Options)
+	err := kindtest.StartError(t, "many.yaml", strings.Replace(meanCfg, "clusters: 3", "clusters: 19", 1))
 	if err == nil || !strings.Contains(err.Error(), "kkcluster: 19 clusters of 18 images") {
 		t.Errorf("error %v", err)
 	}

@@ -1,7 +1,6 @@
 package lgdenoise_test
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -10,40 +9,20 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"github.com/runexp/runexp/internal/config"
-	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
 
-// flaky returns its inputs like the identity and fails the rows of each
-// batch whose index is a multiple of every (1: every row). lgdenoise
-// hands it one batch per group: the group's 6 test images in order.
-type flaky struct{ every int }
-
-func (f flaky) Denoise(dst *mat.Dense, in *methods.DenoiseInput) ([]methods.Status, error) {
-	m, d := in.X0.Dims()
-	dst.ReuseAs(m, d)
-	dst.Copy(in.X0)
-	st := make([]methods.Status, m)
-	for i := range st {
-		if i%f.every == 0 {
-			st[i].Err = errors.New("flaky: gave up")
-		}
-	}
-	return st, nil
-}
-
+// Flaky 1 fails every row of a batch, Flaky 3 rows 0 and 3: lgdenoise
+// hands a de-noiser one batch per group, the group's 6 test images in
+// order.
 func init() {
 	for _, every := range []int{1, 3} {
-		methods.Register(methods.Spec{
-			Name: fmt.Sprintf("lgdenoise-test-flaky%d", every), Title: fmt.Sprintf("Flaky %d", every),
-			Doc: "the identity, failing every row i of a batch with i % every == 0 (lgdenoise's tests)", Source: "failures_test.go",
-			Does: methods.Denoises, New: func(methods.Params) (any, error) { return flaky{every: every}, nil },
+		kindtest.RegisterFlaky(fmt.Sprintf("lgdenoise-test-flaky%d", every), fmt.Sprintf("Flaky %d", every), kindtest.Flaky{
+			Fail: func(i int) bool { return i%every == 0 },
 		})
 	}
 }

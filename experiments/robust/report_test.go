@@ -1,51 +1,23 @@
 package robust_test
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/runexp/runexp/experiments/internal/kindtest"
-	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 )
 
-// flaky returns its inputs like the identity, except that it fails every
-// row whose index is a multiple of Every (Every 1: every row) and stops
-// row 1 short of convergence after 3 iterations: a denoiser whose
-// failures the kind must count, record and show.
-type flaky struct{ every int }
-
-func (f flaky) Denoise(dst *mat.Dense, in *methods.DenoiseInput) ([]methods.Status, error) {
-	m, d := in.X0.Dims()
-	dst.ReuseAs(m, d)
-	dst.Copy(in.X0)
-	st := make([]methods.Status, m)
-	for i := range st {
-		if i%f.every == 0 {
-			st[i].Err = errors.New("flaky: gave up on this row")
-		}
-		if i == 1 {
-			st[i].Iterations = 3
-		}
-	}
-	return st, nil
-}
-
+// Flaky 1 fails every row, Flaky 2 the even rows; both stop row 1
+// short of convergence: de-noisers whose failures the kind must count,
+// record and show.
 func init() {
 	for _, every := range []int{1, 2} {
-		methods.Register(methods.Spec{
-			Name:   fmt.Sprintf("robust-test-flaky%d", every),
-			Title:  fmt.Sprintf("Flaky %d", every),
-			Doc:    "the identity, failing rows i with i % every == 0 (robust's tests)",
-			Source: "robust_test.go",
-			Does:   methods.Denoises,
-			Params: []methods.Param{methods.FloatParam("dummy", 0, 0, 10, "a parameter to tune")},
-			New:    func(methods.Params) (any, error) { return flaky{every: every}, nil },
+		kindtest.RegisterFlaky(fmt.Sprintf("robust-test-flaky%d", every), fmt.Sprintf("Flaky %d", every), kindtest.Flaky{
+			Fail:         func(i int) bool { return i%every == 0 },
+			NotConverged: func(i int) bool { return i == 1 },
 		})
 	}
 }
@@ -167,7 +139,7 @@ func TestFailedRows(t *testing.T) {
 	if half.Status != report.StatusPartial || half.Metrics["failed_rows"] != 5 || half.Metrics["nonconverged_rows"] != 1 {
 		t.Errorf("Flaky 2: status %s, failed %v, non-converged %v; want partial, 5, 1", half.Status, half.Metrics["failed_rows"], half.Metrics["nonconverged_rows"])
 	}
-	if got := half.FailureCounts(); got != "5 × flaky: gave up on this row" {
+	if got := half.FailureCounts(); got != "5 × flaky: gave up" {
 		t.Errorf("Flaky 2 failure counts %q", got)
 	}
 	// Its error is the identity's over the 4 rows it kept: not the same

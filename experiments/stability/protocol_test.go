@@ -180,18 +180,9 @@ experiment: {starts: 5}
 // error at the config's line of experiment.starts, not a panic in the
 // permutation.
 func TestTooManyStarts(t *testing.T) {
-	t.Setenv("RUNEXP_DATA", "")
 	src := strings.Replace(echoConfig, "experiment: {starts: 5}", "experiment:\n  starts: 13", 1)
-	c, err := config.Parse("many.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := runner.Validate(c)
-	if err != nil {
-		t.Fatal(err)
-	}
 	line := 1 + strings.Count(src[:strings.Index(src, "starts: 13")], "\n")
-	_, err = plan.Kind.Start(runner.NewEnv(c, "", nil), plan.Options)
+	err := kindtest.StartError(t, "many.yaml", src)
 	want := "many.yaml:" + strconv.Itoa(line) + ": experiment.starts: 13 starts but only 12 training points"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want %q", err, want)

@@ -1,18 +1,25 @@
 // Package kindtest runs an experiment config end to end in a kind's tests:
 // parse, validate, run every cell and write the report with no data root
 // and no cache (or, with RunCached, a cache shared between calls), into a
-// temporary result directory.
+// temporary result directory. SameWhateverWorkers runs it with one and two
+// workers and compares the outputs; Tables reads the tables a reader gets;
+// StartError gives a refusal of a kind's Start; Flaky is a de-noiser that
+// fails chosen rows, for the kinds' failure paths.
 package kindtest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	_ "github.com/runexp/runexp/experiments/catalog" // synthetic-images and two-rings
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 	"github.com/runexp/runexp/internal/suite"
@@ -162,4 +169,58 @@ func cellsOf(line string) []string {
 		cells[i] = strings.ReplaceAll(strings.TrimSpace(c), "<br>", "\n")
 	}
 	return cells
+}
+
+// StartError parses and validates the config src as file, which must
+// succeed, and returns the error of its kind's Start (no data root): the
+// refusals that need the data, such as a split the data cannot give.
+func StartError(t *testing.T, file, src string) error {
+	t.Helper()
+	t.Setenv("RUNEXP_DATA", "")
+	c, err := config.Parse(file, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := runner.Validate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = plan.Start(runner.NewEnv(c, "", nil))
+	return err
+}
+
+// Flaky is a de-noiser for the kinds' tests: it returns its inputs, as
+// the identity does, fails the rows of each batch Fail selects ("flaky:
+// gave up") and reports the rows NotConverged selects as stopped after 3
+// iterations without converging. A nil selector selects nothing.
+type Flaky struct {
+	Fail, NotConverged func(row int) bool
+}
+
+// Denoise implements methods.Denoiser.
+func (f Flaky) Denoise(dst *mat.Dense, in *methods.DenoiseInput) ([]methods.Status, error) {
+	m, d := in.X0.Dims()
+	dst.ReuseAs(m, d)
+	dst.Copy(in.X0)
+	st := make([]methods.Status, m)
+	for i := range st {
+		if f.Fail != nil && f.Fail(i) {
+			st[i].Err = errors.New("flaky: gave up")
+		}
+		if f.NotConverged != nil && f.NotConverged(i) {
+			st[i].Iterations = 3
+		}
+	}
+	return st, nil
+}
+
+// RegisterFlaky registers f as the de-noiser name, titled title, taking
+// one tunable parameter, dummy (a float in [0, 10], default 0).
+func RegisterFlaky(name, title string, f Flaky) {
+	methods.Register(methods.Spec{
+		Name: name, Title: title, Doc: "returns its inputs, failing chosen rows (a kind's tests)", Source: "kindtest",
+		Does:   methods.Denoises,
+		Params: []methods.Param{methods.FloatParam("dummy", 0, 0, 10, "a parameter to tune")},
+		New:    func(methods.Params) (any, error) { return f, nil },
+	})
 }
