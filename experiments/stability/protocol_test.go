@@ -1,66 +1,31 @@
 package stability_test
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"github.com/runexp/runexp/internal/config"
-	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
 
-// echo is a pre-imager that answers each row with its start: the spread
-// of an input's solutions is then the spread of its start points, which
-// a test can compute by hand. failRow, when ≥ 0, fails every row whose
-// start index k (the row's position among its input's starts) is failRow;
-// failInput fails every row of that input, keepOne the rows of that
-// input but its first; all fails every row.
-type echo struct {
-	failRow, failInput, keepOne, starts int
-	all                                 bool
-}
-
-func (e echo) PreImage(dst *mat.Dense, p *methods.Problem) ([]methods.Status, error) {
-	if p.Start == nil {
-		return nil, errors.New("echo: no start points")
-	}
-	m, d := p.Start.Dims()
-	dst.ReuseAs(m, d)
-	dst.Copy(p.Start)
-	st := make([]methods.Status, m)
-	for r := range st {
-		if e.all || r%e.starts == e.failRow || r/e.starts == e.failInput || (r/e.starts == e.keepOne && r%e.starts > 0) {
-			st[r].Err = errors.New("echo: told to fail")
-		}
-		st[r].Iterations, st[r].Converged = 1, r%2 == 0
-	}
-	return st, nil
-}
-
+// The echoing pre-imagers (kindtest.Echo) answer each row with its
+// start: the spread of an input's solutions is then the spread of its
+// start points, which a test can compute by hand. Row r is start r%5 of
+// input r/5. "echo" fails nothing and stops the odd rows short of
+// convergence; "fail-first" fails input 2's starts, input 4's but its
+// first, and every input's last; "fail-all" fails every row.
 func init() {
-	for _, v := range []struct {
-		name string
-		e    echo
-	}{
-		{"stability-test-echo", echo{failRow: -1, failInput: -1, keepOne: -1, starts: 5}},
-		{"stability-test-echo-fail-first", echo{failRow: 4, failInput: 2, keepOne: 4, starts: 5}},
-		{"stability-test-echo-fail-all", echo{failRow: -1, failInput: -1, keepOne: -1, starts: 5, all: true}},
-	} {
-		methods.Register(methods.Spec{
-			Name: v.name, Title: v.name, Doc: "answers each row with its start point (stability's tests)", Source: "protocol_test.go",
-			Does: methods.PreImages, Requires: methods.NeedsX0,
-			New: func(methods.Params) (any, error) { return v.e, nil },
-		})
-	}
+	kindtest.RegisterEcho("stability-test-echo", "stability-test-echo", kindtest.Echo{NotConverged: func(r int) bool { return r%2 == 1 }})
+	kindtest.RegisterEcho("stability-test-echo-fail-first", "stability-test-echo-fail-first", kindtest.Echo{Fail: func(r int) bool {
+		return r%5 == 4 || r/5 == 2 || (r/5 == 4 && r%5 > 0)
+	}})
+	kindtest.RegisterEcho("stability-test-echo-fail-all", "stability-test-echo-fail-all", kindtest.Echo{Fail: func(int) bool { return true }})
 }
 
 const echoConfig = head + `model: {kernel: gaussian, c: [0.5, 1000], components: 3}

@@ -3,8 +3,9 @@
 // and no cache (or, with RunCached, a cache shared between calls), into a
 // temporary result directory. SameWhateverWorkers runs it with one and two
 // workers and compares the outputs; Tables reads the tables a reader gets;
-// StartError gives a refusal of a kind's Start; Flaky is a de-noiser that
-// fails chosen rows, for the kinds' failure paths.
+// StartError gives a refusal of a kind's Start; Flaky (a de-noiser) and
+// Echo (a pre-imager answering its starts) fail chosen rows, for the
+// kinds' failure paths.
 package kindtest
 
 import (
@@ -222,5 +223,46 @@ func RegisterFlaky(name, title string, f Flaky) {
 		Does:   methods.Denoises,
 		Params: []methods.Param{methods.FloatParam("dummy", 0, 0, 10, "a parameter to tune")},
 		New:    func(methods.Params) (any, error) { return f, nil },
+	})
+}
+
+// Echo is a pre-imager for the kinds' tests: it answers each row with its
+// start point (Problem.Start), or its observed input (X0) without one, so
+// that a kind's measures of the answers can be computed by hand; it fails
+// the rows Fail selects ("echo: told to fail") and reports those
+// NotConverged selects as stopped after 3 iterations.
+type Echo struct {
+	Fail, NotConverged func(row int) bool
+}
+
+// PreImage implements methods.PreImager.
+func (e Echo) PreImage(dst *mat.Dense, p *methods.Problem) ([]methods.Status, error) {
+	from := p.Start
+	if from == nil {
+		from = p.X0
+	}
+	if from == nil {
+		return nil, errors.New("echo: no start points and no inputs")
+	}
+	m, d := from.Dims()
+	dst.ReuseAs(m, d)
+	dst.Copy(from)
+	st := make([]methods.Status, m)
+	for r := range st {
+		if e.Fail != nil && e.Fail(r) {
+			st[r].Err = errors.New("echo: told to fail")
+		}
+		if e.NotConverged != nil && e.NotConverged(r) {
+			st[r].Iterations = 3
+		}
+	}
+	return st, nil
+}
+
+// RegisterEcho registers e as the pre-image estimator name, titled title.
+func RegisterEcho(name, title string, e Echo) {
+	methods.Register(methods.Spec{
+		Name: name, Title: title, Doc: "answers each row with its start (a kind's tests)", Source: "kindtest",
+		Does: methods.PreImages, New: func(methods.Params) (any, error) { return e, nil },
 	})
 }
