@@ -201,7 +201,9 @@ type Flaky struct {
 // Denoise implements methods.Denoiser.
 func (f Flaky) Denoise(dst *mat.Dense, in *methods.DenoiseInput) ([]methods.Status, error) {
 	m, d := in.X0.Dims()
-	dst.ReuseAs(m, d)
+	if dst.IsEmpty() {
+		dst.ReuseAs(m, d)
+	}
 	dst.Copy(in.X0)
 	st := make([]methods.Status, m)
 	for i := range st {
@@ -245,7 +247,9 @@ func (e Echo) PreImage(dst *mat.Dense, p *methods.Problem) ([]methods.Status, er
 		return nil, errors.New("echo: no start points and no inputs")
 	}
 	m, d := from.Dims()
-	dst.ReuseAs(m, d)
+	if dst.IsEmpty() {
+		dst.ReuseAs(m, d)
+	}
 	dst.Copy(from)
 	st := make([]methods.Status, m)
 	for r := range st {
