@@ -3,10 +3,12 @@ package suite
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/runexp/runexp/internal/config"
@@ -312,5 +314,83 @@ func TestList(t *testing.T) {
 	}
 	if _, err := List(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no configs") {
 		t.Errorf("empty folder: %v", err)
+	}
+}
+
+// orderKind records the order its cells run in.
+type orderKind struct{}
+
+var (
+	orderMu sync.Mutex
+	ran     []string
+)
+
+func (orderKind) Run(cell *runner.Cell, rec *report.Record) error {
+	orderMu.Lock()
+	defer orderMu.Unlock()
+	ran = append(ran, cell.Key)
+	rec.Metrics["v"] = 1
+	return nil
+}
+
+func (orderKind) Report(*runner.Output, []report.Record) error { return nil }
+
+func init() {
+	runner.RegisterKind(runner.Kind{Name: "suite-order-test", Doc: "records the order of its cells (suite's tests)",
+		Start: func(*runner.Env, any) (runner.Instance, error) { return orderKind{}, nil }})
+}
+
+// TestRunProgressAndTimes checks what Run hands each config: its own
+// progress callback, called as its cells finish, up to (cells, cells);
+// and, from an earlier suite's times, the estimates the pool orders the
+// cells by: on one worker the cell recorded as longest runs first, then
+// the others longest first.
+func TestRunProgressAndTimes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "configs")
+	os.MkdirAll(dir, 0o755)
+	src := "title: order\npaper: none\nkind: suite-order-test\nseed: 1\ndataset: {name: synthetic-images}\nmodel: {kernel: gaussian, c: [1, 2, 3, 4], components: 1}\n"
+	if err := os.WriteFile(filepath.Join(dir, "order.yaml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := Load([]string{filepath.Join(dir, "order.yaml")}, nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := runner.Cells(entries[0].Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Recorded costs 5, 1, 1000, 20 s: the order should be 2, 3, 0, 1.
+	times := Times{"order": {}}
+	for i, c := range cells {
+		times["order"][c.Key] = []float64{5, 1, 1000, 20}[i]
+	}
+	var mu sync.Mutex
+	var progress [][2]int
+	o := Options{Run: runner.Options{OutRoot: t.TempDir(), Workers: 1, NoCache: true}, Times: times,
+		Progress: func(c *config.Config) func(done, total int) {
+			return func(done, total int) {
+				mu.Lock()
+				defer mu.Unlock()
+				progress = append(progress, [2]int{done, total})
+			}
+		}}
+	orderMu.Lock()
+	ran = nil
+	orderMu.Unlock()
+	if _, err := Run(context.Background(), entries, o); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{cells[2].Key, cells[3].Key, cells[0].Key, cells[1].Key}
+	if !slices.Equal(ran, want) {
+		t.Errorf("cells ran in the order %q, want %q (longest recorded first)", ran, want)
+	}
+	if len(progress) == 0 || progress[len(progress)-1] != [2]int{4, 4} {
+		t.Errorf("progress %v, want it to end at (4, 4)", progress)
+	}
+	for i := 1; i < len(progress); i++ {
+		if progress[i][0] < progress[i-1][0] {
+			t.Errorf("progress went back: %v", progress)
+		}
 	}
 }
