@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -218,5 +221,70 @@ func TestMetricHints(t *testing.T) {
 	ok := strings.Replace(head, "%s", "hint-test", 1) + "claims:\n  - id: c\n    check: {type: value, metric: mse_mean, op: \"<\", value: 1}\n"
 	if _, err := runner.Validate(parse(t, ok)); err != nil {
 		t.Errorf("a declared metric: %v", err)
+	}
+}
+
+// plotter is an Instance whose Report draws with the Output's helpers:
+// a plot and a grid of plots under the names given, their size from the
+// config, and a file it wrote itself added by its absolute path.
+type plotter struct {
+	plot, grid string
+	size       *[2]vg.Length
+}
+
+func (plotter) Run(*runner.Cell, *report.Record) error { return nil }
+
+func (p plotter) Report(out *runner.Output, _ []report.Record) error {
+	w, h := out.Size(5*vg.Centimeter, 4*vg.Centimeter)
+	*p.size = [2]vg.Length{w, h}
+	pl := report.NewPanel("x")
+	if err := out.SavePlot(pl, w, h, p.plot); err != nil {
+		return err
+	}
+	if err := out.SaveGrid([][]*plot.Plot{{report.NewPanel("a"), report.NewPanel("b")}}, w, h, p.grid); err != nil {
+		return err
+	}
+	own := filepath.Join(out.Dir, "own.csv")
+	if err := os.WriteFile(own, []byte("a\n"), 0o644); err != nil {
+		return err
+	}
+	out.Add(own)
+	return nil
+}
+
+// TestOutputHelpers checks the Output a kind draws into: figures written
+// as PNG and SVG and listed, a file added by its absolute path listed by
+// its name, the panel size from the config's outputs (centimetres) or
+// the kind's default, and a figure name that would leave the result
+// directory refused as a report error.
+func TestOutputHelpers(t *testing.T) {
+	var size [2]vg.Length
+	c := parse(t, reportConfig+"outputs: {width: 7}\n")
+	dir := t.TempDir()
+	sum, err := runner.WriteReport(dir, c, plotter{plot: "fig1", grid: "grid", size: &size}, recsOf("Mine"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"fig1.png", "fig1.svg", "grid.png", "grid.svg", "own.csv"} {
+		if !slices.Contains(sum.Outputs, f) {
+			t.Errorf("outputs %q lack %s", sum.Outputs, f)
+		}
+	}
+	if size != [2]vg.Length{7 * vg.Centimeter, 4 * vg.Centimeter} {
+		t.Errorf("panel size %v, want 7 cm (outputs.width) by the default 4 cm", size)
+	}
+	sum, err = runner.WriteReport(t.TempDir(), c, plotter{plot: "../escape", grid: "grid", size: &size}, recsOf("Mine"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.ReportErrors) != 1 || !strings.Contains(sum.ReportErrors[0], `figure "../escape" refused`) {
+		t.Errorf("report errors %q, want the escaping figure refused", sum.ReportErrors)
+	}
+	sum, err = runner.WriteReport(t.TempDir(), c, plotter{plot: "ok", grid: "sub/grid", size: &size}, recsOf("Mine"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.ReportErrors) != 1 || !strings.Contains(sum.ReportErrors[0], `figure "sub/grid" refused`) {
+		t.Errorf("report errors %q, want the grid in a subfolder refused", sum.ReportErrors)
 	}
 }
