@@ -225,6 +225,12 @@ func (p Param) coerce(v any) (any, error) {
 			if x != math.Trunc(x) {
 				return nil, fmt.Errorf("want an integer, got %v", x)
 			}
+			// Beyond 2⁵³ a float is no exact integer, and beyond the
+			// int range the conversion below would wrap (1e19 became a
+			// negative max_iter).
+			if math.Abs(x) > 1<<53 {
+				return nil, fmt.Errorf("integer %v out of range (want |n| ≤ 2^53)", x)
+			}
 			f = x
 		default:
 			return nil, fmt.Errorf("want an integer, got %v (%T)", v, v)

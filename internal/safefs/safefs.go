@@ -158,7 +158,9 @@ func Lines(r io.Reader, name string, maxLine, maxLines int, fn func(n int, line 
 		for {
 			var frag []byte
 			frag, err = br.ReadSlice('\n')
-			if len(buf)+len(frag) > maxLine+1 { // +1: the newline
+			// +2: the line ending, "\n" or "\r\n"; the exact bound is
+			// checked once the ending is cut off.
+			if len(buf)+len(frag) > maxLine+2 {
 				return &TooLargeError{Path: name, What: fmt.Sprintf("line %d", n), Size: -1, Limit: int64(maxLine)}
 			}
 			buf = append(buf, frag...)
