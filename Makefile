@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench fuzz suite suite-quick scoreboard clean
+.PHONY: all build test vet fmt bench fuzz suite suite-quick scoreboard browser-check clean
 
 all: vet test build
 
@@ -23,16 +23,19 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
-# Fuzz every parser (config, CSV, USPS text, GIF, PGM, MAT, SHA256SUMS,
-# the PIE index map) for FUZZTIME each; CI runs `make fuzz FUZZTIME=5s`.
+# Fuzz every parser (config, config + validate, CSV, USPS text and gzip file, GIF, PGM, MAT,
+# SHA256SUMS, the PIE index map, Oil Flow text, the ORL zip, JPEG) for
+# FUZZTIME each; CI runs `make fuzz FUZZTIME=5s`.
 # New crashers land in the package's testdata/fuzz and then run with
 # `make test` as regression seeds.
 FUZZTIME ?= 60s
-FUZZ_TARGETS := ./internal/config:FuzzParse \
+FUZZ_TARGETS := ./internal/config:FuzzParse ./experiments:FuzzValidate \
 	./internal/datasets:FuzzDecodeMAT ./internal/datasets:FuzzDecodePGM \
 	./internal/datasets:FuzzReadCSVMatrix ./internal/datasets:FuzzParseUSPS \
 	./internal/datasets:FuzzDecodeYaleFace ./internal/datasets:FuzzParseSums \
-	./internal/datasets:FuzzParsePIEMap
+	./internal/datasets:FuzzParsePIEMap ./internal/datasets:FuzzDecodeUSPS \
+	./internal/datasets:FuzzParseNumbers ./internal/datasets:FuzzDecodeORL \
+	./internal/datasets:FuzzDecodeJPEGGray
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -87,6 +90,15 @@ profile: build
 	@$(foreach t,$(TARGETS),files=$$(for g in $(foreach g,$($(t)_CONFIGS),'$(g)'); do ls $(PROFILE_DIR)/$$g.pprof 2>/dev/null; done); \
 		if [ -n "$$files" ]; then $(GO) tool pprof -top -nodecount 40 $(BIN) $$files > $(PROFILE_DIR)/$(t).top 2>/dev/null && \
 		echo "$(PROFILE_DIR)/$(t).top"; fi;)
+
+# The Slurm recipes of docs/array-jobs.md on a real scheduler: a one-node
+# cluster on this machine (Debian's slurm-wlm and munge, installed with apt
+# if missing; needs root), a 3-task array of one config and of a quick
+# suite subset, each with its dependent merge, checked byte for byte
+# against a single run (.ci/slurm.sh, TestSlurmArrayJobs).
+.PHONY: test-slurm
+test-slurm:
+	.ci/slurm.sh
 
 .PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas
 
@@ -150,14 +162,30 @@ suite: build
 	./bin/runexp suite --baseline baseline $(if $(ONLY),--only '$(ONLY)')
 
 # The quick configs (the committed baseline covers them), compared with it:
-# the nightly job in about 5 minutes on 2 cores (needs RUNEXP_DATA).
-QUICK := abrahamsen-hansen-fig2 abrahamsen-hansen-fig3 abrahamsen-hansen-fig6 \
-	zheng-lai-table1 zheng-lai-table2 zheng-lai-table3 zheng-lai-table4 \
-	huang-table1 huang-table1-pergroup huang-table1-pie huang-table1-pie-pergroup \
-	huang-fig5 huang-fig5-k10 huang-fig6 nguyen-table2 \
-	zheng-lpkpca-table1 zheng-lpkpca-table2 zheng-lpkpca-fig2
+# the nightly job in about 5 minutes on 2 cores (needs RUNEXP_DATA). The
+# list is the collection configs/nightly-quick.yaml.
 suite-quick: build
-	./bin/runexp suite --baseline baseline $(QUICK)
+	./bin/runexp suite --baseline baseline nightly-quick
+
+# The pages in a real browser (internal/pagecheck): first the fixture
+# pages (one with an overflowing cell must fail the check, its fixed copy
+# pass), then BROWSER_CONFIGS run into BROWSER_OUT (one config per
+# experiment kind of the quick configs, and the cross-paper matrix) and
+# headless Chromium loads the index, every run page and the scoreboard at
+# 1280 px: no sideways scrolling, every image loaded, every link resolved.
+# Screenshots land in BROWSER_OUT/screenshots. Needs Debian's chromium
+# (RUNEXP_CHROMIUM names another); .ci/run installs it. Without data only
+# the two synthetic figures run. The suite's exit status 1 (a verdict not
+# as expected) and 3 (incomplete) still leave pages to check.
+BROWSER_OUT ?= results/browser
+BROWSER_CONFIGS ?= abrahamsen-hansen-fig2 abrahamsen-hansen-fig3 \
+	$(if $(DATA),abrahamsen-hansen-fig6 huang-table1 huang-fig5 nguyen-table2 zheng-lpkpca-fig2 matrix)
+browser-check: build
+	RUNEXP_BROWSER_CHECK=require $(GO) test -count=1 -v -run 'Fixture' ./internal/pagecheck
+	rm -rf $(BROWSER_OUT)/screenshots
+	./bin/runexp suite -q --out $(BROWSER_OUT) $(BROWSER_CONFIGS); rc=$$?; \
+		if [ $$rc -ne 0 ] && [ $$rc -ne 1 ] && [ $$rc -ne 3 ]; then exit $$rc; fi
+	RUNEXP_BROWSER_CHECK=require RUNEXP_PAGES=$(abspath $(BROWSER_OUT)) $(GO) test -count=1 -v -run 'Results' ./internal/pagecheck
 
 clean:
 	rm -rf bin results

@@ -41,6 +41,7 @@ func TestClassifyKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, sum := runConfig(t, path, 1)
+	checkTablesFile(t, a)
 	b, _ := runConfig(t, path, 2)
 	if sum.Failed != 0 {
 		t.Fatalf("%d cells failed", sum.Failed)

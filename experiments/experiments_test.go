@@ -49,8 +49,9 @@ func runParsed(t *testing.T, c *config.Config, workers ...int) ([]string, []*run
 
 // TestTwoRingFigures runs both synthetic configs end to end with one and
 // with two workers: every output but the manifest (which holds times) must
-// be byte-identical, the figures must exist in both formats, and the
-// paper's claims must hold (Abrahamsen & Hansen c8 and c9).
+// be byte-identical, the figures must exist in both formats, no line of
+// tables.txt may be wider than a 120-column terminal, and the paper's
+// claims must hold (Abrahamsen & Hansen c8 and c9).
 func TestTwoRingFigures(t *testing.T) {
 	t.Setenv("RUNEXP_DATA", "") // the embedded default needs no data root
 	for _, tc := range []struct {
@@ -62,6 +63,7 @@ func TestTwoRingFigures(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.config), func(t *testing.T) {
 			a, sum := runConfig(t, tc.config, 1)
+			checkTablesFile(t, a)
 			b, _ := runConfig(t, tc.config, 2)
 			if sum.Failed != 0 {
 				t.Errorf("%d cells failed", sum.Failed)

@@ -54,6 +54,7 @@ claims:
 			t.Fatal(err)
 		}
 		dirs, sums := runParsed(t, c, 1, 2)
+		checkTablesFile(t, dirs[0])
 		for _, sum := range sums {
 			if sum.Failed != 0 {
 				t.Errorf("%s: %d failed cells", tc.name, sum.Failed)

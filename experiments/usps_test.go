@@ -39,6 +39,7 @@ func TestUSPSDenoiseRealData(t *testing.T) {
 		t.Fatal(err)
 	}
 	dirs, sums := runParsed(t, c, 1, 2)
+	checkTablesFile(t, dirs[0])
 	for _, sum := range sums {
 		if sum.Failed != 0 || sum.ClaimsFailed() != 0 {
 			t.Errorf("%d failed cells, %d failed claims: %+v", sum.Failed, sum.ClaimsFailed(), sum.Claims)

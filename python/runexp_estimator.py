@@ -32,11 +32,13 @@ PROTOCOL = 1
 # which quotes the tail of standard error.
 EXIT_ERROR = 1        # the estimator raised
 EXIT_USAGE = 2        # no directory, unreadable manifest, other protocol
-EXIT_UNSUPPORTED = 3  # the estimator does not do the capability asked
+EXIT_UNSUPPORTED = 3  # the estimator declines the batch (rx.Unsupported)
 
 
 class Unsupported(Exception):
-    """Raise it when asked for a capability the estimator does not have."""
+    """Raise it for a batch the estimator was not built for: a capability,
+    a kernel, a problem without X0. runexp's conformance kit counts exit
+    status 3 as declining; any other failure is a crash."""
 
 
 class Problem:

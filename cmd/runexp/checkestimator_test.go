@@ -19,7 +19,7 @@ func TestCheckEstimator(t *testing.T) {
 	if code := run([]string{"check-estimator", "learned"}, &out, &errb); code != exitOK {
 		t.Fatalf("learned: exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	for _, want := range []string{"PASS  spec", "PASS  Denoiser/exact", "PASS  Denoiser/generic/linear", "ok: 5 checks passed", "exact tolerance 0.02"} {
+	for _, want := range []string{"PASS  spec", "PASS  Denoiser/exact-denoise", "PASS  Denoiser/linear/rows-independent", "ok: 11 checks passed", "exact tolerance 0.02"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("learned: output lacks %q:\n%s", want, out.String())
 		}
@@ -34,7 +34,7 @@ func TestCheckEstimator(t *testing.T) {
 	if code != exitClaim {
 		t.Fatalf("failing command: exit %d, want %d\n%s%s", code, exitClaim, out.String(), errb.String())
 	}
-	for _, want := range []string{"FAIL  Denoiser/exact", "no estimator here", "exit status 4", "PASS  Denoiser/wrong-dimension", "checks failed"} {
+	for _, want := range []string{"FAIL  Denoiser/exact-denoise", "no estimator here", "exit status 4", "FAIL  Denoiser/linear\n", "PASS  Denoiser/wrong-width-refused", "checks failed"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("failing command: output lacks %q:\n%s", want, out.String())
 		}
@@ -92,7 +92,7 @@ experiment: {figure: none}
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	code, stdout, stderr := runCLI("--out", out, "--no-cache", cfg)
+	code, stdout, stderr := runCLI("--out", out, "--no-cache", "--allow-external", cfg)
 	// docs/exit-status.md gives a run with failed cells status 3
 	// (incomplete); until that lands it is 0. Either way the run finished.
 	if code != exitOK && code != 3 {
@@ -130,4 +130,85 @@ experiment: {figure: none}
 	if len(want) > 0 {
 		t.Errorf("no record for %v", want)
 	}
+}
+
+// checkScript runs check-estimator (with args) on a Python script,
+// through the real protocol with the helper python/runexp_estimator.py on
+// PYTHONPATH, checks its exit status and that its output holds each of
+// wants, and returns the output.
+func checkScript(t *testing.T, script string, code int, wants []string, args ...string) string {
+	t.Helper()
+	py := docPython(t)
+	helper, err := filepath.Abs("../../python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PYTHONPATH", helper)
+	f := filepath.Join(t.TempDir(), "estimator.py")
+	if err := os.WriteFile(f, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, out, stderr := runCLI(append([]string{"check-estimator", "--command", py + " " + f}, args...)...)
+	if stderr != "" {
+		t.Errorf("stderr: %s", stderr)
+	}
+	if got != code {
+		t.Fatalf("exit %d, want %d\n%s", got, code, out)
+	}
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	return out
+}
+
+// A script that cannot even import crashes on every problem: every check
+// that runs it fails, the linear kernel's too (before, any failure under
+// the linear kernel passed as "linear refused": 6 of 11 checks passed),
+// and its traceback is quoted once, not once per check.
+func TestCheckEstimatorCrash(t *testing.T) {
+	out := checkScript(t, "import runexp_no_such_module\n", exitClaim, []string{"FAIL  PreImager/linear\n", "FAIL  Denoiser/linear\n",
+		"FAIL  PreImager/without-X0\n", "FAIL  PreImager/gaussian\n", "declares it takes (any kernel)", "standard error as quoted above"})
+	if n := strings.Count(out, "ModuleNotFoundError"); n != 1 {
+		t.Errorf("the traceback is quoted %d times, want once:\n%s", n, out)
+	}
+	// Only the checks that never run the command pass.
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "PASS") && line != "PASS  spec" && !strings.HasSuffix(line, "/wrong-width-refused") {
+			t.Errorf("%q passed with a script that cannot import", line)
+		}
+	}
+}
+
+// An estimator whose every row is NaN solves nothing: the generic checks
+// fail it (before, every row marked failed passed them all).
+func TestCheckEstimatorAllNaN(t *testing.T) {
+	out := checkScript(t, `import numpy as np
+import runexp_estimator as rx
+rx.main(lambda p: np.full((p.m, p.d), np.nan))
+`, exitClaim, []string{"FAIL  PreImager/gaussian/finite-output\n", "FAIL  PreImager/linear/finite-output\n",
+		"FAIL  Denoiser/gaussian/finite-output\n", "FAIL  Denoiser/linear/finite-output\n",
+		"every row failed (rows 0, 1, 2, 3, 4 failed: pre-image is not finite); want at least one row solved"})
+	if strings.Contains(out, "<nil>") {
+		t.Errorf("a message shows Go's <nil>:\n%s", out)
+	}
+}
+
+// An estimator that declines the linear kernel with rx.Unsupported (exit
+// status 3) passes: the nearest training input in feature space is an
+// exact pre-image of φ(x_j) under the Gaussian kernel.
+func TestCheckEstimatorDeclines(t *testing.T) {
+	checkScript(t, `import numpy as np
+import runexp_estimator as rx
+
+def estimate(p):
+    if p.kernel["name"] != "gaussian":
+        raise rx.Unsupported("Gaussian kernel only")
+    d2 = np.diag(p.K)[None, :] - 2 * p.Gamma @ p.K
+    return p.X[np.argmin(d2, axis=1)]
+
+rx.main(estimate)
+`, exitOK, []string{"PASS  PreImager/linear/declined", "PASS  Denoiser/linear/declined", "PASS  PreImager/gaussian/rows-independent",
+		"note: external declines linear: external: ", "failed (exit status 3)", "Gaussian kernel only"}, "-v")
 }

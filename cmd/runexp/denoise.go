@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -94,9 +93,7 @@ func Denoise(train, input *mat.Dense, o DenoiseOptions) (*mat.Dense, []methods.S
 	return &out, st, nil
 }
 
-const denoiseUsage = `usage: runexp denoise --train T.csv --input X.csv --output Z.csv [flags]
-
-Fits kernel PCA on the training rows and maps every input row back to input
+const denoiseDoc = `Fits kernel PCA on the training rows and maps every input row back to input
 space with the estimator, exactly as the denoise experiment kind does.
 
 Subspace size (the experiment kinds' one component rule): give exactly one of
@@ -106,18 +103,15 @@ Subspace size (the experiment kinds' one component rule): give exactly one of
                    fraction f in (0, 1] of their sum.
 There is no default: neither or both is a usage error.
 
-A row the estimator fails on is written back unchanged and reported (exit 1).
-
-Flags:
-`
+A row the estimator fails on is written back unchanged and reported (exit 1).`
 
 func cmdDenoise(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("runexp denoise", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	train := fs.String("train", "", "training data CSV (one sample a row)")
-	input := fs.String("input", "", "noisy inputs CSV (one sample a row)")
-	output := fs.String("output", "", "where to write the pre-images CSV")
-	kern := fs.String("kernel", "gaussian", "gaussian, linear or polynomial")
+	cmd := newCommand("denoise", []string{"runexp denoise --train T.csv --input X.csv --output Z.csv [flags]"}, denoiseDoc)
+	fs := cmd.flags
+	train := fs.String("train", "", "the training data, a `CSV` file (one sample a row)")
+	input := fs.String("input", "", "the noisy inputs, a `CSV` file (one sample a row)")
+	output := fs.String("output", "", "the `CSV` file to write the pre-images to")
+	kern := fs.String("kernel", "gaussian", "the `KERNEL`: gaussian, linear or polynomial")
 	c := fs.Float64("c", 0, "Gaussian width: exp(-||x-y||^2/c)")
 	gamma := fs.Float64("gamma", 0, "Gaussian width: exp(-gamma ||x-y||^2)")
 	sigma := fs.Float64("sigma", 0, "Gaussian width: exp(-||x-y||^2/sigma^2)")
@@ -125,20 +119,18 @@ func cmdDenoise(args []string, stdout, stderr io.Writer) int {
 	offset := fs.Float64("offset", 1, "polynomial offset")
 	comps := fs.Int("components", 0, "keep this many principal components, 1 to the kernel matrix's rank (give it or --energy)")
 	energy := fs.Float64("energy", 0, "keep the fewest components whose eigenvalues hold this fraction in (0, 1] (instead of --components)")
-	method := fs.String("method", "mika", "estimator (runexp list)")
+	method := fs.String("method", "mika", "the estimator `NAME` (runexp list estimators)")
 	seed := fs.Uint64("seed", 1, "seed for estimators that draw")
 	params := paramFlags{}
-	fs.Var(params, "param", "estimator parameter name=value (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), denoiseUsage)
-		fs.PrintDefaults()
-	}
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	fs.Var(params, "param", "an estimator parameter `name=value` (repeatable)")
+	e := newErrOut(stderr, "runexp denoise", false)
+	pos, code, done := cmd.start(args, stdout, e)
+	if done {
 		return code
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "runexp denoise: "+format+"\n", a...)
-		return exitUsage
+	fail := func(format string, a ...any) int { return e.fail(exitUsage, format, a...) }
+	if len(pos) > 0 {
+		return fail("unexpected argument %q: every input is a flag; see runexp denoise --help", pos[0])
 	}
 	if *train == "" || *input == "" || *output == "" {
 		return fail("--train, --input and --output are required")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -45,7 +46,7 @@ func TestVersionFlag(t *testing.T) {
 func TestTermLogAboveBar(t *testing.T) {
 	var b bytes.Buffer
 	tm := &term{w: &b, tty: true, width: 40}
-	tm.drawBar(bar("fig3", 1, 7, "20s", tm.width))
+	tm.drawBar(bar("fig3", 1, 7, "5s", "20s", tm.width))
 	tm.Write([]byte("time=x level=INFO msg=\"fitting kernel PCA\"\n"))
 	tm.endBar()
 	out := b.String()
@@ -74,7 +75,7 @@ func TestFitAndBar(t *testing.T) {
 		t.Errorf("fit = %q", got)
 	}
 	for _, w := range []int{20, 40, 80, 200} {
-		b := fit(bar("abrahamsen-hansen-fig3", 3, 7, "1m20s", w), w-1)
+		b := fit(bar("abrahamsen-hansen-fig3", 3, 7, "35s", "1m20s", w), w-1)
 		if n := len([]rune(b)); n > w-1 {
 			t.Errorf("width %d: bar of %d runes", w, n)
 		}
@@ -93,6 +94,27 @@ func TestPrintSummaryFits(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
 		if len([]rune(line)) > 30 {
 			t.Errorf("line wider than 30: %q", line)
+		}
+	}
+}
+
+// TestPrintSummaryExpected: a known non-reproduction reads "FAIL
+// (expected)" without the "!" that marks a verdict other than the
+// expected one.
+func TestPrintSummaryExpected(t *testing.T) {
+	var b bytes.Buffer
+	s := &runner.Summary{Dir: "r", Claims: []claims.Result{
+		{ID: "c1", Status: claims.Pass, AsExpected: true},
+		{ID: "c2", Status: claims.Fail, Expected: claims.Fail, AsExpected: true},
+		{ID: "c3", Status: claims.Fail, Expected: claims.Pass},
+		{ID: "c4", Status: claims.Pass, Expected: claims.Fail},
+	}}
+	printSummary(&b, s, 80)
+	want := []string{"  PASS                    c1: ", "  FAIL (expected)         c2: ", "! FAIL                    c3: ", "! PASS                    c4: "}
+	lines := strings.Split(b.String(), "\n")
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want it to begin %q", i, lines[i], w)
 		}
 	}
 }

@@ -12,8 +12,15 @@ import (
 // TestMain lets the test binary act as runexp itself, so a test can run it
 // as a child process and kill it.
 func TestMain(m *testing.M) {
-	if os.Getenv("RUNEXP_TEST_AS_MAIN") == "1" {
+	switch os.Getenv("RUNEXP_TEST_AS_MAIN") {
+	case "1":
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	case "supervised":
+		// As main does, with the crashes of crash_test.go on demand.
+		os.Exit(mainStatus(os.Args[1:], os.Stderr, func() int {
+			testCrash(os.Getenv("RUNEXP_TEST_CRASH"))
+			return run(os.Args[1:], os.Stdout, os.Stderr)
+		}))
 	}
 	os.Exit(m.Run())
 }

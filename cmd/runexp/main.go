@@ -5,13 +5,18 @@
 //
 //	runexp [flags] CONFIG...          run experiments (same as runexp run)
 //	runexp validate CONFIG...         check configs without running
-//	runexp list                       estimators, experiment kinds, datasets
+//	runexp list [WHAT...]             estimators, experiment kinds, datasets, configs
 //	runexp version                    build information
 //	runexp denoise [flags]            apply an estimator to your own CSV data
 //	runexp merge CONFIG...            assemble the shards of an array job
 //	runexp compare OLD NEW            cells and claims that moved (nightly diffs)
 //	runexp suite [flags] [CONFIG...]  every config once, compared with a baseline
+//	runexp check-estimator NAME       the conformance kit on an estimator
 //	runexp scoreboard RESULTS_ROOT    claims × readings, REPRODUCIBILITY.md
+//	runexp help [COMMAND]             what each command does
+//
+// A CONFIG is a file, a collection of configs (configs/table1.yaml) or a
+// bare name in the configs folder; flags may come anywhere, -- ends them.
 //
 // Exit status (docs/exit-status.md): 0 as expected, 1 changed (a verdict
 // differs from its expectation, a compared value moved, or a denoised row
@@ -22,355 +27,564 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
-	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	_ "github.com/runexp/runexp/experiments"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/suggest"
+	"github.com/runexp/runexp/internal/suite"
 )
 
-// parseFlags parses args into fs. -h, -help or --help print fs's usage on
-// stdout and give ok false with status 0; a bad flag prints the error and
-// the usage on stderr and gives status 2.
-func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
-	usage := fs.Usage
-	if usage == nil {
-		usage = func() {
-			fmt.Fprintf(fs.Output(), "Usage of %s:\n", fs.Name())
-			fs.PrintDefaults()
-		}
-	}
-	fs.Usage = func() {}
-	fs.SetOutput(stderr)
-	err := fs.Parse(args)
-	fs.Usage = usage
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(stdout)
-		usage()
-		return exitOK, false
-	case err != nil:
-		usage()
-		return exitUsage, false
-	}
-	return exitOK, true
-}
+// commands lists the subcommands, for dispatch, help and suggestions.
+var commands = []string{"run", "validate", "list", "version", "denoise", "merge", "compare", "suite", "check-estimator", "scoreboard", "help"}
 
-// wantsHelp reports whether args ask for help before anything else.
-func wantsHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "-h", "-help", "--help":
-			return true
-		case "--":
-			return false
-		}
-	}
-	return false
-}
+func isCommand(s string) bool { return slices.Contains(commands, s) }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(mainStatus(os.Args[1:], os.Stderr, func() int { return run(os.Args[1:], os.Stdout, os.Stderr) }))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		usage(stderr)
+		overview(stderr)
 		return exitUsage
 	}
 	switch args[0] {
-	case "run":
-		return cmdRun(args[1:], stdout, stderr)
-	case "validate":
-		return cmdValidate(args[1:], stdout, stderr)
-	case "list":
-		if wantsHelp(args[1:]) {
-			fmt.Fprintln(stdout, "Usage: runexp list\n\nLists the registered estimators with their parameters, the experiment kinds and the datasets.")
-			return exitOK
-		}
-		return cmdList(stdout)
-	case "version", "--version", "-version":
-		if wantsHelp(args[1:]) {
-			fmt.Fprintln(stdout, "Usage: runexp version (or runexp --version)\n\nPrints the module version, VCS revision, Go version and key dependencies.")
-			return exitOK
-		}
-		return cmdVersion(stdout)
-	case "denoise":
-		return cmdDenoise(args[1:], stdout, stderr)
-	case "merge":
-		return cmdMerge(args[1:], stdout, stderr)
-	case "compare":
-		return cmdCompare(args[1:], stdout, stderr)
-	case "suite":
-		return cmdSuite(args[1:], stdout, stderr)
-	case "check-estimator":
-		return cmdCheckEstimator(args[1:], stdout, stderr)
-	case "scoreboard":
-		return cmdScoreboard(args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		usage(stdout)
+	case "--version", "-version":
+		return cmdVersion(args[1:], stdout, stderr)
+	case "-h", "-help", "--help":
+		overview(stdout)
 		return exitOK
 	}
-	return cmdRun(args, stdout, stderr)
+	sub, rest := subcommand(args)
+	switch sub {
+	case "validate":
+		return cmdValidate(rest, stdout, stderr)
+	case "list":
+		return cmdList(rest, stdout, stderr)
+	case "version":
+		return cmdVersion(rest, stdout, stderr)
+	case "denoise":
+		return cmdDenoise(rest, stdout, stderr)
+	case "merge":
+		return cmdMerge(rest, stdout, stderr)
+	case "compare":
+		return cmdCompare(rest, stdout, stderr)
+	case "suite":
+		return cmdSuite(rest, stdout, stderr)
+	case "check-estimator":
+		return cmdCheckEstimator(rest, stdout, stderr)
+	case "scoreboard":
+		return cmdScoreboard(rest, stdout, stderr)
+	case "help":
+		return cmdHelp(rest, stdout, stderr)
+	}
+	return cmdRun(rest, stdout, stderr)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `runexp regenerates kernel PCA pre-image experiments from YAML configs.
+// subcommand returns the subcommand args name and the arguments left for
+// it: the first argument when it is a subcommand; when flags come first
+// (runexp -q suite), the first argument that is neither a flag nor a
+// run flag's value, if it is a subcommand; else run, with every argument.
+func subcommand(args []string) (string, []string) {
+	if isCommand(args[0]) {
+		return args[0], args[1:]
+	}
+	if !strings.HasPrefix(args[0], "-") {
+		return "run", args
+	}
+	c, _ := newRunCommand()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			if isCommand(a) {
+				return a, append(slices.Clone(args[:i]), args[i+1:]...)
+			}
+			break
+		}
+		name, _, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := c.flags.Lookup(name)
+		if f == nil || hasVal {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+			i++ // the flag's value
+		}
+	}
+	return "run", args
+}
 
-Usage:
-  runexp [flags] CONFIG...     run experiments (same as runexp run)
-  runexp --version             build information (same as runexp version)
-  runexp validate CONFIG...    check configs without running
-  runexp list                  estimators, experiment kinds, datasets
-  runexp version               build information
-  runexp denoise [flags]       apply an estimator to your own CSV data
-  runexp merge [--out DIR] [--with SPEC] CONFIG...   assemble the shards of an array job
-  runexp compare [--rtol R --atol A] [--complete] OLD NEW   cells and claims that moved (exit 1)
-  runexp suite [--only GLOB] [--baseline DIR] [CONFIG...]    every config once (docs/nightly.md)
-  runexp check-estimator NAME|--command CMD   conformance kit, a verdict per check (exit 1)
-  runexp scoreboard [--configs DIR] [--out FILE.md] [--html FILE] RESULTS_ROOT   claims × readings (REPRODUCIBILITY.md)
+// overview is runexp --help: every command, the run command's flags and
+// the exit statuses.
+func overview(w io.Writer) {
+	c, _ := newRunCommand()
+	fmt.Fprintf(w, `Usage: runexp [flags] CONFIG...
+       runexp COMMAND [flags] [ARGS...]
+
+runexp regenerates kernel PCA pre-image experiments from YAML configs.
+
+Commands:
+  run [flags] CONFIG...         run experiments (the default command)
+  validate [flags] CONFIG...    check configs without running
+  list [WHAT...]                estimators, experiment kinds, datasets, configs
+  version                       build information (also runexp --version)
+  denoise [flags]               apply an estimator to your own CSV data
+  merge [flags] CONFIG...       assemble the shards of an array job
+  compare [flags] OLD NEW       cells and claims that moved (exit 1)
+  suite [flags] [CONFIG...]     every config once, compared with a baseline
+  check-estimator NAME          conformance kit, a verdict per check (exit 1)
+  scoreboard [flags] ROOT       claims × readings (REPRODUCIBILITY.md)
+  help [COMMAND]                this text, or a command's
+
+%s
 
 Run flags:
-  --data DIR        data root (default $RUNEXP_DATA)
-  --out DIR         results root (default results)
-  -j N              parallel cells (default GOMAXPROCS)
-  --cache DIR       cell cache (default OUT/.cache); finished cells are reused
-  --no-cache        neither read nor write the cache
-  --force           recompute every cell
-  --shard i/n       run shard i of n (0 ≤ i < n); then runexp merge
-  --log-format F    text or json (default text)
-  -v                debug logging
-  -q, --quiet       only warnings, errors and one summary line per config
-  --max-cells N     refuse configs with more than N cells (default 100000)
-  --cpuprofile DIR  write a CPU profile of each config to DIR/NAME.pprof
-                    (also for suite; docs/performance.md reads them)
-  --with SPEC       add an estimator to every config whose kind can use it
-                    (repeatable): NAME or NAME:key=value,key=value, values
-                    YAML scalars, label= sets the label; e.g. --with
-                    learned:alpha=0.01 or --with 'external:command=python3
-                    my.py,label=Mine'. Claims and paper values ignore its
-                    records; tables and figures show them. Results go to
-                    OUT/with-SLUG/ (SLUG from the specs), the cache stays
-                    OUT/.cache; each manifest.json lists the specs.
-  --with-dir NAME   the folder inside OUT for a --with run's results
-                    instead of with-SLUG; '.' is OUT itself (replacing the
-                    configs' own result folders)
+%s
+%s
+`, configWords, c.flagHelp(), strings.TrimRight(c.footer, "\n"))
+}
 
-On a terminal the progress bar redraws below the log lines and the
-summary fits the terminal's width (COLUMNS); the full tables are in
-each result folder's tables.txt. Piped, stdout gets the full tables.
+// configWords says what a CONFIG argument may be, in every command's help.
+const configWords = `CONFIG is a config file (configs/abrahamsen-hansen-fig3.yaml), a
+collection of configs (configs/table1.yaml: every paper's Table 1) or a
+name in the configs folder (huang-table1 = configs/huang-table1.yaml);
+runexp list configs lists them. Flags may come before or after the
+arguments; -- ends them. runexp COMMAND --help describes each command.`
+
+func cmdHelp(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("help", []string{"runexp help [COMMAND]"}, "Describes runexp, or one of its commands (the same as runexp COMMAND --help).")
+	e := newErrOut(stderr, "runexp help", false)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
+		return code
+	}
+	switch {
+	case len(pos) == 0:
+		overview(stdout)
+		return exitOK
+	case len(pos) > 1:
+		return e.fail(exitUsage, "want at most one COMMAND; see runexp help --help")
+	case !isCommand(pos[0]):
+		return e.fail(exitUsage, "unknown command %q%s; runexp --help lists them", pos[0], suggest.Hint(pos[0], commands, 1))
+	case pos[0] == "help":
+		c.usage(stdout)
+		return exitOK
+	}
+	return run([]string{pos[0], "--help"}, stdout, stderr)
+}
+
+// runFlags are the run command's flags.
+// jobFlags are the flags runexp run and runexp suite share: where the
+// data, results and cache are, how many cells run at once, the log, and
+// the estimators added or allowed.
+type jobFlags struct {
+	configs, data, out, cache, logFormat string
+	jobs                                 int
+	verbose, quiet, noCache, force       bool
+	allowExternal                        bool
+	with                                 withOptions
+	prof                                 profiler
+}
+
+// register declares the shared flags on c; configsDoc and quietDoc say
+// what --configs and --quiet mean to the command.
+func (f *jobFlags) register(c *command, configsDoc, quietDoc string) {
+	fs := c.flags
+	fs.StringVar(&f.configs, "configs", "configs", configsDoc)
+	fs.StringVar(&f.data, "data", "", "the data root `DIR` (default $RUNEXP_DATA; runexp list marks the datasets that need it)")
+	fs.StringVar(&f.out, "out", "results", "the results root `DIR`")
+	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "`N` cells computed at once")
+	fs.StringVar(&f.cache, "cache", "", "the cell cache `DIR` (default OUT/.cache); finished cells are reused")
+	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the cell cache")
+	fs.BoolVar(&f.force, "force", false, "recompute every cell, replacing cached ones")
+	fs.StringVar(&f.logFormat, "log-format", "text", "the log's `FORMAT` on stderr: text, or json (every stderr line a JSON record, errors included)")
+	fs.BoolVar(&f.verbose, "v", false, "debug logging")
+	fs.BoolVar(&f.quiet, "quiet", false, quietDoc)
+	c.alias("q", "quiet")
+	fs.BoolVar(&f.allowExternal, "allow-external", false, allowExternalUsage)
+	f.with.register(fs)
+	f.prof.register(fs)
+}
+
+type runFlags struct {
+	jobFlags
+	shard    string
+	maxCells int
+}
+
+func newRunCommand() (*command, *runFlags) {
+	c := newCommand("run", []string{"runexp [flags] CONFIG...", "runexp run [flags] CONFIG..."},
+		"Runs every cell of each config not already cached, then writes its result folder\n(OUT/NAME: figures, tables, records, claims, manifest) and the results index.\nA collection runs each of its configs and writes the scoreboard of the set.\n\n"+configWords)
+	f := &runFlags{}
+	f.register(c, "the `DIR` a config's bare name is looked up in",
+		"only warnings, errors, one summary line per config and, on a run longer than a minute, a progress line a minute")
+	fs := c.flags
+	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the cells (0 ≤ i < n), then runexp merge (docs/array-jobs.md)")
+	fs.IntVar(&f.maxCells, "max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
+	c.footer = `On a terminal the progress bar (cells done, time spent, time left) redraws
+below the log lines, log lines and summaries are wrapped to the terminal's
+width (COLUMNS, else the terminal's own) and the full tables stay in each
+result folder's tables.txt; piped, stdout gets the full tables and stderr a
+progress line every 10 seconds.
 
 Exit status (docs/exit-status.md): 0 as expected, 1 changed (a claim's
 verdict differs from its expectation; compare: something moved), 2 usage,
 config or data error, 3 incomplete (failed cells, claims not evaluated),
-4 crash, 130 interrupted (finished cells are cached: rerun to resume).
-`)
+4 crash, 130 interrupted (finished cells are cached, unless --no-cache:
+the same command resumes). A first interrupt (Ctrl-C, SIGTERM) stops once
+the running cells finish; a second exits at once.`
+	return c, f
+}
+
+// resolveConfigs turns the CONFIG arguments into files (suite.Resolve).
+// A first argument that is a bare word close to a command was a
+// misspelt command, and is reported as one.
+func resolveConfigs(dir string, args []string) ([]string, error) {
+	files, err := suite.ResolveAll(dir, args)
+	var nf *suite.NotFoundError
+	if err == nil || !errors.As(err, &nf) || nf.Arg != args[0] || !suite.IsName(args[0]) || strings.HasPrefix(args[0], "-") || strings.Contains(args[0], ".") {
+		return files, err
+	}
+	if c := suggest.Closest(args[0], commands, 1); len(c) > 0 {
+		return nil, fmt.Errorf("unknown command %q; did you mean %s? (runexp --help lists the commands)", args[0], c[0])
+	}
+	if len(nf.Closest) == 0 {
+		return nil, fmt.Errorf("%q is neither a command nor a config (no %s): runexp --help lists the commands, runexp list configs the configs", args[0], nf.File)
+	}
+	return nil, err
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("runexp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	data := fs.String("data", "", "data root (default $RUNEXP_DATA)")
-	out := fs.String("out", "results", "results root")
-	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "parallel cells")
-	logFormat := fs.String("log-format", "text", "log format: text or json")
-	verbose := fs.Bool("v", false, "debug logging")
-	cache := fs.String("cache", "", "cell cache directory (default OUT/.cache)")
-	noCache := fs.Bool("no-cache", false, "neither read nor write the cell cache")
-	force := fs.Bool("force", false, "recompute every cell, replacing cached ones")
-	shardFlag := fs.String("shard", "", "run only shard i/n of the cells (0 ≤ i < n) and write its records for runexp merge")
-	var wo withOptions
-	wo.register(fs)
-	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
-	fs.BoolVar(quiet, "q", false, "same as --quiet")
-	maxCells := fs.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than this many cells")
-	var prof profiler
-	prof.register(fs)
-	fs.Usage = func() { usage(fs.Output()) }
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	c, f := newRunCommand()
+	c.path = "runexp"
+	term, e, pos, code, done := f.open(c, "runexp", args, stdout, stderr)
+	if done {
 		return code
 	}
-	with, root, err := wo.resolve(*out)
-	if err != nil {
-		fmt.Fprintln(stderr, "runexp:", err)
-		return exitUsage
-	}
-	// A --with run writes under root but shares the cache of --out, so
-	// the configs' own cells computed by a plain run are not redone.
-	cacheDir := *cache
-	if cacheDir == "" {
-		cacheDir = filepath.Join(*out, ".cache")
-	}
-	if *maxCells < 1 {
-		fmt.Fprintf(stderr, "runexp: --max-cells %d: want at least 1\n", *maxCells)
-		return exitUsage
-	}
-	runner.MaxCells = *maxCells
-	var shard runner.Shard
-	if *shardFlag != "" {
-		var err error
-		if shard, err = runner.ParseShard(*shardFlag); err != nil {
-			fmt.Fprintln(stderr, "runexp:", err)
-			return exitUsage
-		}
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "runexp: no config given (try configs/abrahamsen-hansen-fig3.yaml)")
-		return exitUsage
-	}
-	if *jobs < 1 {
-		fmt.Fprintf(stderr, "runexp: -j %d: want at least 1 worker\n", *jobs)
-		return exitUsage
-	}
-	if err := prof.prepare(); err != nil {
-		fmt.Fprintln(stderr, "runexp:", err)
-		return exitUsage
-	}
-	term := newTerm(stderr)
-	log, err := newLogger(term, *logFormat, *verbose, *quiet)
-	if err != nil {
-		fmt.Fprintln(stderr, "runexp:", err)
-		return exitUsage
-	}
-	// On a terminal the full tables (hundreds of characters wide) stay in
-	// the files and a summary that fits is printed instead.
-	outTTY := isTerminal(stdout)
-	tables := stdout
-	if *quiet || outTTY {
-		tables = nil
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	e, ctx, stop := f.begin(term, "runexp")
 	defer stop()
-
-	// Validate every config before running any, so a typo in the last
-	// one does not surface after an hour of the first.
-	cfgs, added, err := loadConfigs(fs.Args(), with, stderr)
+	o, entries, err := f.options(e, term, pos, stdout)
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
-	code := exitOK
-	for ci, c := range cfgs {
-		var progress func(done, total int)
-		if !*quiet {
-			progress = newProgress(term, log, c.Name).update
-		}
-		stopProf, err := prof.start(c.Name)
-		if err != nil {
-			fmt.Fprintln(stderr, "runexp:", err)
-			return exitUsage
-		}
-		sum, err := runner.Run(ctx, c, runner.Options{
-			DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
-			Shard: shard, Workers: *jobs, Log: log, Stdout: tables, Progress: progress, With: added[ci],
-		})
-		if perr := stopProf(); perr != nil {
-			log.Warn("CPU profile not written", "config", c.Name, "err", perr)
-		}
-		term.endBar()
-		var ie *runner.InterruptedError
-		if errors.As(err, &ie) {
-			fmt.Fprintln(stderr, "\nrunexp:", err)
-			return exitInterrupted
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "runexp:", err)
-			return exitUsage
-		}
-		if shard.Active() {
-			fmt.Fprintf(stdout, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", c.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
-			code = worse(code, summaryStatus(sum))
-			continue
-		}
-		if outTTY && !*quiet {
-			printSummary(stdout, sum, terminalWidth(stdout))
-		}
-		fmt.Fprintf(stdout, "%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir)
-		for _, e := range sum.ReportErrors {
-			fmt.Fprintf(stderr, "runexp: %s: %s\n", c.Name, e)
-		}
-		if sum.Crashed > 0 {
-			fmt.Fprintf(stderr, "runexp: %s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table\n", c.Name, sum.Crashed)
-		}
-		printUnexpected(stdout, c.Name, sum)
-		code = worse(code, summaryStatus(sum))
+	code = exitOK
+	p := newPrinter(stdout)
+	err = f.drive(term, &o, func(r suite.Result) {
+		code = worse(code, summaryStatus(r.Summary))
+		f.printConfig(e, p, r, o.Run.Shard)
+	}, func() error {
+		_, err := suite.Run(ctx, entries, o)
+		return err
+	})
+	if err != nil {
+		return runError(e, err)
 	}
-	if !shard.Active() {
-		writeIndexes(*out, root, log)
+	if !o.Run.Shard.Active() {
+		writeIndexes(f.out, o.Run.OutRoot, o.Run.Log)
+		printSets(p, entries, o.Run.OutRoot, o.Run.Log)
 	}
 	return code
 }
 
-// writeIndexes refreshes the index of root, where the runs wrote, and,
-// when that is a --with folder inside out, out's index too, which links
-// it.
-func writeIndexes(out, root string, log *slog.Logger) {
-	if filepath.Clean(root) == filepath.Clean(out) {
-		writeIndex(root, "", log)
-		return
+// options checks the flags and validates every config before any runs,
+// so a typo in the last one does not surface after an hour of the first;
+// every error is a usage error.
+func (f *runFlags) options(e *errOut, tw *term, pos []string, stdout io.Writer) (suite.Options, []suite.Entry, error) {
+	var o suite.Options
+	with, root, err := f.with.resolve(f.out)
+	if err != nil {
+		return o, nil, err
 	}
-	// root is a --with folder inside out: its page links back up (no
-	// link if the relative path cannot be formed).
-	var up string
-	if rel, err := filepath.Rel(root, out); err == nil {
-		up = path.Join(filepath.ToSlash(rel), "index.html")
+	if f.maxCells < 1 {
+		return o, nil, fmt.Errorf("--max-cells %d: want at least 1", f.maxCells)
 	}
-	writeIndex(root, up, log)
-	writeIndex(out, "", log)
+	runner.MaxCells = f.maxCells
+	var shard runner.Shard
+	if f.shard != "" {
+		if shard, err = runner.ParseShard(f.shard); err != nil {
+			return o, nil, err
+		}
+	}
+	switch {
+	case len(pos) == 0:
+		return o, nil, errors.New("no config given (try runexp configs/abrahamsen-hansen-fig3.yaml; runexp list configs lists them)")
+	case f.jobs < 1:
+		return o, nil, fmt.Errorf("-j %d: want at least 1 worker", f.jobs)
+	}
+	if err := f.prof.prepare(); err != nil {
+		return o, nil, err
+	}
+	files, err := resolveConfigs(f.configs, pos)
+	if err != nil {
+		return o, nil, err
+	}
+	log, err := newLogger(tw, f.logFormat, f.verbose, f.quiet)
+	if err != nil {
+		return o, nil, err
+	}
+	entries, err := loadEntries(e, files, with, f.allowExternal)
+	if err != nil {
+		return o, nil, err
+	}
+	// On a terminal the full tables (hundreds of characters wide) stay in
+	// the files and a summary that fits is printed instead.
+	tables := stdout
+	if f.quiet || isTerminal(stdout) {
+		tables = nil
+	}
+	// A --with run writes under root but shares the cache of --out, so
+	// the configs' own cells computed by a plain run are not redone.
+	o = suite.Options{
+		Run: runner.Options{
+			DataDir: f.data, OutRoot: root, CacheDir: cacheFor(f.cache, f.out), NoCache: f.noCache, Force: f.force,
+			Shard: shard, Workers: f.jobs, Log: log, Stdout: tables, Top: f.out, AllowExternal: f.allowExternal,
+		},
+		Around: f.prof.around(log),
+	}
+	return o, entries, nil
 }
 
-// writeIndex refreshes results/index.html, linking to up if it is not
-// empty. A broken sibling result directory must not fail a run that
-// succeeded, so problems are logged.
-func writeIndex(root, up string, log *slog.Logger) {
-	if err := report.WriteIndexUp(root, up); err != nil {
-		log.Warn("results index not written", "err", err)
+// printConfig prints one config's summary as it completes.
+func (f *runFlags) printConfig(e *errOut, p printer, r suite.Result, shard runner.Shard) {
+	sum := r.Summary
+	if shard.Active() {
+		fmt.Fprintf(p.w, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
 		return
 	}
-	log.Info("results index", "file", filepath.Join(root, "index.html"))
+	if p.tty && !f.quiet {
+		printSummary(p.w, sum, p.width)
+	}
+	p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s", r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir))
+	for _, x := range sum.ReportErrors {
+		e.err("%s: %s", r.Config.Name, x)
+	}
+	if sum.Crashed > 0 {
+		e.err("%s: %d recovered panic(s), a bug in runexp: the stack is in the log, the cause in the failed cells' table", r.Config.Name, sum.Crashed)
+	}
+	printUnexpected(p, r.Config.Name, sum)
+}
+
+// checkLogFormat refuses a --log-format other than text and json.
+func checkLogFormat(format string) error {
+	if format != "text" && format != "json" {
+		return fmt.Errorf("--log-format %q: want text or json", format)
+	}
+	return nil
+}
+
+// cacheFor is the cell cache folder: --cache, else OUT/.cache, shared by
+// the plain runs of --out and the --with runs inside it.
+func cacheFor(cache, out string) string {
+	if cache == "" {
+		return filepath.Join(out, ".cache")
+	}
+	return cache
+}
+
+// loadEntries validates every config (suite.Load) and refuses those whose
+// methods run an external command without leave.
+func loadEntries(e *errOut, files []string, with []*suite.With, allowExternal bool) ([]suite.Entry, error) {
+	entries, err := suite.Load(files, with, e.lines())
+	if err == nil {
+		err = suite.CheckExternal(entries, allowExternal)
+	}
+	return entries, err
+}
+
+// open starts a run or suite command: its terminal, its error output in
+// the format args ask for, and its arguments; done is set, with the exit
+// status in code, when it has nothing left to do (--help, a usage error).
+func (f *jobFlags) open(c *command, name string, args []string, stdout, stderr io.Writer) (tw *term, e *errOut, pos []string, code int, done bool) {
+	tw = newTerm(stderr)
+	e = newErrOut(tw, name, wantsJSON(args))
+	tw.json = wantsJSON(args)
+	if pos, code, done = c.start(args, stdout, e); done {
+		return tw, e, pos, code, done
+	}
+	if err := checkLogFormat(f.logFormat); err != nil {
+		return tw, e, pos, e.fail(exitUsage, "%v", err), true
+	}
+	return tw, e, pos, code, false
+}
+
+// begin writes errors and the log in the format asked for from now on,
+// and catches interrupts until stop: the first cancels ctx, a second
+// exits at once.
+func (f *jobFlags) begin(tw *term, name string) (e *errOut, ctx context.Context, stop func()) {
+	e = newErrOut(tw, name, f.logFormat == "json")
+	tw.json = f.logFormat == "json"
+	ctx, stop = interrupts(e, f.noCache)
+	return e, ctx, stop
+}
+
+// newPrinter prints to w, wrapping to its width when it is a terminal.
+func newPrinter(w io.Writer) printer {
+	return printer{w: w, width: terminalWidth(w), tty: isTerminal(w)}
+}
+
+// drive runs run with a progress bar per config on tw, calling done
+// with each config's result as it completes.
+func (f *jobFlags) drive(tw *term, o *suite.Options, done func(suite.Result), run func() error) error {
+	bars := newProgresses(func(cf *config.Config) *progress {
+		return newProgress(tw, progressLog(tw, o.Run.Log, f.logFormat, f.quiet), cf.Name, f.quiet, f.logFormat == "json")
+	})
+	o.Progress = bars.of
+	o.Done = func(r suite.Result) {
+		bars.stop(r.Config)
+		tw.endBar()
+		done(r)
+	}
+	err := run()
+	bars.stop(nil)
+	tw.endBar()
+	return err
+}
+
+// runError is the exit of a run or suite that stopped with err.
+func runError(e *errOut, err error) int {
+	var ie *runner.InterruptedError
+	if errors.As(err, &ie) {
+		return e.fail(exitInterrupted, "%v", err)
+	}
+	return e.fail(exitUsage, "%v", err)
+}
+
+// printSets writes the scoreboard of the results under root when some of
+// the configs run came from collections, and prints each collection's
+// line (suite.WriteSets).
+func printSets(p printer, entries []suite.Entry, root string, log *slog.Logger) {
+	sets, file, err := suite.WriteSets(entries, root)
+	if err != nil {
+		log.Warn("scoreboard not written", "err", err)
+		return
+	}
+	for _, s := range sets {
+		p.line(s.Line() + " → " + file)
+	}
+}
+
+// interrupts returns a context cancelled at the first SIGINT or SIGTERM,
+// which it acknowledges at once on e (how many cells are running, and
+// whether the finished ones are kept); a second signal exits at once with
+// status 130. stop releases the signals.
+func interrupts(e *errOut, noCache bool) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 2)
+	quit := make(chan struct{})
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	if forwardedInterrupt != nil {
+		signal.Notify(sig, forwardedInterrupt)
+	}
+	go func() {
+		var first os.Signal
+		select {
+		case first = <-sig:
+		case <-quit:
+			return
+		}
+		at := time.Now()
+		kept := "finished cells are kept (cached: the same command resumes)"
+		if noCache {
+			kept = "finished cells are not kept (--no-cache)"
+		}
+		e.warn("stopping: %d cells running, %s; interrupt again to exit at once", runner.RunningCells(), kept)
+		cancel()
+		for {
+			select {
+			case s := <-sig:
+				// One interrupt sent to both of runexp's processes (a
+				// terminal's Ctrl-C, a scheduler's SIGTERM to a job)
+				// arrives here directly and from the supervisor.
+				if (s == forwardedInterrupt) != (first == forwardedInterrupt) && time.Since(at) < time.Second {
+					continue
+				}
+				exitNow(e.fail(exitInterrupted, "second interrupt: exiting without waiting for the running cells"))
+			case <-quit:
+			}
+			return
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(quit)
+		cancel()
+	}
+}
+
+// exitNow ends the process (a variable, so that a test can see the call).
+var exitNow = os.Exit
+
+// writeIndexes refreshes the index of root, where the runs wrote, and of
+// out when root is a --with folder inside it (suite.WriteIndexes). A
+// broken sibling result directory must not fail a run that succeeded,
+// so problems are logged.
+func writeIndexes(out, root string, log *slog.Logger) {
+	pages, err := suite.WriteIndexes(out, root)
+	for _, p := range pages {
+		log.Info("results index", "file", p)
+	}
+	if err != nil {
+		log.Warn("results index not written", "err", err)
+	}
 }
 
 func cmdCompare(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("runexp compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	rtol := fs.Float64("rtol", 1e-9, "relative tolerance: a metric moved if |new−old| > atol + rtol·|old|")
-	atol := fs.Float64("atol", 1e-12, "absolute tolerance")
+	c := newCommand("compare", []string{"runexp compare [flags] OLD NEW"},
+		`Compares two results (a result folder each, or a results root each, its run
+folders matched by name): cells whose metrics moved beyond the tolerance,
+cells and runs on one side only, claims whose verdict changed. Exit status 1
+when anything changed, 0 when nothing did. By default only the runs NEW holds
+are compared (a partial run is no change); --complete counts the runs of OLD
+that NEW lacks. Against a --with folder (runexp compare OUT OUT/with-SLUG) the
+added estimator's cells are the new cells, and a run whose --with estimators
+were all skipped is not listed when OLD lacks it (nothing was added to it).`)
+	fs := c.flags
+	rtol := fs.Float64("rtol", 1e-9, "relative tolerance `R`: a metric moved if |new−old| > atol + rtol·|old|")
+	atol := fs.Float64("atol", 1e-12, "absolute tolerance `A`")
 	md := fs.Bool("markdown", false, "print the changes as a Markdown table")
 	complete := fs.Bool("complete", false, "count runs of OLD that NEW lacks as changes (default: compare only the runs NEW has, as a partial suite run needs)")
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	e := newErrOut(stderr, "runexp compare", false)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
 		return code
 	}
-	if fs.NArg() != 2 {
-		fmt.Fprintln(stderr, "runexp compare: want OLD_RESULTS NEW_RESULTS (a result directory or a results root each)")
-		return exitUsage
+	if len(pos) != 2 {
+		return e.fail(exitUsage, "want OLD NEW (a result folder each, or a results root each); see runexp compare --help")
 	}
-	ch, err := report.CompareResults(fs.Arg(0), fs.Arg(1), report.CompareOptions{RelTol: *rtol, AbsTol: *atol, Partial: !*complete})
+	cmp, err := report.Compare(pos[0], pos[1], report.CompareOptions{RelTol: *rtol, AbsTol: *atol, Partial: !*complete})
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp compare:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
+	ch := cmp.Changes
 	t := report.ChangesTable(ch)
+	if n := len(cmp.NotCompared); n > 0 {
+		t.Caption += fmt.Sprintf(" Not compared: %d runs of %s that %s lacks, in which every --with estimator was skipped (their cells are the configs' own): %s.", n, pos[1], pos[0], strings.Join(cmp.NotCompared, ", "))
+	}
 	if *md {
 		err = t.RenderMarkdown(stdout)
 	} else {
 		err = t.RenderText(stdout)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp compare:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
 	if len(ch) > 0 {
 		return exitClaim
@@ -379,47 +593,49 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdMerge(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("runexp merge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	data := fs.String("data", "", "data root (default $RUNEXP_DATA)")
-	out := fs.String("out", "results", "results root the shards wrote into")
+	c := newCommand("merge", []string{"runexp merge [flags] CONFIG..."},
+		"Assembles the records every shard of each config wrote (runexp --shard i/n)\ninto the outputs one run writes, byte for byte (docs/array-jobs.md). Shards\nof a --with run are merged with the same --with flags.\n\n"+configWords)
+	fs := c.flags
+	dir := fs.String("configs", "configs", "the `DIR` a config's bare name is looked up in")
+	data := fs.String("data", "", "the data root `DIR` (default $RUNEXP_DATA)")
+	out := fs.String("out", "results", "the results root `DIR` the shards wrote into")
 	var wo withOptions
 	wo.register(fs)
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	e := newErrOut(stderr, "runexp merge", false)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
 		return code
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "runexp merge: no config given")
-		return exitUsage
+	if len(pos) == 0 {
+		return e.fail(exitUsage, "no config given; see runexp merge --help")
 	}
 	// The shards of a --with run are merged with the same --with flags:
 	// they rebuild the cells and find the shards' folder.
 	with, root, err := wo.resolve(*out)
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp merge:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
-	code := exitOK
-	for _, path := range fs.Args() {
-		c, err := config.Load(path)
-		var added []report.WithSpec
-		if err == nil {
-			added, err = addWith(c, with, stderr)
-		}
+	files, err := resolveConfigs(*dir, pos)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	entries, err := suite.Load(files, with, e.lines())
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	code = exitOK
+	for _, en := range entries {
+		sum, err := runner.MergeShards(en.Config, runner.Options{DataDir: *data, OutRoot: root, Top: *out, Stdout: stdout, With: en.Added})
 		if err != nil {
-			fmt.Fprintln(stderr, "runexp merge:", err)
-			return exitUsage
+			return e.fail(exitUsage, "%v", err)
 		}
-		sum, err := runner.MergeShards(c, runner.Options{DataDir: *data, OutRoot: root, Stdout: stdout, With: added})
-		if err != nil {
-			fmt.Fprintln(stderr, "runexp merge:", err)
-			return exitUsage
-		}
-		fmt.Fprintf(stdout, "%s: merged %d cells (%d failed), claims: %s → %s\n", c.Name, sum.Cells, sum.Failed, claimCounts(sum), sum.Dir)
-		printUnexpected(stdout, c.Name, sum)
+		fmt.Fprintf(stdout, "%s: merged %d cells (%d failed), claims: %s → %s\n", en.Config.Name, sum.Cells, sum.Failed, claimCounts(sum), sum.Dir)
+		printUnexpected(printer{w: stdout}, en.Config.Name, sum)
 		code = worse(code, summaryStatus(sum))
 	}
-	writeIndexes(*out, root, slog.New(slog.NewTextHandler(stderr, nil)))
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	writeIndexes(*out, root, log)
+	printSets(printer{w: stdout}, entries, root, log)
 	return code
 }
 
@@ -434,15 +650,36 @@ func claimCounts(s *runner.Summary) string {
 	return fmt.Sprintf("%d passed, %d failed, %d inconclusive, %d not evaluated; %d as expected", n["PASS"], n["FAIL"], n["INCONCLUSIVE"], n["NOT-EVALUATED"], len(s.Claims)-s.Unexpected-s.NotEvaluated)
 }
 
+// printer writes lines on stdout; on a terminal it wraps them to its
+// width with a hanging indent, so that no line wraps in the middle of a
+// word or breaks a redrawn progress bar.
+type printer struct {
+	w     io.Writer
+	width int
+	tty   bool
+}
+
+func (p printer) line(s string) {
+	if !p.tty {
+		fmt.Fprintln(p.w, s)
+		return
+	}
+	for _, l := range wrap(s, p.width-1, "    ") {
+		fmt.Fprintln(p.w, l)
+	}
+}
+
 // printUnexpected lists the claims whose verdict is not the expected one.
-func printUnexpected(w io.Writer, name string, s *runner.Summary) {
+func printUnexpected(p printer, name string, s *runner.Summary) {
 	for _, c := range s.Claims {
 		if !c.AsExpected {
-			fmt.Fprintf(w, "  %s: claim %s: %s, expected %s: %s\n", name, c.ID, c.Status, c.Expected, c.Evidence)
+			p.line(fmt.Sprintf("  %s: claim %s: %s, expected %s: %s", name, c.ID, c.Status, c.Expected, c.Evidence))
 		}
 	}
 }
 
+// newLogger returns the log of a run on w: slog's JSON records, or its
+// text lines with numbers rounded for a reader (humanAttrs).
 func newLogger(w io.Writer, format string, verbose, quiet bool) (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
 	switch {
@@ -453,6 +690,8 @@ func newLogger(w io.Writer, format string, verbose, quiet bool) (*slog.Logger, e
 	}
 	switch format {
 	case "text":
+		t, ok := w.(*term)
+		opts.ReplaceAttr = humanAttrs(ok && t.tty || isTerminal(w))
 		return slog.New(slog.NewTextHandler(w, opts)), nil
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
@@ -460,66 +699,193 @@ func newLogger(w io.Writer, format string, verbose, quiet bool) (*slog.Logger, e
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
-func cmdValidate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("runexp validate", flag.ContinueOnError)
-	maxCells := fs.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than this many cells")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: runexp validate [--max-cells N] CONFIG...\n\nChecks configs (keys, types, values, names, bounds, estimator parameters, claims)\nwithout loading data or running; errors read FILE:LINE: what was found and expected.")
-		fs.PrintDefaults()
+// progressLog is the logger progress lines go to: the run's own, or with
+// --quiet (which shows warnings only) one of the same format that shows
+// them.
+func progressLog(w io.Writer, log *slog.Logger, format string, quiet bool) *slog.Logger {
+	if !quiet {
+		return log
 	}
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	l, err := newLogger(w, format, false, false)
+	if err != nil {
+		return log
+	}
+	return l
+}
+
+// humanAttrs rounds a text log's numbers for a reader (the JSON log keeps
+// every digit): floats to 4 significant digits, durations to the
+// millisecond; on a terminal the time is the clock time alone.
+func humanAttrs(tty bool) func(groups []string, a slog.Attr) slog.Attr {
+	return func(groups []string, a slog.Attr) slog.Attr {
+		if tty && len(groups) == 0 && a.Key == slog.TimeKey && a.Value.Kind() == slog.KindTime {
+			return slog.String(slog.TimeKey, a.Value.Time().Format(time.TimeOnly))
+		}
+		switch a.Value.Kind() {
+		case slog.KindFloat64:
+			return slog.String(a.Key, strconv.FormatFloat(a.Value.Float64(), 'g', 4, 64))
+		case slog.KindDuration:
+			return slog.Duration(a.Key, a.Value.Duration().Round(time.Millisecond))
+		}
+		return a
+	}
+}
+
+func cmdValidate(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("validate", []string{"runexp validate [flags] CONFIG..."},
+		"Checks configs (keys, types, values, names, bounds, estimator parameters,\nclaims) without loading data or running; errors read FILE:LINE: what was found\nand what was expected. A collection is checked member by member, each listed.\n\n"+configWords)
+	dir := c.flags.String("configs", "configs", "the `DIR` a config's bare name is looked up in")
+	maxCells := c.flags.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
+	e := newErrOut(stderr, "runexp validate", false)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
 		return code
 	}
 	runner.MaxCells = *maxCells
-	args = fs.Args()
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "runexp validate: no config given")
-		return exitUsage
+	if len(pos) == 0 {
+		return e.fail(exitUsage, "no config given; see runexp validate --help")
 	}
-	code := exitOK
-	for _, path := range args {
-		c, err := config.Load(path)
-		var cells []*runner.Cell
+	code = exitOK
+	for _, arg := range pos {
+		files, err := resolveConfigs(*dir, []string{arg})
+		var xs []suite.Expanded
+		var cols []*config.Collection
 		if err == nil {
-			var plan *runner.Plan
-			if plan, err = runner.Validate(c); err == nil {
-				cells = plan.Cells
-			}
+			xs, cols, err = suite.Expand(files)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitUsage
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: ok (%s, %d cells, %d claims)\n", path, c.Kind, len(cells), len(c.Claims))
+		if len(cols) > 0 {
+			fmt.Fprintf(stdout, "%s: collection %s, %d configs:\n", files[0], cols[0].Name, len(xs))
+		}
+		for _, x := range xs {
+			cf, err := config.Load(x.File)
+			var plan *runner.Plan
+			if err == nil {
+				plan, err = runner.Validate(cf)
+			}
+			indent := ""
+			if len(cols) > 0 {
+				indent = "  "
+			}
+			if err != nil {
+				fmt.Fprintln(stderr, indent+err.Error())
+				code = exitUsage
+				continue
+			}
+			mem := ""
+			if est := plan.Estimate; est != nil {
+				mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
+			}
+			fmt.Fprintf(stdout, "%s%s: ok (%s, %d cells, %d claims%s)\n", indent, x.File, cf.Kind, len(plan.Cells), len(cf.Claims), mem)
+			// A config that runs commands is code: say which, before
+			// anyone runs it.
+			for _, ec := range runner.ExternalCommands(cf) {
+				fmt.Fprintf(stdout, "%s  %s:%d: method %s runs the command %q (only with --allow-external)\n", indent, x.File, ec.Line, ec.Method, ec.Command)
+			}
+		}
 	}
 	return code
 }
 
-func cmdList(w io.Writer) int {
-	fmt.Fprintln(w, "Estimators:")
-	for _, s := range methods.All() {
-		fmt.Fprintf(w, "  %-14s %s — %s\n", s.Name, s.Title, s.Doc)
-		for _, p := range s.Params {
-			fmt.Fprintf(w, "      %-12s %-8s default %v  %s\n", p.Name, p.Kind, p.Default, p.Doc)
+// listWhat are the sections runexp list prints.
+var listWhat = []string{"estimators", "kinds", "datasets", "configs"}
+
+func cmdList(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("list", []string{"runexp list [flags] [estimators|kinds|datasets|configs]..."},
+		"Lists the registered estimators with their parameters, the experiment kinds,\nthe datasets (those that need a data root marked) and the configs and\ncollections of the configs folder; by default all of them.")
+	dir := c.flags.String("configs", "configs", "the configs `DIR`")
+	e := newErrOut(stderr, "runexp list", false)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
+		return code
+	}
+	if len(pos) == 0 {
+		pos = listWhat
+	}
+	for _, w := range pos {
+		if !slices.Contains(listWhat, w) {
+			return e.fail(exitUsage, "nothing to list as %q%s; want %s", w, suggest.Hint(w, listWhat, 1), suggest.Or(listWhat))
 		}
 	}
-	fmt.Fprintln(w, "\nExperiment kinds:")
-	for _, k := range runner.Kinds() {
-		fmt.Fprintf(w, "  %-14s %s\n", k.Name, k.Doc)
-	}
-	fmt.Fprintln(w, "\nDatasets:")
-	for _, d := range runner.Datasets() {
-		root := ""
-		if d.NeedsRoot {
-			root = " [data root]"
+	w := stdout
+	for i, what := range pos {
+		if i > 0 {
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "  %-14s %s%s\n", d.Name, d.Doc, root)
+		switch what {
+		case "estimators":
+			fmt.Fprintln(w, "Estimators:")
+			for _, s := range methods.All() {
+				fmt.Fprintf(w, "  %-14s %s — %s\n", s.Name, s.Title, s.Doc)
+				for _, p := range s.Params {
+					fmt.Fprintf(w, "      %-12s %-8s default %v  %s\n", p.Name, p.Kind, p.Default, p.Doc)
+				}
+			}
+		case "kinds":
+			fmt.Fprintln(w, "Experiment kinds:")
+			for _, k := range runner.Kinds() {
+				fmt.Fprintf(w, "  %-14s %s\n", k.Name, k.Doc)
+			}
+		case "datasets":
+			fmt.Fprintln(w, "Datasets:")
+			for _, d := range runner.Datasets() {
+				root := ""
+				if d.NeedsRoot {
+					root = " [data root]"
+				}
+				fmt.Fprintf(w, "  %-14s %s%s\n", d.Name, d.Doc, root)
+			}
+		case "configs":
+			ls, err := suite.List(*dir)
+			if err != nil {
+				if len(args) == 0 {
+					// runexp list from outside a checkout: the rest
+					// was listed, the configs are not there.
+					fmt.Fprintf(w, "Configs: none in %s (--configs DIR)\n", *dir)
+					continue
+				}
+				return e.fail(exitUsage, "%v", err)
+			}
+			p := printer{w: w, width: terminalWidth(w), tty: isTerminal(w)}
+			p.line(fmt.Sprintf("Configs (%s; runexp NAME runs one):", *dir))
+			for _, l := range ls {
+				if l.Members == nil && l.Err == nil {
+					p.line(fmt.Sprintf("  %-36s %s", l.Name, l.Title))
+				}
+			}
+			fmt.Fprintln(w)
+			p.line(fmt.Sprintf("Collections (%s; runexp NAME runs every config listed):", *dir))
+			for _, l := range ls {
+				if l.Members != nil {
+					p.line(fmt.Sprintf("  %-26s %s", l.Name, l.Title))
+					p.line("      " + strings.Join(l.Members, ", "))
+				}
+			}
+			for _, l := range ls {
+				if l.Err != nil {
+					p.line(fmt.Sprintf("  %-36s unreadable: %v", l.Name, l.Err))
+				}
+			}
+		}
 	}
 	return exitOK
 }
 
-func cmdVersion(w io.Writer) int {
+func cmdVersion(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("version", []string{"runexp version", "runexp --version"}, "Prints the module version, VCS revision, Go version and key dependencies.")
+	e := newErrOut(stderr, "runexp version", false)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return e.fail(exitUsage, "takes no arguments; see runexp version --help")
+	}
+	w := stdout
 	m := report.NewManifest()
 	fmt.Fprintf(w, "runexp %s (%s, revision %s) %s %s/%s\n", m.Version, m.Module, m.Revision, m.GoVersion, m.GOOS, m.GOARCH)
 	if bi, ok := debug.ReadBuildInfo(); ok {

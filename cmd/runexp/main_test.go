@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -178,5 +179,20 @@ func TestCompare(t *testing.T) {
 	code, stdout, _ := runCLI("compare", run, moved)
 	if code != exitClaim || !strings.Contains(stdout, "metric distinct_preimages") || !strings.Contains(stdout, "29") {
 		t.Errorf("an injected change: exit %d\n%s", code, stdout)
+	}
+}
+
+// The binary runs the conformance kit (check-estimator) without linking
+// package testing: the kit lives in internal/methods/conformance, and only
+// its go test adapter, methodtest, imports testing.
+func TestBinaryDoesNotLinkTesting(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "testing" || strings.HasSuffix(p, "/methodtest") {
+			t.Errorf("cmd/runexp links %s", p)
+		}
 	}
 }

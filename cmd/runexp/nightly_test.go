@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // tinyConfig runs two estimators on a few synthetic images (about a
@@ -186,7 +188,7 @@ func TestNightlyDryRun(t *testing.T) {
 	os.WriteFile(filepath.Join(cfgs, "tiny.yaml"), []byte(tinyConfig), 0o644)
 	os.WriteFile(filepath.Join(cfgs, "mika.yaml"), []byte(mikaConfig), 0o644)
 	out, base := filepath.Join(tmp, "results"), filepath.Join(tmp, "baseline")
-	suite := func(bin string, extra ...string) (int, string) {
+	runSuite := func(bin string, extra ...string) (int, string) {
 		args := append([]string{"suite", "--configs", cfgs, "--out", out, "-j", "2"}, extra...)
 		if bin == "" {
 			code, stdout, stderr := runCLI(args...)
@@ -196,7 +198,7 @@ func TestNightlyDryRun(t *testing.T) {
 	}
 	const before = "" // this process
 
-	code, log := suite(before, "--write-baseline", base)
+	code, log := runSuite(before, "--write-baseline", base)
 	if code != exitOK {
 		t.Fatalf("first suite run: exit %d\n%s", code, log)
 	}
@@ -205,7 +207,7 @@ func TestNightlyDryRun(t *testing.T) {
 			t.Errorf("baseline: %v", err)
 		}
 	}
-	var rep suiteReport
+	var rep suite.Report
 	if b, err := os.ReadFile(filepath.Join(out, "suite.json")); err != nil || json.Unmarshal(b, &rep) != nil || len(rep.Runs) != 2 {
 		t.Errorf("suite.json: %v, %d runs", err, len(rep.Runs))
 	}
@@ -221,16 +223,16 @@ func TestNightlyDryRun(t *testing.T) {
 		t.Errorf("the index page does not link the scoreboard: %v", err)
 	}
 
-	code, log = suite(before, "--baseline", base)
+	code, log = runSuite(before, "--baseline", base)
 	if code != exitOK || !strings.Contains(log, "No changes.") || !strings.Contains(log, "tiny: 4 cells (0 computed, 4 cached") {
 		t.Fatalf("rerun against the baseline: exit %d\n%s", code, log)
 	}
-	code, log = suite(before, "--baseline", base, "--only", "ti*")
+	code, log = runSuite(before, "--baseline", base, "--only", "ti*")
 	if code != exitOK || strings.Contains(log, "missing run") || strings.Contains(log, "mika:") {
 		t.Fatalf("partial run against the baseline: exit %d\n%s", code, log)
 	}
 
-	code, log = suite(after, "--baseline", base)
+	code, log = runSuite(after, "--baseline", base)
 	if code != exitClaim {
 		t.Fatalf("after the edit: exit %d, want %d\n%s", code, exitClaim, log)
 	}

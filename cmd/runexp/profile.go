@@ -3,9 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+
+	"github.com/runexp/runexp/internal/config"
 )
 
 // profiler writes one CPU profile per config into a directory, so that a
@@ -18,7 +21,7 @@ import (
 type profiler struct{ dir string }
 
 func (p *profiler) register(fs *flag.FlagSet) {
-	fs.StringVar(&p.dir, "cpuprofile", "", "write a CPU profile (pprof) of each config to DIR/NAME.pprof")
+	fs.StringVar(&p.dir, "cpuprofile", "", "write a CPU profile (pprof) of each config to `DIR`/NAME.pprof")
 }
 
 // prepare creates the directory before any config runs, so that a bad
@@ -51,4 +54,25 @@ func (p *profiler) start(name string) (stop func() error, err error) {
 		pprof.StopCPUProfile()
 		return f.Close()
 	}, nil
+}
+
+// around is suite.Options.Around: a profile per config, a warning when
+// one cannot be finished (the run itself went well). Without a directory
+// it is nil: a profile is of the whole process, so with one the configs
+// run one after another instead of in one pool.
+func (p *profiler) around(log *slog.Logger) func(c *config.Config) (func(), error) {
+	if p.dir == "" {
+		return nil
+	}
+	return func(c *config.Config) (func(), error) {
+		stop, err := p.start(c.Name)
+		if err != nil {
+			return nil, err
+		}
+		return func() {
+			if err := stop(); err != nil {
+				log.Warn("CPU profile not written", "config", c.Name, "err", err)
+			}
+		}, nil
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // TestCPUProfilePerConfig runs the suite on the fig3 config with
@@ -32,7 +34,7 @@ func TestCPUProfilePerConfig(t *testing.T) {
 	if raw, err := io.ReadAll(zr); err != nil || len(raw) == 0 {
 		t.Fatalf("profile empty or corrupt: %d bytes, %v", len(raw), err)
 	}
-	var rep suiteReport
+	var rep suite.Report
 	js, err := os.ReadFile(filepath.Join(out, "suite.json"))
 	if err == nil {
 		err = json.Unmarshal(js, &rep)

@@ -24,7 +24,10 @@ type term struct {
 	w     io.Writer
 	tty   bool
 	width int
-	bar   string // the bar as last drawn, "" when none is shown
+	// json keeps each record on one line, however wide: with
+	// --log-format json every line must parse.
+	json bool
+	bar  string // the bar as last drawn, "" when none is shown
 }
 
 func newTerm(w io.Writer) *term {
@@ -39,16 +42,29 @@ func newTerm(w io.Writer) *term {
 const clearLine = "\r\x1b[K"
 
 // Write writes one log record (slog handlers write a record in one call).
+// On a terminal its lines are wrapped to the width at spaces, with a
+// hanging indent, rather than left for the terminal to break anywhere.
 func (t *term) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	out := p
+	if t.tty && !t.json && t.width > 1 {
+		lines := wrap(strings.TrimRight(string(p), "\n"), t.width-1, "    ")
+		out = []byte(strings.Join(lines, "\n") + "\n")
+	}
 	if t.bar == "" {
-		return t.w.Write(p)
+		if _, err := t.w.Write(out); err != nil {
+			return 0, err
+		}
+		return len(p), nil
 	}
 	io.WriteString(t.w, clearLine)
-	n, err := t.w.Write(p)
+	_, err := t.w.Write(out)
 	io.WriteString(t.w, t.bar)
-	return n, err
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // drawBar replaces the bar, cut to the terminal's width.
@@ -69,19 +85,126 @@ func (t *term) endBar() {
 	}
 }
 
-// progress reports cells done: a redrawn bar when stderr is a terminal,
-// otherwise a log line at most every interval (nightly jobs and array
-// tasks write to files, where a bar would be noise).
+// progress reports a config's cells done, the time spent and the time
+// left: a bar redrawn every second when stderr is a terminal, otherwise
+// (nightly jobs and array tasks write to files, where a bar would be
+// noise; --quiet; --log-format json) a log line at most every interval.
+// Between cells the clock keeps moving: the time left counts down from
+// the estimate made when the last cell finished.
 type progress struct {
 	mu       sync.Mutex
 	term     *term
 	log      *slog.Logger
 	name     string
-	start    time.Time
-	last     time.Time
+	lines    bool // log lines instead of a bar
 	interval time.Duration
-	first    int // cells already done (cached) when the clock started
-	started  bool
+	// start is when the first update came; lastCell when the count last
+	// moved; lastLine when the last log line was written.
+	start, lastCell, lastLine time.Time
+	first                     int // cells already done (cached) at start
+	done, total               int
+	started                   bool
+	quit                      chan struct{}
+	once                      sync.Once
+}
+
+// newProgress returns the progress of the config name. quiet asks for a
+// log line a minute and no bar; json for log lines every 10 s even on a
+// terminal.
+func newProgress(t *term, log *slog.Logger, name string, quiet, json bool) *progress {
+	p := &progress{term: t, log: log, name: name, lines: quiet || json || !t.tty, interval: 10 * time.Second, quit: make(chan struct{})}
+	if quiet {
+		p.interval = time.Minute
+	}
+	return p
+}
+
+// update is runner.Options.Progress: called with the count of cells done
+// (cached ones included) whenever it moves.
+func (p *progress) update(done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if !p.started {
+		p.started, p.start, p.lastCell, p.lastLine, p.first = true, now, now, now, done
+		go p.tick()
+	}
+	if done != p.done {
+		p.lastCell = now
+	}
+	p.done, p.total = done, total
+	p.show(now, done == total)
+}
+
+// tick redraws the bar, or checks whether a log line is due, every
+// second until stop.
+func (p *progress) tick() {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.quit:
+			return
+		case now := <-t.C:
+			p.mu.Lock()
+			p.show(now, false)
+			p.mu.Unlock()
+		}
+	}
+}
+
+// stop ends the redrawing, leaving the bar at its final state (the
+// caller ends it: term.endBar).
+func (p *progress) stop() {
+	if p == nil {
+		return
+	}
+	p.once.Do(func() {
+		close(p.quit)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.started && !p.lines && p.done == p.total {
+			elapsed := time.Since(p.start).Round(time.Second).String()
+			p.term.drawBar(bar(p.name, p.done, p.total, elapsed, "", p.term.width))
+		}
+	})
+}
+
+// eta estimates the time left at now. When the last cell finished, the
+// estimate was the cells left times the mean wall time per computed cell
+// so far; it counts down from there. Once that runs out with cells still
+// running, the estimate is half the cells left times the mean wall time
+// per computed cell as of now, which grows while they run: the figure
+// keeps moving and is never 0 before the last cell is done.
+func (p *progress) eta(now time.Time) string {
+	left, computed := p.total-p.done, p.done-p.first
+	switch {
+	case left <= 0:
+		return "0s"
+	case computed <= 0:
+		return "?"
+	}
+	per := p.lastCell.Sub(p.start) / time.Duration(computed)
+	eta := p.lastCell.Add(per * time.Duration(left)).Sub(now)
+	if late := now.Sub(p.start) / time.Duration(computed) * time.Duration(left) / 2; eta < late {
+		eta = late
+	}
+	return eta.Round(time.Second).String()
+}
+
+func (p *progress) show(now time.Time, final bool) {
+	elapsed := now.Sub(p.start).Round(time.Second).String()
+	eta := p.eta(now)
+	if !p.lines {
+		p.term.drawBar(bar(p.name, p.done, p.total, elapsed, eta, p.term.width))
+		return
+	}
+	// --quiet's lines are for long runs only: a short one ends with its
+	// summary line alone.
+	if final && p.interval < time.Minute || now.Sub(p.lastLine) >= p.interval {
+		p.lastLine = now
+		p.log.Info("progress", "config", p.name, "done", p.done, "total", p.total, "elapsed", elapsed, "eta", eta)
+	}
 }
 
 func isTerminal(w io.Writer) bool {
@@ -107,38 +230,18 @@ func terminalWidth(w io.Writer) int {
 	return 80
 }
 
-func newProgress(t *term, log *slog.Logger, name string) *progress {
-	return &progress{term: t, log: log, name: name, interval: 10 * time.Second}
-}
-
-func (p *progress) update(done, total int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	now := time.Now()
-	if !p.started {
-		p.started, p.start, p.last, p.first = true, now, now, done
+// bar renders "NAME [====    ] done/total cells, elapsed, ETA eta" in
+// at most width columns: the bar shrinks first, then the name is cut.
+// Once every cell is done the report is being written; an empty eta then
+// says the config is done.
+func bar(name string, done, total int, elapsed, eta string, width int) string {
+	tail := fmt.Sprintf(" %d/%d cells, %s, ETA %s", done, total, elapsed, eta)
+	switch {
+	case done == total && eta == "":
+		tail = fmt.Sprintf(" %d/%d cells, %s, done", done, total, elapsed)
+	case done == total:
+		tail = fmt.Sprintf(" %d/%d cells, %s, writing the report", done, total, elapsed)
 	}
-	eta := "?"
-	if computed := done - p.first; computed > 0 && done < total {
-		per := now.Sub(p.start) / time.Duration(computed)
-		eta = (per * time.Duration(total-done)).Round(time.Second).String()
-	} else if done == total {
-		eta = "0s"
-	}
-	if p.term.tty {
-		p.term.drawBar(bar(p.name, done, total, eta, p.term.width))
-		return
-	}
-	if done == total || now.Sub(p.last) >= p.interval {
-		p.last = now
-		p.log.Info("progress", "config", p.name, "done", done, "total", total, "eta", eta)
-	}
-}
-
-// bar renders "NAME [====    ] done/total cells, ETA eta" in at most
-// width columns: the bar shrinks first, then the name is cut.
-func bar(name string, done, total int, eta string, width int) string {
-	tail := fmt.Sprintf(" %d/%d cells, ETA %s", done, total, eta)
 	size := min(30, width-1-utf8.RuneCountInString(tail)-utf8.RuneCountInString(name)-3)
 	if size < 5 {
 		size = 5
@@ -162,16 +265,24 @@ func fit(s string, width int) string {
 	return string(r[:width-1]) + "…"
 }
 
-// printSummary writes, in lines of at most width runes, what a terminal
-// user needs from a run: each claim's verdict and the failed cells with
-// their reasons. The full tables are in the result folder.
+// printSummary writes, in lines narrower than width (a line of exactly
+// the width leaves some terminals' cursor on the next line), what a
+// terminal user needs from a run: each claim's verdict and the failed
+// cells with their reasons. A verdict other than PASS that the config
+// expects (a known non-reproduction) reads "FAIL (expected)"; "!" marks a
+// verdict that is not the expected one. The full tables are in the
+// result folder.
 func printSummary(w io.Writer, s *runner.Summary, width int) {
+	width--
 	for _, c := range s.Claims {
-		mark := " "
-		if c.Status != claims.Pass {
+		mark, status := " ", c.Status
+		switch {
+		case !c.AsExpected:
 			mark = "!"
+		case c.Status != claims.Pass:
+			status += " (expected)"
 		}
-		fmt.Fprintln(w, fit(fmt.Sprintf("%s %-13s %s: %s", mark, c.Status, c.ID, c.Statement), width))
+		fmt.Fprintln(w, fit(fmt.Sprintf("%s %-23s %s: %s", mark, status, c.ID, c.Statement), width))
 	}
 	if s.Failed > 0 {
 		fmt.Fprintln(w, fit(fmt.Sprintf("! %d failed cells; reasons in the table \"Failed and partial cells\"", s.Failed), width))

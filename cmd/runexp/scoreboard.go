@@ -1,15 +1,14 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/scoreboard"
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // cmdScoreboard writes REPRODUCIBILITY.md (and optionally an HTML page)
@@ -18,30 +17,36 @@ import (
 // input; configs not run and claims not evaluated are content of the page,
 // not a failure of the command.
 func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("scoreboard", flag.ContinueOnError)
-	configs := fs.String("configs", "configs", "directory of the configs (*.yaml)")
-	pv := fs.String("paper-values", "", "directory of the paper-values YAML files, for paper titles (default: ../shared/paper-values beside the configs' parent)")
-	out := fs.String("out", "REPRODUCIBILITY.md", "Markdown file to write")
-	htmlOut := fs.String("html", "", "HTML page to write (none when empty)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: runexp scoreboard [--configs DIR] [--paper-values DIR] [--out FILE.md] [--html FILE] RESULTS_ROOT\n\nFor each paper and claim: the verdict under the stated protocol and under each documented reading\n(configs with variant_of), with intervals and links to the evidence; totals per paper (docs/readings.md).\nRESULTS_ROOT is a folder of per-config results (runexp suite/run --out, or baseline/).")
-		fs.PrintDefaults()
-	}
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	c := newCommand("scoreboard", []string{"runexp scoreboard [flags] RESULTS_ROOT"},
+		`For each paper and claim: the verdict under the stated protocol and under each
+documented reading (configs with variant_of), with intervals and links to the
+evidence; totals per paper and per collection of configs (docs/readings.md).
+RESULTS_ROOT is a folder of per-config results (runexp suite/run --out, or
+baseline/). Paper titles come from the paper values; without them a paper is
+headed by its id, with a warning.`)
+	fs := c.flags
+	configs := fs.String("configs", "configs", "the `DIR` of the configs (*.yaml)")
+	pv := fs.String("paper-values", "", "the `DIR` of the paper-values YAML files, for paper titles (default: ../shared/paper-values beside the configs' parent)")
+	out := fs.String("out", "REPRODUCIBILITY.md", "the Markdown `FILE` to write")
+	htmlOut := fs.String("html", "", "the HTML page `FILE` to write (none when empty)")
+	e := newErrOut(stderr, "runexp scoreboard", false)
+	pos, code, done := c.start(args, stdout, e)
+	if done {
 		return code
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "runexp scoreboard: want one RESULTS_ROOT")
-		return exitUsage
+	if len(pos) != 1 {
+		return e.fail(exitUsage, "want one RESULTS_ROOT; see runexp scoreboard --help")
 	}
-	root := fs.Arg(0)
+	root := pos[0]
 	if *pv == "" {
-		*pv = defaultPaperValues(*configs)
+		*pv = suite.PaperValuesDir(*configs)
 	}
-	b, err := scoreboard.Load(*configs, root, *pv)
+	b, err := suite.LoadScoreboard(*configs, root, *pv)
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp scoreboard:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
+	}
+	if len(b.Untitled) > 0 {
+		e.warn("warning: no paper title for %d papers, headed by their ids instead (%s); --paper-values DIR names the folder of the paper values", len(b.Untitled), b.Untitled[0])
 	}
 	cmd := []string{"runexp scoreboard"}
 	if *configs != "configs" {
@@ -50,8 +55,7 @@ func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
 	cmd = append(cmd, filepath.ToSlash(root))
 	o := scoreboard.Options{Command: strings.Join(cmd, " "), ConfigsDir: *configs, LinkDir: filepath.Dir(*out)}
 	if err := report.WriteFileAtomic(*out, b.Markdown(o)); err != nil {
-		fmt.Fprintln(stderr, "runexp scoreboard:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
 	if *htmlOut != "" {
 		o.LinkDir = filepath.Dir(*htmlOut)
@@ -60,39 +64,9 @@ func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
 			err = report.WriteFileAtomic(*htmlOut, page)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "runexp scoreboard:", err)
-			return exitUsage
+			return e.fail(exitUsage, "%v", err)
 		}
 	}
 	fmt.Fprint(stdout, b.Text())
 	return exitOK
-}
-
-// defaultPaperValues is where the paper-values YAML files sit for a
-// configs directory of this repository: ../shared/paper-values beside it.
-func defaultPaperValues(configs string) string {
-	return filepath.Join(configs, "..", "..", "shared", "paper-values")
-}
-
-// writeScoreboard writes OUT/scoreboard.md and OUT/scoreboard.html from
-// the results under out, for the suite's index page. A partial run lists
-// the configs it did not run as not run; a failure is logged, not fatal:
-// the records and their own pages are already written.
-func writeScoreboard(configs, out string, log *slog.Logger) {
-	b, err := scoreboard.Load(configs, out, defaultPaperValues(configs))
-	if err == nil {
-		o := scoreboard.Options{Command: "runexp suite (scoreboard of " + filepath.ToSlash(out) + ")", ConfigsDir: configs, LinkDir: out}
-		err = report.WriteFileAtomic(filepath.Join(out, "scoreboard.md"), b.Markdown(o))
-		if err == nil {
-			var page []byte
-			if page, err = b.HTML(o); err == nil {
-				err = report.WriteFileAtomic(filepath.Join(out, "scoreboard.html"), page)
-			}
-		}
-	}
-	if err != nil {
-		log.Warn("scoreboard not written", "err", err)
-		return
-	}
-	log.Info("scoreboard", "file", filepath.Join(out, "scoreboard.html"))
 }

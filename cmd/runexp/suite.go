@@ -1,62 +1,18 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"path"
 	"path/filepath"
-	"runtime"
-	"sort"
+	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
-	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/suite"
 )
-
-// suiteRun is one config's line in suite.json.
-type suiteRun struct {
-	Name         string  `json:"name"`
-	File         string  `json:"file"`
-	Seconds      float64 `json:"seconds"`
-	CPUSeconds   float64 `json:"cpu_seconds,omitempty"` // user + system, all threads
-	Cells        int     `json:"cells"`
-	Computed     int     `json:"computed"`
-	Cached       int     `json:"cached"`
-	Failed       int     `json:"failed"`
-	Crashed      int     `json:"crashed"`
-	Claims       int     `json:"claims"`
-	Unexpected   int     `json:"claims_unexpected"`
-	NotEvaluated int     `json:"claims_not_evaluated"`
-	Status       int     `json:"status"`
-	Error        string  `json:"error,omitempty"`
-	Dir          string  `json:"dir,omitempty"`
-}
-
-// suiteReport is suite.json: what a suite run did, how long each config
-// took, and how it compared with the baseline.
-type suiteReport struct {
-	Started  time.Time       `json:"started"`
-	Seconds  float64         `json:"seconds"`
-	Workers  int             `json:"workers"`
-	Runs     []suiteRun      `json:"runs"`
-	Baseline string          `json:"baseline,omitempty"`
-	Changes  []report.Change `json:"changes,omitempty"`
-	// NotCompared counts, per config and added method, the cells of the
-	// estimators added by --with: a baseline holds the configs' own
-	// methods only, so these have nothing to be compared with.
-	NotCompared []addedCells     `json:"added_not_compared,omitempty"`
-	Status      int              `json:"status"`
-	Manifest    *report.Manifest `json:"build"`
-}
 
 // onlyFlag collects --only globs (repeatable, or comma-separated).
 type onlyFlag []string
@@ -65,8 +21,8 @@ func (o *onlyFlag) String() string { return strings.Join(*o, ",") }
 func (o *onlyFlag) Set(s string) error {
 	for _, g := range strings.Split(s, ",") {
 		if g = strings.TrimSpace(g); g != "" {
-			if _, err := path.Match(g, ""); err != nil {
-				return fmt.Errorf("bad glob %q: %v", g, err)
+			if err := suite.CheckGlob(g); err != nil {
+				return err
 			}
 			*o = append(*o, g)
 		}
@@ -74,337 +30,250 @@ func (o *onlyFlag) Set(s string) error {
 	return nil
 }
 
+// suiteFlags are runexp suite's flags.
+type suiteFlags struct {
+	jobFlags
+	baseline, writeBaseline, shard, predict string
+	only                                    onlyFlag
+	merge                                   bool
+	rtol, atol                              float64
+}
+
+func newSuiteCommand() (*command, *suiteFlags) {
+	c := newCommand("suite", []string{"runexp suite [flags] [CONFIG...]"},
+		`Runs every config of --configs once (or those named, or those --only
+selects), in one process, so configs on the same data share derived features
+and kernel PCA fits; then writes the results index, the scoreboard and
+OUT/suite.json (with --with, OUT/with-SLUG/suite.json: the run's own folder),
+and compares what ran with --baseline (docs/nightly.md). A collection, named
+or selected by --only, stands for its configs.
+
+`+configWords)
+	f := &suiteFlags{}
+	f.register(c, "the `DIR` of the configs (every *.yaml in it)",
+		"only warnings, errors, one line per config and, on a config longer than a minute, a progress line a minute")
+	fs := c.flags
+	fs.Var(&f.only, "only", "run only the configs whose name, or the name of a collection that lists them, matches `GLOB` (repeatable or comma-separated, e.g. 'huang-*,table1')")
+	fs.StringVar(&f.baseline, "baseline", "", "compare the configs run with this baseline `DIR` (a results root, e.g. baseline); exit 1 when anything moved (with --with, the configs' own methods: the added cells are listed apart)")
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "after the run, write the records and claims of every config run into this `DIR` (refreshing a baseline)")
+	fs.Float64Var(&f.rtol, "rtol", 1e-9, "relative tolerance `R` of the baseline comparison")
+	fs.Float64Var(&f.atol, "atol", 1e-12, "absolute tolerance `A` of the baseline comparison")
+	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite's cells (0 ≤ i < n; the cells of all configs numbered one after another) and write their records for runexp suite --merge (docs/array-jobs.md)")
+	fs.BoolVar(&f.merge, "merge", false, "assemble the shards of runexp suite --shard i/n (same configs and flags) into every config's outputs, the index, the scoreboard, the baseline comparison and suite.json")
+	fs.StringVar(&f.predict, "predict", "", "print the wall time predicted on `N` workers (a comma-separated list) from recorded cell times, and exit: from the suite.json given as the one argument, else from the cell cache for the configs selected")
+	return c, f
+}
+
 // cmdSuite runs every config of a directory once, in one process (so
 // configs on the same data share derived features and model fits), writes
 // one results index and suite.json with per-config and total wall times,
 // and optionally compares what it ran with a committed baseline.
 func cmdSuite(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("runexp suite", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dir := fs.String("configs", "configs", "directory of configs (every *.yaml in it)")
-	var only onlyFlag
-	fs.Var(&only, "only", "run only configs whose name matches GLOB (repeatable or comma-separated, e.g. 'huang-*,zheng-lai-table1')")
-	data := fs.String("data", "", "data root (default $RUNEXP_DATA)")
-	out := fs.String("out", "results", "results root")
-	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "parallel cells")
-	cache := fs.String("cache", "", "cell cache directory (default OUT/.cache)")
-	noCache := fs.Bool("no-cache", false, "neither read nor write the cell cache")
-	force := fs.Bool("force", false, "recompute every cell")
-	baseline := fs.String("baseline", "", "compare the configs run with this baseline (a results root, e.g. baseline); exit 1 when anything moved (with --with, the configs' own methods: the added cells are listed apart)")
-	writeBaseline := fs.String("write-baseline", "", "after the run, write the records and claims of every config run into this directory (refreshing a baseline)")
-	rtol := fs.Float64("rtol", 1e-9, "relative tolerance of the baseline comparison")
-	atol := fs.Float64("atol", 1e-12, "absolute tolerance of the baseline comparison")
-	logFormat := fs.String("log-format", "text", "log format: text or json")
-	verbose := fs.Bool("v", false, "debug logging")
-	var wo withOptions
-	wo.register(fs)
-	quiet := fs.Bool("quiet", false, "only warnings, errors and one summary line per config")
-	fs.BoolVar(quiet, "q", false, "same as --quiet")
-	var prof profiler
-	prof.register(fs)
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	c, f := newSuiteCommand()
+	term, e, pos, code, done := f.open(c, "runexp suite", args, stdout, stderr)
+	if done {
 		return code
 	}
-	with, root, err := wo.resolve(*out)
-	if err == nil {
-		err = prof.prepare()
-	}
+	shard, err := f.parseShard()
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp suite:", err)
-		return exitUsage
+		return e.fail(exitUsage, "%v", err)
 	}
-	cacheDir := *cache // shared with the plain runs of --out, as in runexp run
-	if cacheDir == "" {
-		cacheDir = filepath.Join(*out, ".cache")
+	if f.predict != "" {
+		return cmdPredict(e, f.predict, f.configs, f.out, f.cache, pos, f.only, stdout)
 	}
-	if len(with) > 0 && *writeBaseline != "" {
+	e, ctx, stop := f.begin(term, "runexp suite")
+	defer stop()
+	o, entries, err := f.options(e, term, pos, shard)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	p := newPrinter(stdout)
+	var rep *suite.Report
+	err = f.drive(term, &o.Options, func(r suite.Result) { printSuiteConfig(e, p, r, shard) }, func() error {
+		var err error
+		if f.merge {
+			rep = suite.MergeSuite(entries, o)
+		} else {
+			rep, err = suite.Suite(ctx, entries, o)
+		}
+		return err
+	})
+	if err != nil {
+		return runError(e, err)
+	}
+	return f.printReport(e, p, stdout, rep, o.Run.OutRoot, shard)
+}
+
+// parseShard reads --shard, which excludes the comparisons: they belong
+// to the --merge step.
+func (f *suiteFlags) parseShard() (runner.Shard, error) {
+	if f.shard == "" {
+		return runner.Shard{}, nil
+	}
+	shard, err := runner.ParseShard(f.shard)
+	if err != nil {
+		return shard, err
+	}
+	if f.merge || f.writeBaseline != "" || f.baseline != "" {
+		return shard, errors.New("--shard runs one task of an array: compare (--baseline, --write-baseline) in the --merge step")
+	}
+	return shard, nil
+}
+
+// options checks the flags, selects and validates every config (before
+// any runs) and returns the suite's options and configs; every error is
+// a usage error.
+func (f *suiteFlags) options(e *errOut, tw *term, pos []string, shard runner.Shard) (suite.SuiteOptions, []suite.Entry, error) {
+	var o suite.SuiteOptions
+	with, root, err := f.with.resolve(f.out)
+	if err == nil {
+		err = f.prof.prepare()
+	}
+	switch {
+	case err != nil:
+		return o, nil, err
+	case len(with) > 0 && f.writeBaseline != "":
 		// A baseline holds the configs' own methods; added ones would
 		// show as changes in every later comparison.
-		fmt.Fprintln(stderr, "runexp suite: --with and --write-baseline exclude each other")
-		return exitUsage
+		return o, nil, errors.New("--with and --write-baseline exclude each other")
+	case f.jobs < 1:
+		return o, nil, fmt.Errorf("-j %d: want at least 1 worker", f.jobs)
 	}
-	if *jobs < 1 {
-		fmt.Fprintf(stderr, "runexp suite: -j %d: want at least 1 worker\n", *jobs)
-		return exitUsage
-	}
-	term := newTerm(stderr)
-	log, err := newLogger(term, *logFormat, *verbose, *quiet)
+	log, err := newLogger(tw, f.logFormat, f.verbose, f.quiet)
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp suite:", err)
-		return exitUsage
+		return o, nil, err
 	}
-	files, err := suiteConfigs(*dir, fs.Args(), only)
-	if err != nil {
-		fmt.Fprintln(stderr, "runexp suite:", err)
-		return exitUsage
-	}
-	if *baseline != "" {
-		if fi, err := os.Stat(*baseline); err != nil || !fi.IsDir() {
-			fmt.Fprintf(stderr, "runexp suite: --baseline %s: not a directory\n", *baseline)
-			return exitUsage
+	if len(pos) > 0 {
+		if _, err := resolveConfigs(f.configs, pos); err != nil {
+			return o, nil, err
 		}
 	}
-	// Every config is validated before any runs.
-	cfgs, added, err := loadConfigs(files, with, stderr)
+	files, err := suite.Select(f.configs, pos, f.only)
 	if err != nil {
-		fmt.Fprintln(stderr, "runexp suite:", err)
-		return exitUsage
+		return o, nil, err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	if f.baseline != "" {
+		if fi, err := os.Stat(f.baseline); err != nil || !fi.IsDir() {
+			return o, nil, fmt.Errorf("--baseline %s: not a directory", f.baseline)
+		}
+	}
+	entries, err := loadEntries(e, files, with, f.allowExternal)
+	if err != nil {
+		return o, nil, err
+	}
+	o = suite.SuiteOptions{
+		Options: suite.Options{
+			Run: runner.Options{
+				DataDir: f.data, OutRoot: root, CacheDir: cacheFor(f.cache, f.out), NoCache: f.noCache, Force: f.force,
+				Workers: f.jobs, Log: log, Top: f.out, AllowExternal: f.allowExternal,
+			},
+			Shard:  shard,
+			Around: f.prof.around(log),
+		},
+		ConfigsDir: f.configs, Out: f.out,
+		Baseline: f.baseline, Compare: report.CompareOptions{RelTol: f.rtol, AbsTol: f.atol},
+		WriteBaseline: f.writeBaseline,
+	}
+	return o, entries, nil
+}
 
-	rep := suiteReport{Started: time.Now(), Workers: *jobs, Baseline: *baseline, Manifest: report.NewManifest()}
-	code := exitOK
-	for ci, c := range cfgs {
-		t0, cpu0 := time.Now(), processCPU()
-		var progress func(done, total int)
-		if !*quiet {
-			progress = newProgress(term, log, c.Name).update
-		}
-		stopProf, err := prof.start(c.Name)
-		if err != nil {
-			fmt.Fprintln(stderr, "runexp suite:", err)
-			return exitUsage
-		}
-		sum, err := runner.Run(ctx, c, runner.Options{
-			DataDir: *data, OutRoot: root, CacheDir: cacheDir, NoCache: *noCache, Force: *force,
-			Workers: *jobs, Log: log, Progress: progress, With: added[ci],
-		})
-		if perr := stopProf(); perr != nil {
-			log.Warn("CPU profile not written", "config", c.Name, "err", perr)
-		}
-		r := suiteRun{Name: c.Name, File: c.File, Seconds: time.Since(t0).Seconds(), CPUSeconds: processCPU() - cpu0}
-		var ie *runner.InterruptedError
-		if errors.As(err, &ie) {
-			fmt.Fprintln(stderr, "\nrunexp suite:", err)
-			return exitInterrupted
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "runexp suite: %s: %v\n", c.Name, err)
-			r.Status, r.Error = exitUsage, err.Error()
-		} else {
-			r.Dir, r.Cells, r.Computed, r.Cached, r.Failed, r.Crashed = sum.Dir, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Crashed
-			r.Claims, r.Unexpected, r.NotEvaluated = len(sum.Claims), sum.Unexpected, sum.NotEvaluated
-			r.Status = summaryStatus(sum)
-			fmt.Fprintf(stdout, "%s: %d cells (%d computed, %d cached, %d failed), claims: %s, %.1f s\n",
-				c.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), r.Seconds)
-			printUnexpected(stdout, c.Name, sum)
-		}
-		code = worse(code, r.Status)
-		rep.Runs = append(rep.Runs, r)
+// printSuiteConfig prints one config's line as it completes.
+func printSuiteConfig(e *errOut, p printer, r suite.Result, shard runner.Shard) {
+	if r.Err != nil {
+		e.err("%s: %v", r.Config.Name, r.Err)
+		return
 	}
-	writeScoreboard(*dir, root, log)
-	writeIndexes(*out, root, log)
-	rep.Seconds = time.Since(rep.Started).Seconds()
+	sum := r.Summary
+	if shard.Active() {
+		p.line(fmt.Sprintf("%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed), %.1f s",
+			r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, r.Seconds))
+		return
+	}
+	p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s, %.1f s",
+		r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), r.Seconds))
+	printUnexpected(p, r.Config.Name, sum)
+}
 
-	if *baseline != "" {
-		ch, err := compareWithBaseline(*baseline, rep.Runs, report.CompareOptions{RelTol: *rtol, AbsTol: *atol})
-		if err == nil && len(with) > 0 {
-			ch, rep.NotCompared, err = setAsideAdded(ch, rep.Runs, cfgs, added)
+// printReport prints the suite's problems, its comparison with the
+// baseline, its times and where it wrote, and returns its exit status.
+func (f *suiteFlags) printReport(e *errOut, p printer, stdout io.Writer, rep *suite.Report, root string, shard runner.Shard) int {
+	for _, pr := range rep.Problems {
+		e.err("%s", pr)
+	}
+	if rep.Compared {
+		fmt.Fprintln(stdout)
+		t := report.ChangesTable(rep.Changes)
+		t.Title = "Changes against the baseline " + f.baseline
+		if err := t.RenderText(stdout); err != nil {
+			e.err("%v", err)
 		}
-		if err != nil {
-			fmt.Fprintln(stderr, "runexp suite:", err)
-			code = worse(code, exitUsage)
-		} else {
-			rep.Changes = ch
+		if len(rep.NotCompared) > 0 {
 			fmt.Fprintln(stdout)
-			t := report.ChangesTable(ch)
-			t.Title = "Changes against the baseline " + *baseline
-			if err := t.RenderText(stdout); err != nil {
-				fmt.Fprintln(stderr, "runexp suite:", err)
-			}
-			if len(rep.NotCompared) > 0 {
-				fmt.Fprintln(stdout)
-				if err := addedTable(rep.NotCompared).RenderText(stdout); err != nil {
-					fmt.Fprintln(stderr, "runexp suite:", err)
-				}
-			}
-			if len(ch) > 0 {
-				code = worse(code, exitClaim)
+			if err := suite.AddedTable(rep.NotCompared).RenderText(stdout); err != nil {
+				e.err("%v", err)
 			}
 		}
 	}
-	if *writeBaseline != "" {
-		for _, r := range rep.Runs {
-			if r.Error != "" {
-				continue
-			}
-			if err := report.WriteBaseline(r.Dir, filepath.Join(*writeBaseline, r.Name)); err != nil {
-				fmt.Fprintln(stderr, "runexp suite:", err)
-				code = worse(code, exitUsage)
-			}
-		}
-		fmt.Fprintf(stdout, "baseline of %d configs written to %s: review it (git diff) before committing\n", len(rep.Runs), *writeBaseline)
+	if f.writeBaseline != "" {
+		fmt.Fprintf(stdout, "baseline of %d configs written to %s: review it (git diff) before committing\n", len(rep.Runs), f.writeBaseline)
 	}
-
-	printTimes(stdout, rep)
-	rep.Status = code
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err == nil {
-		err = report.WriteFileAtomic(filepath.Join(root, "suite.json"), append(b, '\n'))
+	fmt.Fprintln(stdout)
+	rep.TimesTable().RenderText(stdout)
+	for _, l := range rep.Where() {
+		p.line(l)
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "runexp suite: suite.json:", err)
-		code = worse(code, exitUsage)
+	if shard.Active() {
+		p.line(fmt.Sprintf("suite: shard %d/%d of %d configs, %.1f s, exit status %d (docs/exit-status.md) → %s; then runexp suite --merge",
+			shard.Index, shard.Count, len(rep.Runs), rep.Seconds, rep.Status, suite.ShardReport(root, shard)))
+		return rep.Status
 	}
-	fmt.Fprintf(stdout, "suite: %d configs, %.1f s, exit status %d (docs/exit-status.md)\n", len(rep.Runs), rep.Seconds, code)
-	return code
+	p.line(fmt.Sprintf("suite: %d configs, %.1f s, exit status %d (docs/exit-status.md) → %s", len(rep.Runs), rep.Seconds, rep.Status, filepath.Join(root, "suite.json")))
+	return rep.Status
 }
 
-// suiteConfigs lists the configs to run: those named in args (files, or
-// names of configs in dir), or else every *.yaml in dir; then those
-// matching any of the globs in only (by name, the file's base name
-// without .yaml).
-func suiteConfigs(dir string, args []string, only []string) ([]string, error) {
-	var files []string
-	if len(args) > 0 {
-		for _, a := range args {
-			if !strings.HasSuffix(a, ".yaml") && !strings.ContainsRune(a, filepath.Separator) {
-				a = filepath.Join(dir, a+".yaml")
-			}
-			files = append(files, a)
+// cmdPredict prints the wall time predicted at each worker count in list
+// (comma-separated) from recorded cell times: of the suite.json named by
+// args when it is one file ending in .json, else of the cell cache for
+// the configs selected.
+func cmdPredict(e *errOut, list, dir, out, cache string, args, only []string, stdout io.Writer) int {
+	var ns []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1, comma-separated", list)
 		}
+		ns = append(ns, n)
+	}
+	var w suite.Workload
+	var from string
+	if len(args) == 1 && strings.HasSuffix(args[0], ".json") {
+		rep, err := suite.ReadReport(args[0])
+		if err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		w = suite.WorkloadOf(rep.Runs)
+		from = fmt.Sprintf("%s (%d workers, %.1f s measured, utilisation %.0f%%)", args[0], rep.Workers, rep.Seconds, 100*rep.Utilisation)
 	} else {
-		var err error
-		files, err = filepath.Glob(filepath.Join(dir, "*.yaml"))
+		files, err := suite.Select(dir, args, only)
+		var entries []suite.Entry
+		if err == nil {
+			entries, err = suite.Load(files, nil, e.lines())
+		}
 		if err != nil {
-			return nil, err
+			return e.fail(exitUsage, "%v", err)
 		}
-		if len(files) == 0 {
-			return nil, fmt.Errorf("no configs in %s (--configs DIR)", dir)
-		}
-		sort.Strings(files)
-	}
-	if len(only) == 0 {
-		return files, nil
-	}
-	var out []string
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
-		for _, g := range only {
-			if ok, _ := path.Match(g, name); ok {
-				out = append(out, f)
-				break
-			}
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--only %s matches none of the %d configs", strings.Join(only, ","), len(files))
-	}
-	return out, nil
-}
-
-// compareWithBaseline compares each config run with its baseline run
-// directory: only what ran is compared, so a partial suite reports no
-// "missing run" for the configs it skipped. A config the baseline lacks
-// is a change ("missing run", absent → present).
-func compareWithBaseline(baseline string, runs []suiteRun, o report.CompareOptions) ([]report.Change, error) {
-	var all []report.Change
-	for _, r := range runs {
-		if r.Error != "" {
-			continue
-		}
-		old := filepath.Join(baseline, r.Name)
-		if _, err := os.Stat(filepath.Join(old, "records.jsonl")); err != nil {
-			all = append(all, report.Change{Config: r.Name, What: "missing run", Old: "absent", New: "present"})
-			continue
-		}
-		ch, err := report.CompareResults(old, r.Dir, o)
+		cache = cacheFor(cache, out)
+		var missing, total int
+		w, missing, total, err = suite.CacheWorkload(entries, cache)
 		if err != nil {
-			return nil, err
+			return e.fail(exitUsage, "%v", err)
 		}
-		for i := range ch {
-			ch[i].Config = r.Name
-		}
-		all = append(all, ch...)
+		from = fmt.Sprintf("the cell cache %s: %d of %d cells have a recorded time; Start and report times are not in the cache", cache, total-missing, total)
 	}
-	return all, nil
-}
-
-// addedCells is one line of the "added by --with, not compared" list.
-type addedCells struct {
-	Config string `json:"config"`
-	Method string `json:"method"` // the label its records carry
-	Spec   string `json:"spec"`   // the --with SPEC as given
-	Cells  int    `json:"cells"`
-}
-
-// setAsideAdded takes out of ch the "new cell" changes of the methods
-// added by --with and counts them per config and method instead: a
-// baseline holds the configs' own methods, so the added cells are new by
-// construction, and only the rest — the papers' methods, their claims —
-// says whether adding an estimator moved anything. added[i] is what
-// addWith did to cfgs[i]; a run is matched to its config by name. A cell
-// of an added method that the baseline does have (a baseline written with
-// the method in the file) is compared as any other.
-func setAsideAdded(ch []report.Change, runs []suiteRun, cfgs []*config.Config, added [][]report.WithSpec) ([]report.Change, []addedCells, error) {
-	byName := map[string][]report.WithSpec{}
-	for i, c := range cfgs {
-		byName[c.Name] = added[i]
+	t := suite.PredictionTable(w, ns)
+	t.Caption += " From " + from + "."
+	if err := t.RenderText(stdout); err != nil {
+		return e.fail(exitUsage, "%v", err)
 	}
-	// addedKey maps config → cell key → index into out.
-	addedKey := map[string]map[string]int{}
-	var out []addedCells
-	for _, r := range runs {
-		if r.Error != "" {
-			continue
-		}
-		idx := map[string]int{} // label → index into out
-		for _, w := range byName[r.Name] {
-			if w.Skipped != "" {
-				continue
-			}
-			idx[w.Label] = len(out)
-			out = append(out, addedCells{Config: r.Name, Method: w.Label, Spec: w.Spec})
-		}
-		if len(idx) == 0 {
-			continue
-		}
-		recs, err := report.ReadJSONL(filepath.Join(r.Dir, "records.jsonl"))
-		if err != nil {
-			return nil, nil, err
-		}
-		keys := map[string]int{}
-		for _, rec := range recs {
-			if l, ok := rec.Params["method"].(string); ok {
-				if i, ok := idx[l]; ok {
-					keys[rec.Key] = i
-				}
-			}
-		}
-		addedKey[r.Name] = keys
-	}
-	var kept []report.Change
-	for _, c := range ch {
-		if i, ok := addedKey[c.Config][c.Key]; ok && c.What == "new cell" {
-			out[i].Cells++
-			continue
-		}
-		kept = append(kept, c)
-	}
-	return kept, out, nil
-}
-
-// addedTable lists the cells setAsideAdded took out of the comparison.
-func addedTable(a []addedCells) *report.Table {
-	t := &report.Table{Title: "Added by --with, not compared", Header: []string{"Config", "Method", "--with", "Cells"}}
-	n := 0
-	for _, x := range a {
-		t.Rows = append(t.Rows, []string{x.Config, x.Method, x.Spec, fmt.Sprint(x.Cells)})
-		n += x.Cells
-	}
-	t.Caption = fmt.Sprintf("%d cells of estimators added by --with: the baseline holds the configs' own methods only, so these are neither compared nor counted as changes.", n)
-	return t
-}
-
-func printTimes(w io.Writer, rep suiteReport) {
-	t := &report.Table{Title: "Suite wall time", Header: []string{"Config", "Cells", "Computed", "Seconds", "CPU seconds", "Status"}}
-	var cpu float64
-	for _, r := range rep.Runs {
-		cpu += r.CPUSeconds
-		t.Rows = append(t.Rows, []string{r.Name, fmt.Sprint(r.Cells), fmt.Sprint(r.Computed), fmt.Sprintf("%.1f", r.Seconds), fmt.Sprintf("%.1f", r.CPUSeconds), fmt.Sprint(r.Status)})
-	}
-	t.Rows = append(t.Rows, []string{"total", "", "", fmt.Sprintf("%.1f", rep.Seconds), fmt.Sprintf("%.1f", cpu), ""})
-	fmt.Fprintln(w)
-	t.RenderText(w)
+	return exitOK
 }

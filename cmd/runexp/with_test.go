@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // claimStatuses reads a result directory's claims.json as id → status.
@@ -145,75 +145,6 @@ func TestWithSpecErrors(t *testing.T) {
 	}
 }
 
-func TestParseWithValues(t *testing.T) {
-	w, err := parseWith("mika:max_iter=20,tol=1e-6,label=Mine")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.name != "mika" || w.label != "Mine" {
-		t.Errorf("name %q label %q, want mika, Mine", w.name, w.label)
-	}
-	if v, ok := w.params["max_iter"].(int); !ok || v != 20 {
-		t.Errorf("max_iter = %#v, want int 20", w.params["max_iter"])
-	}
-	if v, ok := w.params["tol"].(float64); !ok || v != 1e-6 {
-		t.Errorf("tol = %#v, want float64 1e-6", w.params["tol"])
-	}
-}
-
-// A kind that cannot use the estimator skips the config with a note on
-// stderr, not an error, and leaves its methods alone.
-func TestWithSkipsKind(t *testing.T) {
-	c, err := config.Load("../../configs/abrahamsen-hansen-fig3.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := len(c.Methods)
-	// learned de-noises but is no pre-imager; local-minima needs one.
-	w, err := parseWith("learned")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.spec.Can(withCapability["local-minima"]) {
-		t.Fatal("learned became a pre-imager; pick another estimator for this test")
-	}
-	var stderr bytes.Buffer
-	if _, err := addWith(c, []*withSpec{w}, &stderr); err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Methods) != n {
-		t.Errorf("%d methods after a skipped --with, want %d", len(c.Methods), n)
-	}
-	if want := "--with learned: skipped in abrahamsen-hansen-fig3: kind local-minima needs a pre-image estimator"; !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
-	}
-}
-
-// A kind's own check rejecting the added method skips the config too:
-// tikhonov pre-images but needs the observed input, which a kkcluster
-// centre lacks.
-func TestWithSkipsKindCheck(t *testing.T) {
-	c, err := config.Load("../../configs/huang-fig6.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := len(c.Methods)
-	w, err := parseWith("tikhonov")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	if _, err := addWith(c, []*withSpec{w}, &stderr); err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Methods) != n {
-		t.Errorf("%d methods after a skipped --with, want %d", len(c.Methods), n)
-	}
-	if want := "--with tikhonov: skipped in huang-fig6: "; !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
-	}
-}
-
 // withResultDir returns the one with-* folder a --with run made in out.
 func withResultDir(t *testing.T, out string) string {
 	t.Helper()
@@ -236,35 +167,6 @@ func readManifest(t *testing.T, dir string) report.Manifest {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func TestWithSlug(t *testing.T) {
-	slug := func(args ...string) string {
-		t.Helper()
-		ws, err := parseWiths(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return withSlug(ws)
-	}
-	a := slug("external:command=python3 my_preimage.py,label=My pre-image (v2)")
-	if !strings.HasPrefix(a, "with-my-pre-image-v2-") || len(a) != len("with-my-pre-image-v2-")+8 {
-		t.Errorf("slug %q, want with-my-pre-image-v2- and 8 hex digits", a)
-	}
-	if b := slug("external:command=python3 my_preimage.py,label=My pre-image (v2)"); b != a {
-		t.Errorf("same specs, slugs %q and %q", a, b)
-	}
-	// Same label, another command: another folder.
-	if b := slug("external:command=python3 other.py,label=My pre-image (v2)"); b == a {
-		t.Errorf("different commands share the slug %q", a)
-	}
-	if s := slug("tikhonov", "learned:alpha=0.01"); !strings.HasPrefix(s, "with-tikhonov_learned-") {
-		t.Errorf("slug %q, want with-tikhonov_learned-…", s)
-	}
-	long := slug("tikhonov:label=" + strings.Repeat("Ω very long label ", 10))
-	if len(long) > len("with-")+48+1+8 || !filepath.IsLocal(long) || strings.ContainsAny(long, " /\\.Ω") {
-		t.Errorf("slug %q: too long or unsafe", long)
-	}
 }
 
 // A --with run writes under OUT/with-SLUG, leaves the configs' own result
@@ -518,10 +420,10 @@ func TestWithSuiteBaseline(t *testing.T) {
 	if code, stdout, stderr := runCLI("suite", "-q", "--configs", configs, "--out", out, "--write-baseline", base); code != exitOK {
 		t.Fatalf("suite --write-baseline: exit %d\n%s%s", code, stdout, stderr)
 	}
-	suite := func() (int, string, string) {
+	runSuite := func() (int, string, string) {
 		return runCLI("suite", "-q", "--configs", configs, "--out", out, "--with", "tikhonov", "--baseline", base)
 	}
-	code, stdout, stderr := suite()
+	code, stdout, stderr := runSuite()
 	if code != exitOK {
 		t.Fatalf("suite --with --baseline: exit %d, want 0\n%s%s", code, stdout, stderr)
 	}
@@ -536,11 +438,11 @@ func TestWithSuiteBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep suiteReport
+	var rep suite.Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Changes) != 0 || len(rep.NotCompared) != 1 || rep.NotCompared[0] != (addedCells{Config: "tiny", Method: "Tikhonov", Spec: "tikhonov", Cells: 2}) {
+	if len(rep.Changes) != 0 || len(rep.NotCompared) != 1 || rep.NotCompared[0] != (suite.AddedCells{Config: "tiny", Method: "Tikhonov", Spec: "tikhonov", Cells: 2}) {
 		t.Errorf("suite.json: changes %v, added_not_compared %+v; want none and tiny/Tikhonov/2", rep.Changes, rep.NotCompared)
 	}
 
@@ -563,7 +465,7 @@ func TestWithSuiteBaseline(t *testing.T) {
 	if err := report.WriteJSONL(filepath.Join(base, "tiny", "records.jsonl"), recs); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr = suite()
+	code, stdout, stderr = runSuite()
 	if code != exitClaim || !strings.Contains(stdout, "metric mse_median") || !strings.Contains(stdout, "1 change.") {
 		t.Errorf("suite --with against a baseline with a moved HR metric: exit %d, want 1 and that one change\n%s%s", code, stdout, stderr)
 	}

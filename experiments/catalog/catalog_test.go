@@ -95,7 +95,7 @@ func TestDatasetOptions(t *testing.T) {
 		if !ok {
 			t.Fatalf("dataset %s is not registered", tc.name)
 		}
-		err := spec.Check(parseDataset(t, tc.name, tc.opts).Dataset.Options)
+		_, err := spec.Parse(parseDataset(t, tc.name, tc.opts).Dataset.Options)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s%s: %v", tc.name, tc.opts, err)
@@ -128,9 +128,9 @@ func TestParsedOptions(t *testing.T) {
 	if err != nil || fmt.Sprint(yb.Subsets) != "[1]" || yb.Width != 0 {
 		t.Errorf("yaleb defaults: %+v, %v", yb, err)
 	}
-	yf, labels, err := yaleFacesOptions(parseDataset(t, "yalefaces", "").Dataset.Options)
-	if err != nil || labels != "condition" || !yf.Dedupe {
-		t.Errorf("yalefaces defaults: %+v %s, %v", yf, labels, err)
+	yf, err := yaleFacesOptions(parseDataset(t, "yalefaces", "").Dataset.Options)
+	if err != nil || yf.labels != "condition" || !yf.Dedupe {
+		t.Errorf("yalefaces defaults: %+v, %v", yf, err)
 	}
 	rings, err := ringsOptions(parseDataset(t, "two-rings", "").Dataset.Options)
 	if err != nil || rings.N != 500 || rings.Radii != [2]float64{1, 2} || rings.ArcEnd != [2]float64{360, 360} {
@@ -152,11 +152,11 @@ func TestLoadNeedsRoot(t *testing.T) {
 			continue
 		}
 		c := parseDataset(t, d.Name, "")
-		_, err := d.Load(runner.NewEnv(c, "", nil), c.Dataset.Options)
+		_, err := runner.NewEnv(c, "", nil).LoadData()
 		if err == nil || !strings.Contains(err.Error(), "no data root") {
 			t.Errorf("%s without a data root: %v", d.Name, err)
 		}
-		_, err = d.Load(runner.NewEnv(c, empty, nil), c.Dataset.Options)
+		_, err = runner.NewEnv(c, empty, nil).LoadData()
 		if err == nil || !strings.Contains(err.Error(), empty) && !strings.Contains(err.Error(), datasets.SumsFile) {
 			t.Errorf("%s with an empty data root: %v", d.Name, err)
 		}
@@ -165,9 +165,8 @@ func TestLoadNeedsRoot(t *testing.T) {
 		if tc.want == "" {
 			continue
 		}
-		d, _ := runner.LookupDataset(tc.name)
 		c := parseDataset(t, tc.name, tc.opts)
-		if _, err := d.Load(runner.NewEnv(c, empty, nil), c.Dataset.Options); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := runner.NewEnv(c, empty, nil).LoadData(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Load %s%s: %v, want %q", tc.name, tc.opts, err, tc.want)
 		}
 	}
@@ -177,9 +176,8 @@ func TestLoadNeedsRoot(t *testing.T) {
 // held out give 8 training and 4 test images, labelled by group when asked,
 // in the requested pixel range, and the same images for the same seed.
 func TestSyntheticLoad(t *testing.T) {
-	d, _ := runner.LookupDataset("synthetic-images")
 	c := parseDataset(t, "synthetic-images", ", classes: 2, groups: 2, per_cell: 3, test_per_cell: 1, labels: group, scale: [-1, 1], width: 3, height: 2")
-	data, err := d.Load(runner.NewEnv(c, "", nil), c.Dataset.Options)
+	data, err := runner.NewEnv(c, "", nil).LoadData()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,13 +199,12 @@ func TestSyntheticLoad(t *testing.T) {
 	if lo < -1 || hi > 1 || hi-lo < 0.5 {
 		t.Errorf("pixels in [%g, %g], want a spread inside [−1, 1]", lo, hi)
 	}
-	again, err := d.Load(runner.NewEnv(c, "", nil), c.Dataset.Options)
+	again, err := runner.NewEnv(c, "", nil).LoadData()
 	if err != nil || !mat.Equal(again.Train.X, tr.X) || !mat.Equal(again.Test.X, te.X) {
 		t.Errorf("a second load with the same seed differs (%v)", err)
 	}
-	rings, _ := runner.LookupDataset("two-rings")
 	c = parseDataset(t, "two-rings", ", n: 12")
-	data, err = rings.Load(runner.NewEnv(c, "", nil), c.Dataset.Options)
+	data, err = runner.NewEnv(c, "", nil).LoadData()
 	if err != nil || data.Train.X.RawMatrix().Rows != 12 || data.Test != nil {
 		t.Errorf("two-rings n = 12: %v, %v", data, err)
 	}
@@ -284,12 +281,11 @@ func TestScene15Cache(t *testing.T) {
 	if err != nil || !mat.Equal(first.X, second.X) {
 		t.Fatalf("cached descriptors differ from the computed ones (%v)", err)
 	}
-	spec, _ := runner.LookupDataset("scene15")
-	a, err := spec.Load(env, c.Dataset.Options)
+	a, err := env.LoadData()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := spec.Load(runner.NewEnv(c, dir, nil), c.Dataset.Options)
+	b, err := runner.NewEnv(c, dir, nil).LoadData()
 	if err != nil || a.Train != b.Train || !mat.Equal(a.Train.X, first.X) {
 		t.Errorf("registry loads: shared %v, equal to the direct load %v (%v)", a.Train == b.Train, mat.Equal(a.Train.X, first.X), err)
 	}

@@ -9,73 +9,32 @@ import (
 )
 
 func init() {
-	runner.RegisterDataset(runner.DatasetSpec{
-		Name: "two-rings",
-		Doc:  "synthetic two noisy (partial) rings in 2-D (Abrahamsen & Hansen Figs. 2–3); seeded, needs no data",
-		Check: func(s config.Section) error {
-			_, err := ringsOptions(s)
-			return err
-		},
-		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
-			o, err := ringsOptions(s)
-			if err != nil {
-				return nil, err
-			}
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[datasets.RingsOptions]{
+		Name:  "two-rings",
+		Doc:   "synthetic two noisy (partial) rings in 2-D (Abrahamsen & Hansen Figs. 2–3); seeded, needs no data",
+		Parse: ringsOptions,
+		// The drawn points, in the plane.
+		Shape: func(o datasets.RingsOptions) runner.Shape { return runner.Shape{Points: o.N, Dim: 2} },
+		Load: func(env *runner.Env, _ *datasets.Root, o datasets.RingsOptions) (*runner.Data, error) {
 			set, err := datasets.TwoRings(o, env.Rand("data"))
-			if err != nil {
-				return nil, err
-			}
-			return &runner.Data{Train: set}, nil
+			return train(set, err)
 		},
-	})
-	runner.RegisterDataset(runner.DatasetSpec{
+	}))
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[uspsOpts]{
 		Name:      "usps",
 		Doc:       "USPS digits (ESL zip.train.gz / zip.test.gz), 16×16 in [−1, 1]; seeded choice per digit",
 		NeedsRoot: true,
-		Check: func(s config.Section) error {
-			_, err := uspsOptions(s)
-			return err
-		},
-		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
-			o, err := uspsOptions(s)
-			if err != nil {
-				return nil, err
-			}
-			root, err := env.Root()
-			if err != nil {
-				return nil, err
-			}
-			train, test, err := datasets.LoadUSPS(root, o.USPSOptions, env.Rand("data"))
-			if err != nil {
-				return nil, err
-			}
-			// The files hold [−1, 1] with background −1; scale: [0, 1] puts
-			// the background at 0, where an ℓ1 penalty means "blank".
-			for _, set := range []*datasets.Set{train, test} {
-				if err := datasets.Rescale(set.X, [2]float64{-1, 1}, [2]float64{o.lo, o.hi}); err != nil {
-					return nil, err
-				}
-			}
-			return &runner.Data{Train: train, Test: test}, nil
-		},
-	})
-	runner.RegisterDataset(runner.DatasetSpec{
+		Parse:     uspsOptions,
+		Shape:     uspsShape,
+		Load:      loadUSPS,
+	}))
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[datasets.YaleBOptions]{
 		Name:      "yaleb",
 		Doc:       "Extended Yale B cropped faces (CroppedYale PGMs) by illumination subset, resized, in [0, 1]",
 		NeedsRoot: true,
-		Check: func(s config.Section) error {
-			_, err := yalebOptions(s)
-			return err
-		},
-		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
-			o, err := yalebOptions(s)
-			if err != nil {
-				return nil, err
-			}
-			root, err := env.Root()
-			if err != nil {
-				return nil, err
-			}
+		Parse:     yalebOptions,
+		Shape:     yalebShape,
+		Load: func(env *runner.Env, root *datasets.Root, o datasets.YaleBOptions) (*runner.Data, error) {
 			set, imgs, err := datasets.LoadYaleB(root, o)
 			if err != nil {
 				return nil, err
@@ -83,7 +42,57 @@ func init() {
 			env.Log.Info("loaded Yale B", "images", len(imgs), "subsets", o.Subsets, "size", fmt.Sprintf("%d×%d", set.Width, set.Height))
 			return &runner.Data{Train: set}, nil
 		},
-	})
+	}))
+}
+
+// train is the data of a dataset without a test set: set, or err.
+func train(set *datasets.Set, err error) (*runner.Data, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &runner.Data{Train: set}, nil
+}
+
+// loadUSPS draws the digits and scales them.
+func loadUSPS(env *runner.Env, root *datasets.Root, o uspsOpts) (*runner.Data, error) {
+	tr, te, err := datasets.LoadUSPS(root, o.USPSOptions, env.Rand("data"))
+	if err != nil {
+		return nil, err
+	}
+	// The files hold [−1, 1] with background −1; scale: [0, 1] puts the
+	// background at 0, where an ℓ1 penalty means "blank".
+	for _, set := range []*datasets.Set{tr, te} {
+		if err := datasets.Rescale(set.X, [2]float64{-1, 1}, [2]float64{o.lo, o.hi}); err != nil {
+			return nil, err
+		}
+	}
+	return &runner.Data{Train: tr, Test: te}, nil
+}
+
+// yaleBPerSubset is the number of lightings of each illumination subset
+// in the 64 of Extended Yale B (Georghiades et al. 2001: 7, 12, 12, 14,
+// 19); yaleBSubjects the subjects of the cropped set (yaleB01–13, 15–39).
+var yaleBPerSubset = [6]int{1: 7, 2: 12, 3: 12, 4: 14, 5: 19}
+
+const yaleBSubjects = 38
+
+// yalebShape bounds the Yale B selection from above: every lighting of
+// the selected subsets for every selected subject (the data root's bad
+// and missing images only make it smaller).
+func yalebShape(o datasets.YaleBOptions) runner.Shape {
+	per := 0
+	for _, k := range o.Subsets {
+		per += yaleBPerSubset[k]
+	}
+	subj := len(o.Subjects)
+	if subj == 0 {
+		subj = yaleBSubjects
+	}
+	w, h := datasets.YaleBWidth, datasets.YaleBHeight
+	if o.Width > 0 {
+		w, h = o.Width, o.Height
+	}
+	return runner.Shape{Points: subj * per, Dim: runner.Product(w, h)}
 }
 
 func intList(s config.Section, r *config.Reader, key string, def []int, lo, hi int) ([]int, error) {
@@ -155,6 +164,12 @@ func ringsOptions(s config.Section) (datasets.RingsOptions, error) {
 type uspsOpts struct {
 	datasets.USPSOptions
 	lo, hi float64 // the pixel range after scaling
+}
+
+// uspsShape is the drawn digits: the training and test images of each.
+func uspsShape(o uspsOpts) runner.Shape {
+	n := runner.Product(len(o.Digits), o.TrainPerDigit) + runner.Product(len(o.Digits), o.TestPerDigit)
+	return runner.Shape{Points: n, Dim: datasets.USPSSide * datasets.USPSSide}
 }
 
 func uspsOptions(s config.Section) (uspsOpts, error) {

@@ -13,59 +13,21 @@ import (
 // for de-noising, the 5 poses × 21 flashes for kernel k-means).
 
 func init() {
-	runner.RegisterDataset(runner.DatasetSpec{
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[yaleFacesOpts]{
 		Name:      "yalefaces",
 		Doc:       "original Yale faces (15 subjects × 11 conditions, GIF), row 0 cropped, in [0, 1]; labels = condition or subject",
 		NeedsRoot: true,
-		Check: func(s config.Section) error {
-			_, _, err := yaleFacesOptions(s)
-			return err
-		},
-		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
-			o, labels, err := yaleFacesOptions(s)
-			if err != nil {
-				return nil, err
-			}
-			root, err := env.Root()
-			if err != nil {
-				return nil, err
-			}
-			set, faces, err := datasets.LoadYaleFaces(root, o)
-			if err != nil {
-				return nil, err
-			}
-			if labels == "condition" {
-				for i, f := range faces {
-					set.Labels[i] = f.Group
-				}
-				set.LabelNames = datasets.YaleFacesConditions
-			} else {
-				set.LabelNames = nil
-				for s := 1; s <= 15; s++ {
-					set.LabelNames = append(set.LabelNames, fmt.Sprintf("subject%02d", s))
-				}
-			}
-			env.Log.Info("loaded Yale faces", "images", len(faces), "size", fmt.Sprintf("%d×%d", set.Width, set.Height), "labels", labels)
-			return &runner.Data{Train: set}, nil
-		},
-	})
-	runner.RegisterDataset(runner.DatasetSpec{
+		Parse:     yaleFacesOptions,
+		Shape:     yaleFacesShape,
+		Load:      loadYaleFaces,
+	}))
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[datasets.PIE10Selection]{
 		Name:      "pie10",
 		Doc:       "CMU PIE 32×32, first 10 subjects (5 poses): expressions (indices 0–14) or 5 poses × 21 flashes (15–119), in [0, 1]; labels = expression, pose or subject",
 		NeedsRoot: true,
-		Check: func(s config.Section) error {
-			_, err := pieOptions(s)
-			return err
-		},
-		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
-			o, err := pieOptions(s)
-			if err != nil {
-				return nil, err
-			}
-			root, err := env.Root()
-			if err != nil {
-				return nil, err
-			}
+		Parse:     pieOptions,
+		Shape:     pieShape,
+		Load: func(env *runner.Env, root *datasets.Root, o datasets.PIE10Selection) (*runner.Data, error) {
 			all, info, err := datasets.LoadPIE10(root)
 			if err != nil {
 				return nil, err
@@ -78,23 +40,74 @@ func init() {
 			env.Log.Info("loaded CMU PIE", "images", n, "subset", o.Subset, "labels", o.Labels)
 			return &runner.Data{Train: set}, nil
 		},
-	})
+	}))
 }
 
-func yaleFacesOptions(s config.Section) (datasets.YaleFacesOptions, string, error) {
+// loadYaleFaces reads the faces and labels them by condition or subject.
+func loadYaleFaces(env *runner.Env, root *datasets.Root, o yaleFacesOpts) (*runner.Data, error) {
+	set, faces, err := datasets.LoadYaleFaces(root, o.YaleFacesOptions)
+	if err != nil {
+		return nil, err
+	}
+	if o.labels == "condition" {
+		for i, f := range faces {
+			set.Labels[i] = f.Group
+		}
+		set.LabelNames = datasets.YaleFacesConditions
+	} else {
+		set.LabelNames = nil
+		for s := 1; s <= 15; s++ {
+			set.LabelNames = append(set.LabelNames, fmt.Sprintf("subject%02d", s))
+		}
+	}
+	env.Log.Info("loaded Yale faces", "images", len(faces), "size", fmt.Sprintf("%d×%d", set.Width, set.Height), "labels", o.labels)
+	return &runner.Data{Train: set}, nil
+}
+
+// yaleFacesShape: 15 × 11 files, 156 distinct (PROVENANCE.md), row 0
+// cropped.
+func yaleFacesShape(o yaleFacesOpts) runner.Shape {
+	n, w, h := 165, datasets.YaleFacesWidth, datasets.YaleFacesHeight-1
+	if o.Dedupe {
+		n = 156
+	}
+	if o.Width > 0 {
+		w, h = o.Width, o.Height
+	}
+	return runner.Shape{Points: n, Dim: runner.Product(w, h)}
+}
+
+// pieShape: 15 expression images or 5 poses × 21 flashes a subject
+// (PROVENANCE.md's index map), of 32×32.
+func pieShape(o datasets.PIE10Selection) runner.Shape {
+	per := map[string]int{"expression": 15, "poses": 105}[o.Subset]
+	subj := len(o.Subjects)
+	if subj == 0 {
+		subj = 10
+	}
+	return runner.Shape{Points: subj * per, Dim: 32 * 32}
+}
+
+// yaleFacesOpts are the Yale faces options and the labels asked for.
+type yaleFacesOpts struct {
+	datasets.YaleFacesOptions
+	labels string // "condition" or "subject"
+}
+
+func yaleFacesOptions(s config.Section) (yaleFacesOpts, error) {
 	r := s.Reader("dataset")
-	var o datasets.YaleFacesOptions
+	var o yaleFacesOpts
 	o.Width = r.Int("width", 0, 1)
 	o.Height = r.Int("height", 0, 1)
 	o.Dedupe = r.Bool("dedupe", true)
-	labels := r.String("labels", "condition", "condition", "subject")
+	o.labels = r.String("labels", "condition", "condition", "subject")
 	if err := r.Err(); err != nil {
-		return o, "", err
+		return o, err
 	}
 	if (o.Width == 0) != (o.Height == 0) {
-		return o, "", s.Errorf("width", "dataset: give both width and height to resize, or neither")
+		return o, s.Errorf("width", "dataset: give both width and height to resize, or neither")
 	}
-	return o, labels, nil
+	return o, nil
 }
 
 // pieOptions reads the pie10 options; labels default to the subset's own

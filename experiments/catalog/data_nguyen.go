@@ -10,52 +10,29 @@ import (
 // faces (for Fig. 5 and Table 2, split by the robust kind) and Oil Flow
 // (Table 1).
 func init() {
-	runner.RegisterDataset(runner.DatasetSpec{
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[struct{}]{
 		Name:      "pie68",
 		Doc:       "CMU PIE frontal faces, 68 subjects × 42 lightings, 32×32 in [0, 255]; labels are subjects (the experiment splits them)",
 		NeedsRoot: true,
-		Check: func(s config.Section) error {
-			return s.Reader("dataset").Err()
-		},
-		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
-			if err := s.Reader("dataset").Err(); err != nil {
-				return nil, err
-			}
-			root, err := env.Root()
-			if err != nil {
-				return nil, err
-			}
+		Parse:     runner.NoOptions,
+		Shape:     func(struct{}) runner.Shape { return runner.Shape{Points: 68 * 42, Dim: 32 * 32} },
+		Load: func(_ *runner.Env, root *datasets.Root, _ struct{}) (*runner.Data, error) {
 			set, _, err := datasets.LoadPIE68(root)
-			if err != nil {
-				return nil, err
-			}
-			return &runner.Data{Train: set}, nil
+			return train(set, err)
 		},
-	})
-	runner.RegisterDataset(runner.DatasetSpec{
+	}))
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[string]{
 		Name:      "oilflow",
 		Doc:       "Bishop & James's three-phase oil flow data, 1000×12 per split (split: trn | tst | vdn)",
 		NeedsRoot: true,
-		Check: func(s config.Section) error {
-			r := s.Reader("dataset")
-			r.String("split", "trn", "trn", "tst", "vdn")
-			return r.Err()
-		},
-		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
+		Parse: func(s config.Section) (string, error) {
 			r := s.Reader("dataset")
 			split := r.String("split", "trn", "trn", "tst", "vdn")
-			if err := r.Err(); err != nil {
-				return nil, err
-			}
-			root, err := env.Root()
-			if err != nil {
-				return nil, err
-			}
-			set, err := datasets.LoadOilFlow(root, split)
-			if err != nil {
-				return nil, err
-			}
-			return &runner.Data{Train: set}, nil
+			return split, r.Err()
 		},
-	})
+		Shape: func(string) runner.Shape { return runner.Shape{Points: 1000, Dim: 12} },
+		Load: func(_ *runner.Env, root *datasets.Root, split string) (*runner.Data, error) {
+			return train(datasets.LoadOilFlow(root, split))
+		},
+	}))
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/runexp/runexp/internal/config"
@@ -10,35 +11,30 @@ import (
 )
 
 func init() {
-	runner.RegisterDataset(runner.DatasetSpec{
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[datasets.GISTOptions]{
 		Name:      "scene15",
 		Doc:       "Scene-15 (scene15/data, train and test folders pooled: 4485 images, 15 classes) as 512-d GIST descriptors computed by runexp",
 		NeedsRoot: true,
-		Check: func(s config.Section) error {
-			_, err := scene15Options(s)
-			return err
+		Parse:     scene15Options,
+		Shape: func(o datasets.GISTOptions) runner.Shape {
+			// 4485 images (PROVENANCE.md) as 512-d GIST (4×4 blocks × 32
+			// Gabor filters); computing them holds the 32 filters of the
+			// padded side (gist_size + 64)² and, per worker, a few complex
+			// planes of it.
+			side := float64(o.ImageSize + 64)
+			work := (32*8 + 8*16*float64(runtime.GOMAXPROCS(0))) * side * side
+			return runner.Shape{Points: 4485, Dim: 512, Work: work}
 		},
-		Load: func(env *runner.Env, s config.Section) (*runner.Data, error) {
-			o, err := scene15Options(s)
-			if err != nil {
-				return nil, err
-			}
-			root, err := env.Root()
-			if err != nil {
-				return nil, err
-			}
+		Load: func(env *runner.Env, root *datasets.Root, o datasets.GISTOptions) (*runner.Data, error) {
 			// The descriptors are computed once per process: every config
 			// run together (Tables 5–6, Fig. 6) shares them, since they take
 			// minutes. The root's files are checked against its SHA256SUMS,
 			// so within a process its directory names their content.
 			key := fmt.Sprintf("scene15-gist|%s|%d", root.Dir, o.ImageSize)
 			set, err := runner.Memo(env, key, func() (*datasets.Set, error) { return loadScene15(env, root, o) })
-			if err != nil {
-				return nil, err
-			}
-			return &runner.Data{Train: set}, nil
+			return train(set, err)
 		},
-	})
+	}))
 }
 
 // loadScene15 computes the GIST descriptors, or reads them from the run

@@ -12,15 +12,15 @@ import (
 // conditions) that needs no data root, so that every experiment kind runs
 // start, Run and Report in the default tests.
 func init() {
-	runner.RegisterDataset(runner.DatasetSpec{
-		Name: "synthetic-images",
-		Doc:  "seeded synthetic faces: classes × groups (lighting, shift) × per_cell images, needs no data; labels = class or group; test_per_cell holds images out as a test set",
-		Check: func(s config.Section) error {
-			_, err := syntheticOptions(s)
-			return err
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[syntheticOpts]{
+		Name:  "synthetic-images",
+		Doc:   "seeded synthetic faces: classes × groups (lighting, shift) × per_cell images, needs no data; labels = class or group; test_per_cell holds images out as a test set",
+		Parse: syntheticOptions,
+		Shape: func(o syntheticOpts) runner.Shape {
+			return runner.Shape{Points: runner.Product(o.Classes, o.Groups, o.PerCell), Dim: runner.Product(o.Width, o.Height)}
 		},
 		Load: loadSynthetic,
-	})
+	}))
 }
 
 type syntheticOpts struct {
@@ -55,11 +55,7 @@ func syntheticOptions(s config.Section) (syntheticOpts, error) {
 	return o, nil
 }
 
-func loadSynthetic(env *runner.Env, s config.Section) (*runner.Data, error) {
-	o, err := syntheticOptions(s)
-	if err != nil {
-		return nil, err
-	}
+func loadSynthetic(env *runner.Env, _ *datasets.Root, o syntheticOpts) (*runner.Data, error) {
 	set, info, err := datasets.SyntheticImages(o.SyntheticImagesOptions, env.Rand("data"))
 	if err != nil {
 		return nil, err

@@ -1,12 +1,13 @@
 package catalog
 
 import (
+	"github.com/runexp/runexp/internal/safefs"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,6 +29,10 @@ type featureFile struct {
 	LabelNames []string
 }
 
+// maxFeatureBytes bounds a feature file read back: Scene-15's GIST
+// descriptors are 4485 × 512 float64, 18 MB.
+const maxFeatureBytes = 1 << 30
+
 // featureCachePath returns the file holding the features named by parts
 // (definition version, options, each input file with its SHA-256) under
 // dir, and the key itself.
@@ -44,7 +49,11 @@ func featureCachePath(dir, prefix string, parts ...string) (path, key string) {
 // none or it does not hold key (a corrupt or foreign file is recomputed,
 // never trusted).
 func readFeatures(path, key string) (set *datasets.Set, ok bool) {
-	b, err := os.ReadFile(path)
+	// Inside the cache folder nothing is followed (runner.Cache's policy).
+	if safefs.CheckUnder(filepath.Dir(filepath.Dir(path)), filepath.Dir(path)) != nil {
+		return nil, false
+	}
+	b, err := safefs.ReadFile(path, maxFeatureBytes)
 	if err != nil {
 		return nil, false
 	}
@@ -67,7 +76,7 @@ func writeFeatures(path, key string, set *datasets.Set) error {
 	if err := gob.NewEncoder(&buf).Encode(&f); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefs.MkdirUnder(filepath.Dir(filepath.Dir(path)), filepath.Dir(path)); err != nil {
 		return err
 	}
 	return report.WriteFileAtomic(path, buf.Bytes())

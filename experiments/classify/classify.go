@@ -88,12 +88,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"math/rand/v2"
-	"runtime"
+	"slices"
 	"sort"
 	"strconv"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -110,6 +110,7 @@ import (
 	"github.com/runexp/runexp/internal/kernel"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/metrics"
+	"github.com/runexp/runexp/internal/par"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -120,18 +121,17 @@ func init() {
 		check, start)
 	// The metric names hold λ and k (lpkpca_l0.05_k3), which the code
 	// builds from the options: only the options can say which exist.
-	k.Metrics = func(opts any, name string) bool {
+	k.Metrics = func(opts any) []string {
 		o, ok := opts.(options)
-		return ok && o.metricNames()[name]
+		if !ok {
+			return nil
+		}
+		return slices.Sorted(maps.Keys(o.metricNames()))
 	}
 	k.Items = items
 	k.PointReason = pointReason
 	runner.RegisterKind(k)
 }
-
-// splitWorkers is the number of goroutines a cell runs its splits on, each
-// calling the BLAS backend (LPKPCA's eigensolves, the Gram products).
-func splitWorkers() int { return runtime.GOMAXPROCS(0) }
 
 type options struct {
 	width         string // "mean-distance" or "absolute"
@@ -346,7 +346,7 @@ func (in *instance) fit(sp *split, sigma float64) (*fitted, error) {
 			s = sigma * f.meanDist
 		}
 		k := kernel.NewGaussianSigma(s)
-		in.env.Log.Info("fitting kernel PCA", "split", sp.index, "train", len(sp.ytr), "kernel", k.String())
+		in.env.Log.Info("fitting kernel PCA", "split", sp.index, "train", len(sp.ytr), "kernel", kernel.Label(k))
 		m, err := methods.FitKPCA(sp.xtr, k)
 		if err != nil {
 			return nil, err
@@ -425,8 +425,8 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	for j := range lp {
 		lp[j] = make([]float64, len(in.splits))
 	}
-	// Splits are independent: run them concurrently (each writes only its
-	// own slots), at most GOMAXPROCS at a time.
+	// Splits are independent: they run on the cores the pool has idle
+	// (par.Run), each writing only its own slots.
 	errs := make([]error, len(in.splits))
 	dists := make([]float64, len(in.splits))
 	costs := make([]splitCost, len(in.splits))
@@ -434,14 +434,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if in.opt.graphStats {
 		stats = make([]*splitStats, len(in.splits))
 	}
-	sem := make(chan struct{}, splitWorkers())
-	var wg sync.WaitGroup
-	for s, sp := range in.splits {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+	par.Run(len(in.splits), func(next func() (int, bool)) {
+		for s, ok := next(); ok; s, ok = next() {
+			sp := in.splits[s]
 			errs[s] = in.runSplit(sp, sigma, q, s, kp, lp, dists)
 			if errs[s] == nil {
 				costs[s], errs[s] = in.splitCost(sp, sigma, q)
@@ -449,9 +444,8 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			if errs[s] == nil && stats != nil {
 				stats[s], errs[s] = in.graphStats(sp, sigma, q)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -19,10 +19,9 @@ import (
 // seeded shuffle: the images no longer say anything about the labels.
 func init() {
 	runner.RegisterDataset(runner.DatasetSpec{
-		Name:  "classify-test-shuffled",
-		Doc:   "synthetic faces with shuffled labels (classify tests)",
-		Check: func(config.Section) error { return nil },
-		Load: func(env *runner.Env, _ config.Section) (*runner.Data, error) {
+		Name: "classify-test-shuffled",
+		Doc:  "synthetic faces with shuffled labels (classify tests)",
+		Load: func(env *runner.Env, _ *datasets.Root, _ any) (*runner.Data, error) {
 			set, _, err := datasets.SyntheticImages(datasets.SyntheticImagesOptions{Classes: 4, Groups: 2, PerCell: 10, Width: 8, Height: 8, Noise: 0.02}, env.Rand("data"))
 			if err != nil {
 				return nil, err

@@ -71,7 +71,8 @@ import (
 func init() {
 	k := runner.Define("denoise",
 		"de-noise test inputs with every estimator over c × #PCs; percentile bands (A&H Fig. 4) or example images (Fig. 6)",
-		check, start)
+		parse, start)
+	k.Needs = runner.Needs{Model: true, Methods: "at least one estimator"}
 	k.Items = items
 	k.PointReason = func(metric string) string {
 		if metric == "failed_rows" || metric == "nonconverged_rows" {
@@ -80,6 +81,7 @@ func init() {
 		return ""
 	}
 	k.Repeats = true
+	k.Takes = methods.Denoises
 	runner.RegisterKind(k)
 	runner.RegisterReportOnly("denoise", reportOnly...)
 }
@@ -131,14 +133,6 @@ func parse(c *config.Config) (options, error) {
 		return o, c.Experiment.Errorf("examples", "experiment: figure: images needs examples: N (how many test inputs to show)")
 	}
 	return o, nil
-}
-
-func check(c *config.Config) (options, error) {
-	o, err := parse(c)
-	if err != nil {
-		return o, err
-	}
-	return o, common.CheckModel(c, "denoise", true, "at least one estimator")
 }
 
 type instance struct {
@@ -240,6 +234,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	rec.Metrics["components"] = float64(q)
 	rec.Metrics["failed_rows"] = float64(sc.failed)
 	rec.Metrics["nonconverged_rows"] = float64(sc.nonconv)
+	for _, r := range sc.reasons {
+		rec.AddFailure(r)
+	}
 	if len(sc.good) == 0 {
 		return fmt.Errorf("every one of the %d inputs failed (first: %v)", n, st0[0].Err)
 	}
@@ -295,9 +292,11 @@ type scores struct {
 	good, raw       []float64 // over the rows that did not fail
 	sse, sseRaw     []float64
 	failed, nonconv int
-	zeros, d        int       // exact zeros among the good rows' d pixels
-	zeroRows        []float64 // per test row: its fraction of exact zeros, NaN where failed
-	diag            map[string][]float64
+	// reasons are the failed rows' errors, in row order.
+	reasons  []string
+	zeros, d int       // exact zeros among the good rows' d pixels
+	zeroRows []float64 // per test row: its fraction of exact zeros, NaN where failed
+	diag     map[string][]float64
 	// identify: per test row 1 when the pre-image's nearest clean
 	// training image has its label, 0 when not, NaN where failed; and
 	// over the good rows.
@@ -321,6 +320,7 @@ func (in *instance) score(sc *scores, z *mat.Dense, st []methods.Status) {
 		zi := z.RawRowView(i)
 		if st[i].Err != nil {
 			sc.failed++
+			sc.reasons = append(sc.reasons, st[i].Err.Error())
 			sc.mse[off+i], sc.mseRaw[off+i] = math.NaN(), math.NaN()
 			sc.zeroRows = append(sc.zeroRows, math.NaN())
 			if sc.identify {
@@ -435,7 +435,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		size, sizeKey = "energy", "energy"
 	}
 	noisy := make([]float64, 0)
-	n, d := in.test.X.Dims()
+	n, _ := in.test.X.Dims()
 	for _, x := range in.noisy {
 		for i := 0; i < n; i++ {
 			noisy = append(noisy, metrics.MSE(x.RawRowView(i), in.test.X.RawRowView(i)))
@@ -452,26 +452,25 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 			errName, in.opt.renormalize, inputs, cfg.Corruption.Printed, report.FormatFloat(metrics.Percentile(noisy, 0.5), 4), ciNote(len(in.noisy))),
 		Header: []string{"method", "params", wn, size},
 	}
-	// ciScale turns the per-pixel errors of Arrays["mse"] into the
-	// units of the mean whose interval the table shows.
-	var ciScale float64
+	// ciMetric is the mean whose interval the table shows.
+	var ciMetric string
 	switch in.opt.errorKind {
 	case "mse":
 		t.Header = append(t.Header, "median", "5th pct", "95th pct", "band width", "mean", "mean 95% CI")
-		ciScale = 1
+		ciMetric = "mse_mean"
 	case "sse":
 		t.Header = append(t.Header, "mean SSE/image [0,1]", "std", "median", "MSE/pixel [0,255]", "mean SSE 95% CI")
-		ciScale = float64(d)
+		ciMetric = "sse_mean"
 	case "mse255":
 		t.Header = append(t.Header, "MSE/pixel [0,255]", "mean SSE/image [0,1]", "MSE/pixel [0,255] 95% CI")
-		ciScale = 255 * 255
+		ciMetric = "mse255_mean"
 	}
 	t.Header = append(t.Header, "failed rows", "status")
 	varying := varyingParams(recs, cfg)
 	for i := range recs {
 		r := &recs[i]
 		mt := r.Metrics
-		row := []string{fmt.Sprint(r.Params["method"]), methodParams(r, varying), report.FormatFloat(common.Param(r, wn), 4), report.FormatFloat(common.Param(r, sizeKey), 4)}
+		row := []string{r.Method(), methodParams(r, varying), report.FormatFloat(common.Param(r, wn), 4), report.FormatFloat(common.Param(r, sizeKey), 4)}
 		var vals []float64
 		switch in.opt.errorKind {
 		case "mse":
@@ -488,7 +487,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 				row = append(row, report.FormatFloat(v, 4))
 			}
 		}
-		row = append(row, in.meanCI(r, ciScale))
+		row = append(row, in.meanCI(r, ciMetric))
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", common.StatusText(r))
 		} else {
@@ -516,7 +515,7 @@ func varyingParams(recs []report.Record, cfg *config.Config) map[string][]string
 	}
 	vals := map[string]map[string]map[string]bool{}
 	for i := range recs {
-		label := fmt.Sprint(recs[i].Params["method"])
+		label := recs[i].Method()
 		if vals[label] == nil {
 			vals[label] = map[string]map[string]bool{}
 		}
@@ -546,7 +545,7 @@ func varyingParams(recs []report.Record, cfg *config.Config) map[string][]string
 // "neighbors=5".
 func methodParams(r *report.Record, varying map[string][]string) string {
 	var parts []string
-	for _, k := range varying[fmt.Sprint(r.Params["method"])] {
+	for _, k := range varying[r.Method()] {
 		parts = append(parts, k+"="+config.FormatValue(r.Params[k]))
 	}
 	return strings.Join(parts, ", ")

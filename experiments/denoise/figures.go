@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/runexp/runexp/experiments/internal/common"
 	"github.com/runexp/runexp/experiments/internal/figs"
@@ -47,7 +48,7 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 		var pts []figs.BandPoint
 		for i := range recs {
 			r := &recs[i]
-			if fmt.Sprint(r.Params["method"]) != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
+			if r.Method() != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
 				continue
 			}
 			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: max(r.Metrics["mse_p5"], floor), Mid: max(r.Metrics["mse_median"], floor), Hi: max(r.Metrics["mse_p95"], floor)})
@@ -55,15 +56,16 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 		return pts
 	}
 	colour := func(si int) color.Color { return figs.Palette[si%len(figs.Palette)] }
+	units, axisUnits := figs.PixelScale(in.test.X), figs.AxisUnits(in.test.X)
 	w, h := out.Size(4.5*vg.Centimeter, 3.6*vg.Centimeter)
 	fig := &report.Figure{PanelW: w, PanelH: h, Placement: report.LegendBelow,
-		Caption: figs.Caption(in.env.Config, fmt.Sprintf("5th–95th percentile band (dashed edges) and median (line) of the per-input MSE over %s, a row per estimator and a column per %s; grey lines are the medians of the row's other %s", wn, size, size))}
+		Caption: figs.Caption(in.env.Config, fmt.Sprintf("5th–95th percentile band (dashed edges) and median (line) of the per-input MSE over %s, a row per estimator and a column per %s; grey lines are the medians of the row's other %s", wn, size, size), units)}
 	for _, label := range labels {
 		var row []*plot.Plot
 		for si, sz := range sizes {
 			p := report.NewPanel(fmt.Sprintf("%s = %s", size, report.FormatFloat(sz, 4)))
 			p.X.Label.Text = wn + " (log scale)"
-			p.Y.Label.Text = "MSE per pixel"
+			p.Y.Label.Text = "MSE per pixel" + axisUnits
 			p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 			p.X.Tick.Marker, p.Y.Tick.Marker = figs.LogTicks125{}, figs.LogTicks125{}
 			for sk, other := range sizes {
@@ -209,7 +211,18 @@ func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map
 	}
 	g.Images = [][][]float64{orig, noisy}
 	g.RowLabels = []string{"original", "corrupted"}
-	g.Caption = figs.Caption(in.env.Config, "example test inputs (columns, headed by their class): original, corrupted, and each estimator's pre-image (rows)")
+	shows := "example test inputs (columns, headed by their class): original, corrupted, and each estimator's pre-image (rows)"
+	if len(in.examples) > 0 && in.opt.profiles {
+		// The profile's segments, marked on the first example as the
+		// paper marks them: a red line along the row, a green one down
+		// the column.
+		g.Marks = []report.GridMark{
+			{Col: 0, Horizontal: true, At: in.opt.profileRow, Color: profileRowColour},
+			{Col: 0, At: in.opt.profileCol, Color: profileColColour},
+		}
+		shows += fmt.Sprintf("; the red line on the first example is row %d, the green one column %d, whose intensities the profiles figure plots", in.opt.profileRow, in.opt.profileCol)
+	}
+	g.Caption = figs.Caption(in.env.Config, shows, figs.PixelScale(in.test.X))
 	var lines []profileLine
 	if len(in.examples) > 0 {
 		first := in.examples[0]
@@ -220,7 +233,7 @@ func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map
 		if common.Param(r, wn) != pt.width || common.Param(r, sizeKey) != pt.size {
 			continue
 		}
-		label := fmt.Sprint(r.Params["method"])
+		label := r.Method()
 		if ps := methodParams(r, varying); ps != "" {
 			label += " (" + ps + ")"
 		}
@@ -242,11 +255,29 @@ func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map
 	return g, lines
 }
 
+// The colours of the profile's row and column, as the paper's red and
+// green lines (Okabe & Ito's vermillion and bluish green).
+var (
+	profileRowColour = color.RGBA{213, 94, 0, 255}
+	profileColColour = color.RGBA{0, 158, 115, 255}
+)
+
+// Estimators' profile lines: a colour, a dash pattern and an open marker
+// at every pixel each, so that two estimators with the same profile (Mika
+// and the Lasso at c = 50 differ by 0.0003 in median MSE) both stay
+// visible, the marker of one inside the other's.
+var (
+	profileDashes = [][]vg.Length{nil, {vg.Points(4), vg.Points(2)}, {vg.Points(1), vg.Points(1.5)}, {vg.Points(5), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}}
+	profileGlyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{}}
+)
+
 // profiles draws the intensity of each line along the profile row and
-// column, the original in black and the corrupted input in grey, with one
-// legend beside the panels.
+// column (the red and green segments the images figure marks), the
+// original in black and the corrupted input in grey, each estimator in
+// its colour, dashes and markers, with one legend beside the panels.
 func (in *instance) profiles(out *runner.Output, lines []profileLine, suffix string, pt modelPoint, wn, sizeKey string) error {
 	w, h := in.test.Width, in.test.Height
+	units := figs.PixelScale(in.test.X)
 	var panels []*plot.Plot
 	var leg report.Legend
 	for _, seg := range []struct {
@@ -254,12 +285,12 @@ func (in *instance) profiles(out *runner.Output, lines []profileLine, suffix str
 		at   func(k int) int
 		n    int
 	}{
-		{fmt.Sprintf("row %d", in.opt.profileRow), func(k int) int { return in.opt.profileRow*w + k }, w},
-		{fmt.Sprintf("column %d", in.opt.profileCol), func(k int) int { return k*w + in.opt.profileCol }, h},
+		{fmt.Sprintf("row %d (red line)", in.opt.profileRow), func(k int) int { return in.opt.profileRow*w + k }, w},
+		{fmt.Sprintf("column %d (green line)", in.opt.profileCol), func(k int) int { return k*w + in.opt.profileCol }, h},
 	} {
 		p := report.NewPanel(fmt.Sprintf("intensity along %s of the first example", seg.name))
 		p.X.Label.Text = "pixel"
-		p.Y.Label.Text = "intensity"
+		p.Y.Label.Text = "intensity" + figs.AxisUnits(in.test.X)
 		for li, l := range lines {
 			var xy plotter.XYs
 			for k := 0; k < seg.n; k++ {
@@ -269,28 +300,36 @@ func (in *instance) profiles(out *runner.Output, lines []profileLine, suffix str
 			if len(xy) < 2 {
 				continue
 			}
-			ln, err := plotter.NewLine(xy)
+			ln, pts, err := plotter.NewLinePoints(xy)
 			if err != nil {
 				return err
 			}
+			thumbs := []plot.Thumbnailer{ln}
 			switch li {
 			case 0:
 				ln.Color, ln.Width = color.Black, vg.Points(1.5)
+				p.Add(ln)
 			case 1:
 				ln.Color = color.Gray{Y: 160}
+				p.Add(ln)
 			default:
-				ln.Color = figs.Palette[(li-2)%len(figs.Palette)]
+				k := li - 2
+				ln.Color = figs.Palette[k%len(figs.Palette)]
+				ln.Dashes = profileDashes[k%len(profileDashes)]
+				pts.Color, pts.Shape = ln.Color, profileGlyphs[k%len(profileGlyphs)]
+				pts.Radius = vg.Points(2.6 - 0.3*float64(k%len(profileGlyphs)))
+				p.Add(ln, pts)
+				thumbs = append(thumbs, pts)
 			}
-			p.Add(ln)
 			if len(panels) == 0 {
-				leg.Add(l.label, ln)
+				leg.Add(l.label, thumbs...)
 			}
 		}
 		panels = append(panels, p)
 	}
 	pw, ph := out.Size(9*vg.Centimeter, 6*vg.Centimeter)
 	fig := &report.Figure{Panels: [][]*plot.Plot{panels}, PanelW: pw, PanelH: ph, Legend: leg, Placement: report.LegendRight,
-		Caption: figs.Caption(in.env.Config, fmt.Sprintf("intensity profiles of the first example along row %d and column %d (0-based): original, corrupted and each estimator's pre-image at %s = %s, %s = %s",
-			in.opt.profileRow, in.opt.profileCol, wn, report.FormatFloat(pt.width, 4), sizeKey, report.FormatFloat(pt.size, 4)))}
+		Caption: figs.Caption(in.env.Config, fmt.Sprintf("intensity profiles of the first example along row %d (the red line on the images) and column %d (the green line), 0-based: original, corrupted and each estimator's pre-image at %s = %s, %s = %s",
+			in.opt.profileRow, in.opt.profileCol, wn, report.FormatFloat(pt.width, 4), sizeKey, report.FormatFloat(pt.size, 4)), units)}
 	return figs.Save(out, fig, in.opt.figureName+"-profiles"+suffix)
 }

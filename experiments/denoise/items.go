@@ -3,6 +3,7 @@ package denoise
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/metrics"
@@ -57,29 +58,22 @@ func items(rec *report.Record, metric string) (claims.ItemStat, bool) {
 	return claims.ItemStat{Array: "mse", Stat: f}, true
 }
 
-// meanCI renders the 95% interval of a cell's mean error (per-pixel
-// errors times scale): the BCa bootstrap of package stats over test items,
-// each carrying its errors under every corruption draw (a cluster
-// bootstrap: an item's draws share the item, so they are not independent
-// samples, and resampling items covers the population of test inputs
-// under the corruption distribution, which a claim about methods is
-// about). The stream is seeded from the root seed and the cell key.
-func (in *instance) meanCI(r *report.Record, scale float64) string {
-	x := r.Arrays["mse"]
-	reps := len(in.noisy)
-	if r.Status == report.StatusFailed || len(x) == 0 || len(x)%reps != 0 {
-		return "—"
+// meanCI renders the 95% interval of a cell's mean error metric: the BCa
+// bootstrap of package stats over test items, each carrying its errors
+// under every corruption draw (a cluster bootstrap: an item's draws share
+// the item, so they are not independent samples, and resampling items
+// covers the population of test inputs under the corruption
+// distribution, which a claim about methods is about). It is
+// claims.CellInterval with the stream of the paper table's interval of
+// the same metric (tables.Paper), so the two tables print one interval.
+func (in *instance) meanCI(r *report.Record, metric string) string {
+	o := claims.Options{
+		Items:   items,
+		Repeats: len(in.noisy),
+		Rand:    func(key string) *rand.Rand { return runner.NewRand(in.env.Config.Seed, key) },
 	}
-	n := len(x) / reps
-	tab := make([][]float64, n)
-	for i := range tab {
-		tab[i] = make([]float64, reps)
-		for rep := range reps {
-			tab[i][rep] = scale * x[rep*n+i]
-		}
-	}
-	e, err := stats.Mean(tab, 0.95, stats.DefaultResamples, runner.NewRand(in.env.Config.Seed, "table-ci:"+r.Key))
-	if err != nil {
+	e, _, why := claims.CellInterval(o, "table-ci:"+r.Key+":"+metric, r, metric)
+	if why != "" {
 		return "—"
 	}
 	return fmt.Sprintf("[%s, %s]", report.FormatFloat(e.CI.Lo, 4), report.FormatFloat(e.CI.Hi, 4))

@@ -19,6 +19,7 @@ package distortion
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"sort"
 
@@ -200,9 +201,14 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		})
 	}
 	out.Tables = append(out.Tables, t)
-	sort.Sort(sort.Reverse(sort.Float64Slice(widths)))
-	sort.Sort(sort.Reverse(sort.IntSlice(qs)))
+	return in.figures(out, byKey, widths, qs)
+}
 
+// figures draws panels (a) and (b) of Fig. 2 and the whole grid from the
+// records by (c, #PCs) key.
+func (in *instance) figures(out *runner.Output, byKey map[[2]string]*report.Record, widths []float64, qs []int) error {
+	sort.Float64s(widths)
+	sort.Ints(qs)
 	panel := func(w float64, q int) *plot.Plot {
 		r := byKey[[2]string{config.FormatValue(w), fmt.Sprint(q)}]
 		if r == nil {
@@ -211,43 +217,79 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		return in.panel(r, w, q)
 	}
 	pw, ph := out.Size(6*vg.Centimeter, 6*vg.Centimeter)
-	// The paper puts c = 0.20, 5 PCs top right of both panels, and both
-	// panels move away from it towards more distortion: so each row runs
-	// from most distorted on the left to most linear on the right (largest
-	// c rightmost in (a), most PCs rightmost in (b)).
-	var rowA, rowB []*plot.Plot
-	for i := len(widths) - 1; i >= 0; i-- {
-		if p := panel(widths[i], in.opt.fixedQ); p != nil {
-			rowA = append(rowA, p)
-		}
-	}
-	for i := len(qs) - 1; i >= 0; i-- {
-		if p := panel(in.opt.fixedWidth, qs[i]); p != nil {
-			rowB = append(rowB, p)
-		}
-	}
 	wn := in.env.Config.Model.WidthName
+	shared := fmt.Sprintf("%s = %s, %d PCs", wn, report.FormatFloat(in.opt.fixedWidth, 3), in.opt.fixedQ)
+	// The paper shows c = 0.20 with 5 PCs as the top right panel of both
+	// (a) and (b), each moving from it towards more distortion. In reading
+	// order each panel here runs from most distorted to most linear and
+	// wraps after the shared panel, so that it is top right, as in the
+	// paper; the values on the linear side of it (which the paper does
+	// not give) fill the second row. It is shaded in every figure.
+	var rowA, rowB []*plot.Plot
+	var splitA, splitB int // panels up to and including the shared one
+	for _, w := range widths {
+		if p := panel(w, in.opt.fixedQ); p != nil {
+			rowA = append(rowA, p)
+			if w <= in.opt.fixedWidth {
+				splitA = len(rowA)
+			}
+		}
+	}
+	for _, q := range qs {
+		if p := panel(in.opt.fixedWidth, q); p != nil {
+			rowB = append(rowB, p)
+			if q <= in.opt.fixedQ {
+				splitB = len(rowB)
+			}
+		}
+	}
 	save := func(grid [][]*plot.Plot, name, shows string) error { return in.save(out, grid, pw, ph, name, shows) }
 	if len(rowA) > 0 {
-		if err := save([][]*plot.Plot{rowA}, "fig2a", fmt.Sprintf("panel (a): %d PCs, %s from most distorted to most linear", in.opt.fixedQ, wn)); err != nil {
+		if err := save(wrapAfter(rowA, splitA), "fig2a", fmt.Sprintf("panel (a): %d PCs, %s from most distorted to most linear in reading order; %s", in.opt.fixedQ, wn, sharedPlace(splitA, len(rowA), shared))); err != nil {
 			return err
 		}
 	}
 	if len(rowB) > 0 {
-		if err := save([][]*plot.Plot{rowB}, "fig2b", fmt.Sprintf("panel (b): %s = %s, #PCs from most distorted to most linear", wn, report.FormatFloat(in.opt.fixedWidth, 3))); err != nil {
+		if err := save(wrapAfter(rowB, splitB), "fig2b", fmt.Sprintf("panel (b): %s = %s, #PCs from most distorted to most linear in reading order; %s", wn, report.FormatFloat(in.opt.fixedWidth, 3), sharedPlace(splitB, len(rowB), shared))); err != nil {
 			return err
 		}
 	}
 	// The whole grid: rows #PCs (most first), columns c (smallest first).
 	var grid [][]*plot.Plot
-	for _, q := range qs {
+	at := ""
+	for i := range qs {
+		q := qs[len(qs)-1-i]
 		var row []*plot.Plot
-		for i := len(widths) - 1; i >= 0; i-- {
-			row = append(row, panel(widths[i], q))
+		for j, w := range widths {
+			row = append(row, panel(w, q))
+			if q == in.opt.fixedQ && w == in.opt.fixedWidth {
+				at = fmt.Sprintf("; the paper's shared panel %s is shaded (row %d, column %d)", shared, i+1, j+1)
+			}
 		}
 		grid = append(grid, row)
 	}
-	return save(grid, "fig2-grid", fmt.Sprintf("the whole grid: a row per #PCs (most first), a column per %s (smallest first)", wn))
+	return save(grid, "fig2-grid", fmt.Sprintf("the whole grid: a row per #PCs (most first), a column per %s (smallest first)%s", wn, at))
+}
+
+// wrapAfter lays out a row of panels as the paper's: the first n panels
+// (up to the shared one) on the first row and the rest on a second, or
+// one row when either part is empty.
+func wrapAfter(row []*plot.Plot, n int) [][]*plot.Plot {
+	if n == 0 || n == len(row) {
+		return [][]*plot.Plot{row}
+	}
+	return [][]*plot.Plot{row[:n], row[n:]}
+}
+
+// sharedPlace says where the shared panel is in a figure of wrapAfter.
+func sharedPlace(n, total int, shared string) string {
+	switch {
+	case n == 0:
+		return "the shared panel " + shared + " was not run"
+	case n == total:
+		return "the shared panel " + shared + " (shaded) is the last, top right as in the paper"
+	}
+	return "the shared panel " + shared + " (shaded) ends the first row, top right as in the paper; the second row holds the values on the linear side of it, which the paper does not show"
 }
 
 // save writes a figure of Fig. 2 panels, pw×ph each, with one legend
@@ -269,8 +311,14 @@ func (in *instance) legend(l *report.Legend) {
 
 var pairStyle = draw.LineStyle{Color: figs.Green, Width: vg.Points(0.6)}
 
+// sharedShade is the background of the shared panel c = 0.20, 5 PCs.
+var sharedShade = color.RGBA{250, 243, 214, 255}
+
 func (in *instance) panel(r *report.Record, w float64, q int) *plot.Plot {
 	p := report.NewPanel(fmt.Sprintf("%s = %s, %d PCs", in.env.Config.Model.WidthName, report.FormatFloat(w, 3), q))
+	if w == in.opt.fixedWidth && q == in.opt.fixedQ {
+		p.BackgroundColor = sharedShade
+	}
 	p.X.Label.Text = "x₁"
 	p.Y.Label.Text = "x₂"
 	x := in.data.Train.X

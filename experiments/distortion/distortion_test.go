@@ -49,8 +49,7 @@ func TestDistortionClosestPairs(t *testing.T) {
 		t.Fatalf("%d records, want 4", len(recs))
 	}
 	// The run's data: the same dataset, seed and stream.
-	spec, _ := runner.LookupDataset("two-rings")
-	data, err := spec.Load(runner.NewEnv(c, "", nil), c.Dataset.Options)
+	data, err := runner.NewEnv(c, "", nil).LoadData()
 	if err != nil {
 		t.Fatal(err)
 	}

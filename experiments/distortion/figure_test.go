@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/runexp/runexp/internal/linalg"
@@ -14,7 +15,9 @@ var update = flag.Bool("update", false, "rewrite the golden PNGs in testdata")
 
 // TestGoldenFig2 compares panel (a) of Fig. 2 with testdata/fig2a.png: the
 // rings in their colours, the closest pairs as segments, one legend
-// beside the panels and the caption under them.
+// beside the panels; c grows in reading order, the shared panel (c = 0.2,
+// shaded) ends the first row, top right as in the paper, and c = 1, on
+// its linear side, starts the second.
 //
 // The golden file is the pure-Go build's: at c = 0.01 the feature-space
 // distances of the ring points are all close to 2, so which 2% of the pairs
@@ -25,7 +28,8 @@ func TestGoldenFig2(t *testing.T) {
 	if linalg.Backend() != "gonum" {
 		t.Skipf("the golden figure is the pure-Go build's; this is the %s build", linalg.Backend())
 	}
-	dir, _, _, _ := runConfig(t, ringsConfig+"outputs: {width: 4, height: 4}\n", 2)
+	src := strings.Replace(ringsConfig, "c: [0.01, 0.2]", "c: [0.01, 0.2, 1]", 1)
+	dir, _, _, _ := runConfig(t, src+"outputs: {width: 4, height: 4}\n", 2)
 	got, err := os.ReadFile(filepath.Join(dir, "fig2a.png"))
 	if err != nil {
 		t.Fatal(err)

@@ -55,6 +55,7 @@ func init() {
 		"Huang et al. Figs. 4–6: kernel k-means (raw and HOG kernels), pre-images of the centres, purity and distances",
 		check, start)
 	k.PointReason = pointReason
+	k.Takes = methods.PreImages
 	runner.RegisterKind(k)
 }
 
@@ -337,6 +338,7 @@ func (in *instance) centreMetrics(c *clustering, z *mat.Dense, st []methods.Stat
 		zi := z.RawRowView(cc)
 		imgs = append(imgs, zi...)
 		if st[cc].Err != nil {
+			rec.AddFailure(st[cc].Err.Error())
 			continue
 		}
 		good = append(good, cc)
@@ -463,7 +465,7 @@ func (in *instance) preImageTable(recs []report.Record) *report.Table {
 	}
 	for i := range recs {
 		r := &recs[i]
-		row := []string{fmt.Sprint(r.Params["method"])}
+		row := []string{r.Method()}
 		for _, c := range in.cl {
 			switch {
 			case r.Status == report.StatusFailed:
@@ -503,7 +505,7 @@ func (in *instance) fig5(out *runner.Output, recs []report.Record) error {
 				row = append(row, a[cc*dim:(cc+1)*dim])
 			}
 			g.Images = append(g.Images, row)
-			g.RowLabels = append(g.RowLabels, fmt.Sprint(recs[i].Params["method"]))
+			g.RowLabels = append(g.RowLabels, recs[i].Method())
 		}
 		files, err := g.Save(out.Path("fig5-" + c.name))
 		out.Add(files...)
@@ -559,7 +561,7 @@ func (in *instance) fig6Grid(out *runner.Output, recs []report.Record) error {
 		}
 		g.Images = [][][]float64{cells}
 		g.ColLabels = labels
-		g.RowLabels = []string{fmt.Sprint(recs[i].Params["method"])}
+		g.RowLabels = []string{recs[i].Method()}
 		g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("pre-image of cluster centre %d (%s kernel) with the interpolated metric P_t, then with each neighbour's own metric P_i, headed by its interpolation weight α_i", in.opt.fig6Centre+1, in.opt.fig6Kernel))
 		files, err := g.Save(out.Path("fig6-metrics"))
 		out.Add(files...)

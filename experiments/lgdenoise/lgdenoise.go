@@ -74,6 +74,7 @@ func init() {
 	// ratio and error.
 	k.Version = "4"
 	k.Items = items
+	k.Takes = methods.Denoises
 	runner.RegisterKind(k)
 }
 
@@ -122,6 +123,16 @@ type part struct {
 	train *mat.Dense
 	test  []int // rows of the test set
 	fit   *huang.Fitted
+}
+
+// modelName names the part's model in logs and the shared fit's key:
+// "lgdenoise-train" for the pooled model, "lgdenoise-train-GROUP" for a
+// group's.
+func (p *part) modelName() string {
+	if p.name == "" {
+		return "lgdenoise-train"
+	}
+	return "lgdenoise-train-" + p.name
 }
 
 type instance struct {
@@ -277,7 +288,7 @@ func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, er
 	nt, d := in.test.X.Dims()
 	o := &outcome{z: mat.NewDense(nt, d, nil), failed: make([]error, nt)}
 	for _, p := range in.parts {
-		m, err := huang.Model(in.env, "lgdenoise-train-"+p.name, p.train, p.fit, cell)
+		m, err := huang.Model(in.env, p.modelName(), p.train, p.fit, cell)
 		if err != nil {
 			return nil, err
 		}
@@ -368,6 +379,7 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 		if o.failed[i] != nil {
 			nfail[g]++
 			nfail[all]++
+			rec.AddFailure(o.failed[i].Error())
 			for _, h := range []int{g, all} {
 				for j := range arr[h] {
 					arr[h][j] = append(arr[h][j], math.NaN())
@@ -421,13 +433,16 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		models += fmt.Sprintf("%s: %d train / %d test, σ = %s, %d neighbours; ", name, n, len(p.test), report.FormatFloat(p.fit.Sigma, 4), p.fit.Neighbors)
 	}
 	t := &report.Table{
-		Title: "Table 1: de-noising by group — APE mean ± std (0–255) and SNR (eq. 14), 95% CIs in brackets",
+		Title: "Every group and method (long form): APE mean ± std (0–255) and SNR (eq. 14), 95% CIs in brackets",
 		Caption: fmt.Sprintf("Rows: groups of %s; columns: methods. Models %s: %s corruption: %s. SNR is %s; every KPCA component kept. %s",
 			cfg.Dataset.Name, in.opt.models, models, cfg.Corruption.Printed, snrCaption[in.opt.snr], ciNote),
 		Header: []string{"group", "noisy APE"},
 	}
 	for i := range recs {
-		t.Header = append(t.Header, fmt.Sprint(recs[i].Params["method"])+" APE", "SNR")
+		// Each method's SNR column names the method too: a terminal
+		// too narrow for the table splits it between columns.
+		m := recs[i].Method()
+		t.Header = append(t.Header, m+" APE", m+" SNR")
 	}
 	for g := 0; g <= len(in.groups); g++ {
 		suffix, title := "_all", "all"
@@ -454,6 +469,19 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	return in.figure(out, recs)
 }
 
+// imageNote is Fig. 7's "(APE, SNR)" of the image z of test row i,
+// computed as measure does (the same numbers as the record's per-image
+// arrays), or "(failed)" when z is not finite.
+func (in *instance) imageNote(z []float64, i int) string {
+	for _, v := range z {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "(failed)"
+		}
+	}
+	clean, noisy := in.test.X.RawRowView(i), in.noisy.RawRowView(i)
+	return "(" + report.FormatFloat(metrics.APE(z, clean, in.opt.apeScale), 3) + ", " + report.FormatFloat(metrics.SNR(z, noisy, clean), 3) + ")"
+}
+
 // snrMetric and snrCaption name each SNR reading's metric and describe it.
 var (
 	snrMetric  = map[string]string{snrPerImage: "snr_mean", snrPooled: "snr_pooled"}
@@ -464,7 +492,8 @@ var (
 )
 
 // figure draws Fig. 7: the example test images, clean, noisy and every
-// method's de-noised one.
+// method's de-noised one, each with its APE and SNR under it as the paper
+// prints them, "(APE, SNR)".
 func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	if len(in.examples) == 0 {
 		return nil
@@ -474,26 +503,34 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	g := &report.ImageGrid{Width: w, Height: h, Scale: max(1, 96/max(w, h)), Lo: 0, Hi: 1,
 		Title: "Fig. 7: de-noising examples (first test image of each group)"}
 	var orig, noisy [][]float64
+	var noisyNotes []string
 	for _, i := range in.examples {
 		orig = append(orig, in.test.X.RawRowView(i))
 		noisy = append(noisy, in.noisy.RawRowView(i))
+		noisyNotes = append(noisyNotes, in.imageNote(in.noisy.RawRowView(i), i))
 		g.ColLabels = append(g.ColLabels, in.titles[in.group[i]])
 	}
 	g.Images = [][][]float64{orig, noisy}
+	g.Notes = [][]string{nil, noisyNotes}
 	g.RowLabels = []string{"original", "noisy"}
-	g.Caption = figs.Caption(in.env.Config, "the first test image of each group (columns): original, noisy, and each estimator's de-noised image (rows)")
+	g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("the first test image of each group (columns): original, noisy, and each estimator's de-noised image (rows; the paper's figure has a column per method and a row per example); under each image, as in the paper, its (APE on the 0–%s scale, SNR of eq. 14)",
+		report.FormatFloat(in.opt.apeScale, 4)), figs.PixelScale(in.test.X))
 	for i := range recs {
 		ex := recs[i].Arrays["examples"]
 		var row [][]float64
-		for k := range in.examples {
+		var notes []string
+		for k, ti := range in.examples {
 			if len(ex) >= (k+1)*dd {
 				row = append(row, ex[k*dd:(k+1)*dd])
+				notes = append(notes, in.imageNote(ex[k*dd:(k+1)*dd], ti))
 			} else {
 				row = append(row, nil)
+				notes = append(notes, "")
 			}
 		}
 		g.Images = append(g.Images, row)
-		g.RowLabels = append(g.RowLabels, fmt.Sprint(recs[i].Params["method"]))
+		g.Notes = append(g.Notes, notes)
+		g.RowLabels = append(g.RowLabels, recs[i].Method())
 	}
 	files, err := g.Save(out.Path(in.opt.figureName))
 	out.Add(files...)

@@ -125,6 +125,27 @@ func TestPerGroup(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "fig7.png")); err != nil {
 		t.Errorf("figure: %v", err)
 	}
+	// Fig. 7 prints each image's (APE, SNR) under it, as the paper does:
+	// the numbers of the records' per-image arrays (item 0 of each group
+	// is its first test image, the example shown), computed apart from
+	// the figure by measure.
+	svg, err := os.ReadFile(filepath.Join(dir, "fig7.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"Kwok-Tsang", "Mika"} {
+		for _, g := range []string{"groupa", "groupb", "groupc"} {
+			r := recs[m]
+			note := "(" + report.FormatFloat(r.Arrays["ape_"+g][0], 3) + ", " + report.FormatFloat(r.Arrays["snr_"+g][0], 3) + ")"
+			if !strings.Contains(string(svg), ">"+note+"<") {
+				t.Errorf("fig7.svg lacks %s's note %s for %s", m, note, g)
+			}
+		}
+	}
+	// The noisy input's SNR is 0 by eq. 14 (z = noisy).
+	if !strings.Contains(string(svg), ", 0)<") {
+		t.Error("fig7.svg has no noisy note with SNR 0")
+	}
 }
 
 const huangMeanDistance = "mean-distance"

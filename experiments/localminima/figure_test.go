@@ -33,7 +33,8 @@ outputs: {width: 4, height: 4}
 
 // TestGoldenFig3 draws Fig. 3 end to end and compares it with
 // testdata/fig3-preimages.png: pre-images coloured by the start's ring
-// over tinted rings, x0 under them, one legend outside, the caption.
+// over tinted rings, x0 under them, one legend outside, and the cost
+// panel with testdata/fig3-cost.png.
 func TestGoldenFig3(t *testing.T) {
 	t.Setenv("RUNEXP_DATA", "")
 	c, err := config.Parse("fig3-test.yaml", []byte(fig3))
@@ -61,4 +62,11 @@ func TestGoldenFig3(t *testing.T) {
 	if cap != want {
 		t.Errorf("caption\n%q, want\n%q", cap, want)
 	}
+	// The cost panel: sans-serif like every figure, each c labelled, the
+	// points off the axes, the legend outside the data.
+	cost, err := os.ReadFile(filepath.Join(c.Outputs.Dir, "fig3-cost.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reporttest.CheckPNG(t, "fig3-cost.png", cost, *update)
 }

@@ -43,11 +43,26 @@ import (
 func init() {
 	k := runner.Define("local-minima",
 		"a pre-image estimator started from every training point, over c (Abrahamsen & Hansen Fig. 3)",
-		check, start)
+		parse, start)
+	k.Takes = methods.PreImages
 	k.PointReason = func(string) string {
 		return "one noisy point de-noised from every training point, as the paper's figure does: the distinct pre-images are a property of that one problem, with no sample of items to resample"
 	}
+	k.Needs = runner.Needs{Model: true, Methods: "a pre-image estimator (e.g. - name: mika)", Why: "local-minima starts a pre-image iteration from each training point"}
+	// The point is checked against the data's dimension by validate too,
+	// from the dataset's options, not only once the data is loaded.
+	k.Shape = func(c *config.Config, opts any, s runner.Shape) error {
+		return checkPoint(c, opts.(options), s.Dim)
+	}
 	runner.RegisterKind(k)
+}
+
+// checkPoint refuses a point of another dimension than the data's.
+func checkPoint(c *config.Config, o options, dim int) error {
+	if dim > 0 && dim != len(o.point) {
+		return c.Experiment.Errorf("point", "experiment.point: has %d coordinates, the data has %d", len(o.point), dim)
+	}
+	return nil
 }
 
 type options struct {
@@ -66,17 +81,6 @@ func parse(c *config.Config) (options, error) {
 	return o, r.Err()
 }
 
-func check(c *config.Config) (options, error) {
-	o, err := parse(c)
-	if err != nil {
-		return o, err
-	}
-	if err := common.CheckModel(c, "local-minima", true, "a pre-image estimator (e.g. - name: mika)"); err != nil {
-		return o, err
-	}
-	return o, common.RequireMethods(c, methods.PreImages, "local-minima starts a pre-image iteration from each training point")
-}
-
 type instance struct {
 	env  *runner.Env
 	opt  options
@@ -89,7 +93,7 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 		return nil, err
 	}
 	if _, dim := d.Train.X.Dims(); dim != len(o.point) {
-		return nil, env.Config.Experiment.Errorf("point", "experiment.point: has %d coordinates, the data has %d", len(o.point), dim)
+		return nil, checkPoint(env.Config, o, dim)
 	}
 	return &instance{env: env, opt: o, data: d}, nil
 }
@@ -108,7 +112,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	pi, err := cell.Method.Spec.NewPreImager(cell.Method.Params)
+	pi, err := cell.Method.NewPreImager()
 	if err != nil {
 		return err
 	}
@@ -148,6 +152,7 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, cost []float64, re
 	for i := 0; i < n; i++ {
 		if st[i].Err != nil {
 			failed++
+			rec.AddFailure(st[i].Err.Error())
 			cost[i] = math.NaN()
 			continue
 		}
@@ -194,7 +199,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	}
 	for i := range recs {
 		r := &recs[i]
-		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Num(r.Params[wn]), 4)}
+		row := []string{r.Method(), report.FormatFloat(common.Num(r.Params[wn]), 4)}
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", "failed: "+r.Error, "", "", "", "", "", "", "", "")
 		} else {
@@ -219,7 +224,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	byMethod := map[string][]*report.Record{}
 	var order []string
 	for i := range recs {
-		name := fmt.Sprint(recs[i].Params["method"])
+		name := recs[i].Method()
 		if _, ok := byMethod[name]; !ok {
 			order = append(order, name)
 		}
@@ -250,9 +255,10 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		if err != nil {
 			return err
 		}
-		// The cost panel as it was drawn, legend and all, with a caption.
-		cost := &report.Figure{Panels: [][]*plot.Plot{{in.costPlot(rs, wn, name)}}, PanelW: 2 * pw, PanelH: 1.2 * ph,
+		// The cost panel, the paper's bottom row, with its legend beside.
+		cost := &report.Figure{PanelW: 2 * pw, PanelH: 1.2 * ph, Placement: report.LegendRight,
 			Caption: figs.Caption(cfg, fmt.Sprintf("the cost R(z) = ‖φ(z) − Pφ(x0)‖² (eq. 11, P the projection on the leading components) of each of %s's pre-images against %s, coloured by the ring its start lies on (dodged sideways by ring)", name, wn))}
+		cost.Panels = [][]*plot.Plot{{in.costPlot(rs, wn, name, &cost.Legend)}}
 		if err := figs.Save(out, cost, "fig3-cost"+suffix); err != nil {
 			return err
 		}
@@ -347,14 +353,23 @@ func tint(col color.Color) color.Color {
 	return color.RGBA{mix(r), mix(g), mix(b), 255}
 }
 
-func (in *instance) costPlot(rs []*report.Record, wn, name string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s: R(z) of each pre-image (eq. 11)", name)
+// costPlot draws the cost of every pre-image against c in the house
+// style: every c of the grid labelled on a logarithmic axis, the axes
+// padded so that no point sits on them, and the rings' entries added to
+// leg (the figure's legend, outside the data).
+func (in *instance) costPlot(rs []*report.Record, wn, name string, leg *report.Legend) *plot.Plot {
+	p := report.NewPanel(fmt.Sprintf("%s: R(z) of each pre-image (eq. 11)", name))
 	p.X.Label.Text = wn + " (log scale)"
 	p.Y.Label.Text = "R(z)"
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	var ticks []plot.Tick
+	for _, r := range rs {
+		c := common.Num(r.Params[wn])
+		ticks = append(ticks, plot.Tick{Value: c, Label: report.FormatFloat(c, 3)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	labels := in.data.Train.Labels
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for ring := 0; ring < 2; ring++ {
 		// Dodge the rings sideways (±4% on the log axis) so the starts of
 		// one ring do not hide those of the other at the same cost.
@@ -372,15 +387,21 @@ func (in *instance) costPlot(rs []*report.Record, wn, name string) *plot.Plot {
 		if len(xy) == 0 {
 			continue
 		}
+		for _, q := range xy {
+			lo, hi = min(lo, q.Y), max(hi, q.Y)
+		}
 		s := figs.Scatter(xy, figs.Palette[ring], vg.Points(1.5), draw.CircleGlyph{})
 		p.Add(s)
-		p.Legend.Add(fmt.Sprintf("start on ring %d", ring+1), s)
+		leg.Add(fmt.Sprintf("start on ring %d", ring+1), s)
 	}
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
-	// Head room so the legend sits above the data.
-	p.Y.Min = math.Min(p.Y.Min, 0)
-	p.Y.Max *= 1.3
+	if len(ticks) > 0 && !math.IsInf(lo, 1) {
+		// A fifth of a decade beyond the outermost c on the log axis, and
+		// 6% of the cost range above and below, keep every point off the
+		// axes (R(z) = 0 at the largest c sat on the x axis).
+		p.X.Min, p.X.Max = ticks[0].Value/1.6, ticks[len(ticks)-1].Value*1.6
+		pad := 0.06 * max(hi-lo, math.Abs(hi), 1e-12)
+		p.Y.Min, p.Y.Max = lo-pad, hi+pad
+	}
 	return p
 }
 

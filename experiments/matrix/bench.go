@@ -21,6 +21,7 @@ type benchmark struct {
 	name    string
 	dataset string
 	dsOpts  config.Section
+	dsOpt   any // dsOpts as the dataset's Parse returned them
 	cor     datasets.Corruption
 	printed string  // the corruption as the config states it
 	lo, hi  float64 // pixel range, mapped onto [0, 1] for the score
@@ -143,10 +144,9 @@ func (b *benchmark) parseDataset(c *config.Config, v any) error {
 	if !ok {
 		return fmt.Errorf("%s: unknown dataset %q", b.name, b.dataset)
 	}
-	if spec.Check != nil {
-		if err := spec.Check(b.dsOpts); err != nil {
-			return fmt.Errorf("%s: dataset %s: %v", b.name, b.dataset, err)
-		}
+	var err error
+	if b.dsOpt, err = spec.Parse(b.dsOpts); err != nil {
+		return fmt.Errorf("%s: dataset %s: %v", b.name, b.dataset, err)
 	}
 	return nil
 }
@@ -213,7 +213,7 @@ type prepared struct {
 
 func prepare(env *runner.Env, b *benchmark) (*prepared, error) {
 	spec, _ := runner.LookupDataset(b.dataset)
-	d, err := spec.Load(env, b.dsOpts)
+	d, err := env.LoadDataset(spec, b.dsOpt)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func prepare(env *runner.Env, b *benchmark) (*prepared, error) {
 		return nil, err
 	}
 	p.key = "matrix-" + b.name
-	env.Log.Info("matrix benchmark", "name", b.name, "train", p.trainN, "test", test.X.RawMatrix().Rows, "kernel", p.kern.String())
+	env.Log.Info("matrix benchmark", "name", b.name, "train", p.trainN, "test", test.X.RawMatrix().Rows, "kernel", kernel.Label(p.kern))
 	return p, nil
 }
 

@@ -10,9 +10,11 @@ import (
 )
 
 func init() {
-	runner.RegisterKind(runner.Define("matrix",
-		"cross-paper matrix (issue 15): every de-noising estimator on every de-noising benchmark, MSE on [0, 1] with bootstrap intervals, ranks and paired wins",
-		parse, start))
+	k := runner.Define("matrix",
+		"cross-paper matrix: every de-noising estimator on every de-noising benchmark, MSE on [0, 1] with bootstrap intervals, ranks and paired wins",
+		parse, start)
+	k.Takes = methods.Denoises
+	runner.RegisterKind(k)
 }
 
 // defaultExclude are the estimators all_estimators leaves out: the

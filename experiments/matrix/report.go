@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/runexp/runexp/internal/metrics"
 	"math"
-	"strings"
 
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -31,7 +30,7 @@ func (in *instance) scores(recs []report.Record) *grid {
 	g := &grid{}
 	for i := range recs {
 		r := &recs[i]
-		g.labels = append(g.labels, fmt.Sprint(r.Params["method"]))
+		g.labels = append(g.labels, r.Method())
 		row := make([]score, len(in.benches))
 		for b, p := range in.benches {
 			sc := &row[b]
@@ -132,57 +131,69 @@ func (g *grid) rankTable() (rk [][]float64, mean []float64, n []int) {
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	g := in.scores(recs)
-	out.Tables = append(out.Tables, in.scoreTable(g), in.winsTable(g), in.benchTable())
+	scores, intervals := in.scoreTables(g)
+	out.Tables = append(out.Tables, scores, intervals, in.winsTable(g), in.benchTable())
 	return nil
 }
 
-func (in *instance) scoreTable(g *grid) *report.Table {
+// scoreTables returns the matrix of means with their ranks and, one step
+// away, the matrix of their intervals: a cell holding both would not fit
+// a terminal beside five others.
+func (in *instance) scoreTables(g *grid) (scores, intervals *report.Table) {
 	t := &report.Table{
-		Title: fmt.Sprintf("Cross-paper matrix: MSE per pixel on a [0, 1] scale, mean over test images [%g%% BCa bootstrap interval] (rank)", 100*in.opt.level),
+		Title: "Cross-paper matrix: MSE per pixel on a [0, 1] scale, mean over test images (rank)",
 		Caption: "Each benchmark's pixel range is mapped onto [0, 1] before squaring, so rows are comparable; lower is better. " +
 			"Rank 1 is the lowest mean on that benchmark (ties share the mean rank); a method that refused or failed a benchmark is not ranked there, and its mean rank is over the benchmarks it was ranked on (the count beside it). " +
-			"Test and training images are subsampled (see the benchmark table); \"first k images\" marks a slow estimator run on the first k test images only (experiment.method_test), whose paired comparisons use those images.",
+			"Test and training images are subsampled (see the benchmark table). The intervals of the means are in the next table.",
+		Header: []string{"method"},
+	}
+	iv := &report.Table{
+		Title: fmt.Sprintf("Cross-paper matrix: %g%% BCa bootstrap intervals of the means above", 100*in.opt.level),
+		Caption: fmt.Sprintf("Each interval bounds the mean per-pixel MSE of the method on the benchmark's population of test images "+
+			"(the training subsample, kernel and subspace fixed): a BCa bootstrap over the test images (%d resamples, seeded).", stats.DefaultResamples),
 		Header: []string{"method"},
 	}
 	for _, p := range in.benches {
 		t.Header = append(t.Header, p.name)
+		iv.Header = append(iv.Header, p.name)
 	}
 	t.Header = append(t.Header, "mean rank")
 	rk, mean, n := g.rankTable()
-	var notes []string
 	for m, label := range g.labels {
-		row := []string{label}
+		row, irow := []string{label}, []string{label}
 		for b := range in.benches {
 			sc := g.s[m][b]
 			if sc.status != "" {
-				row = append(row, sc.status)
+				row, irow = append(row, sc.status), append(irow, sc.status)
 				continue
 			}
-			cell := report.FormatFloat(sc.est.Mean, 4)
+			cell := report.FormatFloat(sc.est.Mean, 4) + fmt.Sprintf(" (%s)", report.FormatFloat(rk[m][b], 3))
+			icell := report.Dash
 			if sc.ciErr == nil {
-				cell += " [" + report.FormatFloat(sc.est.CI.Lo, 4) + ", " + report.FormatFloat(sc.est.CI.Hi, 4) + "]"
+				icell = "[" + report.FormatFloat(sc.est.CI.Lo, 4) + ", " + report.FormatFloat(sc.est.CI.Hi, 4) + "]"
 			} else {
-				notes = append(notes, fmt.Sprintf("%s on %s: no interval (%v)", label, in.benches[b].name, sc.ciErr))
+				icell += " " + iv.Note(fmt.Sprintf("No interval: %v.", sc.ciErr))
 			}
-			cell += fmt.Sprintf(" (%s)", report.FormatFloat(rk[m][b], 3))
 			if sc.failed > 0 {
-				cell += fmt.Sprintf(", %d failed", sc.failed)
+				cell += " " + t.Note(fmt.Sprintf("%d failed test images, left out of the mean.", sc.failed))
 			}
 			if sc.skip > 0 {
-				cell += fmt.Sprintf(", first %d images", len(sc.errs)-sc.skip)
+				k := len(sc.errs) - sc.skip
+				note := fmt.Sprintf("A slow estimator run on the first %d images of the test set only (experiment.method_test); "+
+					"its paired comparisons use those images.", k)
+				cell += " " + t.Note(note)
+				icell += " " + iv.Note(note)
 			}
-			row = append(row, cell)
+			row, irow = append(row, cell), append(irow, icell)
 		}
 		mr := "—"
 		if n[m] > 0 {
 			mr = fmt.Sprintf("%s (%d/%d)", report.FormatFloat(mean[m], 3), n[m], len(in.benches))
 		}
 		t.Rows = append(t.Rows, append(row, mr))
+		iv.Rows = append(iv.Rows, irow)
 	}
-	if len(notes) > 0 {
-		t.Caption += " " + strings.Join(notes, "; ") + "."
-	}
-	return t
+	return t, iv
 }
 
 // winsTable counts, for every ordered pair of methods, the benchmarks on

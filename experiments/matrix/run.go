@@ -36,10 +36,10 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			continue
 		}
 		t0 := time.Now()
-		errs, err := in.denoise(cell, p)
+		errs, failures, err := in.denoise(cell, p)
 		// The cost goes to the log, not the record, which must not
 		// change from run to run.
-		in.env.Log.Info("matrix cell", "method", cell.Method.Label, "benchmark", p.name, "seconds", time.Since(t0).Seconds())
+		in.env.Log.Debug("matrix cell", "method", cell.Method.Label, "benchmark", p.name, "seconds", time.Since(t0).Seconds())
 		if err != nil {
 			rec.Metrics["error_"+p.name] = 1
 			reasons = append(reasons, p.name+": "+oneLine(err.Error()))
@@ -64,6 +64,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			continue
 		}
 		ok++
+		for _, f := range failures {
+			rec.AddFailure(p.name + ": " + f)
+		}
 		rec.Arrays["err_"+p.name] = errs
 		rec.Metrics["mse_"+p.name] = sum / float64(n)
 		rec.Metrics["failed_"+p.name] = float64(nfail)
@@ -101,16 +104,17 @@ func (in *instance) skipped(cell *runner.Cell, p *prepared) int {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // denoise returns the per-image errors of the cell's estimator on p, NaN
-// where an image failed, or the reason it could not run at all.
-func (in *instance) denoise(cell *runner.Cell, p *prepared) ([]float64, error) {
+// where an image failed, with the failed images' reasons, or the reason
+// it could not run at all.
+func (in *instance) denoise(cell *runner.Cell, p *prepared) ([]float64, []string, error) {
 	spec := cell.Method.Spec
 	m, q, err := p.model(in.env)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	den, err := spec.NewDenoiser(cell.Method.Params)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// A slow estimator may be capped to the first k test images
 	// (experiment.method_test); the others are NaN, so its mean and the
@@ -121,20 +125,27 @@ func (in *instance) denoise(cell *runner.Cell, p *prepared) ([]float64, error) {
 	var out mat.Dense
 	st, err := den.Denoise(&out, &methods.DenoiseInput{Model: m, Q: q, X0: x0, Rand: runner.NewRand(cell.Seed, cell.Key+"|"+p.name)})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r, c := out.Dims(); r != k || c != p.d {
-		return nil, fmt.Errorf("the estimator returned %d×%d, want %d×%d", r, c, k, p.d)
+		return nil, nil, fmt.Errorf("the estimator returned %d×%d, want %d×%d", r, c, k, p.d)
 	}
 	errs := make([]float64, nt)
+	var failures []string
 	for i := range errs {
 		if i >= k || (i < len(st) && st[i].Err != nil) {
+			if i < k && i < len(st) {
+				failures = append(failures, st[i].Err.Error())
+			}
 			errs[i] = math.NaN()
 			continue
 		}
 		errs[i] = scaledMSE(out.RawRowView(i), p.clean.RawRowView(i), p.hi-p.lo)
+		if math.IsNaN(errs[i]) {
+			failures = append(failures, methods.ErrNotFinite.Error())
+		}
 	}
-	return errs, nil
+	return errs, failures, nil
 }
 
 // scaledMSE is the mean over pixels of ((z − x)/scale)²; a non-finite

@@ -42,9 +42,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -52,6 +50,7 @@ import (
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/metrics"
+	"github.com/runexp/runexp/internal/par"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -61,11 +60,9 @@ func init() {
 		"impute randomly deleted attribute values of random subsets; squared error over repetitions (Nguyen & De la Torre Table 1)",
 		check, start)
 	k.Items = items
+	k.Takes = methods.Imputes
 	runner.RegisterKind(k)
 }
-
-// repWorkers is the number of goroutines a cell imputes its repetitions on.
-func repWorkers() int { return min(runtime.GOMAXPROCS(0), 4) }
 
 type paperRow struct {
 	label, source string
@@ -221,6 +218,7 @@ func pname(p float64) string { return fmt.Sprintf("p%02d", int(math.Round(100*p)
 type result struct {
 	sse     float64
 	failed  bool
+	reason  string // the first failed row's error when failed
 	nonconv float64
 	err     error
 }
@@ -243,6 +241,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			nonconv += o.nonconv
 			if o.failed {
 				failedReps++
+				rec.AddFailure(o.reason)
 				perRep[r] = math.NaN()
 				continue
 			}
@@ -263,9 +262,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 }
 
 // repetitions imputes every draw with the cell's estimator. Repetitions
-// are independent (own draws, own streams), so they run on a few
-// goroutines; results are stored by index, so the record does not depend
-// on scheduling.
+// are independent (own draws, own streams), so they run on the cores the
+// pool has idle (par.Run); results are stored by index, so the record
+// does not depend on scheduling.
 func (in *instance) repetitions(cell *runner.Cell) [][]result {
 	type job struct{ pi, r int }
 	res := make([][]result, len(in.opt.pdel))
@@ -276,22 +275,12 @@ func (in *instance) repetitions(cell *runner.Cell) [][]result {
 			jobs = append(jobs, job{pi, r})
 		}
 	}
-	work := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < repWorkers(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range work {
-				res[jb.pi][jb.r] = in.impute(cell, jb.pi, jb.r)
-			}
-		}()
-	}
-	for _, jb := range jobs {
-		work <- jb
-	}
-	close(work)
-	wg.Wait()
+	par.Run(len(jobs), func(next func() (int, bool)) {
+		for k, ok := next(); ok; k, ok = next() {
+			jb := jobs[k]
+			res[jb.pi][jb.r] = in.impute(cell, jb.pi, jb.r)
+		}
+	})
 	return res
 }
 
@@ -317,8 +306,8 @@ func (in *instance) impute(cell *runner.Cell, pi, r int) result {
 	}
 	var out result
 	for _, s := range st {
-		if s.Err != nil {
-			out.failed = true
+		if s.Err != nil && !out.failed {
+			out.failed, out.reason = true, s.Err.Error()
 		}
 		out.nonconv += s.Diag["nonconverged_fits"]
 	}
@@ -341,7 +330,7 @@ func maskedCopy(dr draw) *mat.Dense {
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	t := &report.Table{
-		Title: fmt.Sprintf("Table 1: squared error of the imputed values, mean ± std over %d repetitions of %d random points", in.opt.repetitions, in.opt.points),
+		Title: fmt.Sprintf("Long form: squared error of the imputed values, mean ± std over %d repetitions of %d random points", in.opt.repetitions, in.opt.points),
 		Caption: fmt.Sprintf("Σ(imputed − true)² over the deleted entries of each repetition (a7). Dataset: %s (%d points). Rows marked (paper) are the paper's numbers, not ours.",
 			in.env.Config.Dataset.Name, in.n),
 		Header: []string{"method"},
@@ -351,7 +340,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	}
 	for i := range recs {
 		r := &recs[i]
-		row := []string{fmt.Sprint(r.Params["method"])}
+		row := []string{r.Method()}
 		for _, p := range in.opt.pdel {
 			if r.Status == report.StatusFailed {
 				row = append(row, "failed")

@@ -140,9 +140,6 @@ func check(c *config.Config) (options, error) {
 	if err != nil {
 		return o, err
 	}
-	if err := common.CheckModel(c, "robust", true, "at least one estimator"); err != nil {
-		return o, err
-	}
 	if len(c.Model.Energy) == 0 {
 		return o, c.ModelErrorf("model: the robust kind chooses subspaces by energy (model.energy)")
 	}

@@ -41,7 +41,7 @@ func (rs *results) last(label string, e float64) *report.Record {
 }
 
 func (rs *results) is(i int, label string, e float64) bool {
-	return fmt.Sprint(rs.recs[i].Params["method"]) == label && common.Param(&rs.recs[i], "energy") == e
+	return rs.recs[i].Method() == label && common.Param(&rs.recs[i], "energy") == e
 }
 
 func cellText(r *report.Record, mean, std string) string {
@@ -82,7 +82,7 @@ func (in *instance) splitText() string {
 func (in *instance) occlusionTables(out *runner.Output, rs *results) {
 	splitText := in.splitText()
 	st := &report.Table{Title: "Occlusion sizes: the paper's and ours (same share of the face)",
-		Caption: fmt.Sprintf("Our images are %d×%d; the paper's fraction is its Base Line whole-face / occluded-region error (paper-values a11). %s", in.set.Width, in.set.Height, splitText),
+		Caption: fmt.Sprintf("Our images are %d×%d; the paper's fraction is its Base Line whole-face / occluded-region error (our reading of how the paper sized its occlusions). %s", in.set.Width, in.set.Height, splitText),
 		Header:  []string{"paper side (px)", "paper fraction", "our side (px)", "our fraction"}}
 	for _, c := range in.conds {
 		st.Rows = append(st.Rows, []string{fmt.Sprint(c.paperSide), report.FormatFloat(c.paperFrac, 3), fmt.Sprint(c.side),
@@ -111,7 +111,7 @@ func (in *instance) occlusionTables(out *runner.Output, rs *results) {
 // noiseTable adds Table 2: the whole-image error per energy and method.
 func (in *instance) noiseTable(out *runner.Output, rs *results) {
 	t := &report.Table{
-		Title:   fmt.Sprintf("Table 2: mean absolute difference (0–255) to the clean face, mean ± std over %d test images", in.counts[2]),
+		Title:   fmt.Sprintf("Long form: mean absolute difference (0–255) to the clean face, mean ± std over %d test images", in.counts[2]),
 		Caption: in.splitText() + " Noise: " + in.env.Config.Corruption.Printed + ". Base Line is the noisy input itself.",
 		Header:  append([]string{"energy"}, rs.labels...),
 	}
@@ -131,7 +131,7 @@ func (in *instance) tuneTable(recs []report.Record) *report.Table {
 		Header: []string{"method", "energy", "chosen", "validation error", "grid points"}}
 	for i := range recs {
 		r := &recs[i]
-		if _, ok := in.opt.tunes[fmt.Sprint(r.Params["method"])]; !ok || r.Status == report.StatusFailed {
+		if _, ok := in.opt.tunes[r.Method()]; !ok || r.Status == report.StatusFailed {
 			continue
 		}
 		var keys []string
@@ -145,7 +145,7 @@ func (in *instance) tuneTable(recs []report.Record) *report.Table {
 		for _, k := range keys {
 			parts = append(parts, strings.TrimPrefix(k, "tuned_")+"="+report.FormatFloat(r.Metrics[k], 4))
 		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Param(r, "energy"), 3),
+		t.Rows = append(t.Rows, []string{r.Method(), report.FormatFloat(common.Param(r, "energy"), 3),
 			strings.Join(parts, ", "), report.FormatFloat(r.Metrics["val_whole_mean"], 4), fmt.Sprint(len(r.Arrays["tune_val_error"]))})
 	}
 	return t
@@ -196,7 +196,8 @@ func (in *instance) imageGrid(rs *results, skip map[string]bool, e float64, ci i
 	w, h := in.set.Width, in.set.Height
 	d := w * h
 	n, _ := in.test.Dims()
-	what := ", " + in.env.Config.Corruption.Printed
+	scale := figs.PixelRange(in.test)
+	what := ", noise " + in.env.Config.Corruption.Printed + " on " + scale
 	if c.test.region != nil {
 		what = fmt.Sprintf(", occlusion %d px (paper %d)", c.side, c.paperSide)
 	}
@@ -209,7 +210,7 @@ func (in *instance) imageGrid(rs *results, skip map[string]bool, e float64, ci i
 	}
 	g.Images = [][][]float64{orig, cor}
 	g.RowLabels = []string{"original", "corrupted"}
-	g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("example test faces (columns) at energy %s%s: original, corrupted, and each estimator's reconstruction (rows)", report.FormatFloat(100*e, 3)+"%", what))
+	g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("example test faces (columns) at energy %s%s: original, corrupted, and each estimator's reconstruction (rows)", report.FormatFloat(100*e, 3)+"%", what), figs.PixelScale(in.test))
 	for _, l := range rs.labels {
 		r := rs.last(l, e)
 		if r == nil || skip[l] {

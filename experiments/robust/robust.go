@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/datasets"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/runner"
 )
 
@@ -15,6 +16,8 @@ func init() {
 	// the detail ratio and error.
 	k.Version = "2"
 	k.Items = items
+	k.Takes = methods.Denoises
+	k.Needs = runner.Needs{Model: true, Methods: "at least one estimator"}
 	runner.RegisterKind(k)
 }
 

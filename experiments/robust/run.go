@@ -208,6 +208,7 @@ func (in *instance) measure(o *outcome, ci int, rec *report.Record) (failed, non
 		r := ci*n + i
 		if o.st[r].Err != nil {
 			failed++
+			rec.AddFailure(o.st[r].Err.Error())
 			for j := range arrs {
 				arrs[j] = append(arrs[j], math.NaN())
 			}

@@ -46,7 +46,7 @@ func Model(env *runner.Env, name string, x *mat.Dense, k kernel.Kernel) (*method
 	key := fmt.Sprintf("%s|%s|%s", name, datasets.Hash(x), k)
 	return env.Model(key, func() (*methods.KPCA, error) {
 		if env != nil {
-			env.Log.Info("fitting kernel PCA", "data", name, "kernel", k.String())
+			env.Log.Info("fitting kernel PCA", "data", name, "kernel", kernel.Label(k))
 		}
 		return methods.FitKPCA(x, k)
 	})
@@ -96,7 +96,7 @@ func Denoiser(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*m
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	den, err := cell.Method.Spec.NewDenoiser(cell.Method.Params)
+	den, err := cell.Method.NewDenoiser()
 	if err != nil {
 		return nil, 0, nil, err
 	}

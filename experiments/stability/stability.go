@@ -37,7 +37,9 @@ import (
 func init() {
 	k := runner.Define("stability",
 		"spread of pre-images started from random training points, vs c (A&H Fig. 5)",
-		check, start)
+		parse, start)
+	k.Takes = methods.PreImages
+	k.Needs = runner.Needs{Model: true, Methods: "iterative pre-image estimators (e.g. mika, tikhonov)", Why: "stability starts a pre-image iteration from training points"}
 	k.Items = items
 	runner.RegisterKind(k)
 }
@@ -54,17 +56,6 @@ func parse(c *config.Config) (options, error) {
 		zoom:   r.Float("zoom_max", 0, func(v float64) bool { return v >= 0 }, "a distance ≥ 0"),
 	}
 	return o, r.Err()
-}
-
-func check(c *config.Config) (options, error) {
-	o, err := parse(c)
-	if err != nil {
-		return o, err
-	}
-	if err := common.CheckModel(c, "stability", true, "iterative pre-image estimators (e.g. mika, tikhonov)"); err != nil {
-		return o, err
-	}
-	return o, common.RequireMethods(c, methods.PreImages, "stability starts a pre-image iteration from training points")
 }
 
 type instance struct {
@@ -115,7 +106,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	pi, err := cell.Method.Spec.NewPreImager(cell.Method.Params)
+	pi, err := cell.Method.NewPreImager()
 	if err != nil {
 		return err
 	}
@@ -168,6 +159,7 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, rec *report.Record
 			r := i*s + k
 			if st[r].Err != nil {
 				failedRows++
+				rec.AddFailure(st[r].Err.Error())
 				continue
 			}
 			if !st[r].Converged && st[r].Iterations > 0 { // a direct method has no iterations to converge
@@ -203,7 +195,8 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	wn := in.env.Config.Model.WidthName
 	out.Tables = append(out.Tables, in.table(recs, wn))
 	labels := common.Labels(recs, "method")
-	full := newPanel("mean pairwise distance of the solutions", wn)
+	units := figs.AxisUnits(in.test.X)
+	full := newPanel("mean pairwise distance of the solutions", wn, units)
 	var leg report.Legend
 	if err := bands(full, recs, labels, wn, &leg, 0); err != nil {
 		return err
@@ -211,7 +204,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 
 	// The close-up: the y range of the most stable estimator's band, as the
 	// paper's right panel zooms on the regularised curve.
-	zoom := newPanel("close-up", wn)
+	zoom := newPanel("close-up", wn, units)
 	top := in.opt.zoom
 	if top == 0 {
 		top = zoomTop(recs)
@@ -228,7 +221,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	}
 	w, h := out.Size(9*vg.Centimeter, 7*vg.Centimeter)
 	f := &report.Figure{Panels: [][]*plot.Plot{{full, zoom}}, PanelW: w, PanelH: h, Legend: leg, Placement: report.LegendBelow,
-		Caption: figs.Caption(in.env.Config, fmt.Sprintf("mean pairwise distance between the pre-images reached from random starts, over %s: mean (line) and 5th–95th percentile band over the test inputs; right, a close-up on the most stable estimator", wn))}
+		Caption: figs.Caption(in.env.Config, fmt.Sprintf("mean pairwise distance between the pre-images reached from random starts, over %s: mean (line) and 5th–95th percentile band over the test inputs; right, a close-up on the most stable estimator; distances in input space", wn), figs.PixelScale(in.test.X))}
 	return figs.Save(out, f, "fig5-stability")
 }
 
@@ -241,7 +234,7 @@ func (in *instance) table(recs []report.Record, wn string) *report.Table {
 	for i := range recs {
 		r := &recs[i]
 		mt := r.Metrics
-		row := []string{fmt.Sprint(r.Params["method"]), report.FormatFloat(common.Param(r, wn), 4)}
+		row := []string{r.Method(), report.FormatFloat(common.Param(r, wn), 4)}
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", "—", "—", "—", "—", "—", "—", common.StatusText(r))
 		} else {
@@ -254,11 +247,12 @@ func (in *instance) table(recs []report.Record, wn string) *report.Table {
 	return t
 }
 
-// newPanel is an empty panel of spread against the width on a log axis.
-func newPanel(title, wn string) *plot.Plot {
+// newPanel is an empty panel of spread against the width on a log axis;
+// units is the distance's scale (figs.AxisUnits).
+func newPanel(title, wn, units string) *plot.Plot {
 	p := report.NewPanel(title)
 	p.X.Label.Text = wn + " (log scale)"
-	p.Y.Label.Text = "mean pairwise distance"
+	p.Y.Label.Text = "mean pairwise distance" + units
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = figs.LogTicks125{}
 	return p
@@ -271,7 +265,7 @@ func zoomTop(recs []report.Record) float64 {
 	byLabel := map[string]float64{}
 	for i := range recs {
 		if recs[i].Status != report.StatusFailed {
-			l := fmt.Sprint(recs[i].Params["method"])
+			l := recs[i].Method()
 			byLabel[l] = math.Max(byLabel[l], recs[i].Metrics["spread_p95"])
 		}
 	}
@@ -298,7 +292,7 @@ func bands(p *plot.Plot, recs []report.Record, labels []string, wn string, leg *
 		var pts []figs.BandPoint
 		for i := range recs {
 			r := &recs[i]
-			if fmt.Sprint(r.Params["method"]) != label || r.Status == report.StatusFailed {
+			if r.Method() != label || r.Status == report.StatusFailed {
 				continue
 			}
 			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: y(r.Metrics["spread_p5"]), Mid: y(r.Metrics["spread_mean"]), Hi: y(r.Metrics["spread_p95"])})

@@ -24,8 +24,8 @@ type Index struct {
 	// pkgs lists each package directory's files, sorted by path.
 	pkgs map[string][]*file
 	// decl maps a package directory and a top-level name (a method's
-	// receiver type for methods) to the files declaring it.
-	decl    map[string]map[string][]*file
+	// receiver type for methods) to the declarations of it.
+	decl    map[string]map[string][]*decl
 	owned   map[string]bool
 	ignored map[string]bool
 
@@ -36,39 +36,54 @@ type Index struct {
 type file struct {
 	path, dir string
 	pkg       string // package name
-	sum       [sha256.Size]byte
-	refs      map[string]bool
-	// quals maps an imported module package directory to the names used
-	// through it (pkg.Name).
-	quals map[string]map[string]bool
+	// sum is the normalised text of the whole file (All).
+	sum   [sha256.Size]byte
+	decls []*decl
 	ast   *ast.File
 	fset  *token.FileSet
-	// init is true when the file has an init function, which runs
-	// whether or not its names are used.
+}
+
+// decl is one top-level declaration: a function, a method, or a whole
+// var, const, type or import-free group (a const block's iota ties its
+// specs together, so a group is one unit).
+type decl struct {
+	file *file
+	// id names it in a fingerprint: its file, its names, its ordinal
+	// among the file's declarations of those names.
+	id string
+	// sum is its token stream without comments, with the //go:
+	// directives of its doc comment, the file's package clause and
+	// build constraints, and the import path of every package it
+	// names, so that a changed import under the same name counts.
+	sum  [sha256.Size]byte
+	refs map[string]bool
+	// quals maps an imported module package directory to the names
+	// used through it (pkg.Name).
+	quals map[string]map[string]bool
+	// init is true for an init function and for a package-level var
+	// whose value calls a function: either runs whether or not its
+	// names are used.
 	init bool
 }
 
 // New parses every non-test .go file of fsys (a module's tree, paths
 // relative to its root) whose import paths start with module. owned lists
 // the root files (module-relative) that must not count as shared code of
-// their package: each estimator's, kind's and dataset's registering file.
+// their package: each estimator's, kind's and dataset's registering file,
+// whose init functions (the registrations) count only for themselves.
 func New(fsys fs.FS, module string, owned []string) (*Index, error) {
 	ix := &Index{
 		module: module,
 		files:  map[string]*file{},
 		pkgs:   map[string][]*file{},
-		decl:   map[string]map[string][]*file{},
+		decl:   map[string]map[string][]*decl{},
 		owned:  map[string]bool{},
 		memo:   map[string]string{},
 	}
 	for _, o := range owned {
 		ix.owned[o] = true
 	}
-	type parsed struct {
-		f   *file
-		ast *ast.File
-	}
-	var all []parsed
+	srcs := map[string][]byte{}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -81,38 +96,14 @@ func New(fsys fs.FS, module string, owned []string) (*Index, error) {
 			return err
 		}
 		fset := token.NewFileSet()
-		// Parsed for the names it declares and uses; scanned for the
-		// fingerprint; the //go: directives, which are code, added.
-		af, err := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
+		af, err := parser.ParseFile(fset, p, src, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return fmt.Errorf("codefp: %w", err)
 		}
-		h := sha256.New()
-		// The token stream, without comments and semicolons (most
-		// are inserted at line ends, so they follow the layout), is
-		// the code whatever its layout.
-		var sc scanner.Scanner
-		sc.Init(fset.AddFile(p, -1, len(src)), src, nil, 0)
-		for {
-			_, tok, lit := sc.Scan()
-			if tok == token.EOF {
-				break
-			}
-			if tok == token.SEMICOLON {
-				continue
-			}
-			fmt.Fprintf(h, "%d %s\x00", tok, lit)
-		}
-		for _, line := range strings.Split(string(src), "\n") {
-			if l := strings.TrimSpace(line); strings.HasPrefix(l, "//go:") {
-				h.Write([]byte("\x00" + l))
-			}
-		}
-		f := &file{path: p, dir: path.Dir(p), pkg: af.Name.Name, refs: map[string]bool{}, quals: map[string]map[string]bool{}, fset: fset}
-		h.Sum(f.sum[:0])
+		f := &file{path: p, dir: path.Dir(p), pkg: af.Name.Name, ast: af, fset: fset}
 		ix.files[p] = f
 		ix.pkgs[f.dir] = append(ix.pkgs[f.dir], f)
-		all = append(all, parsed{f, af})
+		srcs[p] = src
 		return nil
 	})
 	if err != nil {
@@ -121,98 +112,268 @@ func New(fsys fs.FS, module string, owned []string) (*Index, error) {
 	for _, fs := range ix.pkgs {
 		sort.Slice(fs, func(i, j int) bool { return fs[i].path < fs[j].path })
 	}
-	for _, p := range all {
-		ix.scan(p.f, p.ast)
-		p.f.ast = p.ast
+	// Imports are used under their package's name, known once every
+	// file is parsed.
+	for _, p := range sortedKeys(boolKeys(srcs)) {
+		ix.scan(ix.files[p], srcs[p])
 	}
 	return ix, nil
 }
 
-// scan records what f declares and uses.
-func (ix *Index) scan(f *file, af *ast.File) {
-	declare := func(name string) {
-		if name == "_" || name == "" || name == "init" {
-			return
-		}
-		m := ix.decl[f.dir]
-		if m == nil {
-			m = map[string][]*file{}
-			ix.decl[f.dir] = m
-		}
-		m[name] = append(m[name], f)
+func boolKeys[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
 	}
-	for _, d := range af.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			if d.Recv == nil && d.Name.Name == "init" {
-				f.init = true
-			}
-			if d.Recv != nil && len(d.Recv.List) > 0 {
-				declare(receiverType(d.Recv.List[0].Type))
-			} else {
-				declare(d.Name.Name)
-			}
-		case *ast.GenDecl:
-			for _, s := range d.Specs {
-				switch s := s.(type) {
-				case *ast.TypeSpec:
-					declare(s.Name.Name)
-				case *ast.ValueSpec:
-					for _, n := range s.Names {
-						declare(n.Name)
-					}
-				}
-			}
-		}
-	}
-	// Imports of the module by the name they are used under. Blank
-	// imports only run init functions (registrations), so they add no
-	// code a result can depend on.
-	local := map[string]string{}
-	for _, im := range af.Imports {
-		p, err := strconv.Unquote(im.Path.Value)
-		if err != nil || !(p == ix.module || strings.HasPrefix(p, ix.module+"/")) {
+	return out
+}
+
+// tok is one token of a file's normalised stream.
+type tok struct {
+	pos token.Pos
+	s   string
+}
+
+// scan splits f into declarations and hashes the file and each of them.
+func (ix *Index) scan(f *file, src []byte) {
+	toks := tokens(f, src)
+	header := fileSum(f, src, toks)
+	imp := ix.importsOf(f)
+	count := map[string]int{}
+	for _, d := range f.ast.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 			continue
 		}
-		dir := strings.TrimPrefix(strings.TrimPrefix(p, ix.module), "/")
-		if dir == "" {
-			dir = "."
+		names, isInit := declNames(d)
+		key := strings.Join(names, ",")
+		dc := &decl{file: f, id: fmt.Sprintf("%s#%s#%d", f.path, key, count[key]), init: isInit,
+			refs: map[string]bool{}, quals: map[string]map[string]bool{}}
+		count[key]++
+		dc.digest(d, header, toks, imp)
+		f.decls = append(f.decls, dc)
+		for _, n := range names {
+			ix.declare(f.dir, n, dc)
 		}
-		name := ""
+	}
+}
+
+// tokens is f's token stream, without comments and semicolons (most are
+// inserted at line ends, so they follow the layout): the code whatever
+// its layout.
+func tokens(f *file, src []byte) []tok {
+	var toks []tok
+	var sc scanner.Scanner
+	tf := f.fset.File(f.ast.Pos())
+	sc.Init(tf, src, nil, 0)
+	for {
+		pos, t, lit := sc.Scan()
+		if t == token.EOF {
+			break
+		}
+		if t == token.SEMICOLON {
+			continue
+		}
+		toks = append(toks, tok{pos, fmt.Sprintf("%d %s\x00", t, lit)})
+	}
+	return toks
+}
+
+// fileSum sets f.sum from its tokens and the file-wide code outside
+// declarations: the package name and the build constraints (and any
+// other //go: line outside a decl's doc, conservatively). It returns the
+// header every declaration's digest starts with: the package name and
+// the build constraints.
+func fileSum(f *file, src []byte, toks []tok) string {
+	whole := sha256.New()
+	for _, t := range toks {
+		whole.Write([]byte(t.s))
+	}
+	header := "package " + f.pkg + "\n"
+	for _, line := range strings.Split(string(src), "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "//go:") {
+			whole.Write([]byte("\x00" + l))
+			if strings.HasPrefix(l, "//go:build") {
+				header += l + "\n"
+			}
+		}
+	}
+	whole.Sum(f.sum[:0])
+	return header
+}
+
+// fileImports are a file's imports by the name they are used under.
+type fileImports struct {
+	path map[string]string // name → import path ("." for a dot import)
+	dir  map[string]string // name → package directory, for the module's own
+	dots []string          // directories of the module's dot imports
+}
+
+// importsOf returns f's imports by the name they are used under: their
+// path, and the package directory for the module's own.
+func (ix *Index) importsOf(f *file) fileImports {
+	imp := fileImports{path: map[string]string{}, dir: map[string]string{}}
+	for _, im := range f.ast.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		dir, inModule := "", p == ix.module || strings.HasPrefix(p, ix.module+"/")
+		name := path.Base(p)
+		if inModule {
+			dir = strings.TrimPrefix(strings.TrimPrefix(p, ix.module), "/")
+			if dir == "" {
+				dir = "."
+			}
+			if fs := ix.pkgs[dir]; len(fs) > 0 {
+				name = fs[0].pkg
+			}
+		}
 		if im.Name != nil {
 			name = im.Name.Name
-		} else if fs := ix.pkgs[dir]; len(fs) > 0 {
-			name = fs[0].pkg
-		} else {
-			name = path.Base(p)
 		}
 		switch name {
 		case "_":
+			// Blank imports only run init functions (registrations),
+			// so they add no code a result can depend on.
 			continue
 		case ".":
-			// Every name of a dot import is unqualified: take the package.
-			f.quals[dir] = map[string]bool{"*": true}
+			if inModule {
+				imp.dots = append(imp.dots, dir)
+			}
+			imp.path["."] = p
 			continue
 		}
-		local[name] = dir
-		if f.quals[dir] == nil {
-			f.quals[dir] = map[string]bool{}
+		imp.path[name] = p
+		if inModule {
+			imp.dir[name] = dir
 		}
 	}
-	ast.Inspect(af, func(n ast.Node) bool {
+	return imp
+}
+
+// digest sets dc.sum from the file's header, d's //go: directives, its
+// tokens and the paths of the imports it uses, and records the
+// identifiers it refers to (dc.refs) and the names it takes from the
+// module's packages (dc.quals).
+func (dc *decl) digest(d ast.Decl, header string, toks []tok, imp fileImports) {
+	h := sha256.New()
+	h.Write([]byte(header))
+	if doc := docOf(d); doc != nil {
+		for _, c := range doc.List {
+			if strings.HasPrefix(c.Text, "//go:") {
+				h.Write([]byte(c.Text + "\n"))
+			}
+		}
+	}
+	i := sort.Search(len(toks), func(i int) bool { return toks[i].pos >= d.Pos() })
+	for ; i < len(toks) && toks[i].pos < d.End(); i++ {
+		h.Write([]byte(toks[i].s))
+	}
+	used := dc.uses(d, imp)
+	for _, name := range sortedKeys(used) {
+		fmt.Fprintf(h, "import %s %q\n", name, imp.path[name])
+	}
+	if imp.path["."] != "" {
+		fmt.Fprintf(h, "import . %q\n", imp.path["."])
+	}
+	for _, dir := range imp.dots {
+		// Every name of a dot import is unqualified: take the package.
+		dc.quals[dir] = map[string]bool{"*": true}
+	}
+	h.Sum(dc.sum[:0])
+}
+
+// uses records the identifiers d uses in dc.refs and the names it takes
+// from the module's packages in dc.quals, and returns the imports it
+// uses: a selector on an import's name is a qualified use, whose import
+// path is part of the code.
+func (dc *decl) uses(d ast.Decl, imp fileImports) map[string]bool {
+	used := map[string]bool{}
+	ast.Inspect(d, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
 			if id, ok := n.X.(*ast.Ident); ok {
-				if dir, ok := local[id.Name]; ok {
-					f.quals[dir][n.Sel.Name] = true
+				if _, ok := imp.path[id.Name]; ok {
+					used[id.Name] = true
+					if dir, ok := imp.dir[id.Name]; ok {
+						if dc.quals[dir] == nil {
+							dc.quals[dir] = map[string]bool{}
+						}
+						dc.quals[dir][n.Sel.Name] = true
+					}
 					return false
 				}
 			}
 		case *ast.Ident:
-			f.refs[n.Name] = true
+			dc.refs[n.Name] = true
+			if _, ok := imp.path[n.Name]; ok {
+				used[n.Name] = true
+			}
 		}
 		return true
 	})
+	return used
+}
+
+func (ix *Index) declare(dir, name string, d *decl) {
+	if name == "_" || name == "" || name == "init" {
+		return
+	}
+	m := ix.decl[dir]
+	if m == nil {
+		m = map[string][]*decl{}
+		ix.decl[dir] = m
+	}
+	m[name] = append(m[name], d)
+}
+
+// declNames returns the names a declaration declares (a method's
+// receiver type for a method) and whether it runs unasked: an init
+// function, or a var group whose values call functions (`var _ = f()`,
+// a registration by side effect).
+func declNames(d ast.Decl) ([]string, bool) {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv != nil && len(d.Recv.List) > 0 {
+			return []string{receiverType(d.Recv.List[0].Type) + "." + d.Name.Name, receiverType(d.Recv.List[0].Type)}, false
+		}
+		return []string{d.Name.Name}, d.Name.Name == "init"
+	case *ast.GenDecl:
+		var names []string
+		calls := false
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				names = append(names, s.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					names = append(names, n.Name)
+				}
+				if d.Tok == token.VAR {
+					for _, v := range s.Values {
+						ast.Inspect(v, func(n ast.Node) bool {
+							if _, ok := n.(*ast.CallExpr); ok {
+								calls = true
+							}
+							return !calls
+						})
+					}
+				}
+			}
+		}
+		return names, calls
+	}
+	return nil, false
+}
+
+func docOf(d ast.Decl) *ast.CommentGroup {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		return d.Doc
+	case *ast.GenDecl:
+		return d.Doc
+	}
+	return nil
 }
 
 func receiverType(e ast.Expr) string {
@@ -232,6 +393,15 @@ func receiverType(e ast.Expr) string {
 			return ""
 		}
 	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // WithOwned returns an index over the same sources whose owned root files
@@ -264,49 +434,65 @@ func (ix *Index) Resolve(name string) (string, bool) {
 	return best, best != ""
 }
 
-// Files returns the module-relative paths of the files the root file's
-// fingerprint covers, sorted. The root must be a file of the index.
-func (ix *Index) Files(root string) ([]string, error) {
+// reach returns the declarations the root file's fingerprint covers:
+// every declaration of the root, and from each declaration reached, the
+// declarations of the names it uses, in its own package and, through
+// imports, in the module's other packages; a type brings its methods
+// (declared under its name). Every package reached also brings its init
+// functions and side-effecting vars, except those of owned files (other
+// registrations) and ignored ones.
+func (ix *Index) reach(root string) (map[*decl]bool, error) {
 	rf, ok := ix.files[root]
 	if !ok {
 		return nil, fmt.Errorf("codefp: %s is not a non-test source file of the module", root)
 	}
-	seen := map[*file]bool{}
-	var queue []*file
-	add := func(f *file) {
-		if !seen[f] && (!ix.ignored[f.path] || f == rf) {
-			seen[f] = true
-			queue = append(queue, f)
+	seen := map[*decl]bool{}
+	pkgSeen := map[string]bool{}
+	var queue []*decl
+	var add func(d *decl)
+	pkg := func(dir string) {
+		if pkgSeen[dir] {
+			return
 		}
-	}
-	shared := func(dir string) {
+		pkgSeen[dir] = true
 		for _, f := range ix.pkgs[dir] {
-			if !ix.owned[f.path] {
-				add(f)
+			if ix.owned[f.path] && f != rf {
+				continue
+			}
+			for _, d := range f.decls {
+				if d.init {
+					add(d)
+				}
 			}
 		}
 	}
-	add(rf)
-	shared(rf.dir)
+	add = func(d *decl) {
+		if seen[d] || (ix.ignored[d.file.path] && d.file != rf) {
+			return
+		}
+		seen[d] = true
+		queue = append(queue, d)
+		pkg(d.file.dir)
+	}
+	for _, d := range rf.decls {
+		add(d)
+	}
+	pkg(rf.dir)
 	for len(queue) > 0 {
-		f := queue[0]
+		d := queue[0]
 		queue = queue[1:]
-		for name := range f.refs {
-			for _, g := range ix.decl[f.dir][name] {
+		for name := range d.refs {
+			for _, g := range ix.decl[d.file.dir][name] {
 				add(g)
 			}
 		}
-		for dir, names := range f.quals {
-			// An imported package counts by the names used through
-			// it (and what they reach), plus its init functions.
-			for _, g := range ix.pkgs[dir] {
-				if g.init && !ix.owned[g.path] {
-					add(g)
-				}
-			}
+		for dir, names := range d.quals {
+			pkg(dir)
 			if names["*"] {
-				for _, g := range ix.pkgs[dir] {
-					add(g)
+				for _, f := range ix.pkgs[dir] {
+					for _, g := range f.decls {
+						add(g)
+					}
 				}
 				continue
 			}
@@ -317,16 +503,41 @@ func (ix *Index) Files(root string) ([]string, error) {
 			}
 		}
 	}
+	return seen, nil
+}
+
+// Files returns the module-relative paths of the files holding the
+// declarations the root file's fingerprint covers, sorted. The root must
+// be a file of the index.
+func (ix *Index) Files(root string) ([]string, error) {
+	seen, err := ix.reach(root)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	for d := range seen {
+		set[d.file.path] = true
+	}
+	return sortedKeys(set), nil
+}
+
+// Decls returns the declarations the root file's fingerprint covers, as
+// "path#names#ordinal", sorted (for tests and debugging).
+func (ix *Index) Decls(root string) ([]string, error) {
+	seen, err := ix.reach(root)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]string, 0, len(seen))
-	for f := range seen {
-		out = append(out, f.path)
+	for d := range seen {
+		out = append(out, d.id)
 	}
 	sort.Strings(out)
 	return out, nil
 }
 
-// Fingerprint returns the hex SHA-256 of the normalised text of every file
-// Files(root) lists, with their paths.
+// Fingerprint returns the hex SHA-256 of the normalised text of every
+// declaration the root file reaches, with their identities.
 func (ix *Index) Fingerprint(root string) (string, error) {
 	ix.mu.Lock()
 	fp, ok := ix.memo[root]
@@ -334,13 +545,18 @@ func (ix *Index) Fingerprint(root string) (string, error) {
 	if ok {
 		return fp, nil
 	}
-	paths, err := ix.Files(root)
+	seen, err := ix.reach(root)
 	if err != nil {
 		return "", err
 	}
+	ds := make([]*decl, 0, len(seen))
+	for d := range seen {
+		ds = append(ds, d)
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i].id < ds[j].id })
 	h := sha256.New()
-	for _, p := range paths {
-		fmt.Fprintf(h, "%s\x00%x\n", p, ix.files[p].sum)
+	for _, d := range ds {
+		fmt.Fprintf(h, "%s\x00%x\n", d.id, d.sum)
 	}
 	fp = hex.EncodeToString(h.Sum(nil))
 	ix.mu.Lock()

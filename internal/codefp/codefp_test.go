@@ -44,14 +44,16 @@ func TestFilesFollowNames(t *testing.T) {
 		root string
 		want []string
 	}{
-		// a's own file and the package's shared files, not b or c.
-		{"est/a.go", []string{"est/a.go", "est/methods.go", "est/reg.go", "est/shared.go"}},
-		// b uses a's helper: a's file counts for b.
-		{"est/b.go", []string{"est/a.go", "est/b.go", "est/methods.go", "est/reg.go", "est/shared.go"}},
-		// The kind reaches est through est.Fit (and Model, which Fit's file
-		// declares, with its methods), not the estimators' files nor the
-		// unused Register; the blank import adds nothing.
-		{"kind/k.go", []string{"est/methods.go", "est/shared.go", "kind/k.go"}},
+		// a's own file and the shared declarations it uses (Register,
+		// Fit), not b or c, nor Model, which a does not use.
+		{"est/a.go", []string{"est/a.go", "est/reg.go", "est/shared.go"}},
+		// b uses a's helper: a's declaration of it counts for b.
+		{"est/b.go", []string{"est/a.go", "est/b.go", "est/reg.go", "est/shared.go"}},
+		// c uses Model: the type brings its methods, in methods.go.
+		{"est/c.go", []string{"est/c.go", "est/methods.go", "est/reg.go", "est/shared.go"}},
+		// The kind reaches est through est.Fit, not the estimators' files
+		// nor the unused Register; the blank import adds nothing.
+		{"kind/k.go", []string{"est/shared.go", "kind/k.go"}},
 	} {
 		if got := files(t, tree(), tc.root); !slices.Equal(got, tc.want) {
 			t.Errorf("Files(%s) = %v, want %v", tc.root, got, tc.want)
@@ -195,7 +197,68 @@ func TestIgnoredFilesNeverCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"est/a.go", "est/methods.go", "est/shared.go"}; !slices.Equal(got, want) {
+	if want := []string{"est/a.go", "est/shared.go"}; !slices.Equal(got, want) {
 		t.Errorf("Files with est/reg.go ignored = %v, want %v", got, want)
+	}
+}
+
+// TestFingerprintPerDeclaration: a fingerprint covers the declarations a
+// root reaches, not whole files. An edit to a declaration of a's file
+// that b does not use leaves b's fingerprint (the kwok-tsang case of
+// issue #28); an edit to the helper b uses does not.
+func TestFingerprintPerDeclaration(t *testing.T) {
+	base := tree()
+	base["est/a.go"] = &fstest.MapFile{Data: []byte(string(base["est/a.go"].Data) + "\nfunc mainA() int { return helperA() * 2 }\n")}
+	a, b := fingerprint(t, base, "est/a.go"), fingerprint(t, base, "est/b.go")
+	ed := edit(base, "est/a.go", "return helperA() * 2", "return helperA() * 3")
+	if fingerprint(t, ed, "est/a.go") == a {
+		t.Error("editing a's own code kept a's fingerprint")
+	}
+	if fingerprint(t, ed, "est/b.go") != b {
+		t.Error("editing a declaration b does not use changed b's fingerprint")
+	}
+	ed = edit(base, "est/a.go", "func helperA() int { return Fit() }", "func helperA() int { return Fit() + 0 }")
+	if fingerprint(t, ed, "est/b.go") == b {
+		t.Error("editing the helper b uses kept b's fingerprint")
+	}
+}
+
+// TestFingerprintImports: the package a name is imported from is part of
+// the code that uses it, and an init function or a var whose value calls
+// a function runs unasked: both count.
+func TestFingerprintImports(t *testing.T) {
+	base := tree()
+	base["est/d.go"] = &fstest.MapFile{Data: []byte("package est\n\nimport m \"math\"\n\nfunc init() { Register(\"d\") }\n\nfunc useD() float64 { return m.Sqrt(2) }\n")}
+	base["est/side.go"] = &fstest.MapFile{Data: []byte("package est\n\nvar registered = Register2()\n\nfunc Register2() int { return 1 }\n")}
+	ix := func(fsys fstest.MapFS) *Index {
+		ix, err := New(fsys, mod, []string{"est/a.go", "est/b.go", "est/c.go", "est/d.go", "kind/k.go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	fp := func(fsys fstest.MapFS, root string) string {
+		s, err := ix(fsys).Fingerprint(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	d := fp(base, "est/d.go")
+	if fp(edit(base, "est/d.go", `m "math"`, `m "math/cmplx"`), "est/d.go") == d {
+		t.Error("importing m from another package kept the fingerprint")
+	}
+	a := fp(base, "est/a.go")
+	if fp(edit(base, "est/side.go", "return 1", "return 2"), "est/a.go") == a {
+		t.Error("a side-effecting package var's code did not count")
+	}
+	decls, err := ix(base).Decls("est/a.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range decls {
+		if strings.HasPrefix(d, "est/d.go#") || strings.HasPrefix(d, "est/b.go#") {
+			t.Errorf("a reaches %s, another estimator's declaration", d)
+		}
 	}
 }

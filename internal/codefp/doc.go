@@ -3,23 +3,28 @@
 // cached cell is recomputed when the code that computed it changes.
 //
 // A fingerprint covers a root file (an estimator's, an experiment kind's or
-// a dataset's registering file) and everything it can reach: the other
-// files of its package that are not themselves "owned" roots (the shared
-// code of the package), every file of its package that declares a name
-// those files use, and, for each module package they import, the files
-// declaring the names used through the import and the files with init
-// functions, and so on from each file added.
+// a dataset's registering file) and every top-level declaration it can
+// reach: each declaration of the root, then, from every declaration
+// reached, the declarations of its package named by the identifiers it
+// uses, and, for each module package it imports, the declarations named
+// through the import; a package reached also brings its init functions
+// and its vars whose values call a function (they run whether or not
+// their names are used), except those of other owned roots (their
+// registrations). A declaration is a function, a method (declared under
+// its receiver type's name, so using a type brings every method of it), or
+// a whole var, const or type group (a const block's iota ties its specs).
 // The reach is computed on names, not types: a name used anywhere counts,
-// so it over-approximates (a local variable named like another file's
-// function pulls that file in), which costs a recomputation, never a stale
-// result. Methods belong to their receiver type, so using a type pulls in
-// every file that declares methods on it.
+// so it over-approximates (a local variable named like another
+// declaration pulls it in), which costs a recomputation, never a stale
+// result. Declarations, not files: another estimator's use of a helper
+// declared in an estimator's file brings that helper, not the estimator.
 //
-// Files are normalised before hashing: their token stream is hashed
-// without comments, so an edit to comments or layout keeps the
+// Declarations are normalised before hashing: their token stream is
+// hashed without comments, so an edit to comments or layout keeps the
 // fingerprint (a doc fix does not recompute hours of cells), while any
-// change to the code, a //go: directive included, changes it. Test files
-// (_test.go) never count.
+// change to the code changes it, a //go: directive in its doc comment,
+// its file's build constraints and the import path of every package it
+// names included. Test files (_test.go) never count.
 //
 // The same sources tell which metric names an experiment can write into
 // its records (Index.Metrics): every rec.Metrics[key] = … in the

@@ -42,30 +42,7 @@ func (ix *Index) Metrics(root string) (*MetricNames, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &MetricNames{}
-	seen := map[string]bool{}
-	var cur string
-	var fset *token.FileSet
-	open := func(n ast.Node) {
-		if !m.Open {
-			m.Open = true
-			m.Why = cur
-			if fset != nil && n != nil {
-				m.Why = fset.Position(n.Pos()).String()
-			}
-		}
-	}
-	var at ast.Node
-	add := func(p string) {
-		if strings.Trim(p, "*") == "" {
-			open(at)
-			return
-		}
-		if !seen[p] {
-			seen[p] = true
-			m.Patterns = append(m.Patterns, p)
-		}
-	}
+	sc := &metricScan{m: &MetricNames{}, seen: map[string]bool{}}
 	for _, p := range paths {
 		f := ix.files[p]
 		// Records' metrics are written by the experiments; the rest
@@ -74,51 +51,9 @@ func (ix *Index) Metrics(root string) (*MetricNames, error) {
 		if f.ast == nil || !strings.HasPrefix(p, "experiments/") {
 			continue
 		}
-		// mt := r.Metrics makes mt an alias: writes through it count.
-		aliases := map[string]bool{}
-		ast.Inspect(f.ast, func(n ast.Node) bool {
-			if a, ok := n.(*ast.AssignStmt); ok && len(a.Lhs) == len(a.Rhs) {
-				for i, r := range a.Rhs {
-					if id, ok := a.Lhs[i].(*ast.Ident); ok && isMetrics(r, nil) {
-						aliases[id.Name] = true
-					}
-				}
-			}
-			return true
-		})
-		isMap := func(e ast.Expr) bool { return isMetrics(e, aliases) }
-		cur, fset = p, f.fset
-		ast.Inspect(f.ast, func(n ast.Node) bool {
-			if n != nil {
-				at = n
-			}
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, lhs := range n.Lhs {
-					if ix, ok := lhs.(*ast.IndexExpr); ok && isMap(ix.X) {
-						add(pattern(ix.Index))
-					} else if isMetrics(lhs, nil) {
-						if len(n.Rhs) == len(n.Lhs) {
-							literalKeys(n.Rhs[i], add)
-						} else {
-							open(n)
-						}
-					}
-				}
-			case *ast.IncDecStmt:
-				if ix, ok := n.X.(*ast.IndexExpr); ok && isMap(ix.X) {
-					add(pattern(ix.Index))
-				}
-			case *ast.CallExpr:
-				for _, a := range n.Args {
-					if isMap(a) && !isLen(n) {
-						open(n)
-					}
-				}
-			}
-			return true
-		})
+		sc.file(p, f)
 	}
+	m := sc.m
 	for _, p := range m.Patterns {
 		parts := strings.Split(p, "*")
 		for i := range parts {
@@ -127,6 +62,87 @@ func (ix *Index) Metrics(root string) (*MetricNames, error) {
 		m.res = append(m.res, regexp.MustCompile("^"+strings.Join(parts, ".*")+"$"))
 	}
 	return m, nil
+}
+
+// metricScan collects the metric names Metrics finds, file by file.
+type metricScan struct {
+	m    *MetricNames
+	seen map[string]bool
+	cur  string         // the file being read
+	fset *token.FileSet // its file set
+	at   ast.Node       // the last node visited
+}
+
+// open marks the set of names open, with where, the first time.
+func (sc *metricScan) open(n ast.Node) {
+	if sc.m.Open {
+		return
+	}
+	sc.m.Open = true
+	sc.m.Why = sc.cur
+	if sc.fset != nil && n != nil {
+		sc.m.Why = sc.fset.Position(n.Pos()).String()
+	}
+}
+
+// add records the name pattern p; one that is all wildcard opens the set.
+func (sc *metricScan) add(p string) {
+	if strings.Trim(p, "*") == "" {
+		sc.open(sc.at)
+		return
+	}
+	if !sc.seen[p] {
+		sc.seen[p] = true
+		sc.m.Patterns = append(sc.m.Patterns, p)
+	}
+}
+
+// file reads the metric writes of the file p.
+func (sc *metricScan) file(p string, f *file) {
+	// mt := r.Metrics makes mt an alias: writes through it count.
+	aliases := map[string]bool{}
+	ast.Inspect(f.ast, func(n ast.Node) bool {
+		if a, ok := n.(*ast.AssignStmt); ok && len(a.Lhs) == len(a.Rhs) {
+			for i, r := range a.Rhs {
+				if id, ok := a.Lhs[i].(*ast.Ident); ok && isMetrics(r, nil) {
+					aliases[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	isMap := func(e ast.Expr) bool { return isMetrics(e, aliases) }
+	sc.cur, sc.fset = p, f.fset
+	ast.Inspect(f.ast, func(n ast.Node) bool {
+		if n != nil {
+			sc.at = n
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if ix, ok := lhs.(*ast.IndexExpr); ok && isMap(ix.X) {
+					sc.add(pattern(ix.Index))
+				} else if isMetrics(lhs, nil) {
+					if len(n.Rhs) == len(n.Lhs) {
+						literalKeys(n.Rhs[i], sc.add)
+					} else {
+						sc.open(n)
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if ix, ok := n.X.(*ast.IndexExpr); ok && isMap(ix.X) {
+				sc.add(pattern(ix.Index))
+			}
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				if isMap(a) && !isLen(n) {
+					sc.open(n)
+				}
+			}
+		}
+		return true
+	})
 }
 
 // isMetrics reports whether e is x.Metrics or one of its aliases.

@@ -1,12 +1,9 @@
 package config
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +22,10 @@ type Config struct {
 	Title string
 	Paper string
 	Kind  string
-	Seed  uint64
+	// KindLine is the line of the key kind, for the error an unknown
+	// kind gets (kinds are registered outside this package).
+	KindLine int
+	Seed     uint64
 	// Repeats is the number of corruption draws (repeats: N, 1..100);
 	// 0 when the config does not say, which kinds treat as 1.
 	// RepeatsLine is the key's line, for errors of kinds without repeats.
@@ -52,6 +52,9 @@ type Config struct {
 	Methods    []Method
 	Experiment Section
 	Outputs    Outputs
+	// PaperTable lays the reference values out as the paper prints them;
+	// nil when the config declares no layout.
+	PaperTable *PaperTable
 	Reference  []Reference
 	Claims     []Claim
 }
@@ -128,10 +131,32 @@ type Reference struct {
 	Cell   map[string]any
 	Metric string
 	Value  float64
-	// Also names further metrics printed beside ours, for papers whose
-	// metric has more than one reading (Zheng & Lai's unscaled MSE).
-	Also []string
+	// Row and Column place the value in the paper's table (PaperTable),
+	// as the paper labels them; Part names the table when the paper's one
+	// is shown as several (one per quantity of a cell, e.g. "APE" and
+	// "SNR"), "" otherwise.
+	Row, Column, Part string
+	// Printed is the paper's cell as printed when it holds more than
+	// Value (e.g. "9.28 ± 2.77"); "" prints Value.
+	Printed string
+	// Std names our metric printed as "± std" after ours, for a paper
+	// that prints mean ± std; "" for none.
+	Std  string
 	Line int
+}
+
+// PaperTable is the layout of the paper's table that the reference
+// values fill: its title (which names the reading of the paper's metric
+// the values are compared under), the header of its row labels, and its
+// parts, rows and columns in the paper's order (every reference value's
+// Part, Row and Column is one of them).
+type PaperTable struct {
+	Title   string
+	Corner  string
+	Parts   []string
+	Rows    []string
+	Columns []string
+	Line    int
 }
 
 // Claim is one of the paper's qualitative claims with its check.
@@ -150,20 +175,12 @@ type Claim struct {
 	Line            int
 }
 
-// Load reads and validates the config at path.
+// Load reads and validates the config at path. A collection (a file
+// listing other configs) is an error here: Open reads either.
 func Load(path string) (*Config, error) {
-	f, err := os.Open(path)
+	b, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	defer f.Close()
-	// Read one byte past the bound to tell a file at it from a larger one.
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	if len(b) > MaxFileBytes {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d bytes; a config is a page of YAML", MaxFileBytes)}
+		return nil, err
 	}
 	return Parse(path, b)
 }
@@ -171,26 +188,12 @@ func Load(path string) (*Config, error) {
 // Parse validates the YAML in b; file names it in errors.
 func Parse(file string, b []byte) (*Config, error) {
 	w := &walker{file: file}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			// yaml.v3 reports a file without a document (empty, or
-			// comments only) as io.EOF.
-			return nil, &Error{File: file, Msg: "empty config"}
-		}
-		return nil, yamlError(file, err)
+	root, _, err := decodeOne(file, b)
+	if err != nil {
+		return nil, err
 	}
-	if len(doc.Content) == 0 {
-		return nil, &Error{File: file, Msg: "empty config"}
-	}
-	// A second document would be silently ignored: say so instead.
-	var next yaml.Node
-	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		if err != nil {
-			return nil, yamlError(file, err)
-		}
-		return nil, &Error{File: file, Line: max(next.Line, 1), Msg: "a second YAML document (after ---): a config is one document; split it into two files"}
+	if k := collectionKey(root); k != nil {
+		return nil, &Error{File: file, Line: k.Line, Msg: "a collection of configs (collection:), not one experiment: run or validate it with runexp, which runs each member"}
 	}
 	sum := sha256.Sum256(b)
 	c := &Config{
@@ -203,9 +206,8 @@ func Parse(file string, b []byte) (*Config, error) {
 	if err := CheckFileName(c.Name); err != nil {
 		return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file name gives the result folder name %q, which would write outside --out or over runexp's own files (%v): rename the file", c.Name, err)}
 	}
-	root := doc.Content[0]
-	f, _, err := w.fields(root, "config", "title", "paper", "kind", "seed", "repeats", "notes", "reading", "variant_of", "diagnostic", "dataset",
-		"corruption", "model", "methods", "experiment", "outputs", "reference", "claims")
+	f, keys, err := w.fields(root, "config", "title", "paper", "kind", "seed", "repeats", "notes", "reading", "variant_of", "diagnostic", "dataset",
+		"corruption", "model", "methods", "experiment", "outputs", "paper_table", "reference", "claims")
 	if err != nil {
 		return nil, err
 	}
@@ -214,47 +216,9 @@ func Parse(file string, b []byte) (*Config, error) {
 			return nil, w.errf(root, "config: missing required key %q", req)
 		}
 	}
-	if c.Title, err = w.str(f["title"], "title"); err != nil {
+	c.KindLine = keys["kind"].Line
+	if err := c.parseHeader(w, f); err != nil {
 		return nil, err
-	}
-	if c.Paper, err = w.str(f["paper"], "paper"); err != nil {
-		return nil, err
-	}
-	if c.Kind, err = w.str(f["kind"], "kind"); err != nil {
-		return nil, err
-	}
-	if n := f["seed"]; n != nil {
-		s, err := w.int(n, "seed")
-		if err != nil {
-			return nil, err
-		}
-		if s < 0 {
-			return nil, w.errf(n, "seed: %d is impossible, want an integer ≥ 0", s)
-		}
-		c.Seed = uint64(s)
-	}
-	if n := f["repeats"]; n != nil {
-		r, err := w.int(n, "repeats")
-		if err != nil {
-			return nil, err
-		}
-		if r < 1 || r > MaxRepeats {
-			return nil, w.errf(n, "repeats: %d, want the number of corruption draws, 1 to %d", r, MaxRepeats)
-		}
-		c.Repeats, c.RepeatsLine = r, n.Line
-	}
-	if n := f["notes"]; n != nil {
-		if c.Notes, err = w.str(n, "notes"); err != nil {
-			return nil, err
-		}
-	}
-	if n := f["reading"]; n != nil {
-		if c.Reading, err = w.str(n, "reading"); err != nil {
-			return nil, err
-		}
-		if strings.ContainsAny(c.Reading, "\n\r") {
-			return nil, w.errf(n, "reading: want one line naming the reading (details go under notes)")
-		}
 	}
 	if err := c.parseVariant(w, f["variant_of"], f["diagnostic"]); err != nil {
 		return nil, err
@@ -263,47 +227,24 @@ func Parse(file string, b []byte) (*Config, error) {
 		return nil, err
 	}
 	c.Corruption = Corruption{Type: "none", Copies: 1}
-	if n := f["corruption"]; n != nil {
-		if err := c.parseCorruption(w, n); err != nil {
-			return nil, err
-		}
-	}
-	if n := f["model"]; n != nil {
-		if err := c.parseModel(w, n); err != nil {
-			return nil, err
-		}
-	}
-	if n := f["methods"]; n != nil {
-		if err := c.parseMethods(w, n); err != nil {
-			return nil, err
-		}
-	}
 	c.Experiment = Section{Values: map[string]any{}, file: file, lines: map[string]int{}}
-	if n := f["experiment"]; n != nil {
-		if c.Experiment, err = w.section(n, "experiment"); err != nil {
-			return nil, err
-		}
-		// Options naming an output file must be plain names.
-		for _, k := range c.Experiment.Keys() {
-			if k != "figure_name" && !strings.HasSuffix(k, "_name") {
-				continue
-			}
-			if v, ok := c.Experiment.Values[k].(string); ok {
-				if err := CheckFileName(v); err != nil {
-					return nil, c.Experiment.Errorf(k, "experiment.%s: %v (it names a file in the result folder)", k, err)
-				}
+	// The optional sections, in the order their errors are reported.
+	for _, sec := range []struct {
+		key   string
+		parse func(*walker, *yaml.Node) error
+	}{
+		{"corruption", c.parseCorruption}, {"model", c.parseModel}, {"methods", c.parseMethods},
+		{"experiment", c.parseExperiment}, {"outputs", c.parseOutputs}, {"paper_table", c.parsePaperTable},
+		{"reference", c.parseReference},
+	} {
+		if n := f[sec.key]; n != nil {
+			if err := sec.parse(w, n); err != nil {
+				return nil, err
 			}
 		}
 	}
-	if n := f["outputs"]; n != nil {
-		if err := c.parseOutputs(w, n); err != nil {
-			return nil, err
-		}
-	}
-	if n := f["reference"]; n != nil {
-		if err := c.parseReference(w, n); err != nil {
-			return nil, err
-		}
+	if err := c.checkLayout(f["paper_table"]); err != nil {
+		return nil, err
 	}
 	if n := f["claims"]; n != nil {
 		if err := c.parseClaims(w, n); err != nil {
@@ -311,6 +252,81 @@ func Parse(file string, b []byte) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// parseHeader reads the config's scalar keys: title, paper and kind
+// (present, Parse checked), seed, repeats, notes and reading.
+func (c *Config) parseHeader(w *walker, f map[string]*yaml.Node) error {
+	if err := w.strings(f, strField{"title", &c.Title}, strField{"paper", &c.Paper}, strField{"kind", &c.Kind}); err != nil {
+		return err
+	}
+	if n := f["seed"]; n != nil {
+		s, err := w.int(n, "seed")
+		if err != nil {
+			return err
+		}
+		if s < 0 {
+			return w.errf(n, "seed: %d is impossible, want an integer ≥ 0", s)
+		}
+		c.Seed = uint64(s)
+	}
+	if n := f["repeats"]; n != nil {
+		r, err := w.int(n, "repeats")
+		if err != nil {
+			return err
+		}
+		if r < 1 || r > MaxRepeats {
+			return w.errf(n, "repeats: %d, want the number of corruption draws, 1 to %d", r, MaxRepeats)
+		}
+		c.Repeats, c.RepeatsLine = r, n.Line
+	}
+	if err := w.strings(f, strField{"notes", &c.Notes}, strField{"reading", &c.Reading}); err != nil {
+		return err
+	}
+	if n := f["reading"]; n != nil && strings.ContainsAny(c.Reading, "\n\r") {
+		return w.errf(n, "reading: want one line naming the reading (details go under notes)")
+	}
+	return nil
+}
+
+// strField is a string key of a mapping and where its value goes.
+type strField struct {
+	key string
+	dst *string
+}
+
+// strings reads the string fields of f given, each when present.
+func (w *walker) strings(f map[string]*yaml.Node, fields ...strField) error {
+	for _, k := range fields {
+		if n := f[k.key]; n != nil {
+			v, err := w.str(n, k.key)
+			if err != nil {
+				return err
+			}
+			*k.dst = v
+		}
+	}
+	return nil
+}
+
+// parseExperiment reads the kind's own options, which the kind parses;
+// options naming an output file must be plain names.
+func (c *Config) parseExperiment(w *walker, n *yaml.Node) error {
+	var err error
+	if c.Experiment, err = w.section(n, "experiment"); err != nil {
+		return err
+	}
+	for _, k := range c.Experiment.Keys() {
+		if k != "figure_name" && !strings.HasSuffix(k, "_name") {
+			continue
+		}
+		if v, ok := c.Experiment.Values[k].(string); ok {
+			if err := CheckFileName(v); err != nil {
+				return c.Experiment.Errorf(k, "experiment.%s: %v (it names a file in the result folder)", k, err)
+			}
+		}
+	}
+	return nil
 }
 
 // parseVariant reads variant_of and diagnostic. The base must be a file
@@ -556,7 +572,7 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 	}
 	for i, item := range n.Content {
 		what := fmt.Sprintf("reference[%d]", i)
-		f, _, err := w.fields(item, what, "source", "cell", "metric", "value", "also")
+		f, _, err := w.fields(item, what, "source", "cell", "metric", "value", "row", "column", "part", "printed", "std")
 		if err != nil {
 			return err
 		}
@@ -575,17 +591,15 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 		if r.Value, err = w.float(f["value"], what+".value"); err != nil {
 			return err
 		}
-		if an := f["also"]; an != nil {
-			items := []*yaml.Node{an}
-			if an.Kind == yaml.SequenceNode {
-				items = an.Content
+		for _, s := range []struct {
+			key string
+			dst *string
+		}{{"row", &r.Row}, {"column", &r.Column}, {"part", &r.Part}, {"printed", &r.Printed}, {"std", &r.Std}} {
+			if f[s.key] == nil {
+				continue
 			}
-			for _, it := range items {
-				m, err := w.str(it, what+".also")
-				if err != nil {
-					return err
-				}
-				r.Also = append(r.Also, m)
+			if *s.dst, err = w.label(f[s.key], what+"."+s.key); err != nil {
+				return err
 			}
 		}
 		if cn := f["cell"]; cn != nil {

@@ -57,12 +57,27 @@
 //	            file's name); relative, of plain names (no "..", no
 //	            leading dot, not absolute)
 //	  width, height: number in (0, 100] — figure size in centimetres
+//	paper_table: mapping, optional — the paper's table the reference
+//	            values fill (see "The paper's table" below)
+//	  title:    string, one line, required — the paper's table and the
+//	            reading of its metric the values are compared under
+//	  corner:   label — the header over the row labels
+//	  parts:    list of labels — one table each, when the paper's cells
+//	            hold several quantities (e.g. [APE, SNR])
+//	  rows, columns: lists of labels, required — as the paper prints them,
+//	            in its order
 //	reference:  list of paper values printed beside ours
 //	  - source: string, required — paper, table, row (and paper-values path)
 //	    cell:   mapping — parameters selecting the cell(s) (e.g. method, s)
 //	    metric: string — which of our metrics it compares to
 //	    value:  number — the printed value
-//	    also:   list of metrics — further readings of ours printed beside it
+//	    row, column: labels — the value's place in paper_table (required
+//	            with it, forbidden without)
+//	    part:   label — its part of paper_table (required when it lists
+//	            parts)
+//	    printed: string — the paper's cell as printed when it holds more
+//	            than value (e.g. "9.28 ± 2.77")
+//	    std:    string — our metric printed as "± std" after ours
 //	claims:     list of the paper's claims, each checked as pass/fail
 //	  - id:     string, required
 //	    statement, source: string — source cites the paper claim tested,
@@ -74,6 +89,23 @@
 //	            numbers and setup only through references ({evidence},
 //	            {dataset.subsets}, {metric:NAME}; package claims, Expand)
 //
+// # Collections
+//
+// A file whose top level has the key collection names other configs
+// instead of describing an experiment, so that one command runs a set:
+//
+//	title:      string, required — what the set regenerates
+//	notes:      string
+//	collection: list, required, not empty — names of configs beside this
+//	            file (huang-table1, or huang-table1.yaml), each listed
+//	            once; a member may be a collection itself
+//
+// No other key is allowed: the members' settings stay in their own files.
+// Open reads a config or a collection, Load only a config. A member that
+// does not exist is a FILE:LINE: error naming the closest configs;
+// package suite expands collections (members in order, each config once)
+// and reports a cycle at the line that closes it.
+//
 // # Grids
 //
 // Every list under model (c, gamma, sigma, components, energy) and under a
@@ -81,6 +113,24 @@
 // product of the model axes times, for each method, the product of its
 // parameter axes. Each cell has a canonical key that does not depend on key
 // order or on how a number was written (0.5 and 5e-1 are the same cell).
+//
+// # The paper's table
+//
+// A table the paper prints is regenerated in the paper's layout: the
+// config declares it (paper_table), and each reference value names its
+// row and column as the paper labels them, so that tables.txt shows every
+// cell as runexp's value with the paper's beside it ("255.4 (paper 268)")
+// in the paper's rows and columns. The layout is declared here rather
+// than derived from ../shared/paper-values at run time, so that a run
+// needs only the repository: Parse checks it (every value has a place,
+// listed in rows, columns and parts, and no two share one; labels are
+// one line of at most MaxLabel characters) and reports a bad one at its
+// FILE:LINE, and a test of the shipped configs checks each value against
+// the paper-values table its source cites. A label may differ from the
+// paper's print where the paper's would mislead beside ours: the paper's
+// own method keeps the paper's name for it ("local Gram (Huang et al.)",
+// not the paper's "Our Method"), and a row of our stand-in data names
+// the group it is read from ("Smile (happy)").
 //
 // # Errors
 //
@@ -91,12 +141,18 @@
 // # Bounds
 //
 // A config can only make runexp write inside --out and allocate what it
-// plainly asks for. The file's name (without extension) names its result
+// plainly asks for, with one exception it has to be given leave for: a
+// method named external runs the command its command parameter names, and
+// that command can do anything its user can. runexp validate lists such
+// commands, and run and suite refuse the config unless --allow-external
+// is given (docs/external-estimators.md, "Trust"). The file's name (without extension) names its result
 // folder and must be a plain name (CheckFileName: no separator, not "."
 // or "..", no leading dot), as must experiment.figure_name and any other
 // experiment option ending in _name. A file holds one YAML document. It
 // expands, aliases included, to at most MaxNodes nodes. Numbers are
 // finite, and integers within ±2^53 (so that they survive conversion to
 // float64 exactly). The grid has at most runner.DefaultMaxCells cells
-// unless runexp --max-cells raises it.
+// unless runexp --max-cells raises it. What the data and the kernel
+// matrix need is estimated from the dataset's options before anything is
+// loaded (runner.Validate) and refused beyond the machine's memory.
 package config

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestFuzzSeedsShipped: every shipped config parses (FuzzParse's
-// property on the seeds too large to fuzz from).
+// TestFuzzSeedsShipped: every shipped config and collection parses
+// (FuzzParse's property on the seeds too large to fuzz from).
 func TestFuzzSeedsShipped(t *testing.T) {
 	paths, _ := filepath.Glob("../../configs/*.yaml")
 	if len(paths) == 0 {
@@ -20,7 +20,7 @@ func TestFuzzSeedsShipped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Parse(p, b); err != nil {
+		if _, _, err := ParseAny(p, b); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
 	}

@@ -293,6 +293,15 @@ func (s Section) Keys() []string {
 	return k
 }
 
+// Line returns the line of key in the file, or the section's line when
+// the key is absent.
+func (s Section) Line(key string) int {
+	if l, ok := s.lines[key]; ok {
+		return l
+	}
+	return s.line
+}
+
 // Has reports whether key is set.
 func (s Section) Has(key string) bool { _, ok := s.Values[key]; return ok }
 

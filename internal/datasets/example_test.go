@@ -71,18 +71,3 @@ func ExampleCorruptEach() {
 	// noisy: 6×12, sources [0 0 1 1 2 2], values in [0, 1]
 	// row 5: 2×1 rectangle at (2, 1), 2 black pixels
 }
-
-func ExampleLoadYaleB() {
-	r, err := datasets.OpenRoot("") // --data flag value, or RUNEXP_DATA
-	if err != nil {
-		log.Fatal(err)
-	}
-	// Zheng & Lai's faces: light within 12° of the camera axis, 92×112.
-	set, imgs, err := datasets.LoadYaleB(r, datasets.YaleBOptions{Subsets: []int{1}, Width: 92, Height: 112})
-	if err != nil {
-		log.Fatal(err)
-	}
-	rows, cols := set.X.Dims()
-	fmt.Printf("%d faces of %d pixels; first %s (subject %d, %.1f° off axis)\n",
-		rows, cols, imgs[0].Path, imgs[0].Subject, imgs[0].Angle)
-}

@@ -1,10 +1,13 @@
 package datasets
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"image"
 	"image/color"
 	"image/gif"
+	"image/jpeg"
 	"math"
 	"os"
 	"path/filepath"
@@ -121,6 +124,96 @@ func FuzzParsePIEMap(f *testing.F) {
 		for i, e := range m {
 			if e.Index != i {
 				t.Fatalf("row %d has index %d", i, e.Index)
+			}
+		}
+	})
+}
+
+// FuzzDecodeUSPS: a USPS file as stored, gzip and all (members, CRC-32,
+// and the text's bounds).
+func FuzzDecodeUSPS(f *testing.F) {
+	for _, s := range []string{"1 -1 0.5 1\n", "\n\n\n", ""} {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write([]byte(s))
+		zw.Close()
+		f.Add(buf.Bytes())
+		f.Add(append(buf.Bytes(), buf.Bytes()...))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		u, err := decodeUSPS("fuzz", b)
+		if err != nil {
+			return
+		}
+		if len(u.pix) != len(u.labels)*uspsPixels || len(u.labels) == 0 || len(u.labels) > uspsMaxDigits {
+			t.Fatalf("%d pixels for %d digits", len(u.pix), len(u.labels))
+		}
+	})
+}
+
+// FuzzParseNumbers: the Oil Flow text files.
+func FuzzParseNumbers(f *testing.F) {
+	for _, s := range []string{"1 2 3\n4 5 6\n", "1 0 0\n\n", "1 NaN 2\n", "1e308 -1e308 0x1p3\n", ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := parseNumbers("fuzz", b, 3)
+		if err != nil {
+			return
+		}
+		r, c := m.Dims()
+		if c != 3 || r < 1 || r > oilMaxLines {
+			t.Fatalf("%d×%d", r, c)
+		}
+		for _, v := range m.RawMatrix().Data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("accepted %v", v)
+			}
+		}
+	})
+}
+
+// FuzzDecodeORL: the ORL zip archive (its entries' names, sizes, CRC-32
+// and PGMs).
+func FuzzDecodeORL(f *testing.F) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("att_faces/s1/1.pgm")
+	w.Write([]byte("P5 2 2 255\n\x00\x01\x02\x03"))
+	w, _ = zw.Create("att_faces/README")
+	w.Write([]byte("x"))
+	zw.Close()
+	f.Add(buf.Bytes())
+	f.Add([]byte("PK\x05\x06" + strings.Repeat("\x00", 18)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := decodeORL("fuzz.zip", b)
+		if err != nil {
+			return
+		}
+		if r, c := s.X.Dims(); r != ORLSubjects*ORLImages || c != ORLWidth*ORLHeight {
+			t.Fatalf("%d×%d", r, c)
+		}
+	})
+}
+
+// FuzzDecodeJPEGGray: the Scene-15 JPEGs.
+func FuzzDecodeJPEGGray(f *testing.F) {
+	for _, r := range []image.Rectangle{image.Rect(0, 0, 8, 8), image.Rect(0, 0, 17, 3)} {
+		var buf bytes.Buffer
+		jpeg.Encode(&buf, image.NewRGBA(r), &jpeg.Options{Quality: 50})
+		f.Add(buf.Bytes())
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := DecodeJPEGGray("fuzz", b)
+		if err != nil {
+			return
+		}
+		if g.Width*g.Height != len(g.Pix) || len(g.Pix) > maxJPEGPixels {
+			t.Fatalf("%d×%d with %d values", g.Width, g.Height, len(g.Pix))
+		}
+		for _, v := range g.Pix {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("grey %v outside [0, 1]", v)
 			}
 		}
 	})

@@ -113,49 +113,8 @@ func NewGIST(o GISTOptions) (*GIST, error) {
 	n := g.nGabor
 	for i, or := range o.Orientations {
 		for j := 0; j < or; j++ {
-			p1 := 0.35
-			p2 := 0.3 / math.Pow(1.85, float64(i))
-			p3 := 16 * float64(or*or) / (32 * 32)
-			p4 := math.Pi / float64(or) * float64(j)
-			f := make([]float64, n*n)
-			for y := 0; y < n; y++ {
-				fy := float64(freqIndex(y, n))
-				for x := 0; x < n; x++ {
-					fx := float64(freqIndex(x, n))
-					fr := math.Hypot(fx, fy)
-					t := math.Atan2(fy, fx) + p4
-					if t < -math.Pi {
-						t += 2 * math.Pi
-					} else if t > math.Pi {
-						t -= 2 * math.Pi
-					}
-					u := fr/float64(n)/p2 - 1
-					f[y*n+x] = math.Exp(-10*p1*u*u - 2*p3*math.Pi*t*t)
-				}
-			}
-			var cols, zero []int
-			for x := 0; x < n; x++ {
-				sup := false
-				for y := 0; y < n; y++ {
-					if f[y*n+x] > gaborFloor {
-						sup = true
-						break
-					}
-				}
-				if sup {
-					cols = append(cols, x)
-				} else {
-					zero = append(zero, x)
-				}
-			}
-			var ranges [][2]int
-			for _, x := range cols {
-				if l := len(ranges); l > 0 && ranges[l-1][1] == x {
-					ranges[l-1][1]++
-				} else {
-					ranges = append(ranges, [2]int{x, x + 1})
-				}
-			}
+			f := gaborFilter(n, i, or, j)
+			cols, zero, ranges := support(f, n)
 			fc := make([]float64, 0, n*len(cols))
 			for y := 0; y < n; y++ {
 				for _, x := range cols {
@@ -182,6 +141,63 @@ func NewGIST(o GISTOptions) (*GIST, error) {
 	g.fft = newBatchFFT(n)
 	g.pool.New = func() any { return g.newWork() }
 	return g, nil
+}
+
+// gaborFilter is the n×n transfer function of filter j (from 0) of scale
+// i (from 0) with or orientations. createGabor.m: for scale i (from 1)
+// with or orientations, filter j (from 1) has parameters [0.35,
+// 0.3/1.85^(i−1), 16·or²/32², π/or·(j−1)] and transfer function
+// exp(−10·p1·(fr/n/p2 − 1)² − 2·p3·π·tr²), fr the radial frequency and
+// tr the angle minus the orientation wrapped to (−π, π].
+func gaborFilter(n, i, or, j int) []float64 {
+	p1 := 0.35
+	p2 := 0.3 / math.Pow(1.85, float64(i))
+	p3 := 16 * float64(or*or) / (32 * 32)
+	p4 := math.Pi / float64(or) * float64(j)
+	f := make([]float64, n*n)
+	for y := 0; y < n; y++ {
+		fy := float64(freqIndex(y, n))
+		for x := 0; x < n; x++ {
+			fx := float64(freqIndex(x, n))
+			fr := math.Hypot(fx, fy)
+			t := math.Atan2(fy, fx) + p4
+			if t < -math.Pi {
+				t += 2 * math.Pi
+			} else if t > math.Pi {
+				t -= 2 * math.Pi
+			}
+			u := fr/float64(n)/p2 - 1
+			f[y*n+x] = math.Exp(-10*p1*u*u - 2*p3*math.Pi*t*t)
+		}
+	}
+	return f
+}
+
+// support returns the columns of the n×n filter f with an entry above
+// gaborFloor, the others, and the supported columns as ranges [from, to).
+func support(f []float64, n int) (cols, zero []int, ranges [][2]int) {
+	for x := 0; x < n; x++ {
+		sup := false
+		for y := 0; y < n; y++ {
+			if f[y*n+x] > gaborFloor {
+				sup = true
+				break
+			}
+		}
+		if sup {
+			cols = append(cols, x)
+		} else {
+			zero = append(zero, x)
+		}
+	}
+	for _, x := range cols {
+		if l := len(ranges); l > 0 && ranges[l-1][1] == x {
+			ranges[l-1][1]++
+		} else {
+			ranges = append(ranges, [2]int{x, x + 1})
+		}
+	}
+	return cols, zero, ranges
 }
 
 // freqIndex is the signed frequency of FFT bin i of n: i for i < n/2,

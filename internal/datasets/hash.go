@@ -6,30 +6,36 @@ import (
 	"encoding/hex"
 	"io"
 	"math"
+	"runtime"
 	"sync"
+	"weak"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// hashes memoises Hash per matrix. It is keyed by the matrix itself, not
-// by a string naming its content (the hash is that name), and it holds the
-// matrix, so its address can never be reused by another matrix while the
-// entry lives.
-var hashes sync.Map // *mat.Dense → string
+// hashes memoises Hash per matrix. It is keyed by a weak pointer to the
+// matrix, not by a string naming its content (the hash is that name), so
+// it does not keep the matrix alive: the entry is deleted when the matrix
+// is collected, and a matrix later allocated at the same address has
+// another weak pointer.
+var hashes sync.Map // weak.Pointer[mat.Dense] → string
 
 // Hash returns a hex SHA-256 (its first 16 bytes) of x's shape and values,
 // which names a data matrix by content in shared-value keys (the kernel PCA
-// fit of a training set). It is computed once per matrix and process: the
-// data of a run is never modified after loading, and a caller that changes
-// x in place after hashing it must not hash it again.
+// fit of a training set). It is computed once per matrix while the matrix
+// lives: the data of a run is never modified after loading, and a caller
+// that changes x in place after hashing it must not hash it again.
 func Hash(x *mat.Dense) string {
-	if h, ok := hashes.Load(x); ok {
+	wp := weak.Make(x)
+	if h, ok := hashes.Load(wp); ok {
 		return h.(string)
 	}
 	h := sha256.New()
 	WriteDense(h, x)
 	s := hex.EncodeToString(h.Sum(nil)[:16])
-	hashes.Store(x, s)
+	if _, loaded := hashes.LoadOrStore(wp, s); !loaded {
+		runtime.AddCleanup(x, func(wp weak.Pointer[mat.Dense]) { hashes.Delete(wp) }, wp)
+	}
 	return s
 }
 

@@ -211,8 +211,17 @@ const (
 // against the variable's dimensions (read from the first bytes) before
 // the rest is read, so a small file of compressed zeros cannot expand to
 // gigabytes.
+//
+// The zlib stream is then read to its end, which checks its Adler-32: a
+// corrupt stream can inflate to the declared number of bytes with some of
+// them wrong (MATLAB's checksum is the only thing that notices once
+// SHA256SUMS has been regenerated), so stopping at the declared size would
+// accept it. MATLAB writes exactly the matrix element into the stream, so
+// inflated bytes after it, or compressed bytes after the stream's end,
+// are errors too.
 func (d *matDecoder) inflate(data []byte) ([]byte, error) {
-	zr, err := zlib.NewReader(bytes.NewReader(data))
+	br := bytes.NewReader(data)
+	zr, err := zlib.NewReader(br)
 	if err != nil {
 		return nil, err
 	}
@@ -233,25 +242,59 @@ func (d *matDecoder) inflate(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h.numeric() {
-		// The real part: an 8-byte tag and at most 8 bytes a value,
-		// padded to 8 bytes.
-		limit := uint64(h.used) + 8 + uint64(h.size)*8 + 8
-		if n > limit {
-			return nil, fmt.Errorf("variable %q declares %d bytes, more than its dimensions %v can hold (%d)", h.name, n, h.dims, limit)
-		}
-	} else {
-		// Nothing past the header is decoded for other classes.
-		n = uint64(len(head))
+	// The real part: an 8-byte tag and at most 8 bytes a value, padded
+	// to 8 bytes. Other classes are not decoded, but their bytes are
+	// read (and dropped) to reach the checksum, within the same bound.
+	limit := uint64(h.used) + 8 + uint64(h.size)*8 + 8
+	if !h.numeric() {
+		limit = maxMATHeader + 8*maxMATValues
 	}
-	out := make([]byte, 8+n)
+	if n > limit {
+		return nil, fmt.Errorf("variable %q declares %d bytes, more than its dimensions %v can hold (%d)", h.name, n, h.dims, limit)
+	}
+	keep := n
+	if !h.numeric() {
+		keep = uint64(len(head))
+	}
+	out := make([]byte, 8+keep)
 	copy(out, tag[:])
-	d.order.PutUint32(out[4:8], uint32(n))
+	d.order.PutUint32(out[4:8], uint32(keep))
 	copy(out[8:], head)
 	if _, err := io.ReadFull(zr, out[8+len(head):]); err != nil {
 		return nil, fmt.Errorf("inflating variable %q: %w", h.name, err)
 	}
+	if rest := int64(n - keep); rest > 0 {
+		if got, err := io.CopyN(io.Discard, zr, rest); err != nil {
+			return nil, fmt.Errorf("inflating variable %q: %d of its %d bytes: %w", h.name, uint64(len(head))+uint64(got), n, err)
+		}
+	}
+	if err := zlibEnd(zr); err != nil {
+		return nil, fmt.Errorf("variable %q: %w", h.name, err)
+	}
+	if br.Len() > 0 {
+		return nil, fmt.Errorf("variable %q: %d bytes after the end of the zlib stream, inside the compressed element", h.name, br.Len())
+	}
 	return out, nil
+}
+
+// zlibEnd reads the end of a zlib stream whose payload has been read: the
+// reader must give io.EOF, which it does only once the Adler-32 of
+// everything inflated matches the stream's.
+func zlibEnd(zr io.Reader) error {
+	var b [1]byte
+	for {
+		n, err := zr.Read(b[:])
+		switch {
+		case n > 0:
+			return errors.New("the zlib stream holds more data after the matrix (MATLAB writes the matrix alone)")
+		case errors.Is(err, zlib.ErrChecksum):
+			return errors.New("zlib checksum (Adler-32) mismatch: the compressed data is corrupt")
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return fmt.Errorf("reading the end of the zlib stream: %w", err)
+		}
+	}
 }
 
 // matHeader is a matrix's flags, dimensions and name.

@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"math"
@@ -9,6 +8,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Oil Flow dimensions: 12 gamma densitometry measurements, 3 flow regimes.
@@ -18,6 +19,15 @@ const (
 	// OilFlowTrainFile is the training split Nguyen & De la Torre's
 	// Table 1 uses.
 	OilFlowTrainFile = "oilflow/DataTrn.txt"
+)
+
+// Bounds on an Oil Flow text file: each split has 1000 points, one a
+// line (PROVENANCE.md), so 1024 lines, blank ones counted, is more than a
+// file can hold; the real lines are at most 192 bytes (12 numbers), so a
+// line of 4 KiB is corrupt.
+const (
+	oilMaxLines = 1024
+	oilMaxLine  = 4 << 10
 )
 
 // LoadOilFlow loads one split of Bishop & James's (1993) three-phase oil
@@ -79,28 +89,31 @@ func readNumbers(r *Root, rel string, cols int) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseNumbers(rel, b, cols)
+}
+
+// parseNumbers parses the text b of readNumbers; rel names it in errors.
+func parseNumbers(rel string, b []byte, cols int) (*mat.Dense, error) {
 	var data []float64
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	line := 0
-	for sc.Scan() {
-		line++
-		f := strings.Fields(sc.Text())
+	err := safefs.Lines(bytes.NewReader(b), rel, oilMaxLine, oilMaxLines, func(line int, text []byte) error {
+		f := strings.Fields(string(text))
 		if len(f) == 0 {
-			continue
+			return nil
 		}
 		if len(f) != cols {
-			return nil, fmt.Errorf("%s:%d: %d values, want %d", rel, line, len(f), cols)
+			return fmt.Errorf("%s:%d: %d values, want %d", rel, line, len(f), cols)
 		}
 		for _, s := range f {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s:%d: %q is not a finite number", rel, line, s)
+				return fmt.Errorf("%s:%d: %q is not a finite number", rel, line, s)
 			}
 			data = append(data, v)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s: no data", rel)

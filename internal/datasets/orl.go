@@ -3,6 +3,7 @@ package datasets
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -24,6 +25,12 @@ const (
 	ORLWidth    = 92
 	ORLHeight   = 112
 )
+
+// maxORLEntry bounds an image entry of the archive: a binary PGM of
+// 92×112 8-bit samples is 10304 bytes after a header of a few dozen (the
+// format allows comments; 4 KiB of header is far more than any writer
+// puts there).
+const maxORLEntry = ORLWidth*ORLHeight + 4096
 
 // orlName matches an image inside the archive: att_faces/sN/M.pgm.
 var orlName = regexp.MustCompile(`^att_faces/s([0-9]+)/([0-9]+)\.pgm$`)
@@ -47,15 +54,62 @@ func LoadORL(r *Root) (*Set, error) {
 	if r != nil {
 		full = filepath.Join(r.Dir, filepath.FromSlash(ORLFile))
 	}
+	return decodeORL(full, b)
+}
+
+// decodeORL decodes the archive b of LoadORL; full names it in errors.
+func decodeORL(full string, b []byte) (*Set, error) {
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %s: not a readable zip archive: %v; get it again as described in PROVENANCE.md", full, err)
 	}
-	type entry struct {
-		subject, image int
-		f              *zip.File
+	entries, err := orlEntries(full, zr)
+	if err != nil {
+		return nil, err
 	}
-	var entries []entry
+	data := make([]float64, 0, len(entries)*ORLWidth*ORLHeight)
+	labels := make([]int, len(entries))
+	names := make([]string, len(entries))
+	sums := make([][sha256.Size]byte, len(entries))
+	for k, e := range entries {
+		pb, err := readORLEntry(full, e.f)
+		if err != nil {
+			return nil, err
+		}
+		names[k], sums[k] = e.f.Name, sha256.Sum256(pb)
+		name := full + ":" + e.f.Name
+		g, err := DecodePGM(name, pb)
+		if err != nil {
+			return nil, err
+		}
+		if g.Width != ORLWidth || g.Height != ORLHeight {
+			return nil, fmt.Errorf("datasets: %s is %d×%d, want %d×%d", name, g.Width, g.Height, ORLWidth, ORLHeight)
+		}
+		data = append(data, g.Pix...)
+		labels[k] = e.subject
+	}
+	if err := duplicates(full, "the same contents", names, sums); err != nil {
+		return nil, err
+	}
+	return &Set{
+		Name:   "orl",
+		X:      mat.NewDense(len(entries), ORLWidth*ORLHeight, data),
+		Labels: labels,
+		Width:  ORLWidth,
+		Height: ORLHeight,
+	}, nil
+}
+
+// orlEntry is one image of the ORL archive.
+type orlEntry struct {
+	subject, image int
+	f              *zip.File
+}
+
+// orlEntries returns the archive's images by subject and image number,
+// checking that every subject has ORLImages of them.
+func orlEntries(full string, zr *zip.Reader) ([]orlEntry, error) {
+	var entries []orlEntry
 	count := map[int]int{}
 	for _, f := range zr.File {
 		if f.FileInfo().IsDir() || filepath.Ext(f.Name) != ".pgm" {
@@ -70,7 +124,7 @@ func LoadORL(r *Root) (*Set, error) {
 		if s < 1 || s > ORLSubjects || i < 1 || i > ORLImages {
 			return nil, fmt.Errorf("datasets: %s: entry %s: subject %d or image %d outside 1..%d, 1..%d", full, f.Name, s, i, ORLSubjects, ORLImages)
 		}
-		entries = append(entries, entry{s, i, f})
+		entries = append(entries, orlEntry{s, i, f})
 		count[s]++
 	}
 	for s := 1; s <= ORLSubjects; s++ {
@@ -84,34 +138,28 @@ func LoadORL(r *Root) (*Set, error) {
 		}
 		return entries[a].image < entries[b].image
 	})
-	data := make([]float64, 0, len(entries)*ORLWidth*ORLHeight)
-	labels := make([]int, len(entries))
-	for k, e := range entries {
-		rc, err := e.f.Open()
-		if err != nil {
-			return nil, fmt.Errorf("datasets: %s: entry %s: %v", full, e.f.Name, err)
-		}
-		pb, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return nil, fmt.Errorf("datasets: %s: entry %s: %v; get the archive again as described in PROVENANCE.md", full, e.f.Name, err)
-		}
-		name := full + ":" + e.f.Name
-		g, err := DecodePGM(name, pb)
-		if err != nil {
-			return nil, err
-		}
-		if g.Width != ORLWidth || g.Height != ORLHeight {
-			return nil, fmt.Errorf("datasets: %s is %d×%d, want %d×%d", name, g.Width, g.Height, ORLWidth, ORLHeight)
-		}
-		data = append(data, g.Pix...)
-		labels[k] = e.subject
+	return entries, nil
+}
+
+// readORLEntry reads an entry of the archive to its end, which checks its
+// CRC-32 and its declared size, but never more than a PGM of ORL's size
+// holds.
+func readORLEntry(full string, f *zip.File) ([]byte, error) {
+	if f.UncompressedSize64 > maxORLEntry {
+		return nil, fmt.Errorf("datasets: %s: entry %s declares %d bytes, more than a %d×%d PGM can hold (%d); get the archive again as described in PROVENANCE.md",
+			full, f.Name, f.UncompressedSize64, ORLWidth, ORLHeight, maxORLEntry)
 	}
-	return &Set{
-		Name:   "orl",
-		X:      mat.NewDense(len(entries), ORLWidth*ORLHeight, data),
-		Labels: labels,
-		Width:  ORLWidth,
-		Height: ORLHeight,
-	}, nil
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("datasets: %s: entry %s: %v", full, f.Name, err)
+	}
+	pb, err := io.ReadAll(io.LimitReader(rc, maxORLEntry+1))
+	rc.Close()
+	if err == nil && len(pb) > maxORLEntry {
+		err = fmt.Errorf("inflates to more than the %d bytes a %d×%d PGM can hold", maxORLEntry, ORLWidth, ORLHeight)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("datasets: %s: entry %s: %v; get the archive again as described in PROVENANCE.md", full, f.Name, err)
+	}
+	return pb, nil
 }

@@ -76,25 +76,43 @@ func DecodePGM(name string, b []byte) (*Gray, error) {
 	n := int(n64)
 	g := &Gray{Width: w, Height: h, Pix: make([]float64, n)}
 
+	read := readBinaryPGM
 	if plain {
-		for i := range n {
-			v, next, err := pnmUint(b, pos)
-			if err == errPNMEnd {
-				return nil, fmt.Errorf("datasets: %s: truncated PGM raster: %d×%d = %d samples expected, %d present; the file is incomplete: get it again",
-					name, w, h, n, i)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("datasets: %s: bad PGM raster: sample %d (row %d, column %d): %v", name, i, i/w, i%w, err)
-			}
-			if v > maxval {
-				return nil, sampleAboveMax(name, i, w, v, maxval)
-			}
-			g.Pix[i] = float64(v) / float64(maxval)
-			pos = next
-		}
-		return g, nil
+		read = readPlainPGM
 	}
+	if err := read(g, name, b, pos, maxval); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
 
+// readPlainPGM reads the raster of a plain (P2) PGM file from b[pos:]
+// into g: decimal samples separated by white space.
+func readPlainPGM(g *Gray, name string, b []byte, pos, maxval int) error {
+	w, n := g.Width, len(g.Pix)
+	for i := range n {
+		v, next, err := pnmUint(b, pos)
+		if err == errPNMEnd {
+			return fmt.Errorf("datasets: %s: truncated PGM raster: %d×%d = %d samples expected, %d present; the file is incomplete: get it again",
+				name, w, g.Height, n, i)
+		}
+		if err != nil {
+			return fmt.Errorf("datasets: %s: bad PGM raster: sample %d (row %d, column %d): %v", name, i, i/w, i%w, err)
+		}
+		if v > maxval {
+			return sampleAboveMax(name, i, w, v, maxval)
+		}
+		g.Pix[i] = float64(v) / float64(maxval)
+		pos = next
+	}
+	return nil
+}
+
+// readBinaryPGM reads the raster of a binary (P5) PGM file, whose header
+// ends at b[pos], into g: one byte a sample, or two (big-endian) when
+// maxval is above 255.
+func readBinaryPGM(g *Gray, name string, b []byte, pos, maxval int) error {
+	w, n := g.Width, len(g.Pix)
 	// Exactly one white-space byte ends the header of a binary file; a
 	// comment straight after maxval runs to the end of its line, and that
 	// line end is the delimiter (as libnetpbm's pm_getc reads it).
@@ -110,7 +128,7 @@ func DecodePGM(name string, b []byte) (*Gray, error) {
 	}
 	raster := b[pos:]
 	if need := n * bps; len(raster) < need {
-		return nil, truncatedPGM(name, false, w, h, maxval, n64, len(raster))
+		return truncatedPGM(name, false, w, g.Height, maxval, int64(n), len(raster))
 	}
 	if bps == 1 {
 		// Dividing once per grey level gives the same float64 as dividing
@@ -121,20 +139,20 @@ func DecodePGM(name string, b []byte) (*Gray, error) {
 		}
 		for i, s := range raster[:n] {
 			if int(s) > maxval {
-				return nil, sampleAboveMax(name, i, w, int(s), maxval)
+				return sampleAboveMax(name, i, w, int(s), maxval)
 			}
 			g.Pix[i] = lut[s]
 		}
-		return g, nil
+		return nil
 	}
 	for i := range n {
 		s := int(raster[2*i])<<8 | int(raster[2*i+1])
 		if s > maxval {
-			return nil, sampleAboveMax(name, i, w, s, maxval)
+			return sampleAboveMax(name, i, w, s, maxval)
 		}
 		g.Pix[i] = float64(s) / float64(maxval)
 	}
-	return g, nil
+	return nil
 }
 
 func truncatedPGM(name string, plain bool, w, h, maxval int, n int64, present int) error {

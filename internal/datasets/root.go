@@ -16,6 +16,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // EnvDataRoot is the environment variable naming the data root when the
@@ -24,6 +26,16 @@ const EnvDataRoot = "RUNEXP_DATA"
 
 // SumsFile is the name of the checksum list at the top of a data root.
 const SumsFile = "SHA256SUMS"
+
+// MaxDataFileBytes bounds a data file ReadFile reads: the data root's
+// largest file (orl/att_faces.zip) is 3.8 MB, so 64 MiB leaves room for
+// another copy of a dataset and keeps a runaway file (or a device linked
+// in its place, refused anyway) from exhausting memory.
+const MaxDataFileBytes = 64 << 20
+
+// maxSumsBytes bounds SHA256SUMS: 7179 lines of about 100 bytes in the
+// data root, so 16 MiB holds over 100 000 files.
+const maxSumsBytes = 16 << 20
 
 // Set is a data matrix with optional labels.
 type Set struct {
@@ -104,7 +116,7 @@ func OpenRoot(flagValue string) (*Root, error) {
 	}
 
 	sumsPath := filepath.Join(abs, SumsFile)
-	b, err := os.ReadFile(sumsPath)
+	b, err := safefs.ReadFile(sumsPath, maxSumsBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("datasets: %s not found: %s (from %s) is not a runexp data root; point --data or %s at the directory holding the datasets and %s (e.g. ../shared/data)",
@@ -208,7 +220,7 @@ func (r *Root) ReadFile(rel string) ([]byte, error) {
 		return nil, fmt.Errorf("datasets: %q is not a path inside the data root %s", rel, r.Dir)
 	}
 	full := filepath.Join(r.Dir, filepath.FromSlash(key))
-	b, err := os.ReadFile(full)
+	b, err := safefs.ReadFile(full, MaxDataFileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("datasets: %s not found; get the dataset as described in PROVENANCE.md into %s (the data root, set by --data or %s)",

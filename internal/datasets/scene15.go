@@ -79,6 +79,9 @@ func ListScene15(r *Root) ([]Scene15Image, error) {
 			return nil, fmt.Errorf("datasets: %s lists no images of class %s under ./%s/", sums, Scene15Classes[c], Scene15Dir)
 		}
 	}
+	if err := r.checkDistinct(listed); err != nil {
+		return nil, err
+	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Class != b.Class {
@@ -92,10 +95,25 @@ func ListScene15(r *Root) ([]Scene15Image, error) {
 	return out, nil
 }
 
+// maxJPEGPixels bounds a JPEG's declared size: Scene-15's images are
+// 200×200 here and at most about 300×250 in the original set, so 4 Mpx
+// (2048×2048) is far beyond any.
+const maxJPEGPixels = 1 << 22
+
 // DecodeJPEGGray decodes a JPEG (baseline or progressive, image/jpeg) into
 // a grey image: the mean of R, G and B in [0, 1] (LMgist.m's mean(img, 3)).
 // name identifies the file in errors.
 func DecodeJPEGGray(name string, b []byte) (*Gray, error) {
+	// The header's size is checked before decoding: it may claim
+	// 65535×65535 pixels, which Decode would allocate.
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("datasets: %s: not a readable JPEG: %v; get the file again as described in PROVENANCE.md", name, err)
+	}
+	if cfg.Width*cfg.Height > maxJPEGPixels {
+		return nil, fmt.Errorf("datasets: %s: the JPEG header declares %d×%d pixels, more than the %d a data image may have (Scene-15's are 200×200); get the file again as described in PROVENANCE.md",
+			name, cfg.Width, cfg.Height, maxJPEGPixels)
+	}
 	im, err := jpeg.Decode(bytes.NewReader(b))
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %s: not a readable JPEG: %v; get the file again as described in PROVENANCE.md", name, err)

@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -14,6 +13,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Root-relative paths of the ESL USPS files (PROVENANCE.md, row "usps/").
@@ -27,6 +28,19 @@ const USPSSide = 16
 
 // uspsPixels is the number of grey levels on a USPS line after the label.
 const uspsPixels = USPSSide * USPSSide
+
+// Bounds on a USPS text, from what the format holds: the whole USPS set
+// is 9298 digits (7291 training and 2007 test, zip.info.txt), one a line,
+// so a file has at most that many lines, blank ones counted (the real
+// files have none); a line is 257 numbers written with at most 7
+// characters each in the real files ("-1.0000", 2052 bytes the longest
+// line), so 8 KiB (32 bytes a number) is ample. Together they bound the
+// decompressed text to 76 MB, where 1.5 GB of blank lines used to be
+// parsed for minutes.
+const (
+	uspsMaxDigits = 9298
+	uspsMaxLine   = 8 << 10
+)
 
 // USPSOptions selects USPS digits for LoadUSPS.
 type USPSOptions struct {
@@ -186,6 +200,19 @@ func readUSPS(r *Root, rel string) (*uspsFile, error) {
 	if r != nil {
 		full = filepath.Join(r.Dir, filepath.FromSlash(rel))
 	}
+	f, err := decodeUSPS(full, b)
+	if err != nil {
+		return nil, err
+	}
+	if want, ok := knownRows[rel]; ok && len(f.labels) != want {
+		return nil, fmt.Errorf("datasets: %s: %d digits, want %d (PROVENANCE.md)", full, len(f.labels), want)
+	}
+	return f, nil
+}
+
+// decodeUSPS decompresses and parses the gzip file b of readUSPS; full
+// names it in errors.
+func decodeUSPS(full string, b []byte) (*uspsFile, error) {
 	br := bytes.NewReader(b)
 	zr, err := gzip.NewReader(br)
 	if err != nil {
@@ -206,9 +233,6 @@ func readUSPS(r *Root, rel string) (*uspsFile, error) {
 	if err := zr.Reset(br); err != io.EOF {
 		return nil, fmt.Errorf("datasets: %s: more than one gzip member (the USPS file is one); the file is corrupt or was concatenated", full)
 	}
-	if want, ok := knownRows[rel]; ok && len(f.labels) != want {
-		return nil, fmt.Errorf("datasets: %s: %d digits, want %d (PROVENANCE.md)", full, len(f.labels), want)
-	}
 	return f, nil
 }
 
@@ -220,39 +244,45 @@ func readUSPS(r *Root, rel string) (*uspsFile, error) {
 // and the test file "9 -1 -0.948 …" (PROVENANCE.md).
 func parseUSPS(name string, rd io.Reader) (*uspsFile, error) {
 	f := &uspsFile{path: name}
-	sc := bufio.NewScanner(rd)
-	// A line is about 2 KB; leave ample room without making a corrupt file
-	// with no newlines exhaust memory.
-	sc.Buffer(make([]byte, 0, 16*1024), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		fields := strings.Fields(sc.Text())
+	err := safefs.Lines(rd, name, uspsMaxLine, uspsMaxDigits, func(line int, b []byte) error {
+		fields := strings.Fields(string(b))
 		if len(fields) == 0 {
-			continue
+			return nil
 		}
 		if len(fields) != 1+uspsPixels {
-			return nil, fmt.Errorf("datasets: %s:%d: want %d fields (digit label and %d×%d grey levels), got %d",
+			return fmt.Errorf("datasets: %s:%d: want %d fields (digit label and %d×%d grey levels), got %d",
 				name, line, 1+uspsPixels, USPSSide, USPSSide, len(fields))
 		}
 		lab, err := strconv.ParseFloat(fields[0], 64)
 		if err != nil || lab != math.Trunc(lab) || lab < 0 || lab > 9 {
-			return nil, fmt.Errorf("datasets: %s:%d: label %q is not a digit 0..9", name, line, fields[0])
+			return fmt.Errorf("datasets: %s:%d: label %q is not a digit 0..9", name, line, fields[0])
 		}
 		for j, s := range fields[1:] {
 			v, err := strconv.ParseFloat(s, 64)
 			// The negated test also rejects NaN.
 			if err != nil || !(v >= -1 && v <= 1) {
-				return nil, fmt.Errorf("datasets: %s:%d: pixel %d: %q is not a number in [-1, 1]", name, line, j+1, s)
+				return fmt.Errorf("datasets: %s:%d: pixel %d: %q is not a number in [-1, 1]", name, line, j+1, s)
 			}
 			f.pix = append(f.pix, v)
 		}
 		d := int(lab)
 		f.byDig[d] = append(f.byDig[d], len(f.labels))
 		f.labels = append(f.labels, d)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("datasets: %s: after line %d: %v", name, line, err)
+		return nil
+	})
+	var (
+		tl *safefs.TooLargeError
+		tm *safefs.TooManyLinesError
+	)
+	switch {
+	case errors.As(err, &tl):
+		return nil, fmt.Errorf("datasets: %s: %s is longer than %d bytes, far more than 257 numbers need: the file is corrupt", name, tl.What, uspsMaxLine)
+	case errors.As(err, &tm):
+		return nil, fmt.Errorf("datasets: %s: more than %d lines, blank ones included, where the whole USPS set has %d digits: the file is corrupt", name, uspsMaxDigits, uspsMaxDigits)
+	case err != nil && strings.HasPrefix(err.Error(), "datasets: "):
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("datasets: %v", err)
 	}
 	if len(f.labels) == 0 {
 		return nil, fmt.Errorf("datasets: %s: no digits in file", name)

@@ -175,6 +175,15 @@ func (o YaleBOptions) validate() error {
 // All selected images must have the same stored size. A subject with no
 // images listed in SHA256SUMS, an empty selection, a missing or corrupt file
 // and a malformed PGM are errors naming the file and the fix.
+//
+// Zheng & Lai's faces, light within 12° of the camera axis, at 92×112:
+//
+//	r, err := datasets.OpenRoot("") // the --data flag's value, or RUNEXP_DATA
+//	...
+//	set, imgs, err := datasets.LoadYaleB(r, datasets.YaleBOptions{Subsets: []int{1}, Width: 92, Height: 112})
+//
+// (ExampleRoot_ReadFile shows a data root at work on a fixture; the real
+// faces are not in the repository.)
 func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 	if err := o.validate(); err != nil {
 		return nil, nil, err
@@ -182,13 +191,30 @@ func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 	if r == nil {
 		return nil, nil, fmt.Errorf("datasets: reading %s: no data root; pass --data DIR or set %s", YaleBDir, EnvDataRoot)
 	}
+	imgs, err := selectYaleB(r, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	selected := make([]string, len(imgs))
+	for i, img := range imgs {
+		selected[i] = img.Path
+	}
+	if err := r.checkDistinct(selected); err != nil {
+		return nil, nil, err
+	}
+	set, err := readYaleB(r, imgs, o)
+	return set, imgs, err
+}
+
+// selectYaleB returns the images of the selected subsets and subjects
+// that the root's SHA256SUMS lists, by subject and file name.
+func selectYaleB(r *Root, o YaleBOptions) ([]YaleBImage, error) {
 	sumsPath := filepath.Join(r.Dir, SumsFile)
 	listed := r.List(YaleBDir)
 	if len(listed) == 0 {
-		return nil, nil, fmt.Errorf("datasets: %s lists no files under ./%s/; get the cropped Extended Yale B faces as described in PROVENANCE.md into %s and add their checksums",
+		return nil, fmt.Errorf("datasets: %s lists no files under ./%s/; get the cropped Extended Yale B faces as described in PROVENANCE.md into %s and add their checksums",
 			sumsPath, YaleBDir, filepath.Join(r.Dir, filepath.FromSlash(YaleBDir)))
 	}
-
 	wantSubset := make(map[int]bool)
 	for _, s := range o.Subsets {
 		wantSubset[s] = true
@@ -202,7 +228,7 @@ func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 	for _, rel := range listed {
 		img, ok, err := parseYaleBPath(rel)
 		if err != nil {
-			return nil, nil, fmt.Errorf("datasets: %s: %v; remove or rename the line in %s", sumsPath, err, SumsFile)
+			return nil, fmt.Errorf("datasets: %s: %v; remove or rename the line in %s", sumsPath, err, SumsFile)
 		}
 		if !ok {
 			continue
@@ -214,12 +240,12 @@ func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 	}
 	for _, s := range o.Subjects {
 		if !present[s] {
-			return nil, nil, fmt.Errorf("datasets: Yale B subject %d: %s lists no images under ./%s/yaleB%02d/; subjects are yaleB01–yaleB13 and yaleB15–yaleB39 (PROVENANCE.md)",
+			return nil, fmt.Errorf("datasets: Yale B subject %d: %s lists no images under ./%s/yaleB%02d/; subjects are yaleB01–yaleB13 and yaleB15–yaleB39 (PROVENANCE.md)",
 				s, sumsPath, YaleBDir, s)
 		}
 	}
 	if len(imgs) == 0 {
-		return nil, nil, fmt.Errorf("datasets: Yale B: no images in subsets %v of the selected subjects (%s)", o.Subsets, sumsPath)
+		return nil, fmt.Errorf("datasets: Yale B: no images in subsets %v of the selected subjects (%s)", o.Subsets, sumsPath)
 	}
 	sort.Slice(imgs, func(i, j int) bool {
 		if imgs[i].Subject != imgs[j].Subject {
@@ -227,7 +253,12 @@ func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 		}
 		return path.Base(imgs[i].Path) < path.Base(imgs[j].Path)
 	})
+	return imgs, nil
+}
 
+// readYaleB reads and decodes the images, all of one size, resized when
+// o asks, into a set labelled by subject.
+func readYaleB(r *Root, imgs []YaleBImage, o YaleBOptions) (*Set, error) {
 	var (
 		data           []float64
 		labels         = make([]int, len(imgs))
@@ -238,12 +269,12 @@ func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 	for k, img := range imgs {
 		b, err := r.ReadFile(img.Path)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		full := filepath.Join(r.Dir, filepath.FromSlash(img.Path))
 		g, err := DecodePGM(full, b)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if k == 0 {
 			sw, sh, dw, dh, first = g.Width, g.Height, g.Width, g.Height, full
@@ -253,7 +284,7 @@ func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 			}
 			data = make([]float64, 0, len(imgs)*dw*dh)
 		} else if g.Width != sw || g.Height != sh {
-			return nil, nil, fmt.Errorf("datasets: %s is %d×%d but %s is %d×%d; cropped Yale B faces are all %d×%d: get the file again as described in PROVENANCE.md",
+			return nil, fmt.Errorf("datasets: %s is %d×%d but %s is %d×%d; cropped Yale B faces are all %d×%d: get the file again as described in PROVENANCE.md",
 				full, g.Width, g.Height, first, sw, sh, YaleBWidth, YaleBHeight)
 		}
 		if rs != nil {
@@ -268,5 +299,5 @@ func LoadYaleB(r *Root, o YaleBOptions) (*Set, []YaleBImage, error) {
 		Labels: labels,
 		Width:  dw,
 		Height: dh,
-	}, imgs, nil
+	}, nil
 }

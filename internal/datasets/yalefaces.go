@@ -141,12 +141,29 @@ func LoadYaleFaces(r *Root, o YaleFacesOptions) (*Set, []YaleFace, error) {
 		}
 		return a.Group - b.Group
 	})
-	dw, dh := YaleFacesWidth, YaleFacesHeight-1
-	var rs *resizer
-	if o.Width > 0 {
-		dw, dh = o.Width, o.Height
-		rs = newResizer(YaleFacesWidth, YaleFacesHeight-1, dw, dh)
+	paths := make([]string, len(faces))
+	for i, f := range faces {
+		paths[i] = f.Path
 	}
+	if err := r.checkDistinct(paths); err != nil {
+		return nil, nil, err
+	}
+	imgs, keys, err := readYaleFaces(r, faces)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Files that differ but decode to the same pixels (one re-encoded
+	// over another) are caught here.
+	if err := duplicates(filepath.Join(r.Dir, YaleFacesDir), "the same pixels", paths, keys); err != nil {
+		return nil, nil, err
+	}
+	set, kept := yaleFacesSet(faces, imgs, keys, o)
+	return set, kept, nil
+}
+
+// readYaleFaces decodes the faces, with the SHA-256 of each one's pixels
+// (as bytes) to find the files that decode alike.
+func readYaleFaces(r *Root, faces []YaleFace) ([]*Gray, [][32]byte, error) {
 	imgs := make([]*Gray, len(faces))
 	keys := make([][32]byte, len(faces))
 	for i, f := range faces {
@@ -164,6 +181,19 @@ func LoadYaleFaces(r *Root, o YaleFacesOptions) (*Set, []YaleFace, error) {
 			h.Write([]byte{byte(math.Round(v * 255))})
 		}
 		copy(keys[i][:], h.Sum(nil))
+	}
+	return imgs, keys, nil
+}
+
+// yaleFacesSet marks the faces that decode like another as its duplicate
+// and returns the set of the faces kept (all, unless o.Dedupe), resized
+// when o asks.
+func yaleFacesSet(faces []YaleFace, imgs []*Gray, keys [][32]byte, o YaleFacesOptions) (*Set, []YaleFace) {
+	dw, dh := YaleFacesWidth, YaleFacesHeight-1
+	var rs *resizer
+	if o.Width > 0 {
+		dw, dh = o.Width, o.Height
+		rs = newResizer(YaleFacesWidth, YaleFacesHeight-1, dw, dh)
 	}
 	// A duplicate points at the normal image of its pair when there is
 	// one, else at the earlier image.
@@ -193,5 +223,5 @@ func LoadYaleFaces(r *Root, o YaleFacesOptions) (*Set, []YaleFace, error) {
 		labels = append(labels, f.Subject-1)
 		kept = append(kept, f)
 	}
-	return &Set{Name: "yalefaces", X: mat.NewDense(len(kept), dw*dh, data), Labels: labels, Width: dw, Height: dh}, kept, nil
+	return &Set{Name: "yalefaces", X: mat.NewDense(len(kept), dw*dh, data), Labels: labels, Width: dw, Height: dh}, kept
 }

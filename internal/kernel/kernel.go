@@ -19,6 +19,19 @@ type Kernel interface {
 	String() string
 }
 
+// Label describes k as String does with its numbers to 4 significant
+// digits, for what a person reads (log lines); String keeps every digit,
+// since keys and records are built from it.
+func Label(k Kernel) string {
+	switch k := k.(type) {
+	case Gaussian:
+		return fmt.Sprintf("gaussian(c=%.4g)", k.C)
+	case Polynomial:
+		return fmt.Sprintf("polynomial(degree=%d,offset=%.4g)", k.Degree, k.Offset)
+	}
+	return k.String()
+}
+
 // DistanceInverter is implemented by kernels for which the input-space
 // squared distance is a function of the feature-space squared distance
 // ‖φ(x) − φ(y)‖², as Kwok & Tsang (2004, eq. 12) require.

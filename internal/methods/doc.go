@@ -113,8 +113,9 @@
 //
 // # Conformance
 //
-// Package methodtest is a conformance kit in the manner of gonum's
-// lapack/testlapack. The package's own tests run it on every registered
+// Package conformance is a conformance kit in the manner of gonum's
+// lapack/testlapack (package methodtest runs it under go test; runexp
+// check-estimator runs it without). The package's own tests run it on every registered
 // estimator with default parameters, so a new estimator is checked as soon
 // as it registers: an exact pre-image is recovered when one exists
 // (Ψ = φ(x_j) with a Gaussian kernel for a PreImager; training inputs with

@@ -215,3 +215,24 @@ var (
 	ErrNotFinite   = errors.New("pre-image is not finite")
 	ErrDenominator = errors.New("fixed-point denominator vanished")
 )
+
+// ErrUnsupported is what an estimator's error wraps when it declines a
+// problem it was not built for (a kernel without the closed form it
+// needs, a capability it lacks): a refusal, not a failure. The
+// conformance kit counts such an error, or a kernel the Spec's Kernels
+// excludes, as the estimator declining; any other error is a failure.
+// An external command declines by exiting with status 3
+// (ExitUnsupported), which the Python helper does when the estimator
+// raises rx.Unsupported.
+var ErrUnsupported = errors.New("unsupported by the estimator")
+
+// Unsupportedf returns an error with the message format gives that wraps
+// ErrUnsupported: an estimator declining a problem it was not built for.
+func Unsupportedf(format string, args ...any) error {
+	return &unsupportedError{fmt.Sprintf(format, args...)}
+}
+
+type unsupportedError struct{ msg string }
+
+func (e *unsupportedError) Error() string { return e.msg }
+func (e *unsupportedError) Unwrap() error { return ErrUnsupported }

@@ -399,17 +399,27 @@ func (e *External) run(dst *mat.Dense, b *batch) (st []Status, err error) {
 	if err := b.write(dir); err != nil {
 		return nil, fmt.Errorf("external: writing the problem: %w", err)
 	}
-	if err := e.exec(dir); err != nil {
+	note, err := e.exec(dir)
+	if err != nil {
 		return nil, err
+	}
+	// A result is what the command left when it exited; when it left
+	// processes behind (killed by now), a refusal says so, since one of
+	// them may have been about to write it.
+	refuse := func(err error) error {
+		if note != "" {
+			return fmt.Errorf("external: %s: %w (%s; the result must be complete when the command exits)", e.name(), err, note)
+		}
+		return fmt.Errorf("external: %s: %w", e.name(), err)
 	}
 	m, d := b.manifest.M, b.manifest.D
 	z, err := readResult(filepath.Join(dir, b.manifest.Output), m, d)
 	if err != nil {
-		return nil, fmt.Errorf("external: %s: %w", e.name(), err)
+		return nil, refuse(err)
 	}
 	st, err = readStatus(filepath.Join(dir, b.manifest.Status), m)
 	if err != nil {
-		return nil, fmt.Errorf("external: %s: %w", e.name(), err)
+		return nil, refuse(err)
 	}
 	useDst(dst, m, d)
 	dst.Copy(z)
@@ -461,9 +471,15 @@ func writeNpy(path string, a mat.Matrix) error {
 }
 
 // exec runs the command on dir with the time limit, killing its whole
-// process group when the limit passes (and after it exits, so that no
-// child it left behind outlives the batch).
-func (e *External) exec(dir string) error {
+// process group when the limit passes and as soon as the command itself
+// exits, so that nothing it left in its group outlives the batch or
+// touches the result while it is read. Standard error goes through a pipe
+// runexp reads itself: a child that inherited it and still runs cannot
+// hold the batch (os/exec would wait for it, then fail a good batch with
+// "WaitDelay expired"). The returned note, when not empty, says that
+// processes the command had started were still running when it exited
+// and were killed; a refused result quotes it.
+func (e *External) exec(dir string) (note string, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), e.Timeout)
 	defer cancel()
 	args := append(append([]string(nil), e.Command[1:]...), dir)
@@ -471,27 +487,90 @@ func (e *External) exec(dir string) error {
 	cmd.Env = append(os.Environ(), "RUNEXP_ESTIMATOR_DIR="+dir)
 	newProcessGroup(cmd)
 	cmd.Cancel = func() error { return killProcessGroup(cmd) }
-	// A grandchild that escaped the group could hold the pipe open.
-	cmd.WaitDelay = 2 * time.Second
-	tail := &tailWriter{max: externalStderrTail}
-	cmd.Stderr = tail
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("external: starting %s: %w", e.name(), err)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return "", fmt.Errorf("external: %w", err)
 	}
-	err := cmd.Wait()
-	killProcessGroup(cmd) // stragglers; an error when there are none
+	defer pr.Close()
+	cmd.Stderr = pw
+	tail := &tailWriter{max: externalStderrTail}
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(tail, pr)
+		close(copied)
+	}()
+	err = cmd.Start()
+	pw.Close() // the child holds its own copy
+	if err != nil {
+		return "", fmt.Errorf("external: starting %s: %w", e.name(), err)
+	}
+	err = cmd.Wait()
+	// Whatever the command left in its group is killed now, before the
+	// result is read. kill(2) succeeds only when the group still had a
+	// member.
+	if killProcessGroup(cmd) == nil {
+		note = "processes the command had started were still running when it exited, and were killed"
+	}
+	// The tail is complete once every holder of the pipe is gone; one
+	// that escaped the group (setsid) may keep it open, and is not
+	// waited for.
+	select {
+	case <-copied:
+	case <-time.After(externalStderrGrace):
+		pr.Close()
+		<-copied
+	}
+	var ee *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
-		return fmt.Errorf("external: %s timed out after %v (process group killed)%s", e.name(), e.Timeout, tail.quote())
+		return note, &CommandError{Command: e.name(), Reason: fmt.Sprintf("timed out after %v (process group killed)", e.Timeout), Stderr: tail.text()}
+	case errors.As(err, &ee):
+		return note, &CommandError{Command: e.name(), Reason: fmt.Sprintf("failed (%v)", ee.ProcessState), Stderr: tail.text(),
+			Unsupported: ee.ExitCode() == ExitUnsupported}
 	case err != nil:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return fmt.Errorf("external: %s failed (%v)%s", e.name(), ee.ProcessState, tail.quote())
-		}
-		return fmt.Errorf("external: %s: %w%s", e.name(), err, tail.quote())
+		return note, fmt.Errorf("external: %s: %w%s", e.name(), err, quoteStderr(tail.text()))
+	}
+	return note, nil
+}
+
+// ExitUnsupported is the exit status by which an external command declines
+// a batch it was not built for (python/runexp_estimator.py exits with it
+// when the estimator raises rx.Unsupported): its CommandError wraps
+// ErrUnsupported.
+const ExitUnsupported = 3
+
+// CommandError is the failure of an external command that exited with a
+// non-zero status, was killed by a signal or ran out of time. Its message
+// quotes the tail of the command's standard error; Unwrap gives
+// ErrUnsupported for the exit status ExitUnsupported.
+type CommandError struct {
+	// Command is the command line as SplitCommand would read it back.
+	Command string
+	// Reason says how it ended: "failed (exit status 1)", "timed out
+	// after 10m0s (process group killed)".
+	Reason string
+	// Stderr is the tail of its standard error ("…" first when cut),
+	// "" when it wrote none.
+	Stderr string
+	// Unsupported is set for the exit status ExitUnsupported.
+	Unsupported bool
+}
+
+func (e *CommandError) Error() string {
+	return "external: " + e.Command + " " + e.Reason + quoteStderr(e.Stderr)
+}
+
+// Unwrap returns ErrUnsupported for a command that declined the batch.
+func (e *CommandError) Unwrap() error {
+	if e.Unsupported {
+		return ErrUnsupported
 	}
 	return nil
 }
+
+// externalStderrGrace is how long a batch waits, after the command and its
+// process group are gone, for the rest of its standard error.
+const externalStderrGrace = 200 * time.Millisecond
 
 // tailWriter keeps the last max bytes written to it.
 type tailWriter struct {
@@ -509,14 +588,21 @@ func (t *tailWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// quote returns the tail for an error message, or "" when it is empty.
-func (t *tailWriter) quote() string {
+// text returns the tail, "…" first when it was cut, or "" when nothing
+// was written.
+func (t *tailWriter) text() string {
 	s := strings.TrimSpace(string(t.buf))
+	if s != "" && t.cut {
+		s = "…" + s
+	}
+	return s
+}
+
+// quoteStderr is a failure's quotation of standard error s (a tail's
+// text).
+func quoteStderr(s string) string {
 	if s == "" {
 		return "; no standard error"
-	}
-	if t.cut {
-		s = "…" + s
 	}
 	return "; standard error:\n" + s
 }

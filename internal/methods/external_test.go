@@ -125,7 +125,8 @@ func TestExternalFailures(t *testing.T) {
 		name, script string
 		want         []string
 	}{
-		{"crash", `echo "Traceback: ZeroDivisionError" >&2; exit 3`, []string{"exit status 3", "ZeroDivisionError"}},
+		{"crash", `echo "Traceback: ZeroDivisionError" >&2; exit 1`, []string{"exit status 1", "ZeroDivisionError"}},
+		{"unsupported", `echo "Unsupported: no linear kernel" >&2; exit 3`, []string{"exit status 3", "no linear kernel"}},
 		{"killed", `kill -9 $$`, []string{"signal: killed"}},
 		{"missing output", `true`, []string{"wrote no Z.npy"}},
 		{"garbage", `echo garbage > "$1/Z.npy"`, []string{"Z.npy is not a valid .npy file", "magic"}},
@@ -161,6 +162,10 @@ func TestExternalFailures(t *testing.T) {
 			}
 			if !z.IsEmpty() {
 				t.Errorf("a failed batch wrote its destination")
+			}
+			// Exit status 3 alone is the protocol's "unsupported".
+			if got := errors.Is(err, methods.ErrUnsupported); got != (tc.name == "unsupported") {
+				t.Errorf("errors.Is(err, ErrUnsupported) = %v", got)
 			}
 		})
 	}
@@ -203,7 +208,18 @@ func TestExternalTimeout(t *testing.T) {
 	if elapsed > 10*time.Second {
 		t.Errorf("the time-out took %v to act", elapsed)
 	}
-	b, err := os.ReadFile(pidFile)
+	// The background sleep was in the group: it is gone (or a zombie
+	// awaiting its new parent, which /proc shows as state Z).
+	if pid := readPID(t, pidFile); !gone(pid) {
+		t.Fatalf("background child %d survived the time-out", pid)
+	}
+	checkRemoved(t, dirs)
+}
+
+// readPID reads the process id a script wrote into path.
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,16 +227,19 @@ func TestExternalTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The background sleep was in the group: it is gone (or a zombie
-	// awaiting its new parent, which /proc shows as state Z).
+	return pid
+}
+
+// gone waits up to 5 s for process pid to end, and reports whether it did.
+func gone(pid int) bool {
 	deadline := time.Now().Add(5 * time.Second)
 	for alive(pid) {
 		if time.Now().After(deadline) {
-			t.Fatalf("background child %d survived the time-out", pid)
+			return false
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	checkRemoved(t, dirs)
+	return true
 }
 
 func alive(pid int) bool {
@@ -464,4 +483,58 @@ func TestExternalFingerprint(t *testing.T) {
 	if _, err := methods.ExternalFingerprint(p); err == nil {
 		t.Error("a missing script was fingerprinted")
 	}
+}
+
+// TestExternalChildren is case 7 of issue #28. A child the command leaves
+// running with its standard error (a plain fork) used to fail a valid
+// batch with "exec: WaitDelay expired before I/O complete; no standard
+// error" after 2 s: now the batch takes the result the command left, and
+// the child, in the command's process group, is killed when the command
+// exits. A result the command leaves to a child to write later is refused
+// with a reason that says so. A child that leaves the group with setsid
+// escapes the kill, as docs/external-estimators.md states, but does not
+// hold the batch either.
+func TestExternalChildren(t *testing.T) {
+	f := newExtFixture(t)
+	m, d := f.x0.Dims()
+	fix := t.TempDir()
+	writeNpy(t, filepath.Join(fix, "good.npy"), mat.NewDense(m, d, nil))
+	good := filepath.Join(fix, "good.npy")
+	pidFile := filepath.Join(fix, "pid")
+
+	// The result written, then a plain fork holding standard error.
+	e := newExternal(t, map[string]any{"command": shell(`cp ` + good + ` "$1/Z.npy"; sleep 30 & echo $! > ` + pidFile + `; echo done >&2`), "timeout": "20s"})
+	var z mat.Dense
+	if _, err := e.Denoise(&z, f.input()); err != nil {
+		t.Fatalf("valid batch with a forked child: %v", err)
+	}
+	if pid := readPID(t, pidFile); !gone(pid) {
+		t.Errorf("forked child %d outlived its batch", pid)
+	}
+
+	// The result left to a child that is still sleeping when the
+	// command exits.
+	e = newExternal(t, map[string]any{"command": shell(`(sleep 2; cp ` + good + ` "$1/Z.npy") & echo $! > ` + pidFile), "timeout": "20s"})
+	z.Reset()
+	_, err := e.Denoise(&z, f.input())
+	if err == nil || !strings.Contains(err.Error(), "wrote no Z.npy") || !strings.Contains(err.Error(), "still running when it exited, and were killed") {
+		t.Errorf("result left to a child: %v", err)
+	}
+	if pid := readPID(t, pidFile); !gone(pid) {
+		t.Errorf("forked child %d outlived its batch", pid)
+	}
+
+	// setsid: out of the group, out of reach; the batch does not wait.
+	start := time.Now()
+	e = newExternal(t, map[string]any{"command": shell(`cp ` + good + ` "$1/Z.npy"; setsid sh -c 'echo $$ > ` + pidFile + `; exec sleep 30' & sleep 0.3`), "timeout": "20s"})
+	z.Reset()
+	if _, err := e.Denoise(&z, f.input()); err != nil {
+		t.Fatalf("valid batch with a setsid child: %v", err)
+	}
+	pid := readPID(t, pidFile)
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	if !alive(pid) {
+		t.Errorf("the setsid child %d did not survive: update docs/external-estimators.md", pid)
+	}
+	t.Logf("batch with a setsid child holding standard error took %v", time.Since(start))
 }

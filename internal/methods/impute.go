@@ -31,6 +31,19 @@ func checkImpute(name string, in *DenoiseInput) (m, d int, err error) {
 	return m, d, nil
 }
 
+// startImpute is every imputer's opening: it checks in (checkImpute),
+// copies X0 into dst and returns one Status per row. done is set when
+// nothing is missing (no mask): dst is then the answer.
+func startImpute(name string, dst *mat.Dense, in *DenoiseInput) (st []Status, done bool, err error) {
+	m, d, err := checkImpute(name, in)
+	if err != nil {
+		return nil, false, err
+	}
+	useDst(dst, m, d)
+	dst.Copy(in.X0)
+	return make([]Status, m), in.Mask == nil, nil
+}
+
 // observedMeans returns, per column, the mean of the observed entries and
 // whether the column has any.
 func observedMeans(x, mask *mat.Dense) ([]float64, error) {

@@ -28,16 +28,11 @@ func init() {
 
 // Denoise returns in.X0 with its missing entries replaced by column means.
 func (ImputeMean) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
-	m, d, err := checkImpute("impute-mean", in)
-	if err != nil {
-		return nil, err
+	st, done, err := startImpute("impute-mean", dst, in)
+	if err != nil || done {
+		return st, err
 	}
-	useDst(dst, m, d)
-	dst.Copy(in.X0)
-	st := make([]Status, m)
-	if in.Mask == nil {
-		return st, nil
-	}
+	m, _ := in.X0.Dims()
 	mu, err := observedMeans(in.X0, in.Mask)
 	if err != nil {
 		return nil, fmt.Errorf("impute-mean: %w", err)

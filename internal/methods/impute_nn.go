@@ -34,16 +34,11 @@ func init() {
 
 // Denoise returns in.X0 with its missing entries copied from neighbours.
 func (ImputeNN) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
-	m, d, err := checkImpute("impute-nn", in)
-	if err != nil {
-		return nil, err
+	st, done, err := startImpute("impute-nn", dst, in)
+	if err != nil || done {
+		return st, err
 	}
-	useDst(dst, m, d)
-	dst.Copy(in.X0)
-	st := make([]Status, m)
-	if in.Mask == nil {
-		return st, nil
-	}
+	m, _ := in.X0.Dims()
 	x, mask := in.X0, in.Mask
 	dist := make([]float64, m)
 	order := make([]int, 0, m)

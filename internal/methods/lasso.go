@@ -3,12 +3,11 @@ package methods
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/par"
 )
 
 // LassoGPS is the sparse pre-image of Abrahamsen & Hansen (2011, §5.2) for
@@ -166,26 +165,22 @@ func (l *LassoGPS) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	useDst(dst, m, g.d)
 	st := make([]Status, m)
 
-	// Rows are independent paths: workers take them in turn, each with
-	// its own buffers, and a row's result does not depend on which worker
+	// Rows are independent paths: the calling goroutine and helpers on
+	// the pool's idle cores (par.Run) take them in turn, each with its
+	// own buffers, and a row's result does not depend on which goroutine
 	// ran it or on the other rows.
-	workers := min(runtime.GOMAXPROCS(0), m)
+	rows := func(next func() (int, bool)) {
+		r := g.newRow()
+		for i, ok := next(); ok; i, ok = next() {
+			r.run(dst.RawRowView(i), p.Gamma.RawRowView(i), &st[i])
+		}
+	}
 	if m*g.n*g.d < 1<<16 {
-		workers = 1
+		i := 0
+		rows(func() (int, bool) { i++; return i - 1, i <= m })
+	} else {
+		par.Run(m, rows)
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := g.newRow()
-			for i := int(next.Add(1) - 1); i < m; i = int(next.Add(1) - 1) {
-				r.run(dst.RawRowView(i), p.Gamma.RawRowView(i), &st[i])
-			}
-		}()
-	}
-	wg.Wait()
 	CheckFinite(dst, st)
 	return st, nil
 }

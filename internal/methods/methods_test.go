@@ -6,19 +6,20 @@ import (
 	"testing"
 
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/methods/conformance"
 	"github.com/runexp/runexp/internal/methods/methodtest"
 )
 
 // kitConfig adapts the conformance kit to estimators that cannot meet its
-// defaults: methodtest.Known (with the reasons there), and the external
+// defaults: conformance.Known (with the reasons there), and the external
 // estimator as TestConformance runs it.
-var kitConfig = func() map[string]methodtest.Config {
-	m := maps.Clone(methodtest.Known)
+var kitConfig = func() map[string]conformance.Config {
+	m := maps.Clone(conformance.Known)
 	// TestConformance runs external on python/examples/learned_preimage.py,
 	// the learned map at the same α = 1e-3: the same shrinkage as learned
 	// (a pre-image batch maps coordinates on every component, which the
 	// kit's exact problems are), so the same tolerance.
-	m["external"] = methodtest.Config{ExactTol: 0.02}
+	m["external"] = conformance.Config{ExactTol: 0.02}
 	return m
 }()
 
@@ -29,8 +30,8 @@ func TestKitConfigIsKnown(t *testing.T) {
 		if name == "external" {
 			continue
 		}
-		if k, ok := methodtest.Known[name]; !ok || k.ExactTol != cfg.ExactTol || k.BatchCoupled != cfg.BatchCoupled {
-			t.Errorf("%s: kit config %+v here, %+v in methodtest.Known", name, cfg, k)
+		if k, ok := conformance.Known[name]; !ok || k.ExactTol != cfg.ExactTol || k.BatchCoupled != cfg.BatchCoupled {
+			t.Errorf("%s: kit config %+v here, %+v in conformance.Known", name, cfg, k)
 		}
 	}
 }

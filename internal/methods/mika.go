@@ -1,7 +1,6 @@
 package methods
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -126,7 +125,9 @@ func startPoints(p *Problem, start string) (*mat.Dense, error) {
 	switch start {
 	case StartNoisy, "":
 		if p.X0 == nil {
-			return nil, errors.New(`start "noisy" needs the noisy inputs (Problem.X0)`)
+			// Another start rule does without: mika declines, it does
+			// not declare NeedsX0.
+			return nil, Unsupportedf(`start "noisy" needs the noisy inputs (Problem.X0)`)
 		}
 		z.Copy(p.X0)
 	case StartMean:
@@ -230,24 +231,7 @@ func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64
 			done[i] = acceptStep(&st[row], zi, ni, it, tol2)
 		}
 
-		// Retire finished rows and compact the rest, keeping their order.
-		k := 0
-		for i := 0; i < a; i++ {
-			if done[i] {
-				copy(dst.RawRowView(act[i]), z.RawRowView(i))
-				continue
-			}
-			if i != k {
-				copy(z.RawRowView(k), z.RawRowView(i))
-				copy(g.RawRowView(k), g.RawRowView(i))
-				if x0 != nil {
-					copy(x0.RawRowView(k), x0.RawRowView(i))
-				}
-				act[k] = act[i]
-			}
-			k++
-		}
-		act = act[:k]
+		act = retire(dst, z, done, act, g, x0)
 	}
 	// Rows still active hit maxIter: Converged stays false.
 	for i, row := range act {

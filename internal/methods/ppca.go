@@ -58,16 +58,11 @@ func init() {
 // Denoise returns in.X0 with its missing entries replaced by PPCA's
 // posterior means.
 func (pp *PPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
-	n, d, err := checkImpute("ppca", in)
-	if err != nil {
-		return nil, err
+	st, done, err := startImpute("ppca", dst, in)
+	if err != nil || done {
+		return st, err
 	}
-	useDst(dst, n, d)
-	dst.Copy(in.X0)
-	st := make([]Status, n)
-	if in.Mask == nil {
-		return st, nil
-	}
+	n, d := in.X0.Dims()
 	q := pp.Latent
 	if q < 1 || q >= d {
 		return nil, fmt.Errorf("ppca: latent dimension %d, want 1 ≤ q < %d", q, d)

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
+
+	reg "github.com/runexp/runexp/internal/registry"
 )
 
 // Kind is the type of an estimator parameter.
@@ -224,6 +225,12 @@ func (p Param) coerce(v any) (any, error) {
 			if x != math.Trunc(x) {
 				return nil, fmt.Errorf("want an integer, got %v", x)
 			}
+			// Beyond 2⁵³ a float is no exact integer, and beyond the
+			// int range the conversion below would wrap (1e19 became a
+			// negative max_iter).
+			if math.Abs(x) > 1<<53 {
+				return nil, fmt.Errorf("integer %v out of range (want |n| ≤ 2^53)", x)
+			}
 			f = x
 		default:
 			return nil, fmt.Errorf("want an integer, got %v (%T)", v, v)
@@ -261,19 +268,11 @@ func (p Param) inRange(f float64) error {
 	return nil
 }
 
-var (
-	regMu    sync.RWMutex
-	registry = map[string]*Spec{}
-)
+var registry = reg.New[Spec]("methods: estimator")
 
 // Register adds an estimator to the registry. It panics on a duplicate
 // name: registration happens in init functions, where that is a bug.
 func Register(s Spec) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, dup := registry[s.Name]; dup {
-		panic(fmt.Sprintf("methods: estimator %q registered twice", s.Name))
-	}
 	if s.Does&(PreImages|Denoises) == 0 {
 		panic(fmt.Sprintf("methods: estimator %q declares neither PreImages nor Denoises", s.Name))
 	}
@@ -286,38 +285,17 @@ func Register(s Spec) {
 	if s.File == "" {
 		_, s.File, _, _ = runtime.Caller(1)
 	}
-	registry[s.Name] = &s
+	registry.Add(s.Name, s)
 }
 
 // Lookup returns the estimator registered under name.
-func Lookup(name string) (*Spec, bool) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	s, ok := registry[name]
-	return s, ok
-}
+func Lookup(name string) (*Spec, bool) { return registry.Lookup(name) }
 
 // All returns every registered estimator, sorted by name.
-func All() []*Spec {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	out := make([]*Spec, 0, len(registry))
-	for _, s := range registry {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+func All() []*Spec { return registry.All() }
 
 // Names returns the registered names, sorted.
-func Names() []string {
-	all := All()
-	n := make([]string, len(all))
-	for i, s := range all {
-		n[i] = s.Name
-	}
-	return n
-}
+func Names() []string { return registry.Names() }
 
 // New binds raw parameters and builds the named estimator.
 func New(name string, raw map[string]any) (any, Params, error) {

@@ -257,19 +257,7 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 			}
 			done[i] = acceptStep(&st[row], zi, ni, it, tol2)
 		}
-		k := 0
-		for i := 0; i < na; i++ {
-			if done[i] {
-				copy(dst.RawRowView(act[i]), z.RawRowView(i))
-				continue
-			}
-			if i != k {
-				copy(z.RawRowView(k), z.RawRowView(i))
-				act[k] = act[i]
-			}
-			k++
-		}
-		act = act[:k]
+		act = retire(dst, z, done, act)
 	}
 	for i, row := range act {
 		copy(dst.RawRowView(row), z.RawRowView(i))

@@ -101,16 +101,11 @@ func init() {
 
 // Denoise returns in.X0 with its missing entries imputed by Algorithm 1.
 func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
-	n, d, err := checkImpute("rkpca-impute", in)
-	if err != nil {
-		return nil, err
+	st, done, err := startImpute("rkpca-impute", dst, in)
+	if err != nil || done {
+		return st, err
 	}
-	useDst(dst, n, d)
-	dst.Copy(in.X0)
-	st := make([]Status, n)
-	if in.Mask == nil {
-		return st, nil
-	}
+	n, d := in.X0.Dims()
 	if !(ri.Gamma > 0) || !(ri.Energy > 0 && ri.Energy <= 1) || ri.Partitions < 2 || ri.Partitions > n {
 		return nil, fmt.Errorf("rkpca-impute: gamma %g, energy %g, partitions %d (of %d points) out of range", ri.Gamma, ri.Energy, ri.Partitions, n)
 	}

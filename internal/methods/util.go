@@ -26,6 +26,33 @@ func useDst(dst *mat.Dense, r, c int) {
 	}
 }
 
+// retire ends the rows of a batch iteration whose done flag is set: the
+// active rows occupy the leading rows of z (slot i holds the problem row
+// act[i]), and a finished one is copied to its row of dst. The others are
+// compacted, in order, in z, in each of also (nil ones skipped) and in
+// act, so the result does not depend on when other rows finish; the
+// active rows left are returned.
+func retire(dst, z *mat.Dense, done []bool, act []int, also ...*mat.Dense) []int {
+	k := 0
+	for i := range act {
+		if done[i] {
+			copy(dst.RawRowView(act[i]), z.RawRowView(i))
+			continue
+		}
+		if i != k {
+			copy(z.RawRowView(k), z.RawRowView(i))
+			for _, m := range also {
+				if m != nil {
+					copy(m.RawRowView(k), m.RawRowView(i))
+				}
+			}
+			act[k] = act[i]
+		}
+		k++
+	}
+	return act[:k]
+}
+
 // gaussianWidth returns c of a Gaussian kernel exp(−‖x−y‖²/c).
 func gaussianWidth(k kernel.Kernel) (float64, bool) {
 	switch g := k.(type) {

@@ -3,18 +3,23 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // WriteFileAtomic writes data to path so that a reader (or a run resumed
 // after a kill) sees either the old file or the complete new one, never a
-// prefix. It creates the parent directories (0o755), writes a temporary file
-// in the same directory (a rename is only atomic within one file system),
-// syncs and closes it, sets its mode to 0o644 and renames it over path. The
-// temporary file is removed on any error.
+// prefix. It creates the parent directories (0o777 less the umask, as
+// os.MkdirAll does), writes a temporary file in the same directory (a
+// rename is only atomic within one file system) with mode 0o666 less the
+// umask, as os.Create would (0o644 under umask 022), syncs and closes it
+// and renames it over path. The temporary file is removed on any error.
 //
 // Every writer in this package renders into memory first and then calls
 // WriteFileAtomic.
@@ -26,10 +31,10 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := createTemp(dir, "."+base+".tmp-")
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -45,10 +50,6 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	}
 	if err = f.Sync(); err != nil {
 		return fmt.Errorf("report: sync %s: %w", path, err)
-	}
-	// CreateTemp makes the file 0o600; results are meant to be shared.
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("report: chmod %s: %w", path, err)
 	}
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("report: close %s: %w", path, err)
@@ -70,6 +71,40 @@ func syncDir(dir string) {
 	}
 	d.Sync()
 	d.Close()
+}
+
+// createTemp creates a new file in dir named prefix and a random suffix,
+// for writing, with mode 0o666 less the umask: os.CreateTemp's 0o600
+// would keep results from the group and the web server a nightly job
+// publishes them through.
+func createTemp(dir, prefix string) (*os.File, error) {
+	for range 10000 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("report: no unused temporary name for %s* in %s", prefix, dir)
+}
+
+// MkdirTemp creates a new folder in parent named prefix and a random
+// suffix, with mode 0o777 less the umask, as os.Mkdir would (0o755 under
+// umask 022; os.MkdirTemp's 0o700 would keep a result folder staged
+// there from the group and the web server that publish it), and returns
+// its path.
+func MkdirTemp(parent, prefix string) (string, error) {
+	for range 10000 {
+		name := filepath.Join(parent, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		err := os.Mkdir(name, 0o777)
+		if err == nil {
+			return name, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("report: %w", err)
+		}
+	}
+	return "", fmt.Errorf("report: no unused temporary name for %s* in %s", prefix, parent)
 }
 
 // FileSHA256 returns the hex-encoded SHA-256 of the file at path, for

@@ -1,7 +1,12 @@
 package report
 
 import (
+	"errors"
+	"github.com/runexp/runexp/internal/safefs"
+	"io/fs"
+
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -19,8 +24,21 @@ type CompareOptions struct {
 	// Partial compares only the runs the new results hold: a run of the
 	// old results (a baseline of every config) that the new ones lack is
 	// not a change, as when a nightly job ran a subset. A run the new
-	// results hold and the old lack is still a "missing run".
+	// results hold and the old lack is still a "new run".
 	Partial bool
+}
+
+// Comparison is what [Compare] found.
+type Comparison struct {
+	Changes []Change
+	// NotCompared names the runs of the new results that the old lack
+	// and that a --with run wrote without adding anything: every
+	// estimator its manifest lists under with was skipped there, so its
+	// cells are the config's own and, without their counterpart in the
+	// old results, compare with nothing. They are not changes: a
+	// --with folder compared with the results it sits in lists the
+	// added cells alone.
+	NotCompared []string
 }
 
 // Change is one difference between two result sets, found by
@@ -35,7 +53,8 @@ type CompareOptions struct {
 //	"missing in new"  a cell of the old results is not in the new (Old is its status)
 //	"new cell"        a cell of the new results is not in the old (New is its status)
 //	"claim <id>"      a claim's verdict, or a claim present on one side only ("absent")
-//	"missing run"     a run directory is on one side only (Old, New: "present" or "absent")
+//	"missing run"     a run directory of the old results is not in the new (Old "present", New "absent")
+//	"new run"         a run directory of the new results is not in the old (Old "absent", New "present")
 //
 // Old and New are the two values as text; metrics are formatted by
 // [FormatFloat] with the shortest round-tripping precision.
@@ -73,6 +92,8 @@ func ChangesTable(ch []Change) *Table {
 	t := &Table{
 		Title:  "Changes",
 		Header: []string{"Config", "Cell", "Change", "Old", "New"},
+		// One change a line, for logs that grep them.
+		Lines: true,
 	}
 	for _, c := range ch {
 		t.Rows = append(t.Rows, []string{c.Config, c.Key, c.What, orDash(c.Old), orDash(c.New)})
@@ -96,7 +117,7 @@ func ChangesTable(ch []Change) *Table {
 // directories (directories whose names start with "." are skipped). Two run
 // directories are compared with each other under the base name of newRoot;
 // two results roots are compared run by run, matched by directory name, a
-// run on one side only being a "missing run". A run directory against a
+// run on one side only being a "missing run" or a "new run". A run directory against a
 // results root is an error, as is a root that does not exist.
 //
 // Within a run, records are matched by Key and their metrics, status and
@@ -106,6 +127,16 @@ func ChangesTable(ch []Change) *Table {
 // the metrics). A negative or NaN tolerance, a malformed file or a key or
 // claim id that appears twice in one file is an error.
 func CompareResults(oldRoot, newRoot string, o CompareOptions) ([]Change, error) {
+	c, err := Compare(oldRoot, newRoot, o)
+	if err != nil {
+		return nil, err
+	}
+	return c.Changes, nil
+}
+
+// Compare is [CompareResults] that also names the runs it did not
+// compare (Comparison.NotCompared).
+func Compare(oldRoot, newRoot string, o CompareOptions) (*Comparison, error) {
 	if !(o.RelTol >= 0 && o.AbsTol >= 0) {
 		return nil, fmt.Errorf("report: compare: tolerances must be ≥ 0, got relative %v, absolute %v", o.RelTol, o.AbsTol)
 	}
@@ -118,6 +149,7 @@ func CompareResults(oldRoot, newRoot string, o CompareOptions) ([]Change, error)
 		return nil, err
 	}
 	var ch []Change
+	var skipped []string
 	switch {
 	case oldRun && newRun:
 		ch, err = compareRun(filepath.Base(filepath.Clean(newRoot)), oldRoot, newRoot, o)
@@ -147,10 +179,14 @@ func CompareResults(oldRoot, newRoot string, o CompareOptions) ([]Change, error)
 			if o.Partial && !inNew {
 				continue
 			}
+			if !inOld && addedNothing(filepath.Join(newRoot, name)) {
+				skipped = append(skipped, name)
+				continue
+			}
 			if !inOld || !inNew {
 				c := Change{Config: name, What: "missing run", Old: "present", New: absent}
 				if !inOld {
-					c.Old, c.New = absent, "present"
+					c.What, c.Old, c.New = "new run", absent, "present"
 				}
 				ch = append(ch, c)
 				continue
@@ -165,7 +201,29 @@ func CompareResults(oldRoot, newRoot string, o CompareOptions) ([]Change, error)
 	slices.SortStableFunc(ch, func(a, b Change) int {
 		return cmp.Or(cmp.Compare(a.Config, b.Config), cmp.Compare(a.Key, b.Key), cmp.Compare(a.What, b.What))
 	})
-	return ch, nil
+	return &Comparison{Changes: ch, NotCompared: skipped}, nil
+}
+
+// addedNothing reports whether the run in dir was written by a --with run
+// in which every added estimator was skipped (its manifest's with lists
+// only skipped specs): its cells are the config's own.
+func addedNothing(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return false
+	}
+	var m struct {
+		With []WithSpec `json:"with"`
+	}
+	if json.Unmarshal(b, &m) != nil || len(m.With) == 0 {
+		return false
+	}
+	for _, w := range m.With {
+		if w.Skipped == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // isRunDir reports whether dir holds records.jsonl; dir must be a directory.
@@ -177,7 +235,24 @@ func isRunDir(dir string) (bool, error) {
 	if !fi.IsDir() {
 		return false, fmt.Errorf("report: compare: %s is not a directory", dir)
 	}
-	return isRegular(filepath.Join(dir, "records.jsonl")), nil
+	return hasRecords(dir)
+}
+
+// hasRecords reports whether dir holds records.jsonl; one that is there
+// but is not a regular file (a link to /dev/zero) is an error naming it,
+// not a folder without records.
+func hasRecords(dir string) (bool, error) {
+	p := filepath.Join(dir, "records.jsonl")
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("report: compare: %w", err)
+	case !fi.Mode().IsRegular():
+		return false, fmt.Errorf("report: compare: %w", &safefs.NotRegularError{Path: p, Mode: fi.Mode()})
+	}
+	return true, nil
 }
 
 // runDirs returns the sorted names of root's subdirectories that hold
@@ -190,7 +265,14 @@ func runDirs(root string) ([]string, error) {
 	var names []string
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, ".") && isDir(filepath.Join(root, n)) && isRegular(filepath.Join(root, n, "records.jsonl")) {
+		if strings.HasPrefix(n, ".") || !isDir(filepath.Join(root, n)) {
+			continue
+		}
+		ok, err := hasRecords(filepath.Join(root, n))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			names = append(names, n)
 		}
 	}
@@ -222,6 +304,9 @@ func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, erro
 		}
 		if or.Error != nr.Error {
 			add(key, "error", or.Error, nr.Error)
+		}
+		if a, b := or.FailureCounts(), nr.FailureCounts(); a != b {
+			add(key, "failed rows", orDash(a), orDash(b))
 		}
 		for name, ov := range or.Metrics {
 			nv, ok := nr.Metrics[name]

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/runexp/runexp/internal/safefs"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,7 +27,7 @@ func WriteBaseline(run, dst string) error {
 		return fmt.Errorf("report: baseline: %w", err)
 	}
 	cl := filepath.Join(dst, "claims.json")
-	b, err := os.ReadFile(filepath.Join(run, "claims.json"))
+	b, err := safefs.ReadFile(filepath.Join(run, "claims.json"), MaxJSONBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.Remove(cl); err != nil && !errors.Is(err, fs.ErrNotExist) {

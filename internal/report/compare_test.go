@@ -237,7 +237,7 @@ func TestCompareRoots(t *testing.T) {
 	want := []Change{
 		{"fig-a", "", "missing run", "present", "absent"},
 		{"fig-b", "c=0.1", "metric mse", "1", "2"},
-		{"fig-c", "", "missing run", "absent", "present"},
+		{"fig-c", "", "new run", "absent", "present"},
 	}
 	got, err := CompareResults(oldRoot, newRoot, CompareOptions{})
 	if err != nil {
@@ -343,7 +343,37 @@ func TestComparePartial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(part) != 1 || part[0].Config != "d" || part[0].What != "missing run" || part[0].Old != "absent" {
-		t.Errorf("partial comparison: %v, want only d as a missing run", part)
+	if len(part) != 1 || part[0].Config != "d" || part[0].What != "new run" || part[0].Old != "absent" {
+		t.Errorf("partial comparison: %v, want only d as a new run", part)
+	}
+}
+
+// A --with folder compared with the results it sits in: a run the old
+// results lack in which every --with estimator was skipped added nothing,
+// so it is named as not compared rather than listed as a change; one
+// that took an estimator is a new run.
+func TestCompareWithSkipped(t *testing.T) {
+	recs := []Record{{Key: "k=1", Params: map[string]any{"k": 1}, Metrics: map[string]float64{"m": 1}, Status: "ok"}}
+	old, now := t.TempDir(), t.TempDir()
+	writeCompareRun(t, filepath.Join(old, "a"), recs, nil)
+	writeCompareRun(t, filepath.Join(now, "a"), recs, nil)
+	for name, skipped := range map[string]string{"skipped": "kind local-minima needs a pre-image estimator", "added": ""} {
+		writeCompareRun(t, filepath.Join(now, name), recs, nil)
+		m := Manifest{With: []WithSpec{{Spec: "learned", Estimator: "learned", Label: "Learned", Skipped: skipped}}}
+		b, err := m.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteFileAtomic(filepath.Join(now, name, "manifest.json"), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := Compare(old, now, CompareOptions{Partial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkChanges(t, c.Changes, []Change{{"added", "", "new run", "absent", "present"}})
+	if len(c.NotCompared) != 1 || c.NotCompared[0] != "skipped" {
+		t.Errorf("not compared %v, want [skipped]", c.NotCompared)
 	}
 }

@@ -24,13 +24,16 @@
 // sizes beside it): a title per panel, one legend per figure drawn outside
 // the data ([Figure.Legend], beside the panels or under them), reference
 // points drawn with a [ReferenceGlyph] that no data glyph resembles, and a
-// [Caption] under the figure naming the paper, the figure, what is shown
-// and the reading of the paper. The caption is also embedded in the PNG
-// (an iTXt "Description" chunk) and the SVG (<desc>), from which the run's
-// HTML page shows it ([ReadCaption]). Image-grid labels are laid out from
-// measured glyph advances, unkerned so that glyphs never touch; they and
-// captions may carry subscripts written as in TeX ("P_t", "x_{10}"),
-// while identifiers keep their underscores ("mse_raw_median").
+// [Caption] naming the paper, the figure, what is shown and the reading of
+// the paper. The caption is embedded in the PNG (an iTXt "Description"
+// chunk) and the SVG (<desc>), not drawn: the run's HTML page shows it
+// under the figure ([ReadCaption]), once and in type that does not shrink
+// with a wide figure. Image-grid labels are laid out from measured glyph
+// advances, unkerned so that glyphs never touch; they and captions may
+// carry subscripts written as in TeX ("P_t", "x_{10}"), while identifiers
+// keep their underscores ("mse_raw_median"). An image grid can print a
+// note under each image ([ImageGrid.Notes]) and mark a pixel row or
+// column of its images ([GridMark]).
 //
 // Golden-image tests (package reporttest) compare each figure type with a
 // PNG under testdata approximately, as gonum/plot's cmpimg does; go test

@@ -15,8 +15,10 @@ import (
 )
 
 // Caption ties a figure to the paper it regenerates. Its String form is
-// drawn under the figure and embedded in the PNG and SVG files, where the
-// HTML page of the run reads it back ([ReadCaption]).
+// embedded in the PNG and SVG files, where the HTML page of the run reads
+// it back and shows it under the figure ([ReadCaption]); it is not drawn
+// in the image, so that a page shows it once, in type that does not
+// shrink with a wide figure.
 type Caption struct {
 	// Figure names the paper and the figure regenerated, e.g.
 	// "Abrahamsen & Hansen (2011) Fig. 3".
@@ -87,9 +89,9 @@ func (l *Legend) Add(label string, thumbs ...plot.Thumbnailer) {
 // Len returns the number of entries.
 func (l *Legend) Len() int { return len(l.entries) }
 
-// Figure is a grid of panels with one legend outside the data and a
-// caption under them, in the house style. Panels are laid out as by
-// [SaveGrid]: aligned data areas, nil entries blank.
+// Figure is a grid of panels with one legend outside the data, in the
+// house style, and a caption embedded in its files. Panels are laid out as
+// by [SaveGrid]: aligned data areas, nil entries blank.
 type Figure struct {
 	Panels         [][]*plot.Plot
 	PanelW, PanelH vg.Length
@@ -105,13 +107,10 @@ type Figure struct {
 // Figure geometry.
 var (
 	legendThumbW = vg.Points(18)
-	legendGap    = vg.Points(4)   // between a thumbnail and its label, and between entries in a row
-	legendPad    = vg.Points(6)   // between the panels and the legend
-	captionPad   = vg.Points(4)   // above the caption
-	captionLead  = 1.25           // line height of the caption in font heights
-	legendLead   = 1.35           // line height of the legend in font heights
-	figureMargin = gridPadEdge    // around everything
-	minCaptionW  = vg.Points(200) // narrowest column a caption wraps to
+	legendGap    = vg.Points(4) // between a thumbnail and its label, and between entries in a row
+	legendPad    = vg.Points(6) // between the panels and the legend
+	legendLead   = 1.35         // line height of the legend in font heights
+	figureMargin = gridPadEdge  // around everything
 )
 
 func (f *Figure) grid() (rows, cols int) {
@@ -130,33 +129,6 @@ func legendStyle() text.Style {
 func rowTitleStyle() text.Style {
 	return text.Style{Font: withSize(SansFont, TitleSize), Handler: plot.DefaultTextHandler, Color: color.Black,
 		Rotation: math.Pi / 2, XAlign: text.XCenter, YAlign: text.YTop}
-}
-
-func captionStyle() text.Style {
-	return text.Style{Font: withSize(SansFont, CaptionSize), Handler: plot.DefaultTextHandler, Color: color.Black}
-}
-
-// captionWidth is the drawn width of a caption line (drawCaptionLine).
-func captionWidth(s string) float64 {
-	if runs := parseRich(s); hasSub(runs) {
-		return newRichFaces(float64(CaptionSize)).width(runs)
-	}
-	return float64(captionStyle().Width(s))
-}
-
-// drawCaptionLine draws a caption line with its baseline's left end at
-// pt. A line with a subscript ("P_t", parseRich) is drawn as the labels
-// and captions of image grids are, run by run; any other line as plain
-// text, so identifiers keep their underscores and figures without
-// subscripts keep their pixels.
-func drawCaptionLine(c draw.Canvas, cs text.Style, pt vg.Point, ln string) {
-	runs := parseRich(ln)
-	if !hasSub(runs) {
-		c.FillText(cs, pt, ln)
-		return
-	}
-	c.SetColor(cs.Color)
-	newRichFaces(float64(CaptionSize)).fill(c, runs, float64(pt.X), float64(pt.Y))
 }
 
 // entryW returns the width of one legend entry: thumbnail, gap, label.
@@ -219,17 +191,15 @@ func wrapWidth(s string, w float64, width func(string) float64) []string {
 
 // figureLayout is the geometry of a Figure.
 type figureLayout struct {
-	W, H          vg.Length
-	panelsW       vg.Length
-	panelsH       vg.Length
-	legendW       vg.Length // LegendRight: width of the legend column
-	legendH       vg.Length // LegendBelow: height of the legend rows
-	legendRows    [][]legendEntry
-	captionLines  []string
-	captionH      vg.Length
-	lineH, capLnH vg.Length
-	rowTitleW     vg.Length  // width of the strip of row titles
-	rowTitles     [][]string // wrapped lines of each row title
+	W, H       vg.Length
+	panelsW    vg.Length
+	panelsH    vg.Length
+	legendW    vg.Length // LegendRight: width of the legend column
+	legendH    vg.Length // LegendBelow: height of the legend rows
+	legendRows [][]legendEntry
+	lineH      vg.Length
+	rowTitleW  vg.Length  // width of the strip of row titles
+	rowTitles  [][]string // wrapped lines of each row title
 }
 
 func (f *Figure) layout() figureLayout {
@@ -272,14 +242,7 @@ func (f *Figure) layout() figureLayout {
 		}
 	}
 	l.W += 2 * figureMargin
-	if s := f.Caption.String(); s != "" {
-		l.W = max(l.W, minCaptionW+2*figureMargin)
-		cs := captionStyle()
-		l.capLnH = vg.Length(captionLead) * cs.FontExtents().Height
-		l.captionLines = wrapWidth(s, float64(max(l.W-2*figureMargin, minCaptionW)), captionWidth)
-		l.captionH = captionPad + vg.Length(len(l.captionLines))*l.capLnH
-	}
-	l.H = 2*figureMargin + max(l.panelsH, l.legendRowsH(f)) + l.legendH + l.captionH
+	l.H = 2*figureMargin + max(l.panelsH, l.legendRowsH(f)) + l.legendH
 	return l
 }
 
@@ -300,19 +263,7 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 		grid[i] = make([]*plot.Plot, cols)
 		copy(grid[i], r)
 	}
-	// Titles wider than a panel are wrapped to it for the drawing, so that
-	// neighbouring titles never run into each other.
-	for _, r := range grid {
-		for _, p := range r {
-			if p == nil || p.Title.Text == "" {
-				continue
-			}
-			title, ts := p.Title.Text, p.Title.TextStyle
-			lines := wrapWidth(title, float64(f.PanelW), func(s string) float64 { return float64(ts.Width(s)) })
-			p.Title.Text = strings.Join(lines, "\n")
-			defer func() { p.Title.Text = title }()
-		}
-	}
+	defer f.wrapTitles(grid)()
 	top := c.Max.Y - figureMargin
 	left := c.Min.X + figureMargin + l.rowTitleW
 	bodyH := max(l.panelsH, l.legendRowsH(f))
@@ -332,8 +283,38 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 			c.FillText(ts, vg.Point{X: c.Min.X + figureMargin, Y: cy}, strings.Join(lines, "\n"))
 		}
 	}
-	// Titles are drawn after every panel: a panel's white background
-	// would otherwise cover the end of its left neighbour's title.
+	drawPanels(c, grid, canvases)
+	f.drawLegend(l, c, left, top, bodyH)
+}
+
+// wrapTitles wraps the panel titles wider than a panel to it for the
+// drawing, so that neighbouring titles never run into each other, and
+// returns what puts them back.
+func (f *Figure) wrapTitles(grid [][]*plot.Plot) (restore func()) {
+	var undo []func()
+	for _, r := range grid {
+		for _, p := range r {
+			if p == nil || p.Title.Text == "" {
+				continue
+			}
+			title, ts := p.Title.Text, p.Title.TextStyle
+			lines := wrapWidth(title, float64(f.PanelW), func(s string) float64 { return float64(ts.Width(s)) })
+			p.Title.Text = strings.Join(lines, "\n")
+			undo = append(undo, func() { p.Title.Text = title })
+		}
+	}
+	return func() {
+		// In reverse, as the defers they replace ran.
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+}
+
+// drawPanels draws the panels of grid into canvases, then their titles:
+// after every panel, since a panel's white background would otherwise
+// cover the end of its left neighbour's title.
+func drawPanels(c draw.Canvas, grid [][]*plot.Plot, canvases [][]draw.Canvas) {
 	var titles []func()
 	for i := range grid {
 		// Panel titles are drawn by the figure, on one line per row and
@@ -369,7 +350,10 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 	for _, t := range titles {
 		t()
 	}
+}
 
+// drawLegend draws the legend right of the panels or below them.
+func (f *Figure) drawLegend(l figureLayout, c draw.Canvas, left, top, bodyH vg.Length) {
 	sty := legendStyle()
 	ext := sty.FontExtents()
 	drawEntry := func(x, yTop vg.Length, e legendEntry) {
@@ -412,19 +396,10 @@ func (f *Figure) draw(l figureLayout, c draw.Canvas) {
 			y -= l.lineH
 		}
 	}
-
-	if len(l.captionLines) > 0 {
-		cs := captionStyle()
-		y := c.Min.Y + figureMargin + l.captionH - captionPad - cs.FontExtents().Ascent
-		for _, ln := range l.captionLines {
-			drawCaptionLine(c, cs, vg.Point{X: c.Min.X + figureMargin, Y: y}, ln)
-			y -= l.capLnH
-		}
-	}
 }
 
 // Render returns the PNG and SVG encodings of the figure, the caption
-// embedded in both.
+// embedded in both as metadata.
 func (f *Figure) Render() (pngBytes, svgBytes []byte, err error) {
 	for _, r := range f.Panels {
 		for _, p := range r {

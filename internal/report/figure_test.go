@@ -137,7 +137,11 @@ func TestGoldenImageGrid(t *testing.T) {
 }
 
 // goldenGrid has the labels that used to collide (kerned "-T" and "&T",
-// long method names) and the subscripts Huang's figures use.
+// long method names), the subscripts Huang's figures use, notes under
+// the images of one row (Huang's Fig. 7 prints each image's APE and SNR)
+// and marks over the first column (the profile segments of Abrahamsen &
+// Hansen's Fig. 6: a red line along a pixel row, a green one down a
+// pixel column).
 func goldenGrid() *ImageGrid {
 	ramp := func(k int) []float64 {
 		im := make([]float64, 8*8)
@@ -151,6 +155,11 @@ func goldenGrid() *ImageGrid {
 		RowLabels: []string{"Kwok-Tsang", "Nguyen&De la Torre", "x_{10}, lasso_gps"},
 		ColLabels: []string{"P_t", "α_1 = 0.8", "α_2 = 0.7"},
 		Caption:   Caption{Figure: "Test (2024) Fig. 3", Shows: "a grid of ramps"},
+		Notes:     [][]string{nil, {"(7.51, 3.21)", "", "(26.9, 1.18)"}},
+		Marks: []GridMark{
+			{Col: 0, Horizontal: true, At: 2, Color: color.RGBA{R: 220, A: 255}},
+			{Col: 0, At: 5, Color: color.RGBA{G: 160, A: 255}},
+		},
 	}
 	for i := range 3 {
 		var row [][]float64
@@ -201,6 +210,26 @@ func TestGoldenCatchesSwappedImages(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustDiffer(t, "imagegrid.png", b.Bytes())
+}
+
+// TestGoldenCatchesNotesAndMarks: a grid without its notes, or with a
+// mark moved by one pixel row, fails the golden comparison.
+func TestGoldenCatchesNotesAndMarks(t *testing.T) {
+	if *update {
+		t.Skip("updating")
+	}
+	for name, change := range map[string]func(g *ImageGrid){
+		"notes dropped": func(g *ImageGrid) { g.Notes = nil },
+		"mark moved":    func(g *ImageGrid) { g.Marks[0].At++ },
+	} {
+		g := goldenGrid()
+		change(g)
+		var b bytes.Buffer
+		if err := g.RenderPNG(&b); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) { mustDiffer(t, "imagegrid.png", b.Bytes()) })
+	}
 }
 
 func TestFigurePanics(t *testing.T) {

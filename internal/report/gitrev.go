@@ -18,18 +18,43 @@ func (m *Manifest) FillRevisionFromGit(dir string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	rev, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD").Output()
+	// The repository is the config's, which may come from anyone: git
+	// status runs a configured fsmonitor hook and clean filters, so a
+	// repository that configures any is not asked for its status (and
+	// fsmonitor is off for every call).
+	git := func(args ...string) ([]byte, error) {
+		return exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "-C", dir}, args...)...).Output()
+	}
+	rev, err := git("rev-parse", "HEAD")
 	if err != nil {
 		return
 	}
 	m.Revision, m.RevisionFrom = strings.TrimSpace(string(rev)), "git"
+	if progs, _ := git("config", "--get-regexp", `^(core\.fsmonitor|filter\..*\.(clean|process))$`); gitRunsPrograms(string(progs)) {
+		m.Modified = true
+		m.RevisionFrom = "git (working tree not checked: the repository's configuration names programs git status would run)"
+		return
+	}
 	// A changed tracked file, or an untracked source file (a new
 	// estimator not yet added), means the revision alone does not name
 	// the code that ran. Untracked outputs (results/, bin/) do not count.
-	st, err := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain", "--untracked-files=all").Output()
+	st, err := git("status", "--porcelain", "--untracked-files=all")
 	if err == nil {
 		m.Modified = statusModified(string(st))
 	}
+}
+
+// gitRunsPrograms reads `git config --get-regexp` output for fsmonitor
+// and filter settings: any but a false fsmonitor names a program.
+func gitRunsPrograms(cfg string) bool {
+	for _, line := range strings.Split(cfg, "\n") {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if k == "" || (k == "core.fsmonitor" && (v == "false" || v == "")) {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // statusModified reads `git status --porcelain` output: any tracked change,

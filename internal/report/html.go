@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/runexp/runexp/internal/safefs"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -14,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Claim verdicts as written to claims.json by the claims package, which
@@ -38,6 +41,13 @@ type claimJSON struct {
 	Expected   string `json:"expected,omitempty"`
 	Because    string `json:"because,omitempty"`
 	AsExpected *bool  `json:"as_expected,omitempty"`
+	// The verdict of the point estimate alone and the interval the
+	// verdict rests on, when the check has one.
+	PointVerdict string   `json:"point_verdict,omitempty"`
+	CILo         *float64 `json:"ci_lo,omitempty"`
+	CIHi         *float64 `json:"ci_hi,omitempty"`
+	CILevel      float64  `json:"ci_level,omitempty"`
+	CIMethod     string   `json:"ci_method,omitempty"`
 }
 
 // unexpected reports whether a claim's verdict is not the expected one.
@@ -52,7 +62,7 @@ func (c claimJSON) unexpected() bool {
 // false.
 func readClaims(dir string) (cl []claimJSON, ok bool, err error) {
 	path := filepath.Join(dir, "claims.json")
-	b, err := os.ReadFile(path)
+	b, err := safefs.ReadFile(path, MaxJSONBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -146,11 +156,7 @@ func WriteIndexUp(root, up string) error {
 		idx.Runs = append(idx.Runs, r)
 		idx.Cells += r.Manifest.Cells
 		idx.Failed += r.Manifest.Failed
-		idx.Pass += r.Pass
-		idx.Fail += r.Fail
-		idx.NotEvaluated += r.NotEvaluated
-		idx.Inconclusive += r.Inconclusive
-		idx.Unexpected += r.Unexpected
+		idx.Counts.add(r.Counts)
 	}
 	idx.Scoreboard = isRegular(filepath.Join(root, "scoreboard.html"))
 	return writeTemplate(filepath.Join(root, "index.html"), "root", idx)
@@ -183,12 +189,10 @@ func relURL(segs ...string) string {
 
 // htmlRoot is the data of root/index.html.
 type htmlRoot struct {
-	Up                       string // link to the enclosing index, or ""
-	Runs                     []*htmlRun
-	Cells, Failed            int
-	Pass, Fail, NotEvaluated int
-	Inconclusive             int
-	Unexpected               int
+	Up            string // link to the enclosing index, or ""
+	Runs          []*htmlRun
+	Cells, Failed int
+	Counts        claimCounts
 	// Scoreboard is set when the root holds scoreboard.html (runexp
 	// suite writes it: the claims × readings page of issue 17).
 	Scoreboard bool
@@ -226,7 +230,7 @@ func loadWithRoot(dir, name string) (*htmlWithRoot, error) {
 		if strings.HasPrefix(e.Name(), ".") || !isRegular(mpath) {
 			continue
 		}
-		b, err := os.ReadFile(mpath)
+		b, err := safefs.ReadFile(mpath, MaxJSONBytes)
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
@@ -249,19 +253,19 @@ func loadWithRoot(dir, name string) (*htmlWithRoot, error) {
 
 // htmlRun is the data of one run page and of its row in the root index.
 type htmlRun struct {
-	Name   string // directory name
-	Href   string // relURL(Name)
-	Up     string // link to the root index, or ""
-	Title  string
-	Notes  []string
+	Name  string // directory name
+	Href  string // relURL(Name)
+	Up    string // link to the root index, or ""
+	Title string
+	Notes []string
+	// Tables are those of tables.md in its order: the first, the paper's
+	// own layout where the kind writes one, heads the page; the others
+	// follow the claims, each folded.
 	Tables []htmlTable
 
-	HasClaims                bool
-	Claims                   []htmlClaim
-	Pass, Fail, NotEvaluated int
-	Inconclusive             int
-	// Unexpected counts verdicts other than the config expects.
-	Unexpected int
+	HasClaims bool
+	Claims    []htmlClaim
+	Counts    claimCounts
 
 	Figures []htmlFigure
 	Files   []htmlLink
@@ -271,21 +275,121 @@ type htmlRun struct {
 	Wall       string
 }
 
+// claimCounts counts a run's claims once each: by verdict when the verdict
+// is the one its config expects, and otherwise as unexpected, so that an
+// expected non-reproduction (FAIL as expected) never reads as breakage and
+// a change always does.
+type claimCounts struct {
+	Claims int
+	// Pass, Fail, Inconclusive and NotEvaluated count the claims whose
+	// verdict is as expected.
+	Pass, Fail, Inconclusive, NotEvaluated int
+	// Unexpected counts the claims whose verdict is not the expected one,
+	// whatever it is.
+	Unexpected int
+}
+
+func (c *claimCounts) add(d claimCounts) {
+	c.Claims += d.Claims
+	c.Pass += d.Pass
+	c.Fail += d.Fail
+	c.Inconclusive += d.Inconclusive
+	c.NotEvaluated += d.NotEvaluated
+	c.Unexpected += d.Unexpected
+}
+
+func (c *claimCounts) count(cl claimJSON) {
+	c.Claims++
+	switch {
+	case cl.unexpected():
+		c.Unexpected++
+	case cl.Status == verdictPass:
+		c.Pass++
+	case cl.Status == verdictFail:
+		c.Fail++
+	case cl.Status == verdictInconclusive:
+		c.Inconclusive++
+	default:
+		c.NotEvaluated++
+	}
+}
+
+// htmlClaim is one row of a run page's claims: the id, the verdict, the
+// expectation and the statement, with the evidence, the interval, the
+// reason for the expectation and the source in a fold under it.
 type htmlClaim struct {
 	claimJSON
-	Class      string
-	Unexpected bool
+	Anchor       string // the row's id, claimAnchor(ID)
+	Class        string // the verdict cell's CSS class
+	Expect       string // "as expected", "expected: fail", "not as expected (expected: pass)"
+	Unexpected   bool
+	Interval     string // "95% interval [lo, hi]: method", or ""
+	PointDiffers bool   // the point estimate alone gives another verdict
+}
+
+// claimAnchor is the id of a claim's row on its run page, the target of
+// the links of the index and the scoreboard.
+func claimAnchor(id string) string { return "claim-" + id }
+
+func newHTMLClaim(c claimJSON) htmlClaim {
+	h := htmlClaim{claimJSON: c, Anchor: claimAnchor(c.ID), Unexpected: c.unexpected()}
+	// The expectation as the config states it: expect: fail, expect:
+	// inconclusive (claims.json's NOT-EVALUATED, met by INCONCLUSIVE
+	// too), or nothing for PASS.
+	exp := "pass"
+	switch c.Expected {
+	case verdictFail:
+		exp = "fail"
+	case verdictNotEvaluated, verdictInconclusive:
+		exp = "inconclusive"
+	}
+	h.Class = verdictClass(c.Status)
+	switch {
+	case h.Unexpected:
+		h.Expect = "not as expected (expected: " + exp + ")"
+	case c.Status == verdictFail:
+		// A non-reproduction the config expects: shown, not alarming.
+		h.Class = "known"
+		h.Expect = "expected: fail"
+	case exp != "pass":
+		h.Expect = "expected: " + exp
+	default:
+		h.Expect = "as expected"
+	}
+	if c.CILo != nil && c.CIHi != nil {
+		lvl := c.CILevel
+		if lvl > 0 && lvl <= 1 {
+			lvl *= 100
+		}
+		var b strings.Builder
+		if lvl > 0 {
+			b.WriteString(strconv.FormatFloat(lvl, 'g', 4, 64) + "% ")
+		}
+		fmt.Fprintf(&b, "interval [%s, %s]", strconv.FormatFloat(*c.CILo, 'g', 4, 64), strconv.FormatFloat(*c.CIHi, 'g', 4, 64))
+		if c.CIMethod != "" {
+			b.WriteString(": " + c.CIMethod)
+		}
+		h.Interval = b.String()
+	}
+	h.PointDiffers = c.PointVerdict != "" && c.PointVerdict != c.Status
+	return h
 }
 
 type htmlFigure struct {
 	Name, Img, Link string
-	Caption         string // embedded in the figure's files by Figure.Save or ImageGrid.Save
-	Links           []htmlLink
+	Anchor          string // the figure's id on the page
+	// Caption is the caption embedded in the figure's files by
+	// Figure.Save or ImageGrid.Save, as text runs (subscripts apart): the
+	// page is where it is read, the files carry it only as metadata.
+	Caption []textRun
+	Links   []htmlLink
 }
 
 type htmlLink struct{ Text, Href string }
 
 type htmlTable struct {
+	Anchor  string // "table-1", "table-2", … in tables.md's order
+	Class   string // "dense" for a table too wide for the page at full size
 	Title   string
 	Header  []htmlCell
 	Rows    [][]htmlCell
@@ -316,7 +420,7 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 	r := &htmlRun{Name: name, Href: relURL(name), Up: up, Title: name}
 
 	mpath := filepath.Join(dir, "manifest.json")
-	b, err := os.ReadFile(mpath)
+	b, err := safefs.ReadFile(mpath, MaxJSONBytes)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -326,7 +430,7 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 	r.Wall = strconv.FormatFloat(r.Manifest.WallSeconds, 'f', 1, 64)
 	r.Provenance = provenance(&r.Manifest)
 
-	md, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	md, err := safefs.ReadFile(filepath.Join(dir, "tables.md"), MaxJSONBytes)
 	switch {
 	case err == nil:
 		doc := parseTablesMarkdown(string(md))
@@ -349,60 +453,22 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 	if ok {
 		r.Tables = withoutClaimsTable(r.Tables)
 	}
+	for i := range r.Tables {
+		r.Tables[i].Anchor = "table-" + strconv.Itoa(i+1)
+	}
 	for _, c := range cl {
-		switch c.Status {
-		case verdictPass:
-			r.Pass++
-		case verdictFail:
-			r.Fail++
-		case verdictNotEvaluated:
-			r.NotEvaluated++
-		case verdictInconclusive:
-			r.Inconclusive++
-		}
-		if c.unexpected() {
-			r.Unexpected++
-		}
-		r.Claims = append(r.Claims, htmlClaim{claimJSON: c, Class: verdictClass(c.Status), Unexpected: c.unexpected()})
+		r.Counts.count(c)
+		r.Claims = append(r.Claims, newHTMLClaim(c))
 	}
 
-	ents, err := os.ReadDir(dir)
+	have, figs, err := resultFiles(dir)
 	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, err
 	}
-	have := map[string]bool{}
-	var figs []string
-	for _, e := range ents {
-		n := e.Name()
-		if strings.HasPrefix(n, ".") || !e.Type().IsRegular() {
-			continue // temporary files of WriteFileAtomic, subdirectories
-		}
-		have[n] = true
-		if ext := filepath.Ext(n); ext == ".png" || ext == ".svg" {
-			figs = append(figs, strings.TrimSuffix(n, ext))
-		}
-	}
-	slices.Sort(figs)
-	for _, f := range slices.Compact(figs) {
-		fig := htmlFigure{Name: f}
-		png, svg := have[f+".png"], have[f+".svg"]
-		capFile := f + ".svg"
-		if png {
-			capFile = f + ".png"
-		}
-		if fig.Caption, err = ReadCaption(filepath.Join(dir, capFile)); err != nil {
+	for _, f := range figs {
+		fig, err := loadFigure(dir, f, have)
+		if err != nil {
 			return nil, err
-		}
-		switch {
-		case png && svg:
-			fig.Img, fig.Link = relURL(f+".png"), relURL(f+".svg")
-			fig.Links = []htmlLink{{"SVG", fig.Link}, {"PNG", fig.Img}}
-		case png:
-			fig.Img, fig.Link = relURL(f+".png"), relURL(f+".png")
-			fig.Links = []htmlLink{{"PNG", fig.Img}}
-		default:
-			fig.Img, fig.Link = relURL(f+".svg"), relURL(f+".svg")
-			fig.Links = []htmlLink{{"SVG", fig.Img}}
 		}
 		r.Figures = append(r.Figures, fig)
 	}
@@ -419,6 +485,56 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		}
 	}
 	return r, nil
+}
+
+// resultFiles lists the regular files of a result folder (have) and its
+// figures by base name, sorted.
+func resultFiles(dir string) (have map[string]bool, figs []string, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: %w", err)
+	}
+	have = map[string]bool{}
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") || !e.Type().IsRegular() {
+			continue // temporary files of WriteFileAtomic, subdirectories
+		}
+		have[n] = true
+		if ext := filepath.Ext(n); ext == ".png" || ext == ".svg" {
+			figs = append(figs, strings.TrimSuffix(n, ext))
+		}
+	}
+	slices.Sort(figs)
+	return have, slices.Compact(figs), nil
+}
+
+// loadFigure is the figure f of a result folder: its caption (from the
+// PNG, else the SVG) and links to the files it has.
+func loadFigure(dir, f string, have map[string]bool) (htmlFigure, error) {
+	fig := htmlFigure{Name: f, Anchor: "figure-" + f}
+	png, svg := have[f+".png"], have[f+".svg"]
+	capFile := f + ".svg"
+	if png {
+		capFile = f + ".png"
+	}
+	caption, err := ReadCaption(filepath.Join(dir, capFile))
+	if err != nil {
+		return fig, err
+	}
+	fig.Caption = parseRich(caption)
+	switch {
+	case png && svg:
+		fig.Img, fig.Link = relURL(f+".png"), relURL(f+".svg")
+		fig.Links = []htmlLink{{"SVG", fig.Link}, {"PNG", fig.Img}}
+	case png:
+		fig.Img, fig.Link = relURL(f+".png"), relURL(f+".png")
+		fig.Links = []htmlLink{{"PNG", fig.Img}}
+	default:
+		fig.Img, fig.Link = relURL(f+".svg"), relURL(f+".svg")
+		fig.Links = []htmlLink{{"SVG", fig.Img}}
+	}
+	return fig, nil
 }
 
 // claimsHeader begins the header of the claims table the runner writes to
@@ -651,6 +767,9 @@ func toHTMLTable(t mdTable) htmlTable {
 		return c
 	}
 	h := htmlTable{Title: t.Title, Caption: t.Caption}
+	if minTableWidth(t) > denseWidth {
+		h.Class = "dense"
+	}
 	for j, s := range t.Header {
 		h.Header = append(h.Header, cell(s, j, false))
 	}
@@ -664,6 +783,54 @@ func toHTMLTable(t mdTable) htmlTable {
 	return h
 }
 
+// A table whose words cannot fit the page side by side is set dense:
+// smaller type, and words that still do not fit their cell break. The
+// width is estimated from the longest word of each column at 0.55 em a
+// character (Liberation Sans and DejaVu Sans average 0.5–0.6 em) in the
+// tables' 14.4-pixel type, plus each cell's padding and border; denseWidth
+// leaves the page's margins of a 1280-pixel window.
+const (
+	denseWidth   = 1200 // pixels
+	charWidth    = 0.55 * 14.4
+	cellPaddingW = 16 // 2 × 0.5 em of 14.4 px and a border
+)
+
+// minTableWidth estimates the narrowest t can be set without breaking a
+// word, in pixels.
+func minTableWidth(t mdTable) float64 {
+	var cols []int // longest word per column, in runes
+	measure := func(row []string) {
+		for j, c := range row {
+			for len(cols) <= j {
+				cols = append(cols, 0)
+			}
+			for _, w := range strings.Fields(brReplacer.Replace(c)) {
+				cols[j] = max(cols[j], utf8.RuneCountInString(w))
+			}
+		}
+	}
+	measure(t.Header)
+	for _, r := range t.Rows {
+		measure(r)
+	}
+	var w float64
+	for _, n := range cols {
+		w += float64(n)*charWidth + cellPaddingW
+	}
+	return w
+}
+
+// countCellData is a count of the root index, linked to the claims of its
+// run's page when not zero.
+type countCellData struct {
+	Href, Class string
+	N           int
+}
+
+func countCell(href string, n int, class string) countCellData {
+	return countCellData{Href: href, N: n, Class: class}
+}
+
 // writeTemplate renders the named template and writes it atomically.
 func writeTemplate(path, name string, data any) error {
 	var buf bytes.Buffer
@@ -675,7 +842,13 @@ func writeTemplate(path, name string, data any) error {
 
 // htmlTemplates renders the pages. The markup is XHTML-style (every element
 // closed, void elements self-closed) so that it parses as XML too.
-var htmlTemplates = template.Must(template.New("").Parse(`
+//
+// The pages fit a 1280-pixel window without scrolling sideways (package
+// pagecheck checks them in Chromium): body text is at most 80em wide,
+// images shrink to it, and table cells wrap (a word longer than its cell
+// breaks). Claims are compact
+// rows whose evidence, interval and reasons fold under the statement.
+var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count": countCell}).Parse(`
 {{- define "head" -}}
 <!DOCTYPE html>
 <html lang="en">
@@ -686,64 +859,43 @@ var htmlTemplates = template.Must(template.New("").Parse(`
 <style>
 body { font-family: system-ui, sans-serif; color: #222; margin: 1.5em auto; max-width: 80em; padding: 0 1em; line-height: 1.4; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-size: 1em; margin-top: 1.5em; }
-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; overflow-wrap: break-word; }
 th { background: #f2f2f2; }
-.nw { white-space: nowrap; }
 .r { text-align: right; font-variant-numeric: tabular-nums; }
 .c { text-align: center; }
 .pass { background: #dcf3dc; color: #14561b; }
 .fail { background: #f9d6d6; color: #8a1212; font-weight: bold; }
 .unexpected { background: #f9d6d6; color: #8a1212; font-weight: bold; }
+.known { background: #f1ede2; color: #5b4a1c; }
 .ne { background: #ececec; color: #555; }
 .caption, .prov, .muted { color: #555; }
-.prov { font-size: 0.9em; }
+.prov, .nav { font-size: 0.9em; }
 figure { margin: 1em 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
-figcaption { font-size: 0.9em; color: #555; }
+figcaption { font-size: 0.9em; color: #333; max-width: 60em; }
+table.claims { width: 100%; }
+table.claims td.id { width: 13em; } table.claims td.v { width: 8em; } table.claims td.x { width: 12em; }
+details > summary { cursor: pointer; }
+details dl { margin: 0.4em 0 0.2em; font-size: 0.95em; }
+details dt { font-weight: bold; color: #444; }
+details dd { margin: 0 0 0.3em 1.2em; }
+table.dense { font-size: 0.78em; } table.dense td, table.dense th { padding: 0.15em 0.3em; overflow-wrap: anywhere; }
+tr:target { outline: 2px solid #4a7fd0; }
 </style>
 </head>
 {{- end}}
 
 {{- define "cell"}}{{range $i, $l := .Lines}}{{if $i}}<br />{{end}}{{$l}}{{end}}{{end}}
 
-{{- define "run"}}{{template "head" .Title}}
-<body>
-{{- if .Up}}
-<p class="muted"><a href="{{.Up}}">All runs</a></p>
-{{- end}}
-<h1>{{.Title}}</h1>
-<p class="prov">{{.Name}} · {{.Provenance}}</p>
-{{- range .Notes}}
-<p>{{.}}</p>
-{{- end}}
-{{- if .HasClaims}}
-<h2>Claims: {{.Pass}} passed, {{.Fail}} failed, {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected</h2>
-<table>
-<thead><tr><th>Claim</th><th>Verdict</th><th>Expected</th><th>Statement</th><th>Evidence</th><th>Source</th></tr></thead>
-<tbody>
-{{- range .Claims}}
-<tr><td class="nw">{{.ID}}</td><td class="nw{{with .Class}} {{.}}{{end}}">{{.Status}}</td><td class="nw{{if .Unexpected}} unexpected{{end}}">{{.Expected}}{{if .Because}} ({{.Because}}){{end}}</td><td>{{.Statement}}</td><td>{{.Evidence}}</td><td>{{.Source}}</td></tr>
-{{- end}}
-</tbody>
-</table>
-{{- end}}
-{{- if .Figures}}
-<h2>Figures</h2>
-{{- range .Figures}}
-<figure>
-<a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy" /></a>
-<figcaption>{{with .Caption}}{{.}}<br />{{end}}{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</figcaption>
-</figure>
-{{- end}}
-{{- end}}
-{{- if .Tables}}
-<h2>Tables</h2>
-{{- range .Tables}}
-{{- if .Title}}
-<h3>{{.Title}}</h3>
-{{- end}}
-<table>
+{{- define "claimsline"}}{{if .Unexpected}}<b class="unexpected">{{.Unexpected}} not as expected</b>; {{end}}{{.Pass}} passed, {{.Fail}} failed as expected (known non-reproductions), {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated{{if not .Unexpected}}; every verdict as expected{{end}}{{end}}
+
+{{- define "countcell"}}{{if .N}}<td class="r {{.Class}}"><a href="{{.Href}}/index.html#claims">{{.N}}</a></td>{{else}}<td class="r">0</td>{{end}}{{end}}
+
+{{- define "rich"}}{{range .}}{{if .Sub}}<sub>{{.S}}</sub>{{else}}{{.S}}{{end}}{{end}}{{end}}
+
+{{- define "table"}}
+<table id="{{.Anchor}}"{{with .Class}} class="{{.}}"{{end}}>
 <thead><tr>{{range .Header}}<th{{with .Class}} class="{{.}}"{{end}}>{{template "cell" .}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
@@ -755,8 +907,66 @@ figcaption { font-size: 0.9em; color: #555; }
 <p class="caption">{{.}}</p>
 {{- end}}
 {{- end}}
+
+{{- define "run"}}{{template "head" .Title}}
+<body>
+{{- if .Up}}
+<p class="muted"><a href="{{.Up}}">All runs</a></p>
 {{- end}}
-<h2>Files</h2>
+<h1>{{.Title}}</h1>
+<p class="prov">{{.Name}} · {{.Provenance}}</p>
+<p class="nav">On this page:{{if .Tables}} <a href="#{{(index .Tables 0).Anchor}}">table</a> ·{{end}}{{if .Figures}} <a href="#figures">figures</a> ·{{end}}{{if .HasClaims}} <a href="#claims">claims</a> ·{{end}}{{if gt (len .Tables) 1}} <a href="#tables">more tables</a> ·{{end}} <a href="#files">files</a></p>
+{{- if .HasClaims}}
+<p>Claims: {{template "claimsline" .Counts}}.</p>
+{{- end}}
+{{- range .Notes}}
+<p>{{.}}</p>
+{{- end}}
+{{- with .Tables}}
+{{- with index . 0}}
+<h2>{{if .Title}}{{.Title}}{{else}}Results{{end}}</h2>
+{{- template "table" .}}
+{{- end}}
+{{- end}}
+{{- if .Figures}}
+<h2 id="figures">Figures</h2>
+{{- range .Figures}}
+<figure id="{{.Anchor}}">
+<a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy" /></a>
+<figcaption>{{with .Caption}}{{template "rich" .}}<br />{{end}}<span class="muted">{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</span></figcaption>
+</figure>
+{{- end}}
+{{- end}}
+{{- if .HasClaims}}
+<h2 id="claims">Claims</h2>
+<p class="muted">One row per claim of the paper: its verdict on this run and whether that is the verdict the config expects (a non-reproduction the config expects is a known result, not a breakage). Open a statement for the evidence, the interval and the source.</p>
+<table class="claims">
+<thead><tr><th>Claim</th><th>Verdict</th><th>Expectation</th><th>Statement</th></tr></thead>
+<tbody>
+{{- range .Claims}}
+<tr id="{{.Anchor}}"><td class="id"><code>{{.ID}}</code></td><td class="v {{.Class}}">{{.Status}}</td><td class="x{{if .Unexpected}} unexpected{{else}} muted{{end}}">{{.Expect}}</td><td><details><summary>{{.Statement}}</summary>
+<dl>
+{{- with .Evidence}}<dt>Evidence</dt><dd>{{.}}</dd>{{end}}
+{{- with .Interval}}<dt>Interval</dt><dd>{{.}}</dd>{{end}}
+{{- if .PointDiffers}}<dt>Point estimate</dt><dd>{{.PointVerdict}} (the verdict rests on the interval)</dd>{{end}}
+{{- with .Because}}<dt>Why this expectation</dt><dd>{{.}}</dd>{{end}}
+{{- with .Source}}<dt>Source</dt><dd>{{.}}</dd>{{end}}
+</dl>
+</details></td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- if gt (len .Tables) 1}}
+<h2 id="tables">More tables</h2>
+{{- range $i, $t := .Tables}}{{if $i}}
+<details id="{{$t.Anchor}}-fold">
+<summary>{{if $t.Title}}{{$t.Title}}{{else}}Table {{$i}}{{end}} ({{len $t.Rows}} row{{if ne (len $t.Rows) 1}}s{{end}})</summary>
+{{- template "table" $t}}
+</details>
+{{- end}}{{end}}
+{{- end}}
+<h2 id="files">Files</h2>
 <ul>
 {{- range .Files}}
 <li><a href="{{.Href}}">{{.Text}}</a></li>
@@ -772,19 +982,21 @@ figcaption { font-size: 0.9em; color: #555; }
 {{- if .Up}}
 <p class="muted"><a href="{{.Up}}">All results</a></p>
 {{- end}}
-<p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); claims: {{.Pass}} passed, {{.Fail}} failed, {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated; {{.Unexpected}} not as expected.</p>
+<p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); {{.Counts.Claims}} claims: {{template "claimsline" .Counts}}.</p>
 {{- if .Scoreboard}}
 <p><a href="scoreboard.html">Reproducibility scoreboard</a>: every claim under the stated protocol and under each documented reading, with totals per paper (<a href="scoreboard.md">Markdown</a>).</p>
 {{- end}}
 {{- if .Runs}}
 <table>
-<thead><tr><th>Run</th><th>Title</th><th>Cells</th><th>Failed cells</th><th>Claims passed</th><th>Claims failed</th><th>Not evaluated</th><th>Not as expected</th><th>Wall (s)</th><th>Manifest</th></tr></thead>
+<thead><tr><th>Run</th><th>Title</th><th>Cells</th><th>Failed cells</th><th>Passed</th><th>Failed as expected</th><th>Inconclusive</th><th>Not evaluated</th><th>Not as expected</th><th>Wall (s)</th></tr></thead>
 <tbody>
 {{- range .Runs}}
-<tr><td><a href="{{.Href}}/index.html">{{.Name}}</a></td><td>{{.Title}}</td><td class="r">{{.Manifest.Cells}}</td><td class="r{{if .Manifest.Failed}} fail{{end}}">{{.Manifest.Failed}}</td><td class="r{{if .Pass}} pass{{end}}">{{.Pass}}</td><td class="r{{if .Fail}} fail{{end}}">{{.Fail}}</td><td class="r{{if .NotEvaluated}} ne{{end}}">{{.NotEvaluated}}</td><td class="r{{if .Unexpected}} unexpected{{end}}">{{.Unexpected}}</td><td class="r">{{.Wall}}</td><td><a href="{{.Href}}/manifest.json">manifest.json</a></td></tr>
+<tr><td><a href="{{.Href}}/index.html">{{.Name}}</a></td><td>{{.Title}}</td><td class="r">{{.Manifest.Cells}}</td><td class="r{{if .Manifest.Failed}} fail{{end}}">{{.Manifest.Failed}}</td>
+{{- $h := .Href}}{{with .Counts}}{{template "countcell" (count $h .Pass "pass")}}{{template "countcell" (count $h .Fail "known")}}{{template "countcell" (count $h .Inconclusive "ne")}}{{template "countcell" (count $h .NotEvaluated "ne")}}{{template "countcell" (count $h .Unexpected "unexpected")}}{{end}}<td class="r">{{.Wall}}</td></tr>
 {{- end}}
 </tbody>
 </table>
+<p class="muted">Each claim is counted once: under its verdict when that is the verdict its config expects, otherwise under Not as expected. Failed as expected: claims of the paper that the config expects not to reproduce on its data (its notes, and each claim's row on the run page, say why).</p>
 {{- end}}
 {{- if .With}}
 <h2>Runs with added estimators</h2>

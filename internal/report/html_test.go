@@ -53,6 +53,11 @@ func writeFakeRun(t *testing.T, dir, title string, cl []claimJSON, figs ...strin
 		t.Fatal(err)
 	}
 	md.WriteString("\n")
+	every := &Table{Title: "Every cell", Header: []string{"c", "mse"}, Rows: [][]string{{"0.1", "0.25"}, {"1", "failed"}}}
+	if err := every.RenderMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	md.WriteString("\n")
 	ct := &Table{Title: "The paper's claims", Header: []string{"Claim", "Verdict"}}
 	for _, c := range cl {
 		ct.Rows = append(ct.Rows, []string{c.ID, c.Status})
@@ -108,6 +113,7 @@ func writeFakeRun(t *testing.T, dir, title string, cl []claimJSON, figs ...strin
 // xhtmlPage is what the tests need of a parsed page.
 type xhtmlPage struct {
 	links []string            // every href and src
+	ids   []string            // every id attribute
 	cells map[string][]string // td class (each of its classes; "" for none) → text of each such td (<br /> as "\n")
 	text  string              // all character data
 }
@@ -138,8 +144,11 @@ func parseXHTML(t *testing.T, path string) xhtmlPage {
 		switch tok := tok.(type) {
 		case xml.StartElement:
 			for _, a := range tok.Attr {
-				if a.Name.Local == "href" || a.Name.Local == "src" {
+				switch a.Name.Local {
+				case "href", "src":
 					p.links = append(p.links, a.Value)
+				case "id":
+					p.ids = append(p.ids, a.Value)
 				}
 			}
 			switch tok.Name.Local {
@@ -178,7 +187,8 @@ func parseXHTML(t *testing.T, path string) xhtmlPage {
 }
 
 // checkLinks checks that every link of the page at path is relative and
-// names an existing file.
+// names an existing file, and that a fragment names an id of its target
+// page (the page itself for "#id").
 func checkLinks(t *testing.T, path string, links []string) {
 	t.Helper()
 	for _, l := range links {
@@ -187,13 +197,20 @@ func checkLinks(t *testing.T, path string, links []string) {
 			t.Errorf("%s: link %q: %v", path, l, err)
 			continue
 		}
-		if u.Scheme != "" || u.Host != "" || strings.HasPrefix(u.Path, "/") || u.Path == "" {
+		if u.Scheme != "" || u.Host != "" || strings.HasPrefix(u.Path, "/") || (u.Path == "" && u.Fragment == "") {
 			t.Errorf("%s: link %q is not a relative file link", path, l)
 			continue
 		}
-		target := filepath.Join(filepath.Dir(path), filepath.FromSlash(u.Path))
+		target := path
+		if u.Path != "" {
+			target = filepath.Join(filepath.Dir(path), filepath.FromSlash(u.Path))
+		}
 		if fi, err := os.Stat(target); err != nil || !fi.Mode().IsRegular() {
 			t.Errorf("%s: link %q: %s is not a file", path, l, target)
+			continue
+		}
+		if u.Fragment != "" && !slices.Contains(parseXHTML(t, target).ids, u.Fragment) {
+			t.Errorf("%s: link %q: %s has no element with id %q", path, l, target, u.Fragment)
 		}
 	}
 }
@@ -221,10 +238,17 @@ func readIndexes(t *testing.T, root string) map[string][]byte {
 
 func TestWriteIndex(t *testing.T) {
 	root := t.TempDir()
+	yes := true
+	lo, hi := -0.5, 0.25
 	claimsA := []claimJSON{
 		{ID: "c1-trend", Statement: "MSE grows with c.", Source: "paper-values/x.yaml#c1", Status: verdictPass, Evidence: "ρ = 1 <= 1"},
-		{ID: "c2-best", Statement: "Mika wins.", Status: verdictFail, Evidence: "Kwok|Tsang won"},
+		// A non-reproduction the config expects: counted as failed as
+		// expected, never as unexpected.
+		{ID: "c2-best", Statement: "Mika wins.", Status: verdictFail, Evidence: "Kwok|Tsang won", Expected: verdictFail, Because: "our data differ", AsExpected: &yes},
+		// No expectation: NOT-EVALUATED is not as expected.
 		{ID: "c3-data", Statement: "Needs data.", Status: verdictNotEvaluated, Evidence: "no cell"},
+		{ID: "c4-close", Statement: "Tikhonov beats Mika.", Status: verdictInconclusive, Expected: verdictNotEvaluated, AsExpected: &yes,
+			PointVerdict: verdictPass, CILo: &lo, CIHi: &hi, CILevel: 0.95, CIMethod: "paired BCa bootstrap"},
 	}
 	// The second run's name needs URL escaping ('#', ' ', '&', '%'); it has
 	// a PNG-only and an SVG-only figure and no claims.
@@ -261,21 +285,31 @@ func TestWriteIndex(t *testing.T) {
 		pages[p] = pg
 	}
 
-	// Root index: one linked row per run with its counts.
+	// Root index: one linked row per run with its counts, linked to the
+	// claims on the run's page, never to raw JSON.
 	rp := pages[rootPage]
-	for _, l := range []string{"run-a/index.html", "run-a/manifest.json", "run%20%232%20&%2050%25/index.html", "run%20%232%20&%2050%25/manifest.json"} {
+	for _, l := range []string{"run-a/index.html", "run-a/index.html#claims", "run%20%232%20&%2050%25/index.html"} {
 		if !slices.Contains(rp.links, l) {
 			t.Errorf("root index lacks link %q; has %q", l, rp.links)
 		}
 	}
-	for _, s := range []string{"Run A: Fig. 1 <x>", "Run B", runB, "1.5"} {
+	for _, l := range rp.links {
+		if strings.HasSuffix(l, ".json") {
+			t.Errorf("root index links raw JSON %q", l)
+		}
+	}
+	for _, s := range []string{"Run A: Fig. 1 <x>", "Run B", runB, "1.5",
+		"1 not as expected; 1 passed, 1 failed as expected (known non-reproductions), 1 inconclusive, 0 not evaluated."} {
 		if !strings.Contains(rp.text, s) {
 			t.Errorf("root index lacks %q", s)
 		}
 	}
-	// Run A's claims: one passed, one failed, one not evaluated, each coloured.
-	if got := rp.cells["pass"]; !reflect.DeepEqual(got, []string{"1"}) {
-		t.Errorf("root index passed-claims cells %q, want [1]", got)
+	// Run A's claims, each counted once: the expected FAIL in the neutral
+	// class, the NOT-EVALUATED without an expectation as unexpected.
+	for class, want := range map[string][]string{"pass": {"1"}, "known": {"1"}, "ne": {"1"}, "unexpected": {"1"}} {
+		if got := rp.cells[class]; !reflect.DeepEqual(got, want) {
+			t.Errorf("root index cells of class %q: %q, want %q", class, got, want)
+		}
 	}
 
 	// Run A's page.
@@ -286,10 +320,32 @@ func TestWriteIndex(t *testing.T) {
 		}
 	}
 	// Each verdict appears once: in the claims.json table; the tables.md
-	// claims table, which repeats it, is left out.
-	for class, id := range map[string]string{"pass": verdictPass, "fail": verdictFail, "ne": verdictNotEvaluated} {
-		if got := ap.cells[class]; !reflect.DeepEqual(got, []string{id}) {
-			t.Errorf("cells of class %q: %q, want %q once", class, got, id)
+	// claims table, which repeats it, is left out. The expected FAIL is
+	// neutral, the NOT-EVALUATED without an expectation red in its
+	// expectation cell.
+	for class, want := range map[string][]string{
+		"pass": {verdictPass}, "known": {verdictFail}, "ne": {verdictNotEvaluated, verdictInconclusive},
+		"unexpected": {"not as expected (expected: pass)"},
+	} {
+		if got := ap.cells[class]; !reflect.DeepEqual(got, want) {
+			t.Errorf("cells of class %q: %q, want %q", class, got, want)
+		}
+	}
+	if got := ap.cells["fail"]; len(got) != 0 {
+		t.Errorf("an expected FAIL is painted as a failure: %q", got)
+	}
+	for _, id := range []string{"claim-c1-trend", "claim-c2-best", "claim-c3-data", "claim-c4-close", "claims", "figures", "table-1", "table-2", "files"} {
+		if !slices.Contains(ap.ids, id) {
+			t.Errorf("run page has no element with id %q; has %q", id, ap.ids)
+		}
+	}
+	// The paper's table first, then the figures, the claims and the
+	// other tables.
+	order := []string{"Results", "Figures", "One row per claim", "More tables", "Every cell"}
+	for i := 1; i < len(order); i++ {
+		a, b := strings.Index(ap.text, order[i-1]), strings.Index(ap.text, order[i])
+		if a < 0 || b < 0 || a > b {
+			t.Errorf("run page: %q (at %d) does not come before %q (at %d)", order[i-1], a, order[i], b)
 		}
 	}
 	if strings.Contains(ap.text, "The paper's claims") {
@@ -300,7 +356,8 @@ func TestWriteIndex(t *testing.T) {
 		"First note, <b>not markup</b> & all.\nStill the first note.",
 		"Second note.",
 		"Results", "Caption of results.",
-		"MSE grows with c.", "ρ = 1 <= 1", "paper-values/x.yaml#c1",
+		"MSE grows with c.", "ρ = 1 <= 1", "paper-values/x.yaml#c1", "our data differ",
+		"expected: fail", "expected: inconclusive", "95% interval [-0.5, 0.25]: paired BCa bootstrap", "PASS (the verdict rests on the interval)",
 		"revision abc123", "1.5 s wall", "2 data files",
 	} {
 		if !strings.Contains(ap.text, s) {

@@ -48,9 +48,16 @@ type ImageGrid struct {
 	RowLabels     []string      // optional, one per row
 	ColLabels     []string      // optional, one per column
 	Title         string        // optional, centred above the grid
-	// Caption, when set, is drawn under the grid and embedded in both
-	// files (see [Caption]).
+	// Caption, when set, is embedded in both files (see [Caption]).
 	Caption Caption
+	// Notes, when set, are short texts centred under the images,
+	// Notes[row][col] (a de-noised image's errors, say), in a smaller
+	// size; missing or empty entries leave none. Any note adds a line
+	// under every row of images.
+	Notes [][]string
+	// Marks are lines drawn over images, such as the pixel row and
+	// column whose intensities a profile plots.
+	Marks []GridMark
 
 	// Lo and Hi give a common grey range for all images when Lo < Hi.
 	Lo, Hi float64
@@ -63,13 +70,21 @@ type ImageGrid struct {
 	FontSize float64
 }
 
+// GridMark is a line over every image of one grid column, through the
+// middle of one pixel row (Horizontal) or down the middle of one pixel
+// column of the images.
+type GridMark struct {
+	Col        int  // the grid column whose images are marked
+	Horizontal bool // along pixel row At; otherwise down pixel column At
+	At         int
+	Color      color.RGBA
+}
+
 // Grid spacing in output pixels.
 const (
 	igMargin   = 6 // around the figure
 	igGap      = 4 // between images
 	igLabelGap = 6 // between a label and the images
-
-	igMinCaptionW = 320 // narrowest column a caption wraps to
 )
 
 var nonFiniteColor = color.RGBA{R: 255, A: 255}
@@ -89,6 +104,7 @@ type igLayout struct {
 	W, H         int
 	rows, cols   int
 	cellW, cellH int // size of one upscaled image
+	noteH        int // height of the note line under each row, or 0
 	colW         int // column pitch minus igGap; >= cellW when titles are wide
 	x0, y0       int // top left of the first image slot
 	texts        []igText
@@ -144,13 +160,8 @@ func (g *ImageGrid) layout() igLayout {
 
 	l := igLayout{rows: rows, cols: cols}
 	l.cellW, l.cellH = g.Width*g.scale(), g.Height*g.scale()
-	l.colW = l.cellW
-	for _, s := range g.ColLabels {
-		// A label wider than its image keeps a label gap from the next.
-		if w := int(math.Ceil(width(s))); w > l.colW {
-			l.colW = w + igLabelGap
-		}
-	}
+	noteFaces := newRichFaces(math.Round(0.85 * g.fontSize()))
+	g.columns(&l, width, noteFaces)
 	labelW := 0
 	for _, s := range g.RowLabels {
 		labelW = max(labelW, int(math.Ceil(width(s))))
@@ -180,38 +191,93 @@ func (g *ImageGrid) layout() igLayout {
 		y += lineH + igLabelGap/2
 	}
 	l.y0 = int(math.Ceil(y))
-	l.H = l.y0 + rows*l.cellH + (rows-1)*igGap + igMargin
-	// Centre each row label on its row: the baseline sits half the
-	// ascent-minus-descent below the row's middle.
+	l.H = l.y0 + rows*(l.cellH+l.noteH) + (rows-1)*igGap + igMargin
+	// Centre each row label on its row of images: the baseline sits half
+	// the ascent-minus-descent below the images' middle.
 	mid := (float64(ext.Ascent) - float64(ext.Descent)) / 2
 	for i, s := range g.RowLabels {
-		cy := float64(l.y0+i*(l.cellH+igGap)) + float64(l.cellH)/2
+		cy := float64(l.y0+i*(l.cellH+l.noteH+igGap)) + float64(l.cellH)/2
 		l.texts = append(l.texts, text(float64(l.x0-igLabelGap), cy+mid, "end", s))
 	}
-	if c := g.Caption.String(); c != "" {
-		// Wrapped to the figure's width (at least igMinCaptionW) in a
-		// smaller size, left-aligned under the images.
-		cf := newRichFaces(math.Round(0.85 * g.fontSize()))
-		cext := cf.main.Extents()
-		avail := max(float64(l.W-2*igMargin), igMinCaptionW)
-		l.W = max(l.W, int(math.Ceil(avail))+2*igMargin)
-		y := float64(l.H - igMargin + igLabelGap)
-		for _, ln := range wrapWidth(c, avail, func(s string) float64 { return cf.width(parseRich(s)) }) {
-			runs := parseRich(ln)
-			l.texts = append(l.texts, igText{X: igMargin, Y: y + float64(cext.Ascent), Anchor: "start",
-				Width: cf.width(runs), Runs: runs, Faces: cf})
-			y += float64(cext.Height)
-		}
-		l.H = int(math.Ceil(y)) + igMargin
-	}
+	g.noteTexts(&l, noteFaces)
 	return l
+}
+
+// columns sets the column width, the image's unless a column label or a
+// note is wider, and the height of a row of notes (0 without notes).
+func (g *ImageGrid) columns(l *igLayout, width func(string) float64, noteFaces richFaces) {
+	l.colW = l.cellW
+	for _, s := range g.ColLabels {
+		// A label wider than its image keeps a label gap from the next.
+		if w := int(math.Ceil(width(s))); w > l.colW {
+			l.colW = w + igLabelGap
+		}
+	}
+	noteExt := noteFaces.main.Extents()
+	for _, r := range g.Notes {
+		for _, s := range r {
+			if s == "" {
+				continue
+			}
+			l.noteH = int(math.Ceil(float64(noteExt.Height))) + 1
+			if w := int(math.Ceil(noteFaces.width(parseRich(s)))); w > l.colW {
+				l.colW = w + igLabelGap
+			}
+		}
+	}
+}
+
+// noteTexts places the notes under their images, centred on the column.
+func (g *ImageGrid) noteTexts(l *igLayout, noteFaces richFaces) {
+	noteExt := noteFaces.main.Extents()
+	for i, r := range g.Notes {
+		for j, s := range r {
+			if s == "" || i >= l.rows || j >= l.cols {
+				continue
+			}
+			runs := parseRich(s)
+			cx := float64(l.x0+j*(l.colW+igGap)) + float64(l.colW)/2
+			y := float64(l.y0+i*(l.cellH+l.noteH+igGap)+l.cellH+1) + float64(noteExt.Ascent)
+			l.texts = append(l.texts, igText{X: cx, Y: y, Anchor: "middle", Width: noteFaces.width(runs), Runs: runs, Faces: noteFaces})
+		}
+	}
 }
 
 // cellOrigin returns the top-left pixel of image (i, j).
 func (l *igLayout) cellOrigin(i, j int) (x, y int) {
 	x = l.x0 + j*(l.colW+igGap) + (l.colW-l.cellW)/2
-	y = l.y0 + i*(l.cellH+igGap)
+	y = l.y0 + i*(l.cellH+l.noteH+igGap)
 	return x, y
+}
+
+// markRects returns the rectangles, in pixels from the top left, that the
+// marks cover: a line max(1, Scale/2) pixels wide through the middle of
+// the marked pixel row or column of every image of the marked column.
+func (g *ImageGrid) markRects(l *igLayout) []markRect {
+	s := g.scale()
+	t := max(1, s/2)
+	var rs []markRect
+	for _, m := range g.Marks {
+		for i, row := range g.Images {
+			if m.Col < 0 || m.Col >= len(row) || row[m.Col] == nil {
+				continue
+			}
+			x0, y0 := l.cellOrigin(i, m.Col)
+			r := markRect{Color: m.Color}
+			if m.Horizontal {
+				r.X, r.Y, r.W, r.H = x0, y0+m.At*s+(s-t)/2, l.cellW, t
+			} else {
+				r.X, r.Y, r.W, r.H = x0+m.At*s+(s-t)/2, y0, t, l.cellH
+			}
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+type markRect struct {
+	X, Y, W, H int
+	Color      color.RGBA
 }
 
 // greyRange returns the range im is scaled from.
@@ -281,6 +347,13 @@ func (g *ImageGrid) RenderPNG(w io.Writer) error {
 						}
 					}
 				}
+			}
+		}
+	}
+	for _, r := range g.markRects(&l) {
+		for y := r.Y; y < r.Y+r.H; y++ {
+			for x := r.X; x < r.X+r.W; x++ {
+				img.SetRGBA(x, y, r.Color)
 			}
 		}
 	}
@@ -357,6 +430,9 @@ func (g *ImageGrid) RenderSVG(w io.Writer) error {
 			fmt.Fprintf(&b, `<image x="%d" y="%d" width="%d" height="%d" preserveAspectRatio="none" image-rendering="optimizeSpeed" style="image-rendering:pixelated" xlink:href="data:image/png;base64,%s"/>`+"\n",
 				x, y, l.cellW, l.cellH, base64.StdEncoding.EncodeToString(p))
 		}
+	}
+	for _, r := range g.markRects(&l) {
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#%02x%02x%02x"/>`+"\n", r.X, r.Y, r.W, r.H, r.Color.R, r.Color.G, r.Color.B)
 	}
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())

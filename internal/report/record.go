@@ -1,18 +1,17 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Record statuses.
@@ -45,18 +44,87 @@ type Record struct {
 	Arrays  map[string][]float64 `json:"arrays,omitempty"` // data for figures; JSONL only, not CSV
 	Status  string               `json:"status"`           // StatusOK, StatusPartial or StatusFailed
 	Error   string               `json:"error,omitempty"`
+	// Failures counts the cell's failed rows by reason ("pre-image is
+	// not finite": 3); absent when no row failed. AddFailure fills it.
+	Failures map[string]int `json:"failures,omitempty"`
+}
+
+// MaxFailureReasons bounds the distinct reasons a record keeps; further
+// reasons are counted under OtherFailures.
+const MaxFailureReasons = 8
+
+// MethodParam is the parameter that holds the label of a cell's method
+// (its name when the config gives no label).
+const MethodParam = "method"
+
+// Method returns the label of the method the record's cell ran, or ""
+// for a cell without one (a distortion cell).
+func (r *Record) Method() string {
+	switch v := r.Params[MethodParam].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// OtherFailures is the reason under which AddFailure counts rows beyond
+// MaxFailureReasons distinct reasons.
+const OtherFailures = "other reasons"
+
+// AddFailure counts one failed row of the record under reason: its
+// first line, at most 200 bytes, so that rows failing alike share a
+// count.
+func (r *Record) AddFailure(reason string) {
+	reason, _, _ = strings.Cut(strings.TrimSpace(reason), "\n")
+	if len(reason) > 200 {
+		reason = strings.ToValidUTF8(reason[:200], "") + "…"
+	}
+	if reason == "" {
+		reason = "no reason given"
+	}
+	if r.Failures == nil {
+		r.Failures = map[string]int{}
+	}
+	if _, ok := r.Failures[reason]; !ok && len(r.Failures) >= MaxFailureReasons {
+		reason = OtherFailures
+	}
+	r.Failures[reason]++
+}
+
+// FailureCounts formats Failures as "3 × pre-image is not finite; 1 ×
+// …", most frequent first (then by reason), or "" when empty.
+func (r *Record) FailureCounts() string {
+	reasons := make([]string, 0, len(r.Failures))
+	for k := range r.Failures {
+		reasons = append(reasons, k)
+	}
+	slices.SortFunc(reasons, func(a, b string) int {
+		if d := r.Failures[b] - r.Failures[a]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(reasons))
+	for i, k := range reasons {
+		parts[i] = fmt.Sprintf("%d × %s", r.Failures[k], k)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // recordJSON is the wire form of Record. Field order fixes the key order of
 // each JSONL line.
 type recordJSON struct {
-	Key     string                `json:"key"`
-	Seed    uint64                `json:"seed"`
-	Params  map[string]any        `json:"params"`
-	Metrics map[string]jsonFloat  `json:"metrics"`
-	Arrays  map[string]jsonFloats `json:"arrays,omitempty"`
-	Status  string                `json:"status"`
-	Error   string                `json:"error,omitempty"`
+	Key      string                `json:"key"`
+	Seed     uint64                `json:"seed"`
+	Params   map[string]any        `json:"params"`
+	Metrics  map[string]jsonFloat  `json:"metrics"`
+	Arrays   map[string]jsonFloats `json:"arrays,omitempty"`
+	Status   string                `json:"status"`
+	Error    string                `json:"error,omitempty"`
+	Failures map[string]int        `json:"failures,omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler; see [Record] for the encoding.
@@ -67,12 +135,13 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		}
 	}
 	w := recordJSON{
-		Key:     r.Key,
-		Seed:    r.Seed,
-		Params:  r.Params,
-		Metrics: make(map[string]jsonFloat, len(r.Metrics)),
-		Status:  r.Status,
-		Error:   r.Error,
+		Key:      r.Key,
+		Seed:     r.Seed,
+		Params:   r.Params,
+		Metrics:  make(map[string]jsonFloat, len(r.Metrics)),
+		Status:   r.Status,
+		Error:    r.Error,
+		Failures: r.Failures,
 	}
 	if w.Params == nil {
 		w.Params = map[string]any{}
@@ -98,10 +167,11 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*r = Record{
-		Key:    w.Key,
-		Seed:   w.Seed,
-		Status: w.Status,
-		Error:  w.Error,
+		Key:      w.Key,
+		Seed:     w.Seed,
+		Status:   w.Status,
+		Error:    w.Error,
+		Failures: w.Failures,
 	}
 	if w.Params != nil {
 		r.Params = make(map[string]any, len(w.Params))
@@ -278,43 +348,59 @@ func WriteJSONL(path string, recs []Record) error {
 	return WriteFileAtomic(path, b)
 }
 
+// Bounds on the result files runexp reads back (records of a run, a
+// shard or a baseline; claims.json; manifest.json), so that a damaged or
+// hostile file fails with its name instead of exhausting memory: the
+// largest records.jsonl of the suite is a few megabytes and its longest
+// line (a cell's figure arrays) well under one.
+const (
+	// MaxRecordsBytes bounds a records file, checked from its size
+	// before anything is read.
+	MaxRecordsBytes = 1 << 30
+	// MaxRecordLine bounds one record's line.
+	MaxRecordLine = 64 << 20
+	// MaxRecords bounds the lines of a records file, blank ones counted.
+	MaxRecords = 1 << 22
+	// MaxJSONBytes bounds claims.json, manifest.json and the like.
+	MaxJSONBytes = 64 << 20
+)
+
 // ReadJSONL reads records written by [WriteJSONL]. Blank lines are skipped;
-// a malformed line is an error naming path and the 1-based line number.
+// a malformed line is an error naming path and the 1-based line number. A
+// file that is not a regular file (a link to /dev/zero, a FIFO) is refused
+// by name, and one beyond MaxRecordsBytes from its size; a line beyond
+// MaxRecordLine is refused without reading past the bound.
 func ReadJSONL(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	f, fi, err := safefs.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	defer f.Close()
-	recs, err := readJSONL(f)
+	if fi.Size() > MaxRecordsBytes {
+		return nil, fmt.Errorf("report: %w", &safefs.TooLargeError{Path: path, What: "the records file", Size: fi.Size(), Limit: MaxRecordsBytes})
+	}
+	recs, err := readJSONL(safefs.Limit(f, path, MaxRecordsBytes), path)
 	if err != nil {
-		return nil, fmt.Errorf("report: %s:%w", path, err)
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	return recs, nil
 }
 
-// readJSONL decodes JSON Lines from r; errors start with the line number.
-func readJSONL(r io.Reader) ([]Record, error) {
-	// bufio.Reader rather than Scanner: a line holding figure arrays has no
-	// useful upper bound on its length.
-	br := bufio.NewReader(r)
+// readJSONL decodes JSON Lines from r; errors start with name and the
+// line number.
+func readJSONL(r io.Reader, name string) ([]Record, error) {
 	var recs []Record
-	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%d: %w", line, err)
-		}
+	err := safefs.Lines(r, name, MaxRecordLine, MaxRecords, func(line int, b []byte) error {
 		if t := bytes.TrimSpace(b); len(t) > 0 {
 			var rec Record
 			if uerr := json.Unmarshal(t, &rec); uerr != nil {
-				return nil, fmt.Errorf("%d: %w", line, uerr)
+				return fmt.Errorf("%s:%d: %w", name, line, uerr)
 			}
 			recs = append(recs, rec)
 		}
-		if err != nil { // io.EOF
-			return recs, nil
-		}
-	}
+		return nil
+	})
+	return recs, err
 }
 
 // MarshalCSV returns recs as CSV. The header is key, status, error, then
@@ -343,10 +429,17 @@ func MarshalCSV(recs []Record) ([]byte, error) {
 	slices.Sort(params)
 	slices.Sort(metrics)
 
+	// Failed rows' reasons get a column only when some record has them,
+	// so files without failures keep their layout.
+	failures := slices.ContainsFunc(recs, func(r Record) bool { return len(r.Failures) > 0 })
+
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	row := make([]string, 0, 3+len(params)+len(metrics))
+	row := make([]string, 0, 4+len(params)+len(metrics))
 	row = append(row, "key", "status", "error")
+	if failures {
+		row = append(row, "failures")
+	}
 	for _, p := range params {
 		row = append(row, "param."+p)
 	}
@@ -358,6 +451,9 @@ func MarshalCSV(recs []Record) ([]byte, error) {
 	}
 	for _, r := range recs {
 		row = append(row[:0], r.Key, r.Status, r.Error)
+		if failures {
+			row = append(row, r.FailureCounts())
+		}
 		for _, p := range params {
 			v, ok := r.Params[p]
 			if !ok {

@@ -17,11 +17,10 @@ var (
 	// SansFont is the typeface of every label.
 	SansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
-	TitleSize   = vg.Points(10) // panel titles
-	LabelSize   = vg.Points(9)  // axis labels
-	TickSize    = vg.Points(8)  // tick labels
-	LegendSize  = vg.Points(8)  // legend entries
-	CaptionSize = vg.Points(8)  // the caption under a figure
+	TitleSize  = vg.Points(10) // panel titles
+	LabelSize  = vg.Points(9)  // axis labels
+	TickSize   = vg.Points(8)  // tick labels
+	LegendSize = vg.Points(8)  // legend entries
 )
 
 // NewPanel returns a plot in the house style titled title: sans-serif text

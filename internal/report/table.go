@@ -28,41 +28,113 @@ const Failed = "failed"
 // Header is a programmer error and makes the renderers panic. Columns whose
 // every non-empty body cell is numeric (or Dash, "failed", "NaN") are
 // right-aligned, the others left-aligned.
+//
+// [Table.RenderText] keeps every line within [TextWidth] columns (unless
+// Lines is set): it wraps
+// the title, the caption and the notes; a table too wide prints the
+// columns that hold one value in every row as one line above it ("In
+// every row: c = 50; status = ok."), wraps its headers and text columns
+// (down to [TextColumnMin]), and if still too wide is split into parts
+// that each repeat the first Key columns.
 type Table struct {
 	Title   string
 	Caption string // source and notes, printed under the table
 	Header  []string
 	Rows    [][]string
+	// Notes are footnotes printed under the caption as "[n] text"; cells
+	// refer to them by the marker [Table.Note] returns, so that a long
+	// text (a path, an explanation) does not widen its column.
+	Notes []string
+	// Key is the number of leading columns that name a row (1 when 0):
+	// every part of a table split for width repeats them.
+	Key int
+	// Lines keeps every row on one line of RenderText, whatever its
+	// width: for a table read a row at a time (runexp compare's changes,
+	// which nightly logs grep), not for tables.txt.
+	Lines bool
 }
 
 // RenderText writes t for a terminal: the title on its own line, the table
-// in tablewriter's default box-drawing style without colours, and the
-// caption below.
+// in tablewriter's default box-drawing style without colours, then the
+// caption and the notes, no line wider than [TextWidth] columns (see
+// [Table]). A table split for width prints "(continued)" above each part
+// after the first.
 func (t *Table) RenderText(w io.Writer) error {
 	var buf bytes.Buffer
+	width := TextWidth
+	if t.Lines {
+		width = math.MaxInt
+	}
 	if t.Title != "" {
-		buf.WriteString(t.Title)
+		buf.WriteString(Wrap(t.Title, width))
 		buf.WriteByte('\n')
 	}
-	tbl := t.newWriter(&buf, renderer.NewBlueprint())
-	tbl.Header(toAny(t.Header)...)
-	if err := tbl.Bulk(t.paddedRows(nil)); err != nil {
-		return fmt.Errorf("report: table %q: %w", t.Title, err)
+	al := t.alignments()
+	right := make([]bool, len(al))
+	for j, a := range al {
+		right[j] = a == tw.AlignRight
 	}
-	if err := tbl.Render(); err != nil {
-		return fmt.Errorf("report: table %q: %w", t.Title, err)
+	header, body, parts, same := t.fit(width, t.paddedRows(nil), right)
+	if len(same) > 0 {
+		buf.WriteString(hanging("In every row: ", strings.Join(same, "; ")+".", TextWidth))
+		buf.WriteByte('\n')
+	}
+	for i, p := range parts {
+		if i > 0 {
+			buf.WriteString("(continued)\n")
+		}
+		h := make([]string, len(p.cols))
+		pal := make([]tw.Align, len(p.cols))
+		for c, j := range p.cols {
+			h[c], pal[c] = header[j], al[j]
+		}
+		rows := make([][]string, len(body))
+		for r, row := range body {
+			rows[r] = make([]string, len(p.cols))
+			for c, j := range p.cols {
+				rows[r][c] = row[j]
+			}
+		}
+		tbl := newWriter(&buf, renderer.NewBlueprint(), pal)
+		tbl.Header(toAny(h)...)
+		if err := tbl.Bulk(rows); err != nil {
+			return fmt.Errorf("report: table %q: %w", t.Title, err)
+		}
+		if err := tbl.Render(); err != nil {
+			return fmt.Errorf("report: table %q: %w", t.Title, err)
+		}
 	}
 	if t.Caption != "" {
-		buf.WriteString(t.Caption)
+		buf.WriteString(Wrap(t.Caption, TextWidth))
+		buf.WriteByte('\n')
+	}
+	for i, n := range t.Notes {
+		buf.WriteString(hanging(noteMark(i)+" ", strings.ReplaceAll(n, "\n", " "), TextWidth))
 		buf.WriteByte('\n')
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
 }
 
+// hanging wraps text to width after the lead, indenting the lines after
+// the first by the lead's width.
+func hanging(lead, text string, width int) string {
+	ind := Width(lead)
+	lines := strings.Split(Wrap(text, width-ind), "\n")
+	for i := range lines {
+		if i == 0 {
+			lines[i] = lead + lines[i]
+		} else {
+			lines[i] = strings.Repeat(" ", ind) + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // RenderMarkdown writes t as a GitHub-flavoured Markdown table using
-// tablewriter's Markdown renderer, with "### Title" above and the caption as
-// a paragraph below. Pipes in cells are escaped and newlines become <br>.
+// tablewriter's Markdown renderer, with "### Title" above, the caption as
+// a paragraph below and each note as a paragraph "[n] text" after it. The
+// table is not split or wrapped: a browser wraps its cells. Pipes in cells are escaped and newlines become <br>.
 func (t *Table) RenderMarkdown(w io.Writer) error {
 	var buf bytes.Buffer
 	if t.Title != "" {
@@ -70,7 +142,7 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 		buf.WriteString(t.Title)
 		buf.WriteString("\n\n")
 	}
-	tbl := t.newWriter(&buf, renderer.NewMarkdown())
+	tbl := newWriter(&buf, renderer.NewMarkdown(), t.alignments())
 	tbl.Header(toAny(mapStrings(t.Header, markdownEscape))...)
 	if err := tbl.Bulk(t.paddedRows(markdownEscape)); err != nil {
 		return fmt.Errorf("report: table %q: %w", t.Title, err)
@@ -83,6 +155,11 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 		buf.WriteString(t.Caption)
 		buf.WriteByte('\n')
 	}
+	for i, n := range t.Notes {
+		buf.WriteByte('\n')
+		buf.WriteString(noteMark(i) + " " + strings.ReplaceAll(n, "\n", " "))
+		buf.WriteByte('\n')
+	}
 	_, err := w.Write(buf.Bytes())
 	return err
 }
@@ -92,7 +169,7 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 // width rules are off so the layout does not depend on the locale. (That
 // rule is a process-wide tablewriter setting; runexp wants it off
 // everywhere.)
-func (t *Table) newWriter(w io.Writer, r tw.Renderer) *tablewriter.Table {
+func newWriter(w io.Writer, r tw.Renderer, al []tw.Align) *tablewriter.Table {
 	return tablewriter.NewTable(w,
 		tablewriter.WithRenderer(r),
 		tablewriter.WithEastAsian(tw.Off),
@@ -100,7 +177,7 @@ func (t *Table) newWriter(w io.Writer, r tw.Renderer) *tablewriter.Table {
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithHeaderAlignment(tw.AlignCenter),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: t.alignments()}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: al}),
 	)
 }
 

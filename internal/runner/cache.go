@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"github.com/runexp/runexp/internal/safefs"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -174,6 +176,10 @@ func versionOr1(v string) string {
 	return v
 }
 
+// maxEntryBytes bounds a cache entry read back: a record (report's
+// MaxRecordLine) and its key and data list.
+const maxEntryBytes = report.MaxRecordLine + 1<<20
+
 // Cache stores finished cells, one JSON file per cell, named by the hash
 // of its CellKey. Each entry carries its full key, the data files the run
 // had read with their SHA-256, the record, and a checksum of all three;
@@ -196,6 +202,12 @@ type entryBody struct {
 type entry struct {
 	entryBody
 	Sum string `json:"sum"`
+	// Timing is how long the cell took when it was computed. It is
+	// advisory (the pool runs the longest cells first, runexp suite
+	// --predict reads it) and never part of a record, so the checksum
+	// leaves it out: entries written before it verify as they did, and
+	// a binary that does not know it ignores it.
+	Timing *CellTime `json:"timing,omitempty"`
 }
 
 func (b *entryBody) sum() (string, error) {
@@ -228,9 +240,15 @@ func (r *Rejected) Error() string { return r.File + ": " + r.Reason }
 // data root's SHA256SUMS.
 func (c *Cache) Get(key CellKey, dataSum func(path string) (string, bool)) (r report.Record, ok bool, rej *Rejected) {
 	file := c.path(key.Hash())
-	b, err := os.ReadFile(file)
-	if err != nil {
+	if safefs.CheckUnder(c.Dir, filepath.Dir(file)) != nil {
+		return r, false, nil // Put refuses the folder with its reason
+	}
+	b, err := safefs.ReadFile(file, maxEntryBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return r, false, nil
+	}
+	if err != nil {
+		return r, false, &Rejected{File: file, Reason: err.Error()}
 	}
 	bad := func(format string, a ...any) (report.Record, bool, *Rejected) {
 		return report.Record{}, false, &Rejected{File: file, Reason: fmt.Sprintf(format, a...)}
@@ -271,6 +289,12 @@ func (c *Cache) Get(key CellKey, dataSum func(path string) (string, bool)) (r re
 // Put stores a finished record computed from the data files data; failed
 // records are not stored.
 func (c *Cache) Put(key CellKey, data []report.FileSum, r report.Record) error {
+	return c.PutTimed(key, data, r, nil)
+}
+
+// PutTimed is Put with the time the cell took, kept beside the record
+// (RecordedTime).
+func (c *Cache) PutTimed(key CellKey, data []report.FileSum, r report.Record, t *CellTime) error {
 	if r.Status == report.StatusFailed {
 		return nil
 	}
@@ -281,7 +305,7 @@ func (c *Cache) Put(key CellKey, data []report.FileSum, r report.Record) error {
 	if data == nil {
 		data = []report.FileSum{}
 	}
-	e := entry{entryBody: entryBody{Key: key, Data: data, Record: rec}}
+	e := entry{entryBody: entryBody{Key: key, Data: data, Record: rec}, Timing: t}
 	if e.Sum, err = e.entryBody.sum(); err != nil {
 		return err
 	}
@@ -291,7 +315,36 @@ func (c *Cache) Put(key CellKey, data []report.FileSum, r report.Record) error {
 	if err := enc.Encode(&e); err != nil {
 		return err
 	}
-	return report.WriteFileAtomic(c.path(key.Hash()), buf.Bytes())
+	file := c.path(key.Hash())
+	// The cache folder is used as given; nothing below it is followed.
+	if err := safefs.MkdirUnder(c.Dir, filepath.Dir(file)); err != nil {
+		return err
+	}
+	return report.WriteFileAtomic(file, buf.Bytes())
+}
+
+// RecordedTime returns the time recorded with the entry of key, whether
+// or not the entry is still usable (it may have been computed on other
+// data, or be passed over by --force): it only orders cells and predicts
+// wall times. ok is false when there is no entry or it has no time.
+func (c *Cache) RecordedTime(key CellKey) (t CellTime, ok bool) {
+	file := c.path(key.Hash())
+	// Read as Get reads: through no link below the cache folder, a
+	// regular file within the entries' bound.
+	if safefs.CheckUnder(c.Dir, filepath.Dir(file)) != nil {
+		return t, false
+	}
+	b, err := safefs.ReadFile(file, maxEntryBytes)
+	if err != nil {
+		return t, false
+	}
+	var e struct {
+		Timing *CellTime `json:"timing"`
+	}
+	if json.Unmarshal(b, &e) != nil || e.Timing == nil {
+		return t, false
+	}
+	return *e.Timing, true
 }
 
 // Delete removes the entry of key if present (used by --force before

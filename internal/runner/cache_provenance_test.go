@@ -15,7 +15,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -48,11 +47,7 @@ func init() {
 	runner.RegisterDataset(runner.DatasetSpec{
 		Name:      "file-test",
 		NeedsRoot: true,
-		Load: func(env *runner.Env, _ config.Section) (*runner.Data, error) {
-			root, err := env.Root()
-			if err != nil {
-				return nil, err
-			}
+		Load: func(env *runner.Env, root *datasets.Root, _ any) (*runner.Data, error) {
 			b, err := root.ReadFile("x.txt")
 			if err != nil {
 				return nil, err

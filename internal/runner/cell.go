@@ -11,6 +11,8 @@ import (
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/kernel"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/suggest"
 )
 
 // Cell is one point of a config's grid.
@@ -38,9 +40,14 @@ type BoundMethod struct {
 	Index int
 }
 
-// New builds a fresh estimator for the cell (estimators hold no state
-// between calls, but a fresh one keeps cells independent).
-func (b *BoundMethod) New() (any, error) { return b.Spec.New(b.Params) }
+// NewPreImager builds a fresh estimator for the cell as a PreImager
+// (estimators hold no state between calls, but a fresh one keeps cells
+// independent); it is an error for a direct de-noiser.
+func (b *BoundMethod) NewPreImager() (methods.PreImager, error) { return b.Spec.NewPreImager(b.Params) }
+
+// NewDenoiser builds a fresh estimator for the cell as a Denoiser (a
+// pre-imager projects first).
+func (b *BoundMethod) NewDenoiser() (methods.Denoiser, error) { return b.Spec.NewDenoiser(b.Params) }
 
 // Rand returns the cell's random stream.
 func (c *Cell) Rand() *rand.Rand { return NewRand(c.Seed, c.Key) }
@@ -144,7 +151,7 @@ func Cells(c *config.Config) ([]*Cell, error) {
 	for i, m := range c.Methods {
 		spec, ok := methods.Lookup(m.Name)
 		if !ok {
-			return nil, c.Errorf(m.Line, "methods[%d]: unknown estimator %q (registered: %s)", i, m.Name, strings.Join(methods.Names(), ", "))
+			return nil, c.Errorf(m.Line, "methods[%d]: unknown estimator %q%s (registered: %s)", i, m.Name, suggest.Hint(m.Name, methods.Names(), 3), strings.Join(methods.Names(), ", "))
 		}
 		label := m.Label
 		if label == "" {
@@ -178,7 +185,7 @@ func Cells(c *config.Config) ([]*Cell, error) {
 			for key, v := range base {
 				flat[key] = v
 			}
-			flat["method"] = b.label
+			flat[report.MethodParam] = b.label
 			for key, v := range b.params {
 				if _, clash := flat[key]; clash {
 					return nil, c.Errorf(c.Methods[b.index].Line, "methods[%d]: parameter %q clashes with a model or method key", b.index, key)

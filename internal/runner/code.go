@@ -21,38 +21,45 @@ var code struct {
 
 func codeIndex() (*codefp.Index, error) {
 	code.once.Do(func() {
-		// Registering files are roots, not shared code: an estimator's
-		// file counts for its own cells only (unless other code uses its
-		// names, which the index follows).
-		var owned []string
-		var callers []string
-		for _, s := range methods.All() {
-			callers = append(callers, s.File)
-		}
-		for _, k := range Kinds() {
-			callers = append(callers, k.File)
-		}
-		for _, d := range Datasets() {
-			callers = append(callers, d.File)
-		}
-		ix, err := codefp.New(runexp.Sources, runexp.Module, nil)
-		if err != nil {
-			code.err = err
-			return
-		}
-		for _, f := range callers {
-			if p, ok := ix.Resolve(f); ok {
-				owned = append(owned, p)
-			}
-		}
-		code.ix = ix.WithOwned(owned, bookkeeping())
+		code.ix, code.err = newCodeIndex(runexp.Sources)
 	})
 	return code.ix, code.err
 }
 
-// bookkeeping lists the files whose code keys, verifies and ships cells
-// but never computes a record's values: the cell cache and its keys, shard
-// provenance, name checks and the fingerprinting itself. They never count
+// newCodeIndex indexes the module's sources in fsys, with every
+// registered estimator's, kind's and dataset's file owned. Registering
+// files are roots, not shared code: an estimator's file counts for its
+// own cells only (unless other code uses its names, which the index
+// follows, declaration by declaration).
+func newCodeIndex(fsys fs.FS) (*codefp.Index, error) {
+	var owned []string
+	var callers []string
+	for _, s := range methods.All() {
+		callers = append(callers, s.File)
+	}
+	for _, k := range Kinds() {
+		callers = append(callers, k.File)
+	}
+	for _, d := range Datasets() {
+		callers = append(callers, d.File)
+	}
+	ix, err := codefp.New(fsys, runexp.Module, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range callers {
+		if p, ok := ix.Resolve(f); ok {
+			owned = append(owned, p)
+		}
+	}
+	return ix.WithOwned(owned, bookkeeping()), nil
+}
+
+// bookkeeping lists the files whose code keys, verifies, schedules and
+// ships cells but never computes a record's values: the cell cache and its
+// keys, shard provenance, name checks, the fingerprinting itself, and
+// package par, which hands a cell's inner items (rows, repetitions,
+// splits) to goroutines whose results the caller stores by index. They never count
 // in a fingerprint, so improving them does not recompute every cell. Code
 // that can change a record's numbers must not live in them.
 //
@@ -66,6 +73,7 @@ func bookkeeping() []string {
 	out := []string{
 		"internal/runner/cache.go", "internal/runner/code.go", "internal/runner/shard.go", "internal/runner/names.go",
 		"internal/codefp/codefp.go", "internal/codefp/metrics.go", "internal/codefp/doc.go",
+		"internal/par/par.go", "internal/par/doc.go", "internal/par/cputime_linux.go", "internal/par/cputime_other.go",
 	}
 	claims, _ := fs.Glob(runexp.Sources, "internal/claims/*.go")
 	for _, f := range claims {

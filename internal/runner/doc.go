@@ -19,6 +19,20 @@
 // prepares shared state once (data, corruption, nothing per cell), runs
 // cells and draws its figures and tables from the records alone.
 //
+// # One pool for many configs
+//
+// Run is a Pool of one Job. A Job splits a config's run into phases:
+// Prepare (validate, lock the result directory, look the cells up in the
+// cache: no data read), Start (the kind's data and corruption), the cells
+// left to compute, and Finish (the report, or a shard's records). A Pool
+// runs the jobs of every config of a suite on one set of workers: it
+// starts a config when those started cannot keep the workers busy, runs
+// the longest cell first by the time recorded for it, writes each
+// report when its last cell lands, and on a stop (SIGTERM) waits at most
+// a few seconds for the cells running. Each cell's wall and CPU time is
+// measured on the worker's own OS thread (package par) and kept in its
+// cache entry and the Summary.
+//
 // # Models
 //
 // Env.Model fits a kernel PCA once per key (data and kernel, never the PC

@@ -34,6 +34,17 @@ type Env struct {
 	root     *datasets.Root
 	rootErr  error
 
+	// scope holds the memo keys asked for, when the Env was made for a
+	// Plan (nil otherwise).
+	scope *memoScope
+
+	// data holds the dataset options Validate parsed, when the Env was
+	// made for a Plan.
+	data struct {
+		parsed bool
+		opts   any
+	}
+
 	// points is the most training plus test points any LoadData call
 	// returned, for the component check.
 	pointsMu sync.Mutex
@@ -44,6 +55,13 @@ type Env struct {
 // same data (Zheng & Lai's four tables, the LPKPCA tables on one set of
 // GIST descriptors) compute derived data and model fits once. Keys must
 // therefore name their inputs by content, not by role.
+//
+// An entry lives while a config that asked for it runs: an Env made for a
+// Plan holds every key it asked for and lets go of them when its config
+// is done (Job.Close), and an entry no config holds any more is dropped,
+// so a suite does not keep every config's data and fits to its end. An
+// entry asked for outside a config (a nil Env, or one made by NewEnv
+// alone: the CLI's denoise, tests) is kept for the process.
 var memo = struct {
 	sync.Mutex
 	m map[string]*memoEntry
@@ -53,14 +71,52 @@ type memoEntry struct {
 	once sync.Once
 	v    any
 	err  error
+	refs int  // configs (Envs of a Plan) holding the entry
+	kept bool // asked for outside a config: kept for the process
 }
 
-// Memo returns the value computed by fn under key, calling fn once per
-// process however many cells, configs or goroutines ask; the others wait
-// for it. An error is remembered like a value. The key must name, by
-// content, everything fn reads (a data hash, the kernel, the options),
-// and nothing it does not, so that every caller that can share a value
-// does. It is the one place derived data shared across cells lives.
+// memoScope is the memo keys an Env of a Plan holds; memo's lock guards
+// it.
+type memoScope struct {
+	keys map[string]bool
+}
+
+// hold records that e asked for key, whose entry is ent. memo is locked.
+func (e *Env) hold(key string, ent *memoEntry) {
+	switch {
+	case e == nil || e.scope == nil:
+		ent.kept = true
+	case !e.scope.keys[key]:
+		e.scope.keys[key] = true
+		ent.refs++
+	}
+}
+
+// releaseMemo lets go of every memo entry e holds: an entry no other
+// config holds is dropped, and its value goes with the last reference to
+// it. It is safe to call more than once.
+func (e *Env) releaseMemo() {
+	if e == nil || e.scope == nil {
+		return
+	}
+	memo.Lock()
+	defer memo.Unlock()
+	for key := range e.scope.keys {
+		ent := memo.m[key]
+		if ent.refs--; ent.refs == 0 && !ent.kept {
+			delete(memo.m, key)
+		}
+	}
+	e.scope.keys = map[string]bool{}
+}
+
+// Memo returns the value computed by fn under key, calling fn once
+// however many cells, configs or goroutines ask while the value lives
+// (see memo); the others wait for it. An error is remembered like a
+// value. The key must name, by content, everything fn reads (a data hash,
+// the kernel, the options), and nothing it does not, so that every caller
+// that can share a value does. It is the one place derived data shared
+// across cells lives.
 func Memo[T any](env *Env, key string, fn func() (T, error)) (T, error) {
 	memo.Lock()
 	ent, ok := memo.m[key]
@@ -68,6 +124,7 @@ func Memo[T any](env *Env, key string, fn func() (T, error)) (T, error) {
 		ent = &memoEntry{}
 		memo.m[key] = ent
 	}
+	env.hold(key, ent)
 	memo.Unlock()
 	ent.once.Do(func() {
 		if env != nil {
@@ -92,6 +149,16 @@ func NewEnv(cfg *config.Config, dataFlag string, log *slog.Logger) *Env {
 	return &Env{Config: cfg, Log: log, dataFlag: dataFlag}
 }
 
+// env returns an environment for the plan's config that hands LoadData
+// the dataset options the plan parsed and holds the memo entries it asks
+// for until releaseMemo.
+func (p *Plan) env(c *config.Config, dataFlag string, log *slog.Logger) *Env {
+	e := NewEnv(c, dataFlag, log)
+	e.data.parsed, e.data.opts = true, p.DataOptions
+	e.scope = &memoScope{keys: map[string]bool{}}
+	return e
+}
+
 // Root opens the data root on first use, so synthetic data needs none.
 func (e *Env) Root() (*datasets.Root, error) {
 	e.rootOnce.Do(func() { e.root, e.rootErr = datasets.OpenRoot(e.dataFlag) })
@@ -114,13 +181,19 @@ func (e *Env) DataFiles() []report.FileSum {
 // "data", "corruption"), the same whatever cells or workers there are.
 func (e *Env) Rand(purpose string) *rand.Rand { return NewRand(e.Config.Seed, purpose) }
 
-// LoadData loads the config's dataset with the stream "data".
+// LoadData loads the config's dataset with the stream "data", with the
+// options Validate parsed (parsed here when the Env was made without a
+// Plan).
 func (e *Env) LoadData() (*Data, error) {
 	spec, ok := LookupDataset(e.Config.Dataset.Name)
 	if !ok {
 		return nil, fmt.Errorf("runner: unknown dataset %q", e.Config.Dataset.Name)
 	}
-	d, err := spec.Load(e, e.Config.Dataset.Options)
+	opts, err := e.dataOptions(spec)
+	if err != nil {
+		return nil, err
+	}
+	d, err := e.LoadDataset(spec, opts)
 	if err == nil && d != nil {
 		n := 0
 		for _, s := range []*datasets.Set{d.Train, d.Test} {
@@ -136,6 +209,33 @@ func (e *Env) LoadData() (*Data, error) {
 	return d, err
 }
 
+// dataOptions returns the config's parsed dataset options: the Plan's,
+// or parsed now.
+func (e *Env) dataOptions(spec *DatasetSpec) (any, error) {
+	if e.data.parsed {
+		return e.data.opts, nil
+	}
+	if spec.Parse == nil {
+		return nil, nil
+	}
+	return spec.Parse(e.Config.Dataset.Options)
+}
+
+// LoadDataset loads a dataset with options its Parse returned, opening
+// the data root first when the dataset needs one. LoadData loads the
+// config's own; an experiment that names others (the matrix's
+// benchmarks) loads them here.
+func (e *Env) LoadDataset(spec *DatasetSpec, opts any) (*Data, error) {
+	var root *datasets.Root
+	if spec.NeedsRoot {
+		var err error
+		if root, err = e.Root(); err != nil {
+			return nil, err
+		}
+	}
+	return spec.Load(e, root, opts)
+}
+
 // checkComponents refuses a model.components value above the number of
 // points the data has: no kernel PCA fitted on them has more components,
 // so every such cell would fail. It runs once the data is loaded, before
@@ -149,7 +249,7 @@ func (e *Env) checkComponents() error {
 	}
 	for _, q := range e.Config.Model.Components {
 		if q > n {
-			return e.Config.ModelErrorf("model.components: %d exceeds the %d points of the data (training and test together); a principal-component model of them has at most that many components", q, n)
+			return componentsError(e.Config, q, n)
 		}
 	}
 	return nil

@@ -10,7 +10,12 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
+
+// maxLockBytes bounds a lock file: one line of JSON, under 200 bytes.
+const maxLockBytes = 4 << 10
 
 // lockInfo is what a lock file holds: who writes the results folder.
 type lockInfo struct {
@@ -41,9 +46,9 @@ func lockPath(dir string) string {
 // holder (or one on another host, whose liveness cannot be checked) is
 // reported with its pid, host and start. The returned release removes the
 // lock.
-func acquireLock(dir string) (release func(), err error) {
+func acquireLock(top, dir string) (release func(), err error) {
 	path := lockPath(dir)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefs.MkdirUnder(top, filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("results lock: %w", err)
 	}
 	host, _ := os.Hostname()
@@ -97,7 +102,7 @@ func acquireLock(dir string) (release func(), err error) {
 
 func readLock(path string) (lockInfo, error) {
 	var li lockInfo
-	b, err := os.ReadFile(path)
+	b, err := safefs.ReadFile(path, maxLockBytes)
 	if err != nil {
 		return li, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/linalg"
 	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
@@ -113,18 +114,158 @@ func TestWorkersDoNotChangeBLASThreads(t *testing.T) {
 	}
 	for _, tc := range []struct{ cells, workers int }{{1, 1}, {1, 2}, {3, 2}, {3, 1}} {
 		in := &threadsInstance{}
-		cells := make([]*Cell, tc.cells)
-		for i := range cells {
-			cells[i] = &Cell{Key: fmt.Sprintf("a=%d", i)}
-		}
-		if err := runPool(context.Background(), in, cells, tc.workers, nil, func(int, report.Record) {}); err != nil {
-			t.Fatal(err)
-		}
+		runThreadsConfig(t, in, tc.cells, tc.workers)
 		for _, n := range in.seen {
 			if n != want {
 				t.Errorf("%d cells on %d workers: cells saw %v threads, want %d each", tc.cells, tc.workers, in.seen, want)
 				break
 			}
 		}
+	}
+}
+
+var threadsKind struct {
+	once sync.Once
+	in   *threadsInstance
+	mu   sync.Mutex
+}
+
+// runThreadsConfig runs a config of n cells of in on the given workers.
+func runThreadsConfig(t *testing.T, in *threadsInstance, n, workers int) {
+	t.Helper()
+	threadsKind.once.Do(func() {
+		RegisterKind(Kind{Name: "threads-test", Start: func(*Env, any) (Instance, error) { return threadsKind.in, nil }})
+		RegisterDataset(DatasetSpec{Name: "threads-none", Load: func(*Env, *datasets.Root, any) (*Data, error) { return &Data{}, nil }})
+	})
+	threadsKind.mu.Lock()
+	defer threadsKind.mu.Unlock()
+	threadsKind.in = in
+	var cs []string
+	for i := range n {
+		cs = append(cs, fmt.Sprint(i+1))
+	}
+	src := "title: t\npaper: p\nkind: threads-test\ndataset: {name: threads-none}\nmodel: {kernel: gaussian, c: [" + strings.Join(cs, ", ") + "]}\n"
+	c, err := config.Parse("threads.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Outputs.Dir = t.TempDir()
+	if _, err := Run(context.Background(), c, Options{Workers: workers, NoCache: true}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// orderInstance records the order its cells run in, across configs.
+type orderInstance struct {
+	mu  *sync.Mutex
+	ran *[]string
+	cfg string
+}
+
+func (in orderInstance) Run(cell *Cell, rec *report.Record) error {
+	in.mu.Lock()
+	*in.ran = append(*in.ran, in.cfg+":"+cell.Key)
+	in.mu.Unlock()
+	return nil
+}
+func (orderInstance) Report(*Output, []report.Record) error { return nil }
+
+// On one worker the pool starts the config with the longest recorded
+// cell first and runs each config's cells longest first; where nothing is
+// recorded it keeps the configs' and the grid's order. Every config is
+// reported (Done) once, and all three are.
+var orderKind struct {
+	once sync.Once
+	mu   sync.Mutex
+	ran  []string
+	// open counts the configs started and not reported; most is its
+	// largest value.
+	open, most int
+}
+
+func TestPoolRunsLongestFirst(t *testing.T) {
+	orderKind.once.Do(func() {
+		RegisterKind(Kind{Name: "order-test", Start: func(env *Env, _ any) (Instance, error) {
+			orderKind.mu.Lock()
+			orderKind.open++
+			orderKind.most = max(orderKind.most, orderKind.open)
+			orderKind.mu.Unlock()
+			return orderInstance{mu: &orderKind.mu, ran: &orderKind.ran, cfg: env.Config.Name}, nil
+		}})
+		RegisterDataset(DatasetSpec{Name: "order-none", Load: func(*Env, *datasets.Root, any) (*Data, error) { return &Data{}, nil }})
+	})
+	orderKind.ran, orderKind.open, orderKind.most = nil, 0, 0
+	job := func(name string, est ...float64) *Job {
+		src := "title: t\npaper: p\nkind: order-test\ndataset: {name: order-none}\nmodel: {kernel: gaussian, c: [1, 2, 3]}\n"
+		c, err := config.Parse(name+".yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Outputs.Dir = t.TempDir()
+		j, err := Prepare(c, Options{Workers: 1, NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(j.est, est)
+		return j
+	}
+	// a: nothing recorded; b: its second cell the longest of all; c: its
+	// third cell longer than any of a's.
+	jobs := []*Job{job("a"), job("b", 1, 9, 2), job("c", 0.5, 0.1, 3)}
+	var done []string
+	p := &Pool{Workers: 1, Done: func(j *Job, _ *Summary, err error) {
+		if err != nil {
+			t.Error(err)
+		}
+		done = append(done, j.Config.Name)
+		orderKind.mu.Lock()
+		orderKind.open--
+		orderKind.mu.Unlock()
+	}}
+	if err := p.Run(context.Background(), jobs); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"b:c=2,kernel=gaussian", "b:c=3,kernel=gaussian", "b:c=1,kernel=gaussian",
+		"c:c=3,kernel=gaussian", "c:c=1,kernel=gaussian", "c:c=2,kernel=gaussian",
+		"a:c=1,kernel=gaussian", "a:c=2,kernel=gaussian", "a:c=3,kernel=gaussian"}
+	if !reflect.DeepEqual(orderKind.ran, want) {
+		t.Errorf("cells ran in the order\n%q\nwant\n%q", orderKind.ran, want)
+	}
+	if !reflect.DeepEqual(done, []string{"b", "c", "a"}) {
+		t.Errorf("configs reported in the order %q, want b, c, a", done)
+	}
+}
+
+// However many configs, at most workers + Ahead are started (their data
+// held) and not yet reported at once.
+func TestPoolBoundsStartedConfigs(t *testing.T) {
+	TestPoolRunsLongestFirst(t) // registers the kind
+	orderKind.ran, orderKind.open, orderKind.most = nil, 0, 0
+	var jobs []*Job
+	for i := range 12 {
+		src := "title: t\npaper: p\nkind: order-test\ndataset: {name: order-none}\nmodel: {kernel: gaussian, c: 1}\n"
+		c, err := config.Parse(fmt.Sprintf("one%d.yaml", i), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Outputs.Dir = t.TempDir()
+		j, err := Prepare(c, Options{NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, j)
+	}
+	n := 0
+	p := &Pool{Workers: 2, Ahead: 1, Done: func(*Job, *Summary, error) {
+		n++
+		orderKind.mu.Lock()
+		orderKind.open--
+		orderKind.mu.Unlock()
+	}}
+	if err := p.Run(context.Background(), jobs); err != nil {
+		t.Fatal(err)
+	}
+	if n != 12 || len(orderKind.ran) != 12 || orderKind.most > 3 {
+		t.Errorf("%d configs reported, %d cells run, at most %d started at once; want 12, 12, at most 3", n, len(orderKind.ran), orderKind.most)
 	}
 }

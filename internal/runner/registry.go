@@ -3,12 +3,12 @@ package runner
 import (
 	"fmt"
 	"runtime"
-	"sort"
-	"sync"
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/registry"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -34,10 +34,11 @@ type Kind struct {
 	// File is the source file that registered the kind (RegisterKind
 	// fills it in from runtime.Caller).
 	File string
-	// Metrics, when set, reports whether the kind's records can hold the
-	// metric name for a config with the parsed options opts; validate
-	// then rejects claims and reference values naming any other metric.
-	Metrics func(opts any, name string) bool
+	// Metrics, when set, lists the metric names the kind's records can
+	// hold for a config with the parsed options opts; validate then
+	// rejects claims and reference values naming any other metric, and
+	// names the closest of these.
+	Metrics func(opts any) []string
 	// Items, when set, says how a metric of the kind's records is
 	// computed from per-item arrays of the record, so that claims on it
 	// get an interval verdict beside the point verdict (package claims,
@@ -46,6 +47,21 @@ type Kind struct {
 	// for classify's paired gains (ItemStat.Paired), where five splits
 	// are too few for a bootstrap.
 	Items func(rec *report.Record, metric string) (claims.ItemStat, bool)
+	// Takes is what every estimator in the kind's methods must do
+	// (methods.PreImages, methods.Denoises or methods.Imputes); it is
+	// how --with knows which kinds an added estimator can join. Zero
+	// means the kind takes no estimators from its config (its methods
+	// are fixed by the experiment, e.g. distortion and classify), and
+	// --with skips it.
+	Takes methods.Capability
+	// Shape, when set, checks the data's shape as the dataset's options
+	// give it (Validate's estimate, before anything is loaded) against
+	// the kind's options: a point of another dimension than the data's,
+	// say. Start checks the loaded data again.
+	Shape func(c *config.Config, opts any, s Shape) error
+	// Needs is what the kind asks of every config's model and methods
+	// beyond its own options; Validate checks it after Parse.
+	Needs Needs
 	// PointReason, when set, says why a metric of the kind's records has
 	// no per-item evidence ("one clustering of every image: nothing to
 	// resample"), the reason a claim on it keeps its point verdict
@@ -57,6 +73,43 @@ type Kind struct {
 	// its per-item arrays over the draws. Validate rejects repeats on
 	// any other kind.
 	Repeats bool
+}
+
+// Needs is what a kind asks of a config's model and methods: the checks
+// kinds share, declared instead of written again in each kind's Parse.
+type Needs struct {
+	// Model asks for a kernel and a subspace size (components or
+	// energy).
+	Model bool
+	// Methods, when set, asks for at least one method; it ends the
+	// refusal "methods: KIND needs …" ("at least one estimator").
+	Methods string
+	// Why, when set, asks every method to have the capability the kind
+	// Takes; it ends the refusal of one that has not, saying what the
+	// kind does with it ("stability starts a pre-image iteration from
+	// training points").
+	Why string
+}
+
+// check refuses a config that lacks what n asks for, at its line.
+func (n Needs) check(c *config.Config, k *Kind) error {
+	if n.Model && (c.Model.Kernel == "" || (len(c.Model.Components) == 0 && len(c.Model.Energy) == 0)) {
+		return c.ModelErrorf("model: %s needs a kernel and components (or energy)", k.Name)
+	}
+	if n.Methods != "" && len(c.Methods) == 0 {
+		return c.Errorf(0, "methods: %s needs %s", k.Name, n.Methods)
+	}
+	if n.Why == "" {
+		return nil
+	}
+	for i, m := range c.Methods {
+		// Unknown names are left to Cells, which lists the registered
+		// ones.
+		if spec, ok := methods.Lookup(m.Name); ok && !spec.Can(k.Takes) {
+			return c.Errorf(m.Line, "methods[%d]: %s is not a %s estimator (it does %s); %s", i, m.Name, k.Takes, spec.Does, n.Why)
+		}
+	}
+	return nil
 }
 
 // RepeatSeed returns the seed of corruption draw r (0-based). Draw 0 is
@@ -100,19 +153,71 @@ type Instance interface {
 	Report(out *Output, recs []report.Record) error
 }
 
-// DatasetSpec describes a dataset a config can name.
+// DatasetSpec describes a dataset a config can name. Build one with
+// DefineDataset, which gives Parse, Shape and Load the dataset's own
+// options type.
 type DatasetSpec struct {
 	Name string
 	Doc  string
 	// NeedsRoot is false for synthetic data.
 	NeedsRoot bool
-	// Check validates the dataset options of a config.
-	Check func(opts config.Section) error
-	// Load reads (or draws) the data with the given random stream.
-	Load func(env *Env, opts config.Section) (*Data, error)
+	// Parse reads and checks the dataset options of a config, without
+	// loading anything. Validate calls it once; its value is what Shape
+	// and Load receive.
+	Parse func(opts config.Section) (any, error)
+	// Shape gives the data's size from the parsed options (exact, or an
+	// upper bound where the data root decides), for Validate's resource
+	// estimate; nil for a dataset that cannot tell (no estimate).
+	Shape func(opts any) Shape
+	// Load reads (or draws, with env.Rand("data")) the data the parsed
+	// options describe. root is the opened data root when NeedsRoot is
+	// set, nil otherwise.
+	Load func(env *Env, root *datasets.Root, opts any) (*Data, error)
 	// File is the source file that registered the dataset (filled in by
 	// RegisterDataset); the cell cache keys on its code's fingerprint.
 	File string
+}
+
+// Dataset is what DefineDataset needs to know of a dataset whose options
+// have the type O.
+// Its fields are DatasetSpec's, typed: Parse (NoOptions for a dataset
+// that takes none), Shape (optional) and Load take the options as O.
+type Dataset[O any] struct {
+	Name, Doc string
+	NeedsRoot bool
+	Parse     func(opts config.Section) (O, error)
+	Shape     func(o O) Shape
+	Load      func(env *Env, root *datasets.Root, o O) (*Data, error)
+}
+
+// DefineDataset returns a DatasetSpec whose options are parsed once, by
+// d.Parse, when a config is validated, and handed to Shape and Load with
+// their own type O, Load with the data root it needs: a dataset never
+// parses its options twice, asserts their type or opens the root itself.
+func DefineDataset[O any](d Dataset[O]) DatasetSpec {
+	spec := DatasetSpec{
+		Name:      d.Name,
+		Doc:       d.Doc,
+		NeedsRoot: d.NeedsRoot,
+		Parse:     func(s config.Section) (any, error) { return d.Parse(s) },
+		Load: func(env *Env, root *datasets.Root, opts any) (*Data, error) {
+			o, ok := opts.(O)
+			if !ok {
+				return nil, fmt.Errorf("runner: dataset %s loaded with options of type %T, want %T", d.Name, opts, o)
+			}
+			return d.Load(env, root, o)
+		},
+	}
+	if d.Shape != nil {
+		spec.Shape = func(opts any) Shape { return d.Shape(opts.(O)) }
+	}
+	return spec
+}
+
+// NoOptions is the Parse of a dataset that takes no options: any option
+// given is an error.
+func NoOptions(s config.Section) (struct{}, error) {
+	return struct{}{}, s.Reader("dataset").Err()
 }
 
 // Data is a loaded dataset: training points and, where the protocol has
@@ -123,73 +228,34 @@ type Data struct {
 }
 
 var (
-	regMu    sync.RWMutex
-	kinds    = map[string]*Kind{}
-	datasetR = map[string]*DatasetSpec{}
+	kinds    = registry.New[Kind]("runner: kind")
+	datasetR = registry.New[DatasetSpec]("runner: dataset")
 )
 
 // RegisterKind adds an experiment kind; duplicates panic.
 func RegisterKind(k Kind) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, dup := kinds[k.Name]; dup {
-		panic(fmt.Sprintf("runner: kind %q registered twice", k.Name))
-	}
 	if k.File == "" {
 		_, k.File, _, _ = runtime.Caller(1)
 	}
-	kinds[k.Name] = &k
+	kinds.Add(k.Name, k)
 }
 
 // RegisterDataset adds a dataset; duplicates panic.
 func RegisterDataset(d DatasetSpec) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, dup := datasetR[d.Name]; dup {
-		panic(fmt.Sprintf("runner: dataset %q registered twice", d.Name))
-	}
 	if d.File == "" {
 		_, d.File, _, _ = runtime.Caller(1)
 	}
-	datasetR[d.Name] = &d
+	datasetR.Add(d.Name, d)
 }
 
 // Kinds returns the registered kinds sorted by name.
-func Kinds() []*Kind {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	out := make([]*Kind, 0, len(kinds))
-	for _, k := range kinds {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+func Kinds() []*Kind { return kinds.All() }
 
 // Datasets returns the registered datasets sorted by name.
-func Datasets() []*DatasetSpec {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	out := make([]*DatasetSpec, 0, len(datasetR))
-	for _, d := range datasetR {
-		out = append(out, d)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+func Datasets() []*DatasetSpec { return datasetR.All() }
 
 // LookupKind returns the kind registered under name.
-func LookupKind(name string) (*Kind, bool) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	k, ok := kinds[name]
-	return k, ok
-}
+func LookupKind(name string) (*Kind, bool) { return kinds.Lookup(name) }
 
 // LookupDataset returns the dataset registered under name.
-func LookupDataset(name string) (*DatasetSpec, bool) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	d, ok := datasetR[name]
-	return d, ok
-}
+func LookupDataset(name string) (*DatasetSpec, bool) { return datasetR.Lookup(name) }

@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // checkResultDir refuses a result directory that is a symbolic link (or
@@ -29,13 +32,15 @@ func checkResultDir(dir string) error {
 }
 
 // stageDir creates the hidden sibling of dir that a report is written
-// into before it replaces dir as a whole.
-func stageDir(dir string) (string, error) {
+// into before it replaces dir as a whole, with the mode os.Mkdir gives
+// (0o777 less the umask), like the files written into it; no folder
+// between top and it may be a symbolic link.
+func stageDir(top, dir string) (string, error) {
 	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	if err := safefs.MkdirUnder(top, parent); err != nil {
 		return "", err
 	}
-	return os.MkdirTemp(parent, "."+filepath.Base(dir)+".staging-")
+	return report.MkdirTemp(parent, "."+filepath.Base(dir)+".staging-")
 }
 
 // commitDir replaces dir by stage, so an interrupted report leaves either
@@ -94,7 +99,7 @@ func cleanStale(dir string) {
 			shards, home := filepath.Join(p, "shards"), filepath.Join(dir, "shards")
 			if _, err := os.Stat(shards); err == nil {
 				if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
-					os.MkdirAll(dir, 0o755)
+					os.MkdirAll(dir, 0o777)
 					os.Rename(shards, home)
 				}
 			}

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,12 +16,16 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
+	"github.com/runexp/runexp/internal/suggest"
+	"github.com/runexp/runexp/internal/tables"
 )
 
 // Options control a run.
@@ -53,6 +56,37 @@ type Options struct {
 	// --with) that c's methods already hold, for the manifest and a
 	// shard's provenance; merging refuses shards run with other ones.
 	With []report.WithSpec
+	// Top is the --out folder OutRoot lies in when OutRoot is a --with
+	// folder inside it ("": OutRoot itself). Every folder runexp writes
+	// into below Top (result folders, their staging and lock, shards/,
+	// the default cache) is checked for symbolic links, component by
+	// component; Top itself is the user's and is used as given.
+	Top string
+	// AllowExternal lets the config's own methods run the commands of
+	// external estimators (runexp --allow-external). Without it a config
+	// that names one is refused before anything runs: a config received
+	// from someone else would otherwise run their command. Estimators
+	// added with --with (Method.Added) are typed on the command line and
+	// need no further leave.
+	AllowExternal bool
+	// Estimate, if set, gives the cost (CellTime.Cost) a cell (by its key) had
+	// before, where its cache entry does not say (a previous
+	// suite.json): the pool computes the longest cells first.
+	Estimate func(key string) (float64, bool)
+	// Grace is how long an interrupted run waits for its running cells
+	// (0: DefaultGrace).
+	Grace time.Duration
+}
+
+// top is the folder every write of the run must stay below.
+func (o Options) top() string {
+	switch {
+	case o.Top != "":
+		return o.Top
+	case o.OutRoot != "":
+		return o.OutRoot
+	}
+	return "results"
 }
 
 // Summary is what a run produced. Each cause of a non-zero exit status
@@ -80,29 +114,52 @@ type Summary struct {
 	// (status 1).
 	NotEvaluated, Unexpected int
 	Outputs                  []string
+	// Times holds the wall and CPU time of each computed cell, in grid
+	// order; Start and Report those of the config's Start and of its
+	// report stage (or shard file).
+	Times         []CellTime
+	Start, Report Phase
 }
 
 // InterruptedError reports a run stopped by a signal. Finished cells are
-// in the cache; running the same command again resumes.
+// in the cache, unless the run had none (NoCache); then nothing is kept.
 type InterruptedError struct {
 	Done, Total int
+	NoCache     bool
 }
 
 func (e *InterruptedError) Error() string {
+	if e.NoCache {
+		return fmt.Sprintf("interrupted with %d of %d cells done; nothing was cached (--no-cache), so the same command computes them again", e.Done, e.Total)
+	}
 	return fmt.Sprintf("interrupted with %d of %d cells done; they are cached, so the same command resumes", e.Done, e.Total)
 }
+
+// running counts the cells being computed in this process, of every run.
+var running atomic.Int64
+
+// RunningCells returns the number of cells being computed in this
+// process, for a stop to say how many it waits for.
+func RunningCells() int { return int(running.Load()) }
 
 // ClaimsFailed counts claims that were evaluated and did not hold,
 // unexpectedly: a claim declared `expect: fail` that fails is as expected
 // and not counted; one expected to fail that holds is.
 func (s *Summary) ClaimsFailed() int { return s.Unexpected }
 
-// Plan is a validated config: its kind, the kind's parsed options and the
-// grid's cells.
+// Plan is a validated config: its kind, the kind's parsed options, the
+// dataset's parsed options and the grid's cells.
 type Plan struct {
 	Kind    *Kind
 	Options any
-	Cells   []*Cell
+	// DataOptions are the dataset's options as its Parse returned them.
+	DataOptions any
+	Cells       []*Cell
+	// Estimate is the config's resource estimate, or nil when its
+	// dataset cannot tell its shape from the options.
+	Estimate *Estimate
+
+	dataset *DatasetSpec
 }
 
 // Start prepares the plan's experiment in env.
@@ -110,23 +167,67 @@ func (p *Plan) Start(env *Env) (Instance, error) { return p.Kind.Start(env, p.Op
 
 // Validate checks everything about a config that can be checked without
 // loading data or running: kind, dataset options, experiment options,
-// estimator names and parameters, the grid and the claims.
+// estimator names and parameters, the grid, the claims, and the resource
+// estimate (components within the data's points, the shape the kind
+// needs, memory within MaxMemory). Run calls it first, so `runexp
+// validate` and a run refuse the same configs.
 func Validate(c *config.Config) (*Plan, error) {
-	kind, opts, cells, err := validate(c)
+	p, err := validate(c)
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Kind: kind, Options: opts, Cells: cells}, nil
+	if p.Estimate, err = estimate(c, p); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
-func validate(c *config.Config) (*Kind, any, []*Cell, error) {
+func validate(c *config.Config) (*Plan, error) {
+	p := &Plan{}
+	var err error
+	if p.Kind, err = lookupKind(c); err != nil {
+		return nil, err
+	}
+	if p.dataset, err = lookupDataset(c); err != nil {
+		return nil, err
+	}
+	if p.dataset.Parse != nil {
+		if p.DataOptions, err = p.dataset.Parse(c.Dataset.Options); err != nil {
+			return nil, err
+		}
+	}
+	if p.Kind.Parse != nil {
+		if p.Options, err = p.Kind.Parse(c); err != nil {
+			return nil, err
+		}
+		if err := p.Kind.Needs.check(c, p.Kind); err != nil {
+			return nil, err
+		}
+	}
+	if p.Cells, err = Cells(c); err != nil {
+		return nil, err
+	}
+	for _, cl := range c.Claims {
+		if err := claims.Check(cl); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkNames(c, p.Kind, p.Options, p.Cells); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// lookupKind returns the config's kind, refusing an unknown one and
+// repeats on a kind without them.
+func lookupKind(c *config.Config) (*Kind, error) {
 	kind, ok := LookupKind(c.Kind)
 	if !ok {
 		var names []string
 		for _, k := range Kinds() {
 			names = append(names, k.Name)
 		}
-		return nil, nil, nil, c.Errorf(0, "kind: unknown experiment kind %q (known: %s)", c.Kind, strings.Join(names, ", "))
+		return nil, c.Errorf(c.KindLine, "kind: unknown experiment kind %q%s (known: %s)", c.Kind, suggest.Hint(c.Kind, names, 3), strings.Join(names, ", "))
 	}
 	if c.Repeats > 0 && !kind.Repeats {
 		var names []string
@@ -135,42 +236,22 @@ func validate(c *config.Config) (*Kind, any, []*Cell, error) {
 				names = append(names, k.Name)
 			}
 		}
-		return nil, nil, nil, c.Errorf(c.RepeatsLine, "repeats: kind %s draws its corruption once; kinds with repeats: %s", c.Kind, strings.Join(names, ", "))
+		return nil, c.Errorf(c.RepeatsLine, "repeats: kind %s draws its corruption once; kinds with repeats: %s", c.Kind, strings.Join(names, ", "))
 	}
+	return kind, nil
+}
+
+// lookupDataset returns the config's dataset, refusing an unknown one.
+func lookupDataset(c *config.Config) (*DatasetSpec, error) {
 	ds, ok := LookupDataset(c.Dataset.Name)
 	if !ok {
 		var names []string
 		for _, d := range Datasets() {
 			names = append(names, d.Name)
 		}
-		return nil, nil, nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q (known: %s)", c.Dataset.Name, strings.Join(names, ", "))
+		return nil, c.Dataset.Options.Errorf("name", "dataset: unknown dataset %q%s (known: %s)", c.Dataset.Name, suggest.Hint(c.Dataset.Name, names, 3), strings.Join(names, ", "))
 	}
-	if ds.Check != nil {
-		if err := ds.Check(c.Dataset.Options); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	var opts any
-	if kind.Parse != nil {
-		o, err := kind.Parse(c)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		opts = o
-	}
-	cells, err := Cells(c)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	for _, cl := range c.Claims {
-		if err := claims.Check(cl); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	if err := checkNames(c, kind, opts, cells); err != nil {
-		return nil, nil, nil, err
-	}
-	return kind, opts, cells, nil
+	return ds, nil
 }
 
 // ResultDir returns where a config's results go: outRoot/NAME, or
@@ -191,154 +272,46 @@ func ResultDir(c *config.Config, outRoot string) string {
 }
 
 // checkConfined refuses a result directory outside outRoot (a config
-// built by a program that bypassed config.Parse's checks) or one that
-// is a symbolic link.
-func checkConfined(c *config.Config, dir, outRoot string) error {
+// built by a program that bypassed config.Parse's checks), and one with a
+// symbolic link (or a file) at any component below the run's top folder,
+// itself included: following it would write outside --out. It returns
+// the folder the run's writes must stay below: the top folder, or, for an
+// absolute outputs.dir (set by a program), dir's parent.
+func checkConfined(c *config.Config, dir string, opt Options) (string, error) {
+	outRoot := opt.OutRoot
 	if outRoot == "" {
 		outRoot = "results"
 	}
-	if !filepath.IsAbs(c.Outputs.Dir) {
+	top := opt.top()
+	if filepath.IsAbs(c.Outputs.Dir) {
+		top = filepath.Dir(dir)
+	} else {
 		rel, err := filepath.Rel(outRoot, dir)
 		if err != nil || !filepath.IsLocal(rel) || rel == "." {
-			return fmt.Errorf("%s: result directory %s is not inside --out %s", c.File, dir, outRoot)
+			return "", fmt.Errorf("%s: result directory %s is not inside --out %s", c.File, dir, outRoot)
 		}
 	}
-	return checkResultDir(dir)
+	if err := safefs.CheckUnder(top, dir); err != nil {
+		return "", err
+	}
+	return top, checkResultDir(dir)
 }
 
 // Run validates the config, runs every cell not already cached and writes
-// the report (or, for a shard, the shard's records).
+// the report (or, for a shard, the shard's records): a Pool of one Job.
 func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
-	start := time.Now()
-	plan, err := Validate(c)
+	j, err := Prepare(c, opt)
 	if err != nil {
 		return nil, err
 	}
-	kind, cells := plan.Kind, plan.Cells
-	log := opt.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	dir := ResultDir(c, opt.OutRoot)
-	if err := checkConfined(c, dir, opt.OutRoot); err != nil {
+	var sum *Summary
+	var jerr error
+	p := &Pool{Workers: opt.Workers, Grace: opt.Grace, StopOnError: true, Log: opt.Log,
+		Done: func(_ *Job, s *Summary, err error) { sum, jerr = s, err }}
+	if err := p.Run(ctx, []*Job{j}); err != nil {
 		return nil, err
 	}
-	// Shards of an array job write their own files side by side; every
-	// other run is the one writer of its result directory.
-	if !opt.Shard.Active() {
-		release, err := acquireLock(dir)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-		cleanStale(dir)
-	}
-	var cache *Cache
-	if !opt.NoCache {
-		cd := opt.CacheDir
-		if cd == "" {
-			root := opt.OutRoot
-			if root == "" {
-				root = "results"
-			}
-			cd = filepath.Join(root, ".cache")
-		}
-		cache = &Cache{Dir: cd}
-	}
-
-	// Cells of this shard, with whatever the cache already holds.
-	var mine []*Cell
-	for _, cell := range cells {
-		if opt.Shard.selects(cell) {
-			mine = append(mine, cell)
-		}
-	}
-	env := NewEnv(c, opt.DataDir, log)
-	if cache != nil {
-		env.CacheDir = cache.Dir
-	}
-	recs := make([]report.Record, len(mine))
-	keys, todo, rejected, err := lookupCells(c, kind, mine, cache, opt.Force, env, recs)
-	if err != nil {
-		return nil, err
-	}
-	sum := &Summary{Dir: dir, Cells: len(mine), Cached: len(mine) - len(todo), Computed: len(todo), CacheRejected: rejected}
-	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(mine), "cached", sum.Cached)
-
-	inst, err := plan.Start(env)
-	if err != nil {
-		return nil, err
-	}
-	if err := env.checkComponents(); err != nil {
-		return nil, err
-	}
-	done := sum.Cached
-	var mu sync.Mutex
-	var cacheErr error
-	finished := func(j int, r report.Record) {
-		i := todo[j]
-		recs[i] = r
-		if cache != nil {
-			if err := cache.Put(keys[i], env.DataFiles(), r); err != nil {
-				mu.Lock()
-				cacheErr = err
-				mu.Unlock()
-			}
-		}
-		mu.Lock()
-		done++
-		d := done
-		mu.Unlock()
-		if opt.Progress != nil {
-			opt.Progress(d, len(mine))
-		}
-	}
-	if opt.Progress != nil {
-		opt.Progress(done, len(mine))
-	}
-	pending := make([]*Cell, len(todo))
-	for j, i := range todo {
-		pending[j] = mine[i]
-	}
-	if err := runPool(ctx, inst, pending, workers, log, finished); err != nil {
-		return nil, &InterruptedError{Done: done, Total: len(mine)}
-	}
-	if cacheErr != nil {
-		return nil, fmt.Errorf("cell cache: %w", cacheErr)
-	}
-
-	if opt.Shard.Active() {
-		f := opt.Shard.file(dir)
-		fp, err := PlanFingerprints(c, kind, cells)
-		if err != nil {
-			return nil, err
-		}
-		if err := writeShard(f, c, opt.Shard, fp, opt.With, env.DataFiles(), recs); err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			if r.Status == report.StatusFailed {
-				sum.Failed++
-			}
-			if isPanic(r) {
-				sum.Crashed++
-			}
-		}
-		sum.Outputs = []string{filepath.ToSlash(filepath.Join("shards", filepath.Base(f)))}
-		log.Info("shard done", "shard", fmt.Sprintf("%d/%d", opt.Shard.Index, opt.Shard.Count), "cells", len(mine), "file", f)
-		return sum, nil
-	}
-	rep, err := finish(dir, c, env, inst, recs, workers, start, opt.With, opt.Stdout, log)
-	if err != nil {
-		return nil, err
-	}
-	rep.Cached, rep.Computed, rep.CacheRejected = sum.Cached, sum.Computed, sum.CacheRejected
-	log.Info("done", "dir", dir, "cells", len(recs), "computed", sum.Computed, "cached", sum.Cached, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(start).Seconds())
-	return rep, nil
+	return sum, jerr
 }
 
 // MergeShards assembles the records written by every shard of a config
@@ -351,10 +324,14 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	dir := ResultDir(c, opt.OutRoot)
-	if err := checkConfined(c, dir, opt.OutRoot); err != nil {
+	top, err := checkConfined(c, dir, opt)
+	if err != nil {
 		return nil, err
 	}
-	release, err := acquireLock(dir)
+	if err := safefs.CheckUnder(top, filepath.Join(dir, "shards")); err != nil {
+		return nil, err
+	}
+	release, err := acquireLock(top, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +345,8 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := NewEnv(c, opt.DataDir, opt.Log)
+	env := plan.env(c, opt.DataDir, opt.Log)
+	defer env.releaseMemo()
 	inst, err := plan.Start(env)
 	if err != nil {
 		return nil, err
@@ -376,14 +354,14 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err := checkMergedData(data, env.DataFiles()); err != nil {
 		return nil, err
 	}
-	return finish(dir, c, env, inst, recs, opt.Workers, start, opt.With, opt.Stdout, opt.Log)
+	return finish(top, dir, c, env, inst, recs, opt.Workers, start, opt.With, opt.Stdout, opt.Log)
 }
 
 // finish writes the report and the manifest into a staging folder that
 // then replaces dir as a whole, so an interrupted report never leaves new
 // records beside an old manifest. The caller holds dir's lock.
-func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report.Record, workers int, start time.Time, with []report.WithSpec, stdout io.Writer, log *slog.Logger) (*Summary, error) {
-	stage, err := stageDir(dir)
+func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []report.Record, workers int, start time.Time, with []report.WithSpec, stdout io.Writer, log *slog.Logger) (*Summary, error) {
+	stage, err := stageDir(top, dir)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -420,49 +398,11 @@ func finish(dir string, c *config.Config, env *Env, inst Instance, recs []report
 	committed = true
 	sum.Outputs = man.Outputs
 	if stdout != nil {
-		if b, err := os.ReadFile(filepath.Join(dir, "tables.txt")); err == nil {
+		if b, err := safefs.ReadFile(filepath.Join(dir, "tables.txt"), report.MaxJSONBytes); err == nil {
 			stdout.Write(b)
 		}
 	}
 	return sum, nil
-}
-
-// runPool runs cells on workers, calling done(i, record) from the worker
-// as each finishes. When ctx is cancelled no new cell starts; cells
-// already running finish and are reported, then ctx's error is returned.
-func runPool(ctx context.Context, inst Instance, cells []*Cell, workers int, log *slog.Logger, done func(int, report.Record)) error {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				r := runCell(inst, cells[i], log)
-				log.Debug("cell done", "key", cells[i].Key, "status", r.Status)
-				done(i, r)
-			}
-		}()
-	}
-	var err error
-feed:
-	for i := range cells {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	if err == nil {
-		err = ctx.Err()
-	}
-	return err
 }
 
 // RunCell runs one cell, turning an error or a panic into a failed record.
@@ -550,7 +490,7 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, err
 	}
 	recs = present(inst, recs)
@@ -586,24 +526,31 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 		problems = append(problems, err.Error())
 		sum.ReportErrors = append(sum.ReportErrors, err.Error())
 	}
-	tables := append([]*report.Table{}, out.Tables...)
-	if t := failuresTable(recs); t != nil {
-		tables = append(tables, t)
-	}
-	if len(problems) > 0 {
-		t := &report.Table{Title: "Report problems", Caption: "The experiment's figures or tables could not all be drawn; everything else was written.", Header: []string{"Problem"}}
-		for _, p := range problems {
-			t.Rows = append(t.Rows, []string{p})
-		}
-		tables = append(tables, t)
-	}
 	// Claims and reference values name the config file's methods; the
 	// records of methods added on the command line (--with) must not
 	// change their verdicts, so they see only the file's records.
 	scoped := fileRecords(c, recs)
-	if len(c.Reference) > 0 {
-		tables = append(tables, referenceTable(c, scoped))
+	copt := claimOptions(c)
+	if err := writeClaims(out, c, scoped, copt, sum, log); err != nil {
+		return nil, err
 	}
+	tbl := tables.Build(tables.Input{Config: c, Records: recs, Scoped: scoped, Kind: out.Tables, Problems: problems, Claims: sum.Claims, Intervals: copt})
+	txt, md, err := tables.Render(c, tbl)
+	if err != nil {
+		return nil, err
+	}
+	if err := report.WriteFileAtomic(out.Path("tables.txt"), txt); err != nil {
+		return nil, err
+	}
+	if err := report.WriteFileAtomic(out.Path("tables.md"), md); err != nil {
+		return nil, err
+	}
+	sum.Outputs = out.Files()
+	return sum, nil
+}
+
+// claimOptions are how a config's claims are judged.
+func claimOptions(c *config.Config) claims.Options {
 	copt := claims.Options{
 		Repeats: max(c.Repeats, 1),
 		// The interval verdict counts whenever there is one, with one
@@ -616,6 +563,12 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 	if k, ok := LookupKind(c.Kind); ok {
 		copt.Items, copt.PointReason = k.Items, k.PointReason
 	}
+	return copt
+}
+
+// writeClaims judges the config's claims on the records scoped, counts
+// the verdicts in sum and writes them to claims.json.
+func writeClaims(out *Output, c *config.Config, scoped []report.Record, copt claims.Options, sum *Summary, log *slog.Logger) error {
 	results, crashes := evaluateClaims(c.Claims, scoped, copt, log)
 	sum.Crashed += crashes
 	for _, res := range results {
@@ -628,40 +581,14 @@ func writeReport(dir string, c *config.Config, inst Instance, recs []report.Reco
 		}
 		sum.Claims = append(sum.Claims, res)
 	}
-	if len(sum.Claims) > 0 {
-		tables = append(tables, claimsTable(sum.Claims))
-		b, err := json.MarshalIndent(sum.Claims, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		if err := report.WriteFileAtomic(out.Path("claims.json"), append(b, '\n')); err != nil {
-			return nil, err
-		}
+	if len(sum.Claims) == 0 {
+		return nil
 	}
-	var txt, md bytes.Buffer
-	fmt.Fprintf(&md, "# %s\n\n", c.Title)
-	fmt.Fprintf(&txt, "%s\n\n", c.Title)
-	if c.Notes != "" {
-		fmt.Fprintf(&md, "%s\n\n", strings.TrimSpace(c.Notes))
+	b, err := json.MarshalIndent(sum.Claims, "", "  ")
+	if err != nil {
+		return err
 	}
-	for _, t := range tables {
-		if err := t.RenderText(&txt); err != nil {
-			return nil, err
-		}
-		txt.WriteString("\n")
-		if err := t.RenderMarkdown(&md); err != nil {
-			return nil, err
-		}
-		md.WriteString("\n")
-	}
-	if err := report.WriteFileAtomic(out.Path("tables.txt"), txt.Bytes()); err != nil {
-		return nil, err
-	}
-	if err := report.WriteFileAtomic(out.Path("tables.md"), md.Bytes()); err != nil {
-		return nil, err
-	}
-	sum.Outputs = out.Files()
-	return sum, nil
+	return report.WriteFileAtomic(out.Path("claims.json"), append(b, '\n'))
 }
 
 // Presenter is implemented by an Instance whose cells record more than
@@ -757,124 +684,6 @@ func safeReport(inst Instance, out *Output, recs []report.Record, log *slog.Logg
 	return false, nil
 }
 
-func failuresTable(recs []report.Record) *report.Table {
-	t := &report.Table{Title: "Failed and partial cells", Header: []string{"Cell", "Status", "Reason"}}
-	for _, r := range recs {
-		if r.Status != "ok" {
-			reason := r.Error
-			if reason == "" {
-				reason = "some rows failed; see the failure counts in records.jsonl"
-			}
-			t.Rows = append(t.Rows, []string{r.Key, r.Status, reason})
-		}
-	}
-	if len(t.Rows) == 0 {
-		return nil
-	}
-	return t
-}
-
-// PaperTolerance is the relative difference |ours − paper| / |paper|
-// beyond which the paper-values table marks a value with "!": 10%, the
-// spread of the papers' own repeated runs where they report one (and
-// well above printing precision). It flags values to look at; the
-// claims, not this mark, decide whether a result reproduces.
-const PaperTolerance = 0.10
-
-// relDiff formats (ours − paper)/|paper| as a signed percentage with the
-// mark for values beyond PaperTolerance, or "—" when it is undefined.
-func relDiff(ours, paper float64, ok bool) string {
-	if !ok || paper == 0 || math.IsNaN(ours) || math.IsInf(ours, 0) || math.IsNaN(paper) {
-		return "—"
-	}
-	r := (ours - paper) / math.Abs(paper)
-	s := fmt.Sprintf("%+.1f%%", 100*r)
-	if math.Abs(r) > PaperTolerance {
-		s += " !"
-	}
-	return s
-}
-
-func referenceTable(c *config.Config, recs []report.Record) *report.Table {
-	t := &report.Table{
-		Title:   "Ours beside the paper",
-		Caption: fmt.Sprintf("diff = ours − paper; rel = diff / |paper|, marked ! beyond %g%%. Sources cite ../shared/paper-values/%s.yaml.", 100*PaperTolerance, c.Paper),
-		Header:  []string{"Source", "Cell", "Metric", "Ours", "Paper", "Diff", "Rel"},
-	}
-	// Further readings of our metric (reference.also) get a column each.
-	var also []string
-	seen := map[string]bool{}
-	for _, ref := range c.Reference {
-		for _, a := range ref.Also {
-			if !seen[a] {
-				seen[a] = true
-				also = append(also, a)
-			}
-		}
-	}
-	for _, a := range also {
-		t.Header = append(t.Header, "Ours ("+a+")")
-	}
-	for _, ref := range c.Reference {
-		matched := false
-		for i := range recs {
-			if !claims.Matches(&recs[i], ref.Cell) {
-				continue
-			}
-			matched = true
-			v, ok := recs[i].Metrics[ref.Metric]
-			ours, paper, diff := report.FormatCompare(v, ref.Value, true, 4)
-			rel := relDiff(v, ref.Value, ok)
-			if !ok || recs[i].Status == report.StatusFailed {
-				ours, diff, rel = "failed", "—", "—"
-			}
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell), ref.Metric, ours, paper, diff, rel}
-			for _, a := range also {
-				cell := "—"
-				if x, ok := recs[i].Metrics[a]; ok && recs[i].Status != report.StatusFailed && contains(ref.Also, a) {
-					cell = report.FormatFloat(x, 4)
-				}
-				row = append(row, cell)
-			}
-			t.Rows = append(t.Rows, row)
-		}
-		if !matched {
-			_, paper, _ := report.FormatCompare(0, ref.Value, true, 4)
-			row := []string{ref.Source, config.CanonicalKey(ref.Cell) + " (no such cell)", ref.Metric, "—", paper, "—", "—"}
-			for range also {
-				row = append(row, "—")
-			}
-			t.Rows = append(t.Rows, row)
-		}
-	}
-	return t
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-func claimsTable(res []claims.Result) *report.Table {
-	t := &report.Table{Title: "The paper's claims", Header: []string{"Claim", "Verdict", "Expected", "As expected", "Statement", "Evidence"}}
-	for _, r := range res {
-		as := "yes"
-		if !r.AsExpected {
-			as = "NO"
-		}
-		exp := r.Expected
-		if r.Because != "" {
-			exp += " (" + r.Because + ")"
-		}
-		t.Rows = append(t.Rows, []string{r.ID, r.Status, exp, as, r.Statement, r.Evidence})
-	}
-	return t
-}
-
 // fileRecords returns recs without the records of methods added on the
 // command line (config.Method.Added), recognised by their method label.
 // Without added methods it returns recs itself.
@@ -897,7 +706,7 @@ func fileRecords(c *config.Config, recs []report.Record) []report.Record {
 	}
 	var kept []report.Record
 	for _, r := range recs {
-		if l, ok := r.Params["method"].(string); ok && added[l] {
+		if added[r.Method()] {
 			continue
 		}
 		kept = append(kept, r)

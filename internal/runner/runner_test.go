@@ -56,7 +56,7 @@ func init() {
 	runner.RegisterDataset(runner.DatasetSpec{
 		Name: "none-test",
 		Doc:  "no data",
-		Load: func(*runner.Env, config.Section) (*runner.Data, error) { return &runner.Data{}, nil },
+		Load: func(*runner.Env, *datasets.Root, any) (*runner.Data, error) { return &runner.Data{}, nil },
 	})
 }
 
@@ -187,10 +187,12 @@ func TestValidateErrorsPointIntoTheFile(t *testing.T) {
 	for _, tc := range []struct {
 		name, old, new, want string
 	}{
-		{"unknown estimator", "- name: mika", "- name: mikka", `fake.yaml:12: methods[0]: unknown estimator "mikka"`},
+		{"unknown estimator", "- name: mika", "- name: mikka", `fake.yaml:12: methods[0]: unknown estimator "mikka"; did you mean mika?`},
 		{"bad parameter value", "max_iter: [10, 20]", "max_iter: [10, 0]", `fake.yaml:14: methods[0].params: parameter "max_iter": 0 is below the minimum 1`},
 		{"unknown parameter", "max_iter: [10, 20]", "max_iters: 10", `fake.yaml:14: methods[0].params: parameter "max_iters": unknown for mika`},
-		{"unknown kind", "kind: fake-test", "kind: nope", `fake.yaml: kind: unknown experiment kind "nope"`},
+		// The key's line, and the closest kinds by name.
+		{"unknown kind", "kind: fake-test", "kind: nope", `fake.yaml:3: kind: unknown experiment kind "nope"`},
+		{"misspelt kind", "kind: fake-test", "kind: fake-tset", `fake.yaml:3: kind: unknown experiment kind "fake-tset"; did you mean fake-test?`},
 		{"bad claim", "op: \">\"", "op: \"=>\"", `fake.yaml:17: check.op: want one of <, <=, >, >=`},
 		{"repeated cell", "components: [1, 2]", "components: [1, 1]", "the grid has the same cell twice"},
 	} {

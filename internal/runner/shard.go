@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -13,13 +15,20 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Shard selects a deterministic 1/Count of a config's cells: those whose
-// grid index is Index modulo Count. Index runs from 0 to Count−1, as Slurm
-// array task ids (--array=0-N) and Kubernetes completion indexes do.
+// grid index plus Offset is Index modulo Count. Index runs from 0 to
+// Count−1, as Slurm array task ids (--array=0-N) and Kubernetes
+// completion indexes do. Offset is 0 for a config's own shards; a suite's
+// shards number the cells of all its configs one after another (the
+// cells before a config's are its Offset), so that a suite of many small
+// configs spreads evenly over the tasks. Merge finds cells by key, so it
+// needs neither.
 type Shard struct {
 	Index, Count int
+	Offset       int
 }
 
 // ParseShard reads "i/n".
@@ -36,7 +45,9 @@ func ParseShard(s string) (Shard, error) {
 // Active reports whether the shard selects anything less than everything.
 func (s Shard) Active() bool { return s.Count > 1 }
 
-func (s Shard) selects(cell *Cell) bool { return !s.Active() || cell.Index%s.Count == s.Index }
+func (s Shard) selects(cell *Cell) bool {
+	return !s.Active() || (cell.Index+s.Offset)%s.Count == s.Index
+}
 
 func (s Shard) file(dir string) string {
 	return filepath.Join(dir, "shards", fmt.Sprintf("shard-%d-of-%d.jsonl", s.Index, s.Count))
@@ -139,16 +150,15 @@ func writeShard(file string, c *config.Config, s Shard, fp PlanFingerprint, with
 	if err := report.WriteJSONL(file, recs); err != nil {
 		return err
 	}
-	b, err := os.ReadFile(file)
+	sum, err := recordsSum(file)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(b)
 	if data == nil {
 		data = []report.FileSum{}
 	}
 	p := shardProvenance{Format: shardFormat, Shard: fmt.Sprintf("%d/%d", s.Index, s.Count), Config: c.File,
-		ConfigSHA256: c.SHA256, Code: fp.Code, Data: data, Records: hex.EncodeToString(sum[:]), With: with,
+		ConfigSHA256: c.SHA256, Code: fp.Code, Data: data, Records: sum, With: with,
 		Build: fp.Build, External: fp.External}
 	out, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
@@ -195,18 +205,8 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 		if first == nil {
 			first, firstName = p, name
 		}
-		switch {
-		case p.ConfigSHA256 != first.ConfigSHA256:
-			return nil, nil, fmt.Errorf("shards disagree on the config: %s ran %s (SHA-256 %.12s), %s ran %s (SHA-256 %.12s); rerun the shards of one config (remove %s)",
-				firstName, first.Config, first.ConfigSHA256, name, p.Config, p.ConfigSHA256, filepath.Join(dir, "shards"))
-		case withKey(p.With) != withKey(first.With):
-			return nil, nil, fmt.Errorf("shards disagree on the added estimators: %s was run with %s, %s with %s; rerun the shards with one set of --with (remove %s)",
-				firstName, withWords(first.With), name, withWords(p.With), filepath.Join(dir, "shards"))
-		case p.Code != first.Code:
-			if ext := externalChanged(first.External, p.External, p.With); ext != "" && p.Build != "" && p.Build == first.Build {
-				return nil, nil, fmt.Errorf("shards disagree on the code: %s and %s ran different versions of the external estimator %s (its command or script changed between them); rerun them with one version", firstName, name, ext)
-			}
-			return nil, nil, fmt.Errorf("shards disagree on the code: %s and %s were computed by different builds of runexp; rerun them with one build", firstName, name)
+		if err := agree(firstName, first, name, p, filepath.Join(dir, "shards")); err != nil {
+			return nil, nil, err
 		}
 		for _, d := range p.Data {
 			if prev, ok := data[d.Path]; ok && prev != d.SHA256 {
@@ -238,6 +238,41 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 	if first.Code != fp.Code {
 		return nil, nil, codeChanged(filepath.Join(dir, "shards"), first, fp)
 	}
+	out, err := inGridOrder(cells, byKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	var sums []report.FileSum
+	for p, s := range data {
+		sums = append(sums, report.FileSum{Path: p, SHA256: s})
+	}
+	sort.Slice(sums, func(i, j int) bool { return sums[i].Path < sums[j].Path })
+	return out, sums, nil
+}
+
+// agree refuses a shard, name with provenance p, that another, firstName
+// with first, contradicts: another config, other added estimators or
+// another build (or external estimator) of the code.
+func agree(firstName string, first *shardProvenance, name string, p *shardProvenance, shards string) error {
+	switch {
+	case p.ConfigSHA256 != first.ConfigSHA256:
+		return fmt.Errorf("shards disagree on the config: %s ran %s (SHA-256 %.12s), %s ran %s (SHA-256 %.12s); rerun the shards of one config (remove %s)",
+			firstName, first.Config, first.ConfigSHA256, name, p.Config, p.ConfigSHA256, shards)
+	case withKey(p.With) != withKey(first.With):
+		return fmt.Errorf("shards disagree on the added estimators: %s was run with %s, %s with %s; rerun the shards with one set of --with (remove %s)",
+			firstName, withWords(first.With), name, withWords(p.With), shards)
+	case p.Code != first.Code:
+		if ext := externalChanged(first.External, p.External, p.With); ext != "" && p.Build != "" && p.Build == first.Build {
+			return fmt.Errorf("shards disagree on the code: %s and %s ran different versions of the external estimator %s (its command or script changed between them); rerun them with one version", firstName, name, ext)
+		}
+		return fmt.Errorf("shards disagree on the code: %s and %s were computed by different builds of runexp; rerun them with one build", firstName, name)
+	}
+	return nil
+}
+
+// inGridOrder returns the record of every cell, in grid order; a cell no
+// shard recorded is an error.
+func inGridOrder(cells []*Cell, byKey map[string]report.Record) ([]report.Record, error) {
 	out := make([]report.Record, len(cells))
 	var missing []string
 	for i, cell := range cells {
@@ -249,14 +284,9 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 		out[i] = r
 	}
 	if len(missing) > 0 {
-		return nil, nil, fmt.Errorf("%d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
+		return nil, fmt.Errorf("%d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
 	}
-	var sums []report.FileSum
-	for p, s := range data {
-		sums = append(sums, report.FileSum{Path: p, SHA256: s})
-	}
-	sort.Slice(sums, func(i, j int) bool { return sums[i].Path < sums[j].Path })
-	return out, sums, nil
+	return out, nil
 }
 
 // codeChanged is the error of shards whose code fingerprint is not the
@@ -308,22 +338,44 @@ func externalChanged(was, now map[string]string, with []report.WithSpec) string 
 // readProvenance reads and checks the provenance of the shard records file f.
 func readProvenance(f string) (*shardProvenance, error) {
 	pf := provenanceFile(f)
-	b, err := os.ReadFile(pf)
-	if err != nil {
+	b, err := safefs.ReadFile(pf, report.MaxJSONBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s has no provenance (%s): it was written by an older runexp or its run was killed; rerun that shard", filepath.Base(f), filepath.Base(pf))
+	}
+	if err != nil {
+		return nil, err
 	}
 	var p shardProvenance
 	if err := json.Unmarshal(b, &p); err != nil || p.Format != shardFormat {
 		return nil, fmt.Errorf("%s is not a %s provenance file; rerun that shard", pf, shardFormat)
 	}
-	rb, err := os.ReadFile(f)
+	sum, err := recordsSum(f)
 	if err != nil {
 		return nil, fmt.Errorf("reading a shard: %w", err)
 	}
-	if sum := sha256.Sum256(rb); hex.EncodeToString(sum[:]) != p.Records {
+	if sum != p.Records {
 		return nil, fmt.Errorf("%s does not hold the records its provenance describes (edited, or left from another run); rerun that shard", f)
 	}
 	return &p, nil
+}
+
+// recordsSum is the hex SHA-256 of a records file, read as
+// report.ReadJSONL reads one: a regular file of at most
+// report.MaxRecordsBytes.
+func recordsSum(path string) (string, error) {
+	f, fi, err := safefs.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if fi.Size() > report.MaxRecordsBytes {
+		return "", &safefs.TooLargeError{Path: path, What: "the records file", Size: fi.Size(), Limit: report.MaxRecordsBytes}
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, safefs.Limit(f, path, report.MaxRecordsBytes)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // checkMergedData compares the data files the shards read with those the

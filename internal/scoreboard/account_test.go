@@ -73,7 +73,7 @@ func TestAccount(t *testing.T) {
 		t.Errorf("totals %v, want %v", b.Totals, wantTotals)
 	}
 	md := string(b.Markdown(Options{Command: "x", ConfigsDir: configs, LinkDir: root}))
-	for _, s := range []string{"| not testable here |", "| c5 | Paper claim c5. | no data could decide it | not testable here |", "aggregate of c1, c2: every table's claim"} {
+	for _, s := range []string{"| not testable here |", "| c5 [5] | not testable here | not testable here |", "5. c5: Paper claim c5. Not testable here: no data could decide it", "| c6 [6] | aggregate of c1, c2 | not run |", "Aggregate: every table's claim"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("page lacks %q", s)
 		}

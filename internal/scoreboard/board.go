@@ -1,6 +1,8 @@
 package scoreboard
 
 import (
+	"github.com/runexp/runexp/internal/safefs"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -161,6 +163,12 @@ type Board struct {
 	NotRun, Unknown []string
 	// NoClaims lists the configs that state no claim.
 	NoClaims []string
+	// Sets are the sections of the collections of configs (AddSet), in
+	// the order added.
+	Sets []Set
+	// Untitled lists, with the reason, the papers whose title could not
+	// be read from the paper values (Load): they are headed by their id.
+	Untitled []string
 }
 
 // Build assembles the board from the configs and the results under root.
@@ -422,6 +430,9 @@ type claimRecord struct {
 // readClaims reads dir/claims.json. ok is false when dir does not exist
 // (the config was not run); a folder without claims.json is a run whose
 // claims were all not evaluated.
+//
+// claims.json is read only if it is a regular file of at most
+// maxClaimsBytes (report.MaxJSONBytes).
 func readClaims(dir string) (map[string]Cell, bool, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -430,7 +441,7 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 		return nil, false, nil
 	}
 	path := filepath.Join(dir, "claims.json")
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, maxClaimsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]Cell{}, true, nil
 	}
@@ -474,3 +485,7 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 func validVerdict(v string) bool {
 	return v == Pass || v == Fail || v == Inconc || v == NotEvaluatedV
 }
+
+// maxClaimsBytes bounds a claims.json the scoreboard reads, as
+// report.MaxJSONBytes does the report's.
+const maxClaimsBytes = 64 << 20

@@ -159,3 +159,37 @@ func TestBadInput(t *testing.T) {
 		t.Error("missing results root: no error")
 	}
 }
+
+// TestHTMLLinksRunPages: where a run folder has its page (runexp suite
+// writes index.html beside claims.json), the verdicts of the HTML page
+// link to the claim's row there; where it has none (a baseline), to its
+// claims.json. The intervals of a paper are stated once, the bounds per
+// claim in its fold and tooltip.
+func TestHTMLLinksRunPages(t *testing.T) {
+	configs, root := fixture(t)
+	if err := os.WriteFile(filepath.Join(root, "b", "index.html"), []byte("<!DOCTYPE html>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(configs, root, filepath.Join(configs, "pv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := b.HTML(Options{Command: "runexp scoreboard results", ConfigsDir: "configs", LinkDir: filepath.Dir(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`href="results/b/index.html#claim-c1"`, `href="results/b/index.html#claim-c3"`, // the base has a page
+		`href="results/b-r/claims.json"`, // its reading has none
+		`title="[-0.5, 1.25] 95%; point estimate PASS"`,
+		"Intervals: BCa (1 cell).",
+		"the base config gives FAIL or INCONCLUSIVE and at least one reading variant (a config whose <code>variant_of</code> leads",
+	} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("HTML lacks %s", want)
+		}
+	}
+	if bytes.Contains(page, []byte(`href="results/b/claims.json"`)) {
+		t.Error("HTML links the raw claims.json of a run that has a page")
+	}
+}

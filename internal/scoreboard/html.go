@@ -2,43 +2,93 @@ package scoreboard
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 )
+
+// The HTML page holds what the Markdown holds, laid out for a browser: per
+// paper, one compact table per base config (claim | stated protocol | each
+// reading | category) whose cells are short verdicts linking to the claim's
+// row on its run page; the statement, the expectation and every cell's
+// interval fold under the claim's id; the interval methods are stated once
+// per paper. It fits a 1280-pixel window (package pagecheck checks it).
 
 // htmlCell is a verdict cell of the page.
 type htmlCell struct {
-	Text, Extra, Href, Class string
+	Text, Href, Class string
+	// Title is the tooltip: the interval and the point verdict.
+	Title string
+}
+
+// htmlDetail is one column's line in a claim's fold.
+type htmlDetail struct {
+	Column, Verdict, Interval string
 }
 
 type htmlRow struct {
-	ID, Statement, Expected, Category string
-	Cells                             []htmlCell
+	ID, Anchor, Statement, Expected, Category string
+	Cells                                     []htmlCell
+	Details                                   []htmlDetail
 }
 
 type htmlTable struct {
-	Name, Title string
-	Run         bool
-	Heads       []string
-	Rows        []htmlRow
-	Totals      string
+	Name, Anchor, Title string
+	Run                 bool
+	Heads               []string
+	Readings            []htmlReading
+	Rows                []htmlRow
+	Totals              string
+}
+
+// htmlReading is a variant column, named under the table.
+type htmlReading struct {
+	Label, Name, Kind, Reading string
+	Run                        bool
+}
+
+type htmlMethod struct {
+	Method string
+	Cells  int
 }
 
 type htmlPaper struct {
 	ID, Title string
 	Totals    Totals
 	Line      string
+	Methods   []htmlMethod // the interval methods of its cells, most used first
 	Tables    []htmlTable
 }
 
 type htmlPage struct {
 	Command, Root, Configs string
 	Categories             []string
-	Definitions            []string
+	Definitions            []template.HTML
 	NConfigs, NRun         int
 	NotRun, Unknown        []string
 	Papers                 []htmlPaper
 	Totals                 Totals
+	Sets                   []Set
+}
+
+// codeSpans escapes s for HTML and sets its `code` spans (the Markdown
+// of the category definitions) as <code> elements.
+func codeSpans(s string) template.HTML {
+	parts := strings.Split(s, "`")
+	var b strings.Builder
+	for i, p := range parts {
+		p = template.HTMLEscapeString(p)
+		if i%2 == 1 && i < len(parts)-1 {
+			p = "<code>" + p + "</code>"
+		} else if i%2 == 1 {
+			p = "`" + p // an unpaired backtick stays as written
+		}
+		b.WriteString(p)
+	}
+	return template.HTML(b.String())
 }
 
 func cellClass(c Cell) string {
@@ -53,48 +103,112 @@ func cellClass(c Cell) string {
 	return "ne"
 }
 
-func htmlOf(c Cell, col Column, o Options) htmlCell {
-	v, extra := verdictText(c)
-	h := htmlCell{Text: v, Extra: extra, Class: cellClass(c)}
+// intervalMethod splits a claim's interval method into the method, stated
+// once per paper, and the part that names this claim's deciding rival.
+func intervalMethod(m string) (method, rival string) {
+	method, rival, _ = strings.Cut(m, "; deciding rival: ")
+	return method, rival
+}
+
+// intervalText is a cell's interval for its claim's fold and tooltip:
+// "[lo, hi] 95%", the point verdict when it differs and the deciding
+// rival.
+func intervalText(c Cell) string {
+	var parts []string
+	if c.HasCI {
+		lvl := c.CILevel
+		if lvl > 0 && lvl <= 1 {
+			lvl *= 100
+		}
+		s := fmt.Sprintf("[%s, %s]", num(c.CILo), num(c.CIHi))
+		if lvl > 0 {
+			s += " " + num(lvl) + "%"
+		}
+		parts = append(parts, s)
+	}
+	if c.Point != "" && c.Point != c.Verdict {
+		parts = append(parts, "point estimate "+c.Point)
+	}
+	if _, rival := intervalMethod(c.CIMethod); rival != "" {
+		parts = append(parts, "deciding rival "+strings.TrimPrefix(rival, "vs "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// runPage is the link of a verdict: the claim's row on its run page when
+// the run folder has one (runexp suite writes it), else the folder's
+// claims.json (a baseline holds only records and claims).
+func (o Options) runPage(dir, id string) string {
+	ev := o.evidence(dir)
+	if fi, err := os.Stat(filepath.Join(dir, "index.html")); err == nil && fi.Mode().IsRegular() {
+		return strings.TrimSuffix(ev, "claims.json") + "index.html#claim-" + id
+	}
+	return ev
+}
+
+func htmlOf(c Cell, col Column, id string, o Options) htmlCell {
+	v, _ := verdictText(c)
+	h := htmlCell{Text: v, Class: cellClass(c), Title: intervalText(c)}
 	if c.Run && c.Present {
-		h.Href = o.evidence(col.Dir)
+		h.Href = o.runPage(col.Dir, id)
 	}
 	return h
 }
 
 // HTML renders the board as one static page (no script, relative links
-// only), with the same content as Markdown.
+// only), with the content of Markdown.
 func (b *Board) HTML(o Options) ([]byte, error) {
 	pg := htmlPage{Command: o.Command, Root: filepath.ToSlash(b.Root), Configs: filepath.ToSlash(o.ConfigsDir),
-		NConfigs: b.Configs, NRun: b.Configs - len(b.NotRun), NotRun: b.NotRun, Unknown: b.Unknown, Totals: b.Totals}
+		NConfigs: b.Configs, NRun: b.Configs - len(b.NotRun), NotRun: b.NotRun, Unknown: b.Unknown, Totals: b.Totals, Sets: b.Sets}
 	for c := Category(0); c < nCategories; c++ {
 		pg.Categories = append(pg.Categories, c.String())
-		pg.Definitions = append(pg.Definitions, definitions[c])
+		pg.Definitions = append(pg.Definitions, codeSpans(definitions[c]))
 	}
 	for _, p := range b.Papers {
 		hp := htmlPaper{ID: p.ID, Title: p.Title, Totals: p.Totals, Line: totalsLine(p.Totals)}
 		if hp.Title == "" {
 			hp.Title = p.ID
 		}
+		methods := map[string]int{}
 		for _, t := range p.Tables {
-			ht := htmlTable{Name: t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: totalsLine(t.Totals)}
+			ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: totalsLine(t.Totals)}
+			cols := append([]Column{t.Base}, t.Variants...)
 			for _, v := range t.Variants {
-				h := v.Label + " (" + v.Name + ")"
+				kind := "reading"
 				if v.Diagnostic {
-					h += " — diagnostic"
+					kind = "diagnostic, not counted"
 				}
-				ht.Heads = append(ht.Heads, h)
+				ht.Heads = append(ht.Heads, v.Label)
+				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: short(v.Reading, 200), Run: v.Run})
 			}
 			for _, r := range t.Rows {
-				hr := htmlRow{ID: r.ID, Statement: r.Statement, Expected: expectText(r), Category: r.Category.String()}
-				hr.Cells = append(hr.Cells, htmlOf(r.Base, t.Base, o))
-				for i, v := range t.Variants {
-					hr.Cells = append(hr.Cells, htmlOf(r.Variants[i], v, o))
+				hr := htmlRow{ID: r.ID, Anchor: t.Base.Name + "--" + r.ID, Statement: r.Statement, Expected: expectText(r), Category: r.Category.String()}
+				cells := append([]Cell{r.Base}, r.Variants...)
+				for i, c := range cells {
+					hr.Cells = append(hr.Cells, htmlOf(c, cols[i], r.ID, o))
+					name := "stated protocol"
+					if i > 0 {
+						name = cols[i].Label
+					}
+					v, _ := verdictText(c)
+					hr.Details = append(hr.Details, htmlDetail{Column: name, Verdict: v, Interval: intervalText(c)})
+					if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
+						methods[m]++
+					}
 				}
 				ht.Rows = append(ht.Rows, hr)
 			}
 			hp.Tables = append(hp.Tables, ht)
 		}
+		for m, n := range methods {
+			hp.Methods = append(hp.Methods, htmlMethod{Method: m, Cells: n})
+		}
+		slices.SortFunc(hp.Methods, func(a, b htmlMethod) int {
+			if a.Cells != b.Cells {
+				return b.Cells - a.Cells
+			}
+			return strings.Compare(a.Method, b.Method)
+		})
 		pg.Papers = append(pg.Papers, hp)
 	}
 	var w bytes.Buffer
@@ -108,28 +222,41 @@ var page = template.Must(template.New("scoreboard").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8"/>
+<meta name="viewport" content="width=device-width, initial-scale=1"/>
 <title>Reproducibility scoreboard</title>
 <style>
-body { font-family: sans-serif; margin: 2em; }
-table { border-collapse: collapse; margin: 1em 0; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; vertical-align: top; }
-td.r { text-align: right; }
-.pass { background: #dfd; } .fail { background: #fdd; } .ne { background: #eee; }
+body { font-family: system-ui, sans-serif; color: #222; margin: 1.5em auto; max-width: 80em; padding: 0 1em; line-height: 1.4; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-size: 1em; margin-top: 1.5em; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; overflow-wrap: break-word; }
+th { background: #f2f2f2; }
+td.r { text-align: right; font-variant-numeric: tabular-nums; }
+td.v { white-space: nowrap; }
+.pass { background: #dcf3dc; } .fail { background: #f9e0e0; } .ne { background: #ececec; color: #555; }
+.muted, .nav { color: #555; } .nav { font-size: 0.9em; }
+table.claims { width: 100%; }
+details > summary { cursor: pointer; }
+details dl { margin: 0.3em 0 0.2em; font-size: 0.95em; }
+details dt { font-weight: bold; color: #444; }
+details dd { margin: 0 0 0.3em 1.2em; }
+ul.readings { margin: 0.2em 0; font-size: 0.9em; }
+tr:target { outline: 2px solid #4a7fd0; }
 </style>
 </head>
 <body>
 <h1>Reproducibility scoreboard</h1>
-<p>Generated by <code>{{.Command}}</code> from the results in <code>{{.Root}}</code> and the configs in <code>{{.Configs}}</code>. Each verdict links to its config's claims.json.</p>
-<h2>Categories</h2>
+<p>Generated by <code>{{.Command}}</code> from the results in <code>{{.Root}}</code> and the configs in <code>{{.Configs}}</code>. Each verdict links to the claim on its run's page (or, where the results hold no page, to the run's claims.json); open a claim for its statement, expectation and intervals.</p>
+<p class="nav">On this page: <a href="#categories">categories</a> · <a href="#coverage">coverage</a> · <a href="#totals">totals</a>{{if .Sets}} · <a href="#collections">collections</a>{{end}}{{range .Papers}} · <a href="#{{.ID}}">{{.ID}}</a>{{end}}</p>
+<h2 id="categories">Categories</h2>
 <ul>
 {{- range $i, $c := .Categories}}
 <li><b>{{$c}}</b>: {{index $.Definitions $i}}</li>
 {{- end}}
 </ul>
-<p>A diagnostic variant is shown and never counted.</p>
-<h2>Coverage</h2>
+<p>A diagnostic variant is shown and never counted. Where a claim has an interval, its verdict is PASS when the interval lies on the claimed side of the claim's threshold, FAIL when on the other, INCONCLUSIVE when it straddles it; each paper names its interval methods once, and each claim's fold gives the bounds.</p>
+<h2 id="coverage">Coverage</h2>
 <p>{{.NConfigs}} configs, {{.NRun}} with results.{{if .NotRun}} Not run ({{len .NotRun}}):{{range .NotRun}} <code>{{.}}</code>{{end}}. The full-suite version comes from <code>make suite</code>.{{end}}{{if .Unknown}} Folders no config names, not counted:{{range .Unknown}} <code>{{.}}</code>{{end}}.{{end}}</p>
-<h2>Totals</h2>
+<h2 id="totals">Totals</h2>
 <table>
 <thead><tr><th>paper</th><th>claims</th>{{range .Categories}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
@@ -139,18 +266,48 @@ td.r { text-align: right; }
 <tr><td><b>all</b></td><td class="r"><b>{{.Totals.Claims}}</b></td>{{range .Totals}}<td class="r"><b>{{.}}</b></td>{{end}}</tr>
 </tbody>
 </table>
+{{- if .Sets}}
+<h2 id="collections">Collections</h2>
+<p>A collection lists configs (<code>runexp configs/NAME.yaml</code> runs the set); its members' claims counted by status, and how many got the status their config expects.</p>
+{{- range .Sets}}
+<h3 id="set-{{.Name}}">{{.Name}}</h3>
+<p>{{.Title}}</p>
+<table>
+<thead><tr><th>config</th><th>claims</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th><th>NOT-EVALUATED</th><th>as expected</th></tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr><td><code>{{.Config}}</code></td><td class="r">{{.Claims}}</td>{{if .Run}}<td class="r">{{.Pass}}</td><td class="r">{{.Fail}}</td><td class="r">{{.Inconclusive}}</td><td class="r">{{.NotEvaluated}}</td><td class="r">{{.AsExpected}}</td>{{else}}<td colspan="5" class="ne">not run</td>{{end}}</tr>
+{{- end}}
+<tr><td><b>all</b></td><td class="r"><b>{{.Total.Claims}}</b></td><td class="r"><b>{{.Total.Pass}}</b></td><td class="r"><b>{{.Total.Fail}}</b></td><td class="r"><b>{{.Total.Inconclusive}}</b></td><td class="r"><b>{{.Total.NotEvaluated}}</b></td><td class="r"><b>{{.Total.AsExpected}}</b></td></tr>
+</tbody>
+</table>
+{{- end}}
+{{- end}}
 {{- range .Papers}}
 <h2 id="{{.ID}}">{{.Title}} ({{.ID}})</h2>
 <p>{{.Line}}.</p>
+{{- if .Methods}}
+<p>Intervals:{{range $i, $m := .Methods}}{{if $i}};{{end}} {{$m.Method}} ({{$m.Cells}} cell{{if ne $m.Cells 1}}s{{end}}){{end}}. A compare or ratio claim's interval bounds the difference of its two sides, a best claim's the winner minus its closest (deciding) rival, named in the fold.</p>
+{{- end}}
 {{- range .Tables}}
-<h3>{{.Name}}{{if not .Run}} — not run{{end}}</h3>
+<h3 id="{{.Anchor}}">{{.Name}}{{if not .Run}} — not run{{end}}</h3>
 <p>{{.Title}}</p>
+{{- if .Readings}}
+<ul class="readings">
+{{- range .Readings}}
+<li><b>{{.Label}}</b> ({{.Kind}}): <code>{{.Name}}</code>{{with .Reading}} — {{.}}{{end}}{{if not .Run}} — not run{{end}}</li>
+{{- end}}
+</ul>
+{{- end}}
 {{- if .Rows}}
-<table>
-<thead><tr><th>claim</th><th>statement</th><th>stated protocol</th>{{range .Heads}}<th>{{.}}</th>{{end}}<th>expected</th><th>category</th></tr></thead>
+<table class="claims">
+<thead><tr><th>claim</th><th>stated protocol</th>{{range .Heads}}<th>{{.}}</th>{{end}}<th>category</th></tr></thead>
 <tbody>
 {{- range .Rows}}
-<tr><td><code>{{.ID}}</code></td><td>{{.Statement}}</td>{{range .Cells}}<td class="{{.Class}}">{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{.Extra}}</td>{{end}}<td>{{.Expected}}</td><td>{{.Category}}</td></tr>
+<tr id="{{.Anchor}}"><td><details><summary><code>{{.ID}}</code> {{.Statement}}</summary>
+<dl><dt>Expected</dt><dd>{{.Expected}}</dd>
+{{- range .Details}}<dt>{{.Column}}</dt><dd>{{.Verdict}}{{with .Interval}} {{.}}{{end}}</dd>{{end}}
+</dl></details></td>{{range .Cells}}<td class="v {{.Class}}"{{with .Title}} title="{{.}}"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}<td>{{.Category}}</td></tr>
 {{- end}}
 </tbody>
 </table>

@@ -9,9 +9,11 @@ import (
 
 // Load reads every configs/*.yaml and builds the board of the results
 // under root. Paper titles and claims come from paperValues/<paper>.yaml
-// (citation.title, claims); a paper without that file is headed by its id
-// and not accounted for. The accounting files configsDir/accounting/*.yaml
-// declare the paper claims no config tests (BuildWith).
+// (citation.title, claims); a paper without that file is headed by its id,
+// listed, with the reason, in Board.Untitled, and not accounted for. The
+// accounting files configsDir/accounting/*.yaml declare the paper claims
+// no config tests (BuildWith). Collections among the files are left out
+// (they state no claim); AddSet gives each its section.
 func Load(configsDir, root, paperValues string) (*Board, error) {
 	files, err := filepath.Glob(filepath.Join(configsDir, "*.yaml"))
 	if err != nil {
@@ -22,18 +24,23 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 	}
 	cfgs := make([]*config.Config, 0, len(files))
 	for _, f := range files { // Glob sorts
+		if config.IsCollection(f) {
+			continue
+		}
 		c, err := config.Load(f)
 		if err != nil {
 			return nil, err
 		}
 		cfgs = append(cfgs, c)
 	}
+	untitled := map[string]string{}
 	title := func(paper string) string {
 		if paperValues == "" {
 			return ""
 		}
 		t, err := config.PaperTitle(filepath.Join(paperValues, paper+".yaml"))
 		if err != nil {
+			untitled[paper] = fmt.Sprintf("%s: %v", paper, err)
 			return ""
 		}
 		return t
@@ -45,19 +52,38 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 			return cs, err == nil && len(cs) > 0
 		}
 	}
-	accs, err := filepath.Glob(filepath.Join(configsDir, "accounting", "*.yaml"))
-	if err != nil {
-		return nil, fmt.Errorf("scoreboard: %w", err)
+	if err := loadAccounting(configsDir, in.Accounting); err != nil {
+		return nil, err
 	}
-	for _, f := range accs {
+	b, err := BuildWith(cfgs, root, in)
+	if err != nil {
+		return nil, err
+	}
+	// Only the papers the board shows need a title (the matrix states no
+	// claim and has no paper values).
+	for _, p := range b.Papers {
+		if u, ok := untitled[p.ID]; ok {
+			b.Untitled = append(b.Untitled, u)
+		}
+	}
+	return b, nil
+}
+
+// loadAccounting reads configsDir/accounting/*.yaml into acc, by paper.
+func loadAccounting(configsDir string, acc map[string]*config.Accounting) error {
+	files, err := filepath.Glob(filepath.Join(configsDir, "accounting", "*.yaml"))
+	if err != nil {
+		return fmt.Errorf("scoreboard: %w", err)
+	}
+	for _, f := range files {
 		a, err := config.LoadAccounting(f)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if prev, dup := in.Accounting[a.Paper]; dup {
-			return nil, fmt.Errorf("scoreboard: %s and %s both account for paper %s", prev.File, f, a.Paper)
+		if prev, dup := acc[a.Paper]; dup {
+			return fmt.Errorf("scoreboard: %s and %s both account for paper %s", prev.File, f, a.Paper)
 		}
-		in.Accounting[a.Paper] = a
+		acc[a.Paper] = a
 	}
-	return BuildWith(cfgs, root, in)
+	return nil
 }

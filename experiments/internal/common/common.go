@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/experiments/setup"
-	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -85,39 +84,12 @@ func Components(m *methods.KPCA, cell *runner.Cell) (int, error) {
 	return setup.Components(m, cell.Model)
 }
 
-// CheckModel reports a config whose model lacks a kernel or a subspace size
-// (components or energy), and, when needMethods is set, one that lists no
-// estimator; kind and hint word the errors.
-func CheckModel(c *config.Config, kind string, needMethods bool, hint string) error {
-	if c.Model.Kernel == "" || (len(c.Model.Components) == 0 && len(c.Model.Energy) == 0) {
-		return c.ModelErrorf("model: %s needs a kernel and components (or energy)", kind)
-	}
-	if needMethods && len(c.Methods) == 0 {
-		return c.Errorf(0, "methods: %s needs %s", kind, hint)
-	}
-	return nil
-}
-
-// RequireMethods reports, at the config line of the first offender, a
-// listed estimator that lacks capability can; why ends the message and
-// says what the kind does with it. Unknown names are left to the runner,
-// which reports them with the registered names.
-func RequireMethods(c *config.Config, can methods.Capability, why string) error {
-	for i, m := range c.Methods {
-		spec, ok := methods.Lookup(m.Name)
-		if ok && !spec.Can(can) {
-			return c.Errorf(m.Line, "methods[%d]: %s is not a %s estimator (it does %s); %s", i, m.Name, can, spec.Does, why)
-		}
-	}
-	return nil
-}
-
 // Setup returns what a cell of a model-and-estimator experiment starts
 // from: the shared kernel PCA fit on x, the cell's PC count and a fresh
 // estimator (nil when the cell has none). Kinds that de-noise use
 // setup.Denoiser instead, which builds the estimator through its declared
 // capability.
-func Setup(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, int, any, error) {
+func Setup(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, int, methods.Denoiser, error) {
 	m, q, err := setup.Fit(env, name, x, cell)
 	if err != nil {
 		return nil, 0, nil, err
@@ -125,7 +97,7 @@ func Setup(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*meth
 	if cell.Method == nil {
 		return m, q, nil, nil
 	}
-	est, err := cell.Method.New()
+	est, err := cell.Method.NewDenoiser()
 	if err != nil {
 		return nil, 0, nil, err
 	}

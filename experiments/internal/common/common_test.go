@@ -41,27 +41,6 @@ func TestRecordHelpers(t *testing.T) {
 	}
 }
 
-// TestCheckModel: a model-based kind needs a kernel and a subspace size,
-// and estimators when it says so.
-func TestCheckModel(t *testing.T) {
-	for _, tc := range []struct{ src, want string }{
-		{"model: {kernel: gaussian, c: 1, components: 2}\nmethods: [{name: mika}]\n", ""},
-		{"model: {kernel: gaussian, c: 1, energy: 0.9}\nmethods: [{name: mika}]\n", ""},
-		{"model: {kernel: gaussian, c: 1}\nmethods: [{name: mika}]\n", "needs a kernel and components"},
-		{"methods: [{name: mika}]\n", "needs a kernel and components"},
-		{"model: {kernel: linear, components: 2}\n", "methods: kind needs an estimator"},
-	} {
-		c, err := config.Parse("m.yaml", []byte("title: t\npaper: p\nkind: k\ndataset: {name: two-rings}\n"+tc.src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = CheckModel(c, "kind", true, "an estimator")
-		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
-		}
-	}
-}
-
 // TestSetup: the wrappers the kinds call give the shared fit (one per
 // data content and kernel), the component rule and a fresh estimator.
 func TestSetup(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
@@ -151,5 +152,28 @@ func TestCaptionReading(t *testing.T) {
 	c := Caption(cfg, "bands", "std 0.5")
 	if c.Reading != "raw MSE; noise variance 0.25; std 0.5" || c.Figure != "P (2011) Fig. 4" {
 		t.Errorf("caption %+v", c)
+	}
+}
+
+// TestPixelScale: the scales of the papers' data, read from the values
+// (USPS on [-1, 1] without reaching -1 exactly, faces on [0, 1] and on
+// [0, 255]), and a range that is none of them printed as observed.
+func TestPixelScale(t *testing.T) {
+	for _, tc := range []struct {
+		data []float64
+		want string
+	}{
+		{[]float64{-0.98, 0.2, 1}, "pixel values on [-1, 1]"},
+		{[]float64{0, 0.5, 0.997}, "pixel values on [0, 1]"},
+		{[]float64{3, 128, 255}, "pixel values on [0, 255]"},
+		{[]float64{2, 3.5, 7}, "pixel values on [2, 7]"},
+		{[]float64{math.NaN(), 0, 1}, "pixel values on [0, 1]"},
+	} {
+		if got := PixelScale(mat.NewDense(1, len(tc.data), tc.data)); got != tc.want {
+			t.Errorf("PixelScale(%v) = %q, want %q", tc.data, got, tc.want)
+		}
+	}
+	if got := PixelScale(mat.NewDense(1, 1, []float64{math.NaN()})); got != "" {
+		t.Errorf("PixelScale of no finite value = %q, want empty", got)
 	}
 }

@@ -1,18 +1,29 @@
 // Package kindtest runs an experiment config end to end in a kind's tests:
 // parse, validate, run every cell and write the report with no data root
 // and no cache (or, with RunCached, a cache shared between calls), into a
-// temporary result directory.
+// temporary result directory. SameWhateverWorkers runs it with one and two
+// workers and compares the outputs; Tables reads the tables a reader gets;
+// StartError gives a refusal of a kind's Start; Flaky (a de-noiser) and
+// Echo (a pre-imager answering its starts) fail chosen rows, for the
+// kinds' failure paths.
 package kindtest
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	_ "github.com/runexp/runexp/experiments/catalog" // synthetic-images and two-rings
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // Run runs the config src and returns its records and the run's summary.
@@ -36,6 +47,24 @@ func RunWorkers(t *testing.T, file, src string, workers int) ([]report.Record, *
 func RunCached(t *testing.T, src, cacheDir string) ([]report.Record, *runner.Summary) {
 	t.Helper()
 	return run(t, src, runner.Options{Workers: 2, CacheDir: cacheDir})
+}
+
+// SameWhateverWorkers runs the config as file with one and with two cell
+// workers and fails the test for every output file that differs between
+// the two (suite.DiffTrees: all but the run's times). It returns the
+// one-worker run's records and summary.
+func SameWhateverWorkers(t *testing.T, file, src string) ([]report.Record, *runner.Summary) {
+	t.Helper()
+	recs, one := RunWorkers(t, file, src, 1)
+	_, two := RunWorkers(t, file, src, 2)
+	diff, err := suite.DiffTrees(one.Dir, two.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range diff {
+		t.Errorf("%s: %s differs between one and two workers", file, f)
+	}
+	return recs, one
 }
 
 func run(t *testing.T, src string, opt runner.Options) ([]report.Record, *runner.Summary) {
@@ -63,4 +92,181 @@ func runFile(t *testing.T, file, src string, opt runner.Options) ([]report.Recor
 		t.Fatal(err)
 	}
 	return recs, sum
+}
+
+// Table is one table of a run's tables.md as a reader sees it: the title
+// under its "### " heading, the header and the body cells, unescaped
+// ("\|" read as "|", "<br>" as a newline) and trimmed.
+type Table struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+}
+
+// Tables reads the tables of the run's tables.md in dir, in order.
+func Tables(t *testing.T, dir string) []Table {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Table
+	var cur *Table
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "### "):
+			out = append(out, Table{Title: strings.TrimPrefix(line, "### ")})
+			cur = &out[len(out)-1]
+		case cur != nil && strings.HasPrefix(line, "|"):
+			cells := cellsOf(line)
+			switch {
+			case cur.Header == nil:
+				cur.Header = cells
+			case strings.Trim(line, "|:- ") == "": // the alignment row
+			default:
+				cur.Rows = append(cur.Rows, cells)
+			}
+		}
+	}
+	return out
+}
+
+// FindTable returns the table of tables whose title starts with prefix,
+// failing the test when there is none.
+func FindTable(t *testing.T, tables []Table, prefix string) Table {
+	t.Helper()
+	for _, tb := range tables {
+		if strings.HasPrefix(tb.Title, prefix) {
+			return tb
+		}
+	}
+	var titles []string
+	for _, tb := range tables {
+		titles = append(titles, tb.Title)
+	}
+	t.Fatalf("no table titled %q… among %q", prefix, titles)
+	return Table{}
+}
+
+// cellsOf splits a Markdown table line on its unescaped pipes.
+func cellsOf(line string) []string {
+	line = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "|"), "|")
+	var cells []string
+	var b strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
+			b.WriteByte('|')
+			i++
+		case line[i] == '|':
+			cells = append(cells, b.String())
+			b.Reset()
+		default:
+			b.WriteByte(line[i])
+		}
+	}
+	cells = append(cells, b.String())
+	for i, c := range cells {
+		cells[i] = strings.ReplaceAll(strings.TrimSpace(c), "<br>", "\n")
+	}
+	return cells
+}
+
+// StartError parses and validates the config src as file, which must
+// succeed, and returns the error of its kind's Start (no data root): the
+// refusals that need the data, such as a split the data cannot give.
+func StartError(t *testing.T, file, src string) error {
+	t.Helper()
+	t.Setenv("RUNEXP_DATA", "")
+	c, err := config.Parse(file, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := runner.Validate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = plan.Start(runner.NewEnv(c, "", nil))
+	return err
+}
+
+// Flaky is a de-noiser for the kinds' tests: it returns its inputs, as
+// the identity does, fails the rows of each batch Fail selects ("flaky:
+// gave up") and reports the rows NotConverged selects as stopped after 3
+// iterations without converging. A nil selector selects nothing.
+type Flaky struct {
+	Fail, NotConverged func(row int) bool
+}
+
+// Denoise implements methods.Denoiser.
+func (f Flaky) Denoise(dst *mat.Dense, in *methods.DenoiseInput) ([]methods.Status, error) {
+	m, d := in.X0.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAs(m, d)
+	}
+	dst.Copy(in.X0)
+	st := make([]methods.Status, m)
+	for i := range st {
+		if f.Fail != nil && f.Fail(i) {
+			st[i].Err = errors.New("flaky: gave up")
+		}
+		if f.NotConverged != nil && f.NotConverged(i) {
+			st[i].Iterations = 3
+		}
+	}
+	return st, nil
+}
+
+// RegisterFlaky registers f as the de-noiser name, titled title, taking
+// one tunable parameter, dummy (a float in [0, 10], default 0).
+func RegisterFlaky(name, title string, f Flaky) {
+	methods.Register(methods.Spec{
+		Name: name, Title: title, Doc: "returns its inputs, failing chosen rows (a kind's tests)", Source: "kindtest",
+		Does:   methods.Denoises,
+		Params: []methods.Param{methods.FloatParam("dummy", 0, 0, 10, "a parameter to tune")},
+		New:    func(methods.Params) (any, error) { return f, nil },
+	})
+}
+
+// Echo is a pre-imager for the kinds' tests: it answers each row with its
+// start point (Problem.Start), or its observed input (X0) without one, so
+// that a kind's measures of the answers can be computed by hand; it fails
+// the rows Fail selects ("echo: told to fail") and reports those
+// NotConverged selects as stopped after 3 iterations.
+type Echo struct {
+	Fail, NotConverged func(row int) bool
+}
+
+// PreImage implements methods.PreImager.
+func (e Echo) PreImage(dst *mat.Dense, p *methods.Problem) ([]methods.Status, error) {
+	from := p.Start
+	if from == nil {
+		from = p.X0
+	}
+	if from == nil {
+		return nil, errors.New("echo: no start points and no inputs")
+	}
+	m, d := from.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAs(m, d)
+	}
+	dst.Copy(from)
+	st := make([]methods.Status, m)
+	for r := range st {
+		if e.Fail != nil && e.Fail(r) {
+			st[r].Err = errors.New("echo: told to fail")
+		}
+		if e.NotConverged != nil && e.NotConverged(r) {
+			st[r].Iterations = 3
+		}
+	}
+	return st, nil
+}
+
+// RegisterEcho registers e as the pre-image estimator name, titled title.
+func RegisterEcho(name, title string, e Echo) {
+	methods.Register(methods.Spec{
+		Name: name, Title: title, Doc: "answers each row with its start (a kind's tests)", Source: "kindtest",
+		Does: methods.PreImages, New: func(methods.Params) (any, error) { return e, nil },
+	})
 }

@@ -1,0 +1,284 @@
+package pagecheck
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/runexp/runexp/internal/report"
+)
+
+// Result is what the browser found on one page.
+type Result struct {
+	Page string // the file checked
+	// ClientWidth and ScrollWidth are the document's visible and full
+	// widths in CSS pixels, with every <details> open; a ScrollWidth over
+	// ClientWidth is a horizontal scroll bar.
+	ClientWidth, ScrollWidth int
+	// Overflow names the elements that reach past the right edge of the
+	// viewport and hold no element that does (the cell, not its table
+	// and row), at most maxListed of them.
+	Overflow []string
+	// Scrollers names boxes that scroll sideways inside the page (an
+	// overflow: auto table wrapper wider than the page).
+	Scrollers []string
+	// BrokenImages lists the src of every image that did not load.
+	BrokenImages []string
+	// BrokenLinks lists "href: why" for every link that does not resolve:
+	// a missing file, a fragment no element of the target has, or a link
+	// out of the results (the pages link only relatively).
+	BrokenLinks []string
+	// Links counts the links checked, Images the images.
+	Links, Images int
+	// Screenshot is the PNG of the whole page as first shown (details
+	// closed), or "" when none was asked for.
+	Screenshot string
+}
+
+// maxListed bounds the overflowing elements listed per page.
+const maxListed = 8
+
+// OK reports whether the page has none of the problems checked.
+func (r *Result) OK() bool {
+	return r.ScrollWidth <= r.ClientWidth && len(r.Overflow) == 0 && len(r.Scrollers) == 0 &&
+		len(r.BrokenImages) == 0 && len(r.BrokenLinks) == 0
+}
+
+// Problems describes each problem in one line.
+func (r *Result) Problems() []string {
+	var p []string
+	if r.ScrollWidth > r.ClientWidth {
+		p = append(p, fmt.Sprintf("scrolls sideways: %d px wide in a %d px viewport", r.ScrollWidth, r.ClientWidth))
+	}
+	for _, o := range r.Overflow {
+		p = append(p, "past the right edge: "+o)
+	}
+	for _, s := range r.Scrollers {
+		p = append(p, "scrolls sideways inside: "+s)
+	}
+	for _, i := range r.BrokenImages {
+		p = append(p, "image does not load: "+i)
+	}
+	for _, l := range r.BrokenLinks {
+		p = append(p, "link does not resolve: "+l)
+	}
+	return p
+}
+
+// pageScript waits for the page and its images (lazy ones made eager),
+// takes no screenshot, opens every <details> and measures. It returns a
+// JSON object; the page's own scripts, if any, are not needed.
+const pageScript = `(async () => {
+  if (document.readyState !== 'complete') {
+    await new Promise(r => addEventListener('load', r, {once: true}));
+  }
+  const imgs = [...document.images];
+  for (const i of imgs) i.loading = 'eager';
+  const loaded = await Promise.all(imgs.map(i => i.decode().then(() => i.naturalWidth > 0, () => false)));
+  const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
+  const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+  return {
+    href: location.href,
+    height: document.documentElement.scrollHeight,
+    badImages: imgs.filter((_, k) => !loaded[k]).map(i => i.getAttribute('src')),
+    images: imgs.length,
+    links, ids,
+  };
+})()`
+
+// measureScript opens every <details> (a closed one hides what overflows)
+// and lists what reaches past the viewport.
+const measureScript = `(() => {
+  for (const d of document.querySelectorAll('details')) d.open = true;
+  const de = document.documentElement;
+  const vw = de.clientWidth;
+  const describe = el => {
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += '#' + el.id;
+    if (el.className && typeof el.className === 'string') s += '.' + el.className.trim().split(/\s+/).join('.');
+    const t = (el.textContent || '').replace(/\s+/g, ' ').trim();
+    return s + ' "' + (t.length > 60 ? t.slice(0, 57) + '...' : t) + '"';
+  };
+  const past = el => { const r = el.getBoundingClientRect(); return (r.width > 0 || r.height > 0) && r.right > vw + 0.5; };
+  const over = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (!past(el) || [...el.children].some(past)) continue;
+    over.push(describe(el) + ' ends at ' + Math.round(el.getBoundingClientRect().right) + ' px');
+  }
+  const scrollers = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const ox = getComputedStyle(el).overflowX;
+    if ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
+      scrollers.push(describe(el) + ' ' + el.scrollWidth + ' px in ' + el.clientWidth);
+    }
+  }
+  return {clientWidth: vw, scrollWidth: de.scrollWidth, over, scrollers};
+})()`
+
+// maxShotHeight bounds a screenshot's height in CSS pixels: the first
+// screens are what a reader judges, and a 40-claim page need not become a
+// 30 MB PNG.
+const maxShotHeight = 6000
+
+// Check loads the HTML file page, waits for its images, screenshots it to
+// screenshot (a PNG; "" for none) and checks it: no horizontal overflow at
+// the browser's width with every <details> open, every image loaded, every
+// link resolved to a file of the results, and every fragment to an id of
+// its target.
+func (b *Browser) Check(ctx context.Context, page, screenshot string) (*Result, error) {
+	abs, err := filepath.Abs(page)
+	if err != nil {
+		return nil, err
+	}
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+	if err := b.c.call(ctx, b.session, "Page.navigate", map[string]any{"url": u}, nil); err != nil {
+		return nil, b.withStderr(err)
+	}
+	var loaded struct {
+		Href      string   `json:"href"`
+		Height    int      `json:"height"`
+		BadImages []string `json:"badImages"`
+		Images    int      `json:"images"`
+		Links     []string `json:"links"`
+		IDs       []string `json:"ids"`
+	}
+	if err := b.eval(ctx, pageScript, &loaded); err != nil {
+		return nil, err
+	}
+	if loaded.Href != u {
+		return nil, fmt.Errorf("pagecheck: %s: the browser shows %s", page, loaded.Href)
+	}
+	r := &Result{Page: page, BrokenImages: loaded.BadImages, Images: loaded.Images, Links: len(loaded.Links)}
+	if screenshot != "" {
+		if err := b.screenshot(ctx, screenshot, min(loaded.Height, maxShotHeight)); err != nil {
+			return nil, err
+		}
+		r.Screenshot = screenshot
+	}
+	var m struct {
+		ClientWidth int      `json:"clientWidth"`
+		ScrollWidth int      `json:"scrollWidth"`
+		Over        []string `json:"over"`
+		Scrollers   []string `json:"scrollers"`
+	}
+	if err := b.eval(ctx, measureScript, &m); err != nil {
+		return nil, err
+	}
+	r.ClientWidth, r.ScrollWidth, r.Scrollers = m.ClientWidth, m.ScrollWidth, m.Scrollers
+	r.Overflow = m.Over[:min(len(m.Over), maxListed)]
+	r.BrokenLinks = checkLinks(abs, loaded.Links, loaded.IDs)
+	return r, nil
+}
+
+// eval runs a script in the page, awaiting a promise, and decodes its
+// value into v.
+func (b *Browser) eval(ctx context.Context, script string, v any) error {
+	var res struct {
+		Result struct {
+			Value json.RawMessage `json:"value"`
+		} `json:"result"`
+		Exception *struct {
+			Text      string `json:"text"`
+			Exception struct {
+				Description string `json:"description"`
+			} `json:"exception"`
+		} `json:"exceptionDetails"`
+	}
+	err := b.c.call(ctx, b.session, "Runtime.evaluate", map[string]any{"expression": script, "awaitPromise": true, "returnByValue": true}, &res)
+	if err != nil {
+		return b.withStderr(err)
+	}
+	if e := res.Exception; e != nil {
+		return fmt.Errorf("pagecheck: script: %s %s", e.Text, e.Exception.Description)
+	}
+	return json.Unmarshal(res.Result.Value, v)
+}
+
+func (b *Browser) screenshot(ctx context.Context, path string, height int) error {
+	var shot struct {
+		Data string `json:"data"`
+	}
+	params := map[string]any{
+		"format":                "png",
+		"captureBeyondViewport": true,
+		"clip":                  map[string]any{"x": 0, "y": 0, "width": b.Width, "height": max(height, 1), "scale": 1},
+	}
+	if err := b.c.call(ctx, b.session, "Page.captureScreenshot", params, &shot); err != nil {
+		return b.withStderr(err)
+	}
+	png, err := base64.StdEncoding.DecodeString(shot.Data)
+	if err != nil {
+		return fmt.Errorf("pagecheck: screenshot: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return report.WriteFileAtomic(path, png)
+}
+
+// idAttr finds id attributes in a page that links point into.
+var idAttr = regexp.MustCompile(`\sid="([^"]*)"`)
+
+// checkLinks returns "href: why" for each link of the page at abs (links as
+// the browser resolved them) that does not resolve; ids are the page's own.
+func checkLinks(abs string, links, ids []string) []string {
+	var bad []string
+	idsOf := map[string][]string{abs: ids}
+	for _, l := range links {
+		u, err := url.Parse(l)
+		if err != nil {
+			bad = append(bad, l+": "+err.Error())
+			continue
+		}
+		if u.Scheme != "file" {
+			bad = append(bad, l+": leaves the results (the pages link only to their own files)")
+			continue
+		}
+		target := filepath.FromSlash(u.Path)
+		fi, err := os.Stat(target)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			bad = append(bad, l+": no such file")
+			continue
+		case err != nil:
+			bad = append(bad, l+": "+err.Error())
+			continue
+		case fi.IsDir():
+			bad = append(bad, l+": a folder, not a page")
+			continue
+		}
+		if u.Fragment == "" {
+			continue
+		}
+		if !strings.HasSuffix(target, ".html") {
+			bad = append(bad, l+": a fragment into a file that is not a page")
+			continue
+		}
+		tids, ok := idsOf[target]
+		if !ok {
+			b, err := os.ReadFile(target)
+			if err != nil {
+				bad = append(bad, l+": "+err.Error())
+				continue
+			}
+			for _, m := range idAttr.FindAllStringSubmatch(string(b), -1) {
+				tids = append(tids, html.UnescapeString(m[1]))
+			}
+			idsOf[target] = tids
+		}
+		if !slices.Contains(tids, u.Fragment) {
+			bad = append(bad, l+": no element with id "+u.Fragment)
+		}
+	}
+	return bad
+}

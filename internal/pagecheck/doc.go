@@ -1,0 +1,35 @@
+// Package pagecheck loads runexp's HTML pages in a real browser and checks
+// what a reader would meet: a page wider than the window, an image that
+// does not load, a link that leads nowhere.
+//
+// # Overview
+//
+// [Start] runs a headless Chromium (Debian's chromium package) and drives
+// it over the Chrome DevTools Protocol on the pipe that
+// --remote-debugging-pipe opens (file descriptors 3 and 4, messages ended
+// by NUL bytes), so no websocket, no Node.js and no Go dependency is
+// needed. [Browser.Check] loads one page at the browser's width (1280 CSS
+// pixels in the checks of this repository), waits for every image (lazy
+// ones made eager), takes a screenshot of the page as first shown, opens
+// every <details> and then measures:
+//
+//   - horizontal overflow: the document wider than the viewport, the
+//     innermost elements that reach past its right edge (a cell whose
+//     text does not wrap), and boxes that scroll sideways inside;
+//   - images: every <img> decoded with a non-zero width;
+//   - links: every href a file of the results (pages link relatively and
+//     never out of the results), and every fragment an id of its target.
+//
+// [Pages] lists the pages of a results root (its index, the scoreboard and
+// every run's page) and [Browser.CheckRoot] checks them all.
+//
+// # Where it runs
+//
+// The tests check fixture pages (one with an overflowing cell, which must
+// fail, and its fixed copy, which must pass) and, when RUNEXP_PAGES names a
+// results root, every page of it, with screenshots in its screenshots
+// folder. Without Chromium they skip with a message, unless
+// RUNEXP_BROWSER_CHECK=require, which CI sets (make browser-check runs the
+// configs and then the tests). RUNEXP_CHROMIUM names the browser when it
+// is not chromium on the PATH.
+package pagecheck

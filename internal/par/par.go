@@ -1,0 +1,259 @@
+package par
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Lender holds the cores of a worker pool that no task uses: the pool
+// offers each idle worker's core, Run borrows them for helpers, and the
+// pool takes them back, asking helpers to leave when it has a task and
+// every idle core is lent.
+type Lender struct {
+	mu   sync.Mutex
+	free int // idle cores, neither lent nor taken back
+	lent int // cores lent to helpers
+	want int // lent cores the pool wants back
+	// freed is signalled (without blocking) when a lent core comes back.
+	freed chan struct{}
+	// avail mirrors free for the lock-free check in Run's fast path.
+	avail atomic.Int64
+}
+
+// NewLender returns a lender with no cores.
+func NewLender() *Lender { return &Lender{freed: make(chan struct{}, 1)} }
+
+// Offer makes the core of a worker that just went idle lendable.
+func (l *Lender) Offer() {
+	l.mu.Lock()
+	l.free++
+	l.sync()
+	l.mu.Unlock()
+}
+
+// Take takes back an idle core for a task, reporting whether one was
+// free (not lent).
+func (l *Lender) Take() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.free == 0 {
+		return false
+	}
+	l.free--
+	l.sync()
+	return true
+}
+
+// Want asks for n lent cores back (0 cancels): as many helpers leave
+// after their current item. A core that comes back signals Freed.
+func (l *Lender) Want(n int) {
+	l.mu.Lock()
+	l.want = max(0, min(n, l.lent))
+	l.mu.Unlock()
+}
+
+// Lent returns the number of cores lent to helpers now.
+func (l *Lender) Lent() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lent
+}
+
+// Freed is signalled when a lent core comes back.
+func (l *Lender) Freed() <-chan struct{} { return l.freed }
+
+func (l *Lender) sync() { l.avail.Store(int64(l.free)) }
+
+// borrow lends a free core to a helper.
+func (l *Lender) borrow() bool {
+	if l.avail.Load() <= 0 {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.free == 0 {
+		return false
+	}
+	l.free--
+	l.lent++
+	l.sync()
+	return true
+}
+
+// leave reports whether the pool wants a core back; a helper that is told
+// so stops taking items.
+func (l *Lender) leave() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.want == 0 {
+		return false
+	}
+	l.want--
+	return true
+}
+
+// giveBack returns a helper's core. A helper that ran out of items also
+// answers a pending want: the core it frees is one the pool asked for.
+func (l *Lender) giveBack(asked bool) {
+	l.mu.Lock()
+	l.lent--
+	l.free++
+	if !asked && l.want > 0 {
+		l.want--
+	}
+	l.want = min(l.want, l.lent)
+	l.sync()
+	l.mu.Unlock()
+	select {
+	case l.freed <- struct{}{}:
+	default:
+	}
+}
+
+// Account gathers the CPU time of one cell's helpers.
+type Account struct {
+	lender *Lender
+	cpu    atomic.Int64 // nanoseconds
+}
+
+// NewAccount returns an account whose helpers borrow from l.
+func (l *Lender) NewAccount() *Account { return &Account{lender: l} }
+
+// HelperCPU returns the CPU time the account's helpers used.
+func (a *Account) HelperCPU() time.Duration { return time.Duration(a.cpu.Load()) }
+
+// bound maps an OS thread to the account of the cell running on it.
+var bound = struct {
+	sync.RWMutex
+	m map[int]*Account
+}{m: map[int]*Account{}}
+
+// Bind makes a the account of the calling goroutine, which must be locked
+// to its OS thread (runtime.LockOSThread) until it calls the returned
+// unbind: Run called from it, or from the helpers it starts, borrows from
+// a's lender and adds the helpers' CPU time to a.
+func Bind(a *Account) (unbind func()) {
+	tid := threadID()
+	if tid == 0 {
+		return func() {}
+	}
+	bound.Lock()
+	prev := bound.m[tid]
+	bound.m[tid] = a
+	bound.Unlock()
+	return func() {
+		bound.Lock()
+		if prev == nil {
+			delete(bound.m, tid)
+		} else {
+			bound.m[tid] = prev
+		}
+		bound.Unlock()
+	}
+}
+
+func current() *Account {
+	tid := threadID()
+	if tid == 0 {
+		return nil
+	}
+	bound.RLock()
+	defer bound.RUnlock()
+	return bound.m[tid]
+}
+
+// Run calls body on the calling goroutine and on helper goroutines; each
+// body takes item indexes from next until next reports false, and every
+// index in [0, n) is handed out exactly once. Run returns when every body
+// has returned.
+//
+// Called from a cell of a pool (Bind), Run starts a helper only while the
+// pool has an idle core, at any point while two or more items are left,
+// and a helper leaves after its current item when the pool wants its core
+// back. Called anywhere else it runs min(GOMAXPROCS, n) bodies at once.
+//
+// A body must not depend on which goroutine runs it or which items it
+// gets: store each item's result by its index. A panic in a helper is
+// raised again on the calling goroutine once the others are done.
+func Run(n int, body func(next func() (int, bool))) {
+	if n <= 0 {
+		return
+	}
+	var idx atomic.Int64
+	take := func() (int, bool) {
+		i := int(idx.Add(1) - 1)
+		return i, i < n
+	}
+	var wg sync.WaitGroup
+	var panicked atomic.Pointer[helperPanic]
+	a := current()
+	if a == nil {
+		for range min(runtime.GOMAXPROCS(0), n) - 1 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer catch(&panicked)
+				body(take)
+			}()
+		}
+		body(take)
+		wg.Wait()
+		rethrow(&panicked)
+		return
+	}
+	next := func() (int, bool) {
+		i, ok := take()
+		// Two or more items left besides this one: lend an idle core.
+		if ok && int(idx.Load()) < n-1 && a.lender.borrow() {
+			wg.Add(1)
+			go a.help(&wg, &panicked, body, take)
+		}
+		return i, ok
+	}
+	body(next)
+	wg.Wait()
+	rethrow(&panicked)
+}
+
+// help runs body on a borrowed core, locked to its thread so that its CPU
+// time can be read and nested Runs find the account.
+func (a *Account) help(wg *sync.WaitGroup, panicked *atomic.Pointer[helperPanic], body func(func() (int, bool)), take func() (int, bool)) {
+	defer wg.Done()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	unbind := Bind(a)
+	t0 := ThreadCPU()
+	asked := false
+	defer func() {
+		if t1 := ThreadCPU(); t0 >= 0 && t1 >= t0 {
+			a.cpu.Add(int64(t1 - t0))
+		}
+		unbind()
+		a.lender.giveBack(asked)
+	}()
+	defer catch(panicked)
+	body(func() (int, bool) {
+		if a.lender.leave() {
+			asked = true
+			return 0, false
+		}
+		return take()
+	})
+}
+
+type helperPanic struct{ v any }
+
+func catch(p *atomic.Pointer[helperPanic]) {
+	if v := recover(); v != nil {
+		p.CompareAndSwap(nil, &helperPanic{v})
+	}
+}
+
+func rethrow(p *atomic.Pointer[helperPanic]) {
+	if h := p.Load(); h != nil {
+		panic(fmt.Sprintf("in a helper of par.Run: %v", h.v))
+	}
+}

@@ -1,0 +1,4 @@
+package runner
+
+// NewCodeIndex is newCodeIndex, for the external tests.
+var NewCodeIndex = newCodeIndex

@@ -1,0 +1,354 @@
+package runner
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/par"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
+)
+
+// CellTime is how long one computed cell took: wall seconds, and CPU
+// seconds of the thread that ran it and of the helpers it borrowed
+// (package par). Time spent in goroutines the cell started by other means
+// (gonum's parallel Dgemm) is not in CPUSeconds.
+type CellTime struct {
+	Key        string  `json:"key"`
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+}
+
+// Cost is how long the cell keeps one worker busy, as the pool's order
+// and the suite's prediction take it: its CPU seconds or its wall
+// seconds, whichever is longer. CPU is longer when the cell's inner loops
+// borrowed idle workers; wall is longer when the thread clock misses work
+// (gonum's parallel Dgemm splits large products over goroutines of its
+// own, the garbage collector works beside the cell) or the cell waited
+// (on a fit another cell was computing, or on a busy machine's CPU).
+func (t CellTime) Cost() float64 { return max(t.Seconds, t.CPUSeconds) }
+
+// Phase is how long a config's Start (data, corruption) or report stage
+// took: wall seconds and the CPU seconds of the thread that ran it.
+type Phase struct {
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+}
+
+// Job is one config's run split into the phases a pool of cells needs.
+// Prepare validates the config, locks its result directory and looks its
+// cells up in the cache, without reading data; Start prepares the
+// experiment (data, corruption); each cell left to compute then runs on
+// any worker (runCell), and Finish writes the report, or a shard's
+// records, once the last cell has landed. Run does all of it for one
+// config; a Pool does it for many, with the cells of every config in one
+// worker pool.
+type Job struct {
+	Config *config.Config
+	opt    Options
+	plan   *Plan
+	log    *slog.Logger
+	dir    string
+	cache  *Cache
+	top    string // the folder every write stays below (Options.top)
+
+	closeOnce sync.Once
+	release   func()
+
+	env  *Env
+	inst Instance
+
+	cells []*Cell // the cells of this run: all, or the shard's
+	keys  []CellKey
+	recs  []report.Record
+	todo  []int      // indexes into cells of the cells to compute
+	est   []float64  // per todo: the recorded cost (CellTime.Cost), 0 if unknown
+	times []CellTime // per todo, filled as cells land
+	sum   Summary    // counts known at Prepare
+
+	mu       sync.Mutex
+	done     int
+	cacheErr error
+
+	began, ended time.Time
+	start, rep   Phase
+	started      bool
+}
+
+// Prepare validates c, locks its result directory (unless it is a shard,
+// whose tasks write side by side) and looks its cells up in the cache;
+// it reads no data. The job holds the lock until Close.
+func Prepare(c *config.Config, opt Options) (*Job, error) {
+	plan, err := Validate(c)
+	if err != nil {
+		return nil, err
+	}
+	log := opt.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if ext := ExternalCommands(c); len(ext) > 0 && !opt.AllowExternal {
+		return nil, &ExternalNotAllowedError{File: c.File, Commands: ext}
+	}
+	j := &Job{Config: c, opt: opt, plan: plan, log: log, dir: ResultDir(c, opt.OutRoot), release: func() {}}
+	top, err := checkConfined(c, j.dir, opt)
+	if err != nil {
+		return nil, err
+	}
+	j.top = top
+	// Shards of an array job write their own files side by side; every
+	// other run is the one writer of its result directory.
+	if !opt.Shard.Active() {
+		release, err := acquireLock(top, j.dir)
+		if err != nil {
+			return nil, err
+		}
+		j.release = release
+		cleanStale(j.dir)
+	}
+	if err := j.openCache(); err != nil {
+		j.Close()
+		return nil, err
+	}
+	for _, cell := range plan.Cells {
+		if opt.Shard.selects(cell) {
+			j.cells = append(j.cells, cell)
+		}
+	}
+	j.env = plan.env(c, opt.DataDir, log)
+	if j.cache != nil {
+		j.env.CacheDir = j.cache.Dir
+	}
+	j.recs = make([]report.Record, len(j.cells))
+	var rejected int
+	j.keys, j.todo, rejected, err = lookupCells(c, plan.Kind, j.cells, j.cache, opt.Force, j.env, j.recs)
+	if err != nil {
+		j.Close()
+		return nil, err
+	}
+	j.sum = Summary{Dir: j.dir, Cells: len(j.cells), Cached: len(j.cells) - len(j.todo), Computed: len(j.todo), CacheRejected: rejected}
+	j.done = j.sum.Cached
+	j.estimate()
+	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(j.cells), "cached", j.sum.Cached)
+	return j, nil
+}
+
+// openCache sets the job's cell cache, unless caching is off. The cache
+// policy: a --cache folder typed on the command line is the user's, like
+// --out, and used as given; one inside the run's top folder (the default
+// OUT/.cache) is checked like every folder there. Below the cache folder
+// nothing is followed (Cache.Put).
+func (j *Job) openCache() error {
+	if j.opt.NoCache {
+		return nil
+	}
+	cd := j.opt.CacheDir
+	if cd == "" {
+		root := j.opt.OutRoot
+		if root == "" {
+			root = "results"
+		}
+		cd = filepath.Join(root, ".cache")
+	}
+	if rel, err := filepath.Rel(j.top, cd); err == nil && filepath.IsLocal(rel) {
+		if err := safefs.CheckUnder(j.top, cd); err != nil {
+			return fmt.Errorf("cell cache: %w", err)
+		}
+	}
+	j.cache = &Cache{Dir: cd}
+	return nil
+}
+
+// estimate sets the recorded cost of each cell still to compute: from
+// the cache entry of the same key, else from Options.Estimate.
+func (j *Job) estimate() {
+	j.times = make([]CellTime, len(j.todo))
+	j.est = make([]float64, len(j.todo))
+	for t, i := range j.todo {
+		j.times[t].Key = j.cells[i].Key
+		if j.cache != nil {
+			if ct, ok := j.cache.RecordedTime(j.keys[i]); ok {
+				j.est[t] = ct.Cost()
+				continue
+			}
+		}
+		if j.opt.Estimate != nil {
+			if s, ok := j.opt.Estimate(j.cells[i].Key); ok {
+				j.est[t] = s
+			}
+		}
+	}
+}
+
+// Close releases the result directory's lock and the job's memo entries
+// (Memo). It is safe to call more than once.
+func (j *Job) Close() {
+	j.closeOnce.Do(func() {
+		j.release()
+		// The config's shared fits and derived data go with it, unless
+		// another config running still holds them.
+		j.env.releaseMemo()
+	})
+}
+
+// Dir is the job's result directory.
+func (j *Job) Dir() string { return j.dir }
+
+// Cells returns the number of cells of the run (the shard's, for a
+// shard) and how many of them are still to compute.
+func (j *Job) Cells() (all, todo int) { return len(j.cells), len(j.todo) }
+
+// Estimates returns the recorded cost (CellTime.Cost) of each cell still
+// to compute (0 where none is known): from the cache entry of the same key
+// (written by an earlier run and now stale, or passed over by --force),
+// else from Options.Estimate.
+func (j *Job) Estimates() []float64 { return append([]float64(nil), j.est...) }
+
+// emptyShard reports whether the job is a shard that selected no cell:
+// it writes an empty shard file and needs no data.
+func (j *Job) emptyShard() bool { return j.opt.Shard.Active() && len(j.cells) == 0 }
+
+// Start prepares the experiment: the kind's Start (data, corruption) and
+// the check of the model against the data.
+func (j *Job) Start() error {
+	j.began = time.Now()
+	c0 := par.ThreadCPU()
+	defer func() { j.start = phaseSince(j.began, c0) }()
+	if j.emptyShard() {
+		j.started = true
+		return nil
+	}
+	inst, err := j.plan.Start(j.env)
+	if err != nil {
+		return err
+	}
+	if err := j.env.checkComponents(); err != nil {
+		return err
+	}
+	j.inst = inst
+	j.started = true
+	if j.opt.Progress != nil {
+		j.opt.Progress(j.sum.Cached, len(j.cells))
+	}
+	return nil
+}
+
+// runCell computes the t-th cell left to compute, stores its record and
+// caches it. It is called from a pool worker locked to its thread, with
+// acct bound to it (par.Bind).
+func (j *Job) runCell(t int, acct *par.Account) {
+	i := j.todo[t]
+	cell := j.cells[i]
+	running.Add(1)
+	t0, c0 := time.Now(), par.ThreadCPU()
+	r := runCell(j.inst, cell, j.log)
+	running.Add(-1)
+	ct := CellTime{Key: cell.Key, Seconds: time.Since(t0).Seconds()}
+	if c1 := par.ThreadCPU(); c0 >= 0 && c1 >= c0 {
+		ct.CPUSeconds = (c1 - c0 + acct.HelperCPU()).Seconds()
+	}
+	j.log.Debug("cell done", "config", j.Config.Name, "key", cell.Key, "status", r.Status, "seconds", ct.Seconds, "cpu_seconds", ct.CPUSeconds)
+	j.recs[i] = r
+	j.times[t] = ct
+	var err error
+	if j.cache != nil {
+		err = j.cache.PutTimed(j.keys[i], j.env.DataFiles(), r, &ct)
+	}
+	j.mu.Lock()
+	if err != nil && j.cacheErr == nil {
+		j.cacheErr = err
+	}
+	j.done++
+	d := j.done
+	j.mu.Unlock()
+	if j.opt.Progress != nil {
+		j.opt.Progress(d, len(j.cells))
+	}
+}
+
+// Finish writes the report (or the shard's records) from every cell's
+// record and returns the run's summary. Every cell must have landed.
+func (j *Job) Finish() (*Summary, error) {
+	t0, c0 := time.Now(), par.ThreadCPU()
+	defer func() { j.ended = time.Now() }()
+	if j.cacheErr != nil {
+		return nil, fmt.Errorf("cell cache: %w", j.cacheErr)
+	}
+	var sum *Summary
+	if j.opt.Shard.Active() {
+		s := j.sum
+		sum = &s
+		f := j.opt.Shard.file(j.dir)
+		fp, err := PlanFingerprints(j.Config, j.plan.Kind, j.plan.Cells)
+		if err != nil {
+			return nil, err
+		}
+		if err := safefs.MkdirUnder(j.top, filepath.Dir(f)); err != nil {
+			return nil, err
+		}
+		if err := writeShard(f, j.Config, j.opt.Shard, fp, j.opt.With, j.env.DataFiles(), j.recs); err != nil {
+			return nil, err
+		}
+		for _, r := range j.recs {
+			if r.Status == report.StatusFailed {
+				sum.Failed++
+			}
+			if isPanic(r) {
+				sum.Crashed++
+			}
+		}
+		sum.Outputs = []string{filepath.ToSlash(filepath.Join("shards", filepath.Base(f)))}
+		j.log.Info("shard done", "config", j.Config.Name, "shard", fmt.Sprintf("%d/%d", j.opt.Shard.Index, j.opt.Shard.Count), "cells", len(j.cells), "file", f)
+	} else {
+		rep, err := finish(j.top, j.dir, j.Config, j.env, j.inst, j.recs, j.opt.Workers, j.began, j.opt.With, j.opt.Stdout, j.log)
+		if err != nil {
+			return nil, err
+		}
+		rep.Cached, rep.Computed, rep.CacheRejected = j.sum.Cached, j.sum.Computed, j.sum.CacheRejected
+		j.log.Info("done", "dir", j.dir, "cells", len(j.recs), "computed", rep.Computed, "cached", rep.Cached, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(j.began).Seconds())
+		sum = rep
+	}
+	j.rep = phaseSince(t0, c0)
+	sum.Times = j.computedTimes()
+	sum.Start, sum.Report = j.start, j.rep
+	// The report is written: the prepared data can go.
+	j.inst, j.recs = nil, nil
+	return sum, nil
+}
+
+// phaseSince is the wall time since t0 and the calling thread's CPU time
+// since it read c0 (0 where the clock cannot be read).
+func phaseSince(t0 time.Time, c0 time.Duration) Phase {
+	p := Phase{Seconds: time.Since(t0).Seconds()}
+	if c1 := par.ThreadCPU(); c0 >= 0 && c1 >= c0 {
+		p.CPUSeconds = (c1 - c0).Seconds()
+	}
+	return p
+}
+
+// computedTimes returns the times of the computed cells in grid order.
+func (j *Job) computedTimes() []CellTime {
+	out := append([]CellTime(nil), j.times...)
+	sort.SliceStable(out, func(a, b int) bool { return j.todo[a] < j.todo[b] })
+	return out
+}
+
+// Span returns when the job's Start began and its Finish ended (zero
+// times before then).
+func (j *Job) Span() (began, ended time.Time) { return j.began, j.ended }
+
+// progress returns the cells done (cached included) and the total.
+func (j *Job) progress() (done, total int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.done, len(j.cells)
+}

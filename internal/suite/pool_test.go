@@ -1,0 +1,268 @@
+package suite
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/runexp/runexp/internal/par"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// Hand-derived list schedules (longest path first), in seconds.
+func TestPredict(t *testing.T) {
+	cells := ConfigWork{Config: "a", Cells: []float64{3, 3, 2, 2, 2}, Keys: []string{"1", "2", "3", "4", "5"}}
+	for _, tc := range []struct {
+		w    Workload
+		n    int
+		want float64
+	}{
+		// One worker: the sum.
+		{Workload{cells}, 1, 12},
+		// Two: 3 ‖ 3, then 2 ‖ 2, then 2 alone: 7 (the best split,
+		// {3, 3} and {2, 2, 2}, is 6; list scheduling does not find it).
+		{Workload{cells}, 2, 7},
+		// Enough workers: the longest cell.
+		{Workload{cells}, 8, 3},
+		// Start 1 and report 1 frame the cells: 1 + 7 + 1.
+		{Workload{{Config: "a", Start: 1, Report: 1, Cells: cells.Cells, Keys: cells.Keys}}, 2, 9},
+		// Two configs on two workers: b's 10 s chain starts first, a's
+		// cells fill the other worker (3 + 3 + 2 + 2 = 10), and the last
+		// 2 s cell goes after b's: 12.
+		{Workload{cells, {Config: "b", Cells: []float64{10}, Keys: []string{"x"}}}, 2, 12},
+	} {
+		if got := tc.w.Predict(tc.n).Seconds; math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%d configs on %d workers: predicted %g s, want %g", len(tc.w), tc.n, got, tc.want)
+		}
+	}
+	w := Workload{cells, {Config: "b", Start: 2, Report: 1, Cells: []float64{10, 1}, Keys: []string{"x", "y"}}}
+	cp := w.Critical()
+	if cp.CellTime != 10 || cp.Cell != "b" || cp.CellKey != "x" || cp.ChainTime != 13 || cp.Chain != "b" {
+		t.Errorf("critical path %+v, want cell b x 10 s, chain b 2 + 10 + 1 = 13 s", cp)
+	}
+	if p := w.Predict(4); p.Even != w.Work()/4 || p.Chain != 13 || p.Seconds < 13 {
+		t.Errorf("bounds %+v: want work/4 = %g, chain 13, prediction above the chain", p, w.Work()/4)
+	}
+}
+
+const tinyA = `title: "tiny: two estimators"
+paper: none
+kind: denoise
+seed: 1
+dataset: {name: synthetic-images, classes: 3, groups: 2, per_cell: 4, width: 6, height: 6, test_per_cell: 1}
+corruption: {type: gaussian, std: 0.1}
+model: {kernel: gaussian, c: [5, 20], components: [3, 5]}
+methods:
+  - name: mika
+    label: Mika
+  - name: honeine-richard
+    label: HR
+claims:
+  - id: hr-mse
+    statement: "HR's median MSE at c = 5 stays below 0.002."
+    check: {type: value, metric: mse_median, where: {method: HR, c: 5, components: 5}, op: "<", value: 0.002}
+`
+
+const tinyB = `title: "tiny: Mika only"
+paper: none
+kind: denoise
+seed: 2
+dataset: {name: synthetic-images, classes: 2, groups: 2, per_cell: 4, width: 6, height: 6, test_per_cell: 1}
+corruption: {type: gaussian, std: 0.1}
+model: {kernel: gaussian, c: [5, 10, 20], components: 4}
+methods:
+  - name: mika
+`
+
+// tinySuite writes the two configs into a configs folder and loads them.
+func tinySuite(t *testing.T) (dir string, entries []Entry) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "configs")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(tinyA), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.yaml"), []byte(tinyB), 0o644)
+	files, err := Select(dir, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err = Load(files, nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, entries
+}
+
+func suiteOptions(configs, out string, workers int) SuiteOptions {
+	return SuiteOptions{
+		Options:    Options{Run: runner.Options{OutRoot: out, Workers: workers}},
+		ConfigsDir: configs, Out: out,
+	}
+}
+
+// A suite's cells run in one pool: suite.json has every computed cell's
+// wall and CPU time, the configs' Start and report, the critical path,
+// the utilisation and the predictions; the records are those of the
+// configs run one at a time on one worker.
+func TestSuiteRecordsCellTimes(t *testing.T) {
+	configs, entries := tinySuite(t)
+	out := filepath.Join(t.TempDir(), "out")
+	rep, err := Suite(context.Background(), entries, suiteOptions(configs, out, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadReport(filepath.Join(out, "suite.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range back.Runs {
+		if len(r.CellTimes) != r.Computed || r.Computed != r.Cells || r.Start == nil || r.Report == nil {
+			t.Errorf("%s: %d cell times for %d computed cells of %d; start %v, report %v", r.Name, len(r.CellTimes), r.Computed, r.Cells, r.Start, r.Report)
+		}
+		for _, c := range r.CellTimes {
+			if c.Key == "" || c.Seconds <= 0 || (par.Measured && c.CPUSeconds <= 0) {
+				t.Errorf("%s: cell time %+v", r.Name, c)
+			}
+		}
+		if r.Name != entries[i].Config.Name {
+			t.Errorf("run %d is %s, want the entries' order (%s)", i, r.Name, entries[i].Config.Name)
+		}
+	}
+	if back.Critical == nil || back.Critical.CellTime <= 0 || len(back.Predicted) != len(PredictAt) || back.CPUSeconds <= 0 || back.Utilisation <= 0 {
+		t.Errorf("suite.json: critical path %+v, %d predictions, CPU %g s, utilisation %g", back.Critical, len(back.Predicted), back.CPUSeconds, back.Utilisation)
+	}
+	if lines := rep.Where(); len(lines) != 3 || !strings.HasPrefix(lines[0], "utilisation: ") || !strings.HasPrefix(lines[1], "critical path: ") {
+		t.Errorf("summary lines %q", lines)
+	}
+
+	// The same configs one after another on one worker: the same bytes.
+	serial := filepath.Join(t.TempDir(), "serial")
+	for _, e := range entries {
+		if _, err := runner.Run(context.Background(), e.Config, runner.Options{OutRoot: serial, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, e := range entries {
+		sameResults(t, filepath.Join(serial, e.Config.Name), filepath.Join(out, e.Config.Name))
+	}
+
+	// The times order the next run: ReadTimes gives each cell's.
+	times, err := ReadTimes(filepath.Join(out, "suite.json"))
+	if err != nil || len(times["a"]) != 8 || len(times["b"]) != 3 {
+		t.Errorf("ReadTimes: %v, %d and %d cells, want 8 and 3", err, len(times["a"]), len(times["b"]))
+	}
+}
+
+// A suite split into 3 shards and merged writes the bytes of a single
+// suite (pages but for the manifests' times); the merge refuses a config
+// edited after its shards ran, and merges the others.
+func TestSuiteShardsMerge(t *testing.T) {
+	configs, entries := tinySuite(t)
+	single := filepath.Join(t.TempDir(), "out")
+	if _, err := Suite(context.Background(), entries, suiteOptions(configs, single, 2)); err != nil {
+		t.Fatal(err)
+	}
+	// Shards write into the folder the single suite used, moved aside,
+	// so that pages naming the folder compare.
+	ref := single + "-ref"
+	if err := os.Rename(single, ref); err != nil {
+		t.Fatal(err)
+	}
+	out := single
+	total := 0
+	for i := range 3 {
+		o := suiteOptions(configs, out, 1)
+		o.Shard = runner.Shard{Index: i, Count: 3}
+		rep, err := Suite(context.Background(), entries, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rep.Runs {
+			total += r.Cells
+		}
+		if _, err := os.Stat(ShardReport(out, o.Shard)); err != nil {
+			t.Errorf("shard %d: %v", i, err)
+		}
+	}
+	// 11 cells: the global numbering spreads them 4, 4, 3.
+	if total != 11 {
+		t.Errorf("the shards ran %d cells, want 11", total)
+	}
+	rep := MergeSuite(entries, suiteOptions(configs, out, 2))
+	if rep.Status != OK {
+		t.Fatalf("merge: status %d, problems %v, runs %+v", rep.Status, rep.Problems, rep.Runs)
+	}
+	sameTreeBut(t, ref, out)
+	if r := rep.Runs[0]; len(r.CellTimes) != 8 || r.Computed != 8 {
+		t.Errorf("merged suite.json: %d cell times, %d computed for a; want the shards' 8", len(r.CellTimes), r.Computed)
+	}
+
+	// An edited config: its shards are refused, the other config merges.
+	os.WriteFile(filepath.Join(configs, "b.yaml"), []byte(strings.Replace(tinyB, "c: [5, 10, 20]", "c: [5, 10, 30]", 1)), 0o644)
+	files, _ := Select(configs, nil, nil)
+	edited, err := Load(files, nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep = MergeSuite(edited, suiteOptions(configs, out, 2))
+	if rep.Status != Usage || rep.Runs[0].Error != "" || !strings.Contains(rep.Runs[1].Error, "config changed since") {
+		t.Errorf("merge after editing b: status %d, a %q, b %q; want status 2 and b refused", rep.Status, rep.Runs[0].Error, rep.Runs[1].Error)
+	}
+}
+
+func sameResults(t *testing.T, a, b string) {
+	t.Helper()
+	for _, f := range []string{"records.jsonl", "records.csv", "tables.md", "tables.txt", "claims.json"} {
+		x, errA := os.ReadFile(filepath.Join(a, f))
+		y, errB := os.ReadFile(filepath.Join(b, f))
+		if os.IsNotExist(errA) && os.IsNotExist(errB) {
+			continue
+		}
+		if errA != nil || errB != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between %s and %s (%v, %v)", f, a, b, errA, errB)
+		}
+	}
+}
+
+// sameTreeBut fails on every file DiffTrees finds.
+func sameTreeBut(t *testing.T, ref, got string) {
+	t.Helper()
+	diff, err := DiffTrees(ref, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range diff {
+		t.Errorf("%s differs between a single suite and its merged shards", f)
+	}
+}
+
+// DiffTrees tells a changed byte from a changed time.
+func TestDiffTrees(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	page := `<p class="prov">x · started 2026-11-26T17:51:32Z · 10.7 s wall · 2 workers</p>
+<tr><td><a href="x/index.html">x</a></td><td class="r">3</td><td class="r">15.8</td></tr>
+`
+	write := func(root, name, s string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+		os.WriteFile(filepath.Join(root, name), []byte(s), 0o644)
+	}
+	for _, r := range []string{a, b} {
+		write(r, "c/records.jsonl", "{}\n")
+		write(r, "c/manifest.json", r)
+		write(r, ".cache/x", r)
+	}
+	write(a, "index.html", page)
+	write(b, "index.html", strings.NewReplacer("10.7", "0.9", "2 workers", "0 workers", "15.8", "5.9").Replace(page))
+	if d, err := DiffTrees(a, b); err != nil || len(d) != 0 {
+		t.Errorf("times only: %v, %v; want no difference", d, err)
+	}
+	write(b, "c/records.jsonl", "{ }\n")
+	write(b, "c/extra.png", "")
+	if d, _ := DiffTrees(a, b); len(d) != 2 || d[0] != "c/extra.png (only in "+b+")" || d[1] != "c/records.jsonl" {
+		t.Errorf("a changed record and an extra file: %q", d)
+	}
+}

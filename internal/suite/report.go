@@ -1,0 +1,158 @@
+package suite
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// ConfigRun is one config's line in suite.json.
+type ConfigRun struct {
+	Name    string  `json:"name"`
+	File    string  `json:"file"`
+	Seconds float64 `json:"seconds"`
+	// CPUSeconds is the CPU time of the config's tasks as their threads'
+	// clocks measured it (Result.CPUSeconds).
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// ProcessCPUSeconds is the process's CPU time while the config ran,
+	// where it ran alone (runexp suite --cpuprofile runs the configs one
+	// after another): beside CPUSeconds, what the threads' clocks missed.
+	ProcessCPUSeconds float64 `json:"process_cpu_seconds,omitempty"`
+	// Began and Ended are the offsets of the config's Start and of its
+	// end from the start of the suite: the configs of one pool overlap.
+	Began        float64 `json:"began_seconds"`
+	Ended        float64 `json:"ended_seconds"`
+	Cells        int     `json:"cells"`
+	Computed     int     `json:"computed"`
+	Cached       int     `json:"cached"`
+	Failed       int     `json:"failed"`
+	Crashed      int     `json:"crashed"`
+	Claims       int     `json:"claims"`
+	Unexpected   int     `json:"claims_unexpected"`
+	NotEvaluated int     `json:"claims_not_evaluated"`
+	Status       int     `json:"status"`
+	Error        string  `json:"error,omitempty"`
+	Dir          string  `json:"dir,omitempty"`
+	// Start and Report are the times of the config's Start (data,
+	// corruption) and of its report stage; CellTimes those of each cell
+	// computed (cached ones took none), in grid order.
+	Start     *runner.Phase     `json:"start,omitempty"`
+	Report    *runner.Phase     `json:"report,omitempty"`
+	CellTimes []runner.CellTime `json:"cell_times,omitempty"`
+}
+
+// NewConfigRun is r's line in suite.json.
+func NewConfigRun(r Result) ConfigRun {
+	c := ConfigRun{Name: r.Config.Name, File: r.Config.File, Seconds: r.Seconds, CPUSeconds: r.CPUSeconds, ProcessCPUSeconds: r.ProcessCPUSeconds, Began: r.Began, Ended: r.Ended, Status: r.Status()}
+	if r.Err != nil {
+		c.Error = r.Err.Error()
+		return c
+	}
+	s := r.Summary
+	c.Dir, c.Cells, c.Computed, c.Cached, c.Failed, c.Crashed = s.Dir, s.Cells, s.Computed, s.Cached, s.Failed, s.Crashed
+	c.Claims, c.Unexpected, c.NotEvaluated = len(s.Claims), s.Unexpected, s.NotEvaluated
+	start, rep := s.Start, s.Report
+	c.Start, c.Report, c.CellTimes = &start, &rep, s.Times
+	return c
+}
+
+// Report is suite.json: what a suite run did, how long each config took,
+// and how it compared with the baseline.
+type Report struct {
+	Started  time.Time       `json:"started"`
+	Seconds  float64         `json:"seconds"`
+	Workers  int             `json:"workers"`
+	Runs     []ConfigRun     `json:"runs"`
+	Baseline string          `json:"baseline,omitempty"`
+	Changes  []report.Change `json:"changes,omitempty"`
+	// Compared reports that the comparison with Baseline was made, so
+	// that no Changes means nothing moved.
+	Compared bool `json:"-"`
+	// NotCompared counts, per config and added method, the cells of the
+	// estimators added by --with: a baseline holds the configs' own
+	// methods only, so these have nothing to be compared with.
+	NotCompared []AddedCells `json:"added_not_compared,omitempty"`
+	// Problems are what went wrong around the runs: the comparison with
+	// the baseline, writing the baseline.
+	Problems []string `json:"problems,omitempty"`
+	Status   int      `json:"status"`
+	// CPUSeconds is the process's CPU time (user and system, every
+	// thread) over the suite; CellCPUSeconds the part the configs' tasks
+	// were measured to use (ConfigRun.CPUSeconds); the rest is what the
+	// threads' clocks miss: goroutines not started through package par
+	// (gonum's parallel Dgemm), the garbage collector, loading configs,
+	// the index and the scoreboard.
+	CPUSeconds     float64 `json:"cpu_seconds"`
+	CellCPUSeconds float64 `json:"task_cpu_seconds"`
+	// Utilisation is CPUSeconds / (Seconds × Workers).
+	Utilisation float64 `json:"utilisation"`
+	// Critical is the recorded cells' critical path; Predicted the wall
+	// time list scheduling predicts from them for a few worker counts
+	// (runexp suite --predict).
+	Critical  *CriticalPath    `json:"critical_path,omitempty"`
+	Predicted []Prediction     `json:"predicted,omitempty"`
+	Manifest  *report.Manifest `json:"build"`
+}
+
+// Write writes the report to root/suite.json, atomically.
+func (r *Report) Write(root string) error {
+	return r.writeFile(filepath.Join(root, "suite.json"))
+}
+
+func (r *Report) writeFile(file string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err == nil {
+		err = report.WriteFileAtomic(file, append(b, '\n'))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(file), err)
+	}
+	return nil
+}
+
+// TimesTable is the suite's wall and CPU time per config, with the
+// longest cell of each, and the total.
+func (r *Report) TimesTable() *report.Table {
+	t := &report.Table{Title: "Suite wall time", Header: []string{"Config", "Cells", "Computed", "From s", "To s", "Seconds", "CPU seconds", "Longest cell s", "Status"}}
+	for _, x := range r.Runs {
+		var longest float64
+		for _, c := range x.CellTimes {
+			longest = max(longest, c.Seconds)
+		}
+		t.Rows = append(t.Rows, []string{x.Name, fmt.Sprint(x.Cells), fmt.Sprint(x.Computed), fmt.Sprintf("%.1f", x.Began), fmt.Sprintf("%.1f", x.Ended),
+			fmt.Sprintf("%.1f", x.Seconds), fmt.Sprintf("%.1f", x.CPUSeconds), fmt.Sprintf("%.1f", longest), fmt.Sprint(x.Status)})
+	}
+	t.Rows = append(t.Rows, []string{"total", "", "", "", "", fmt.Sprintf("%.1f", r.Seconds), fmt.Sprintf("%.1f", r.CPUSeconds), "", ""})
+	return t
+}
+
+// Where is the summary of where the time went: utilisation, the
+// critical path and the predicted wall times, one line each.
+func (r *Report) Where() []string {
+	var out []string
+	out = append(out, fmt.Sprintf("utilisation: %.0f CPU-s / (%.1f s × %d workers) = %.0f%%; the tasks' threads measured %.0f CPU-s of it (%.0f%%)",
+		r.CPUSeconds, r.Seconds, r.Workers, 100*r.Utilisation, r.CellCPUSeconds, 100*ratio(r.CellCPUSeconds, r.CPUSeconds)))
+	if cp := r.Critical; cp != nil && cp.CellTime > 0 {
+		out = append(out, fmt.Sprintf("critical path: longest cell %.1f s (%s %s); longest chain %.1f s (%s: Start %.1f + cell %.1f + report %.1f)",
+			cp.CellTime, cp.Cell, cp.CellKey, cp.ChainTime, cp.Chain, cp.Start, cp.Longest, cp.Report))
+	}
+	if len(r.Predicted) > 0 {
+		s := "predicted wall time from the computed cells' times (runexp suite --predict N FILE):"
+		for _, p := range r.Predicted {
+			s += fmt.Sprintf(" -j %d %.0f s;", p.Workers, p.Seconds)
+		}
+		out = append(out, s[:len(s)-1])
+	}
+	return out
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}

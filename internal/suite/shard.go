@@ -1,0 +1,154 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// A suite's shards (runexp suite --shard i/n) split the cells of all its
+// configs across n tasks: the cells are numbered one config after another
+// in the suite's order, and task i computes those whose number is i
+// modulo n (runner.Shard.Offset), so that many small configs spread
+// evenly. Each task writes, in every config's result directory, the
+// shard file runexp merge reads (shards/shard-i-of-n.jsonl with its
+// provenance), and its own times to OUT/.shards/suite-i-of-n.json (a
+// hidden folder, which the scoreboard and the index do not take for a
+// config's). The merge (runexp suite --merge, MergeSuite) then assembles
+// each config's outputs as runexp merge does, refusing shards of another
+// config, code, data or --with, and writes the index, the scoreboard,
+// the baseline comparison and suite.json: the bytes a single-process
+// suite writes, but for the times.
+
+// shardOffsets returns, for each entry, the number of cells of the
+// entries before it.
+func shardOffsets(entries []Entry) ([]int, error) {
+	off := make([]int, len(entries))
+	n := 0
+	for i, e := range entries {
+		plan, err := runner.Validate(e.Config)
+		if err != nil {
+			return nil, err
+		}
+		off[i] = n
+		n += len(plan.Cells)
+	}
+	return off, nil
+}
+
+// ShardReport is where a suite shard's times go.
+func ShardReport(root string, s runner.Shard) string {
+	return filepath.Join(root, ".shards", fmt.Sprintf("suite-%d-of-%d.json", s.Index, s.Count))
+}
+
+// runShard is Suite for one shard: the pool, then the shard's times.
+func runShard(ctx context.Context, entries []Entry, o SuiteOptions, rep *Report, cpu0 float64) (*Report, error) {
+	results, err := Run(ctx, entries, o.Options)
+	if err != nil {
+		return nil, err
+	}
+	code := OK
+	for _, r := range results {
+		cr := NewConfigRun(r)
+		code = Worse(code, cr.Status)
+		rep.Runs = append(rep.Runs, cr)
+	}
+	rep.Seconds = time.Since(rep.Started).Seconds()
+	rep.measure(cpu0)
+	rep.Status = code
+	file := ShardReport(o.Run.OutRoot, o.Shard)
+	if err := os.MkdirAll(filepath.Dir(file), 0o777); err == nil {
+		err = rep.writeFile(file)
+	}
+	if err != nil {
+		rep.Problems = append(rep.Problems, err.Error())
+		rep.Status = Worse(rep.Status, Usage)
+	}
+	return rep, nil
+}
+
+// MergeSuite assembles the shards of a suite (runexp suite --shard i/n)
+// into every config's outputs (runner.MergeShards: it refuses shards of
+// another config, code, data or --with), then does what Suite does after
+// its runs. The cell times of suite.json come from the shards' reports,
+// each config's Start the longest of its shards'.
+func MergeSuite(entries []Entry, o SuiteOptions) *Report {
+	rep := &Report{Started: time.Now(), Workers: o.Run.Workers, Baseline: o.Baseline, Manifest: report.NewManifest()}
+	cpu0 := ProcessCPU()
+	times := shardTimes(o.Run.OutRoot)
+	for _, e := range entries {
+		ro := o.runOptions(e)
+		t0 := time.Now()
+		sum, err := runner.MergeShards(e.Config, ro)
+		r := Result{Entry: e, Summary: sum, Err: err, Seconds: time.Since(t0).Seconds(),
+			Began: t0.Sub(rep.Started).Seconds(), Ended: time.Since(rep.Started).Seconds()}
+		cr := NewConfigRun(r)
+		if t, ok := times[e.Config.Name]; ok && err == nil {
+			cr.Start = t.Start
+			cr.CellTimes = t.CellTimes
+			cr.CPUSeconds = t.CPUSeconds
+			cr.Computed, cr.Cached = t.Computed, t.Cached
+		}
+		rep.Runs = append(rep.Runs, cr)
+		if o.Done != nil {
+			o.Done(r)
+		}
+	}
+	rep.finish(o, entries, cpu0)
+	return rep
+}
+
+// shardTimes gathers the times of every config from the suite shards'
+// reports under root: the cells of all shards (sorted by key), the
+// longest Start, the CPU seconds and cell counts summed.
+func shardTimes(root string) map[string]ConfigRun {
+	files, _ := filepath.Glob(filepath.Join(root, ".shards", "suite-*-of-*.json"))
+	// Reports of an earlier split (another n) may lie beside: only the
+	// count of the newest report is read.
+	count := map[string]int{}
+	var newest time.Time
+	want := 0
+	for _, f := range files {
+		var i, n int
+		if _, err := fmt.Sscanf(filepath.Base(f), "suite-%d-of-%d.json", &i, &n); err != nil {
+			continue
+		}
+		count[f] = n
+		if fi, err := os.Stat(f); err == nil && fi.ModTime().After(newest) {
+			newest, want = fi.ModTime(), n
+		}
+	}
+	out := map[string]ConfigRun{}
+	for _, f := range files {
+		if count[f] != want {
+			continue
+		}
+		rep, err := ReadReport(f)
+		if err != nil {
+			continue
+		}
+		for _, r := range rep.Runs {
+			m := out[r.Name]
+			m.CellTimes = append(m.CellTimes, r.CellTimes...)
+			m.CPUSeconds += r.CPUSeconds
+			m.Computed += r.Computed
+			m.Cached += r.Cached
+			if r.Start != nil && (m.Start == nil || r.Start.Seconds > m.Start.Seconds) {
+				s := *r.Start
+				m.Start = &s
+			}
+			out[r.Name] = m
+		}
+	}
+	for k, m := range out {
+		sort.Slice(m.CellTimes, func(i, j int) bool { return m.CellTimes[i].Key < m.CellTimes[j].Key })
+		out[k] = m
+	}
+	return out
+}

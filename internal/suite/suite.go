@@ -1,0 +1,139 @@
+package suite
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/runexp/runexp/internal/report"
+)
+
+// SuiteOptions control Suite.
+type SuiteOptions struct {
+	Options
+	// ConfigsDir is the folder of the configs, for the scoreboard.
+	ConfigsDir string
+	// Out is the results root (--out); Run.OutRoot is Out itself or,
+	// with --with, a folder inside it.
+	Out string
+	// Baseline, when set, is a results root the runs are compared with
+	// (Compare's tolerances); with --with, the added cells are set aside.
+	Baseline string
+	Compare  report.CompareOptions
+	// WriteBaseline, when set, receives the records and claims of every
+	// config run (a baseline refresh).
+	WriteBaseline string
+}
+
+// Suite runs the entries (KeepGoing: a config that fails is recorded and
+// the rest run), then writes the scoreboard and the indexes, compares
+// with the baseline, writes the baseline asked for and suite.json. It
+// returns an error only when interrupted (a *runner.InterruptedError);
+// every other problem is in the report: a config's error in its run, a
+// comparison or writing problem in Problems, and each counts in Status.
+func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error) {
+	rep := &Report{Started: time.Now(), Workers: o.Run.Workers, Baseline: o.Baseline, Manifest: report.NewManifest()}
+	cpu0 := ProcessCPU()
+	o.KeepGoing = true
+	if o.Times == nil {
+		// The previous suite's cell times order the cells whose cache
+		// entries do not record theirs (--no-cache, --force, new code).
+		o.Times, _ = ReadTimes(filepath.Join(o.Run.OutRoot, "suite.json"))
+	}
+	if o.Shard.Active() {
+		return runShard(ctx, entries, o, rep, cpu0)
+	}
+	results, err := Run(ctx, entries, o.Options)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range results {
+		rep.Runs = append(rep.Runs, NewConfigRun(r))
+	}
+	rep.finish(o, entries, cpu0)
+	return rep, nil
+}
+
+// finish does what follows the runs: the scoreboard, the indexes, the
+// comparison with the baseline, the baseline asked for and suite.json
+// with the times; it sets Status.
+func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
+	code := OK
+	for _, r := range rep.Runs {
+		code = Worse(code, r.Status)
+	}
+	log := o.Run.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	// The records and their own pages are written: a page that links
+	// them failing is logged, not fatal.
+	if b, file, err := WriteScoreboard(o.ConfigsDir, o.Run.OutRoot); err != nil {
+		log.Warn("scoreboard not written", "err", err)
+	} else {
+		if len(b.Untitled) > 0 {
+			log.Warn("scoreboard: paper titles not found, those papers are headed by their ids", "papers", len(b.Untitled), "first", b.Untitled[0])
+		}
+		log.Info("scoreboard", "file", file)
+	}
+	if pages, err := WriteIndexes(o.Out, o.Run.OutRoot); err != nil {
+		log.Warn("results index not written", "err", err)
+	} else {
+		for _, p := range pages {
+			log.Info("results index", "file", p)
+		}
+	}
+	rep.Seconds = time.Since(rep.Started).Seconds()
+	rep.measure(cpu0)
+	if o.Baseline != "" {
+		ch, err := CompareBaseline(o.Baseline, rep.Runs, o.Compare)
+		if err == nil {
+			ch, rep.NotCompared, err = SetAsideAdded(ch, rep.Runs, entries)
+		}
+		if err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+			code = Worse(code, Usage)
+		} else {
+			rep.Changes, rep.Compared = ch, true
+			if len(ch) > 0 {
+				code = Worse(code, Changed)
+			}
+		}
+	}
+	if o.WriteBaseline != "" {
+		if err := WriteBaselines(rep.Runs, o.WriteBaseline); err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+			code = Worse(code, Usage)
+		}
+	}
+	rep.Status = code
+	if err := rep.Write(o.Run.OutRoot); err != nil {
+		rep.Problems = append(rep.Problems, err.Error())
+		rep.Status = Worse(rep.Status, Usage)
+	}
+}
+
+// PredictAt are the worker counts suite.json predicts wall times for.
+var PredictAt = []int{1, 2, 4, 8, 16, 64}
+
+// measure fills in the process's CPU time since cpu0, the utilisation,
+// the critical path and the predictions.
+func (rep *Report) measure(cpu0 float64) {
+	rep.CPUSeconds = ProcessCPU() - cpu0
+	rep.CellCPUSeconds = 0
+	for _, r := range rep.Runs {
+		rep.CellCPUSeconds += r.CPUSeconds
+	}
+	if rep.Seconds > 0 && rep.Workers > 0 {
+		rep.Utilisation = rep.CPUSeconds / (rep.Seconds * float64(rep.Workers))
+	}
+	w := WorkloadOf(rep.Runs)
+	if cp := w.Critical(); cp.CellTime > 0 {
+		rep.Critical = &cp
+		rep.Predicted = nil
+		for _, n := range PredictAt {
+			rep.Predicted = append(rep.Predicted, w.Predict(n))
+		}
+	}
+}

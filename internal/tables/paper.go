@@ -1,0 +1,319 @@
+package tables
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/runexp/runexp/internal/claims"
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/report"
+)
+
+// Paper returns the paper's table as the config's paper_table lays it
+// out, one table per part, each followed by the table of its intervals
+// (when any cell has one): every cell is runexp's value with the paper's
+// beside it, "255.4 (paper 268)", and a cell whose metric a claim reads
+// that does not reproduce as the paper states it (FAIL, INCONCLUSIVE or
+// NOT-EVALUATED) carries a note naming the claim. recs are the config
+// file's own methods' records; res the claims' verdicts; o how the
+// claims' intervals are built, which the cells' intervals reuse.
+func Paper(c *config.Config, recs []report.Record, res []claims.Result, o claims.Options) []*report.Table {
+	pt := c.PaperTable
+	if pt == nil {
+		return nil
+	}
+	parts := pt.Parts
+	if len(parts) == 0 {
+		parts = []string{""}
+	}
+	var out []*report.Table
+	for _, part := range parts {
+		v, iv := paperPart(c, part, recs, res, o)
+		out = append(out, v)
+		if iv != nil {
+			out = append(out, iv)
+		}
+	}
+	return out
+}
+
+// place is a reference value's cell in the paper's table.
+type place struct{ row, col string }
+
+// paperCell is one filled cell of a paper table.
+type paperCell struct {
+	ours, paper string
+	// notes are the cell's notes: the claims its metric decides, and a
+	// reference that selects several cells.
+	notes []string
+	// interval is the cell's interval or a dash, ivNote why there is
+	// none.
+	interval, ivNote string
+}
+
+// paperPart builds one part's table of values and, when any cell has an
+// interval, its table of intervals.
+func paperPart(c *config.Config, part string, recs []report.Record, res []claims.Result, o claims.Options) (vals, ivs *report.Table) {
+	pt := c.PaperTable
+	title := pt.Title
+	if part != "" {
+		title += " — " + part
+	}
+	cells := map[place]*paperCell{}
+	methods := map[string]bool{}
+	var why []string
+	for _, ref := range c.Reference {
+		if ref.Part != part {
+			continue
+		}
+		pc, iv := referenceCell(c, ref, recs, res, o)
+		cells[place{ref.Row, ref.Column}] = pc
+		switch {
+		case iv.why != "":
+			why = append(why, iv.why)
+		case iv.ok:
+			methods[iv.method] = true
+		}
+	}
+	var rows []string
+	for _, row := range pt.Rows {
+		for _, col := range pt.Columns {
+			if cells[place{row, col}] != nil {
+				rows = append(rows, row)
+				break
+			}
+		}
+	}
+	rowNotes, colNotes := sharedNotes(cells, rows, pt.Columns)
+
+	// Ours and the paper's on one line, "255.4 (paper 268)", where the
+	// table fits a terminal so; else on two, the paper's under ours.
+	vals, ivs = layoutPart(title, pt, rows, cells, rowNotes, colNotes, " ")
+	if vals.NaturalWidth() > report.TextWidth {
+		vals, ivs = layoutPart(title, pt, rows, cells, rowNotes, colNotes, "\n")
+	}
+	vals.Caption = "Each cell: runexp's value, then the paper's as printed. "
+	if len(vals.Notes) > 0 {
+		vals.Caption += "A note marks a value (or a row or column of them) that a claim reads which does not reproduce " +
+			"as the paper states it. "
+	}
+	vals.Caption += sourcesNote
+	if len(methods) == 0 {
+		if len(why) > 0 {
+			vals.Caption += " No value has an interval: " + strings.TrimSuffix(why[0], ".") + "."
+		}
+		return vals, nil
+	}
+	ms := make([]string, 0, len(methods))
+	for m := range methods {
+		ms = append(ms, m)
+	}
+	sort.Strings(ms)
+	ivs.Caption = fmt.Sprintf("The 95%% interval of each of runexp's values in the table above (%s): it bounds the value runexp "+
+		"would record on the population its test items are drawn from (the same training data, model and estimator), so it "+
+		"shows how far our value is pinned down, not the paper's own spread.", strings.Join(ms, "; "))
+	return vals, ivs
+}
+
+// cellInterval says how a reference cell's interval came out: ok with
+// the method that gave it, or why there is none (both empty when no
+// record matched).
+type cellInterval struct {
+	ok          bool
+	method, why string
+}
+
+// referenceCell is the cell of the paper's table for the reference value
+// ref: the paper's value, ours (from the first record its cell selects)
+// and our value's interval.
+func referenceCell(c *config.Config, ref config.Reference, recs []report.Record, res []claims.Result, o claims.Options) (*paperCell, cellInterval) {
+	pc := &paperCell{paper: ref.Printed, interval: report.Dash}
+	if pc.paper == "" {
+		pc.paper = report.FormatFloat(ref.Value, -1)
+	}
+	var match []*report.Record
+	for i := range recs {
+		if claims.Matches(&recs[i], ref.Cell) {
+			match = append(match, &recs[i])
+		}
+	}
+	if len(match) == 0 {
+		pc.ours = "no cell"
+		return pc, cellInterval{}
+	}
+	r := match[0]
+	pc.ours = report.Failed
+	if v, ok := r.Metrics[ref.Metric]; ok && r.Status != report.StatusFailed {
+		pc.ours = report.FormatFloat(v, 4)
+		if sd, ok := r.Metrics[ref.Std]; ok && ref.Std != "" {
+			pc.ours += " ± " + report.FormatFloat(sd, 3)
+		}
+	}
+	if len(match) > 1 {
+		pc.notes = append(pc.notes, fmt.Sprintf("The paper's value is compared with the first of the %d cells its reference selects (%s); the long-form table lists them all.", len(match), config.CanonicalKey(ref.Cell)))
+	}
+	pc.notes = append(pc.notes, deciding(c, res, r, ref.Metric)...)
+	est, method, w := claims.CellInterval(o, "table-ci:"+r.Key+":"+ref.Metric, r, ref.Metric)
+	if w != "" {
+		// One note per reason, not per metric.
+		pc.ivNote = "No interval: " + strings.ReplaceAll(w, ref.Metric, "the value") + "."
+		return pc, cellInterval{why: w}
+	}
+	pc.interval = fmt.Sprintf("[%s, %s]", report.FormatFloat(est.CI.Lo, 4), report.FormatFloat(est.CI.Hi, 4))
+	return pc, cellInterval{ok: true, method: method}
+}
+
+// notes returns the markers of ns among t's notes, "[1][2]".
+func notes(t *report.Table, ns []string) string {
+	var b strings.Builder
+	for _, n := range ns {
+		b.WriteString(t.Note(n))
+	}
+	return b.String()
+}
+
+// layoutPart lays out a part's values and intervals, ours and the
+// paper's separated by sep.
+func layoutPart(title string, pt *config.PaperTable, rows []string, cells map[place]*paperCell, rowNotes, colNotes map[string][]string, sep string) (vals, ivs *report.Table) {
+	vals = &report.Table{Title: title + ": runexp (paper)", Header: []string{pt.Corner}}
+	ivs = &report.Table{Title: title + ": 95% intervals of runexp's values", Header: []string{pt.Corner}}
+	for _, col := range pt.Columns {
+		h := col
+		if len(colNotes[col]) > 0 {
+			h += " "
+		}
+		for _, n := range colNotes[col] {
+			h += vals.Note(n)
+		}
+		vals.Header = append(vals.Header, h)
+		ivs.Header = append(ivs.Header, col)
+	}
+	for _, row := range rows {
+		label := strings.TrimSpace(row + " " + notes(vals, rowNotes[row]))
+		vr, ir := []string{label}, []string{row}
+		for _, col := range pt.Columns {
+			pc := cells[place{row, col}]
+			if pc == nil {
+				vr, ir = append(vr, report.Dash), append(ir, report.Dash)
+				continue
+			}
+			var own []string
+			for _, n := range pc.notes {
+				if !slices.Contains(rowNotes[row], n) && !slices.Contains(colNotes[col], n) {
+					own = append(own, n)
+				}
+			}
+			v := strings.TrimSpace(pc.ours + sep + "(paper " + pc.paper + ") " + notes(vals, own))
+			iv := pc.interval
+			if pc.ivNote != "" {
+				iv += " " + ivs.Note(pc.ivNote)
+			}
+			vr, ir = append(vr, v), append(ir, iv)
+		}
+		vals.Rows = append(vals.Rows, vr)
+		ivs.Rows = append(ivs.Rows, ir)
+	}
+	return vals, ivs
+}
+
+// sharedNotes returns the notes shown once beside a row's label instead
+// of in its cells (a note in two or more cells of the row and in no other
+// row: a claim that compares the row's values) and those shown once in a
+// column's header (a note in every filled cell of the column, two or more,
+// and in no other column).
+func sharedNotes(cells map[place]*paperCell, rows, cols []string) (byRow, byCol map[string][]string) {
+	type count struct {
+		n     int
+		where map[string]bool
+	}
+	tally := func(key func(place) string) map[string]*count {
+		m := map[string]*count{}
+		for p, pc := range cells {
+			for _, n := range pc.notes {
+				if m[n] == nil {
+					m[n] = &count{where: map[string]bool{}}
+				}
+				m[n].n++
+				m[n].where[key(p)] = true
+			}
+		}
+		return m
+	}
+	inRows := tally(func(p place) string { return p.row })
+	inCols := tally(func(p place) string { return p.col })
+	byRow, byCol = map[string][]string{}, map[string][]string{}
+	// Notes in the order of their first cell, row by row.
+	for _, row := range rows {
+		for _, col := range cols {
+			pc := cells[place{row, col}]
+			if pc == nil {
+				continue
+			}
+			for _, n := range pc.notes {
+				if c := inRows[n]; c.n >= 2 && len(c.where) == 1 && !slices.Contains(byRow[row], n) {
+					byRow[row] = append(byRow[row], n)
+				}
+			}
+		}
+	}
+	for _, col := range cols {
+		filled := 0
+		for _, row := range rows {
+			if cells[place{row, col}] != nil {
+				filled++
+			}
+		}
+		for _, row := range rows {
+			pc := cells[place{row, col}]
+			if pc == nil {
+				continue
+			}
+			for _, n := range pc.notes {
+				c := inCols[n]
+				if c.n == filled && filled >= 2 && len(c.where) == 1 && len(inRows[n].where) > 1 && !slices.Contains(byCol[col], n) {
+					byCol[col] = append(byCol[col], n)
+				}
+			}
+		}
+	}
+	return byRow, byCol
+}
+
+// deciding returns, for a record's metric, one note per claim that reads
+// it and does not reproduce as the paper states it.
+func deciding(c *config.Config, res []claims.Result, r *report.Record, metric string) []string {
+	byID := map[string]config.Claim{}
+	for _, cl := range c.Claims {
+		byID[cl.ID] = cl
+	}
+	var out []string
+	for _, x := range res {
+		cl, ok := byID[x.ID]
+		if !ok || x.Status == claims.Pass || !claims.Involves(cl, r, metric) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("Claim %s is %s here: %s", x.ID, verdictText(x), x.Statement))
+	}
+	return out
+}
+
+// verdictText is a claim's verdict with whether runexp expects it:
+// "FAIL (expected)", "PASS", or "FAIL (expected PASS)".
+func verdictText(r claims.Result) string {
+	s := r.Status
+	switch {
+	case r.AsExpected && s != claims.Pass:
+		s += " (expected)"
+	case !r.AsExpected:
+		s += " (expected " + r.Expected + ")"
+	}
+	return s
+}
+
+// sourcesNote says where a paper table's printed values come from: the
+// config's reference list cites each one (the paper's table and row in
+// the transcription of the paper); no file outside the repository is
+// named.
+const sourcesNote = "The paper's values are cited one by one in the config's reference list."
