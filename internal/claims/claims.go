@@ -156,6 +156,8 @@ type pair struct {
 
 var ops = []string{"<", "<=", ">", ">="}
 
+// parse reads a claim's check: its type and metric, the keys of its type
+// (parseKeys) and the rules between them (complete).
 func parse(s config.Section) (*spec, error) {
 	r := s.Reader("check")
 	sp := &spec{}
@@ -172,21 +174,40 @@ func parse(s config.Section) (*spec, error) {
 		}
 		return nil, s.Errorf("type", "check: needs type (trend, compare, value, best, ratio) and metric")
 	}
-	sel := func(key string, required bool) map[string]any {
-		v, ok := s.Values[key]
-		r.Touch(key)
-		if !ok {
-			if required {
-				r.Fail(key, "%s check needs %s: {param: value, ...}", sp.typ, key)
-			}
-			return map[string]any{}
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			r.Fail(key, "want a mapping {param: value}, got %v", v)
-		}
-		return m
+	if err := sp.parseKeys(s, r); err != nil {
+		return nil, err
 	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if err := sp.complete(s); err != nil {
+		return nil, err
+	}
+	return sp, nil
+}
+
+// selector reads the cell selector under key ({param: value, ...}): an
+// empty one when it is absent, which a required key reports.
+func selector(s config.Section, r *config.Reader, typ, key string, required bool) map[string]any {
+	v, ok := s.Values[key]
+	r.Touch(key)
+	if !ok {
+		if required {
+			r.Fail(key, "%s check needs %s: {param: value, ...}", typ, key)
+		}
+		return map[string]any{}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		r.Fail(key, "want a mapping {param: value}, got %v", v)
+	}
+	return m
+}
+
+// parseKeys reads the keys of sp's check type; errors of the keys
+// themselves stay in r.
+func (sp *spec) parseKeys(s config.Section, r *config.Reader) error {
+	sel := func(key string, required bool) map[string]any { return selector(s, r, sp.typ, key, required) }
 	switch sp.typ {
 	case "trend":
 		sp.along = r.String("along", "")
@@ -195,11 +216,8 @@ func parse(s config.Section) (*spec, error) {
 		sp.minRho = r.Float("min_rho", 0.8, func(v float64) bool { return v > 0 && v <= 1 }, "a correlation in (0, 1]")
 		sp.where = sel("where", false)
 		sp.group = strList(r, s, "group")
-		if sp.along == "" || sp.direction == "" {
-			if err := r.Err(); err != nil {
-				return nil, err
-			}
-			return nil, s.Errorf("along", "check: a trend needs along (a parameter) and direction (increasing | decreasing)")
+		if (sp.along == "" || sp.direction == "") && r.Err() == nil {
+			return s.Errorf("along", "check: a trend needs along (a parameter) and direction (increasing | decreasing)")
 		}
 	case "compare":
 		sp.left, sp.right = sel("left", true), sel("right", true)
@@ -215,7 +233,7 @@ func parse(s config.Section) (*spec, error) {
 		if v, ok := s.Values["given"]; ok {
 			gs, err := parseGiven(s, v)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			sp.given = gs
 		}
@@ -230,7 +248,7 @@ func parse(s config.Section) (*spec, error) {
 		sp.forAll = strList(r, s, "for_all")
 		sp.where = sel("where", false)
 		if sp.winner == "" && r.Err() == nil {
-			return nil, s.Errorf("winner", "check: a best check needs winner (the value of %q expected to win)", sp.among)
+			return s.Errorf("winner", "check: a best check needs winner (the value of %q expected to win)", sp.among)
 		}
 	case "ratio":
 		sp.left, sp.right = sel("left", true), sel("right", true)
@@ -241,24 +259,27 @@ func parse(s config.Section) (*spec, error) {
 		sp.factor = r.Float("factor", 1, func(v float64) bool { return v > 0 }, "a factor > 0")
 		sp.forAll = strList(r, s, "for_all")
 	}
-	if err := r.Err(); err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+// complete checks what a check of sp's type needs once its keys are read:
+// an op, a value, a metric pattern only on a best check.
+func (sp *spec) complete(s config.Section) error {
 	if (sp.typ == "compare" || sp.typ == "value" || sp.typ == "ratio") && sp.op == "" {
-		return nil, s.Errorf("op", "check: a %s check needs op (<, <=, >, >=)", sp.typ)
+		return s.Errorf("op", "check: a %s check needs op (<, <=, >, >=)", sp.typ)
 	}
 	if sp.typ == "value" && math.IsNaN(sp.value) {
-		return nil, s.Errorf("value", "check: a value check needs value")
+		return s.Errorf("value", "check: a value check needs value")
 	}
 	if strings.Contains(sp.metric, "*") {
 		if sp.typ != "best" {
-			return nil, s.Errorf("metric", "check: a metric pattern (%s) is for best checks only: each metric it matches is a group", sp.metric)
+			return s.Errorf("metric", "check: a metric pattern (%s) is for best checks only: each metric it matches is a group", sp.metric)
 		}
 		if _, err := path.Match(sp.metric, ""); err != nil {
-			return nil, s.Errorf("metric", "check: metric pattern %q: %v", sp.metric, err)
+			return s.Errorf("metric", "check: metric pattern %q: %v", sp.metric, err)
 		}
 	}
-	return sp, nil
+	return nil
 }
 
 // parseGiven reads a value check's given: {cell: {selector}, array:
@@ -485,79 +506,21 @@ func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 	if len(order) == 0 {
 		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
 	}
-	sign := 1.0
-	if sp.direction == "decreasing" {
-		sign = -1
-	}
 	allOK := true
 	var ev []string
 	for _, k := range order {
-		rs := groups[k]
-		type pt struct {
-			x, y float64
-			r    *report.Record
-		}
-		var pts []pt
-		for _, r := range rs {
-			x, ok := numeric(r.Params[sp.along])
-			if !ok {
-				return false, "", fmt.Errorf("cell %s has no numeric %q", r.Key, sp.along)
-			}
-			y, err := metricOf(r, sp.metric)
-			if err != nil {
-				return false, "", err
-			}
-			pts = append(pts, pt{x, y, r})
-		}
-		sort.SliceStable(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
-		for i := 1; i < len(pts); i++ {
-			if pts[i].x == pts[i-1].x {
-				return false, "", fmt.Errorf("several cells share %s=%v in one group: add a where or group", sp.along, pts[i].x)
-			}
-		}
-		if len(pts) < 2 {
-			return false, "", fmt.Errorf("a trend needs at least 2 values of %s, have %d", sp.along, len(pts))
-		}
-		xs, ys := make([]float64, len(pts)), make([]float64, len(pts))
-		tg := trendGroup{group: k, xs: xs}
-		var series []string
-		for i, p := range pts {
-			xs[i], ys[i] = p.x, p.y
-			tg.recs = append(tg.recs, p.r)
-			series = append(series, fmt.Sprintf("%s=%s: %s", sp.along, g(p.x), g(p.y)))
+		tg, ys, err := sp.trendSeries(k, groups[k])
+		if err != nil {
+			return false, "", err
 		}
 		sp.trends = append(sp.trends, tg)
-		var ok bool
-		var why string
-		switch sp.test {
-		case "spearman":
-			rho := metrics.Spearman(xs, ys)
-			if math.IsNaN(rho) {
-				// A constant series has no order: ρ is undefined (package
-				// metrics), so the claim is not judged rather than
-				// failed or passed on a made-up ρ = 0.
-				where := ""
-				if k != "" {
-					where = " (" + k + ")"
-				}
-				return false, "", fmt.Errorf("%s is constant along %s%s, so Spearman ρ is undefined [%s]; test: endpoints or monotone judge a flat series", sp.metric, sp.along, where, strings.Join(series, "; "))
-			}
-			ok = sign*rho >= sp.minRho
-			why = fmt.Sprintf("Spearman ρ = %s (need %s%s)", g(rho), map[bool]string{true: "≥ ", false: "≤ −"}[sign > 0], g(sp.minRho))
-		case "endpoints":
-			ok = sign*(ys[len(ys)-1]-ys[0]) > 0
-			why = fmt.Sprintf("first %s, last %s", g(ys[0]), g(ys[len(ys)-1]))
-		case "monotone":
-			ok = true
-			for i := 1; i < len(ys); i++ {
-				if sign*(ys[i]-ys[i-1]) < 0 {
-					ok = false
-					why = fmt.Sprintf("breaks between %s=%s and %s", sp.along, g(xs[i-1]), g(xs[i]))
-				}
-			}
-			if ok {
-				why = "monotone"
-			}
+		series := make([]string, len(ys))
+		for i, y := range ys {
+			series[i] = fmt.Sprintf("%s=%s: %s", sp.along, g(tg.xs[i]), g(y))
+		}
+		ok, why, err := sp.trendTest(k, tg.xs, ys, series)
+		if err != nil {
+			return false, "", err
 		}
 		allOK = allOK && ok
 		label := ""
@@ -567,6 +530,81 @@ func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 		ev = append(ev, fmt.Sprintf("%s%s %s along %s — %s [%s]", label, sp.metric, sp.direction, sp.along, why, strings.Join(series, "; ")))
 	}
 	return allOK, strings.Join(ev, " | "), nil
+}
+
+// trendSeries orders group k's cells by the parameter along which the
+// trend runs: the group with its cells and parameter values in increasing
+// order, and the metric at each. Cells sharing a value, fewer than two
+// values, and a cell without a numeric parameter or the metric are errors.
+func (sp *spec) trendSeries(k string, rs []*report.Record) (trendGroup, []float64, error) {
+	type pt struct {
+		x, y float64
+		r    *report.Record
+	}
+	var pts []pt
+	for _, r := range rs {
+		x, ok := numeric(r.Params[sp.along])
+		if !ok {
+			return trendGroup{}, nil, fmt.Errorf("cell %s has no numeric %q", r.Key, sp.along)
+		}
+		y, err := metricOf(r, sp.metric)
+		if err != nil {
+			return trendGroup{}, nil, err
+		}
+		pts = append(pts, pt{x, y, r})
+	}
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+	for i := 1; i < len(pts); i++ {
+		if pts[i].x == pts[i-1].x {
+			return trendGroup{}, nil, fmt.Errorf("several cells share %s=%v in one group: add a where or group", sp.along, pts[i].x)
+		}
+	}
+	if len(pts) < 2 {
+		return trendGroup{}, nil, fmt.Errorf("a trend needs at least 2 values of %s, have %d", sp.along, len(pts))
+	}
+	tg := trendGroup{group: k, xs: make([]float64, len(pts))}
+	ys := make([]float64, len(pts))
+	for i, p := range pts {
+		tg.xs[i], ys[i] = p.x, p.y
+		tg.recs = append(tg.recs, p.r)
+	}
+	return tg, ys, nil
+}
+
+// trendTest judges one group's series by the check's test (Spearman ρ,
+// the endpoints, or each step), with the evidence's words; a constant
+// series has no Spearman ρ and is an error.
+func (sp *spec) trendTest(k string, xs, ys []float64, series []string) (bool, string, error) {
+	sign := 1.0
+	if sp.direction == "decreasing" {
+		sign = -1
+	}
+	switch sp.test {
+	case "endpoints":
+		return sign*(ys[len(ys)-1]-ys[0]) > 0, fmt.Sprintf("first %s, last %s", g(ys[0]), g(ys[len(ys)-1])), nil
+	case "monotone":
+		ok, why := true, "monotone"
+		for i := 1; i < len(ys); i++ {
+			if sign*(ys[i]-ys[i-1]) < 0 {
+				ok = false
+				why = fmt.Sprintf("breaks between %s=%s and %s", sp.along, g(xs[i-1]), g(xs[i]))
+			}
+		}
+		return ok, why, nil
+	}
+	rho := metrics.Spearman(xs, ys)
+	if math.IsNaN(rho) {
+		// A constant series has no order: ρ is undefined (package
+		// metrics), so the claim is not judged rather than failed or
+		// passed on a made-up ρ = 0.
+		where := ""
+		if k != "" {
+			where = " (" + k + ")"
+		}
+		return false, "", fmt.Errorf("%s is constant along %s%s, so Spearman ρ is undefined [%s]; test: endpoints or monotone judge a flat series", sp.metric, sp.along, where, strings.Join(series, "; "))
+	}
+	why := fmt.Sprintf("Spearman ρ = %s (need %s%s)", g(rho), map[bool]string{true: "≥ ", false: "≤ −"}[sign > 0], g(sp.minRho))
+	return sign*rho >= sp.minRho, why, nil
 }
 
 func (sp *spec) compare(recs []report.Record) (bool, string, error) {
