@@ -200,36 +200,14 @@ func TestErrors(t *testing.T) {
 // the group (6 per group, 18 over all).
 func TestItems(t *testing.T) {
 	recs, _ := run(t, cfg)
-	k, ok := runner.LookupKind("lgdenoise")
-	if !ok || k.Items == nil {
-		t.Fatal("lgdenoise declares no per-item statistics")
+	size := func(metric string) int {
+		if strings.HasSuffix(metric, "_all") {
+			return 18
+		}
+		return 6
 	}
 	for name, r := range recs {
-		n := 0
-		for metric, want := range r.Metrics {
-			st, ok := k.Items(r, metric)
-			if !ok {
-				continue
-			}
-			n++
-			var got float64
-			if st.Joint != nil {
-				cols := [][]float64{r.Arrays[st.Arrays[0]], r.Arrays[st.Arrays[1]]}
-				got = st.Joint(r, cols)
-			} else {
-				got = st.Stat(r, r.Arrays[st.Array])
-			}
-			size := 6
-			if strings.HasSuffix(metric, "_all") {
-				size = 18
-			}
-			if l := len(r.Arrays[append(st.Arrays, st.Array)[0]]); l != size {
-				t.Errorf("%s %s: %d per-image entries, want %d", name, metric, l, size)
-			}
-			if !(math.Abs(got-want) <= 1e-12*math.Abs(want)) {
-				t.Errorf("%s %s: per-image arrays give %v, the record %v", name, metric, got, want)
-			}
-		}
+		n := kindtest.ItemsReproduce(t, "lgdenoise", name, r, size)
 		// ape_mean, ape_std, snr_mean, snr_pooled, detail_ratio and
 		// detail_error for 3 groups and all.
 		if n != 24 {

@@ -250,28 +250,10 @@ func TestEmptySplit(t *testing.T) {
 // identity keeps the noise, so its detail ratio is above 1 (independent
 // noise adds 2σ² in expectation to every squared difference).
 func TestItems(t *testing.T) {
-	k, ok := runner.LookupKind("robust")
-	if !ok || k.Items == nil {
-		t.Fatal("robust declares no per-item statistics")
-	}
 	for _, src := range []string{occlusionConfig, noiseConfig} {
 		recs, _, _ := run(t, src)
 		for name, r := range recs {
-			n := 0
-			for metric, want := range r.Metrics {
-				st, ok := k.Items(r, metric)
-				if !ok {
-					continue
-				}
-				n++
-				x := r.Arrays[st.Array]
-				if len(x) != 9 {
-					t.Errorf("%s %s: %d per-image entries, want 9", name, metric, len(x))
-				}
-				if got := st.Stat(r, x); !(math.Abs(got-want) <= 1e-12*math.Abs(want)) {
-					t.Errorf("%s %s: per-image array gives %v, the record %v", name, metric, got, want)
-				}
-			}
+			n := kindtest.ItemsReproduce(t, "robust", name, r, func(string) int { return 9 })
 			// whole, occ, nonocc × mean, std; or mae mean, std and the
 			// two detail means.
 			if n != 6 && n != 4 {

@@ -12,22 +12,31 @@ import (
 // (../shared/paper-values/<paper>.yaml), the title the scoreboard heads a
 // paper's section with. Other keys of the file are not read.
 func PaperTitle(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("config: %w", err)
-	}
 	var v struct {
 		Citation struct {
 			Title string `yaml:"title"`
 		} `yaml:"citation"`
 	}
-	if err := yaml.Unmarshal(b, &v); err != nil {
-		return "", yamlError(path, err)
+	if err := readPaperValues(path, &v); err != nil {
+		return "", err
 	}
 	if v.Citation.Title == "" {
 		return "", &Error{File: path, Msg: "paper values: no citation.title"}
 	}
 	return v.Citation.Title, nil
+}
+
+// readPaperValues reads the keys of a paper-values file that v's fields
+// name; errors name the file.
+func readPaperValues(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if err := yaml.Unmarshal(b, v); err != nil {
+		return yamlError(path, err)
+	}
+	return nil
 }
 
 // PaperClaim is one claim of a paper-values file: its id (c1, c2, …) and
@@ -38,18 +47,14 @@ type PaperClaim struct {
 
 // PaperClaims reads the claims of a paper-values file, in file order.
 func PaperClaims(path string) ([]PaperClaim, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
 	var v struct {
 		Claims []struct {
 			ID        string `yaml:"id"`
 			Statement string `yaml:"statement"`
 		} `yaml:"claims"`
 	}
-	if err := yaml.Unmarshal(b, &v); err != nil {
-		return nil, yamlError(path, err)
+	if err := readPaperValues(path, &v); err != nil {
+		return nil, err
 	}
 	out := make([]PaperClaim, 0, len(v.Claims))
 	seen := map[string]bool{}
@@ -183,10 +188,6 @@ type PrintedValue struct {
 // paper-values file, for checking a config's reference values against
 // the transcription they cite. Other keys of the file are not read.
 func PaperTableValues(path, id string) ([]PrintedValue, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
 	var v struct {
 		Tables []struct {
 			ID   string `yaml:"id"`
@@ -197,8 +198,8 @@ func PaperTableValues(path, id string) ([]PrintedValue, error) {
 			} `yaml:"rows"`
 		} `yaml:"tables"`
 	}
-	if err := yaml.Unmarshal(b, &v); err != nil {
-		return nil, yamlError(path, err)
+	if err := readPaperValues(path, &v); err != nil {
+		return nil, err
 	}
 	for _, t := range v.Tables {
 		if t.ID != id {
