@@ -145,20 +145,3 @@ func TestReadProvenanceRefusals(t *testing.T) {
 		t.Errorf("good provenance: %+v, %v", p, err)
 	}
 }
-
-// TestBytes formats byte counts with binary units: below 1 KiB in bytes,
-// then one decimal of the largest unit not above the count.
-func TestBytes(t *testing.T) {
-	for _, c := range []struct {
-		b    float64
-		want string
-	}{
-		{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {1536, "1.5 KiB"},
-		{8 << 20, "8.0 MiB"}, {3 << 30, "3.0 GiB"}, {1 << 40, "1.0 TiB"},
-		{1 << 60, "1.0 EiB"}, {1 << 70, "1024.0 EiB"}, // EiB is the largest unit
-	} {
-		if got := Bytes(c.b); got != c.want {
-			t.Errorf("Bytes(%g) = %q, want %q", c.b, got, c.want)
-		}
-	}
-}
