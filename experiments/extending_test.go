@@ -18,7 +18,6 @@ import (
 	"go/token"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -442,33 +441,12 @@ def estimate(p):
 rx.main(estimate)
 `
 
-// extPython returns a python3 that imports NumPy, as the Python tests of
-// internal/methods pick it, or skips.
-func extPython(t *testing.T) string {
-	t.Helper()
-	cands := []string{"python3", "/usr/bin/python3"}
-	env := os.Getenv("RUNEXP_PYTHON")
-	if env != "" {
-		cands = []string{env}
-	}
-	for _, c := range cands {
-		if p, err := exec.LookPath(c); err == nil && exec.Command(p, "-c", "import numpy").Run() == nil {
-			return p
-		}
-	}
-	if env != "" {
-		t.Fatalf("RUNEXP_PYTHON=%s does not import numpy", env)
-	}
-	t.Skip("no python3 with NumPy (apt-get install python3-numpy, or set RUNEXP_PYTHON): the toy external estimator is not run")
-	return ""
-}
-
 // TestExtendingExternal follows "Adding an external estimator": the toy
 // script passes the conformance kit as check-estimator --command runs it,
 // and enters the toy kind's config as external, refused without leave to
 // run commands and exact with it.
 func TestExtendingExternal(t *testing.T) {
-	py := extPython(t)
+	py := methodtest.Python(t)
 	helper, err := filepath.Abs(filepath.Join("..", "python"))
 	if err != nil {
 		t.Fatal(err)
