@@ -11,6 +11,22 @@ import (
 	"github.com/runexp/runexp/internal/kernel"
 )
 
+// handFit is the linear kernel PCA of four centred points on the axes.
+// Its eigenvalues are 8 and 2 by hand: the nonzero eigenvalues of
+// K̃ = XXᵀ are those of XᵀX = diag(2, 8).
+func handFit(t *testing.T) (*mat.Dense, *KPCA) {
+	t.Helper()
+	x := mat.NewDense(4, 2, []float64{-1, 0, 1, 0, 0, 2, 0, -2})
+	m, err := FitKPCA(x, kernel.Linear{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Rank() != 2 || math.Abs(m.Values[0]-8) > 1e-13 || math.Abs(m.Values[1]-2) > 1e-13 {
+		t.Fatalf("eigenvalues %v, want [8 2] (1e-13, hand-derived)", m.Values)
+	}
+	return x, m
+}
+
 // mustPanic runs f and returns its panic's message, failing the test
 // when f returns.
 func mustPanic(t *testing.T, what string, f func()) (msg string) {
@@ -45,16 +61,7 @@ func TestKPCARefusals(t *testing.T) {
 		t.Errorf("coincident points, truncated fit: %v", err)
 	}
 
-	// Eigenvalues 8 and 2 by hand: the points are centred, and the
-	// nonzero eigenvalues of K̃ = XXᵀ are those of XᵀX = diag(2, 8).
-	x := mat.NewDense(4, 2, []float64{-1, 0, 1, 0, 0, 2, 0, -2})
-	m, err := FitKPCA(x, kernel.Linear{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Rank() != 2 || math.Abs(m.Values[0]-8) > 1e-13 || math.Abs(m.Values[1]-2) > 1e-13 {
-		t.Fatalf("eigenvalues %v, want [8 2] (1e-13, hand-derived)", m.Values)
-	}
+	x, m := handFit(t)
 	kx := mat.NewDense(1, 4, nil)
 	for _, tc := range []struct {
 		what, want string
@@ -86,11 +93,7 @@ func TestKPCARefusals(t *testing.T) {
 // x; the points' mean is 0), up to the axis's sign; BetaGram gives
 // ProjectGram's β bit for bit.
 func TestKPCAFitsByHand(t *testing.T) {
-	x := mat.NewDense(4, 2, []float64{-1, 0, 1, 0, 0, 2, 0, -2})
-	m, err := FitKPCA(x, kernel.Linear{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, m := handFit(t)
 	for _, tc := range []struct {
 		energy float64
 		q      int
@@ -125,11 +128,7 @@ func TestKPCAFitsByHand(t *testing.T) {
 // component count outside [1, rank]; and Failed, the statuses of a batch
 // that failed as a whole.
 func TestProjectThenPreImageRefusals(t *testing.T) {
-	x := mat.NewDense(4, 2, []float64{-1, 0, 1, 0, 0, 2, 0, -2})
-	m, err := FitKPCA(x, kernel.Linear{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, m := handFit(t)
 	for _, tc := range []struct {
 		in   *DenoiseInput
 		want string

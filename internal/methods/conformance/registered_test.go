@@ -36,13 +36,18 @@ func checkRegistered(spec *methods.Spec, cfg conformance.Config) map[string]conf
 }
 
 func TestCheckRegisteredPassesToy(t *testing.T) {
-	res := checkRegistered(toySpec(), conformance.Config{})
+	allPass(t, "toy", checkRegistered(toySpec(), conformance.Config{}))
+}
+
+// allPass checks that the whole kit ran and every check passed.
+func allPass(t *testing.T, what string, res map[string]conformance.Result) {
+	t.Helper()
 	if len(res) < 10 {
-		t.Fatalf("%d checks ran, want the whole kit", len(res))
+		t.Errorf("%s: %d checks ran, want the whole kit", what, len(res))
 	}
 	for name, r := range res {
 		if r.Failed {
-			t.Errorf("%s failed: %q", name, r.Errors)
+			t.Errorf("%s: %s failed: %q", what, name, r.Errors)
 		}
 	}
 }
@@ -140,11 +145,7 @@ func TestCheckRegisteredDeclaredKernels(t *testing.T) {
 	spec.Requires = methods.NeedsX0
 	spec.New = func(methods.Params) (any, error) { return gaussianOnly(true), nil }
 	res := checkRegistered(spec, conformance.Config{})
-	for name, r := range res {
-		if r.Failed {
-			t.Errorf("%s failed: %q", name, r.Errors)
-		}
-	}
+	allPass(t, "Gaussian only, X0 needed", res)
 	if r, ok := res["PreImager/linear/declined"]; !ok || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "toy declines linear: no linear kernel here") {
 		t.Errorf("PreImager/linear/declined: %+v, want a note of the linear kernel declined", r)
 	}
