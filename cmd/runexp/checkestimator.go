@@ -29,8 +29,7 @@ verdict per check. Exit status 0 when every check passes, 1 otherwise.`)
 	exactTol := fs.Float64("exact-tol", 0, "tolerance of the exact pre-image checks, relative (default: the kit's, or runexp's own for a registered estimator)")
 	coupled := fs.Bool("batch-coupled", false, "skip the row-independence check (rows legitimately share state)")
 	verbose := fs.Bool("v", false, "print every check's notes (the failures' are always printed)")
-	e := newErrOut(stderr, "runexp check-estimator", false)
-	pos, code, done := c.start(args, stdout, e)
+	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
 	}

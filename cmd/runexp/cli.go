@@ -293,6 +293,14 @@ func (c *command) start(args []string, stdout io.Writer, e *errOut) (pos []strin
 	return pos, exitOK, false
 }
 
+// begin is start with the command's own error writer (plain text, its
+// messages prefixed by c.path), which the command goes on using.
+func (c *command) begin(args []string, stdout, stderr io.Writer) (e *errOut, pos []string, code int, done bool) {
+	e = newErrOut(stderr, c.path, false)
+	pos, code, done = c.start(args, stdout, e)
+	return e, pos, code, done
+}
+
 // wantsJSON reports whether args set --log-format json (before "--"), so
 // that even a flag error is written as JSON.
 func wantsJSON(args []string) bool {

@@ -171,8 +171,7 @@ arguments; -- ends them. runexp COMMAND --help describes each command.`
 
 func cmdHelp(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("help", []string{"runexp help [COMMAND]"}, "Describes runexp, or one of its commands (the same as runexp COMMAND --help).")
-	e := newErrOut(stderr, "runexp help", false)
-	pos, code, done := c.start(args, stdout, e)
+	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
 	}
@@ -561,8 +560,7 @@ were all skipped is not listed when OLD lacks it (nothing was added to it).`)
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance `A`")
 	md := fs.Bool("markdown", false, "print the changes as a Markdown table")
 	complete := fs.Bool("complete", false, "count runs of OLD that NEW lacks as changes (default: compare only the runs NEW has, as a partial suite run needs)")
-	e := newErrOut(stderr, "runexp compare", false)
-	pos, code, done := c.start(args, stdout, e)
+	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
 	}
@@ -601,8 +599,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "results", "the results root `DIR` the shards wrote into")
 	var wo withOptions
 	wo.register(fs)
-	e := newErrOut(stderr, "runexp merge", false)
-	pos, code, done := c.start(args, stdout, e)
+	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
 	}
@@ -736,8 +733,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		"Checks configs (keys, types, values, names, bounds, estimator parameters,\nclaims) without loading data or running; errors read FILE:LINE: what was found\nand what was expected. A collection is checked member by member, each listed.\n\n"+configWords)
 	dir := c.flags.String("configs", "configs", "the `DIR` a config's bare name is looked up in")
 	maxCells := c.flags.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
-	e := newErrOut(stderr, "runexp validate", false)
-	pos, code, done := c.start(args, stdout, e)
+	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
 	}
@@ -798,8 +794,7 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("list", []string{"runexp list [flags] [estimators|kinds|datasets|configs]..."},
 		"Lists the registered estimators with their parameters, the experiment kinds,\nthe datasets (those that need a data root marked) and the configs and\ncollections of the configs folder; by default all of them.")
 	dir := c.flags.String("configs", "configs", "the configs `DIR`")
-	e := newErrOut(stderr, "runexp list", false)
-	pos, code, done := c.start(args, stdout, e)
+	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
 	}
@@ -877,8 +872,7 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 
 func cmdVersion(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("version", []string{"runexp version", "runexp --version"}, "Prints the module version, VCS revision, Go version and key dependencies.")
-	e := newErrOut(stderr, "runexp version", false)
-	pos, code, done := c.start(args, stdout, e)
+	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
 	}

@@ -29,8 +29,7 @@ headed by its id, with a warning.`)
 	pv := fs.String("paper-values", "", "the `DIR` of the paper-values YAML files, for paper titles (default: ../shared/paper-values beside the configs' parent)")
 	out := fs.String("out", "REPRODUCIBILITY.md", "the Markdown `FILE` to write")
 	htmlOut := fs.String("html", "", "the HTML page `FILE` to write (none when empty)")
-	e := newErrOut(stderr, "runexp scoreboard", false)
-	pos, code, done := c.start(args, stdout, e)
+	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
 	}

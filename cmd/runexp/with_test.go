@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/runexp/runexp/internal/methods/methodtest"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/suite"
 )
@@ -332,21 +332,7 @@ func TestMergeWith(t *testing.T) {
 // absence fails the test), else python3 on PATH or /usr/bin/python3.
 func docPython(t *testing.T) string {
 	t.Helper()
-	cands := []string{"python3", "/usr/bin/python3"}
-	env := os.Getenv("RUNEXP_PYTHON")
-	if env != "" {
-		cands = []string{env}
-	}
-	for _, c := range cands {
-		if p, err := exec.LookPath(c); err == nil && exec.Command(p, "-c", "import numpy").Run() == nil {
-			return p
-		}
-	}
-	if env != "" {
-		t.Fatalf("RUNEXP_PYTHON=%s does not import numpy", env)
-	}
-	t.Skip("no python3 with NumPy (apt-get install python3-numpy, or set RUNEXP_PYTHON)")
-	return ""
+	return methodtest.Python(t)
 }
 
 // The documented path, from docs/external-estimators.md alone: its Python

@@ -86,21 +86,37 @@ func Fit(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*method
 // Denoiser (a pre-imager projects first). It is an error when the cell has
 // no estimator or the estimator cannot take the cell's kernel.
 func Denoiser(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, int, methods.Denoiser, error) {
-	if cell.Method == nil {
-		return nil, 0, nil, fmt.Errorf("the cell has no estimator")
+	if cell.Method != nil {
+		if err := cell.Method.Spec.CheckKernel(cell.Kernel); err != nil {
+			return nil, 0, nil, err
+		}
 	}
-	if err := cell.Method.Spec.CheckKernel(cell.Kernel); err != nil {
-		return nil, 0, nil, err
+	return build(env, name, x, cell, (*runner.BoundMethod).NewDenoiser)
+}
+
+// PreImager returns the fit, the PC count and the cell's estimator as a
+// PreImager. It is an error when the cell has no estimator or it is no
+// pre-imager; a kernel it cannot take is the estimator's own error.
+func PreImager(env *runner.Env, name string, x *mat.Dense, cell *runner.Cell) (*methods.KPCA, int, methods.PreImager, error) {
+	return build(env, name, x, cell, (*runner.BoundMethod).NewPreImager)
+}
+
+// build returns the fit on x, the cell's PC count and the cell's
+// estimator as newEst builds it.
+func build[E any](env *runner.Env, name string, x *mat.Dense, cell *runner.Cell, newEst func(*runner.BoundMethod) (E, error)) (*methods.KPCA, int, E, error) {
+	var none E
+	if cell.Method == nil {
+		return nil, 0, none, fmt.Errorf("the cell has no estimator")
 	}
 	m, q, err := Fit(env, name, x, cell)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, none, err
 	}
-	den, err := cell.Method.NewDenoiser()
+	est, err := newEst(cell.Method)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, none, err
 	}
-	return m, q, den, nil
+	return m, q, est, nil
 }
 
 // Method binds raw parameters to the named estimator, as a config's

@@ -26,6 +26,7 @@ import (
 
 	"github.com/runexp/runexp/experiments/internal/common"
 	"github.com/runexp/runexp/experiments/internal/figs"
+	"github.com/runexp/runexp/experiments/setup"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
@@ -95,18 +96,7 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 }
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
-	if cell.Method == nil {
-		return errors.New("the cell has no estimator")
-	}
-	m, err := common.Model(in.env, "train", in.train.X, cell)
-	if err != nil {
-		return err
-	}
-	q, err := common.Components(m, cell)
-	if err != nil {
-		return err
-	}
-	pi, err := cell.Method.NewPreImager()
+	m, q, pi, err := setup.PreImager(in.env, "train", in.train.X, cell)
 	if err != nil {
 		return err
 	}

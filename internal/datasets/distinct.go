@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // knownDuplicates are the pairs of byte-identical files of the data root
@@ -116,4 +118,26 @@ func (r *Root) checkDistinct(paths []string) error {
 		}
 	}
 	return duplicates(filepath.Join(r.Dir, SumsFile), "the same SHA-256", paths, keys)
+}
+
+// distinctIn checks that vals are distinct integers in [lo, hi]; what
+// opens each message ("datasets: USPS: digit").
+func distinctIn(what string, vals []int, lo, hi int) error {
+	seen := make(map[int]bool, len(vals))
+	for _, v := range vals {
+		if v < lo || v > hi {
+			return fmt.Errorf("%s %d is not in %d..%d", what, v, lo, hi)
+		}
+		if seen[v] {
+			return fmt.Errorf("%s %d listed twice", what, v)
+		}
+		seen[v] = true
+	}
+	return nil
+}
+
+// imageSet is the set of len(labels) w×h images whose pixels data holds
+// row after row, labelled by labels.
+func imageSet(name string, data []float64, labels []int, w, h int) *Set {
+	return &Set{Name: name, X: mat.NewDense(len(labels), w*h, data), Labels: labels, Width: w, Height: h}
 }

@@ -10,8 +10,6 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // ORLFile is the root-relative path of the ORL (AT&T) faces archive
@@ -46,13 +44,9 @@ var orlName = regexp.MustCompile(`^att_faces/s([0-9]+)/([0-9]+)\.pgm$`)
 // another size, and a subject without exactly 10 images are errors naming
 // the file and the fix.
 func LoadORL(r *Root) (*Set, error) {
-	b, err := r.ReadFile(ORLFile)
+	b, full, err := r.readFull(ORLFile)
 	if err != nil {
 		return nil, err
-	}
-	full := ORLFile
-	if r != nil {
-		full = filepath.Join(r.Dir, filepath.FromSlash(ORLFile))
 	}
 	return decodeORL(full, b)
 }
@@ -91,13 +85,7 @@ func decodeORL(full string, b []byte) (*Set, error) {
 	if err := duplicates(full, "the same contents", names, sums); err != nil {
 		return nil, err
 	}
-	return &Set{
-		Name:   "orl",
-		X:      mat.NewDense(len(entries), ORLWidth*ORLHeight, data),
-		Labels: labels,
-		Width:  ORLWidth,
-		Height: ORLHeight,
-	}, nil
+	return imageSet("orl", data, labels, ORLWidth, ORLHeight), nil
 }
 
 // orlEntry is one image of the ORL archive.

@@ -248,6 +248,20 @@ func (r *Root) ReadFile(rel string) ([]byte, error) {
 	return b, nil
 }
 
+// readFull is ReadFile that also returns the file's path in the root
+// (rel itself without a root), which errors about its contents name.
+func (r *Root) readFull(rel string) (b []byte, full string, err error) {
+	b, err = r.ReadFile(rel)
+	if err != nil {
+		return nil, "", err
+	}
+	full = rel
+	if r != nil {
+		full = filepath.Join(r.Dir, filepath.FromSlash(rel))
+	}
+	return b, full, nil
+}
+
 // Files returns the root-relative paths ReadFile has verified so far with
 // their SHA-256, sorted by path, for the run manifest.
 func (r *Root) Files() []FileSum {

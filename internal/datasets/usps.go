@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -116,15 +115,8 @@ func (o USPSOptions) validate() error {
 	if len(o.Digits) == 0 {
 		return errors.New("datasets: USPS: no digits selected; list the classes to use, e.g. digits: [0, 2, 4, 9]")
 	}
-	var seen [10]bool
-	for _, d := range o.Digits {
-		if d < 0 || d > 9 {
-			return fmt.Errorf("datasets: USPS: digit %d is not in 0..9", d)
-		}
-		if seen[d] {
-			return fmt.Errorf("datasets: USPS: digit %d listed twice", d)
-		}
-		seen[d] = true
+	if err := distinctIn("datasets: USPS: digit", o.Digits, 0, 9); err != nil {
+		return err
 	}
 	if o.TrainPerDigit < 1 {
 		return fmt.Errorf("datasets: USPS: TrainPerDigit is %d; it must be at least 1", o.TrainPerDigit)
@@ -192,13 +184,9 @@ var knownRows = map[string]int{USPSTrainFile: 7291, USPSTestFile: 2007, OilFlowT
 
 // readUSPS reads, verifies, decompresses and parses one USPS file.
 func readUSPS(r *Root, rel string) (*uspsFile, error) {
-	b, err := r.ReadFile(rel)
+	b, full, err := r.readFull(rel)
 	if err != nil {
 		return nil, err
-	}
-	full := rel
-	if r != nil {
-		full = filepath.Join(r.Dir, filepath.FromSlash(rel))
 	}
 	f, err := decodeUSPS(full, b)
 	if err != nil {

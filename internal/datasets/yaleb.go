@@ -10,8 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // YaleBDir is the root-relative folder of the cropped Extended Yale B faces
@@ -125,15 +123,8 @@ func (o YaleBOptions) validate() error {
 	if len(o.Subsets) == 0 {
 		return errors.New("datasets: Yale B: no illumination subsets selected; list them, e.g. subsets: [1] (light within 12° of the camera axis)")
 	}
-	var seen [6]bool
-	for _, s := range o.Subsets {
-		if s < 1 || s > 5 {
-			return fmt.Errorf("datasets: Yale B: subset %d is not in 1..5", s)
-		}
-		if seen[s] {
-			return fmt.Errorf("datasets: Yale B: subset %d listed twice", s)
-		}
-		seen[s] = true
+	if err := distinctIn("datasets: Yale B: subset", o.Subsets, 1, 5); err != nil {
+		return err
 	}
 	subj := make(map[int]bool)
 	for _, s := range o.Subjects {
@@ -293,11 +284,5 @@ func readYaleB(r *Root, imgs []YaleBImage, o YaleBOptions) (*Set, error) {
 		data = append(data, g.Pix...)
 		labels[k] = img.Subject
 	}
-	return &Set{
-		Name:   "yaleb",
-		X:      mat.NewDense(len(imgs), dw*dh, data),
-		Labels: labels,
-		Width:  dw,
-		Height: dh,
-	}, nil
+	return imageSet("yaleb", data, labels, dw, dh), nil
 }

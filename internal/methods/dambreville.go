@@ -72,11 +72,8 @@ func init() {
 
 // PreImage computes the weighted-mean pre-image of every row of p.
 func (db *Dambreville) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
-	if err := p.Validate(); err != nil {
+	if _, err := gaussianProblem("dambreville", p); err != nil {
 		return nil, err
-	}
-	if _, ok := gaussianWidth(p.Basis.Kernel); !ok {
-		return nil, fmt.Errorf("dambreville: needs a Gaussian kernel, got %v", p.Basis.Kernel)
 	}
 	if db.Neighbors < 0 {
 		return nil, fmt.Errorf("dambreville: %d neighbours, want 0 (all) or more", db.Neighbors)

@@ -227,13 +227,7 @@ func (m *KPCA) Project(x mat.Matrix, q int) *Projection {
 // ProjectGram is Project given kx = k(x_m, x_n) (M×N). kx is kept, not
 // copied.
 func (m *KPCA) ProjectGram(kx *mat.Dense, q int) *Projection {
-	if q < 1 || q > m.Rank() {
-		panic(fmt.Sprintf("methods: %d components requested, model has %d", q, m.Rank()))
-	}
-	r, n := kx.Dims()
-	if n != m.N() {
-		panic(fmt.Sprintf("methods: kernel rows have %d columns, model has %d training points", n, m.N()))
-	}
+	r, n := m.checkGram(kx, q)
 	beta := mat.NewDense(r, q, nil)
 	gamma := mat.NewDense(r, n, nil)
 	m.projectGramTo(gamma, beta, mat.NewDense(r, n, nil), kx, q)
@@ -280,17 +274,25 @@ func (m *KPCA) centreTo(kc, kx *mat.Dense) {
 	}
 }
 
+// checkGram returns kx's dimensions after checking, as ProjectGram and
+// BetaGram need, that q is in [1, Rank()] and kx has a column per
+// training point; either mismatch is a programmer error and panics.
+func (m *KPCA) checkGram(kx *mat.Dense, q int) (r, n int) {
+	if q < 1 || q > m.Rank() {
+		panic(fmt.Sprintf("methods: %d components requested, model has %d", q, m.Rank()))
+	}
+	r, n = kx.Dims()
+	if n != m.N() {
+		panic(fmt.Sprintf("methods: kernel rows have %d columns, model has %d training points", n, m.N()))
+	}
+	return r, n
+}
+
 // BetaGram returns only the coordinates β (M×q) of ProjectGram, given
 // kx = k(x_m, x_n) (M×N), without the M×N expansion Γ that pre-image
 // methods need and feature extraction does not. q must be in [1, Rank()].
 func (m *KPCA) BetaGram(kx *mat.Dense, q int) *mat.Dense {
-	if q < 1 || q > m.Rank() {
-		panic(fmt.Sprintf("methods: %d components requested, model has %d", q, m.Rank()))
-	}
-	r, n := kx.Dims()
-	if n != m.N() {
-		panic(fmt.Sprintf("methods: kernel rows have %d columns, model has %d training points", n, m.N()))
-	}
+	r, n := m.checkGram(kx, q)
 	beta := mat.NewDense(r, q, nil)
 	beta.Mul(m.centre(kx), m.Alpha.Slice(0, n, 0, q))
 	return beta

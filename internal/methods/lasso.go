@@ -138,12 +138,9 @@ const lassoRefresh = 1024
 
 // PreImage traces the GPS path of every row of p and returns its end.
 func (l *LassoGPS) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
-	if err := p.Validate(); err != nil {
+	c, err := gaussianProblem("lasso-gps", p)
+	if err != nil {
 		return nil, err
-	}
-	c, ok := gaussianWidth(p.Basis.Kernel)
-	if !ok {
-		return nil, fmt.Errorf("lasso-gps: needs a Gaussian kernel, got %v", p.Basis.Kernel)
 	}
 	switch {
 	case !(l.StepFactor > 0) || math.IsInf(l.StepFactor, 1):

@@ -1,7 +1,6 @@
 package methods
 
 import (
-	"errors"
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
@@ -48,15 +47,9 @@ func init() {
 // Denoise reconstructs every row of in.X0 from its leading linear principal
 // components.
 func (l *LinearPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
-	if in == nil || in.Model == nil {
-		return nil, errors.New("linear-pca: no model to denoise with")
-	}
-	if in.X0 == nil {
-		return nil, errors.New("linear-pca: no inputs to denoise")
-	}
-	m, c := in.X0.Dims()
-	if c != in.Model.Dim() {
-		return nil, fmt.Errorf("linear-pca: inputs have %d columns, model was fitted on %d", c, in.Model.Dim())
+	m, c, err := modelInputs("linear-pca", in)
+	if err != nil {
+		return nil, err
 	}
 	if l.Energy < 0 || l.Energy > 1 {
 		return nil, fmt.Errorf("linear-pca: energy %g outside [0, 1]", l.Energy)

@@ -90,12 +90,9 @@ func init() {
 
 // PreImage runs the fixed-point iteration for every row of p.
 func (mk *Mika) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
-	if err := p.Validate(); err != nil {
+	c, err := gaussianProblem("mika", p)
+	if err != nil {
 		return nil, err
-	}
-	c, ok := gaussianWidth(p.Basis.Kernel)
-	if !ok {
-		return nil, fmt.Errorf("mika: needs a Gaussian kernel, got %v", p.Basis.Kernel)
 	}
 	if mk.MaxIter < 1 {
 		return nil, fmt.Errorf("mika: max_iter %d, want at least 1", mk.MaxIter)
@@ -172,22 +169,7 @@ func fixedPoint(dst *mat.Dense, st []Status, z *mat.Dense, p *Problem, c float64
 	// holds the problem row act[i]. Compaction keeps the slots in row order,
 	// so the result does not depend on when other rows finish.
 	g := mat.DenseCopyOf(p.Gamma)
-	act := make([]int, 0, m)
-	for i := 0; i < m; i++ {
-		if !allFinite(z.RawRowView(i)) {
-			st[i].Err = ErrNotFinite
-			copy(dst.RawRowView(i), z.RawRowView(i))
-			continue
-		}
-		if i != len(act) {
-			copy(z.RawRowView(len(act)), z.RawRowView(i))
-			copy(g.RawRowView(len(act)), g.RawRowView(i))
-			if x0 != nil {
-				copy(x0.RawRowView(len(act)), x0.RawRowView(i))
-			}
-		}
-		act = append(act, i)
-	}
+	act := startActive(dst, z, st, g, x0)
 
 	var w mat.Dense // squared distances, then weights
 	next := mat.NewDense(m, d, nil)

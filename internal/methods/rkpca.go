@@ -187,18 +187,7 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 	}
 	useDst(dst, m, d)
 	st := make([]Status, m)
-	act := make([]int, 0, m)
-	for i := 0; i < m; i++ {
-		if !allFinite(z.RawRowView(i)) {
-			st[i].Err = ErrNotFinite
-			copy(dst.RawRowView(i), z.RawRowView(i))
-			continue
-		}
-		if i != len(act) {
-			copy(z.RawRowView(len(act)), z.RawRowView(i))
-		}
-		act = append(act, i)
-	}
+	act := startActive(dst, z, st)
 
 	var kz mat.Dense
 	var pw projWork

@@ -1,7 +1,6 @@
 package methods
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -74,15 +73,9 @@ func init() {
 
 // Denoise reconstructs every row of in.X0 with robust coefficients.
 func (rp *RobustPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
-	if in == nil || in.Model == nil {
-		return nil, errors.New("robust-pca: no model to denoise with")
-	}
-	if in.X0 == nil {
-		return nil, errors.New("robust-pca: no inputs to denoise")
-	}
-	m, d := in.X0.Dims()
-	if d != in.Model.Dim() {
-		return nil, fmt.Errorf("robust-pca: inputs have %d columns, model was fitted on %d", d, in.Model.Dim())
+	m, d, err := modelInputs("robust-pca", in)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkMask(in.Mask, m, d); err != nil {
 		return nil, fmt.Errorf("robust-pca: %w", err)

@@ -90,12 +90,9 @@ func init() {
 
 // PreImage runs the regularised fixed-point iteration for every row of p.
 func (tk *Tikhonov) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
-	if err := p.Validate(); err != nil {
+	c, err := gaussianProblem("tikhonov", p)
+	if err != nil {
 		return nil, err
-	}
-	c, ok := gaussianWidth(p.Basis.Kernel)
-	if !ok {
-		return nil, fmt.Errorf("tikhonov: needs a Gaussian kernel, got %v", p.Basis.Kernel)
 	}
 	if p.X0 == nil {
 		return nil, errors.New("tikhonov: needs the noisy inputs (Problem.X0), the centre of the penalty")

@@ -26,6 +26,24 @@ func useDst(dst *mat.Dense, r, c int) {
 	}
 }
 
+// startActive begins a batch iteration from the starts z: a row whose
+// start is not finite fails (ErrNotFinite in st, the start copied to its
+// row of dst), and the others are compacted as retire does, in z and in
+// each of also; it returns the active rows.
+func startActive(dst, z *mat.Dense, st []Status, also ...*mat.Dense) []int {
+	m, _ := z.Dims()
+	act := make([]int, m)
+	failed := make([]bool, m)
+	for i := range act {
+		act[i] = i
+		if !allFinite(z.RawRowView(i)) {
+			st[i].Err = ErrNotFinite
+			failed[i] = true
+		}
+	}
+	return retire(dst, z, failed, act, also...)
+}
+
 // retire ends the rows of a batch iteration whose done flag is set: the
 // active rows occupy the leading rows of z (slot i holds the problem row
 // act[i]), and a finished one is copied to its row of dst. The others are
@@ -64,6 +82,35 @@ func gaussianWidth(k kernel.Kernel) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// gaussianProblem validates p for the estimator name, which needs a
+// Gaussian kernel, and returns the kernel's width c.
+func gaussianProblem(name string, p *Problem) (float64, error) {
+	if err := p.Validate(); err != nil {
+		return 0, err
+	}
+	c, ok := gaussianWidth(p.Basis.Kernel)
+	if !ok {
+		return 0, fmt.Errorf("%s: needs a Gaussian kernel, got %v", name, p.Basis.Kernel)
+	}
+	return c, nil
+}
+
+// modelInputs checks that in holds a model and inputs of its dimension
+// for the de-noiser name, and returns the inputs' size.
+func modelInputs(name string, in *DenoiseInput) (m, d int, err error) {
+	if in == nil || in.Model == nil {
+		return 0, 0, fmt.Errorf("%s: no model to denoise with", name)
+	}
+	if in.X0 == nil {
+		return 0, 0, fmt.Errorf("%s: no inputs to denoise", name)
+	}
+	m, d = in.X0.Dims()
+	if d != in.Model.Dim() {
+		return 0, 0, fmt.Errorf("%s: inputs have %d columns, model was fitted on %d", name, d, in.Model.Dim())
+	}
+	return m, d, nil
 }
 
 // colMeans returns the mean of the rows of x.

@@ -156,7 +156,7 @@ func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, bod
 	for j := range key {
 		key[j] = j
 	}
-	f.shrinkKey(key)
+	f.shrinkKey(key, all[k:])
 	return f.header, f.body, balance(f.split(key, all[k:]), key, all[k:], width, f.boxWidth), same
 }
 
@@ -266,16 +266,25 @@ func (f *fitter) dropConstant(k int) (kept []int, same []string) {
 }
 
 // shrinkKey wraps the key columns, widest first, until the key leaves
-// room for a column of minWrap beside it.
-func (f *fitter) shrinkKey(key []int) {
-	for f.boxWidth(key) > f.width-minWrap-3 {
+// room beside it for the widest numeric column of rest (which is never
+// wrapped: a number or an interval must not be broken) or, without one, a
+// column of minWrap; no key column is wrapped below minWrap.
+func (f *fitter) shrinkKey(key, rest []int) {
+	room := minWrap
+	for _, j := range rest {
+		if f.al[j] {
+			room = max(room, f.colWidth(j))
+		}
+	}
+	room = min(room, f.width-1-len(key)*(minWrap+3)-3)
+	for f.boxWidth(key) > f.width-room-3 {
 		widest := key[0]
 		for _, j := range key {
 			if f.colWidth(j) > f.colWidth(widest) {
 				widest = j
 			}
 		}
-		over := f.boxWidth(key) - (f.width - minWrap - 3)
+		over := f.boxWidth(key) - (f.width - room - 3)
 		w := f.colWidth(widest)
 		if w <= minWrap {
 			break

@@ -848,6 +848,15 @@ func writeTemplate(path, name string, data any) error {
 // images shrink to it, and table cells wrap (a word longer than its cell
 // breaks). Claims are compact
 // rows whose evidence, interval and reasons fold under the statement.
+// PageCSS is the style every runexp page opens its own with: the text
+// column of at most 80em, the headings, and tables whose cells wrap.
+const PageCSS = `body { font-family: system-ui, sans-serif; color: #222; margin: 1.5em auto; max-width: 80em; padding: 0 1em; line-height: 1.4; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-size: 1em; margin-top: 1.5em; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; overflow-wrap: break-word; }
+th { background: #f2f2f2; }
+`
+
 var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count": countCell}).Parse(`
 {{- define "head" -}}
 <!DOCTYPE html>
@@ -857,12 +866,7 @@ var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <title>{{.}}</title>
 <style>
-body { font-family: system-ui, sans-serif; color: #222; margin: 1.5em auto; max-width: 80em; padding: 0 1em; line-height: 1.4; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-size: 1em; margin-top: 1.5em; }
-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; overflow-wrap: break-word; }
-th { background: #f2f2f2; }
-.r { text-align: right; font-variant-numeric: tabular-nums; }
+` + PageCSS + `.r { text-align: right; font-variant-numeric: tabular-nums; }
 .c { text-align: center; }
 .pass { background: #dcf3dc; color: #14561b; }
 .fail { background: #f9d6d6; color: #8a1212; font-weight: bold; }

@@ -94,14 +94,7 @@ func saveFigure(w, h vg.Length, base string, drawFn func(draw.Canvas)) ([]string
 	if err != nil {
 		return nil, fmt.Errorf("report: %s: %w", base, err)
 	}
-	names := []string{base + ".png", base + ".svg"}
-	if err := WriteFileAtomic(names[0], pngBytes); err != nil {
-		return nil, err
-	}
-	if err := WriteFileAtomic(names[1], svgBytes); err != nil {
-		return nil, err
-	}
-	return names, nil
+	return writePair(base, pngBytes, svgBytes)
 }
 
 // renderFigure returns the PNG and SVG encodings of drawFn at w×h.

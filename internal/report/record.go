@@ -341,7 +341,13 @@ func MarshalJSONL(recs []Record) ([]byte, error) {
 // atomically. Records are written in the order given; callers that want a
 // file independent of completion order sort by Key first.
 func WriteJSONL(path string, recs []Record) error {
-	b, err := MarshalJSONL(recs)
+	return writeRecords(path, recs, MarshalJSONL)
+}
+
+// writeRecords writes recs to path atomically in the format marshal
+// gives them.
+func writeRecords(path string, recs []Record, marshal func([]Record) ([]byte, error)) error {
+	b, err := marshal(recs)
 	if err != nil {
 		return err
 	}
@@ -483,11 +489,7 @@ func MarshalCSV(recs []Record) ([]byte, error) {
 
 // WriteCSV writes recs to path as CSV (see [MarshalCSV]), atomically.
 func WriteCSV(path string, recs []Record) error {
-	b, err := MarshalCSV(recs)
-	if err != nil {
-		return err
-	}
-	return WriteFileAtomic(path, b)
+	return writeRecords(path, recs, MarshalCSV)
 }
 
 // formatParam formats a parameter value for CSV.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/runexp/runexp/internal/report"
 )
 
 // The HTML page holds what the Markdown holds, laid out for a browser: per
@@ -225,12 +227,7 @@ var page = template.Must(template.New("scoreboard").Parse(`<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1"/>
 <title>Reproducibility scoreboard</title>
 <style>
-body { font-family: system-ui, sans-serif; color: #222; margin: 1.5em auto; max-width: 80em; padding: 0 1em; line-height: 1.4; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-size: 1em; margin-top: 1.5em; }
-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; overflow-wrap: break-word; }
-th { background: #f2f2f2; }
-td.r { text-align: right; font-variant-numeric: tabular-nums; }
+` + report.PageCSS + `td.r { text-align: right; font-variant-numeric: tabular-nums; }
 td.v { white-space: nowrap; }
 .pass { background: #dcf3dc; } .fail { background: #f9e0e0; } .ne { background: #ececec; color: #555; }
 .muted, .nav { color: #555; } .nav { font-size: 0.9em; }

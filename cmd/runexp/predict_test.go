@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// predictSuiteJSON is a suite.json of two configs: a (Start 1 s, cells of
+// 4 s wall but 5 s CPU and 2 s, report 1 s) and b (one 3 s cell).
+const predictSuiteJSON = `{"workers": 2, "seconds": 8, "utilisation": 0.75, "runs": [
+ {"name": "a", "start": {"seconds": 1}, "report": {"seconds": 1},
+  "cell_times": [{"key": "a1", "seconds": 4, "cpu_seconds": 5}, {"key": "a2", "seconds": 2}]},
+ {"name": "b", "cell_times": [{"key": "b1", "seconds": 3}]}]}`
+
+// TestSuitePredict runs `runexp suite --predict` on a recorded suite.json.
+// Derived by hand: the work is 1 + 5 + 2 + 1 + 3 = 12 s (a cell costs the
+// larger of wall and CPU); one worker takes all of it; two workers by
+// list scheduling, longest chain first: a's Start 0–1 beside b's cell
+// 0–3, a1 1–6, a2 3–5, a's report 6–7, so 7 s, the critical chain
+// (1 + 5 + 1); eight workers cannot beat the chain either.
+func TestSuitePredict(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "suite.json")
+	if err := os.WriteFile(f, []byte(predictSuiteJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("suite", "--predict", "8, 1,2", f)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	flat := strings.Join(strings.Fields(stdout), " ")
+	for _, want := range []string{
+		"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
+		"│ 2 │ 7.0 │ 6.0 │ 7.0 │",
+		"│ 8 │ 7.0 │ 1.5 │ 7.0 │",
+		"12.0 s of work in 2 configs; longest cell 5.0 s (a a1); longest chain 7.0 s (a: Start 1.0 + cell 5.0 + report 1.0).",
+		"From " + f + " (2 workers, 8.0 s measured, utilisation 75%).",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	// Rows in increasing worker count, whatever the order given.
+	if i1, i8 := strings.Index(flat, "│ 1 │"), strings.Index(flat, "│ 8 │"); i1 < 0 || i8 < i1 {
+		t.Errorf("rows not sorted by workers:\n%s", stdout)
+	}
+}
+
+// TestSuitePredictRefusals: worker counts that are not integers ≥ 1, an
+// unreadable or malformed suite.json, and --shard with a comparison are
+// usage errors that say what was wanted.
+func TestSuitePredictRefusals(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"suite", "--predict", "0", bad}, "--predict 0: want worker counts ≥ 1, comma-separated"},
+		{[]string{"suite", "--predict", "2,x", bad}, "--predict 2,x: want worker counts ≥ 1, comma-separated"},
+		{[]string{"suite", "--predict", "2", bad}, bad + ": unexpected end of JSON input"},
+		{[]string{"suite", "--predict", "2", filepath.Join(dir, "none.json")}, "none.json: no such file"},
+		{[]string{"suite", "--shard", "0/2", "--baseline", dir}, "--shard runs one task of an array: compare (--baseline, --write-baseline) in the --merge step"},
+		{[]string{"suite", "--shard", "0/2", "--write-baseline", dir}, "compare (--baseline, --write-baseline) in the --merge step"},
+		{[]string{"suite", "--shard", "2/2"}, `--shard "2/2": want i/n with 0 ≤ i < n (e.g. 0/4)`},
+	} {
+		code, _, stderr := runCLI(c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", c.args, code, stderr, exitUsage, c.want)
+		}
+	}
+}
