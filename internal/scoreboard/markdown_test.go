@@ -43,7 +43,10 @@ func TestReproducibilityMarkdown(t *testing.T) {
 		flat := strings.Join(strings.Fields(sec), " ")
 		for _, m := range paperMethods(pp) {
 			stated++
-			if n := strings.Count(flat, m); n != 1 {
+			// Stated as "Method: m." or "- (a) m.": counting m alone
+			// would also count a longer method that contains it
+			// ("paired BCa bootstrap …" contains "BCa bootstrap …").
+			if n := strings.Count(flat, "Method: "+m+".") + strings.Count(flat, ") "+m+"."); n != 1 {
 				t.Errorf("%s: interval method %q stated %d times, want once", pp.ID, m, n)
 			}
 		}
