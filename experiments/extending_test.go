@@ -281,6 +281,7 @@ func TestExtendingKind(t *testing.T) {
 	if len(recs) != 4 {
 		t.Fatalf("%d records, want 2 widths × 2 methods", len(recs))
 	}
+	kindtest.Metrics(t, src, recs)
 	for _, r := range recs {
 		mse, shrunk := r.Get(toyMSE), r.Params["method"] == "shrunk"
 		if r.Status != report.StatusOK || r.Get(toyFailed) != 0 {
