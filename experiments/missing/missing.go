@@ -48,6 +48,7 @@ func init() {
 		"impute randomly deleted attribute values of random subsets; squared error over repetitions (Nguyen & De la Torre Table 1)",
 		check, start)
 	k.Takes = methods.Imputes
+	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
 }
 
@@ -232,11 +233,11 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			errs = append(errs, o.sse)
 		}
 		s := metrics.Summarize(errs)
-		rec.Metrics["err_mean_"+pname(p)] = s.Mean
-		rec.Metrics["err_std_"+pname(p)] = s.Std
+		rec.Set(errMean(p), s.Mean)
+		rec.Set(errStd(p), s.Std)
 	}
-	rec.Metrics["nonconverged_fits"] = nonconv
-	rec.Metrics["failed_repetitions"] = float64(failedReps)
+	rec.Set(NonconvergedFits, nonconv)
+	rec.Set(FailedRepetitions, float64(failedReps))
 	if failedReps > 0 {
 		rec.Status = report.StatusPartial
 	}
@@ -328,7 +329,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 				row = append(row, "failed")
 				continue
 			}
-			row = append(row, pm(r.Metrics["err_mean_"+pname(p)], r.Metrics["err_std_"+pname(p)]))
+			row = append(row, pm(r.Get(errMean(p)), r.Get(errStd(p))))
 		}
 		t.Rows = append(t.Rows, row)
 	}
