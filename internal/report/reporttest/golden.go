@@ -3,8 +3,8 @@
 //
 // The comparison follows gonum/plot's cmpimg: two images match when they
 // have the same size and every pixel pair is within a perceptual distance
-// (the YIQ colour difference of Kotsarenko and Ramos, normalised so that
-// black against white is 1). Unlike cmpimg it tolerates a few stray pixels
+// (the YIQ colour difference of Kotsarenko and Ramos, normalised by its
+// largest value, red against cyan, so that black against white is 0.966). Unlike cmpimg it tolerates a few stray pixels
 // (MaxFraction), so that a change of anti-aliasing in a font rasteriser
 // does not fail a test, while a moved legend, a swapped colour or a
 // missing label, which change hundreds of pixels, do.
@@ -87,10 +87,10 @@ func Compare(got, want []byte) (Diff, error) {
 }
 
 // yiqDistance is the normalised perceptual distance of two colours: the
-// metric of gonum.org/v1/plot/cmpimg, square-rooted so that black against
-// white is 1.
+// metric of gonum.org/v1/plot/cmpimg, square-rooted, 1 for red against
+// cyan (the largest) and 0.966 for black against white.
 func yiqDistance(c1, c2 color.RGBA) float64 {
-	const maxDiff = 35215.0 // black against white
+	const maxDiff = 35215.0 // red against cyan, pixelmatch's maximum
 	r1, g1, b1 := float64(c1.R), float64(c1.G), float64(c1.B)
 	r2, g2, b2 := float64(c2.R), float64(c2.G), float64(c2.B)
 	y := (r1-r2)*0.29889531 + (g1-g2)*0.58662247 + (b1-b2)*0.11448223
