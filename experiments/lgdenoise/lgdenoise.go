@@ -64,6 +64,7 @@ func init() {
 	k.Version = "3"
 	k.Items = items
 	k.Takes = methods.Denoises
+	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
 }
 
@@ -303,9 +304,10 @@ func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, er
 		if p.name != "" {
 			suffix = "_" + p.name
 		}
-		rec.Metrics["sigma"+suffix] = p.fit.Sigma
-		rec.Metrics["neighbors"+suffix] = float64(p.fit.Neighbors)
-		rec.Metrics["components"+suffix] = float64(m.Rank())
+		mm := modelOf(suffix)
+		rec.Set(mm.sigma, p.fit.Sigma)
+		rec.Set(mm.neighbors, float64(p.fit.Neighbors))
+		rec.Set(mm.components, float64(m.Rank()))
 	}
 	return o, nil
 }
@@ -403,7 +405,7 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 			rec.Arrays[name+suffix] = arr[g][j]
 		}
 	}
-	rec.Metrics["ridge_fraction"] = o.ridge / float64(nt)
+	rec.Set(RidgeFraction, o.ridge/float64(nt))
 	if nfail[all] > 0 {
 		rec.Status = report.StatusPartial
 	}
