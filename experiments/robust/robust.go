@@ -13,6 +13,7 @@ func init() {
 		"reconstruct occluded or noisy held-out images; region-wise mean absolute error, validation tuning (Nguyen & De la Torre Fig. 5, Table 2)",
 		check, start)
 	k.Takes = methods.Denoises
+	k.Metrics = runner.MetricsOf(metricNames)
 	k.Needs = runner.Needs{Model: true, Methods: "at least one estimator"}
 	runner.RegisterKind(k)
 }
