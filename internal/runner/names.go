@@ -59,24 +59,6 @@ func checkNames(c *config.Config, names MetricNames, cells []*Cell) error {
 	return nil
 }
 
-// kindMetrics returns the metric names the plan's kind declares for c, or,
-// for a kind that declares none, the patterns read off its code
-// (codefp.Index.Metrics); nil when that reading is open.
-func kindMetrics(c *config.Config, p *Plan) (MetricNames, error) {
-	if p.Kind.Metrics != nil {
-		return p.Kind.Metrics(c, p.Options), nil
-	}
-	m, err := CodeMetrics(p.Kind.File)
-	if err != nil || m == nil || m.Open {
-		return nil, err
-	}
-	var names MetricNames
-	for _, pat := range m.Patterns {
-		names = append(names, report.Metric(pat))
-	}
-	return names, nil
-}
-
 // MetricNames are the metric names a kind declares for one config
 // (Kind.Metrics): names, and patterns in which each * stands for any
 // run of characters (a part of the name only known at run time).

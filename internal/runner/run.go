@@ -215,8 +215,8 @@ func validate(c *config.Config) (*Plan, error) {
 			return nil, err
 		}
 	}
-	if p.Metrics, err = kindMetrics(c, p); err != nil {
-		return nil, err
+	if p.Kind.Metrics != nil {
+		p.Metrics = p.Kind.Metrics(c, p.Options)
 	}
 	if err := checkNames(c, p.Metrics, p.Cells); err != nil {
 		return nil, err
