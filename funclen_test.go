@@ -19,9 +19,7 @@ const maxFuncLines = 80
 // reason. The list can only shrink: TestNoLongFunctions fails when a
 // listed function is gone or fits maxFuncLines, so an entry leaves with
 // the change that shortens it. At most maxLongFuncs of them may be
-// numerical kernels kept whole; the entries marked pendingIssue27 are
-// there until the work of issue 27 on claims and the scoreboard lands,
-// after which they are split.
+// numerical kernels kept whole.
 var longFuncs = map[string]string{
 	// Numerical kernels: one equation block each, which splitting would
 	// scatter away from the paper it follows.
@@ -33,18 +31,7 @@ var longFuncs = map[string]string{
 	"internal/methods/kwoktsang.go KwokTsang.PreImage":     "Kwok & Tsang's distance-constraint pre-image: neighbours, distance inversion, thin SVD and eq. 16 per row",
 	"internal/classify/logreg.go tron":                     "LIBLINEAR's TRON::tron, the trust-region Newton method, kept line by line beside its C++ original",
 	"internal/stats/bootstrap.go Bootstrap":                "Efron's BCa interval: resampling, bias correction and jackknife acceleration (Efron 1987 eq. 6.6) in order",
-	"internal/scoreboard/board.go Build":                   pendingIssue27,
-	"internal/scoreboard/markdown.go Board.Markdown":       pendingIssue27,
-	"internal/claims/interval.go pairedInterval":           pendingIssue27,
-	"internal/claims/claims.go spec.trend":                 pendingIssue27,
-	"internal/claims/claims.go parse":                      pendingIssue27,
-	"internal/claims/paired.go Paired.interval":            pendingIssue27,
 }
-
-// pendingIssue27 marks a long function of the code issue 27 is changing:
-// it is split once that work lands, and does not count against
-// maxLongFuncs meanwhile.
-const pendingIssue27 = "pending #27: claims and scoreboard are being changed; split after it lands"
 
 // maxLongFuncs bounds the numerical kernels longFuncs may keep whole.
 const maxLongFuncs = 12
@@ -53,14 +40,8 @@ const maxLongFuncs = 12
 // maxFuncLines lines, counted from its func keyword to its closing brace,
 // except those longFuncs allows, and keeps longFuncs from growing stale.
 func TestNoLongFunctions(t *testing.T) {
-	kernels := 0
-	for _, why := range longFuncs {
-		if why != pendingIssue27 {
-			kernels++
-		}
-	}
-	if kernels > maxLongFuncs {
-		t.Errorf("longFuncs allows %d long numerical kernels, at most %d", kernels, maxLongFuncs)
+	if len(longFuncs) > maxLongFuncs {
+		t.Errorf("longFuncs allows %d long numerical kernels, at most %d", len(longFuncs), maxLongFuncs)
 	}
 	seen := map[string]bool{}
 	fset := token.NewFileSet()

@@ -165,7 +165,7 @@ func TestConfigSuggestions(t *testing.T) {
 		{"dataset", "name: synthetic-images", "name: synthetic-image", `tiny.yaml:6: dataset: unknown dataset "synthetic-image"; did you mean synthetic-images?`},
 		{"estimator", "- name: mika", "- name: mikka", `tiny.yaml:21: methods[0]: unknown estimator "mikka"; did you mean mika?`},
 		{"metric", "metric: mse_median", "metric: mse_medain", `tiny.yaml:28: claim hr-mse: metric: "mse_medain" is not a metric this experiment records; did you mean mse_median`},
-		{"metric unlike any", "metric: mse_median", "metric: accuracy", `is not a metric this experiment records; it records `},
+		{"metric unlike any", "metric: mse_median", "metric: kappa", `is not a metric this experiment records; it records `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := filepath.Join(dir, "tiny.yaml")

@@ -28,16 +28,28 @@
 // lpkpca_l<λ>_k<k> (means over splits) with _std (sample standard
 // deviation) and _split1 (the first split alone, the paper's single
 // split), gain_l<λ>_k<k> = LPKPCA − KPCA, and gain_min, gain_max,
-// gain_mean over the (λ, k) points and win_fraction, the fraction of
-// (split, λ, k) with LPKPCA above KPCA.
+// gain_mean over the (λ, k) points, win_fraction, the fraction of
+// (split, λ, k) with LPKPCA above KPCA, and tie_fraction, the fraction
+// with LPKPCA equal to KPCA (to 1e-9 percentage points: the mean
+// per-class accuracies are sums of ratios, so equal predictions can
+// differ in the last bits, 92.00000000000001 against 92; a tie is not a
+// win). With several k, kbest_l<λ>_k<k> is the smallest, over the other
+// k at the same λ, of the mean over splits of LPKPCA(k) − LPKPCA(k'):
+// above 0 when k is the best k of the sweep (Zheng et al. c6, items.go).
+//
+// flops_kpca counts the operations of the KPCA feature extraction, and
+// cost_lpkpca_max and cost_graph_max, over splits and (λ, k), LPKPCA's
+// own operations beyond the graph and the k-NN graph's, each over
+// flops_kpca (cost.go: counted from the sizes, never timed, so the
+// records stay identical from run to run).
 //
 // # Intervals over splits
 //
 // The table gives each mean accuracy ± the half-width of its 95% Student
 // t-interval over splits, the gain ± that of the paired per-split
 // differences LPKPCA − KPCA (the split-to-split spread both share cancels),
-// and wins, the splits on which LPKPCA is strictly above KPCA (w/n). The
-// t-interval, not a bootstrap: 5–20 splits are too few for a bootstrap
+// and wins, the splits on which LPKPCA is above KPCA, ties (tied) counted
+// apart: "w/n, t tied". The t-interval, not a bootstrap: 5–20 splits are too few for a bootstrap
 // interval, which is too narrow there (claims.Paired measures it). The
 // gains are declared paired statistics (items.go), so claims on them get
 // three-valued t-interval verdicts over the splits.
@@ -117,6 +129,7 @@ func init() {
 		return names
 	})
 	k.Items = items
+	k.PointReason = pointReason
 	runner.RegisterKind(k)
 }
 
@@ -416,6 +429,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	// (par.Run), each writing only its own slots.
 	errs := make([]error, len(in.splits))
 	dists := make([]float64, len(in.splits))
+	costs := make([]splitCost, len(in.splits))
 	var stats []*splitStats
 	if in.opt.graphStats {
 		stats = make([]*splitStats, len(in.splits))
@@ -424,6 +438,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		for s, ok := next(); ok; s, ok = next() {
 			sp := in.splits[s]
 			errs[s] = in.runSplit(sp, sigma, q, s, kp, lp, dists)
+			if errs[s] == nil {
+				costs[s], errs[s] = in.splitCost(sp, sigma, q)
+			}
 			if errs[s] == nil && stats != nil {
 				stats[s], errs[s] = in.graphStats(sp, sigma, q)
 			}
@@ -435,28 +452,47 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		}
 	}
 	rec.Metrics["mean_distance"] = dists[0]
-	put := func(name string, v []float64) {
-		rec.Metrics[name] = stat.Mean(v, nil)
-		rec.Metrics[name+"_split1"] = v[0]
-		sd := 0.0
-		if len(v) > 1 {
-			sd = stat.StdDev(v, nil)
-		}
-		rec.Metrics[name+"_std"] = sd
-	}
-	put("kpca", kp)
+	putSplits(rec, "kpca", kp)
 	rec.Arrays = map[string][]float64{"kpca": kp}
+	in.putGains(rec, kp, lp)
+	in.putCosts(rec, costs)
+	rec.Metrics["splits"] = float64(len(in.splits))
+	if stats != nil {
+		in.putGraphStats(rec, stats)
+	}
+	return nil
+}
+
+// putSplits records per-split accuracies v as name (their mean),
+// name_split1 (the first split, the paper's single one) and name_std.
+func putSplits(rec *report.Record, name string, v []float64) {
+	rec.Metrics[name] = stat.Mean(v, nil)
+	rec.Metrics[name+"_split1"] = v[0]
+	sd := 0.0
+	if len(v) > 1 {
+		sd = stat.StdDev(v, nil)
+	}
+	rec.Metrics[name+"_std"] = sd
+}
+
+// putGains records each point's accuracies and gain over KPCA, the gains'
+// min, max and mean, the fractions of (split, point) that LPKPCA wins and
+// ties (tied), and with a k sweep each point's lead over the other k.
+func (in *instance) putGains(rec *report.Record, kp []float64, lp [][]float64) {
 	kpMean := stat.Mean(kp, nil)
 	gains := make([]float64, len(in.points))
-	var wins, total int
+	var wins, ties, total int
 	for j, p := range in.points {
-		put("lpkpca_"+p.suffix(), lp[j])
+		putSplits(rec, "lpkpca_"+p.suffix(), lp[j])
 		rec.Arrays["lpkpca_"+p.suffix()] = lp[j]
 		gains[j] = stat.Mean(lp[j], nil) - kpMean
 		rec.Metrics["gain_"+p.suffix()] = gains[j]
 		for s := range kp {
 			total++
-			if lp[j][s] > kp[s] {
+			switch {
+			case tied(lp[j][s], kp[s]):
+				ties++
+			case lp[j][s] > kp[s]:
 				wins++
 			}
 		}
@@ -465,11 +501,88 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	rec.Metrics["gain_max"] = floats.Max(gains)
 	rec.Metrics["gain_mean"] = stat.Mean(gains, nil)
 	rec.Metrics["win_fraction"] = float64(wins) / float64(total)
-	rec.Metrics["splits"] = float64(len(in.splits))
-	if stats != nil {
-		in.putGraphStats(rec, stats)
+	rec.Metrics["tie_fraction"] = float64(ties) / float64(total)
+	for j, p := range in.points {
+		if others := in.otherK(j); len(others) > 0 {
+			m := math.Inf(1)
+			for _, o := range others {
+				m = math.Min(m, stat.Mean(lp[j], nil)-stat.Mean(lp[o], nil))
+			}
+			rec.Metrics["kbest_"+p.suffix()] = m
+		}
 	}
-	return nil
+}
+
+// tieTol is the difference, in percentage points, below which two
+// accuracies are equal: the smallest real difference of two mean
+// per-class accuracies is 100/(classes × test images per class), far
+// above it, and rounding in their sums far below.
+const tieTol = 1e-9
+
+// tied reports whether accuracies a and b are equal to tieTol.
+func tied(a, b float64) bool { return math.Abs(a-b) <= tieTol }
+
+// otherK returns the indices of the points with point j's λ and another
+// k, in sweep order.
+func (in *instance) otherK(j int) []int {
+	var out []int
+	for i, p := range in.points {
+		if i != j && p.lambda == in.points[j].lambda && p.k != in.points[j].k {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// splitCost is one split's counted operations (cost.go): KPCA's, the
+// graph's per k and LPKPCA's per point.
+type splitCost struct {
+	kpca   float64
+	graph  []float64 // per point (its k)
+	lpkpca []float64 // per point
+}
+
+// splitCost counts split sp's operations for width parameter sigma and q
+// features: the sizes of its data and fits, and each point's graph (the
+// k-NN graph's adjacency count; the graph LPKPCA used for nnz).
+func (in *instance) splitCost(sp *split, sigma float64, q int) (splitCost, error) {
+	f, err := in.fit(sp, sigma)
+	if err != nil {
+		return splitCost{}, err
+	}
+	n, dim := sp.xtr.Dims()
+	m, _ := sp.xte.Dims()
+	r := f.model.Rank()
+	sz := sizes{n: n, m: m, dim: dim, r: r, q: q, top: min(in.maxQ, r)}
+	c := splitCost{kpca: sz.kpcaFlops()}
+	for _, p := range in.points {
+		g, _, err := in.graph(sp, f, p.k)
+		if err != nil {
+			return splitCost{}, err
+		}
+		nnz := 0
+		for _, a := range g.Adj {
+			nnz += len(a)
+		}
+		c.graph = append(c.graph, sz.graphFlops())
+		c.lpkpca = append(c.lpkpca, sz.lpkpcaFlops(nnz))
+	}
+	return c, nil
+}
+
+// putCosts records the largest counts over splits and points (cost.go).
+func (in *instance) putCosts(rec *report.Record, costs []splitCost) {
+	var kp, lp, gr float64
+	for _, c := range costs {
+		kp = math.Max(kp, c.kpca)
+		for j := range c.lpkpca {
+			lp = math.Max(lp, c.lpkpca[j]/c.kpca)
+			gr = math.Max(gr, c.graph[j]/c.kpca)
+		}
+	}
+	rec.Metrics["flops_kpca"] = kp
+	rec.Metrics["cost_lpkpca_max"] = lp
+	rec.Metrics["cost_graph_max"] = gr
 }
 
 // runSplit fills slot s of kp (KPCA accuracy) and of every lp[j] (LPKPCA

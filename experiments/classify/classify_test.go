@@ -75,9 +75,18 @@ func TestSeparable(t *testing.T) {
 				t.Errorf("%s: %d splits recorded, want 3", name, len(r.Arrays[name]))
 			}
 		}
-		// Equal accuracies: no gain, and LPKPCA never strictly wins.
-		if m["gain_max"] != 0 || m["win_fraction"] != 0 || m["splits"] != 3 {
-			t.Errorf("gain_max %v, win_fraction %v, splits %v", m["gain_max"], m["win_fraction"], m["splits"])
+		// Equal accuracies: no gain, LPKPCA never wins, every split and
+		// point ties.
+		if m["gain_max"] != 0 || m["win_fraction"] != 0 || m["tie_fraction"] != 1 || m["splits"] != 3 {
+			t.Errorf("gain_max %v, win_fraction %v, tie_fraction %v, splits %v", m["gain_max"], m["win_fraction"], m["tie_fraction"], m["splits"])
+		}
+		// Both λ share k = 3: no k sweep, no kbest. The counted
+		// operations are positive, LPKPCA's own a fraction of KPCA's.
+		if _, ok := m["kbest_l0_k3"]; ok {
+			t.Error("kbest recorded without a k sweep")
+		}
+		if !(m["flops_kpca"] > 0 && m["cost_lpkpca_max"] > 0 && m["cost_lpkpca_max"] < 1 && m["cost_graph_max"] > 0) {
+			t.Errorf("flops_kpca %v, cost_lpkpca_max %v, cost_graph_max %v", m["flops_kpca"], m["cost_lpkpca_max"], m["cost_graph_max"])
 		}
 		if !(m["mean_distance"] > 0) {
 			t.Errorf("mean_distance %v", m["mean_distance"])
@@ -92,7 +101,7 @@ func TestSeparable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"│ wins │", "100 ± 0", "0/3", "Student t-interval over the 3 splits"} {
+	for _, want := range []string{"wins", "100 ± 0", "0/3, 3 tied", "Student t-interval over the 3 splits"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("tables.txt lacks %q", want)
 		}

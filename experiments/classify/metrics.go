@@ -14,11 +14,15 @@ func (o options) metricNames() map[string]bool {
 			names[n] = true
 		}
 	}
-	add("mean_distance", "splits", "gain_min", "gain_max", "gain_mean", "win_fraction")
+	add("mean_distance", "splits", "gain_min", "gain_max", "gain_mean", "win_fraction", "tie_fraction")
+	add("flops_kpca", "cost_lpkpca_max", "cost_graph_max")
 	add("kpca", "kpca_split1", "kpca_std")
 	for _, p := range o.points() {
 		s := p.suffix()
 		add("lpkpca_"+s, "lpkpca_"+s+"_split1", "lpkpca_"+s+"_std", "gain_"+s)
+		if o.sweepsK(p.lambda) {
+			add("kbest_" + s)
+		}
 		if o.graphStats {
 			add("lambda_lmax_"+s, "penalised_"+s, "variance_kept_"+s, "subspace_overlap_"+s)
 		}
@@ -33,4 +37,15 @@ func (o options) metricNames() map[string]bool {
 		}
 	}
 	return names
+}
+
+// sweepsK reports whether the sweep has more than one k at λ.
+func (o options) sweepsK(lambda float64) bool {
+	n := 0
+	for _, p := range o.points() {
+		if p.lambda == lambda {
+			n++
+		}
+	}
+	return n > 1
 }

@@ -32,6 +32,22 @@
 // report (reportOnly), the cell cache leaves them out of its key: a
 // config that differs from another only in them (such as
 // abrahamsen-hansen-fig4-raw-mse) reuses every cell of the other.
+//
+// # Per-item evidence
+//
+// Beside the errors (mse, per row), every record holds zeros, the
+// fraction of exactly-zero pixels of each pre-image (zero_fraction is
+// their mean: Abrahamsen & Hansen's "sparse digits"). With experiment.
+// identify: true, each pre-image, as the estimator returned it, is given
+// the label of its nearest clean training image (Euclidean 1-NN: a digit
+// classifier trained on clean digits, or the subject of the nearest clean
+// face), and nn_correct holds 1 where that is its own label, 0 where not:
+// nn_accuracy is their mean, noisy_nn_accuracy that of the corrupted
+// inputs. Abrahamsen & Hansen's c7 ("Tikhonov recovers the correct digit
+// where Mika fails") and Zheng & Lai's c11 ("some reconstructed faces do
+// not resemble the real person") are read on it (docs/readings.md). All
+// arrays are NaN where the estimator failed and pool the repeats like mse,
+// and claims on these metrics get intervals over the test inputs (items.go).
 package denoise
 
 import (
@@ -58,6 +74,12 @@ func init() {
 		parse, start)
 	k.Needs = runner.Needs{Model: true, Methods: "at least one estimator"}
 	k.Items = items
+	k.PointReason = func(metric string) string {
+		if metric == "failed_rows" || metric == "nonconverged_rows" {
+			return "a count over every test input of the rows an estimator could not solve (or did not converge on): each row's outcome is a property of its solved system, so a count that must be 0 has no sampling error to bound"
+		}
+		return ""
+	}
 	k.Repeats = true
 	k.Takes = methods.Denoises
 	k.Metrics = runner.MetricsOf(metricNames)
@@ -85,6 +107,7 @@ type options struct {
 	profileCol  int
 	figureName  string
 	invert      bool
+	identify    bool
 }
 
 func parse(c *config.Config) (options, error) {
@@ -99,6 +122,7 @@ func parse(c *config.Config) (options, error) {
 		invert:      r.Bool("invert", false),
 		profileRow:  r.Int("profile_row", 7, 0),
 		profileCol:  r.Int("profile_col", 7, 0),
+		identify:    r.Bool("identify", false),
 	}
 	if err := r.Err(); err != nil {
 		return o, err
@@ -119,6 +143,7 @@ type instance struct {
 	test     *datasets.Set
 	noisy    []*mat.Dense // one corrupted test set per repeat
 	examples []int        // test rows shown in the images figure
+	noisyAcc float64      // 1-NN accuracy of the corrupted inputs (identify)
 }
 
 func start(env *runner.Env, o options) (runner.Instance, error) {
@@ -144,6 +169,12 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 		in.noisy = append(in.noisy, dr.Noisy)
 	}
 	in.examples = pickExamples(in.test.Labels, o.examples)
+	if o.identify {
+		if in.train.Labels == nil || in.test.Labels == nil {
+			return nil, env.Config.Experiment.Errorf("identify", "experiment.identify: dataset %s has no labels to identify", d.Train.Name)
+		}
+		in.noisyAcc = in.noisyAccuracy()
+	}
 	if o.figure == "images" && (o.profileRow >= src.Height || o.profileCol >= src.Width) {
 		return nil, env.Config.Experiment.Errorf("profile_row", "experiment: profile_row/profile_col outside the %d×%d images", src.Width, src.Height)
 	}
@@ -184,7 +215,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	// examples are repeat 0's.
 	var z0 mat.Dense
 	var st0 []methods.Status
-	sc := &scores{diag: map[string][]float64{}}
+	sc := &scores{diag: map[string][]float64{}, identify: in.opt.identify}
 	rnd := cell.Rand()
 	for r, noisy := range in.noisy {
 		var z mat.Dense
@@ -214,7 +245,12 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		rec.Status = report.StatusPartial
 	}
 	sc.record(rec)
-	rec.Arrays = map[string][]float64{"mse": sc.mse, "mse_raw": sc.mseRaw}
+	rec.Arrays = map[string][]float64{"mse": sc.mse, "mse_raw": sc.mseRaw, "zeros": sc.zeroRows}
+	if in.opt.identify {
+		rec.Arrays["nn_correct"] = sc.correct
+		rec.Metrics["nn_accuracy"] = metrics.Mean(sc.goodCorrect)
+		rec.Metrics["noisy_nn_accuracy"] = in.noisyAcc
+	}
 	if ex, raw := in.exampleImages(&z0, st0); len(ex) > 0 {
 		rec.Arrays["examples"], rec.Arrays["examples_raw"] = ex, raw
 	}
@@ -252,8 +288,14 @@ type scores struct {
 	failed, nonconv int
 	// reasons are the failed rows' errors, in row order.
 	reasons  []string
-	zeros, d int // exact zeros among the good rows' d pixels
+	zeros, d int       // exact zeros among the good rows' d pixels
+	zeroRows []float64 // per test row: its fraction of exact zeros, NaN where failed
 	diag     map[string][]float64
+	// identify: per test row 1 when the pre-image's nearest clean
+	// training image has its label, 0 when not, NaN where failed; and
+	// over the good rows.
+	identify             bool
+	correct, goodCorrect []float64
 }
 
 // score measures every pre-image of one repeat against its clean image,
@@ -274,6 +316,10 @@ func (in *instance) score(sc *scores, z *mat.Dense, st []methods.Status) {
 			sc.failed++
 			sc.reasons = append(sc.reasons, st[i].Err.Error())
 			sc.mse[off+i], sc.mseRaw[off+i] = math.NaN(), math.NaN()
+			sc.zeroRows = append(sc.zeroRows, math.NaN())
+			if sc.identify {
+				sc.correct = append(sc.correct, math.NaN())
+			}
 			continue
 		}
 		if !st[i].Converged && st[i].Iterations > 0 {
@@ -282,10 +328,21 @@ func (in *instance) score(sc *scores, z *mat.Dense, st []methods.Status) {
 		for k, v := range st[i].Diag {
 			sc.diag[k] = append(sc.diag[k], v)
 		}
+		z0 := 0
 		for _, v := range zi {
 			if v == 0 {
-				sc.zeros++
+				z0++
 			}
+		}
+		sc.zeros += z0
+		sc.zeroRows = append(sc.zeroRows, float64(z0)/float64(d))
+		if sc.identify {
+			c := 0.0
+			if in.nearestLabel(zi) == in.test.Labels[i] {
+				c = 1
+			}
+			sc.correct = append(sc.correct, c)
+			sc.goodCorrect = append(sc.goodCorrect, c)
 		}
 		sc.mseRaw[off+i] = metrics.MSE(zi, clean)
 		sc.raw = append(sc.raw, sc.mseRaw[off+i])
@@ -467,4 +524,39 @@ func methodParams(r *report.Record, varying map[string][]string) string {
 		parts = append(parts, k+"="+config.FormatValue(r.Params[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// nearestLabel is the label of the clean training image nearest to x in
+// Euclidean distance (the first of equals): a 1-NN classifier trained on
+// the clean images.
+func (in *instance) nearestLabel(x []float64) int {
+	n, _ := in.train.X.Dims()
+	best, lab := math.Inf(1), -1
+	for j := 0; j < n; j++ {
+		var d float64
+		for k, v := range in.train.X.RawRowView(j) {
+			t := v - x[k]
+			d += t * t
+		}
+		if d < best {
+			best, lab = d, in.train.Labels[j]
+		}
+	}
+	return lab
+}
+
+// noisyAccuracy is the 1-NN accuracy of the corrupted inputs themselves
+// (every repeat): what de-noising starts from.
+func (in *instance) noisyAccuracy() float64 {
+	var right, all int
+	for _, x := range in.noisy {
+		n, _ := x.Dims()
+		for i := 0; i < n; i++ {
+			all++
+			if in.nearestLabel(x.RawRowView(i)) == in.test.Labels[i] {
+				right++
+			}
+		}
+	}
+	return float64(right) / float64(all)
 }

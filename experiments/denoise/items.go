@@ -46,6 +46,12 @@ func items(rec *report.Record, metric string) (claims.ItemStat, bool) {
 		f = func(r *report.Record, x []float64) float64 { return mean(x) * pixels(r) }
 	case SSEMedian:
 		f = func(r *report.Record, x []float64) float64 { return metrics.Percentile(x, 0.5) * pixels(r) }
+	case "zero_fraction":
+		// Every pre-image has the same d pixels, so the fraction of zero
+		// pixels over the good rows is the mean of the rows' fractions.
+		return claims.ItemStat{Array: "zeros", Stat: func(_ *report.Record, x []float64) float64 { return mean(x) }}, true
+	case "nn_accuracy":
+		return claims.ItemStat{Array: "nn_correct", Stat: func(_ *report.Record, x []float64) float64 { return mean(x) }}, true
 	default:
 		return claims.ItemStat{}, false
 	}

@@ -43,6 +43,9 @@ func init() {
 		"closest feature-space pairs drawn in input space over c × #PCs (Abrahamsen & Hansen Fig. 2)",
 		check, start)
 	k.Metrics = runner.MetricsOf(metricNames)
+	k.PointReason = func(string) string {
+		return "one synthetic data set: the closest pairs are a set chosen from all the points together, not independent items, so there is nothing to resample (a bootstrap over points would redraw the pairs)"
+	}
 	runner.RegisterKind(k)
 }
 

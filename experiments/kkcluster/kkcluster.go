@@ -54,6 +54,7 @@ func init() {
 	k := runner.Define("kkcluster",
 		"Huang et al. Figs. 4–6: kernel k-means (raw and HOG kernels), pre-images of the centres, purity and distances",
 		check, start)
+	k.PointReason = pointReason
 	k.Takes = methods.PreImages
 	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
@@ -569,4 +570,19 @@ func (in *instance) fig6Grid(out *runner.Output, recs []report.Record) error {
 		return err
 	}
 	return nil
+}
+
+// pointReason says why a kkcluster metric has no interval: the figures
+// are one clustering of every image, one kernel matrix and one test
+// image's neighbours, with no sample of items to resample.
+func pointReason(metric string) string {
+	switch {
+	case strings.HasPrefix(metric, "purity") || strings.HasPrefix(metric, "block_contrast"):
+		return "one kernel k-means clustering (one kernel matrix) of every image: a single outcome, with no sample of items to resample"
+	case strings.HasPrefix(metric, "refused_"):
+		return "whether an estimator accepts a kernel without derivatives is a property of the method, not a measurement on data"
+	case strings.HasPrefix(metric, "fig6_"):
+		return "one test image and its neighbours, as the paper's Fig. 6 shows: no sample of items to resample"
+	}
+	return "the pre-images of the few cluster centres of one clustering: the centres are not independent items, so there is nothing to resample"
 }

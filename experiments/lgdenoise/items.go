@@ -15,15 +15,18 @@ import (
 // Per-image arrays of a record, one per group and one over all test
 // images (suffix _<group> or _all), one entry per test image of the
 // group in test-row order, NaN where the estimator failed on it: the
-// image's APE, its SNR ratio (eq. 14), and the ratio's numerator
-// ‖x̃ − x‖² and denominator ‖x̃ − x₀‖². Every method de-noises the same
-// corrupted test images, so item i of two records' arrays is the same
-// image: the arrays are paired across methods.
+// image's APE, its SNR ratio (eq. 14), the ratio's numerator ‖x̃ − x‖² and
+// denominator ‖x̃ − x₀‖², and its detail ratio and detail error against
+// the clean image (metrics.DetailRatio, DetailError). Every method
+// de-noises the same corrupted test images, so item i of two records'
+// arrays is the same image: the arrays are paired across methods.
 const (
-	arrAPE    = "ape"
-	arrSNR    = "snr"
-	arrSNRNum = "snr_num"
-	arrSNRDen = "snr_den"
+	arrAPE       = "ape"
+	arrSNR       = "snr"
+	arrSNRNum    = "snr_num"
+	arrSNRDen    = "snr_den"
+	arrDetail    = "detail"
+	arrDetailErr = "detailerr"
 )
 
 // items says how each per-group metric follows from the record's
@@ -41,6 +44,8 @@ func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
 		{"ape_mean_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
 		{"ape_std_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Std(x) }},
 		{"snr_mean_", arrSNR, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
+		{"detail_ratio_", arrDetail, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
+		{"detail_error_", arrDetailErr, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
 	} {
 		if g, ok := strings.CutPrefix(metric, m.prefix); ok && g != "" {
 			return claims.ItemStat{Array: m.array + "_" + g, Stat: m.stat}, true

@@ -27,11 +27,21 @@
 // default, or pooled) chooses the one the table shows; claims name the
 // metric they read. No re-normalisation.
 //
-// Records also hold the per-image APE, SNR and SNR numerator and
-// denominator of each group and of all test images (items.go), NaN where
-// an image failed, so that claims comparing methods on these metrics get
-// a paired bootstrap interval over the test images (package claims,
-// Kind.Items), and the table shows each mean's and SNR's 95% interval.
+// Fine detail (Huang et al. c5–c6, "over-smoothing", "person-specific
+// details"; docs/readings.md): per image, the detail ratio
+// metrics.DetailRatio(x̃, x) = ‖∇x̃‖²/‖∇x‖² (below 1: the de-noised face is
+// smoother than the clean one) and the detail error metrics.DetailError =
+// ‖∇x̃ − ∇x‖²/‖∇x‖² (how much of the clean face's fine detail the de-noised
+// one gets wrong), forward differences on the image grid; recorded as
+// detail_ratio_<group> and detail_error_<group>, means over the group's
+// images, and noisy_detail_ratio_<group> for the noisy inputs.
+//
+// Records also hold the per-image APE, SNR, SNR numerator and denominator,
+// detail ratio and detail error of each group and of all test images
+// (items.go), NaN where an image failed, so that claims comparing methods
+// on these metrics get a paired bootstrap interval over the test images
+// (package claims, Kind.Items), and the table shows each mean's and SNR's
+// 95% interval.
 package lgdenoise
 
 import (
@@ -60,8 +70,9 @@ func init() {
 		"Huang et al. Table 1 / Fig. 7: de-noising per group (50/50 split), σ and neighbours from the data, APE and SNR",
 		check, start)
 	// 2: records carry snr_pooled_* beside snr_mean_*. 3: records carry
-	// the per-image arrays behind them (items.go).
-	k.Version = "3"
+	// the per-image arrays behind them (items.go). 4: and the detail
+	// ratio and error.
+	k.Version = "4"
 	k.Items = items
 	k.Takes = methods.Denoises
 	k.Metrics = runner.MetricsOf(metricNames)
@@ -350,17 +361,23 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 	num := make([][]float64, all+1) // SNR numerators, per group
 	den := make([][]float64, all+1) // and denominators
 	noisyAPE := make([][]float64, all+1)
+	noisyDetail := make([][]float64, all+1)
+	detail := make([][2][]float64, all+1) // detail ratio and error, per group
 	nfail := make([]int, all+1)
 	// Per-image arrays (items.go), NaN where the image failed, so that
 	// item k of a group's arrays is the same image in every record.
-	arr := make([][4][]float64, all+1) // ape, snr, numerator, denominator
+	arr := make([][6][]float64, all+1) // ape, snr, numerator, denominator, detail ratio, detail error
+	w, h := in.test.Width, in.test.Height
 	for i := 0; i < nt; i++ {
 		g := in.group[i]
 		clean := in.test.X.RawRowView(i)
 		noisy := in.noisy.RawRowView(i)
 		na := metrics.APE(noisy, clean, in.opt.apeScale)
+		nd := metrics.DetailRatio(noisy, clean, w, h)
 		noisyAPE[g] = append(noisyAPE[g], na)
 		noisyAPE[all] = append(noisyAPE[all], na)
+		noisyDetail[g] = append(noisyDetail[g], nd)
+		noisyDetail[all] = append(noisyDetail[all], nd)
 		if o.failed[i] != nil {
 			nfail[g]++
 			nfail[all]++
@@ -376,13 +393,16 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 		a := metrics.APE(zi, clean, in.opt.apeScale)
 		s := metrics.SNR(zi, noisy, clean)
 		sn, sd := metrics.SNRTerms(zi, noisy, clean)
-		for _, h := range []int{g, all} {
-			ape[h] = append(ape[h], a)
-			snr[h] = append(snr[h], s)
-			num[h] = append(num[h], sn)
-			den[h] = append(den[h], sd)
-			for j, v := range []float64{a, s, sn, sd} {
-				arr[h][j] = append(arr[h][j], v)
+		dr, de := metrics.DetailRatio(zi, clean, w, h), metrics.DetailError(zi, clean, w, h)
+		for _, k := range []int{g, all} {
+			ape[k] = append(ape[k], a)
+			snr[k] = append(snr[k], s)
+			num[k] = append(num[k], sn)
+			den[k] = append(den[k], sd)
+			detail[k][0] = append(detail[k][0], dr)
+			detail[k][1] = append(detail[k][1], de)
+			for j, v := range []float64{a, s, sn, sd, dr, de} {
+				arr[k][j] = append(arr[k][j], v)
 			}
 		}
 	}
@@ -394,16 +414,7 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 		if g < all {
 			suffix = "_" + in.groups[g]
 		}
-		a := metrics.Summarize(ape[g])
-		rec.Metrics["ape_mean"+suffix] = a.Mean
-		rec.Metrics["ape_std"+suffix] = a.Std
-		rec.Metrics["snr_mean"+suffix] = metrics.Summarize(snr[g]).Mean
-		rec.Metrics["snr_pooled"+suffix] = metrics.PooledSNR(num[g], den[g])
-		rec.Metrics["noisy_ape"+suffix] = metrics.Summarize(noisyAPE[g]).Mean
-		rec.Metrics["failed"+suffix] = float64(nfail[g])
-		for j, name := range []string{arrAPE, arrSNR, arrSNRNum, arrSNRDen} {
-			rec.Arrays[name+suffix] = arr[g][j]
-		}
+		putGroup(rec, suffix, groupScores{ape[g], snr[g], num[g], den[g], noisyAPE[g], noisyDetail[g], detail[g]}, nfail[g], arr[g])
 	}
 	rec.Set(RidgeFraction, o.ridge/float64(nt))
 	if nfail[all] > 0 {
@@ -526,4 +537,28 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	files, err := g.Save(out.Path(in.opt.figureName))
 	out.Add(files...)
 	return err
+}
+
+// groupScores are one group's per-image values over its good images.
+type groupScores struct {
+	ape, snr, num, den, noisyAPE, noisyDetail []float64
+	detail                                    [2][]float64 // ratio, error
+}
+
+// putGroup records one group's metrics (suffix _<group> or _all) and its
+// per-image arrays.
+func putGroup(rec *report.Record, suffix string, gs groupScores, nfail int, arr [6][]float64) {
+	a := metrics.Summarize(gs.ape)
+	rec.Metrics["ape_mean"+suffix] = a.Mean
+	rec.Metrics["ape_std"+suffix] = a.Std
+	rec.Metrics["snr_mean"+suffix] = metrics.Summarize(gs.snr).Mean
+	rec.Metrics["snr_pooled"+suffix] = metrics.PooledSNR(gs.num, gs.den)
+	rec.Metrics["noisy_ape"+suffix] = metrics.Summarize(gs.noisyAPE).Mean
+	rec.Metrics["detail_ratio"+suffix] = metrics.Mean(gs.detail[0])
+	rec.Metrics["detail_error"+suffix] = metrics.Mean(gs.detail[1])
+	rec.Metrics["noisy_detail_ratio"+suffix] = metrics.Mean(gs.noisyDetail)
+	rec.Metrics["failed"+suffix] = float64(nfail)
+	for j, name := range []string{arrAPE, arrSNR, arrSNRNum, arrSNRDen, arrDetail, arrDetailErr} {
+		rec.Arrays[name+suffix] = arr[j]
+	}
 }

@@ -192,7 +192,7 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestItems: every cell's per-group APE and SNR metrics are the
+// TestItems: every cell's per-group APE, SNR and detail metrics are the
 // statistic the kind declares (Kind.Items) of its per-image arrays, to
 // 1e-12 relative (the same sums in the same order; snr_pooled as the
 // ratio of the summed numerator and denominator arrays), so claims on
@@ -200,39 +200,23 @@ func TestErrors(t *testing.T) {
 // the group (6 per group, 18 over all).
 func TestItems(t *testing.T) {
 	recs, _ := run(t, cfg)
-	k, ok := runner.LookupKind("lgdenoise")
-	if !ok || k.Items == nil {
-		t.Fatal("lgdenoise declares no per-item statistics")
+	size := func(metric string) int {
+		if strings.HasSuffix(metric, "_all") {
+			return 18
+		}
+		return 6
 	}
 	for name, r := range recs {
-		n := 0
-		for metric, want := range r.Metrics {
-			st, ok := k.Items(r, metric)
-			if !ok {
-				continue
-			}
-			n++
-			var got float64
-			if st.Joint != nil {
-				cols := [][]float64{r.Arrays[st.Arrays[0]], r.Arrays[st.Arrays[1]]}
-				got = st.Joint(r, cols)
-			} else {
-				got = st.Stat(r, r.Arrays[st.Array])
-			}
-			size := 6
-			if strings.HasSuffix(metric, "_all") {
-				size = 18
-			}
-			if l := len(r.Arrays[append(st.Arrays, st.Array)[0]]); l != size {
-				t.Errorf("%s %s: %d per-image entries, want %d", name, metric, l, size)
-			}
-			if !(math.Abs(got-want) <= 1e-12*math.Abs(want)) {
-				t.Errorf("%s %s: per-image arrays give %v, the record %v", name, metric, got, want)
-			}
+		n := kindtest.ItemsReproduce(t, "lgdenoise", name, r, size)
+		// ape_mean, ape_std, snr_mean, snr_pooled, detail_ratio and
+		// detail_error for 3 groups and all.
+		if n != 24 {
+			t.Errorf("%s: %d metrics with per-item statistics, want 24", name, n)
 		}
-		// ape_mean, ape_std, snr_mean, snr_pooled for 3 groups and all.
-		if n != 16 {
-			t.Errorf("%s: %d metrics with per-item statistics, want 16", name, n)
+		// Noise adds fine detail: each independent N(0, σ²) pixel adds
+		// 2σ² in expectation to every squared difference it enters.
+		if v := r.Metrics["noisy_detail_ratio_all"]; !(v > 1) {
+			t.Errorf("%s: noisy_detail_ratio_all %v, want > 1", name, v)
 		}
 	}
 }

@@ -47,6 +47,9 @@ func init() {
 		parse, start)
 	k.Takes = methods.PreImages
 	k.Metrics = runner.MetricsOf(metricNames)
+	k.PointReason = func(string) string {
+		return "one noisy point de-noised from every training point, as the paper's figure does: the distinct pre-images are a property of that one problem, with no sample of items to resample"
+	}
 	k.Needs = runner.Needs{Model: true, Methods: "a pre-image estimator (e.g. - name: mika)", Why: "local-minima starts a pre-image iteration from each training point"}
 	// The point is checked against the data's dimension by validate too,
 	// from the dataset's options, not only once the data is loaded.

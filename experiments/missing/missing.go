@@ -19,7 +19,19 @@
 // difference between the reconstructed data and the original groundtruth
 // data", ambiguity a7); a cell records its mean and standard deviation over
 // the repetitions for every p(del), as err_mean_p05, err_std_p05, …
-// (the suffix is 100·p).
+// (the suffix is 100·p), and the error of every repetition in order, as
+// the per-item array err_p05 (NaN where the imputer failed on it).
+//
+// # Intervals over repetitions
+//
+// Repetition r of p(del) uses the same subset and deletion mask for every
+// method, so the arrays are paired across methods, repetition by
+// repetition, and err_mean_p05 is the mean of err_p05's finite entries
+// (items.go): a claim comparing methods on it ("RKPCA has the lowest
+// error at p(del) = 0.05", a best check) gets the paired BCa bootstrap
+// interval over the repetitions of the difference of the two means, and
+// its verdict is that interval's. The paper's ± is the spread over its 50
+// repetitions: the items of the interval are exactly those.
 //
 // Rows the paper reports from elsewhere (PKPCA of Sanguinetti & Lawrence)
 // can be printed beside ours with experiment.paper_rows; they are the
@@ -47,6 +59,7 @@ func init() {
 	k := runner.Define("missing",
 		"impute randomly deleted attribute values of random subsets; squared error over repetitions (Nguyen & De la Torre Table 1)",
 		check, start)
+	k.Items = items
 	k.Takes = methods.Imputes
 	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
@@ -218,9 +231,11 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	res := in.repetitions(cell)
 	var failedReps int
 	var nonconv float64
+	rec.Arrays = map[string][]float64{}
 	for pi, p := range in.opt.pdel {
 		var errs []float64
-		for _, o := range res[pi] {
+		perRep := make([]float64, len(res[pi]))
+		for r, o := range res[pi] {
 			if o.err != nil {
 				return o.err
 			}
@@ -228,13 +243,16 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			if o.failed {
 				failedReps++
 				rec.AddFailure(o.reason)
+				perRep[r] = math.NaN()
 				continue
 			}
 			errs = append(errs, o.sse)
+			perRep[r] = o.sse
 		}
 		s := metrics.Summarize(errs)
 		rec.Set(errMean(p), s.Mean)
 		rec.Set(errStd(p), s.Std)
+		rec.Arrays["err_"+pname(p)] = perRep
 	}
 	rec.Set(NonconvergedFits, nonconv)
 	rec.Set(FailedRepetitions, float64(failedReps))

@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	_ "github.com/runexp/runexp/experiments" // the kinds and the synthetic-images dataset
+	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -119,5 +121,42 @@ func TestMissingConfigErrors(t *testing.T) {
 	c.Outputs.Dir = t.TempDir()
 	if _, err := runner.Run(context.Background(), c, runner.Options{NoCache: true}); err == nil || !strings.Contains(err.Error(), "points") {
 		t.Errorf("1000 points of 36: error %v", err)
+	}
+}
+
+// TestMissingRepetitionIntervals: each record holds the error of every
+// repetition (err_p20, paired across methods: the same subsets and
+// masks), whose mean and sample standard deviation are the recorded
+// err_mean_p20 and err_std_p20; a best claim on err_mean_p20 is judged on
+// the paired bootstrap interval over the repetitions. 1-NN copies a value
+// of the same subject and beats the mean over all subjects by far more
+// than the spread of 12 repetitions.
+func TestMissingRepetitionIntervals(t *testing.T) {
+	recs, sum := run(t, head+`dataset: {name: synthetic-images, classes: 4, groups: 1, per_cell: 6, noise: 0.01}
+methods: [{name: impute-mean, label: mean}, {name: impute-nn, label: 1-NN}]
+experiment: {p_del: [0.2], repetitions: 12, points: 20}
+claims:
+  - id: c3-best
+    statement: 1-NN has the lowest error.
+    check: {type: best, metric: err_mean_p20, among: method, winner: 1-NN, sense: min}
+`)
+	for _, r := range recs {
+		e := r.Arrays["err_p20"]
+		if len(e) != 12 {
+			t.Fatalf("%v: %d per-repetition errors, want 12", r.Params["method"], len(e))
+		}
+		if got, want := metrics.Mean(e), r.Metrics["err_mean_p20"]; got != want {
+			t.Errorf("%v: mean of err_p20 %v, err_mean_p20 %v", r.Params["method"], got, want)
+		}
+		if got, want := metrics.Std(e), r.Metrics["err_std_p20"]; got != want {
+			t.Errorf("%v: std of err_p20 %v, err_std_p20 %v", r.Params["method"], got, want)
+		}
+	}
+	if len(sum.Claims) != 1 {
+		t.Fatalf("%d claims", len(sum.Claims))
+	}
+	c := sum.Claims[0]
+	if c.Basis != "interval" || c.Verdict != claims.Pass || !strings.Contains(c.CIMethod, "repetitions") || c.CIItems == nil || *c.CIItems != 12 {
+		t.Errorf("claim %s (%s), method %q, items %v; evidence %s", c.Verdict, c.Basis, c.CIMethod, c.CIItems, c.Evidence)
 	}
 }

@@ -42,4 +42,20 @@
 // are recorded as metrics tuned_<name>. The grid is expanded as a method's
 // parameter grid is (config.Method.Expand: keys sorted, the last varying
 // fastest) and each point is bound once, when the config is validated.
+//
+// # Per-image errors and intervals
+//
+// Every metric is a mean (or standard deviation) over the test images,
+// and the record keeps each image's value as an array (items.go): whole,
+// occ, nonocc per occlusion size (suffix _s<side>), mae for noise, NaN
+// where the estimator failed on the image. Every cell reconstructs the
+// same corrupted images, so the arrays pair across methods and energies
+// and claims on the metrics are judged on paired bootstrap intervals over
+// the test images. For noise the record also holds the fine detail of
+// each reconstruction against its clean image (Nguyen & De la Torre c7,
+// "preserves much more fine details"; docs/readings.md):
+// detail_ratio_mean, the mean of metrics.DetailRatio = ‖∇z‖²/‖∇x‖² (below
+// 1 smoother than the clean face), and detail_error_mean, the mean of
+// metrics.DetailError = ‖∇z − ∇x‖²/‖∇x‖², with their arrays detail and
+// detailerr.
 package robust

@@ -12,6 +12,10 @@ func init() {
 	k := runner.Define("robust",
 		"reconstruct occluded or noisy held-out images; region-wise mean absolute error, validation tuning (Nguyen & De la Torre Fig. 5, Table 2)",
 		check, start)
+	// 2: records carry the per-image errors (items.go) and, for noise,
+	// the detail ratio and error.
+	k.Version = "2"
+	k.Items = items
 	k.Takes = methods.Denoises
 	k.Metrics = runner.MetricsOf(metricNames)
 	k.Needs = runner.Needs{Model: true, Methods: "at least one estimator"}

@@ -244,3 +244,29 @@ func TestEmptySplit(t *testing.T) {
 		t.Errorf("error %v, want an empty-set error", err)
 	}
 }
+
+// TestItems: every error metric of a record is the statistic the kind
+// declares (Kind.Items) of its per-image array, one entry per test image
+// (9), so claims on them get paired intervals over the test images; the
+// identity keeps the noise, so its detail ratio is above 1 (independent
+// noise adds 2σ² in expectation to every squared difference).
+func TestItems(t *testing.T) {
+	for _, src := range []string{occlusionConfig, noiseConfig} {
+		recs, _, _ := run(t, src)
+		for name, r := range recs {
+			n := kindtest.ItemsReproduce(t, "robust", name, r, func(string) int { return 9 })
+			// whole, occ, nonocc × mean, std; or mae mean, std and the
+			// two detail means.
+			if n != 6 && n != 4 {
+				t.Errorf("%s: %d metrics with per-item statistics", name, n)
+			}
+		}
+		if src == noiseConfig {
+			for name, r := range recs {
+				if strings.Contains(name, "Base Line") && !(r.Metrics["detail_ratio_mean"] > 1) {
+					t.Errorf("%s: detail ratio %v, want > 1 for the noisy input itself", name, r.Metrics["detail_ratio_mean"])
+				}
+			}
+		}
+	}
+}

@@ -189,48 +189,69 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 }
 
 // measure records condition ci's errors on the test set: whole, occluded
-// and non-occluded regions for an occlusion, the whole image for noise;
-// and the example reconstructions. It returns the failed and non-converged
-// row counts.
+// and non-occluded regions for an occlusion, the whole image and the
+// fine detail against the clean image (metrics.DetailRatio, DetailError)
+// for noise; each as mean and standard deviation over the test images and
+// as a per-image array (items.go; NaN where the row failed, so item i is
+// the same image in every record); and the example reconstructions. It
+// returns the failed and non-converged row counts.
 func (in *instance) measure(o *outcome, ci int, rec *report.Record) (failed, nonconv int) {
 	c := &in.conds[ci]
 	n, _ := in.test.Dims()
-	var whole, occ, non []float64
+	names := []string{"whole", "occ", "nonocc"}
+	if c.test.region == nil {
+		names = []string{"mae", "detail", "detailerr"}
+	}
+	vals := make([][]float64, len(names)) // finite values, for the metrics
+	arrs := make([][]float64, len(names)) // one per image, NaN where failed
 	for i := 0; i < n; i++ {
 		r := ci*n + i
 		if o.st[r].Err != nil {
 			failed++
 			rec.AddFailure(o.st[r].Err.Error())
+			for j := range arrs {
+				arrs[j] = append(arrs[j], math.NaN())
+			}
 			continue
 		}
 		if !o.st[r].Converged && o.st[r].Iterations > 0 {
 			nonconv++
 		}
-		var reg []bool
+		z, x := o.z.RawRowView(r), in.test.RawRowView(i)
+		var v []float64
 		if c.test.region != nil {
-			reg = c.test.region[i]
+			w, a, b := metrics.RegionMAE(z, x, c.test.region[i])
+			v = []float64{w, a, b}
+		} else {
+			w, _, _ := metrics.RegionMAE(z, x, nil)
+			v = []float64{w, metrics.DetailRatio(z, x, in.set.Width, in.set.Height), metrics.DetailError(z, x, in.set.Width, in.set.Height)}
 		}
-		w, a, b := metrics.RegionMAE(o.z.RawRowView(r), in.test.RawRowView(i), reg)
-		whole = append(whole, w)
-		occ = append(occ, a)
-		non = append(non, b)
+		for j := range v {
+			vals[j] = append(vals[j], v[j])
+			arrs[j] = append(arrs[j], v[j])
+		}
 	}
-	put := func(name string, v []float64) {
-		s := metrics.Summarize(v)
-		rec.Metrics[name+"_mean"+suffix(c.name)] = s.Mean
-		rec.Metrics[name+"_std"+suffix(c.name)] = s.Std
+	if rec.Arrays == nil {
+		rec.Arrays = map[string][]float64{}
 	}
-	if c.test.region != nil {
-		put("whole", whole)
-		put("occ", occ)
-		put("nonocc", non)
-	} else {
-		put("mae", whole)
+	for j, name := range names {
+		s := metrics.Summarize(vals[j])
+		metric := name
+		switch name {
+		case "detail":
+			metric = "detail_ratio"
+		case "detailerr":
+			metric = "detail_error"
+		}
+		rec.Metrics[metric+"_mean"+suffix(c.name)] = s.Mean
+		if j == 0 || c.test.region != nil {
+			// The detail measures are read as means; their spread is
+			// in the per-image arrays.
+			rec.Metrics[metric+"_std"+suffix(c.name)] = s.Std
+		}
+		rec.Arrays[name+suffix(c.name)] = arrs[j]
 	}
 	if len(in.exRows) > 0 {
-		if rec.Arrays == nil {
-			rec.Arrays = map[string][]float64{}
-		}
 		var ex []float64
 		for _, i := range in.exRows {
 			ex = append(ex, o.z.RawRowView(ci*n+i)...)

@@ -9,7 +9,9 @@
 // inputs × starts as one batch, and the spread of the solutions is their
 // mean pairwise Euclidean distance in input space. The record holds the
 // per-input spreads; the table and figure give their mean and 5th/95th
-// percentiles against c, as the paper's Fig. 5 does.
+// percentiles against c, as the paper's Fig. 5 does. The spreads pair
+// across cells (the same inputs and starts), so claims on the spread
+// metrics get paired bootstrap intervals over the test inputs (items.go).
 package stability
 
 import (
@@ -40,6 +42,7 @@ func init() {
 	k.Takes = methods.PreImages
 	k.Metrics = runner.MetricsOf(metricNames)
 	k.Needs = runner.Needs{Model: true, Methods: "iterative pre-image estimators (e.g. mika, tikhonov)", Why: "stability starts a pre-image iteration from training points"}
+	k.Items = items
 	runner.RegisterKind(k)
 }
 

@@ -68,6 +68,44 @@ experiment: {starts: 5}
 			t.Error(err)
 		}
 	}
+	// Every spread metric is its declared statistic of the per-input
+	// spreads (Kind.Items), so claims on it get intervals.
+	k, _ := runner.LookupKind("stability")
+	for _, r := range recs {
+		for _, metric := range []string{"spread_mean", "spread_p5", "spread_median", "spread_p95"} {
+			st, ok := k.Items(&r, metric)
+			if !ok {
+				t.Fatalf("%s not declared", metric)
+			}
+			var x []float64
+			for _, v := range r.Arrays[st.Array] {
+				if v == v {
+					x = append(x, v)
+				}
+			}
+			if got, want := st.Stat(&r, x), r.Metrics[metric]; got != want {
+				t.Errorf("%v c=%v: %s from the spreads %v, recorded %v", r.Params["method"], r.Params["c"], metric, got, want)
+			}
+		}
+	}
+}
+
+// TestStabilityClaimInterval: "HR is less spread than Mika at c = 0.5" is
+// judged on the paired bootstrap interval over the 6 test inputs.
+func TestStabilityClaimInterval(t *testing.T) {
+	_, sum := run(t, head+`model: {kernel: gaussian, c: [0.5], components: 3}
+methods:
+  - {name: mika, label: Mika, params: {max_iter: 5000, tol: 1.0e-12}}
+  - {name: honeine-richard, label: HR}
+experiment: {starts: 5}
+claims:
+  - id: c4
+    statement: HR is stable where Mika is not.
+    check: {type: compare, metric: spread_mean, left: {method: HR}, op: "<", right: {method: Mika}}
+`)
+	if len(sum.Claims) != 1 || sum.Claims[0].Basis != "interval" || !strings.Contains(sum.Claims[0].CIMethod, "test inputs") {
+		t.Errorf("claims %+v", sum.Claims)
+	}
 }
 
 func TestStabilityConfigErrors(t *testing.T) {

@@ -44,16 +44,24 @@ func (sp *spec) bestInterval(id string, o Options, res *Result) {
 			key += "/" + rg.group
 		}
 		for j, r := range rg.others {
-			est, ok, why := pairedInterval(o, key, sp.metric, []*report.Record{rg.win}, "", []*report.Record{r}, "", 1)
-			if !ok {
-				res.Basis = "point: " + why
-				return
-			}
 			label := "vs " + rg.names[j]
 			if rg.group != "" {
 				label = rg.group + " " + label
 			}
-			ev = append(ev, pairEvidence{group: label, est: est, verdict: decideBest(est.CI, sd)})
+			if est, method, why, ok := tDiff(o, rg.metric, rg.win, r, 1, 1); ok {
+				if why != "" {
+					res.Basis = "point: " + why
+					return
+				}
+				ev = append(ev, pairEvidence{group: label, est: est, verdict: decideBest(est.CI, sd), method: method})
+				continue
+			}
+			est, unit, why := pairedInterval(o, key, rg.metric, []*report.Record{rg.win}, "", []*report.Record{r}, "", 1)
+			if why != "" {
+				res.Basis = "point: " + why
+				return
+			}
+			ev = append(ev, pairEvidence{group: label, est: est, verdict: decideBest(est.CI, sd), method: ciMethod(est.Repeats, unit)})
 		}
 	}
 	if len(ev) == 0 {
@@ -61,13 +69,8 @@ func (sp *spec) bestInterval(id string, o Options, res *Result) {
 		return
 	}
 	v, d := combineBest(ev, sd)
-	lo, hi, lvl := d.est.CI.Lo, d.est.CI.Hi, d.est.CI.Level
-	res.Verdict, res.Basis = v, "interval"
-	res.CILo, res.CIHi, res.CILevel, res.CIMethod = &lo, &hi, &lvl, ciMethod(d.est.Repeats)+"; deciding rival: "+d.group
-	res.Evidence += fmt.Sprintf(" | %g%% intervals of %s − rival: %s → %s", 100*lvl, sp.winner, intervalsText(ev), v)
-	if o.Counts {
-		res.Status = v
-	}
+	decide(res, o, v, d, d.method+"; deciding rival: "+d.group,
+		fmt.Sprintf("%g%% intervals of %s − rival: %s → %s", 100*d.est.CI.Level, sp.winner, intervalsText(ev), v))
 }
 
 // decideBest judges winner − rival on side sd of zero, strictly on both

@@ -24,12 +24,13 @@ func Involves(cl config.Claim, rec *report.Record, metric string) bool {
 }
 
 // CellInterval returns the 95% interval of one cell's metric from the
-// cell's per-item scores, built as the claims' intervals are (o.Items
+// cell's per-item scores, built as a value check's interval is (o.Items
 // says how the metric follows from them; o.Rand(key) seeds a bootstrap),
 // with the method's description; or, when there is none, why. A metric
 // that is a paired statistic within the record (Paired) gets its
-// t-interval over items, any other a BCa bootstrap over test items of
-// the statistic itself.
+// t-interval over items, a mean over few items (MeanT) Student's
+// t-interval, any other a BCa bootstrap over test items of the statistic
+// itself.
 func CellInterval(o Options, key string, rec *report.Record, metric string) (est stats.Estimate, method, why string) {
 	if rec.Status == report.StatusFailed {
 		return stats.Estimate{}, "", "the cell failed"
@@ -44,18 +45,12 @@ func CellInterval(o Options, key string, rec *report.Record, metric string) (est
 	if st.Paired != nil {
 		return st.Paired.interval(rec, metric, ciLevel)
 	}
-	est, ok, why = pairedInterval(o, key, metric, []*report.Record{rec}, "", nil, "", 0)
-	if !ok {
+	if est, method, why, ok := tDiff(o, metric, rec, nil, 1, 1); ok {
+		return est, method, why
+	}
+	est, unit, why := bootCells(o, key, metric, [][]*report.Record{{rec}}, nil, func(v [][]float64) float64 { return v[0][0] })
+	if why != "" {
 		return stats.Estimate{}, "", why
 	}
-	return est, cellMethod(max(o.Repeats, 1)), ""
-}
-
-// cellMethod describes a cell's bootstrap interval.
-func cellMethod(reps int) string {
-	unit := "test items"
-	if reps > 1 {
-		unit = fmt.Sprintf("test items, each with its %d corruption repeats", reps)
-	}
-	return fmt.Sprintf("BCa bootstrap (Efron 1987) over %s; %d resamples", unit, ciResamples)
+	return est, ciMethodOne(est.Repeats, unit), ""
 }

@@ -3,6 +3,7 @@ package claims
 import (
 	"fmt"
 	"math"
+	"path"
 	"sort"
 	"strings"
 
@@ -25,9 +26,9 @@ type Result struct {
 	Source    string `json:"source,omitempty"`
 	Status    string `json:"status"`
 	// Expected is the verdict the config expects (PASS unless it says
-	// expect: fail or expect: inconclusive, which expects NOT-EVALUATED);
-	// Because is the config's evidence for it; AsExpected reports whether
-	// Status equals Expected.
+	// expect: fail or expect: inconclusive); Because is the config's
+	// evidence for it, its references filled in (Expand); AsExpected
+	// reports whether Status equals Expected.
 	Expected   string `json:"expected"`
 	Because    string `json:"because,omitempty"`
 	AsExpected bool   `json:"as_expected"`
@@ -52,16 +53,27 @@ type Result struct {
 	CIHi     *float64 `json:"ci_hi,omitempty"`
 	CILevel  *float64 `json:"ci_level,omitempty"`
 	CIMethod string   `json:"ci_method,omitempty"`
+	// CIItems is the number of items (test images, repetitions, splits)
+	// the interval is over.
+	CIItems *int `json:"ci_items,omitempty"`
+	// For an INCONCLUSIVE interval verdict: Detectable is the smallest
+	// departure from the boundary these items could decide (the
+	// interval's half-width), and ItemsNeeded about how many items the
+	// observed departure would need to be decided (absent when it sits
+	// on the boundary). See detectable.
+	Detectable  *float64 `json:"detectable,omitempty"`
+	ItemsNeeded *int     `json:"items_needed,omitempty"`
 }
 
-// Expected returns the verdict a claim expects. expect: inconclusive
-// expects NOT-EVALUATED and is met by INCONCLUSIVE too (AsExpected).
+// Expected returns the verdict a claim expects: PASS, FAIL for expect:
+// fail, INCONCLUSIVE for expect: inconclusive (an interval covering the
+// boundary; a claim that could not be evaluated is not inconclusive).
 func Expected(cl config.Claim) string {
 	switch cl.Expect {
 	case "fail":
 		return Fail
 	case "inconclusive":
-		return NotEvaluated
+		return Inconclusive
 	}
 	return Pass
 }
@@ -96,12 +108,40 @@ type spec struct {
 	// rivals are a best check's groups: the named winner against every
 	// other candidate, for its interval verdict.
 	rivals []rivalGroup
+	// trends are a trend check's groups, cells in order of the parameter,
+	// for its interval verdict.
+	trends []trendGroup
+	// given restricts a value check to the items where another cell's
+	// per-item array equals a value (nil: every item).
+	given    *givenSpec
+	givenRec *report.Record
+	// o are the options the claim is judged with: a given filter reads
+	// per-item scores for the point verdict too.
+	o Options
+}
+
+// givenSpec is a value check's item filter: the items where the one cell
+// matching sel has array[item] == equals.
+type givenSpec struct {
+	sel    map[string]any
+	array  string
+	equals float64
+}
+
+// trendGroup is one group of a trend check: its cells in increasing order
+// of the parameter, and the parameter's values.
+type trendGroup struct {
+	group string
+	xs    []float64
+	recs  []*report.Record
 }
 
 // rivalGroup is one group of a best check: the named winner's cell and
-// the other candidates' cells with their names.
+// the other candidates' cells with their names, compared on metric (the
+// check's, or one of the names its pattern matched).
 type rivalGroup struct {
 	group  string
+	metric string
 	win    *report.Record
 	others []*report.Record
 	names  []string
@@ -116,6 +156,8 @@ type pair struct {
 
 var ops = []string{"<", "<=", ">", ">="}
 
+// parse reads a claim's check: its type and metric, the keys of its type
+// (parseKeys) and the rules between them (complete).
 func parse(s config.Section) (*spec, error) {
 	r := s.Reader("check")
 	sp := &spec{}
@@ -132,21 +174,40 @@ func parse(s config.Section) (*spec, error) {
 		}
 		return nil, s.Errorf("type", "check: needs type (trend, compare, value, best, ratio) and metric")
 	}
-	sel := func(key string, required bool) map[string]any {
-		v, ok := s.Values[key]
-		r.Touch(key)
-		if !ok {
-			if required {
-				r.Fail(key, "%s check needs %s: {param: value, ...}", sp.typ, key)
-			}
-			return map[string]any{}
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			r.Fail(key, "want a mapping {param: value}, got %v", v)
-		}
-		return m
+	if err := sp.parseKeys(s, r); err != nil {
+		return nil, err
 	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if err := sp.complete(s); err != nil {
+		return nil, err
+	}
+	return sp, nil
+}
+
+// selector reads the cell selector under key ({param: value, ...}): an
+// empty one when it is absent, which a required key reports.
+func selector(s config.Section, r *config.Reader, typ, key string, required bool) map[string]any {
+	v, ok := s.Values[key]
+	r.Touch(key)
+	if !ok {
+		if required {
+			r.Fail(key, "%s check needs %s: {param: value, ...}", typ, key)
+		}
+		return map[string]any{}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		r.Fail(key, "want a mapping {param: value}, got %v", v)
+	}
+	return m
+}
+
+// parseKeys reads the keys of sp's check type; errors of the keys
+// themselves stay in r.
+func (sp *spec) parseKeys(s config.Section, r *config.Reader) error {
+	sel := func(key string, required bool) map[string]any { return selector(s, r, sp.typ, key, required) }
 	switch sp.typ {
 	case "trend":
 		sp.along = r.String("along", "")
@@ -155,11 +216,8 @@ func parse(s config.Section) (*spec, error) {
 		sp.minRho = r.Float("min_rho", 0.8, func(v float64) bool { return v > 0 && v <= 1 }, "a correlation in (0, 1]")
 		sp.where = sel("where", false)
 		sp.group = strList(r, s, "group")
-		if sp.along == "" || sp.direction == "" {
-			if err := r.Err(); err != nil {
-				return nil, err
-			}
-			return nil, s.Errorf("along", "check: a trend needs along (a parameter) and direction (increasing | decreasing)")
+		if (sp.along == "" || sp.direction == "") && r.Err() == nil {
+			return s.Errorf("along", "check: a trend needs along (a parameter) and direction (increasing | decreasing)")
 		}
 	case "compare":
 		sp.left, sp.right = sel("left", true), sel("right", true)
@@ -171,6 +229,14 @@ func parse(s config.Section) (*spec, error) {
 		sp.where = sel("where", false)
 		sp.op = r.String("op", "", ops...)
 		sp.value = r.Float("value", math.NaN(), nil, "a number")
+		r.Touch("given")
+		if v, ok := s.Values["given"]; ok {
+			gs, err := parseGiven(s, v)
+			if err != nil {
+				return err
+			}
+			sp.given = gs
+		}
 	case "best":
 		sp.among = r.String("among", "method")
 		r.Touch("winner")
@@ -182,7 +248,7 @@ func parse(s config.Section) (*spec, error) {
 		sp.forAll = strList(r, s, "for_all")
 		sp.where = sel("where", false)
 		if sp.winner == "" && r.Err() == nil {
-			return nil, s.Errorf("winner", "check: a best check needs winner (the value of %q expected to win)", sp.among)
+			return s.Errorf("winner", "check: a best check needs winner (the value of %q expected to win)", sp.among)
 		}
 	case "ratio":
 		sp.left, sp.right = sel("left", true), sel("right", true)
@@ -191,17 +257,53 @@ func parse(s config.Section) (*spec, error) {
 		sp.rsum = r.String("right_summary", sp.summary, "max", "min", "mean")
 		sp.op = r.String("op", "", ops...)
 		sp.factor = r.Float("factor", 1, func(v float64) bool { return v > 0 }, "a factor > 0")
+		sp.forAll = strList(r, s, "for_all")
 	}
-	if err := r.Err(); err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+// complete checks what a check of sp's type needs once its keys are read:
+// an op, a value, a metric pattern only on a best check.
+func (sp *spec) complete(s config.Section) error {
 	if (sp.typ == "compare" || sp.typ == "value" || sp.typ == "ratio") && sp.op == "" {
-		return nil, s.Errorf("op", "check: a %s check needs op (<, <=, >, >=)", sp.typ)
+		return s.Errorf("op", "check: a %s check needs op (<, <=, >, >=)", sp.typ)
 	}
 	if sp.typ == "value" && math.IsNaN(sp.value) {
-		return nil, s.Errorf("value", "check: a value check needs value")
+		return s.Errorf("value", "check: a value check needs value")
 	}
-	return sp, nil
+	if strings.Contains(sp.metric, "*") {
+		if sp.typ != "best" {
+			return s.Errorf("metric", "check: a metric pattern (%s) is for best checks only: each metric it matches is a group", sp.metric)
+		}
+		if _, err := path.Match(sp.metric, ""); err != nil {
+			return s.Errorf("metric", "check: metric pattern %q: %v", sp.metric, err)
+		}
+	}
+	return nil
+}
+
+// parseGiven reads a value check's given: {cell: {selector}, array:
+// NAME, equals: NUMBER}.
+func parseGiven(s config.Section, v any) (*givenSpec, error) {
+	m, ok := v.(map[string]any)
+	bad := func() (*givenSpec, error) {
+		return nil, s.Errorf("given", "check: given: want {cell: {param: value, ...}, array: NAME, equals: NUMBER}: the items where that one cell's per-item array equals the number")
+	}
+	if !ok {
+		return bad()
+	}
+	for k := range m {
+		if k != "cell" && k != "array" && k != "equals" {
+			return bad()
+		}
+	}
+	cell, ok1 := m["cell"].(map[string]any)
+	arr, ok2 := m["array"].(string)
+	eq, ok3 := numeric(m["equals"])
+	if !ok1 || !ok2 || !ok3 || arr == "" {
+		return bad()
+	}
+	return &givenSpec{sel: cell, array: arr, equals: eq}, nil
 }
 
 func strList(r *config.Reader, s config.Section, key string) []string {
@@ -229,10 +331,16 @@ func strList(r *config.Reader, s config.Section, key string) []string {
 	return nil
 }
 
-// Check validates a claim's check without evaluating it.
+// Check validates a claim's check, and the references of its because:
+// text, without evaluating it.
 func Check(cl config.Claim) error {
-	_, err := parse(cl.Check)
-	return err
+	if _, err := parse(cl.Check); err != nil {
+		return err
+	}
+	if _, err := References(cl.Because); err != nil {
+		return cl.Check.Errorf("", "claim %s: %v", cl.ID, err)
+	}
+	return nil
 }
 
 // Evaluate judges a claim against the records on their single numbers
@@ -247,7 +355,17 @@ func Evaluate(cl config.Claim, recs []report.Record) Result {
 func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result) {
 	res = Result{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expected: Expected(cl), Because: cl.Because}
 	defer func() {
-		res.AsExpected = res.Status == res.Expected || (cl.Expect == "inconclusive" && res.Status == Inconclusive)
+		res.AsExpected = res.Status == res.Expected
+		if cl.Because == "" {
+			return
+		}
+		// The explanation quotes numbers and setup facts only through
+		// references filled in here, from this very verdict.
+		b, err := Expand(cl.Because, res, recs, o.Setup)
+		if err != nil {
+			b = cl.Because + " [" + err.Error() + "]"
+		}
+		res.Because = b
 	}()
 	sp, err := parse(cl.Check)
 	if err != nil {
@@ -255,6 +373,7 @@ func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result)
 		res.Verdict, res.PointVerdict, res.Basis = NotEvaluated, NotEvaluated, "point"
 		return res
 	}
+	sp.o = o
 	defer func() { sp.interval(cl.ID, o, &res) }()
 	var ok bool
 	var ev string
@@ -387,73 +506,21 @@ func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 	if len(order) == 0 {
 		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
 	}
-	sign := 1.0
-	if sp.direction == "decreasing" {
-		sign = -1
-	}
 	allOK := true
 	var ev []string
 	for _, k := range order {
-		rs := groups[k]
-		type pt struct{ x, y float64 }
-		var pts []pt
-		for _, r := range rs {
-			x, ok := numeric(r.Params[sp.along])
-			if !ok {
-				return false, "", fmt.Errorf("cell %s has no numeric %q", r.Key, sp.along)
-			}
-			y, err := metricOf(r, sp.metric)
-			if err != nil {
-				return false, "", err
-			}
-			pts = append(pts, pt{x, y})
+		tg, ys, err := sp.trendSeries(k, groups[k])
+		if err != nil {
+			return false, "", err
 		}
-		sort.SliceStable(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
-		for i := 1; i < len(pts); i++ {
-			if pts[i].x == pts[i-1].x {
-				return false, "", fmt.Errorf("several cells share %s=%v in one group: add a where or group", sp.along, pts[i].x)
-			}
+		sp.trends = append(sp.trends, tg)
+		series := make([]string, len(ys))
+		for i, y := range ys {
+			series[i] = fmt.Sprintf("%s=%s: %s", sp.along, g(tg.xs[i]), g(y))
 		}
-		if len(pts) < 2 {
-			return false, "", fmt.Errorf("a trend needs at least 2 values of %s, have %d", sp.along, len(pts))
-		}
-		xs, ys := make([]float64, len(pts)), make([]float64, len(pts))
-		var series []string
-		for i, p := range pts {
-			xs[i], ys[i] = p.x, p.y
-			series = append(series, fmt.Sprintf("%s=%s: %s", sp.along, g(p.x), g(p.y)))
-		}
-		var ok bool
-		var why string
-		switch sp.test {
-		case "spearman":
-			rho := metrics.Spearman(xs, ys)
-			if math.IsNaN(rho) {
-				// A constant series has no order: ρ is undefined (package
-				// metrics), so the claim is not judged rather than
-				// failed or passed on a made-up ρ = 0.
-				where := ""
-				if k != "" {
-					where = " (" + k + ")"
-				}
-				return false, "", fmt.Errorf("%s is constant along %s%s, so Spearman ρ is undefined [%s]; test: endpoints or monotone judge a flat series", sp.metric, sp.along, where, strings.Join(series, "; "))
-			}
-			ok = sign*rho >= sp.minRho
-			why = fmt.Sprintf("Spearman ρ = %s (need %s%s)", g(rho), map[bool]string{true: "≥ ", false: "≤ −"}[sign > 0], g(sp.minRho))
-		case "endpoints":
-			ok = sign*(ys[len(ys)-1]-ys[0]) > 0
-			why = fmt.Sprintf("first %s, last %s", g(ys[0]), g(ys[len(ys)-1]))
-		case "monotone":
-			ok = true
-			for i := 1; i < len(ys); i++ {
-				if sign*(ys[i]-ys[i-1]) < 0 {
-					ok = false
-					why = fmt.Sprintf("breaks between %s=%s and %s", sp.along, g(xs[i-1]), g(xs[i]))
-				}
-			}
-			if ok {
-				why = "monotone"
-			}
+		ok, why, err := sp.trendTest(k, tg.xs, ys, series)
+		if err != nil {
+			return false, "", err
 		}
 		allOK = allOK && ok
 		label := ""
@@ -463,6 +530,81 @@ func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 		ev = append(ev, fmt.Sprintf("%s%s %s along %s — %s [%s]", label, sp.metric, sp.direction, sp.along, why, strings.Join(series, "; ")))
 	}
 	return allOK, strings.Join(ev, " | "), nil
+}
+
+// trendSeries orders group k's cells by the parameter along which the
+// trend runs: the group with its cells and parameter values in increasing
+// order, and the metric at each. Cells sharing a value, fewer than two
+// values, and a cell without a numeric parameter or the metric are errors.
+func (sp *spec) trendSeries(k string, rs []*report.Record) (trendGroup, []float64, error) {
+	type pt struct {
+		x, y float64
+		r    *report.Record
+	}
+	var pts []pt
+	for _, r := range rs {
+		x, ok := numeric(r.Params[sp.along])
+		if !ok {
+			return trendGroup{}, nil, fmt.Errorf("cell %s has no numeric %q", r.Key, sp.along)
+		}
+		y, err := metricOf(r, sp.metric)
+		if err != nil {
+			return trendGroup{}, nil, err
+		}
+		pts = append(pts, pt{x, y, r})
+	}
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+	for i := 1; i < len(pts); i++ {
+		if pts[i].x == pts[i-1].x {
+			return trendGroup{}, nil, fmt.Errorf("several cells share %s=%v in one group: add a where or group", sp.along, pts[i].x)
+		}
+	}
+	if len(pts) < 2 {
+		return trendGroup{}, nil, fmt.Errorf("a trend needs at least 2 values of %s, have %d", sp.along, len(pts))
+	}
+	tg := trendGroup{group: k, xs: make([]float64, len(pts))}
+	ys := make([]float64, len(pts))
+	for i, p := range pts {
+		tg.xs[i], ys[i] = p.x, p.y
+		tg.recs = append(tg.recs, p.r)
+	}
+	return tg, ys, nil
+}
+
+// trendTest judges one group's series by the check's test (Spearman ρ,
+// the endpoints, or each step), with the evidence's words; a constant
+// series has no Spearman ρ and is an error.
+func (sp *spec) trendTest(k string, xs, ys []float64, series []string) (bool, string, error) {
+	sign := 1.0
+	if sp.direction == "decreasing" {
+		sign = -1
+	}
+	switch sp.test {
+	case "endpoints":
+		return sign*(ys[len(ys)-1]-ys[0]) > 0, fmt.Sprintf("first %s, last %s", g(ys[0]), g(ys[len(ys)-1])), nil
+	case "monotone":
+		ok, why := true, "monotone"
+		for i := 1; i < len(ys); i++ {
+			if sign*(ys[i]-ys[i-1]) < 0 {
+				ok = false
+				why = fmt.Sprintf("breaks between %s=%s and %s", sp.along, g(xs[i-1]), g(xs[i]))
+			}
+		}
+		return ok, why, nil
+	}
+	rho := metrics.Spearman(xs, ys)
+	if math.IsNaN(rho) {
+		// A constant series has no order: ρ is undefined (package
+		// metrics), so the claim is not judged rather than failed or
+		// passed on a made-up ρ = 0.
+		where := ""
+		if k != "" {
+			where = " (" + k + ")"
+		}
+		return false, "", fmt.Errorf("%s is constant along %s%s, so Spearman ρ is undefined [%s]; test: endpoints or monotone judge a flat series", sp.metric, sp.along, where, strings.Join(series, "; "))
+	}
+	why := fmt.Sprintf("Spearman ρ = %s (need %s%s)", g(rho), map[bool]string{true: "≥ ", false: "≤ −"}[sign > 0], g(sp.minRho))
+	return sign*rho >= sp.minRho, why, nil
 }
 
 func (sp *spec) compare(recs []report.Record) (bool, string, error) {
@@ -535,6 +677,9 @@ func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
 	if len(sel) == 0 {
 		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
 	}
+	if sp.given != nil {
+		return sp.givenCheck(recs, sel)
+	}
 	allOK := true
 	var ev []string
 	for _, r := range sel {
@@ -564,53 +709,138 @@ func (sp *spec) best(recs []report.Record) (bool, string, error) {
 	if len(order) == 0 {
 		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
 	}
+	metricsOf := []string{sp.metric}
+	if strings.Contains(sp.metric, "*") {
+		metricsOf = matchingMetrics(sel, sp.metric)
+		if len(metricsOf) == 0 {
+			return false, "", fmt.Errorf("no metric of the selected cells matches %s", sp.metric)
+		}
+	}
 	allOK := true
 	var ev []string
-	for _, k := range order {
-		var win *report.Record
-		var bestV float64
-		var bestName string
-		for _, r := range groups[k] {
-			v, err := metricOf(r, sp.metric)
+	for _, metric := range metricsOf {
+		for _, k := range order {
+			ok, e, err := sp.bestGroup(groups[k], metric, k)
 			if err != nil {
 				return false, "", err
 			}
-			name := config.FormatValue(r.Params[sp.among])
-			if name == sp.winner {
-				if win != nil {
-					return false, "", fmt.Errorf("several %s=%s cells in group %s; add for_all", sp.among, sp.winner, k)
-				}
-				win = r
-			}
-			better := bestName == "" || (sp.sense == "min" && v < bestV) || (sp.sense == "max" && v > bestV)
-			if better {
-				bestV, bestName = v, name
-			}
+			allOK = allOK && ok
+			ev = append(ev, e)
 		}
-		if win == nil {
-			return false, "", fmt.Errorf("no %s=%s cell in group %s", sp.among, sp.winner, k)
-		}
-		wv, _ := metricOf(win, sp.metric)
-		rg := rivalGroup{group: k, win: win}
-		for _, r := range groups[k] {
-			if r != win {
-				rg.others = append(rg.others, r)
-				rg.names = append(rg.names, config.FormatValue(r.Params[sp.among]))
-			}
-		}
-		sp.rivals = append(sp.rivals, rg)
-		ok := wv == bestV
-		allOK = allOK && ok
-		prefix := ""
-		if k != "" {
-			prefix = k + ": "
-		}
-		ev = append(ev, fmt.Sprintf("%s%s %s, best %s %s %s", prefix, sp.winner, g(wv), bestName, g(bestV), mark(ok)))
 	}
 	return allOK, fmt.Sprintf("%s (%s is better): %s", sp.metric, sp.sense, strings.Join(ev, "; ")), nil
 }
 
+// matchingMetrics returns the metric names of recs that match pattern,
+// sorted.
+func matchingMetrics(recs []*report.Record, pattern string) []string {
+	seen := map[string]bool{}
+	for _, r := range recs {
+		for m := range r.Metrics {
+			if ok, _ := path.Match(pattern, m); ok {
+				seen[m] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for m := range seen {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// bestGroup judges one group of a best check on one metric and records
+// its rivals for the interval verdict.
+func (sp *spec) bestGroup(cells []*report.Record, metric, k string) (bool, string, error) {
+	label := k
+	if metric != sp.metric {
+		// A pattern's groups are named by the metric they compare.
+		label = metric
+		if k != "" {
+			label += "," + k
+		}
+	}
+	var win *report.Record
+	var bestV float64
+	var bestName string
+	for _, r := range cells {
+		v, err := metricOf(r, metric)
+		if err != nil {
+			return false, "", err
+		}
+		name := config.FormatValue(r.Params[sp.among])
+		if name == sp.winner {
+			if win != nil {
+				return false, "", fmt.Errorf("several %s=%s cells in group %s; add for_all", sp.among, sp.winner, label)
+			}
+			win = r
+		}
+		better := bestName == "" || (sp.sense == "min" && v < bestV) || (sp.sense == "max" && v > bestV)
+		if better {
+			bestV, bestName = v, name
+		}
+	}
+	if win == nil {
+		return false, "", fmt.Errorf("no %s=%s cell in group %s", sp.among, sp.winner, label)
+	}
+	wv, _ := metricOf(win, metric)
+	rg := rivalGroup{group: label, metric: metric, win: win}
+	for _, r := range cells {
+		if r != win {
+			rg.others = append(rg.others, r)
+			rg.names = append(rg.names, config.FormatValue(r.Params[sp.among]))
+		}
+	}
+	sp.rivals = append(sp.rivals, rg)
+	ok := wv == bestV
+	prefix := ""
+	if label != "" {
+		prefix = label + ": "
+	}
+	return ok, fmt.Sprintf("%s%s %s, best %s %s %s", prefix, sp.winner, g(wv), bestName, g(bestV), mark(ok)), nil
+}
+
 func (sp *spec) ratio(recs []report.Record) (bool, string, error) {
+	if len(sp.forAll) == 0 {
+		return sp.ratioGroup(recs, "")
+	}
+	// One ratio per value of the for_all parameters, the left side's
+	// groups in order.
+	var order []string
+	seen := map[string]bool{}
+	for _, r := range selectRecs(recs, sp.left) {
+		k := groupKey(r, sp.forAll)
+		if !seen[k] {
+			seen[k] = true
+			order = append(order, k)
+		}
+	}
+	if len(order) == 0 {
+		return false, "", fmt.Errorf("no cell matches left %s", config.FormatValue(sp.left))
+	}
+	allOK := true
+	var ev []string
+	for _, k := range order {
+		var in []report.Record
+		for i := range recs {
+			if groupKey(&recs[i], sp.forAll) == k {
+				in = append(in, recs[i])
+			}
+		}
+		ok, e, err := sp.ratioGroup(in, k)
+		if err != nil {
+			return false, "", fmt.Errorf("%s: %w", k, err)
+		}
+		allOK = allOK && ok
+		ev = append(ev, k+": "+e)
+	}
+	return allOK, strings.Join(ev, "; "), nil
+}
+
+// ratioGroup judges a ratio check on recs (one for_all group, named
+// group, or every record).
+func (sp *spec) ratioGroup(recs []report.Record, group string) (bool, string, error) {
 	var sides [][]*report.Record
 	sum := func(sel map[string]any, how string) (float64, int, error) {
 		rs := selectRecs(recs, sel)
@@ -637,7 +867,7 @@ func (sp *spec) ratio(recs []report.Record) (bool, string, error) {
 		return false, "", err
 	}
 	ok := cmp(a, sp.op, sp.factor*b)
-	sp.pairs = []pair{{left: sides[0], right: sides[1], lsum: sp.lsum, rsum: sp.rsum}}
+	sp.pairs = append(sp.pairs, pair{group: group, left: sides[0], right: sides[1], lsum: sp.lsum, rsum: sp.rsum})
 	return ok, fmt.Sprintf("%s: %s %s (%d cells) %s %s×%s %s (%d cells) %s", sp.metric, sp.lsum, g(a), na, sp.op, g(sp.factor), sp.rsum, g(b), nb, mark(ok)), nil
 }
 

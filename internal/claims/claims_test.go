@@ -654,7 +654,7 @@ func TestCheckErrors(t *testing.T) {
 		{"best without winner", []string{"type: best", "metric: m", "among: method"}, 8, `check: a best check needs winner (the value of "method" expected to win)`},
 		{"best sense", []string{"type: best", "metric: m", "winner: A", "sense: median"}, 11, `check.sense: want one of min, max, got "median"`},
 		{"ratio summary", []string{"type: ratio", "metric: m", "left: {c: 1}", "right: {c: 2}", "op: '<'", "summary: median"}, 13, `check.summary: want one of max, min, mean, got "median"`},
-		{"unknown key", []string{"type: value", "metric: m", "op: '<'", "value: 1", "colour: red"}, 12, `check: unknown key "colour" (expected one of: metric, op, type, value, where)`},
+		{"unknown key", []string{"type: value", "metric: m", "op: '<'", "value: 1", "colour: red"}, 12, `check: unknown key "colour" (expected one of: given, metric, op, type, value, where)`},
 		{"key of another check type", []string{"type: trend", "metric: m", "along: c", "direction: increasing", "factor: 2"}, 12, `check: unknown key "factor"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

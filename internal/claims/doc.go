@@ -14,14 +14,20 @@
 //	         parameter: metric, left, right (selectors), op (< <= > >=),
 //	         factor (left op factor × right, default 1), for_all: param
 //	value    every selected cell's metric against a constant:
-//	           metric, where, op, value
+//	           metric, where, op, value, and optionally given: {cell:
+//	           {selector}, array: NAME, equals: NUMBER}, which recomputes
+//	           the metric on the items where that one cell's per-item
+//	           array equals the number ("Tikhonov's accuracy on the
+//	           digits Mika misreads")
 //	best     one selector has the best metric among alternatives within each
 //	         group: metric, among (param), winner (its value), sense (min |
-//	         max), for_all: list of params that define a group, where
+//	         max), for_all: list of params that define a group, where; a
+//	         metric pattern (ape_mean_*) makes every metric it matches a
+//	         group ("in every condition and overall")
 //	ratio    a summary (max, min, mean) of a metric over one selection
 //	         against a summary over another: metric, left, right, summary
-//	         (or left_summary and right_summary), op, factor — e.g. "the
-//	         worst D-C(n ≥ 15) beats the best least-squares cell"
+//	         (or left_summary and right_summary), op, factor, for_all —
+//	         e.g. "the worst D-C(n ≥ 15) beats the best least-squares cell"
 //
 // A selector ({method: Tikhonov, c: 50}) matches records whose parameters
 // equal the given values, compared in canonical form, so 5e-1 selects 0.5;
@@ -60,5 +66,30 @@
 // min or max over terms the fold of Bonferroni-simultaneous t-intervals,
 // judged against the check's value. The items are 5–20 splits, where a
 // bootstrap under-covers (Paired says by how much); the t-interval needs
-// no random stream.
+// no random stream. Where the metric is instead a statistic of one
+// record's per-item array (a mean APE, an accuracy), a value check gets
+// the BCa bootstrap of that statistic over the items, judged against the
+// value (value.go).
+//
+// A trend check gets one where its cells share their items (trend.go):
+// the bootstrap, all cells on the same resampled items, of the endpoints'
+// difference, of each step of a monotone trend, or of Spearman's ρ
+// against min_rho.
+//
+// Where there is no interval the verdict is the point verdict and Basis
+// says why none exists: the kind's reason (Options.PointReason: one
+// clustering, one synthetic data set, a count from the sizes) or what the
+// records lack. An INCONCLUSIVE interval verdict states the smallest
+// departure from its boundary its items could decide (the half-width) and
+// about how many items the observed departure would need (detectable).
+//
+// # Explanations
+//
+// A claim's because: text quotes measured numbers and setup facts only
+// through references filled in when the claim is judged (because.go,
+// Expand): {evidence}, {verdict}, {point}, {interval}, {detectable},
+// {metric:NAME}, and config paths such as {dataset}, {dataset.subsets},
+// {corruption}, {model.c}, {experiment.splits}. Check rejects an unknown
+// reference; cmd/runexp's TestBecauseTexts rejects a literal number the
+// evidence lacks.
 package claims

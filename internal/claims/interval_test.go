@@ -170,8 +170,10 @@ func TestIntervalFallback(t *testing.T) {
 	}
 }
 
-// TestExpectInconclusive: expect: inconclusive is met by INCONCLUSIVE (an
-// interval covering zero) as well as by NOT-EVALUATED.
+// TestExpectInconclusive: expect: inconclusive expects INCONCLUSIVE (an
+// interval covering zero) and is met by it alone: a point PASS is a
+// change, and so is NOT-EVALUATED (a claim that could not be judged is
+// not inconclusive).
 func TestExpectInconclusive(t *testing.T) {
 	na, nb := pairOf(func(i int) float64 {
 		if i < 31 {
@@ -184,8 +186,15 @@ func TestExpectInconclusive(t *testing.T) {
 	if res.Status != claims.Inconclusive || !res.AsExpected {
 		t.Errorf("status %s, as expected %v", res.Status, res.AsExpected)
 	}
+	if res.Expected != claims.Inconclusive {
+		t.Errorf("expected %q, want INCONCLUSIVE", res.Expected)
+	}
 	res = claims.EvaluateWith(cs[0], []report.Record{itemRec("A", na), itemRec("B", nb)}, itemOpts(false, 1))
 	if res.Status != claims.Pass || res.AsExpected {
 		t.Errorf("point status %s, as expected %v", res.Status, res.AsExpected)
+	}
+	res = claims.EvaluateWith(cs[0], []report.Record{itemRec("A", na)}, itemOpts(true, 1))
+	if res.Status != claims.NotEvaluated || res.AsExpected {
+		t.Errorf("no right cell: status %s, as expected %v", res.Status, res.AsExpected)
 	}
 }

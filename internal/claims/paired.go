@@ -46,36 +46,9 @@ type Paired struct {
 // interval returns the t-interval of the paired statistic for rec (see
 // Paired), its ci_method, or why there is none.
 func (p *Paired) interval(rec *report.Record, metric string, level float64) (stats.Estimate, string, string) {
-	if len(p.Arrays) == 0 || p.Terms == nil {
-		return stats.Estimate{}, "", fmt.Sprintf("%s declares no paired arrays", metric)
-	}
-	n := -1
-	cols := make([][]float64, len(p.Arrays))
-	for j, name := range p.Arrays {
-		x, ok := rec.Arrays[name]
-		if !ok || (n >= 0 && len(x) != n) {
-			return stats.Estimate{}, "", fmt.Sprintf("cell %s: per-item array %s is missing or not paired with %s", rec.Key, name, p.Arrays[0])
-		}
-		n = len(x)
-		cols[j] = x
-	}
-	// terms[j] holds term j's value on every item.
-	var terms [][]float64
-	row := make([]float64, len(cols))
-	for i := range n {
-		for j := range cols {
-			row[j] = cols[j][i]
-		}
-		t := p.Terms(row)
-		if terms == nil {
-			terms = make([][]float64, len(t))
-		}
-		if len(t) != len(terms) || len(t) == 0 {
-			return stats.Estimate{}, "", fmt.Sprintf("cell %s: item %d has %d terms of %s, item 0 %d", rec.Key, i, len(t), metric, len(terms))
-		}
-		for j, v := range t {
-			terms[j] = append(terms[j], v)
-		}
+	terms, n, why := p.terms(rec, metric)
+	if why != "" {
+		return stats.Estimate{}, "", why
 	}
 	if n < 2 {
 		return stats.Estimate{}, "", fmt.Sprintf("cell %s has %d %s; an interval over them needs at least 2", rec.Key, max(n, 0), p.Unit)
@@ -103,7 +76,54 @@ func (p *Paired) interval(rec *report.Record, metric string, level float64) (sta
 	if p.Fold != "min" && p.Fold != "max" {
 		return stats.Estimate{}, "", fmt.Sprintf("%s: unknown fold %q", metric, p.Fold)
 	}
+	return p.foldIntervals(rec, metric, terms, level)
+}
+
+// terms evaluates Terms on every item of rec's paired arrays: terms[j]
+// holds term j's value on each of the n items; why says why not.
+func (p *Paired) terms(rec *report.Record, metric string) (terms [][]float64, n int, why string) {
+	if len(p.Arrays) == 0 || p.Terms == nil {
+		return nil, 0, fmt.Sprintf("%s declares no paired arrays", metric)
+	}
+	n = -1
+	cols := make([][]float64, len(p.Arrays))
+	for j, name := range p.Arrays {
+		x, ok := rec.Arrays[name]
+		if !ok || (n >= 0 && len(x) != n) {
+			return nil, 0, fmt.Sprintf("cell %s: per-item array %s is missing or not paired with %s", rec.Key, name, p.Arrays[0])
+		}
+		n = len(x)
+		cols[j] = x
+	}
+	row := make([]float64, len(cols))
+	for i := range n {
+		for j := range cols {
+			row[j] = cols[j][i]
+		}
+		t := p.Terms(row)
+		if terms == nil {
+			terms = make([][]float64, len(t))
+		}
+		if len(t) != len(terms) || len(t) == 0 {
+			return nil, 0, fmt.Sprintf("cell %s: item %d has %d terms of %s, item 0 %d", rec.Key, i, len(t), metric, len(terms))
+		}
+		for j, v := range t {
+			terms[j] = append(terms[j], v)
+		}
+	}
+	return terms, n, ""
+}
+
+// foldIntervals folds the terms' simultaneous t-intervals (Bonferroni,
+// each at 1 − (1 − level)/m) by p.Fold, min or max: the fold of the
+// means, of the lower and of the upper ends.
+func (p *Paired) foldIntervals(rec *report.Record, metric string, terms [][]float64, level float64) (stats.Estimate, string, string) {
+	m := len(terms)
 	each := 1 - (1-level)/float64(m)
+	pick := math.Min
+	if p.Fold == "max" {
+		pick = math.Max
+	}
 	var est stats.Estimate
 	for j, x := range terms {
 		e, err := stats.TMean(x, each)
@@ -114,17 +134,13 @@ func (p *Paired) interval(rec *report.Record, metric string, level float64) (sta
 			est = e
 			continue
 		}
-		pick := math.Min
-		if p.Fold == "max" {
-			pick = math.Max
-		}
 		est.Mean, est.CI.Lo, est.CI.Hi = pick(est.Mean, e.Mean), pick(est.CI.Lo, e.CI.Lo), pick(est.CI.Hi, e.CI.Hi)
 	}
 	est.CI.Level = level
 	if why := reproduces(rec, metric, est.Mean); why != "" {
 		return stats.Estimate{}, "", why
 	}
-	return est, fmt.Sprintf("%s of %d simultaneous Student t-intervals over %d %s (Bonferroni, each at %s%%; few items: a bootstrap under-covers)", p.Fold, m, n, p.Unit, g(100*each)), ""
+	return est, fmt.Sprintf("%s of %d simultaneous Student t-intervals over %d %s (Bonferroni, each at %s%%; few items: a bootstrap under-covers)", p.Fold, m, len(terms[0]), p.Unit, g(100*each)), ""
 }
 
 // reproduces says why got is not the record's metric, or "".
@@ -134,48 +150,4 @@ func reproduces(rec *report.Record, metric string, got float64) string {
 		return fmt.Sprintf("cell %s: the paired per-item scores give %s %s, the record %s", rec.Key, metric, g(got), g(want))
 	}
 	return ""
-}
-
-// valueInterval gives a value check the interval verdict where every
-// judged cell's metric is a paired statistic (Paired): PASS when each
-// cell's interval lies on the claimed side of the value, FAIL when one
-// lies on the other side, INCONCLUSIVE otherwise (combine). The interval
-// reported is the deciding cell's, of the metric itself.
-func (sp *spec) valueInterval(o Options, res *Result) {
-	if o.Items == nil {
-		res.Basis = "point: no per-item scores"
-		return
-	}
-	sd := side(sp.op)
-	var ev []pairEvidence
-	for _, r := range sp.cells {
-		st, ok := o.Items(r, sp.metric)
-		if !ok {
-			res.Basis = fmt.Sprintf("point: %s has no per-item scores", sp.metric)
-			return
-		}
-		if st.Paired == nil {
-			// A bootstrap of a single cell's statistic against a
-			// constant is not built: the point verdict stands.
-			res.Basis = fmt.Sprintf("point: %s is not a paired statistic; a value check gets an interval only for one", sp.metric)
-			return
-		}
-		est, method, why := st.Paired.interval(r, sp.metric, ciLevel)
-		if why != "" {
-			res.Basis = "point: " + why
-			return
-		}
-		ev = append(ev, pairEvidence{group: r.Key, est: est, verdict: stats.Decide(est.CI, sd, sp.value), bound: sp.value, method: method})
-	}
-	if len(ev) == 0 {
-		return
-	}
-	v, d := combine(ev, sd)
-	lo, hi, lvl := d.est.CI.Lo, d.est.CI.Hi, d.est.CI.Level
-	res.Verdict, res.Basis = v, "interval"
-	res.CILo, res.CIHi, res.CILevel, res.CIMethod = &lo, &hi, &lvl, d.method
-	res.Evidence += fmt.Sprintf(" | %g%% interval of %s against %s: %s → %s", 100*lvl, sp.metric, g(sp.value), intervalsText(ev), v)
-	if o.Counts {
-		res.Status = v
-	}
 }

@@ -1,6 +1,7 @@
 package claims_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -198,4 +199,33 @@ func TestPairedNotReproduced(t *testing.T) {
 	if res.Basis == "interval" || !strings.Contains(res.Basis, "at least 2") {
 		t.Errorf("one split: basis %q; want the point verdict, an interval needs 2 splits", res.Basis)
 	}
+}
+
+// TestDetectableAsymmetric: a max over points gets the fold of
+// simultaneous intervals, [max lo, max hi], which need not be symmetric
+// about the max of the means. An INCONCLUSIVE "gain_max > v" with the
+// estimate below v reports as detectable the interval's reach above the
+// estimate (hi − estimate), and the items the departure would need from
+// it: n·(reach/departure)².
+func TestDetectableAsymmetric(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 9))
+	for range 50 {
+		r := splitRec(rnd, 5, 0)
+		est := r.Metrics["gain_max"]
+		v := est + 0.3
+		res := claims.EvaluateWith(valueClaim(t, "gain_max", ">", v), []report.Record{r}, splitOpts())
+		if res.Verdict != claims.Inconclusive {
+			continue
+		}
+		reach := *res.CIHi - est
+		if res.Detectable == nil || math.Abs(*res.Detectable-reach) > 1e-9 {
+			t.Fatalf("detectable %v, want the reach %v of [%v, %v] above %v", res.Detectable, reach, *res.CILo, *res.CIHi, est)
+		}
+		want := int(5*(reach/0.3)*(reach/0.3) + 0.999999)
+		if res.ItemsNeeded == nil || (*res.ItemsNeeded != want && *res.ItemsNeeded != want+1) {
+			t.Fatalf("items needed %v, want about %d", res.ItemsNeeded, want)
+		}
+		return
+	}
+	t.Fatal("no draw was INCONCLUSIVE")
 }

@@ -166,8 +166,11 @@ type Claim struct {
 	Source    string
 	Check     Section
 	// Expect is the verdict the claim is known to get on our data: ""
-	// (PASS), "fail" or "inconclusive" (NOT-EVALUATED). Because names the
-	// evidence for an expectation other than PASS and is required with it.
+	// (PASS), "fail" or "inconclusive" (an interval covering the
+	// boundary). Because names the evidence for an expectation other than
+	// PASS and is required with it; it quotes numbers and setup only
+	// through references filled in when the claim is judged (package
+	// claims, Expand).
 	Expect, Because string
 	Line            int
 }

@@ -80,8 +80,14 @@
 //	    std:    string — our metric printed as "± std" after ours
 //	claims:     list of the paper's claims, each checked as pass/fail
 //	  - id:     string, required
-//	    statement, source: string
+//	    statement, source: string — source cites the paper claim tested,
+//	            paper-values/<paper>.yaml#claims/c3 (the scoreboard
+//	            accounts for every paper claim by it)
 //	    check:  mapping — a declarative check (see package claims)
+//	    expect: pass | fail | inconclusive — the verdict known on our data
+//	    because: string, required with expect — the evidence, quoting
+//	            numbers and setup only through references ({evidence},
+//	            {dataset.subsets}, {metric:NAME}; package claims, Expand)
 //
 // # Collections
 //

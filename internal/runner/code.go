@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 
 	"github.com/runexp/runexp"
@@ -61,12 +62,26 @@ func newCodeIndex(fsys fs.FS) (*codefp.Index, error) {
 // splits) to goroutines whose results the caller stores by index. They never count
 // in a fingerprint, so improving them does not recompute every cell. Code
 // that can change a record's numbers must not live in them.
+//
+// The claims (package internal/claims) are bookkeeping too: they judge
+// records in the report stage, which runs on every run, cached cells or
+// not, and never compute a record's value. The kinds reach them only
+// through the declarations of their per-item statistics (Kind.Items), so
+// without this a change to a check would recompute every cell of every
+// kind that declares one.
 func bookkeeping() []string {
-	return []string{
+	out := []string{
 		"internal/runner/cache.go", "internal/runner/code.go", "internal/runner/shard.go", "internal/runner/names.go",
 		"internal/codefp/codefp.go", "internal/codefp/doc.go",
 		"internal/par/par.go", "internal/par/doc.go", "internal/par/cputime_linux.go", "internal/par/cputime_other.go",
 	}
+	claims, _ := fs.Glob(runexp.Sources, "internal/claims/*.go")
+	for _, f := range claims {
+		if !strings.HasSuffix(f, "_test.go") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // CodeFingerprint returns the fingerprint of the code reached from file,

@@ -66,6 +66,11 @@ type Kind struct {
 	// Needs is what the kind asks of every config's model and methods
 	// beyond its own options; Validate checks it after Parse.
 	Needs Needs
+	// PointReason, when set, says why a metric of the kind's records has
+	// no per-item evidence ("one clustering of every image: nothing to
+	// resample"), the reason a claim on it keeps its point verdict
+	// (claims.Options.PointReason); "" for the generic reason.
+	PointReason func(metric string) string
 	// Repeats marks a kind that honours repeats: N (config.Repeats): it
 	// runs every cell on N corruption draws, draw r seeded by
 	// RepeatSeed(root, r) and shared by every method, and concatenates

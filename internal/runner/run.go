@@ -564,9 +564,10 @@ func claimOptions(c *config.Config) claims.Options {
 		// inside the item-to-item spread judged a PASS on single numbers.
 		Counts: true,
 		Rand:   func(key string) *rand.Rand { return NewRand(c.Seed, key) },
+		Setup:  claims.ConfigSetup(c),
 	}
 	if k, ok := LookupKind(c.Kind); ok {
-		copt.Items = k.Items
+		copt.Items, copt.PointReason = k.Items, k.PointReason
 	}
 	return copt
 }

@@ -27,6 +27,7 @@ const (
 	NotReproduced
 	Inconclusive
 	NotEvaluated
+	NotTestable
 	NotRun
 	nCategories
 )
@@ -38,6 +39,7 @@ var categoryNames = [nCategories]string{
 	"not reproduced",
 	"inconclusive",
 	"not evaluated",
+	"not testable here",
 	"not run",
 }
 
@@ -90,6 +92,10 @@ type Cell struct {
 	HasCI               bool
 	CILo, CIHi, CILevel float64
 	CIMethod            string
+	// Basis is claims.json's verdict_basis ("interval", or "point: why
+	// no interval"); Evidence its evidence, which the because: text's
+	// references are filled from.
+	Basis, Evidence string
 }
 
 // Column is one config of a base's table: the base itself or a variant.
@@ -111,11 +117,16 @@ type Column struct {
 type Row struct {
 	ID, Statement, Source string
 	// Expect ("" for PASS, "fail", "inconclusive") and Because are the
-	// base config's expectation.
+	// base config's expectation, Because with its references filled in
+	// from the base's verdict, records and config (claims.Expand).
 	Expect, Because string
-	Base            Cell
-	Variants        []Cell // one per Table.Variants
-	Category        Category
+	// Paper is the paper claim the row tests (c1, c2, …: the fragment of
+	// its source, paper-values/<paper>.yaml#claims/c1), "" when the row
+	// is a check beyond the paper's claims.
+	Paper    string
+	Base     Cell
+	Variants []Cell // one per Table.Variants
+	Category Category
 }
 
 // Table is a base config with its variants' columns and a row per claim.
@@ -131,6 +142,11 @@ type Paper struct {
 	ID, Title string
 	Tables    []Table
 	Totals    Totals
+	// Accounts holds one entry per claim of the paper's paper-values file
+	// (none when it was not read), and Unaccounted the ids of those that
+	// no base config tests and no accounting file declares (account.go).
+	Accounts    []Account
+	Unaccounted []string
 }
 
 // Board is the whole scoreboard.
@@ -140,6 +156,8 @@ type Board struct {
 	Papers  []Paper
 	Totals  Totals
 	Configs int
+	// Basis counts the base rows' verdicts by their basis (see Bases).
+	Basis Bases
 	// NotRun lists the configs without a folder in the results root;
 	// Unknown the folders of the root that no config names.
 	NotRun, Unknown []string
@@ -159,6 +177,30 @@ type Board struct {
 // has a claim its base lacks, a results root that is not a directory, and
 // a malformed claims.json are errors.
 func Build(cfgs []*config.Config, root string, title func(paper string) string) (*Board, error) {
+	return BuildWith(cfgs, root, Inputs{Title: title})
+}
+
+// Inputs are what BuildWith reads beside the configs and the results.
+type Inputs struct {
+	// Title gives a paper's title from its id ("" when unknown).
+	Title func(paper string) string
+	// Claims gives a paper's claims from its paper-values file; nil, or
+	// ok false, when they are not known (the paper is then not
+	// accounted for).
+	Claims func(paper string) ([]config.PaperClaim, bool)
+	// Accounting holds the accounting files, by paper.
+	Accounting map[string]*config.Accounting
+}
+
+// BuildWith is Build that also accounts for every claim of each paper's
+// paper-values file (Inputs.Claims): tested by the base configs' rows
+// citing it, combined from other claims (an aggregate) or declared not
+// testable here (Inputs.Accounting; account.go).
+func BuildWith(cfgs []*config.Config, root string, in Inputs) (*Board, error) {
+	title := in.Title
+	if title == nil {
+		title = func(string) string { return "" }
+	}
 	fi, err := os.Stat(root)
 	if err != nil {
 		return nil, fmt.Errorf("scoreboard: results root: %w", err)
@@ -166,50 +208,71 @@ func Build(cfgs []*config.Config, root string, title func(paper string) string) 
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("scoreboard: results root %s is not a directory", root)
 	}
-	byFile := map[string]*config.Config{}
+	bd := &builder{b: &Board{Root: root, Configs: len(cfgs)}, root: root, byFile: map[string]*config.Config{},
+		results: map[string]map[string]Cell{}, run: map[string]bool{}, extra: map[string][]string{}}
 	for _, c := range cfgs {
 		f := filepath.Base(c.File)
-		if _, dup := byFile[f]; dup {
+		if _, dup := bd.byFile[f]; dup {
 			return nil, fmt.Errorf("scoreboard: two configs named %s", f)
 		}
-		byFile[f] = c
+		bd.byFile[f] = c
 	}
-	// baseOf resolves variants of variants to the first config without
-	// variant_of.
-	baseOf := func(c *config.Config) (*config.Config, error) {
-		seen := map[string]bool{}
-		for c.VariantOf != "" {
-			if seen[c.Name] {
-				return nil, fmt.Errorf("scoreboard: %s: variant_of forms a cycle", c.File)
-			}
-			seen[c.Name] = true
-			b, ok := byFile[c.VariantOf]
-			if !ok {
-				return nil, fmt.Errorf("scoreboard: %s: variant_of %s is not among the configs read", c.File, c.VariantOf)
-			}
-			c = b
+	if err := bd.readResults(cfgs); err != nil {
+		return nil, err
+	}
+	variants, err := bd.variants(cfgs)
+	if err != nil {
+		return nil, err
+	}
+	papers := map[string]*Paper{}
+	for _, base := range bd.bases {
+		t := bd.table(base, variants[base.Name])
+		p := papers[base.Paper]
+		if p == nil {
+			p = &Paper{ID: base.Paper, Title: title(base.Paper)}
+			papers[base.Paper] = p
 		}
-		return c, nil
+		p.Tables = append(p.Tables, t)
+		p.Totals.add(t.Totals)
 	}
-	b := &Board{Root: root, Configs: len(cfgs)}
-	tables := map[string]*Table{} // base name → table
-	var bases []*config.Config
-	results := map[string]map[string]Cell{}
-	run := map[string]bool{}
-	extra := map[string][]string{}
+	if err := bd.addPapers(papers, in); err != nil {
+		return nil, err
+	}
+	if err := bd.unknownFolders(); err != nil {
+		return nil, err
+	}
+	return bd.b, nil
+}
+
+// builder holds what BuildWith has read so far: the configs by file name,
+// each config's claims.json cells, whether it ran, the claims its results
+// list but it no longer states, and the base configs in order.
+type builder struct {
+	b       *Board
+	root    string
+	byFile  map[string]*config.Config
+	results map[string]map[string]Cell
+	run     map[string]bool
+	extra   map[string][]string
+	bases   []*config.Config
+}
+
+// readResults reads every config's claims.json, noting the configs not
+// run, without claims, the claims their results list but they do not
+// state, and the base configs (no variant_of).
+func (bd *builder) readResults(cfgs []*config.Config) error {
 	for _, c := range cfgs {
-		dir := filepath.Join(root, c.Name)
-		cells, ok, err := readClaims(dir)
+		cells, ok, err := readClaims(filepath.Join(bd.root, c.Name))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		run[c.Name] = ok
-		results[c.Name] = cells
+		bd.run[c.Name] = ok
+		bd.results[c.Name] = cells
 		if !ok {
-			b.NotRun = append(b.NotRun, c.Name)
+			bd.b.NotRun = append(bd.b.NotRun, c.Name)
 		}
 		if len(c.Claims) == 0 {
-			b.NoClaims = append(b.NoClaims, c.Name)
+			bd.b.NoClaims = append(bd.b.NoClaims, c.Name)
 		}
 		have := map[string]bool{}
 		for _, cl := range c.Claims {
@@ -217,31 +280,46 @@ func Build(cfgs []*config.Config, root string, title func(paper string) string) 
 		}
 		for id := range cells {
 			if !have[id] {
-				extra[c.Name] = append(extra[c.Name], id)
+				bd.extra[c.Name] = append(bd.extra[c.Name], id)
 			}
 		}
-		slices.Sort(extra[c.Name])
+		slices.Sort(bd.extra[c.Name])
 		if c.VariantOf == "" {
-			bases = append(bases, c)
+			bd.bases = append(bd.bases, c)
 		}
 	}
-	col := func(c *config.Config, base string) Column {
-		label := strings.TrimPrefix(strings.TrimPrefix(c.Name, base), "-")
-		if c.Name == base || label == "" {
-			label = c.Name
+	slices.Sort(bd.b.NotRun)
+	slices.Sort(bd.b.NoClaims)
+	return nil
+}
+
+// baseOf resolves variants of variants to the first config without
+// variant_of.
+func (bd *builder) baseOf(c *config.Config) (*config.Config, error) {
+	seen := map[string]bool{}
+	for c.VariantOf != "" {
+		if seen[c.Name] {
+			return nil, fmt.Errorf("scoreboard: %s: variant_of forms a cycle", c.File)
 		}
-		return Column{Name: c.Name, Label: label, Title: c.Title, Reading: c.Reading, Diagnostic: c.Diagnostic,
-			Run: run[c.Name], Dir: filepath.Join(root, c.Name), Extra: extra[c.Name]}
+		seen[c.Name] = true
+		b, ok := bd.byFile[c.VariantOf]
+		if !ok {
+			return nil, fmt.Errorf("scoreboard: %s: variant_of %s is not among the configs read", c.File, c.VariantOf)
+		}
+		c = b
 	}
-	for _, c := range bases {
-		tables[c.Name] = &Table{Base: col(c, c.Name)}
-	}
+	return c, nil
+}
+
+// variants groups the variants by base name, refusing one of another
+// paper than its base or with a claim its base lacks.
+func (bd *builder) variants(cfgs []*config.Config) (map[string][]*config.Config, error) {
 	variants := map[string][]*config.Config{}
 	for _, c := range cfgs {
 		if c.VariantOf == "" {
 			continue
 		}
-		base, err := baseOf(c)
+		base, err := bd.baseOf(c)
 		if err != nil {
 			return nil, err
 		}
@@ -259,42 +337,58 @@ func Build(cfgs []*config.Config, root string, title func(paper string) string) 
 		}
 		variants[base.Name] = append(variants[base.Name], c)
 	}
-	papers := map[string]*Paper{}
-	for _, base := range bases {
-		t := tables[base.Name]
-		vs := variants[base.Name]
+	for _, vs := range variants {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Name < vs[j].Name })
-		vclaims := make([]map[string]bool, len(vs))
-		for i, v := range vs {
-			t.Variants = append(t.Variants, col(v, base.Name))
-			vclaims[i] = map[string]bool{}
-			for _, cl := range v.Claims {
-				vclaims[i][cl.ID] = true
-			}
-		}
-		for _, cl := range base.Claims {
-			r := Row{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expect: cl.Expect, Because: cl.Because}
-			r.Base = cell(results[base.Name], run[base.Name], cl.ID, true)
-			passElsewhere := false
-			for i, v := range vs {
-				vc := cell(results[v.Name], run[v.Name], cl.ID, vclaims[i][cl.ID])
-				r.Variants = append(r.Variants, vc)
-				if !v.Diagnostic && vc.Run && vc.Present && vc.Verdict == Pass {
-					passElsewhere = true
-				}
-			}
-			r.Category = categorise(r.Base, passElsewhere)
-			t.Totals[r.Category]++
-			t.Rows = append(t.Rows, r)
-		}
-		p := papers[base.Paper]
-		if p == nil {
-			p = &Paper{ID: base.Paper, Title: title(base.Paper)}
-			papers[base.Paper] = p
-		}
-		p.Tables = append(p.Tables, *t)
-		p.Totals.add(t.Totals)
 	}
+	return variants, nil
+}
+
+// column is config c's column in the table of base.
+func (bd *builder) column(c *config.Config, base string) Column {
+	label := strings.TrimPrefix(strings.TrimPrefix(c.Name, base), "-")
+	if c.Name == base || label == "" {
+		label = c.Name
+	}
+	return Column{Name: c.Name, Label: label, Title: c.Title, Reading: c.Reading, Diagnostic: c.Diagnostic,
+		Run: bd.run[c.Name], Dir: filepath.Join(bd.root, c.Name), Extra: bd.extra[c.Name]}
+}
+
+// table is base's table: a row per claim of the base, with its verdict
+// under the base and each variant (vs, sorted), its category and its
+// because: text filled in; it counts each base row's basis in the board.
+func (bd *builder) table(base *config.Config, vs []*config.Config) Table {
+	t := Table{Base: bd.column(base, base.Name)}
+	vclaims := make([]map[string]bool, len(vs))
+	for i, v := range vs {
+		t.Variants = append(t.Variants, bd.column(v, base.Name))
+		vclaims[i] = map[string]bool{}
+		for _, cl := range v.Claims {
+			vclaims[i][cl.ID] = true
+		}
+	}
+	for _, cl := range base.Claims {
+		r := Row{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expect: cl.Expect, Paper: paperClaim(cl)}
+		r.Base = cell(bd.results[base.Name], bd.run[base.Name], cl.ID, true)
+		r.Because = because(cl, base, r.Base, filepath.Join(bd.root, base.Name))
+		bd.b.Basis.add(base.Name, cl.ID, r.Base)
+		passElsewhere := false
+		for i, v := range vs {
+			vc := cell(bd.results[v.Name], bd.run[v.Name], cl.ID, vclaims[i][cl.ID])
+			r.Variants = append(r.Variants, vc)
+			if !v.Diagnostic && vc.Run && vc.Present && vc.Verdict == Pass {
+				passElsewhere = true
+			}
+		}
+		r.Category = categorise(r.Base, passElsewhere)
+		t.Totals[r.Category]++
+		t.Rows = append(t.Rows, r)
+	}
+	return t
+}
+
+// addPapers accounts for each paper's claims and adds the papers with
+// claims to the board, in id order, with their tables in name order.
+func (bd *builder) addPapers(papers map[string]*Paper, in Inputs) error {
 	ids := make([]string, 0, len(papers))
 	for id := range papers {
 		ids = append(ids, id)
@@ -302,31 +396,38 @@ func Build(cfgs []*config.Config, root string, title func(paper string) string) 
 	slices.Sort(ids)
 	for _, id := range ids {
 		p := papers[id]
+		if err := account(p, in); err != nil {
+			return err
+		}
 		if p.Totals.Claims() == 0 {
 			// A paper whose configs state no claim (the cross-paper
 			// matrix) has no row to show; NoClaims lists its configs.
 			continue
 		}
 		sort.Slice(p.Tables, func(i, j int) bool { return p.Tables[i].Base.Name < p.Tables[j].Base.Name })
-		b.Papers = append(b.Papers, *p)
-		b.Totals.add(p.Totals)
+		bd.b.Papers = append(bd.b.Papers, *p)
+		bd.b.Totals.add(p.Totals)
 	}
-	slices.Sort(b.NotRun)
-	slices.Sort(b.NoClaims)
-	ents, err := os.ReadDir(root)
+	return nil
+}
+
+// unknownFolders lists the folders of the results root that no config
+// names.
+func (bd *builder) unknownFolders() error {
+	ents, err := os.ReadDir(bd.root)
 	if err != nil {
-		return nil, fmt.Errorf("scoreboard: %w", err)
+		return fmt.Errorf("scoreboard: %w", err)
 	}
 	for _, e := range ents {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		if _, ok := results[e.Name()]; !ok {
-			b.Unknown = append(b.Unknown, e.Name())
+		if _, ok := bd.results[e.Name()]; !ok {
+			bd.b.Unknown = append(bd.b.Unknown, e.Name())
 		}
 	}
-	slices.Sort(b.Unknown)
-	return b, nil
+	slices.Sort(bd.b.Unknown)
+	return nil
 }
 
 // categorise applies the package's definitions to a claim's base cell and
@@ -372,6 +473,8 @@ type claimRecord struct {
 	Status   string   `json:"status"`
 	Verdict  string   `json:"verdict"`
 	Point    string   `json:"point_verdict"`
+	Basis    string   `json:"verdict_basis"`
+	Evidence string   `json:"evidence"`
 	CILo     *float64 `json:"ci_lo"`
 	CIHi     *float64 `json:"ci_hi"`
 	CILevel  *float64 `json:"ci_level"`
@@ -421,7 +524,7 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 		if _, dup := cells[r.ID]; dup {
 			return nil, false, fmt.Errorf("scoreboard: %s: claim %q appears twice", path, r.ID)
 		}
-		c := Cell{Verdict: v, Point: r.Point, CIMethod: r.CIMethod}
+		c := Cell{Verdict: v, Point: r.Point, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence}
 		if r.CILo != nil && r.CIHi != nil {
 			c.HasCI, c.CILo, c.CIHi = true, *r.CILo, *r.CIHi
 			if r.CILevel != nil {

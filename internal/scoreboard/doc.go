@@ -19,7 +19,23 @@
 //     passes;
 //   - not evaluated: the base's verdict is NOT-EVALUATED, or the claim is
 //     missing from the base's claims.json;
+//   - not testable here: a claim of the paper's paper-values file that no
+//     config can test, declared with its reason in
+//     configs/accounting/<paper>.yaml; counted once per paper claim;
 //   - not run: the base config has no folder in the results root.
+//
+// # Accounting
+//
+// Every claim of a paper's paper-values file (../shared/paper-values/
+// <paper>.yaml, claims c1, c2, …) is accounted for (account.go): tested by
+// the base rows whose source cites it (paper-values/<paper>.yaml#claims/c3),
+// or declared in the paper's accounting file either as an aggregate of
+// other claims (counted as one more row, in the category its rows
+// combine to) or as not testable here. A claim none of these covers is
+// listed as not accounted for; cmd/runexp's TestEveryPaperClaimAccounted
+// fails then. The board also counts the base rows by the basis of their
+// verdict (Bases): decided by an interval, inconclusive intervals, point
+// verdicts with the reason no interval exists.
 //
 // The verdict is claims.json's "verdict" (PASS, FAIL, INCONCLUSIVE,
 // NOT-EVALUATED) or, in files written before claims were three-valued, its

@@ -8,11 +8,12 @@ import (
 )
 
 // Load reads every configs/*.yaml and builds the board of the results
-// under root. Paper titles come from paperValues/<paper>.yaml
-// (citation.title); a paper without that file is headed by its id and
-// listed, with the reason, in Board.Untitled. Collections among the
-// files are left out (they state no claim); AddSet gives each its
-// section.
+// under root. Paper titles and claims come from paperValues/<paper>.yaml
+// (citation.title, claims); a paper without that file is headed by its id,
+// listed, with the reason, in Board.Untitled, and not accounted for. The
+// accounting files configsDir/accounting/*.yaml declare the paper claims
+// no config tests (BuildWith). Collections among the files are left out
+// (they state no claim); AddSet gives each its section.
 func Load(configsDir, root, paperValues string) (*Board, error) {
 	files, err := filepath.Glob(filepath.Join(configsDir, "*.yaml"))
 	if err != nil {
@@ -44,7 +45,17 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 		}
 		return t
 	}
-	b, err := Build(cfgs, root, title)
+	in := Inputs{Title: title, Accounting: map[string]*config.Accounting{}}
+	if paperValues != "" {
+		in.Claims = func(paper string) ([]config.PaperClaim, bool) {
+			cs, err := config.PaperClaims(filepath.Join(paperValues, paper+".yaml"))
+			return cs, err == nil && len(cs) > 0
+		}
+	}
+	if err := loadAccounting(configsDir, in.Accounting); err != nil {
+		return nil, err
+	}
+	b, err := BuildWith(cfgs, root, in)
 	if err != nil {
 		return nil, err
 	}
@@ -56,4 +67,23 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 		}
 	}
 	return b, nil
+}
+
+// loadAccounting reads configsDir/accounting/*.yaml into acc, by paper.
+func loadAccounting(configsDir string, acc map[string]*config.Accounting) error {
+	files, err := filepath.Glob(filepath.Join(configsDir, "accounting", "*.yaml"))
+	if err != nil {
+		return fmt.Errorf("scoreboard: %w", err)
+	}
+	for _, f := range files {
+		a, err := config.LoadAccounting(f)
+		if err != nil {
+			return err
+		}
+		if prev, dup := acc[a.Paper]; dup {
+			return fmt.Errorf("scoreboard: %s and %s both account for paper %s", prev.File, f, a.Paper)
+		}
+		acc[a.Paper] = a
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ package kindtest
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -317,4 +318,46 @@ func Metrics(t *testing.T, src string, recs []report.Record, optional ...report.
 			t.Errorf("kind %s declares %s, which no record holds", c.Kind, m)
 		}
 	}
+}
+
+// ItemsReproduce checks that every metric of r that kind declares through
+// Kind.Items follows from r's per-item arrays: each array it reads has
+// size(metric) entries, and the declared statistic of them (Stat, or
+// Joint of several arrays) is the recorded value to 1e-12 relative. It
+// returns how many of r's metrics are declared.
+func ItemsReproduce(t *testing.T, kind, name string, r *report.Record, size func(metric string) int) int {
+	t.Helper()
+	k, ok := runner.LookupKind(kind)
+	if !ok || k.Items == nil {
+		t.Fatalf("%s declares no per-item statistics", kind)
+	}
+	n := 0
+	for metric, want := range r.Metrics {
+		st, ok := k.Items(r, metric)
+		if !ok {
+			continue
+		}
+		n++
+		arrays := []string{st.Array}
+		if st.Joint != nil {
+			arrays = st.Arrays
+		}
+		cols := make([][]float64, len(arrays))
+		for i, a := range arrays {
+			cols[i] = r.Arrays[a]
+			if len(cols[i]) != size(metric) {
+				t.Errorf("%s %s: %d entries in %s, want %d", name, metric, len(cols[i]), a, size(metric))
+			}
+		}
+		var got float64
+		if st.Joint != nil {
+			got = st.Joint(r, cols)
+		} else {
+			got = st.Stat(r, cols[0])
+		}
+		if !(math.Abs(got-want) <= 1e-12*math.Abs(want)) {
+			t.Errorf("%s %s: per-item arrays give %v, the record %v", name, metric, got, want)
+		}
+	}
+	return n
 }

@@ -1,0 +1,357 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/runexp/runexp/internal/claims"
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/scoreboard"
+)
+
+// The repository's configs, baseline and docs, and the papers' values
+// beside the repository (../shared/paper-values, which CI's clean clone
+// has too).
+var (
+	repoConfigs  = filepath.Join("..", "..", "configs")
+	repoBaseline = filepath.Join("..", "..", "baseline")
+	paperValues  = filepath.Join("..", "..", "..", "shared", "paper-values")
+)
+
+// repoConfigList reads every committed config.
+func repoConfigList(t *testing.T) []*config.Config {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(repoConfigs, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("configs: %v (%d files)", err, len(files))
+	}
+	var out []*config.Config
+	for _, f := range files {
+		c, err := config.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// baselineClaims reads baseline/<name>/claims.json as id → entry; nil
+// when the config has none.
+func baselineClaims(t *testing.T, name string) map[string]claims.Result {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoBaseline, name, "claims.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []claims.Result
+	if err := json.Unmarshal(b, &rs); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	m := map[string]claims.Result{}
+	for _, r := range rs {
+		m[r.ID] = r
+	}
+	return m
+}
+
+// TestEveryPaperClaimAccounted: every claim of every paper-values file is
+// tested by a row of a base config (its source cites the claim), combined
+// from others (an aggregate) or declared not testable here with its reason
+// (configs/accounting); the scoreboard of the baseline shows them all.
+func TestEveryPaperClaimAccounted(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(paperValues, "*.yaml"))
+	if len(files) == 0 {
+		t.Skipf("no paper values at %s (the repository's sibling shared/)", paperValues)
+	}
+	b, err := scoreboard.Load(repoConfigs, repoBaseline, paperValues)
+	if err != nil {
+		t.Fatal(err)
+	}
+	papers := map[string]scoreboard.Paper{}
+	for _, p := range b.Papers {
+		papers[p.ID] = p
+	}
+	total := 0
+	for _, f := range files {
+		id := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		pcs, err := config.PaperClaims(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, ok := papers[id]
+		if !ok {
+			t.Errorf("%s: no config of the paper states a claim", id)
+			continue
+		}
+		if len(p.Accounts) != len(pcs) {
+			t.Errorf("%s: %d paper claims accounted, the file has %d", id, len(p.Accounts), len(pcs))
+		}
+		for _, a := range p.Accounts {
+			if a.Status() == "not accounted for" {
+				t.Errorf("%s %s (%q) is neither tested by a config nor declared in configs/accounting", id, a.Claim.ID, a.Claim.Statement)
+			}
+			if a.Status() == "not testable here" && len(strings.Fields(a.NotTestable)) < 5 {
+				t.Errorf("%s %s: not testable here needs its reason, got %q", id, a.Claim.ID, a.NotTestable)
+			}
+		}
+		total += len(pcs)
+	}
+	t.Logf("%d paper claims accounted for", total)
+}
+
+// TestBaselineAsExpected: every claim of every committed baseline gets
+// the verdict its config expects now (PASS, or expect: fail or
+// inconclusive), whatever the file says it expected when written, so a
+// stale baseline claim fails here.
+func TestBaselineAsExpected(t *testing.T) {
+	for _, c := range repoConfigList(t) {
+		got := baselineClaims(t, c.Name)
+		if got == nil {
+			continue
+		}
+		for _, cl := range c.Claims {
+			r, ok := got[cl.ID]
+			if !ok {
+				t.Errorf("baseline/%s lacks claim %s", c.Name, cl.ID)
+				continue
+			}
+			v := r.Verdict
+			if v == "" {
+				v = r.Status
+			}
+			if want := claims.Expected(cl); v != want {
+				t.Errorf("baseline/%s %s: %s, the config expects %s", c.Name, cl.ID, v, want)
+			}
+			if !r.AsExpected {
+				t.Errorf("baseline/%s %s: the file records it as not as expected (expected %s): refresh it", c.Name, cl.ID, r.Expected)
+			}
+		}
+	}
+}
+
+// number matches a literal number in running text: 0.979, 1e-5, 27 137,
+// 95%, but not digits inside a word or path (c3, k5, fig4).
+var number = regexp.MustCompile(`(?:^|[^\pL\pN_./#-])(-?[0-9]+(?:[.,][0-9]+)*(?:e[-+]?[0-9]+)?)`)
+
+// exempt are the literal numbers a because: text may hold without the
+// evidence: references to issues, sections and ambiguities.
+var exempt = regexp.MustCompile(`(?i)(issues? [0-9]+(?:[–-][0-9]+)?|closing note of issues? [0-9]+(?:[–-][0-9]+)?|§[0-9.]+|eq\. [0-9]+)`)
+
+// setupPhrase reads a setup statement about Yale B's lightings: "all
+// lightings" or "subset(s) 1", "subsets 1–2", "subsets 1-3".
+var setupPhrase = regexp.MustCompile(`(?i)(all lightings|subsets? ([0-9])(?:\s*(?:[–-]|and)\s*([0-9]))?)`)
+
+// TestBecauseTexts: a because: text quotes measured numbers and setup
+// facts only through references filled in when the claim is judged. Each
+// reference must be known, each literal number left in the text must
+// appear in the claim's baseline evidence or its own check (or name an
+// issue, a section or an equation), and a statement of the setup (all
+// lightings, subsets 1–2) must agree with the config's dataset. No
+// exceptions.
+func TestBecauseTexts(t *testing.T) {
+	for _, c := range repoConfigList(t) {
+		base := baselineClaims(t, c.Name)
+		setup := claims.ConfigSetup(c)
+		for _, cl := range c.Claims {
+			if cl.Because == "" {
+				continue
+			}
+			where := c.Name + " " + cl.ID
+			if _, err := claims.References(cl.Because); err != nil {
+				t.Errorf("%s: %v", where, err)
+				continue
+			}
+			// Setup references must exist in this config.
+			for _, ref := range refsOf(cl.Because) {
+				if strings.HasPrefix(ref, "metric:") || slices.Contains([]string{"evidence", "verdict", "point", "interval", "detectable"}, ref) {
+					continue
+				}
+				if _, ok := setup(ref); !ok {
+					t.Errorf("%s: {%s}: the config has no such value", where, ref)
+				}
+			}
+			text := stripRefs(cl.Because)
+			text = exempt.ReplaceAllString(text, "")
+			evidence := ""
+			if r, ok := base[cl.ID]; ok {
+				evidence = r.Evidence
+			}
+			checkText := config.FormatValue(cl.Check.Values)
+			for _, m := range number.FindAllStringSubmatch(text, -1) {
+				n := m[1]
+				if containsNumber(evidence, n) || containsNumber(checkText, n) {
+					continue
+				}
+				t.Errorf("%s: because: states %s, which neither its baseline evidence nor its check holds; quote it through {evidence}, {metric:NAME} or a config reference: %q", where, n, cl.Because)
+			}
+			for _, m := range setupPhrase.FindAllStringSubmatch(text, -1) {
+				if why := contradicts(c, m); why != "" {
+					t.Errorf("%s: because: says %q, but %s", where, m[0], why)
+				}
+			}
+		}
+	}
+}
+
+// refsOf returns the references of a because: text (already checked).
+func refsOf(s string) []string {
+	refs, _ := claims.References(s)
+	return refs
+}
+
+// stripRefs removes the {…} references of s.
+func stripRefs(s string) string {
+	return regexp.MustCompile(`\{[^{}]*\}`).ReplaceAllString(s, " ")
+}
+
+// containsNumber reports whether text holds the number n as a number (not
+// as part of a longer one): "0.28" is in "0.28 >= 1" but not in "10.28".
+func containsNumber(text, n string) bool {
+	for _, m := range number.FindAllStringSubmatch(text, -1) {
+		if m[1] == n {
+			return true
+		}
+	}
+	// Numbers also stand after "=" or "×" inside the evidence.
+	return regexp.MustCompile(`(?:^|[=×(\[ ,:;])` + regexp.QuoteMeta(n) + `(?:$|[^0-9.])`).MatchString(text)
+}
+
+// contradicts says how the config contradicts a setup phrase about Yale
+// B's lightings, or "".
+func contradicts(c *config.Config, m []string) string {
+	subs, has := c.Dataset.Options.Values["subsets"]
+	if strings.EqualFold(m[1], "all lightings") {
+		if has {
+			return "its dataset takes subsets " + config.FormatValue(subs)
+		}
+		return ""
+	}
+	lo, _ := strconv.Atoi(m[2])
+	hi := lo
+	if m[3] != "" {
+		hi, _ = strconv.Atoi(m[3])
+	}
+	var want []any
+	for s := lo; s <= hi; s++ {
+		want = append(want, float64(s))
+	}
+	if !has {
+		return "its dataset takes every subset"
+	}
+	if config.FormatValue(subs) != config.FormatValue(want) {
+		return "its dataset takes subsets " + config.FormatValue(subs)
+	}
+	return ""
+}
+
+// readingsPath is docs/readings.md.
+var readingsPath = filepath.Join("..", "..", "docs", "readings.md")
+
+// countsHeader starts the table of docs/readings.md that gives every
+// config's verdicts by interval status.
+const countsHeader = "| config | claims | PASS (interval) | PASS (point) | FAIL (interval) | FAIL (point) | INCONCLUSIVE | NOT-EVALUATED |"
+
+// verdictCounts are a config's baseline verdicts by interval status, in
+// countsHeader's column order after claims.
+func verdictCounts(rs map[string]claims.Result) [6]int {
+	var n [6]int
+	for _, r := range rs {
+		v := r.Verdict
+		if v == "" {
+			v = r.Status
+		}
+		interval := r.Basis == "interval"
+		switch {
+		case v == claims.Pass && interval:
+			n[0]++
+		case v == claims.Pass:
+			n[1]++
+		case v == claims.Fail && interval:
+			n[2]++
+		case v == claims.Fail:
+			n[3]++
+		case v == claims.Inconclusive:
+			n[4]++
+		default:
+			n[5]++
+		}
+	}
+	return n
+}
+
+// claimVerdict matches a claim's verdict quoted in docs/readings.md:
+// `config#claim` VERDICT (the verdict of its committed baseline).
+var claimVerdict = regexp.MustCompile("`([a-z0-9.-]+)#([A-Za-z0-9_.-]+)`:? \\**(PASS|FAIL|INCONCLUSIVE|NOT-EVALUATED)\\b")
+
+// TestReadingsCounts keeps docs/readings.md in line with baseline/: its
+// table of verdict counts by interval status must list every config with
+// claims and equal each one's baseline, and every claim verdict it quotes
+// as `config#claim` VERDICT must be the baseline's.
+func TestReadingsCounts(t *testing.T) {
+	b, err := os.ReadFile(readingsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i := strings.Index(text, countsHeader)
+	if i < 0 {
+		t.Fatalf("docs/readings.md has no table headed %q", countsHeader)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(text[i:], "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for k := range cells {
+			cells[k] = strings.Trim(strings.TrimSpace(cells[k]), "`*")
+		}
+		rows[cells[0]] = cells[1:]
+	}
+	for _, c := range repoConfigList(t) {
+		if len(c.Claims) == 0 {
+			continue
+		}
+		rs := baselineClaims(t, c.Name)
+		row, ok := rows[c.Name]
+		if !ok {
+			t.Errorf("docs/readings.md: the verdict counts lack %s", c.Name)
+			continue
+		}
+		n := verdictCounts(rs)
+		want := []string{strconv.Itoa(len(rs))}
+		for _, k := range n {
+			want = append(want, strconv.Itoa(k))
+		}
+		if strings.Join(row, ",") != strings.Join(want, ",") {
+			t.Errorf("docs/readings.md: %s counts %v, baseline/ gives %v (claims, PASS interval/point, FAIL interval/point, INCONCLUSIVE, NOT-EVALUATED)", c.Name, row, want)
+		}
+		delete(rows, c.Name)
+	}
+	for name := range rows {
+		t.Errorf("docs/readings.md: the verdict counts list %s, which is no config with claims", name)
+	}
+	for _, m := range claimVerdict.FindAllStringSubmatch(text, -1) {
+		rs := baselineClaims(t, m[1])
+		r, ok := rs[m[2]]
+		if !ok {
+			t.Errorf("docs/readings.md quotes %s#%s, which baseline/ lacks", m[1], m[2])
+			continue
+		}
+		if v := r.Verdict; v != m[3] {
+			t.Errorf("docs/readings.md: %s#%s is %s, baseline/ says %s", m[1], m[2], m[3], v)
+		}
+	}
+}

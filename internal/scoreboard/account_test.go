@@ -1,0 +1,153 @@
+package scoreboard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// accountFixture is the board fixture with paper p's claims c1–c6 in its
+// paper-values file and, unless accounting is "", the accounting file
+// configs/accounting/p.yaml.
+func accountFixture(t *testing.T, accounting string) (configs, root string) {
+	t.Helper()
+	configs, root = fixture(t)
+	pv := "citation:\n  title: The Paper\nclaims:\n"
+	for _, id := range []string{"c1", "c2", "c3", "c4", "c5", "c6"} {
+		pv += "- id: " + id + "\n  statement: Paper claim " + id + ".\n"
+	}
+	if err := os.WriteFile(filepath.Join(configs, "pv", "p.yaml"), []byte(pv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if accounting != "" {
+		if err := os.MkdirAll(filepath.Join(configs, "accounting"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(configs, "accounting", "p.yaml"), []byte(accounting), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return configs, root
+}
+
+const accounting = `paper: p
+claims:
+  - claim: c5
+    not_testable: "no data could decide it"
+  - claim: c6
+    aggregate: [c1, c2]
+    reading: "every table's claim"
+`
+
+// TestAccount: b and m test c1–c4 (their sources cite pv.yaml#c1 …), c5
+// is declared not testable here and counted in its own column, c6
+// combines c1 (as stated, twice: in b and in m, which is not run) and c2
+// (under another reading) — any row not run makes the aggregate not run.
+// Without the accounting file c5 and c6 are not accounted for.
+func TestAccount(t *testing.T) {
+	configs, root := accountFixture(t, accounting)
+	b, err := Load(configs, root, filepath.Join(configs, "pv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Papers[0]
+	if len(p.Accounts) != 6 || len(p.Unaccounted) != 0 {
+		t.Fatalf("accounts %+v, unaccounted %v", p.Accounts, p.Unaccounted)
+	}
+	want := map[string]string{"c1": "tested", "c2": "tested", "c3": "tested", "c4": "tested", "c5": "not testable here", "c6": "aggregate"}
+	for _, a := range p.Accounts {
+		if a.Status() != want[a.Claim.ID] {
+			t.Errorf("%s: %s, want %s", a.Claim.ID, a.Status(), want[a.Claim.ID])
+		}
+	}
+	if p.Accounts[0].Rows[0].Table != "b" || len(p.Accounts[0].Rows) != 2 {
+		t.Errorf("c1 rows %+v, want b#c1 and m#c1", p.Accounts[0].Rows)
+	}
+	if p.Accounts[5].Category != NotRun {
+		t.Errorf("c6 aggregate: %v, want not run (m's c1)", p.Accounts[5].Category)
+	}
+	// The board's 5 rows plus the aggregate and the claim not testable.
+	wantTotals := Totals{AsStated: 1, OtherReading: 1, Inconclusive: 1, NotEvaluated: 1, NotTestable: 1, NotRun: 2}
+	if b.Totals != wantTotals {
+		t.Errorf("totals %v, want %v", b.Totals, wantTotals)
+	}
+	md := string(b.Markdown(Options{Command: "x", ConfigsDir: configs, LinkDir: root}))
+	for _, s := range []string{"| not testable here |", "| c5 [5] | not testable here | not testable here |", "5. c5: Paper claim c5. Not testable here: no data could decide it", "| c6 [6] | aggregate of c1, c2 | not run |", "Aggregate: every table's claim"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("page lacks %q", s)
+		}
+	}
+
+	configs, root = accountFixture(t, "")
+	b, err = Load(configs, root, filepath.Join(configs, "pv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(b.Papers[0].Unaccounted, ","); got != "c5,c6" {
+		t.Errorf("unaccounted %q, want c5,c6", got)
+	}
+	if !strings.Contains(string(b.Markdown(Options{})), "**not accounted for**") {
+		t.Error("the page does not say that claims are not accounted for")
+	}
+}
+
+// TestAccountErrors: an accounting entry for a claim a config tests, for
+// an unknown claim, an aggregate of unknown claims, both a reason and an
+// aggregate, and a row citing a claim the paper lacks are errors.
+func TestAccountErrors(t *testing.T) {
+	for _, tc := range []struct{ accounting, want string }{
+		{"paper: p\nclaims:\n  - claim: c1\n    not_testable: x\n", "c1 is tested by b#c1"},
+		{"paper: p\nclaims:\n  - claim: c9\n    not_testable: x\n", "c9 is not a claim of paper p"},
+		{"paper: p\nclaims:\n  - claim: c6\n    aggregate: [c1, c7]\n    reading: r\n", "c7 is not another claim"},
+		{"paper: p\nclaims:\n  - claim: c6\n    aggregate: [c1]\n    not_testable: x\n", "exactly one of not_testable"},
+		{"paper: p\nclaims:\n  - claim: c6\n    aggregate: [c1]\n", "needs reading"},
+		{"paper: p\nclaim:\n", `unknown key "claim"`},
+	} {
+		configs, root := accountFixture(t, tc.accounting)
+		if _, err := Load(configs, root, filepath.Join(configs, "pv")); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.accounting, err, tc.want)
+		}
+	}
+	configs, root := accountFixture(t, "")
+	body, _ := os.ReadFile(filepath.Join(configs, "b.yaml"))
+	if err := os.WriteFile(filepath.Join(configs, "b.yaml"), []byte(strings.Replace(string(body), "pv.yaml#c2", "pv.yaml#claims/c12", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(configs, root, filepath.Join(configs, "pv")); err == nil || !strings.Contains(err.Error(), "cites c12, which is not a claim of paper p") {
+		t.Errorf("a row citing an unknown claim: %v", err)
+	}
+}
+
+// TestBecauseFilled: the page shows a because: text with its references
+// filled from the base's claims.json (evidence, verdict) and config
+// (dataset), and INCONCLUSIVE, not NOT-EVALUATED, for an expected
+// inconclusive.
+func TestBecauseFilled(t *testing.T) {
+	configs, root := fixture(t)
+	body, _ := os.ReadFile(filepath.Join(configs, "b.yaml"))
+	src := strings.Replace(string(body), `because: "measured FAIL in issue 9"`, `because: "on {dataset}: {verdict}, {evidence}"`, 1)
+	src = strings.Replace(src, "  - id: c3\n", "  - id: c3\n    expect: inconclusive\n    because: \"{interval}\"\n", 1)
+	if err := os.WriteFile(filepath.Join(configs, "b.yaml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "b", "claims.json"), []byte(`[
+ {"id": "c1", "status": "PASS"},
+ {"id": "c2", "status": "FAIL"},
+ {"id": "c3", "verdict": "INCONCLUSIVE", "ci_lo": -0.5, "ci_hi": 1.25, "ci_level": 0.95},
+ {"id": "c4", "verdict": "FAIL", "evidence": "m: 3 < 1 ✗"}
+]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(configs, root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := b.Papers[0].Tables[0].Rows
+	if got := rows[3].Because; got != "on d: FAIL, m: 3 < 1 ✗" {
+		t.Errorf("c4 because %q", got)
+	}
+	if got := expectText(rows[2]); got != "INCONCLUSIVE — [-0.5, 1.25]" {
+		t.Errorf("c3 expected %q", got)
+	}
+}
