@@ -248,8 +248,8 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	rec.Arrays = map[string][]float64{"mse": sc.mse, "mse_raw": sc.mseRaw, "zeros": sc.zeroRows}
 	if in.opt.identify {
 		rec.Arrays["nn_correct"] = sc.correct
-		rec.Metrics["nn_accuracy"] = metrics.Mean(sc.goodCorrect)
-		rec.Metrics["noisy_nn_accuracy"] = in.noisyAcc
+		rec.Set(NNAccuracy, metrics.Mean(sc.goodCorrect))
+		rec.Set(NoisyNNAccuracy, in.noisyAcc)
 	}
 	if ex, raw := in.exampleImages(&z0, st0); len(ex) > 0 {
 		rec.Arrays["examples"], rec.Arrays["examples_raw"] = ex, raw

@@ -40,6 +40,12 @@ const (
 	// ZeroFraction is the share of zero pixels in the good rows'
 	// pre-images.
 	ZeroFraction report.Metric = "zero_fraction"
+	// NNAccuracy is the share of the good rows whose pre-image's nearest
+	// clean training image has the test input's label (the mean of the
+	// nn_correct array), and NoisyNNAccuracy the same share for the
+	// corrupted inputs themselves; recorded with identify: true only.
+	NNAccuracy      report.Metric = "nn_accuracy"
+	NoisyNNAccuracy report.Metric = "noisy_nn_accuracy"
 	// Repeats is the number of corruption draws, recorded when over one.
 	Repeats report.Metric = "repeats"
 	// Diagnostics is the pattern of the means of what an estimator
@@ -66,8 +72,11 @@ func (m errorMetrics) set(rec *report.Record, s errorSummary) {
 }
 
 // metricNames lists the metrics a record can hold (runner.Kind.Metrics).
-func metricNames(*config.Config, options) []report.Metric {
+func metricNames(_ *config.Config, o options) []report.Metric {
 	names := []report.Metric{common.NumComponents, common.FailedRows, common.NonconvergedRows, ZeroFraction, Repeats, Diagnostics}
+	if o.identify {
+		names = append(names, NNAccuracy, NoisyNNAccuracy)
+	}
 	names = append(names, renormalised[:]...)
 	return append(names, raw[:]...)
 }

@@ -548,16 +548,17 @@ type groupScores struct {
 // putGroup records one group's metrics (suffix _<group> or _all) and its
 // per-image arrays.
 func putGroup(rec *report.Record, suffix string, gs groupScores, nfail int, arr [6][]float64) {
+	m := groupOf(suffix)
 	a := metrics.Summarize(gs.ape)
-	rec.Metrics["ape_mean"+suffix] = a.Mean
-	rec.Metrics["ape_std"+suffix] = a.Std
-	rec.Metrics["snr_mean"+suffix] = metrics.Summarize(gs.snr).Mean
-	rec.Metrics["snr_pooled"+suffix] = metrics.PooledSNR(gs.num, gs.den)
-	rec.Metrics["noisy_ape"+suffix] = metrics.Summarize(gs.noisyAPE).Mean
-	rec.Metrics["detail_ratio"+suffix] = metrics.Mean(gs.detail[0])
-	rec.Metrics["detail_error"+suffix] = metrics.Mean(gs.detail[1])
-	rec.Metrics["noisy_detail_ratio"+suffix] = metrics.Mean(gs.noisyDetail)
-	rec.Metrics["failed"+suffix] = float64(nfail)
+	rec.Set(m.apeMean, a.Mean)
+	rec.Set(m.apeStd, a.Std)
+	rec.Set(m.snrMean, metrics.Summarize(gs.snr).Mean)
+	rec.Set(m.snrPooled, metrics.PooledSNR(gs.num, gs.den))
+	rec.Set(m.noisyAPE, metrics.Summarize(gs.noisyAPE).Mean)
+	rec.Set(m.detailRatio, metrics.Mean(gs.detail[0]))
+	rec.Set(m.detailError, metrics.Mean(gs.detail[1]))
+	rec.Set(m.noisyDetailRatio, metrics.Mean(gs.noisyDetail))
+	rec.Set(m.failed, float64(nfail))
 	for j, name := range []string{arrAPE, arrSNR, arrSNRNum, arrSNRDen, arrDetail, arrDetailErr} {
 		rec.Arrays[name+suffix] = arr[j]
 	}

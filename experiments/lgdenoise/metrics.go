@@ -11,18 +11,23 @@ const RidgeFraction report.Metric = "ridge_fraction"
 
 // groupMetrics are the metrics of one group of test images, named with
 // the group's suffix: _<group> (metricName of the dataset's group) or
-// _all for every test image.
+// _all for every test image. detailRatio and detailError are the means
+// of the de-noised images' metrics.DetailRatio and DetailError,
+// noisyDetailRatio that of the noisy inputs' ratio.
 type groupMetrics struct {
-	apeMean, apeStd, snrMean, snrPooled, noisyAPE, failed report.Metric
+	apeMean, apeStd, snrMean, snrPooled, noisyAPE      report.Metric
+	detailRatio, detailError, noisyDetailRatio, failed report.Metric
 }
 
 func groupOf(suffix string) groupMetrics {
 	m := func(name string) report.Metric { return report.Metric(name + suffix) }
-	return groupMetrics{m("ape_mean"), m("ape_std"), m("snr_mean"), m("snr_pooled"), m("noisy_ape"), m("failed")}
+	return groupMetrics{m("ape_mean"), m("ape_std"), m("snr_mean"), m("snr_pooled"), m("noisy_ape"),
+		m("detail_ratio"), m("detail_error"), m("noisy_detail_ratio"), m("failed")}
 }
 
 func (g groupMetrics) list() []report.Metric {
-	return []report.Metric{g.apeMean, g.apeStd, g.snrMean, g.snrPooled, g.noisyAPE, g.failed}
+	return []report.Metric{g.apeMean, g.apeStd, g.snrMean, g.snrPooled, g.noisyAPE,
+		g.detailRatio, g.detailError, g.noisyDetailRatio, g.failed}
 }
 
 // modelMetrics are the width, neighbour count and rank of one model: no

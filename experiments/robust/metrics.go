@@ -22,11 +22,26 @@ func tuned(param string) report.Metric { return report.Metric(tunedPrefix + para
 
 // The error measures a record holds per condition: whole face, occluded
 // and non-occluded regions under an occlusion, the whole image (mae)
-// under noise.
+// under noise, where the detail measures (the means of metrics.
+// DetailRatio and DetailError over the images, without a spread) follow.
 var (
 	occlusionMeasures = []string{"whole", "occ", "nonocc"}
 	noiseMeasures     = []string{"mae"}
+	detailMeasures    = []string{"detail_ratio", "detail_error"}
 )
+
+// measureOf is the measure named in the metrics of a per-image array
+// (items.go): the arrays detail and detailerr hold detail_ratio and
+// detail_error; the others are named as their measure.
+func measureOf(array string) string {
+	switch array {
+	case "detail":
+		return "detail_ratio"
+	case "detailerr":
+		return "detail_error"
+	}
+	return array
+}
 
 // condName names the occlusion condition of the paper's side (in pixels
 // of its images) in metric suffixes: s8.
@@ -56,6 +71,11 @@ func metricNames(c *config.Config, o options) []report.Metric {
 	for _, cond := range conds {
 		for _, m := range measures {
 			names = append(names, errMean(m, cond), errStd(m, cond))
+		}
+	}
+	if len(o.paperSides) == 0 {
+		for _, m := range detailMeasures {
+			names = append(names, errMean(m, ""))
 		}
 	}
 	if len(o.tunes) > 0 {

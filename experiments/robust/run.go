@@ -236,18 +236,12 @@ func (in *instance) measure(o *outcome, ci int, rec *report.Record) (failed, non
 	}
 	for j, name := range names {
 		s := metrics.Summarize(vals[j])
-		metric := name
-		switch name {
-		case "detail":
-			metric = "detail_ratio"
-		case "detailerr":
-			metric = "detail_error"
-		}
-		rec.Metrics[metric+"_mean"+suffix(c.name)] = s.Mean
+		metric := measureOf(name)
+		rec.Set(errMean(metric, c.name), s.Mean)
 		if j == 0 || c.test.region != nil {
 			// The detail measures are read as means; their spread is
 			// in the per-image arrays.
-			rec.Metrics[metric+"_std"+suffix(c.name)] = s.Std
+			rec.Set(errStd(metric, c.name), s.Std)
 		}
 		rec.Arrays[name+suffix(c.name)] = arrs[j]
 	}
