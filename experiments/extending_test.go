@@ -92,10 +92,12 @@ func (e toyNearest) PreImage(dst *mat.Dense, p *methods.Problem) ([]methods.Stat
 // that error relative to the data's mean squared entry.
 type toyKindOptions struct{ rows int }
 
+// The toy kind's metrics: the names its records hold, its table reads and
+// its Kind.Metrics lists.
 const (
-	toyMSE    = "mse"
-	toyRelMSE = "rel_mse"
-	toyFailed = "failed_rows"
+	toyMSE    report.Metric = "mse"
+	toyRelMSE report.Metric = "rel_mse"
+	toyFailed report.Metric = "failed_rows"
 )
 
 type toyInstance struct {
@@ -161,14 +163,16 @@ func (t *toyInstance) Run(cell *runner.Cell, rec *report.Record) error {
 		rec.Status = report.StatusPartial
 	}
 	mse := sum / float64((r-failed)*c)
-	rec.Metrics = map[string]float64{toyMSE: mse, toyRelMSE: mse / t.energy, toyFailed: float64(failed)}
+	rec.Set(toyMSE, mse)
+	rec.Set(toyRelMSE, mse/t.energy)
+	rec.Set(toyFailed, float64(failed))
 	return nil
 }
 
 func (t *toyInstance) Report(out *runner.Output, recs []report.Record) error {
-	tab := &report.Table{Title: "toy reconstruction", Header: []string{"cell", toyMSE}}
+	tab := &report.Table{Title: "toy reconstruction", Header: []string{"cell", string(toyMSE)}}
 	for _, r := range recs {
-		tab.Rows = append(tab.Rows, []string{r.Key, strconv.FormatFloat(r.Metrics[toyMSE], 'g', 6, 64)})
+		tab.Rows = append(tab.Rows, []string{r.Key, strconv.FormatFloat(r.Get(toyMSE), 'g', 6, 64)})
 	}
 	out.Tables = append(out.Tables, tab)
 	return os.WriteFile(out.Path("toy.txt"), []byte(fmt.Sprintf("%d cells\n", len(recs))), 0o644)
@@ -245,7 +249,9 @@ func toyKind() runner.Kind {
 	k := runner.Define("toy-reconstruct", "docs/extending.md's toy kind: the training inputs de-noised, their error", toyParse, toyStart)
 	k.Takes = methods.PreImages
 	k.Needs = runner.Needs{Model: true, Methods: "a pre-image estimator", Why: "toy-reconstruct pre-images each training input's projection"}
-	k.Metrics = func(any) []string { return []string{toyMSE, toyRelMSE, toyFailed} }
+	k.Metrics = runner.MetricsOf(func(*config.Config, toyKindOptions) []report.Metric {
+		return []report.Metric{toyMSE, toyRelMSE, toyFailed}
+	})
 	k.Shape = func(_ *config.Config, o any, s runner.Shape) error {
 		if rows := o.(toyKindOptions).rows; rows > s.Points {
 			return fmt.Errorf("experiment.rows: %d, the data has %d points", rows, s.Points)
@@ -275,10 +281,11 @@ func TestExtendingKind(t *testing.T) {
 	if len(recs) != 4 {
 		t.Fatalf("%d records, want 2 widths × 2 methods", len(recs))
 	}
+	kindtest.Metrics(t, src, recs)
 	for _, r := range recs {
-		mse, shrunk := r.Metrics[toyMSE], r.Params["method"] == "shrunk"
-		if r.Status != report.StatusOK || r.Metrics[toyFailed] != 0 {
-			t.Errorf("%s: status %s, %v failed rows", r.Key, r.Status, r.Metrics[toyFailed])
+		mse, shrunk := r.Get(toyMSE), r.Params["method"] == "shrunk"
+		if r.Status != report.StatusOK || r.Get(toyFailed) != 0 {
+			t.Errorf("%s: status %s, %v failed rows", r.Key, r.Status, r.Get(toyFailed))
 		}
 		if !shrunk && mse != 0 || shrunk && !(mse > 0) {
 			t.Errorf("%s: mse %v, want 0 unshrunk and positive shrunk", r.Key, mse)
@@ -375,10 +382,10 @@ func TestExtendingDataset(t *testing.T) {
 	if len(recs) != 2 || sum.Failed != 0 {
 		t.Fatalf("records %+v, failed %d; want two cells", recs, sum.Failed)
 	}
-	if e := recs[0].Metrics[toyMSE]; e != 0 {
+	if e := recs[0].Get(toyMSE); e != 0 {
 		t.Errorf("mse %v, want 0", e)
 	}
-	if e, r := recs[1].Metrics[toyMSE], recs[1].Metrics[toyRelMSE]; math.Abs(e-0.51) > 1e-12 || math.Abs(r-0.159375) > 1e-12 {
+	if e, r := recs[1].Get(toyMSE), recs[1].Get(toyRelMSE); math.Abs(e-0.51) > 1e-12 || math.Abs(r-0.159375) > 1e-12 {
 		t.Errorf("shrunk: mse %v, rel_mse %v; want 0.51 and 0.159375", e, r)
 	}
 	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(toyDataFile)), []byte(points+"9,9\n"), 0o644); err != nil {
@@ -474,7 +481,7 @@ func TestExtendingExternal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 1 || recs[0].Metrics[toyMSE] != 0 || sum.Failed != 0 {
+	if len(recs) != 1 || recs[0].Get(toyMSE) != 0 || sum.Failed != 0 {
 		t.Errorf("records %+v, failed %d; want one exact cell", recs, sum.Failed)
 	}
 }

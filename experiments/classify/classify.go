@@ -121,13 +121,13 @@ func init() {
 		check, start)
 	// The metric names hold λ and k (lpkpca_l0.05_k3), which the code
 	// builds from the options: only the options can say which exist.
-	k.Metrics = func(opts any) []string {
-		o, ok := opts.(options)
-		if !ok {
-			return nil
+	k.Metrics = runner.MetricsOf(func(_ *config.Config, o options) []report.Metric {
+		var names []report.Metric
+		for _, n := range slices.Sorted(maps.Keys(o.metricNames())) {
+			names = append(names, report.Metric(n))
 		}
-		return slices.Sorted(maps.Keys(o.metricNames()))
-	}
+		return names
+	})
 	k.Items = items
 	k.PointReason = pointReason
 	runner.RegisterKind(k)

@@ -82,6 +82,7 @@ func init() {
 	}
 	k.Repeats = true
 	k.Takes = methods.Denoises
+	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
 	runner.RegisterReportOnly("denoise", reportOnly...)
 }
@@ -229,11 +230,11 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	}
 	n, _ := in.test.X.Dims()
 	if len(in.noisy) > 1 {
-		rec.Metrics["repeats"] = float64(len(in.noisy))
+		rec.Set(Repeats, float64(len(in.noisy)))
 	}
-	rec.Metrics["components"] = float64(q)
-	rec.Metrics["failed_rows"] = float64(sc.failed)
-	rec.Metrics["nonconverged_rows"] = float64(sc.nonconv)
+	rec.Set(common.NumComponents, float64(q))
+	rec.Set(common.FailedRows, float64(sc.failed))
+	rec.Set(common.NonconvergedRows, float64(sc.nonconv))
 	for _, r := range sc.reasons {
 		rec.AddFailure(r)
 	}
@@ -247,8 +248,8 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	rec.Arrays = map[string][]float64{"mse": sc.mse, "mse_raw": sc.mseRaw, "zeros": sc.zeroRows}
 	if in.opt.identify {
 		rec.Arrays["nn_correct"] = sc.correct
-		rec.Metrics["nn_accuracy"] = metrics.Mean(sc.goodCorrect)
-		rec.Metrics["noisy_nn_accuracy"] = in.noisyAcc
+		rec.Set(NNAccuracy, metrics.Mean(sc.goodCorrect))
+		rec.Set(NoisyNNAccuracy, in.noisyAcc)
 	}
 	if ex, raw := in.exampleImages(&z0, st0); len(ex) > 0 {
 		rec.Arrays["examples"], rec.Arrays["examples_raw"] = ex, raw
@@ -264,17 +265,10 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 func (in *instance) Present(rec *report.Record) {
 	// A failed cell records no error; the raw errors are written
 	// together, so one stands for all.
-	if _, ok := rec.Metrics["mse_raw_mean"]; ok && !in.opt.renormalize {
-		m := rec.Metrics
-		m["mse_mean"] = m["mse_raw_mean"]
-		m["mse_p5"] = m["mse_raw_p5"]
-		m["mse_median"] = m["mse_raw_median"]
-		m["mse_p95"] = m["mse_raw_p95"]
-		m["band_width"] = m["band_width_raw"]
-		m["sse_mean"] = m["sse_raw_mean"]
-		m["sse_std"] = m["sse_raw_std"]
-		m["sse_median"] = m["sse_raw_median"]
-		m["mse255_mean"] = m["mse255_raw_mean"]
+	if _, ok := rec.Lookup(MSERawMean); ok && !in.opt.renormalize {
+		for i, m := range renormalised {
+			rec.Set(m, rec.Get(raw[i]))
+		}
 	}
 	for _, p := range rawArrays {
 		if v, ok := rec.Arrays[p[1]]; ok && !in.opt.renormalize {
@@ -373,36 +367,18 @@ func summarize(mse, sse []float64) errorSummary {
 // re-normalisation and raw (the *_raw names Present reports when
 // renormalize is off). Zheng & Lai's MSE has no stated scale (their
 // ambiguity): sse is the per-image squared error on the [0, 1] images,
-// mse255 the per-pixel MSE on [0, 255]. The keys are literals so that
-// validate knows every metric the kind writes (codefp.MetricNames).
+// mse255 the per-pixel MSE on [0, 255].
 func (sc *scores) record(rec *report.Record) {
-	n, r := summarize(sc.good, sc.sse), summarize(sc.raw, sc.sseRaw)
-	rec.Metrics["mse_mean"] = n.mse.Mean
-	rec.Metrics["mse_p5"] = n.mse.P5
-	rec.Metrics["mse_median"] = n.mse.Median
-	rec.Metrics["mse_p95"] = n.mse.P95
-	rec.Metrics["band_width"] = n.mse.P95 - n.mse.P5
-	rec.Metrics["sse_mean"] = n.sse.Mean
-	rec.Metrics["sse_std"] = n.sse.Std
-	rec.Metrics["sse_median"] = n.sse.Median
-	rec.Metrics["mse255_mean"] = n.mse.Mean * 255 * 255
-	rec.Metrics["mse_raw_mean"] = r.mse.Mean
-	rec.Metrics["mse_raw_p5"] = r.mse.P5
-	rec.Metrics["mse_raw_median"] = r.mse.Median
-	rec.Metrics["mse_raw_p95"] = r.mse.P95
-	rec.Metrics["band_width_raw"] = r.mse.P95 - r.mse.P5
-	rec.Metrics["sse_raw_mean"] = r.sse.Mean
-	rec.Metrics["sse_raw_std"] = r.sse.Std
-	rec.Metrics["sse_raw_median"] = r.sse.Median
-	rec.Metrics["mse255_raw_mean"] = r.mse.Mean * 255 * 255
-	rec.Metrics["zero_fraction"] = float64(sc.zeros) / float64(len(sc.good)*sc.d)
+	renormalised.set(rec, summarize(sc.good, sc.sse))
+	raw.set(rec, summarize(sc.raw, sc.sseRaw))
+	rec.Set(ZeroFraction, float64(sc.zeros)/float64(len(sc.good)*sc.d))
 	keys := make([]string, 0, len(sc.diag))
 	for k := range sc.diag {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		rec.Metrics["diag_"+k+"_mean"] = metrics.Summarize(sc.diag[k]).Mean
+		rec.Set(diagnostic(k), metrics.Summarize(sc.diag[k]).Mean)
 	}
 }
 
@@ -453,32 +429,31 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		Header: []string{"method", "params", wn, size},
 	}
 	// ciMetric is the mean whose interval the table shows.
-	var ciMetric string
+	var ciMetric report.Metric
 	switch in.opt.errorKind {
 	case "mse":
 		t.Header = append(t.Header, "median", "5th pct", "95th pct", "band width", "mean", "mean 95% CI")
-		ciMetric = "mse_mean"
+		ciMetric = MSEMean
 	case "sse":
 		t.Header = append(t.Header, "mean SSE/image [0,1]", "std", "median", "MSE/pixel [0,255]", "mean SSE 95% CI")
-		ciMetric = "sse_mean"
+		ciMetric = SSEMean
 	case "mse255":
 		t.Header = append(t.Header, "MSE/pixel [0,255]", "mean SSE/image [0,1]", "MSE/pixel [0,255] 95% CI")
-		ciMetric = "mse255_mean"
+		ciMetric = MSE255Mean
 	}
 	t.Header = append(t.Header, "failed rows", "status")
 	varying := varyingParams(recs, cfg)
 	for i := range recs {
 		r := &recs[i]
-		mt := r.Metrics
 		row := []string{r.Method(), methodParams(r, varying), report.FormatFloat(common.Param(r, wn), 4), report.FormatFloat(common.Param(r, sizeKey), 4)}
 		var vals []float64
 		switch in.opt.errorKind {
 		case "mse":
-			vals = []float64{mt["mse_median"], mt["mse_p5"], mt["mse_p95"], mt["band_width"], mt["mse_mean"]}
+			vals = []float64{r.Get(MSEMedian), r.Get(MSEP5), r.Get(MSEP95), r.Get(BandWidth), r.Get(MSEMean)}
 		case "sse":
-			vals = []float64{mt["sse_mean"], mt["sse_std"], mt["sse_median"], mt["mse255_mean"]}
+			vals = []float64{r.Get(SSEMean), r.Get(SSEStd), r.Get(SSEMedian), r.Get(MSE255Mean)}
 		case "mse255":
-			vals = []float64{mt["mse255_mean"], mt["sse_mean"]}
+			vals = []float64{r.Get(MSE255Mean), r.Get(SSEMean)}
 		}
 		for _, v := range vals {
 			if r.Status == report.StatusFailed {
@@ -487,11 +462,11 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 				row = append(row, report.FormatFloat(v, 4))
 			}
 		}
-		row = append(row, in.meanCI(r, ciMetric))
+		row = append(row, in.meanCI(r, string(ciMetric)))
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", common.StatusText(r))
 		} else {
-			row = append(row, report.FormatFloat(mt["failed_rows"], 6), r.Status)
+			row = append(row, report.FormatFloat(r.Get(common.FailedRows), 6), r.Status)
 		}
 		t.Rows = append(t.Rows, row)
 	}

@@ -3,7 +3,6 @@ package denoise_test
 import (
 	"bytes"
 	"context"
-	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,7 +10,8 @@ import (
 	"testing"
 
 	_ "github.com/runexp/runexp/experiments/catalog"
-	_ "github.com/runexp/runexp/experiments/denoise"
+	"github.com/runexp/runexp/experiments/denoise"
+	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
@@ -188,6 +188,7 @@ func TestIdentify(t *testing.T) {
 	src := strings.Replace(bandsConfig, "experiment: {figure: bands}", "experiment: {figure: bands, identify: true}", 1)
 	src = strings.Replace(src, "model: {kernel: gaussian, c: [1, 10], components: [3, 4]}", "model: {kernel: gaussian, c: 10, components: 4}", 1)
 	_, recs, _ := run(t, src, 2)
+	kindtest.Metrics(t, src, recs, denoise.Diagnostics, denoise.Repeats)
 	k, _ := runner.LookupKind("denoise")
 	seen := false
 	for _, r := range recs {

@@ -51,7 +51,7 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 			if r.Method() != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
 				continue
 			}
-			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: max(r.Metrics["mse_p5"], floor), Mid: max(r.Metrics["mse_median"], floor), Hi: max(r.Metrics["mse_p95"], floor)})
+			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: max(r.Get(MSEP5), floor), Mid: max(r.Get(MSEMedian), floor), Hi: max(r.Get(MSEP95), floor)})
 		}
 		return pts
 	}
@@ -133,8 +133,8 @@ func errorFloor(recs []report.Record) float64 {
 		if recs[i].Status == report.StatusFailed {
 			continue
 		}
-		for _, k := range []string{"mse_p5", "mse_median", "mse_p95"} {
-			if v := recs[i].Metrics[k]; v > 0 {
+		for _, k := range []report.Metric{MSEP5, MSEMedian, MSEP95} {
+			if v := recs[i].Get(k); v > 0 {
 				least = math.Min(least, v)
 			}
 		}

@@ -25,26 +25,26 @@ func items(rec *report.Record, metric string) (claims.ItemStat, bool) {
 		return func(_ *report.Record, x []float64) float64 { return metrics.Percentile(x, p) }
 	}
 	mean := metrics.Mean
-	pixels := func(r *report.Record) float64 { return math.Round(r.Metrics["sse_mean"] / r.Metrics["mse_mean"]) }
+	pixels := func(r *report.Record) float64 { return math.Round(r.Get(SSEMean) / r.Get(MSEMean)) }
 	var f func(*report.Record, []float64) float64
-	switch metric {
-	case "mse_mean":
+	switch report.Metric(metric) {
+	case MSEMean:
 		f = func(_ *report.Record, x []float64) float64 { return mean(x) }
-	case "mse_p5":
+	case MSEP5:
 		f = pct(0.05)
-	case "mse_median":
+	case MSEMedian:
 		f = pct(0.5)
-	case "mse_p95":
+	case MSEP95:
 		f = pct(0.95)
-	case "band_width":
+	case BandWidth:
 		f = func(_ *report.Record, x []float64) float64 {
 			return metrics.Spread(x, 0.05, 0.95)
 		}
-	case "mse255_mean":
+	case MSE255Mean:
 		f = func(_ *report.Record, x []float64) float64 { return mean(x) * 255 * 255 }
-	case "sse_mean":
+	case SSEMean:
 		f = func(r *report.Record, x []float64) float64 { return mean(x) * pixels(r) }
-	case "sse_median":
+	case SSEMedian:
 		f = func(r *report.Record, x []float64) float64 { return metrics.Percentile(x, 0.5) * pixels(r) }
 	case "zero_fraction":
 		// Every pre-image has the same d pixels, so the fraction of zero

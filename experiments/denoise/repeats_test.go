@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runexp/runexp/experiments/denoise"
+	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -44,6 +46,9 @@ func TestDenoiseRepeats(t *testing.T) {
 	if len(base) != 2 || len(three) != 2 {
 		t.Fatalf("%d and %d records, want 2", len(base), len(three))
 	}
+	// Neither estimator reports diagnostics; one draw records no repeats.
+	kindtest.Metrics(t, strings.Replace(noisyConfig, "%s", "", 1), base, denoise.Diagnostics, denoise.Repeats)
+	kindtest.Metrics(t, strings.Replace(noisyConfig, "%s", "repeats: 3\n", 1), three, denoise.Diagnostics)
 	for i := range base {
 		b, r := base[i].Arrays["mse"], three[i].Arrays["mse"]
 		if len(b) != 6 || len(r) != 18 {

@@ -42,6 +42,7 @@ func init() {
 	k := runner.Define("distortion",
 		"closest feature-space pairs drawn in input space over c × #PCs (Abrahamsen & Hansen Fig. 2)",
 		check, start)
+	k.Metrics = runner.MetricsOf(metricNames)
 	k.PointReason = func(string) string {
 		return "one synthetic data set: the closest pairs are a set chosen from all the points together, not independent items, so there is nothing to resample (a bootstrap over points would redraw the pairs)"
 	}
@@ -152,12 +153,12 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	for _, p := range input {
 		inLength += math.Sqrt(p.d)
 	}
-	rec.Metrics["pairs"] = float64(k)
-	rec.Metrics["cross_ring_fraction"] = float64(cross) / float64(k)
-	rec.Metrics["mean_pair_length"] = length / float64(k)
-	rec.Metrics["input_pair_length"] = inLength / float64(k)
-	rec.Metrics["distortion_ratio"] = length / inLength
-	rec.Metrics["eigen_energy"] = energy(m.Values, q)
+	rec.Set(Pairs, float64(k))
+	rec.Set(CrossRingFraction, float64(cross)/float64(k))
+	rec.Set(MeanPairLength, length/float64(k))
+	rec.Set(InputPairLength, inLength/float64(k))
+	rec.Set(DistortionRatio, length/inLength)
+	rec.Set(EigenEnergy, energy(m.Values, q))
 	rec.Arrays = map[string][]float64{"pairs": idx}
 	return nil
 }
@@ -192,11 +193,11 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		byKey[[2]string{config.FormatValue(w), fmt.Sprint(q)}] = r
 		t.Rows = append(t.Rows, []string{
 			report.FormatFloat(w, 4), fmt.Sprint(q),
-			report.FormatFloat(r.Metrics["eigen_energy"], 3),
-			report.FormatFloat(r.Metrics["pairs"], 6),
-			report.FormatFloat(r.Metrics["cross_ring_fraction"], 3),
-			report.FormatFloat(r.Metrics["mean_pair_length"], 3),
-			report.FormatFloat(r.Metrics["distortion_ratio"], 3),
+			report.FormatFloat(r.Get(EigenEnergy), 3),
+			report.FormatFloat(r.Get(Pairs), 6),
+			report.FormatFloat(r.Get(CrossRingFraction), 3),
+			report.FormatFloat(r.Get(MeanPairLength), 3),
+			report.FormatFloat(r.Get(DistortionRatio), 3),
 			common.StatusText(r),
 		})
 	}

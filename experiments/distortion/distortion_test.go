@@ -48,6 +48,7 @@ func TestDistortionClosestPairs(t *testing.T) {
 	if len(recs) != 4 {
 		t.Fatalf("%d records, want 4", len(recs))
 	}
+	kindtest.Metrics(t, ringsConfig, recs)
 	// The run's data: the same dataset, seed and stream.
 	data, err := runner.NewEnv(c, "", nil).LoadData()
 	if err != nil {

@@ -56,6 +56,7 @@ func init() {
 		check, start)
 	k.PointReason = pointReason
 	k.Takes = methods.PreImages
+	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
 }
 
@@ -160,6 +161,7 @@ type clustering struct {
 	sizes    []int
 	purity   float64
 	contrast float64
+	m        kernelMetrics // the names of its metrics
 }
 
 type instance struct {
@@ -210,7 +212,7 @@ func (in *instance) cluster(kn string) (*clustering, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &clustering{name: kn, fit: fit, basis: methods.NewBasis(set.X, fit.Kernel)}
+	c := &clustering{name: kn, m: metricsOf(kn), fit: fit, basis: methods.NewBasis(set.X, fit.Kernel)}
 	c.res, err = cluster.KMeans(c.basis.K, o.clusters, o.restarts, o.maxIter, in.env.Rand("kkmeans:"+kn))
 	if err != nil {
 		return nil, err
@@ -269,10 +271,10 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	rec.Arrays = map[string][]float64{}
 	solved := 0
 	for _, c := range in.cl {
-		rec.Metrics["purity_"+c.name] = c.purity
-		rec.Metrics["block_contrast_"+c.name] = c.contrast
-		rec.Metrics["sigma_"+c.name] = c.fit.Sigma
-		rec.Metrics["neighbors_"+c.name] = float64(c.fit.Neighbors)
+		rec.Set(c.m.purity, c.purity)
+		rec.Set(c.m.contrast, c.contrast)
+		rec.Set(c.m.sigma, c.fit.Sigma)
+		rec.Set(c.m.neighbors, float64(c.fit.Neighbors))
 		ok, err := in.preImages(cell, c, rec)
 		if err != nil {
 			return err
@@ -282,10 +284,10 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		}
 	}
 	if len(in.cl) > 1 {
-		rec.Metrics["purity_gain"] = in.cl[len(in.cl)-1].purity - in.cl[0].purity
-		rec.Metrics["block_contrast_gain"] = in.cl[len(in.cl)-1].contrast - in.cl[0].contrast
+		rec.Set(PurityGain, in.cl[len(in.cl)-1].purity-in.cl[0].purity)
+		rec.Set(BlockContrastGain, in.cl[len(in.cl)-1].contrast-in.cl[0].contrast)
 	}
-	rec.Metrics["kernels_solved"] = float64(solved)
+	rec.Set(KernelsSolved, float64(solved))
 	return nil
 }
 
@@ -296,7 +298,7 @@ func (in *instance) preImages(cell *runner.Cell, c *clustering, rec *report.Reco
 	if err := spec.CheckKernel(c.fit.Kernel); err != nil {
 		// An estimator that cannot take this kernel (Mika, Kwok–Tsang
 		// on HOG) is a result of the experiment, not a failed cell.
-		rec.Metrics["refused_"+c.name] = 1
+		rec.Set(c.m.refused, 1)
 		in.env.Log.Info("estimator refused the kernel", "method", cell.Method.Label, "kernel", c.name, "reason", err.Error())
 		return false, nil
 	}
@@ -315,7 +317,7 @@ func (in *instance) preImages(cell *runner.Cell, c *clustering, rec *report.Reco
 	if err != nil {
 		return false, fmt.Errorf("%s kernel: %w", c.name, err)
 	}
-	rec.Metrics["refused_"+c.name] = 0
+	rec.Set(c.m.refused, 0)
 	in.centreMetrics(c, &z, st, p, rec)
 	if in.opt.fig6 && c.name == in.opt.fig6Kernel {
 		// Fig. 6 shows the local metrics of an estimator that has them
@@ -346,11 +348,11 @@ func (in *instance) centreMetrics(c *clustering, z *mat.Dense, st []methods.Stat
 	}
 	failed := in.opt.clusters - len(good)
 	rec.Arrays["centres_"+c.name] = imgs
-	rec.Metrics["failed_"+c.name] = float64(failed)
+	rec.Set(c.m.failed, float64(failed))
 	if len(good) > 0 {
-		rec.Metrics["dist_mean_"+c.name] = floats.Sum(dist) / float64(len(dist))
-		rec.Metrics["dist_max_"+c.name] = floats.Max(dist)
-		rec.Metrics["feature_cost_"+c.name] = featureCost(c, z, good, p.Terms.Norm2)
+		rec.Set(c.m.distMean, floats.Sum(dist)/float64(len(dist)))
+		rec.Set(c.m.distMax, floats.Max(dist))
+		rec.Set(c.m.featureCost, featureCost(c, z, good, p.Terms.Norm2))
 	}
 	if failed > 0 {
 		rec.Status = report.StatusPartial
@@ -383,7 +385,7 @@ func (in *instance) fig6(lm methods.LocalMetrics, p *methods.Problem, rec *repor
 		return err
 	}
 	if st.Err != nil {
-		rec.Metrics["fig6_failed"] = 1
+		rec.Set(Fig6Failed, 1)
 		return nil
 	}
 	var alpha, closeness []float64
@@ -400,9 +402,9 @@ func (in *instance) fig6(lm methods.LocalMetrics, p *methods.Problem, rec *repor
 	rec.Arrays["fig6_alpha"] = shown
 	if len(alpha) >= 3 {
 		// NaN when every α_i (or every distance) is equal: no order.
-		rec.Metrics["fig6_spearman"] = metrics.Spearman(alpha, closeness)
+		rec.Set(Fig6Spearman, metrics.Spearman(alpha, closeness))
 	}
-	rec.Metrics["fig6_dist_mean"] = -floats.Sum(closeness) / float64(len(closeness))
+	rec.Set(Fig6DistMean, -floats.Sum(closeness)/float64(len(closeness)))
 	return nil
 }
 
@@ -470,10 +472,10 @@ func (in *instance) preImageTable(recs []report.Record) *report.Table {
 			switch {
 			case r.Status == report.StatusFailed:
 				row = append(row, "failed", "—")
-			case r.Metrics["refused_"+c.name] == 1:
+			case r.Get(c.m.refused) == 1:
 				row = append(row, "refused (kernel)", "—")
 			default:
-				row = append(row, report.FormatFloat(r.Metrics["dist_mean_"+c.name], 4), report.FormatFloat(r.Metrics["feature_cost_"+c.name], 4))
+				row = append(row, report.FormatFloat(r.Get(c.m.distMean), 4), report.FormatFloat(r.Get(c.m.featureCost), 4))
 			}
 		}
 		pt.Rows = append(pt.Rows, row)

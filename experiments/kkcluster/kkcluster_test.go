@@ -2,6 +2,7 @@ package kkcluster_test
 
 import (
 	"github.com/runexp/runexp/experiments/internal/kindtest"
+	"github.com/runexp/runexp/experiments/kkcluster"
 	"math"
 	"os"
 	"path/filepath"
@@ -61,6 +62,8 @@ func TestKKClusterSynthetic(t *testing.T) {
 	if sum.Failed != 0 || len(recs) != 3 {
 		t.Fatalf("%d records, %d failed", len(recs), sum.Failed)
 	}
+	// No Fig. 6 pre-image fails here.
+	kindtest.Metrics(t, cfg, recs, kkcluster.Fig6Failed)
 	for _, cl := range sum.Claims {
 		if cl.Status != claims.Pass {
 			t.Errorf("claim %s: %s (%s)", cl.ID, cl.Status, cl.Evidence)

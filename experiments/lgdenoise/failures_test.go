@@ -111,9 +111,15 @@ func TestEveryImageFailed(t *testing.T) {
 // reading experiment.snr picks (per-image by default, pooled on demand),
 // each followed by its interval.
 func TestTable(t *testing.T) {
+	// The declared metric names (one pooled model's, unsuffixed) against
+	// the records; the per-group runs below check theirs.
+	pooled := strings.Replace(cfg, "models: per-group", "models: pooled", 1)
+	recs, _ := kindtest.Run(t, pooled)
+	kindtest.Metrics(t, pooled, recs)
 	for _, snr := range []string{"per-image", "pooled"} {
 		src := strings.Replace(cfg, "  examples: 3\n", "  examples: 0\n  snr: "+snr+"\n", 1)
 		recs, sum := kindtest.Run(t, src)
+		kindtest.Metrics(t, src, recs)
 		tb := kindtest.FindTable(t, kindtest.Tables(t, sum.Dir), "Every group and method")
 		want := []string{"group", "noisy APE", "Base Line APE", "Base Line SNR", "Kwok-Tsang APE", "Kwok-Tsang SNR", "Mika APE", "Mika SNR"}
 		if !slices.Equal(tb.Header, want) {

@@ -75,6 +75,7 @@ func init() {
 	k.Version = "4"
 	k.Items = items
 	k.Takes = methods.Denoises
+	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
 }
 
@@ -314,9 +315,10 @@ func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, er
 		if p.name != "" {
 			suffix = "_" + p.name
 		}
-		rec.Metrics["sigma"+suffix] = p.fit.Sigma
-		rec.Metrics["neighbors"+suffix] = float64(p.fit.Neighbors)
-		rec.Metrics["components"+suffix] = float64(m.Rank())
+		mm := modelOf(suffix)
+		rec.Set(mm.sigma, p.fit.Sigma)
+		rec.Set(mm.neighbors, float64(p.fit.Neighbors))
+		rec.Set(mm.components, float64(m.Rank()))
 	}
 	return o, nil
 }
@@ -414,7 +416,7 @@ func (in *instance) measure(o *outcome, rec *report.Record) error {
 		}
 		putGroup(rec, suffix, groupScores{ape[g], snr[g], num[g], den[g], noisyAPE[g], noisyDetail[g], detail[g]}, nfail[g], arr[g])
 	}
-	rec.Metrics["ridge_fraction"] = o.ridge / float64(nt)
+	rec.Set(RidgeFraction, o.ridge/float64(nt))
 	if nfail[all] > 0 {
 		rec.Status = report.StatusPartial
 	}
@@ -546,16 +548,17 @@ type groupScores struct {
 // putGroup records one group's metrics (suffix _<group> or _all) and its
 // per-image arrays.
 func putGroup(rec *report.Record, suffix string, gs groupScores, nfail int, arr [6][]float64) {
+	m := groupOf(suffix)
 	a := metrics.Summarize(gs.ape)
-	rec.Metrics["ape_mean"+suffix] = a.Mean
-	rec.Metrics["ape_std"+suffix] = a.Std
-	rec.Metrics["snr_mean"+suffix] = metrics.Summarize(gs.snr).Mean
-	rec.Metrics["snr_pooled"+suffix] = metrics.PooledSNR(gs.num, gs.den)
-	rec.Metrics["noisy_ape"+suffix] = metrics.Summarize(gs.noisyAPE).Mean
-	rec.Metrics["detail_ratio"+suffix] = metrics.Mean(gs.detail[0])
-	rec.Metrics["detail_error"+suffix] = metrics.Mean(gs.detail[1])
-	rec.Metrics["noisy_detail_ratio"+suffix] = metrics.Mean(gs.noisyDetail)
-	rec.Metrics["failed"+suffix] = float64(nfail)
+	rec.Set(m.apeMean, a.Mean)
+	rec.Set(m.apeStd, a.Std)
+	rec.Set(m.snrMean, metrics.Summarize(gs.snr).Mean)
+	rec.Set(m.snrPooled, metrics.PooledSNR(gs.num, gs.den))
+	rec.Set(m.noisyAPE, metrics.Summarize(gs.noisyAPE).Mean)
+	rec.Set(m.detailRatio, metrics.Mean(gs.detail[0]))
+	rec.Set(m.detailError, metrics.Mean(gs.detail[1]))
+	rec.Set(m.noisyDetailRatio, metrics.Mean(gs.noisyDetail))
+	rec.Set(m.failed, float64(nfail))
 	for j, name := range []string{arrAPE, arrSNR, arrSNRNum, arrSNRDen, arrDetail, arrDetailErr} {
 		rec.Arrays[name+suffix] = arr[j]
 	}

@@ -46,6 +46,7 @@ func init() {
 		"a pre-image estimator started from every training point, over c (Abrahamsen & Hansen Fig. 3)",
 		parse, start)
 	k.Takes = methods.PreImages
+	k.Metrics = runner.MetricsOf(metricNames)
 	k.PointReason = func(string) string {
 		return "one noisy point de-noised from every training point, as the paper's figure does: the distinct pre-images are a property of that one problem, with no sample of items to resample"
 	}
@@ -123,11 +124,11 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	rec.Metrics["components"] = float64(q)
+	rec.Set(common.NumComponents, float64(q))
 	if err := in.record(&z, st, methods.FeatureDist2(p.Basis, &z, gamma, p.Terms.Norm2), rec); err != nil {
 		return err
 	}
-	rec.Metrics["x0_cost"] = methods.FeatureDist2(p.Basis, x0, proj.Gamma, p.Terms.Norm2[:1])[0]
+	rec.Set(X0Cost, methods.FeatureDist2(p.Basis, x0, proj.Gamma, p.Terms.Norm2[:1])[0])
 	return nil
 }
 
@@ -154,8 +155,8 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, cost []float64, re
 		dist = append(dist, floats.Distance(zi, in.opt.point, 2))
 		finite = append(finite, cost[i])
 	}
-	rec.Metrics["failed_rows"] = float64(failed)
-	rec.Metrics["nonconverged_rows"] = float64(nonconv)
+	rec.Set(common.FailedRows, float64(failed))
+	rec.Set(common.NonconvergedRows, float64(nonconv))
 	if len(sols) == 0 {
 		rec.Status = report.StatusPartial
 		return errors.New("every start failed")
@@ -166,12 +167,12 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, cost []float64, re
 	sizes := metrics.GreedyClusters(sols, in.opt.distinctTol)
 	sort.Float64s(finite)
 	sort.Float64s(dist)
-	rec.Metrics["distinct_preimages"] = float64(len(sizes))
-	rec.Metrics["largest_cluster_fraction"] = float64(slices.Max(sizes)) / float64(len(sols))
-	rec.Metrics["cost_min"] = finite[0]
-	rec.Metrics["cost_max"] = finite[len(finite)-1]
-	rec.Metrics["cost_median"] = finite[len(finite)/2]
-	rec.Metrics["mean_distance_to_x0"] = floats.Sum(dist) / float64(len(dist))
+	rec.Set(DistinctPreimages, float64(len(sizes)))
+	rec.Set(LargestClusterFraction, float64(slices.Max(sizes))/float64(len(sols)))
+	rec.Set(CostMin, finite[0])
+	rec.Set(CostMax, finite[len(finite)-1])
+	rec.Set(CostMedian, finite[len(finite)/2])
+	rec.Set(MeanDistanceToX0, floats.Sum(dist)/float64(len(dist)))
 	rec.Arrays = map[string][]float64{
 		"z":    append([]float64(nil), z.RawMatrix().Data...),
 		"cost": cost,
@@ -193,18 +194,17 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 		if r.Status == report.StatusFailed {
 			row = append(row, "—", "failed: "+r.Error, "", "", "", "", "", "", "", "")
 		} else {
-			mt := r.Metrics
 			row = append(row,
-				report.FormatFloat(mt["components"], 4),
-				report.FormatFloat(mt["distinct_preimages"], 6),
-				report.FormatFloat(mt["largest_cluster_fraction"], 3),
-				report.FormatFloat(mt["cost_min"], 4),
-				report.FormatFloat(mt["cost_median"], 4),
-				report.FormatFloat(mt["cost_max"], 4),
-				report.FormatFloat(mt["x0_cost"], 4),
-				report.FormatFloat(mt["mean_distance_to_x0"], 3),
-				report.FormatFloat(mt["failed_rows"], 6),
-				report.FormatFloat(mt["nonconverged_rows"], 6))
+				report.FormatFloat(r.Get(common.NumComponents), 4),
+				report.FormatFloat(r.Get(DistinctPreimages), 6),
+				report.FormatFloat(r.Get(LargestClusterFraction), 3),
+				report.FormatFloat(r.Get(CostMin), 4),
+				report.FormatFloat(r.Get(CostMedian), 4),
+				report.FormatFloat(r.Get(CostMax), 4),
+				report.FormatFloat(r.Get(X0Cost), 4),
+				report.FormatFloat(r.Get(MeanDistanceToX0), 3),
+				report.FormatFloat(r.Get(common.FailedRows), 6),
+				report.FormatFloat(r.Get(common.NonconvergedRows), 6))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -261,7 +261,7 @@ func componentsText(rs []*report.Record) string {
 	seen := map[float64]bool{}
 	var q []string
 	for _, r := range rs {
-		if c, ok := r.Metrics["components"]; ok && !seen[c] {
+		if c, ok := r.Lookup(common.NumComponents); ok && !seen[c] {
 			seen[c] = true
 			q = append(q, report.FormatFloat(c, 6))
 		}

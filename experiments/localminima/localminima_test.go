@@ -33,13 +33,15 @@ dataset: {name: two-rings, n: 80, radii: [1, 2], noise: 0.1, arc_start: [45, 225
 // ≈ 0.2) starts on different parts of the rings end in different local
 // minima (Fig. 3, left).
 func TestLocalMinimaRings(t *testing.T) {
-	recs, sum := run(t, head+`model: {kernel: gaussian, c: [0.05, 5], components: 5}
+	src := head + `model: {kernel: gaussian, c: [0.05, 5], components: 5}
 methods: [{name: mika, label: Mika, params: {max_iter: 1000, tol: 1.0e-9}}]
 experiment: {point: [0, 0], distinct_tol: 1.0e-3}
-`)
+`
+	recs, sum := run(t, src)
 	if sum.Failed != 0 || len(recs) != 2 {
 		t.Fatalf("%d records, %d failed", len(recs), sum.Failed)
 	}
+	kindtest.Metrics(t, src, recs)
 	by := map[float64]report.Record{}
 	for _, r := range recs {
 		// Integral values read back from JSON as int.

@@ -115,3 +115,31 @@ func TestStartErrors(t *testing.T) {
 		t.Errorf("start: %v, want an error naming benchmark big", err)
 	}
 }
+
+// A claim or reference value naming a metric no benchmark of the config
+// records is refused at its line, with the declared name it is closest to
+// (metricNames): mse_c where the benchmark is b.
+func TestUndeclaredMetricRefused(t *testing.T) {
+	body := "methods: [{name: identity}]\nexperiment:\n  benchmarks:\n" + bench
+	for _, tc := range []struct{ extra, want string }{
+		{"claims:\n  - id: typo\n    check: {type: value, metric: mse_c, where: {method: Base Line}, op: \"<\", value: 1}\n",
+			`m.yaml:11: claim typo: metric: "mse_c" is not a metric this experiment records; did you mean mse_b?`},
+		{"reference:\n  - {source: s, metric: failed_c, cell: {method: Base Line}, value: 0}\n",
+			`m.yaml:10: reference[0]: metric "failed_c" is not a metric this experiment records; did you mean failed_b?`},
+	} {
+		c, err := config.Parse("m.yaml", []byte(head+body+tc.extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := runner.Validate(c); err == nil || err.Error() != tc.want {
+			t.Errorf("error %v, want %s", err, tc.want)
+		}
+	}
+	c, err := config.Parse("m.yaml", []byte(head+body+"claims:\n  - id: ok\n    check: {type: value, metric: mse_b, where: {method: Base Line}, op: \"<\", value: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runner.Validate(c); err != nil {
+		t.Errorf("a claim on mse_b: %v", err)
+	}
+}

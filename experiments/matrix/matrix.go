@@ -14,6 +14,7 @@ func init() {
 		"cross-paper matrix: every de-noising estimator on every de-noising benchmark, MSE on [0, 1] with bootstrap intervals, ranks and paired wins",
 		parse, start)
 	k.Takes = methods.Denoises
+	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	_ "github.com/runexp/runexp/experiments/catalog"
+	"github.com/runexp/runexp/experiments/internal/kindtest"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -77,6 +78,16 @@ func TestEndToEnd(t *testing.T) {
 	if len(recs) != 4 {
 		t.Fatalf("%d records, want 4 (one per method)", len(recs))
 	}
+	// Every estimator here takes the Gaussian kernel, and only toolarge
+	// fails, as a whole, in every cell.
+	var optional []report.Metric
+	for _, p := range in.benches {
+		optional = append(optional, p.refused(), p.errored())
+		if p.name == "toolarge" {
+			optional = append(optional, p.mse(), p.failed(), p.skipped())
+		}
+	}
+	kindtest.Metrics(t, src, recs, optional...)
 	byLabel := map[string]*report.Record{}
 	for i := range recs {
 		byLabel[recs[i].Params["method"].(string)] = &recs[i]

@@ -37,7 +37,7 @@ func (in *instance) scores(recs []report.Record) *grid {
 			errs, ok := r.Arrays["err_"+p.name]
 			switch {
 			case ok:
-			case r.Metrics["refused_"+p.name] == 1:
+			case r.Get(p.refused()) == 1:
 				sc.status = "refused"
 				continue
 			default:
@@ -45,11 +45,11 @@ func (in *instance) scores(recs []report.Record) *grid {
 				continue
 			}
 			sc.errs = errs
-			sc.failed = int(r.Metrics["failed_"+p.name])
-			sc.skip = int(r.Metrics["skipped_"+p.name])
+			sc.failed = int(r.Get(p.failed()))
+			sc.skip = int(r.Get(p.skipped()))
 			sc.est, sc.ciErr = stats.Mean(column(errs), in.opt.level, in.opt.resamples, runner.NewRand(r.Seed, "matrix-ci:"+p.name))
 			if sc.ciErr != nil {
-				sc.est.Mean = r.Metrics["mse_"+p.name]
+				sc.est.Mean = r.Get(p.mse())
 			}
 		}
 		g.s = append(g.s, row)

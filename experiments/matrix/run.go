@@ -31,7 +31,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	ok, partial := 0, false
 	for _, p := range in.benches {
 		if err := cell.Method.Spec.CheckKernel(p.kern); err != nil {
-			rec.Metrics["refused_"+p.name] = 1
+			rec.Set(p.refused(), 1)
 			reasons = append(reasons, p.name+": refused: "+oneLine(err.Error()))
 			continue
 		}
@@ -41,7 +41,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		// change from run to run.
 		in.env.Log.Debug("matrix cell", "method", cell.Method.Label, "benchmark", p.name, "seconds", time.Since(t0).Seconds())
 		if err != nil {
-			rec.Metrics["error_"+p.name] = 1
+			rec.Set(p.errored(), 1)
 			reasons = append(reasons, p.name+": "+oneLine(err.Error()))
 			continue
 		}
@@ -59,7 +59,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			n++
 		}
 		if n == 0 {
-			rec.Metrics["error_"+p.name] = 1
+			rec.Set(p.errored(), 1)
 			reasons = append(reasons, fmt.Sprintf("%s: every one of the %d test images failed", p.name, len(errs)-skip))
 			continue
 		}
@@ -68,10 +68,10 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			rec.AddFailure(p.name + ": " + f)
 		}
 		rec.Arrays["err_"+p.name] = errs
-		rec.Metrics["mse_"+p.name] = sum / float64(n)
-		rec.Metrics["failed_"+p.name] = float64(nfail)
+		rec.Set(p.mse(), sum/float64(n))
+		rec.Set(p.failed(), float64(nfail))
 		if skip > 0 {
-			rec.Metrics["skipped_"+p.name] = float64(skip)
+			rec.Set(p.skipped(), float64(skip))
 		}
 		if nfail > 0 {
 			partial = true

@@ -61,6 +61,7 @@ func init() {
 		check, start)
 	k.Items = items
 	k.Takes = methods.Imputes
+	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
 }
 
@@ -249,12 +250,12 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			perRep[r] = o.sse
 		}
 		s := metrics.Summarize(errs)
-		rec.Metrics["err_mean_"+pname(p)] = s.Mean
-		rec.Metrics["err_std_"+pname(p)] = s.Std
+		rec.Set(errMean(p), s.Mean)
+		rec.Set(errStd(p), s.Std)
 		rec.Arrays["err_"+pname(p)] = perRep
 	}
-	rec.Metrics["nonconverged_fits"] = nonconv
-	rec.Metrics["failed_repetitions"] = float64(failedReps)
+	rec.Set(NonconvergedFits, nonconv)
+	rec.Set(FailedRepetitions, float64(failedReps))
 	if failedReps > 0 {
 		rec.Status = report.StatusPartial
 	}
@@ -346,7 +347,7 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 				row = append(row, "failed")
 				continue
 			}
-			row = append(row, pm(r.Metrics["err_mean_"+pname(p)], r.Metrics["err_std_"+pname(p)]))
+			row = append(row, pm(r.Get(errMean(p)), r.Get(errStd(p))))
 		}
 		t.Rows = append(t.Rows, row)
 	}

@@ -33,7 +33,7 @@ seed: 4
 // score exactly 0 at every p(del). PPCA on noisy classes must do better
 // than nothing and report its numbers beside the paper's row.
 func TestMissingIdenticalRows(t *testing.T) {
-	recs, sum := run(t, head+`dataset: {name: synthetic-images, classes: 1, groups: 1, per_cell: 12, noise: 0}
+	src := head + `dataset: {name: synthetic-images, classes: 1, groups: 1, per_cell: 12, noise: 0}
 methods: [{name: impute-mean, label: mean}, {name: impute-nn, label: 1-NN}]
 experiment:
   p_del: [0.1, 0.3]
@@ -41,10 +41,12 @@ experiment:
   points: 10
   paper_rows:
     - {label: PKPCA, source: "Sanguinetti & Lawrence", mean: [1.5, NA], std: [0.5, NA]}
-`)
+`
+	recs, sum := run(t, src)
 	if sum.Failed != 0 || len(recs) != 2 {
 		t.Fatalf("%d records, %d failed", len(recs), sum.Failed)
 	}
+	kindtest.Metrics(t, src, recs)
 	for _, r := range recs {
 		// 1-NN copies the value: exactly 0. The mean of 10 equal values in
 		// floating point is off by at most 10ε·|v| (|v| ≤ 1), squared

@@ -74,7 +74,7 @@ func (in *instance) corrupt() error {
 			return env.Config.Experiment.Errorf("occlusion_paper_fractions", "experiment: fraction %g gives a %d px square on %d×%d images", o.paperFracs[i], side, w, h)
 		}
 		cr := datasets.Corruption{Kind: datasets.UniformOcclusion, MinSide: side, MaxSide: side, Fill: 255}
-		c := condition{name: fmt.Sprintf("s%d", ps), paperSide: ps, side: side, paperFrac: o.paperFracs[i]}
+		c := condition{name: condName(ps), paperSide: ps, side: side, paperFrac: o.paperFracs[i]}
 		var err error
 		if c.val, err = in.corruptSet("occlusion/val/"+c.name, in.val, cr); err != nil {
 			return err

@@ -44,14 +44,14 @@ func (rs *results) is(i int, label string, e float64) bool {
 	return rs.recs[i].Method() == label && common.Param(&rs.recs[i], "energy") == e
 }
 
-func cellText(r *report.Record, mean, std string) string {
+func cellText(r *report.Record, mean, std report.Metric) string {
 	if r == nil {
 		return "—"
 	}
 	if r.Status == report.StatusFailed {
 		return "failed"
 	}
-	return report.FormatFloat(r.Metrics[mean], 3) + " ± " + report.FormatFloat(r.Metrics[std], 3)
+	return report.FormatFloat(r.Get(mean), 3) + " ± " + report.FormatFloat(r.Get(std), 3)
 }
 
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
@@ -99,7 +99,7 @@ func (in *instance) occlusionTables(out *runner.Output, rs *results) {
 			for _, reg := range []struct{ key, name string }{{"whole", "whole face"}, {"occ", "occluded"}, {"nonocc", "non-occluded"}} {
 				row := []string{fmt.Sprintf("%d (%d)", c.paperSide, c.side), reg.name}
 				for _, l := range rs.labels {
-					row = append(row, cellText(rs.find(l, e), reg.key+"_mean_"+c.name, reg.key+"_std_"+c.name))
+					row = append(row, cellText(rs.find(l, e), errMean(reg.key, c.name), errStd(reg.key, c.name)))
 				}
 				t.Rows = append(t.Rows, row)
 			}
@@ -118,7 +118,7 @@ func (in *instance) noiseTable(out *runner.Output, rs *results) {
 	for _, e := range rs.energies {
 		row := []string{report.FormatFloat(100*e, 3) + "%"}
 		for _, l := range rs.labels {
-			row = append(row, cellText(rs.find(l, e), "mae_mean", "mae_std"))
+			row = append(row, cellText(rs.find(l, e), errMean("mae", ""), errStd("mae", "")))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -136,17 +136,17 @@ func (in *instance) tuneTable(recs []report.Record) *report.Table {
 		}
 		var keys []string
 		for k := range r.Metrics {
-			if strings.HasPrefix(k, "tuned_") {
+			if strings.HasPrefix(k, tunedPrefix) {
 				keys = append(keys, k)
 			}
 		}
 		sort.Strings(keys)
 		var parts []string
 		for _, k := range keys {
-			parts = append(parts, strings.TrimPrefix(k, "tuned_")+"="+report.FormatFloat(r.Metrics[k], 4))
+			parts = append(parts, strings.TrimPrefix(k, tunedPrefix)+"="+report.FormatFloat(r.Metrics[k], 4))
 		}
 		t.Rows = append(t.Rows, []string{r.Method(), report.FormatFloat(common.Param(r, "energy"), 3),
-			strings.Join(parts, ", "), report.FormatFloat(r.Metrics["val_whole_mean"], 4), fmt.Sprint(len(r.Arrays["tune_val_error"]))})
+			strings.Join(parts, ", "), report.FormatFloat(r.Get(ValWholeMean), 4), fmt.Sprint(len(r.Arrays["tune_val_error"]))})
 	}
 	return t
 }

@@ -17,6 +17,7 @@ func init() {
 	k.Version = "2"
 	k.Items = items
 	k.Takes = methods.Denoises
+	k.Metrics = runner.MetricsOf(metricNames)
 	k.Needs = runner.Needs{Model: true, Methods: "at least one estimator"}
 	runner.RegisterKind(k)
 }

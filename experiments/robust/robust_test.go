@@ -66,6 +66,7 @@ func run(t *testing.T, src string) (map[string]*report.Record, string, *config.C
 	if sum.Failed != 0 {
 		t.Fatalf("%d cells failed", sum.Failed)
 	}
+	kindtest.Metrics(t, src, recs)
 	c, err := config.Parse("test.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)

@@ -144,10 +144,10 @@ func (in *instance) tune(cell *runner.Cell, ts *tuneSpec, rec *report.Record) (f
 	if math.IsInf(bestErr, 1) {
 		return 0, nil, errors.New("every validation grid point failed on every row")
 	}
-	rec.Metrics["val_whole_mean"] = bestErr
-	rec.Metrics["tuned_"+in.env.Config.Model.WidthName] = width
+	rec.Set(ValWholeMean, bestErr)
+	rec.Set(tuned(in.env.Config.Model.WidthName), width)
 	for k, v := range best.raw {
-		rec.Metrics["tuned_"+k] = common.Num(v)
+		rec.Set(tuned(k), common.Num(v))
 	}
 	rec.Arrays = map[string][]float64{"tune_val_error": errs}
 	return width, best, nil
@@ -169,7 +169,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	rec.Metrics["components"] = float64(q)
+	rec.Set(common.NumComponents, float64(q))
 	n, _ := in.test.Dims()
 	var failed, nonconv int
 	for ci := range in.conds {
@@ -177,8 +177,8 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		failed += f
 		nonconv += nc
 	}
-	rec.Metrics["failed_rows"] = float64(failed)
-	rec.Metrics["nonconverged_rows"] = float64(nonconv)
+	rec.Set(common.FailedRows, float64(failed))
+	rec.Set(common.NonconvergedRows, float64(nonconv))
 	if failed == n*len(in.conds) {
 		return fmt.Errorf("every one of the %d inputs failed", failed)
 	}
@@ -236,18 +236,12 @@ func (in *instance) measure(o *outcome, ci int, rec *report.Record) (failed, non
 	}
 	for j, name := range names {
 		s := metrics.Summarize(vals[j])
-		metric := name
-		switch name {
-		case "detail":
-			metric = "detail_ratio"
-		case "detailerr":
-			metric = "detail_error"
-		}
-		rec.Metrics[metric+"_mean"+suffix(c.name)] = s.Mean
+		metric := measureOf(name)
+		rec.Set(errMean(metric, c.name), s.Mean)
 		if j == 0 || c.test.region != nil {
 			// The detail measures are read as means; their spread is
 			// in the per-image arrays.
-			rec.Metrics[metric+"_std"+suffix(c.name)] = s.Std
+			rec.Set(errStd(metric, c.name), s.Std)
 		}
 		rec.Arrays[name+suffix(c.name)] = arrs[j]
 	}

@@ -42,6 +42,7 @@ experiment: {starts: 5}
 // pairwise distance of its start points, at both widths.
 func TestStartsShared(t *testing.T) {
 	recs, _ := kindtest.Run(t, echoConfig)
+	kindtest.Metrics(t, echoConfig, recs)
 	c, err := config.Parse("test.yaml", []byte(echoConfig))
 	if err != nil {
 		t.Fatal(err)

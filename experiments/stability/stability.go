@@ -40,6 +40,7 @@ func init() {
 		"spread of pre-images started from random training points, vs c (A&H Fig. 5)",
 		parse, start)
 	k.Takes = methods.PreImages
+	k.Metrics = runner.MetricsOf(metricNames)
 	k.Needs = runner.Needs{Model: true, Methods: "iterative pre-image estimators (e.g. mika, tikhonov)", Why: "stability starts a pre-image iteration from training points"}
 	k.Items = items
 	runner.RegisterKind(k)
@@ -107,7 +108,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	if err != nil {
 		return err
 	}
-	rec.Metrics["components"] = float64(q)
+	rec.Set(common.NumComponents, float64(q))
 	return in.record(&z, st, rec)
 }
 
@@ -164,8 +165,8 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, rec *report.Record
 		spread[i] = metrics.MeanPairwiseDistance(sols)
 		good = append(good, spread[i])
 	}
-	rec.Metrics["failed_rows"] = float64(failedRows)
-	rec.Metrics["nonconverged_rows"] = float64(nonconv)
+	rec.Set(common.FailedRows, float64(failedRows))
+	rec.Set(common.NonconvergedRows, float64(nonconv))
 	if len(good) == 0 {
 		return errors.New("no test input kept two successful solutions")
 	}
@@ -173,10 +174,10 @@ func (in *instance) record(z *mat.Dense, st []methods.Status, rec *report.Record
 		rec.Status = report.StatusPartial
 	}
 	sum := metrics.Summarize(good)
-	rec.Metrics["spread_mean"] = sum.Mean
-	rec.Metrics["spread_p5"] = sum.P5
-	rec.Metrics["spread_median"] = sum.Median
-	rec.Metrics["spread_p95"] = sum.P95
+	rec.Set(SpreadMean, sum.Mean)
+	rec.Set(SpreadP5, sum.P5)
+	rec.Set(SpreadMedian, sum.Median)
+	rec.Set(SpreadP95, sum.P95)
 	rec.Arrays = map[string][]float64{"spread": spread}
 	return nil
 }
@@ -256,7 +257,7 @@ func zoomTop(recs []report.Record) float64 {
 	for i := range recs {
 		if recs[i].Status != report.StatusFailed {
 			l := recs[i].Method()
-			byLabel[l] = math.Max(byLabel[l], recs[i].Metrics["spread_p95"])
+			byLabel[l] = math.Max(byLabel[l], recs[i].Get(SpreadP95))
 		}
 	}
 	for _, v := range byLabel {
@@ -285,7 +286,7 @@ func bands(p *plot.Plot, recs []report.Record, labels []string, wn string, leg *
 			if r.Method() != label || r.Status == report.StatusFailed {
 				continue
 			}
-			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: y(r.Metrics["spread_p5"]), Mid: y(r.Metrics["spread_mean"]), Hi: y(r.Metrics["spread_p95"])})
+			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: y(r.Get(SpreadP5)), Mid: y(r.Get(SpreadMean)), Hi: y(r.Get(SpreadP95))})
 		}
 		col := colours[li%len(colours)]
 		if li >= len(colours) {

@@ -133,60 +133,6 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func TestMetricNames(t *testing.T) {
-	src := `package k
-
-import "fmt"
-
-type rec struct{ Metrics map[string]float64 }
-
-func run(r *rec, suffix string, g int) {
-	r.Metrics["mse_median"] = 1
-	r.Metrics["ape_mean"+suffix] = 2
-	r.Metrics[fmt.Sprintf("err_%d_mean", g)]++
-	mt := r.Metrics
-	mt["alias"] = 3
-	_ = mt["read"]
-}
-`
-	fsys := fstest.MapFS{"experiments/k/k.go": {Data: []byte(src)}}
-	ix, err := New(fsys, mod, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ix.Metrics("experiments/k/k.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Open {
-		t.Fatalf("open (%s)", m.Why)
-	}
-	for name, want := range map[string]bool{
-		"mse_median": true, "ape_mean": true, "ape_mean_happy": true, "err_3_mean": true, "alias": true,
-		"mse_medain": false, "read": false, "ape_std": false, "err_3_std": false,
-	} {
-		if m.Match(name) != want {
-			t.Errorf("Match(%q) = %v, want %v (patterns %v)", name, !want, want, m.Patterns)
-		}
-	}
-	// A key the code computes whole, or the map handed to a function,
-	// opens the set: nothing can be rejected.
-	for _, open := range []string{
-		"func f(r *rec, k string) { r.Metrics[k] = 1 }",
-		"func f(r *rec) { fill(r.Metrics) }\nfunc fill(map[string]float64) {}",
-		"func f(r *rec, m map[string]float64) { r.Metrics = m }",
-	} {
-		fsys := fstest.MapFS{"experiments/k/k.go": {Data: []byte("package k\n\ntype rec struct{ Metrics map[string]float64 }\n\n" + open + "\n")}}
-		ix, err := New(fsys, mod, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m, _ := ix.Metrics("experiments/k/k.go"); !m.Open {
-			t.Errorf("%s: not open (patterns %v)", open, m.Patterns)
-		}
-	}
-}
-
 func TestIgnoredFilesNeverCount(t *testing.T) {
 	ix, err := New(tree(), mod, nil)
 	if err != nil {

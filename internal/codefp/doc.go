@@ -25,12 +25,4 @@
 // change to the code changes it, a //go: directive in its doc comment,
 // its file's build constraints and the import path of every package it
 // names included. Test files (_test.go) never count.
-//
-// The same sources tell which metric names an experiment can write into
-// its records (Index.Metrics): every rec.Metrics[key] = … in the
-// experiments' code gives a pattern, key's string literals kept and the
-// rest a wildcard, so `runexp validate` can reject a claim naming a metric
-// no cell will hold. When a write cannot be read that way (a key computed
-// whole, the map handed to a function) the set is open and accepts any
-// name.
 package codefp

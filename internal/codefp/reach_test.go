@@ -240,9 +240,6 @@ func TestNewErrors(t *testing.T) {
 		if _, err := ix.Files(root); err == nil {
 			t.Errorf("Files(%q) succeeded", root)
 		}
-		if _, err := ix.Metrics(root); err == nil {
-			t.Errorf("Metrics(%q) succeeded", root)
-		}
 	}
 }
 

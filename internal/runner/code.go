@@ -72,7 +72,7 @@ func newCodeIndex(fsys fs.FS) (*codefp.Index, error) {
 func bookkeeping() []string {
 	out := []string{
 		"internal/runner/cache.go", "internal/runner/code.go", "internal/runner/shard.go", "internal/runner/names.go",
-		"internal/codefp/codefp.go", "internal/codefp/metrics.go", "internal/codefp/doc.go",
+		"internal/codefp/codefp.go", "internal/codefp/doc.go",
 		"internal/par/par.go", "internal/par/doc.go", "internal/par/cputime_linux.go", "internal/par/cputime_other.go",
 	}
 	claims, _ := fs.Glob(runexp.Sources, "internal/claims/*.go")
@@ -112,19 +112,4 @@ func CodeFiles(file string) ([]string, error) {
 		return nil, fmt.Errorf("runner: %s is not a library source file of the module", file)
 	}
 	return ix.Files(p)
-}
-
-// CodeMetrics returns the metric names the code reached from file (a
-// kind's registering file) can write, or nil when file is not a library
-// source of the module.
-func CodeMetrics(file string) (*codefp.MetricNames, error) {
-	ix, err := codeIndex()
-	if err != nil {
-		return nil, err
-	}
-	p, ok := ix.Resolve(file)
-	if !ok {
-		return nil, nil
-	}
-	return ix.Metrics(p)
 }

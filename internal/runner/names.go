@@ -8,31 +8,29 @@ import (
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/suggest"
 )
 
 // checkNames rejects claims and reference values that name a parameter,
 // a value or an estimator label absent from the grid, or a metric the
-// kind cannot record, at their file:line: at run time they could only be
-// NOT-EVALUATED or match no cell. A kind's metrics are what it declares
-// (Kind.Metrics) or else what its code writes into records, read off the
-// embedded sources (codefp.Index.Metrics).
-func checkNames(c *config.Config, k *Kind, opts any, cells []*Cell) error {
+// kind cannot record (one declared names does not match), at their
+// file:line: at run time they could only be NOT-EVALUATED or match no
+// cell. names nil (a kind that declares none) checks no metric name.
+func checkNames(c *config.Config, names MetricNames, cells []*Cell) error {
 	g := claims.Grid{}
 	for _, cell := range cells {
 		g.Add(cell.Params)
 	}
 	var known claims.MetricChecker
-	// valid lists the metric names (or, read off the code, patterns with
-	// * for the parts built at run time) for the hint of an error.
+	// valid lists the metric names (patterns with * for the parts built
+	// at run time) for the hint of an error.
 	var valid []string
-	if k.Metrics != nil {
-		valid = k.Metrics(opts)
-		known = func(name string) bool { return slices.Contains(valid, name) }
-	} else if m, err := CodeMetrics(k.File); err != nil {
-		return err
-	} else if m != nil && !m.Open {
-		known, valid = m.Match, m.Patterns
+	if names != nil {
+		known = names.Match
+		for _, n := range names {
+			valid = append(valid, string(n))
+		}
 	}
 	for _, cl := range c.Claims {
 		if err := claims.CheckGrid(cl, g); err != nil {
@@ -59,6 +57,43 @@ func checkNames(c *config.Config, k *Kind, opts any, cells []*Cell) error {
 		}
 	}
 	return nil
+}
+
+// MetricNames are the metric names a kind declares for one config
+// (Kind.Metrics): names, and patterns in which each * stands for any
+// run of characters (a part of the name only known at run time).
+type MetricNames []report.Metric
+
+// Match reports whether name is one of n or matches one of its patterns.
+func (n MetricNames) Match(name string) bool {
+	for _, m := range n {
+		if globMatch(string(m), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatch reports whether name matches pattern, whose each * stands
+// for any run of characters, possibly empty.
+func globMatch(pattern, name string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == name
+	}
+	if !strings.HasPrefix(name, parts[0]) {
+		return false
+	}
+	name = name[len(parts[0]):]
+	last := parts[len(parts)-1]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(name, p)
+		if i < 0 {
+			return false
+		}
+		name = name[i+len(p):]
+	}
+	return len(name) >= len(last) && strings.HasSuffix(name, last)
 }
 
 // metricHint names, for a metric the experiment does not record, the

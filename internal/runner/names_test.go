@@ -90,3 +90,23 @@ func TestExpectedVerdicts(t *testing.T) {
 		t.Errorf("%d failed cells, want %d", s.Failed, failing)
 	}
 }
+
+// MetricNames matches names exactly and patterns with each * standing for
+// any run of characters, the empty one included.
+func TestMetricNamesMatch(t *testing.T) {
+	n := runner.MetricNames{"mse_mean", "diag_*_mean", "err_*", "*_raw", "a*b*c"}
+	for name, want := range map[string]bool{
+		"mse_mean": true, "mse_mea": false, "mse_mean_": false,
+		"diag_iter_mean": true, "diag__mean": true, "diag_mean": false, "diag_x_mean_y": false,
+		"err_": true, "err_p0.3": true, "er": false,
+		"mse_raw": true, "_raw": true, "raw": false,
+		"abc": true, "axxbyyc": true, "acb": false, "abcbc": true, "abcb": false,
+	} {
+		if got := n.Match(name); got != want {
+			t.Errorf("Match(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if (runner.MetricNames{}).Match("") || (runner.MetricNames(nil)).Match("x") {
+		t.Error("no names match something")
+	}
+}

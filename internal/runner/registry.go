@@ -34,11 +34,15 @@ type Kind struct {
 	// File is the source file that registered the kind (RegisterKind
 	// fills it in from runtime.Caller).
 	File string
-	// Metrics, when set, lists the metric names the kind's records can
-	// hold for a config with the parsed options opts; validate then
+	// Metrics lists the metric names the kind's records can hold for the
+	// config c with the parsed options opts: the kind's own Metric
+	// constants and the names its families build for these options, or,
+	// where a part of a name is only known at run time (what an
+	// estimator reports), a pattern with * for that part. Validate
 	// rejects claims and reference values naming any other metric, and
-	// names the closest of these.
-	Metrics func(opts any) []string
+	// names the closest of these; a kind that lists none gets no such
+	// check. Build it with MetricsOf, which gives opts its own type.
+	Metrics func(c *config.Config, opts any) []report.Metric
 	// Items, when set, says how a metric of the kind's records is
 	// computed from per-item arrays of the record, so that claims on it
 	// get an interval verdict beside the point verdict (package claims,
@@ -137,6 +141,19 @@ func Define[O any](name, doc string, parse func(*config.Config) (O, error), star
 			}
 			return start(env, o)
 		},
+	}
+}
+
+// MetricsOf returns a Kind.Metrics of a kind defined with options of the
+// type O (Define): names is handed the options with their own type. Options
+// of another type list no names, which refuses every claim on a metric.
+func MetricsOf[O any](names func(c *config.Config, o O) []report.Metric) func(*config.Config, any) []report.Metric {
+	return func(c *config.Config, opts any) []report.Metric {
+		o, ok := opts.(O)
+		if !ok {
+			return nil
+		}
+		return names(c, o)
 	}
 }
 

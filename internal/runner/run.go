@@ -155,6 +155,9 @@ type Plan struct {
 	// DataOptions are the dataset's options as its Parse returned them.
 	DataOptions any
 	Cells       []*Cell
+	// Metrics are the metric names the kind declares for the config
+	// (Kind.Metrics), nil when it declares none.
+	Metrics MetricNames
 	// Estimate is the config's resource estimate, or nil when its
 	// dataset cannot tell its shape from the options.
 	Estimate *Estimate
@@ -212,7 +215,10 @@ func validate(c *config.Config) (*Plan, error) {
 			return nil, err
 		}
 	}
-	if err := checkNames(c, p.Kind, p.Options, p.Cells); err != nil {
+	if p.Kind.Metrics != nil {
+		p.Metrics = p.Kind.Metrics(c, p.Options)
+	}
+	if err := checkNames(c, p.Metrics, p.Cells); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -177,18 +177,18 @@ func init() {
 	runner.RegisterKind(runner.Kind{
 		Name: "hint-test", Doc: "declares its metrics (the hints' tests)",
 		Start: func(*runner.Env, any) (runner.Instance, error) { return reporter{}, nil },
-		Metrics: func(any) []string {
-			return []string{"mse_mean", "mse_median", "ape_mean", "snr_pooled"}
+		Metrics: func(*config.Config, any) []report.Metric {
+			return []report.Metric{"mse_mean", "mse_median", "ape_mean", "snr_pooled"}
 		},
 	})
-	var many []string
+	var many []report.Metric
 	for _, p := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"} {
-		many = append(many, "metric_"+p+p+p)
+		many = append(many, report.Metric("metric_"+p+p+p))
 	}
 	runner.RegisterKind(runner.Kind{
 		Name: "hint-many-test", Doc: "declares fourteen metrics (the hints' tests)",
 		Start:   func(*runner.Env, any) (runner.Instance, error) { return reporter{}, nil },
-		Metrics: func(any) []string { return many },
+		Metrics: func(*config.Config, any) []report.Metric { return many },
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -270,6 +271,53 @@ func RegisterEcho(name, title string, e Echo) {
 		Name: name, Title: title, Doc: "answers each row with its start (a kind's tests)", Source: "kindtest",
 		Does: methods.PreImages, New: func(methods.Params) (any, error) { return e, nil },
 	})
+}
+
+// Metrics checks the metric names the config src's kind declares
+// (runner.Kind.Metrics) against recs, the records of a run of src, both
+// ways: every metric a record holds must be declared (else validate would
+// refuse a correct claim on it), and every declared name or pattern must
+// be held by some record (else a claim naming it passes validate and is
+// never evaluated), unless it is listed in optional: the names a record
+// holds only on some paths (a refusal, a failure) that the run did not
+// take. An optional name that is not declared fails too.
+func Metrics(t *testing.T, src string, recs []report.Record, optional ...report.Metric) {
+	t.Helper()
+	c, err := config.Parse("test.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := runner.Validate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Kind.Metrics == nil {
+		t.Fatalf("kind %s declares no metric names (runner.Kind.Metrics)", c.Kind)
+	}
+	held := map[report.Metric]bool{}
+	for _, r := range recs {
+		for name := range r.Metrics {
+			declared := false
+			for _, m := range plan.Metrics {
+				if (runner.MetricNames{m}).Match(name) {
+					held[m], declared = true, true
+				}
+			}
+			if !declared {
+				t.Errorf("kind %s: a record holds %s, which the kind does not declare", c.Kind, name)
+			}
+		}
+	}
+	for _, m := range optional {
+		if !slices.Contains(plan.Metrics, m) {
+			t.Errorf("kind %s: %s is listed optional but not declared", c.Kind, m)
+		}
+	}
+	for _, m := range plan.Metrics {
+		if !held[m] && !slices.Contains(optional, m) {
+			t.Errorf("kind %s declares %s, which no record holds", c.Kind, m)
+		}
+	}
 }
 
 // ItemsReproduce checks that every metric of r that kind declares through
