@@ -74,3 +74,34 @@ func TestSuitePredictRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestSuitePredictCached: the suite.json of TestSuitePredict as a
+// resumed suite writes it, a's cells read from the cache with the times
+// recorded when they were computed and b's interrupted, predicts the
+// same walls, and says where its times came from.
+func TestSuitePredictCached(t *testing.T) {
+	resumed := `{"workers": 2, "seconds": 8, "utilisation": 0.75, "interrupted": true, "runs": [
+ {"name": "a", "cells": 2, "cached": 2, "start": {"seconds": 1}, "report": {"seconds": 1},
+  "cached_cell_times": [{"key": "a1", "seconds": 4, "cpu_seconds": 5, "cached": true}, {"key": "a2", "seconds": 2, "cached": true}]},
+ {"name": "b", "cells": 2, "computed": 1, "interrupted": true, "unfinished": 1, "cell_times": [{"key": "b1", "seconds": 3}]}]}`
+	f := filepath.Join(t.TempDir(), "suite.json")
+	if err := os.WriteFile(f, []byte(resumed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("suite", "--predict", "1,2,8", f)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	flat := strings.Join(strings.Fields(stdout), " ")
+	for _, want := range []string{
+		"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
+		"│ 2 │ 7.0 │ 6.0 │ 7.0 │",
+		"│ 8 │ 7.0 │ 1.5 │ 7.0 │",
+		"From " + f + " (2 workers, 8.0 s measured, utilisation 75%); 3 of its 4 cells have a time, 2 of them recorded in the cache when an earlier run computed them;" +
+			" the suite was interrupted, so this predicts only the cells that have a time.",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}

@@ -25,7 +25,7 @@ func ReadTimes(file string) (Times, error) {
 	}
 	t := Times{}
 	for _, r := range rep.Runs {
-		for _, c := range r.CellTimes {
+		for _, c := range r.times() {
 			if t[r.Name] == nil {
 				t[r.Name] = map[string]float64{}
 			}
@@ -48,6 +48,12 @@ func ReadReport(file string) (*Report, error) {
 	return &rep, nil
 }
 
+// times returns the times of the config's cells: those computed, then
+// those read from the cache.
+func (r ConfigRun) times() []runner.CellTime {
+	return append(r.CellTimes[:len(r.CellTimes):len(r.CellTimes)], r.CachedCellTimes...)
+}
+
 // cellCost is the time a cell occupies one worker (runner.CellTime.Cost).
 func cellCost(c runner.CellTime) float64 { return c.Cost() }
 
@@ -66,7 +72,9 @@ type ConfigWork struct {
 // Workload is the loads of a suite.
 type Workload []ConfigWork
 
-// WorkloadOf is the workload recorded in a suite.json's runs.
+// WorkloadOf is the workload recorded in a suite.json's runs: the cells
+// computed and those read from the cache with the time recorded when they
+// were computed, so that a resumed suite's file predicts the whole suite.
 func WorkloadOf(runs []ConfigRun) Workload {
 	var w Workload
 	for _, r := range runs {
@@ -77,7 +85,7 @@ func WorkloadOf(runs []ConfigRun) Workload {
 		if r.Report != nil {
 			l.Report = r.Report.Seconds
 		}
-		for _, c := range r.CellTimes {
+		for _, c := range r.times() {
 			l.Cells = append(l.Cells, cellCost(c))
 			l.Keys = append(l.Keys, c.Key)
 		}
