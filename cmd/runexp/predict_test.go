@@ -21,15 +21,7 @@ const predictSuiteJSON = `{"workers": 2, "seconds": 8, "utilisation": 0.75, "run
 // 0–3, a1 1–6, a2 3–5, a's report 6–7, so 7 s, the critical chain
 // (1 + 5 + 1); eight workers cannot beat the chain either.
 func TestSuitePredict(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "suite.json")
-	if err := os.WriteFile(f, []byte(predictSuiteJSON), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := runCLI("suite", "--predict", "8, 1,2", f)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	flat := strings.Join(strings.Fields(stdout), " ")
+	f, stdout, flat := predictFrom(t, predictSuiteJSON, "8, 1,2")
 	for _, want := range []string{
 		"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
 		"│ 2 │ 7.0 │ 6.0 │ 7.0 │",
@@ -45,6 +37,22 @@ func TestSuitePredict(t *testing.T) {
 	if i1, i8 := strings.Index(flat, "│ 1 │"), strings.Index(flat, "│ 8 │"); i1 < 0 || i8 < i1 {
 		t.Errorf("rows not sorted by workers:\n%s", stdout)
 	}
+}
+
+// predictFrom runs runexp suite --predict list on a file holding
+// suiteJSON, and returns the file, the output and the output with its
+// runs of spaces made one.
+func predictFrom(t *testing.T, suiteJSON, list string) (file, stdout, flat string) {
+	t.Helper()
+	file = filepath.Join(t.TempDir(), "suite.json")
+	if err := os.WriteFile(file, []byte(suiteJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("suite", "--predict", list, file)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	return file, stdout, strings.Join(strings.Fields(stdout), " ")
 }
 
 // TestSuitePredictRefusals: worker counts that are not integers ≥ 1, an
@@ -84,15 +92,7 @@ func TestSuitePredictCached(t *testing.T) {
  {"name": "a", "cells": 2, "cached": 2, "start": {"seconds": 1}, "report": {"seconds": 1},
   "cached_cell_times": [{"key": "a1", "seconds": 4, "cpu_seconds": 5, "cached": true}, {"key": "a2", "seconds": 2, "cached": true}]},
  {"name": "b", "cells": 2, "computed": 1, "interrupted": true, "unfinished": 1, "cell_times": [{"key": "b1", "seconds": 3}]}]}`
-	f := filepath.Join(t.TempDir(), "suite.json")
-	if err := os.WriteFile(f, []byte(resumed), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := runCLI("suite", "--predict", "1,2,8", f)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	flat := strings.Join(strings.Fields(stdout), " ")
+	f, stdout, flat := predictFrom(t, resumed, "1,2,8")
 	for _, want := range []string{
 		"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
 		"│ 2 │ 7.0 │ 6.0 │ 7.0 │",

@@ -104,24 +104,33 @@ func stopSuite(t *testing.T) (dir string, entries []Entry, times Times, quick ma
 	return dir, entries, times, quick
 }
 
-func interruptedSuite(t *testing.T, serial bool) {
+// stopRun runs stopSuite's configs on workers workers, with edit applied
+// to the options, and stops the run when blocked cells hold every worker.
+// The cells it abandons are then released; the test's cleanup waits for
+// them to be cached (cached entries in all) before the folders go.
+func stopRun(t *testing.T, workers, cached int, edit func(*SuiteOptions)) (out string, quick map[string][]string, rep *Report, err error) {
 	dir, entries, times, quick := stopSuite(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	k := &stopKind{workers: 2, release: make(chan struct{}), stop: cancel}
+	k := &stopKind{workers: int32(workers), release: make(chan struct{}), stop: cancel}
 	stopping.Store(k)
-	out := filepath.Join(t.TempDir(), "out")
-	o := suiteOptions(dir, out, 2)
+	out = filepath.Join(t.TempDir(), "out")
+	o := suiteOptions(dir, out, workers)
 	o.Times = times
 	o.Run.Grace = 50 * time.Millisecond
-	if serial {
-		o.Around = func(*config.Config) (func(), error) { return func() {}, nil }
-	}
-	rep, err := Suite(ctx, entries, o)
-	// The blocked cells are abandoned: let them end and be cached
-	// before the folders go.
+	edit(&o)
+	rep, err = Suite(ctx, entries, o)
 	close(k.release)
-	defer waitCached(t, filepath.Join(out, ".cache"), 4+2*btoi(!serial))
+	t.Cleanup(func() { waitCached(t, filepath.Join(out, ".cache"), cached) })
+	return out, quick, rep, err
+}
+
+func interruptedSuite(t *testing.T, serial bool) {
+	out, quick, rep, err := stopRun(t, 2, 4+2*btoi(!serial), func(o *SuiteOptions) {
+		if serial {
+			o.Around = func(*config.Config) (func(), error) { return func() {}, nil }
+		}
+	})
 	var ie *runner.InterruptedError
 	if !errors.As(err, &ie) || rep == nil {
 		t.Fatalf("Suite returned %v, %v; want its report and an interruption", rep, err)
@@ -206,22 +215,13 @@ func waitCached(t *testing.T, dir string, n int) {
 // has a1, a3 and b1 (cells numbered across the configs, a's then b's):
 // a1 runs, a3 blocks the worker, and the run is stopped before b starts.
 func TestInterruptedShardKeepsTimes(t *testing.T) {
-	dir, entries, times, quick := stopSuite(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	k := &stopKind{workers: 1, release: make(chan struct{}), stop: cancel}
-	stopping.Store(k)
-	out := filepath.Join(t.TempDir(), "out")
-	o := suiteOptions(dir, out, 1)
-	o.Times, o.Shard, o.Run.Grace = times, runner.Shard{Index: 0, Count: 2}, 50*time.Millisecond
-	_, err := Suite(ctx, entries, o)
-	close(k.release)
-	defer waitCached(t, filepath.Join(out, ".cache"), 2)
+	shard := runner.Shard{Index: 0, Count: 2}
+	out, quick, _, err := stopRun(t, 1, 2, func(o *SuiteOptions) { o.Shard = shard })
 	var ie *runner.InterruptedError
 	if !errors.As(err, &ie) {
 		t.Fatalf("Suite returned %v; want an interruption", err)
 	}
-	back, err := ReadReport(ShardReport(out, o.Shard))
+	back, err := ReadReport(ShardReport(out, shard))
 	if err != nil {
 		t.Fatalf("an interrupted shard wrote no times: %v", err)
 	}
