@@ -159,8 +159,7 @@ func runPool(ctx context.Context, entries []Entry, o Options, t0 time.Time) ([]R
 			}
 		}}
 	err := p.Run(ctx, jobs)
-	var ie *runner.InterruptedError
-	if errors.As(err, &ie) {
+	if isInterrupted(err) {
 		// What the configs not completed had finished: their times
 		// outlive the stop in suite.json.
 		for _, j := range jobs {
@@ -229,8 +228,7 @@ func runSerial(ctx context.Context, entries []Entry, o Options) ([]Result, error
 		t1, cpu0 := time.Now(), ProcessCPU()
 		rs, err := runPool(ctx, []Entry{e}, one, t0)
 		after()
-		var ie *runner.InterruptedError
-		if errors.As(err, &ie) {
+		if isInterrupted(err) {
 			res = append(res, rs...)
 			for _, e := range entries[k+1:] {
 				res = append(res, notStarted(e))
