@@ -97,6 +97,7 @@ func TestSuitePredictCached(t *testing.T) {
 		"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
 		"│ 2 │ 7.0 │ 6.0 │ 7.0 │",
 		"│ 8 │ 7.0 │ 1.5 │ 7.0 │",
+		"longest cell 5.0 s (a a1, recorded in the cache when computed);",
 		"From " + f + " (2 workers, 8.0 s measured, utilisation 75%); 3 of its 4 cells have a time, 2 of them recorded in the cache when an earlier run computed them;" +
 			" the suite was interrupted, so this predicts only the cells that have a time.",
 	} {

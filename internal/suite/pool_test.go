@@ -211,8 +211,8 @@ func TestCachedCellTimes(t *testing.T) {
 			t.Errorf("-j %d: predicted %g s from the resumed run's suite.json, %g s from the first's", n, p2.Seconds, p1.Seconds)
 		}
 	}
-	if c1, c2 := w1.Critical(), w2.Critical(); c1.CellTime != c2.CellTime || c1.CellKey != c2.CellKey {
-		t.Errorf("critical cell %s %g s, want the first run's %s %g s", c2.CellKey, c2.CellTime, c1.CellKey, c1.CellTime)
+	if c1, c2 := w1.Critical(), w2.Critical(); c1.CellTime != c2.CellTime || c1.CellKey != c2.CellKey || c1.CellCached || !c2.CellCached {
+		t.Errorf("critical cell %s %g s (cached %v), want the first run's %s %g s (cached %v) marked cached", c2.CellKey, c2.CellTime, c2.CellCached, c1.CellKey, c1.CellTime, c1.CellCached)
 	}
 }
 

@@ -162,8 +162,8 @@ func (r *Report) Where() []string {
 	out = append(out, fmt.Sprintf("utilisation: %.0f CPU-s / (%.1f s × %d workers) = %.0f%%; the tasks' threads measured %.0f CPU-s of it (%.0f%%)",
 		r.CPUSeconds, r.Seconds, r.Workers, 100*r.Utilisation, r.CellCPUSeconds, 100*ratio(r.CellCPUSeconds, r.CPUSeconds)))
 	if cp := r.Critical; cp != nil && cp.CellTime > 0 {
-		out = append(out, fmt.Sprintf("critical path: longest cell %.1f s (%s %s); longest chain %.1f s (%s: Start %.1f + cell %.1f + report %.1f)",
-			cp.CellTime, cp.Cell, cp.CellKey, cp.ChainTime, cp.Chain, cp.Start, cp.Longest, cp.Report))
+		out = append(out, fmt.Sprintf("critical path: longest cell %s; longest chain %.1f s (%s: Start %.1f + cell %.1f + report %.1f)",
+			cp.longestCell(), cp.ChainTime, cp.Chain, cp.Start, cp.Longest, cp.Report))
 	}
 	if len(r.Predicted) > 0 {
 		s := "predicted wall time from the computed cells' times (runexp suite --predict N FILE):"
