@@ -14,6 +14,14 @@ const predictSuiteJSON = `{"workers": 2, "seconds": 8, "utilisation": 0.75, "run
   "cell_times": [{"key": "a1", "seconds": 4, "cpu_seconds": 5}, {"key": "a2", "seconds": 2}]},
  {"name": "b", "cell_times": [{"key": "b1", "seconds": 3}]}]}`
 
+// predictRows are the rows --predict 1,2,8 (in any order) prints for
+// predictSuiteJSON's times (TestSuitePredict derives them).
+var predictRows = []string{
+	"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
+	"│ 2 │ 7.0 │ 6.0 │ 7.0 │",
+	"│ 8 │ 7.0 │ 1.5 │ 7.0 │",
+}
+
 // TestSuitePredict runs `runexp suite --predict` on a recorded suite.json.
 // Derived by hand: the work is 1 + 5 + 2 + 1 + 3 = 12 s (a cell costs the
 // larger of wall and CPU); one worker takes all of it; two workers by
@@ -22,13 +30,10 @@ const predictSuiteJSON = `{"workers": 2, "seconds": 8, "utilisation": 0.75, "run
 // (1 + 5 + 1); eight workers cannot beat the chain either.
 func TestSuitePredict(t *testing.T) {
 	f, stdout, flat := predictFrom(t, predictSuiteJSON, "8, 1,2")
-	for _, want := range []string{
-		"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
-		"│ 2 │ 7.0 │ 6.0 │ 7.0 │",
-		"│ 8 │ 7.0 │ 1.5 │ 7.0 │",
+	for _, want := range append(predictRows,
 		"12.0 s of work in 2 configs; longest cell 5.0 s (a a1); longest chain 7.0 s (a: Start 1.0 + cell 5.0 + report 1.0).",
-		"From " + f + " (2 workers, 8.0 s measured, utilisation 75%).",
-	} {
+		"From "+f+" (2 workers, 8.0 s measured, utilisation 75%).",
+	) {
 		if !strings.Contains(flat, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -93,14 +98,11 @@ func TestSuitePredictCached(t *testing.T) {
   "cached_cell_times": [{"key": "a1", "seconds": 4, "cpu_seconds": 5, "cached": true}, {"key": "a2", "seconds": 2, "cached": true}]},
  {"name": "b", "cells": 2, "computed": 1, "interrupted": true, "unfinished": 1, "cell_times": [{"key": "b1", "seconds": 3}]}]}`
 	f, stdout, flat := predictFrom(t, resumed, "1,2,8")
-	for _, want := range []string{
-		"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
-		"│ 2 │ 7.0 │ 6.0 │ 7.0 │",
-		"│ 8 │ 7.0 │ 1.5 │ 7.0 │",
+	for _, want := range append(predictRows,
 		"longest cell 5.0 s (a a1, recorded in the cache when computed);",
-		"From " + f + " (2 workers, 8.0 s measured, utilisation 75%); 3 of its 4 cells have a time, 2 of them recorded in the cache when an earlier run computed them;" +
+		"From "+f+" (2 workers, 8.0 s measured, utilisation 75%); 3 of its 4 cells have a time, 2 of them recorded in the cache when an earlier run computed them;"+
 			" the suite was interrupted, so this predicts only the cells that have a time.",
-	} {
+	) {
 		if !strings.Contains(flat, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
