@@ -249,7 +249,10 @@ func TestNightlyDryRun(t *testing.T) {
 	if !regexp.MustCompile(`claim hr-mse\s*│\s*PASS\s*│\s*FAIL`).MatchString(log) {
 		t.Error("the changes table does not list the claim's verdict PASS → FAIL")
 	}
-	if strings.Contains(log, "method=Mika") {
+	// The changes table, not the summary lines after it, whose critical
+	// path may name a Mika cell read from the cache.
+	changes, _, _ := strings.Cut(log, "Suite wall time")
+	if strings.Contains(changes, "method=Mika") {
 		t.Errorf("after editing Honeine–Richard, a Mika cell moved:\n%s", log)
 	}
 	if t.Failed() {

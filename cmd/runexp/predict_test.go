@@ -14,6 +14,14 @@ const predictSuiteJSON = `{"workers": 2, "seconds": 8, "utilisation": 0.75, "run
   "cell_times": [{"key": "a1", "seconds": 4, "cpu_seconds": 5}, {"key": "a2", "seconds": 2}]},
  {"name": "b", "cell_times": [{"key": "b1", "seconds": 3}]}]}`
 
+// predictRows are the rows --predict 1,2,8 (in any order) prints for
+// predictSuiteJSON's times (TestSuitePredict derives them).
+var predictRows = []string{
+	"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
+	"│ 2 │ 7.0 │ 6.0 │ 7.0 │",
+	"│ 8 │ 7.0 │ 1.5 │ 7.0 │",
+}
+
 // TestSuitePredict runs `runexp suite --predict` on a recorded suite.json.
 // Derived by hand: the work is 1 + 5 + 2 + 1 + 3 = 12 s (a cell costs the
 // larger of wall and CPU); one worker takes all of it; two workers by
@@ -21,22 +29,11 @@ const predictSuiteJSON = `{"workers": 2, "seconds": 8, "utilisation": 0.75, "run
 // 0–3, a1 1–6, a2 3–5, a's report 6–7, so 7 s, the critical chain
 // (1 + 5 + 1); eight workers cannot beat the chain either.
 func TestSuitePredict(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "suite.json")
-	if err := os.WriteFile(f, []byte(predictSuiteJSON), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := runCLI("suite", "--predict", "8, 1,2", f)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	flat := strings.Join(strings.Fields(stdout), " ")
-	for _, want := range []string{
-		"│ 1 │ 12.0 │ 12.0 │ 7.0 │",
-		"│ 2 │ 7.0 │ 6.0 │ 7.0 │",
-		"│ 8 │ 7.0 │ 1.5 │ 7.0 │",
+	f, stdout, flat := predictFrom(t, predictSuiteJSON, "8, 1,2")
+	for _, want := range append(predictRows,
 		"12.0 s of work in 2 configs; longest cell 5.0 s (a a1); longest chain 7.0 s (a: Start 1.0 + cell 5.0 + report 1.0).",
-		"From " + f + " (2 workers, 8.0 s measured, utilisation 75%).",
-	} {
+		"From "+f+" (2 workers, 8.0 s measured, utilisation 75%).",
+	) {
 		if !strings.Contains(flat, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -45,6 +42,22 @@ func TestSuitePredict(t *testing.T) {
 	if i1, i8 := strings.Index(flat, "│ 1 │"), strings.Index(flat, "│ 8 │"); i1 < 0 || i8 < i1 {
 		t.Errorf("rows not sorted by workers:\n%s", stdout)
 	}
+}
+
+// predictFrom runs runexp suite --predict list on a file holding
+// suiteJSON, and returns the file, the output and the output with its
+// runs of spaces made one.
+func predictFrom(t *testing.T, suiteJSON, list string) (file, stdout, flat string) {
+	t.Helper()
+	file = filepath.Join(t.TempDir(), "suite.json")
+	if err := os.WriteFile(file, []byte(suiteJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("suite", "--predict", list, file)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	return file, stdout, strings.Join(strings.Fields(stdout), " ")
 }
 
 // TestSuitePredictRefusals: worker counts that are not integers ≥ 1, an
@@ -71,6 +84,27 @@ func TestSuitePredictRefusals(t *testing.T) {
 		code, _, stderr := runCLI(c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want %d and %q", c.args, code, stderr, exitUsage, c.want)
+		}
+	}
+}
+
+// TestSuitePredictCached: the suite.json of TestSuitePredict as a
+// resumed suite writes it, a's cells read from the cache with the times
+// recorded when they were computed and b's interrupted, predicts the
+// same walls, and says where its times came from.
+func TestSuitePredictCached(t *testing.T) {
+	resumed := `{"workers": 2, "seconds": 8, "utilisation": 0.75, "interrupted": true, "runs": [
+ {"name": "a", "cells": 2, "cached": 2, "start": {"seconds": 1}, "report": {"seconds": 1},
+  "cached_cell_times": [{"key": "a1", "seconds": 4, "cpu_seconds": 5, "cached": true}, {"key": "a2", "seconds": 2, "cached": true}]},
+ {"name": "b", "cells": 2, "computed": 1, "interrupted": true, "unfinished": 1, "cell_times": [{"key": "b1", "seconds": 3}]}]}`
+	f, stdout, flat := predictFrom(t, resumed, "1,2,8")
+	for _, want := range append(predictRows,
+		"longest cell 5.0 s (a a1, recorded in the cache when computed);",
+		"From "+f+" (2 workers, 8.0 s measured, utilisation 75%); 3 of its 4 cells have a time, 2 of them recorded in the cache when an earlier run computed them;"+
+			" the suite was interrupted, so this predicts only the cells that have a time.",
+	) {
+		if !strings.Contains(flat, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
 }

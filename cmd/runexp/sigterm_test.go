@@ -13,6 +13,7 @@ import (
 
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // slowKind's cells with c < 3 finish at once; the others take an hour,
@@ -41,8 +42,10 @@ func init() {
 // TestSIGTERMStopsWithinGrace is what a scheduler's SIGTERM (Slurm's
 // scancel or a requeue, a Kubernetes pod eviction) needs: a suite whose
 // running cells take an hour exits within 10 s with status 130, keeping
-// every finished cell; run again (the requeued task), it computes only
-// the cells that had not finished.
+// every finished cell, and the times of the finished cells in a
+// suite.json marked interrupted; run again (the requeued task), it
+// computes only the cells that had not finished, and its suite.json
+// carries the first run's times of the cells it read from the cache.
 func TestSIGTERMStopsWithinGrace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs runexp as a child process")
@@ -106,6 +109,26 @@ func TestSIGTERMStopsWithinGrace(t *testing.T) {
 	if n := countCached(cache); n != before {
 		t.Errorf("%d cells cached after the stop, %d before it: a slow cell finished?", n, before)
 	}
+	stopped, err := suite.ReadReport(filepath.Join(out, "suite.json"))
+	if err != nil {
+		t.Fatalf("the interrupted suite wrote no suite.json: %v", err)
+	}
+	finished := map[string]runner.CellTime{}
+	for _, r := range stopped.Runs {
+		for _, c := range r.CellTimes {
+			finished[r.Name+" "+c.Key] = c
+		}
+		if !r.Interrupted || r.Unfinished != r.Cells-r.Computed-r.Cached {
+			t.Errorf("%s: interrupted %v, %d of %d cells unfinished (%d computed, %d cached)", r.Name, r.Interrupted, r.Unfinished, r.Cells, r.Computed, r.Cached)
+		}
+	}
+	if !stopped.Interrupted || stopped.Status != exitInterrupted || len(finished) != before {
+		t.Errorf("suite.json: interrupted %v, status %d, %d cell times; want true, %d, and the %d cells cached",
+			stopped.Interrupted, stopped.Status, len(finished), exitInterrupted, before)
+	}
+	if !strings.Contains(stdout.String(), "suite: interrupted after ") {
+		t.Errorf("stdout does not say where the times went:\n%s", stdout.String())
+	}
 
 	// The requeued task: the slow cells are quick now, and only they run.
 	t.Setenv("RUNEXP_TEST_SLOW", "0")
@@ -124,5 +147,23 @@ func TestSIGTERMStopsWithinGrace(t *testing.T) {
 	}
 	if computed != 8-before {
 		t.Errorf("the rerun computed %d cells, want the %d unfinished ones\n%s", computed, 8-before, so)
+	}
+	resumed, err := suite.ReadReport(filepath.Join(out, "suite.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range resumed.Runs {
+		for _, c := range r.CachedCellTimes {
+			n++
+			want := finished[r.Name+" "+c.Key]
+			want.Cached = true
+			if c != want {
+				t.Errorf("%s: cached cell time %+v, want the interrupted run's %+v", r.Name, c, want)
+			}
+		}
+	}
+	if resumed.Interrupted || n != before {
+		t.Errorf("the rerun's suite.json: interrupted %v, %d cached cell times; want false and %d", resumed.Interrupted, n, before)
 	}
 }

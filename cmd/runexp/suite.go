@@ -99,9 +99,36 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		return err
 	})
 	if err != nil {
+		if rep != nil {
+			printStopped(e, p, rep, o.Run.OutRoot, shard)
+		}
 		return runError(e, err)
 	}
 	return f.printReport(e, p, stdout, rep, o.Run.OutRoot, shard)
+}
+
+// printStopped says where an interrupted suite kept the times of what
+// finished before the stop (suite.Report.stopped).
+func printStopped(e *errOut, p printer, rep *suite.Report, root string, shard runner.Shard) {
+	for _, pr := range rep.Problems {
+		e.err("%s", pr)
+	}
+	if len(rep.Problems) > 0 {
+		return
+	}
+	file := filepath.Join(root, "suite.json")
+	if shard.Active() {
+		file = suite.ShardReport(root, shard)
+	}
+	finished := 0
+	for _, r := range rep.Runs {
+		if !r.Interrupted {
+			finished++
+		}
+	}
+	timed, _, cells := rep.Coverage()
+	p.line(fmt.Sprintf("suite: interrupted after %.1f s; %d of %d configs finished, %d of %d cells have a time → %s (marked interrupted)",
+		rep.Seconds, finished, len(rep.Runs), timed, cells, file))
 }
 
 // parseShard reads --shard, which excludes the comparisons: they belong
@@ -253,6 +280,12 @@ func cmdPredict(e *errOut, list, dir, out, cache string, args, only []string, st
 		}
 		w = suite.WorkloadOf(rep.Runs)
 		from = fmt.Sprintf("%s (%d workers, %.1f s measured, utilisation %.0f%%)", args[0], rep.Workers, rep.Seconds, 100*rep.Utilisation)
+		if timed, cached, cells := rep.Coverage(); cached > 0 || timed < cells {
+			from += fmt.Sprintf("; %d of its %d cells have a time, %d of them recorded in the cache when an earlier run computed them", timed, cells, cached)
+		}
+		if rep.Interrupted {
+			from += "; the suite was interrupted, so this predicts only the cells that have a time"
+		}
 	} else {
 		files, err := suite.Select(dir, args, only)
 		var entries []suite.Entry

@@ -239,19 +239,27 @@ func (r *Rejected) Error() string { return r.File + ": " + r.Reason }
 // recomputed). dataSum gives the current SHA-256 of a data file, from the
 // data root's SHA256SUMS.
 func (c *Cache) Get(key CellKey, dataSum func(path string) (string, bool)) (r report.Record, ok bool, rej *Rejected) {
+	r, _, ok, rej = c.get(key, dataSum)
+	return r, ok, rej
+}
+
+// get is Get that also returns the time recorded with a usable entry
+// (nil when the entry has none: it was written before entries kept
+// their time, or by Put).
+func (c *Cache) get(key CellKey, dataSum func(path string) (string, bool)) (r report.Record, timing *CellTime, ok bool, rej *Rejected) {
 	file := c.path(key.Hash())
 	if safefs.CheckUnder(c.Dir, filepath.Dir(file)) != nil {
-		return r, false, nil // Put refuses the folder with its reason
+		return r, nil, false, nil // Put refuses the folder with its reason
 	}
 	b, err := safefs.ReadFile(file, maxEntryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return r, false, nil
+		return r, nil, false, nil
 	}
 	if err != nil {
-		return r, false, &Rejected{File: file, Reason: err.Error()}
+		return r, nil, false, &Rejected{File: file, Reason: err.Error()}
 	}
-	bad := func(format string, a ...any) (report.Record, bool, *Rejected) {
-		return report.Record{}, false, &Rejected{File: file, Reason: fmt.Sprintf(format, a...)}
+	bad := func(format string, a ...any) (report.Record, *CellTime, bool, *Rejected) {
+		return report.Record{}, nil, false, &Rejected{File: file, Reason: fmt.Sprintf(format, a...)}
 	}
 	var e entry
 	if err := json.Unmarshal(b, &e); err != nil {
@@ -279,11 +287,11 @@ func (c *Cache) Get(key CellKey, dataSum func(path string) (string, bool)) (r re
 			if !ok {
 				now = "none"
 			}
-			return report.Record{}, false, &Rejected{File: file, Stale: true,
+			return report.Record{}, nil, false, &Rejected{File: file, Stale: true,
 				Reason: fmt.Sprintf("computed on %s with SHA-256 %.12s, the data root now has %.12s", f.Path, f.SHA256, now)}
 		}
 	}
-	return r, true, nil
+	return r, e.Timing, true, nil
 }
 
 // Put stores a finished record computed from the data files data; failed
@@ -357,13 +365,23 @@ func (c *Cache) Delete(key CellKey) error {
 	return err
 }
 
+// lookup is what lookupCells found: every cell's key, the indexes of
+// the cells left to compute, how many entries were rejected, and the
+// time recorded with each cell read from the cache when it was computed
+// (Cached set, grid order; cells whose entry records none are left out).
+type lookup struct {
+	keys     []CellKey
+	todo     []int
+	rejected int
+	cached   []CellTime
+}
+
 // lookupCells computes the key of every cell and fills recs with the
-// cached records that pass Get's checks. It returns the keys, the indexes
-// of the cells left to compute and how many entries were rejected. A
-// rejected entry is logged (a warning when it was damaged, edited or
-// misplaced; information when its data changed) and recomputed.
-func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, force bool, env *Env, recs []report.Record) (keys []CellKey, todo []int, rejected int, err error) {
-	keys = make([]CellKey, len(cells))
+// cached records that pass Get's checks. A rejected entry is logged (a
+// warning when it was damaged, edited or misplaced; information when its
+// data changed) and recomputed.
+func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, force bool, env *Env, recs []report.Record) (l lookup, err error) {
+	l.keys = make([]CellKey, len(cells))
 	dataSum := func(p string) (string, bool) {
 		root, err := env.Root()
 		if err != nil {
@@ -372,26 +390,31 @@ func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, forc
 		return root.Sum(p)
 	}
 	for i, cell := range cells {
-		if keys[i], err = NewCellKey(c, kind, cell); err != nil {
-			return nil, nil, 0, err
+		if l.keys[i], err = NewCellKey(c, kind, cell); err != nil {
+			return lookup{}, err
 		}
 		if cache == nil || force {
-			todo = append(todo, i)
+			l.todo = append(l.todo, i)
 			continue
 		}
-		r, ok, rej := cache.Get(keys[i], dataSum)
+		r, timing, ok, rej := cache.get(l.keys[i], dataSum)
 		switch {
 		case ok:
 			recs[i] = r
+			if timing != nil {
+				t := *timing
+				t.Key, t.Cached = cell.Key, true
+				l.cached = append(l.cached, t)
+			}
 			continue
 		case rej != nil && rej.Stale:
 			env.Log.Info("cached cell computed on other data; recomputing", "cell", cell.Key, "reason", rej.Reason)
-			rejected++
+			l.rejected++
 		case rej != nil:
 			env.Log.Warn("cache entry rejected; recomputing", "cell", cell.Key, "file", rej.File, "reason", rej.Reason)
-			rejected++
+			l.rejected++
 		}
-		todo = append(todo, i)
+		l.todo = append(l.todo, i)
 	}
-	return keys, todo, rejected, nil
+	return l, nil
 }

@@ -23,6 +23,10 @@ type CellTime struct {
 	Key        string  `json:"key"`
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// Cached marks the time of a cell this run read from the cache: the
+	// time recorded in its entry when an earlier run computed it, not a
+	// measurement of this run (Summary.CachedTimes).
+	Cached bool `json:"cached,omitempty"`
 }
 
 // Cost is how long the cell keeps one worker busy, as the pool's order
@@ -67,18 +71,24 @@ type Job struct {
 	cells []*Cell // the cells of this run: all, or the shard's
 	keys  []CellKey
 	recs  []report.Record
-	todo  []int      // indexes into cells of the cells to compute
-	est   []float64  // per todo: the recorded cost (CellTime.Cost), 0 if unknown
-	times []CellTime // per todo, filled as cells land
-	sum   Summary    // counts known at Prepare
+	todo  []int     // indexes into cells of the cells to compute
+	est   []float64 // per todo: the recorded cost (CellTime.Cost), 0 if unknown
+	sum   Summary   // counts and cached cells' times known at Prepare
 
+	// mu guards what an interrupted job is read for (Interrupted) while
+	// tasks the pool abandoned may still run.
 	mu       sync.Mutex
 	done     int
 	cacheErr error
+	times    []CellTime // per todo, filled as cells land
+	landed   []bool     // per todo
+	began    time.Time
+	start    Phase
+	startEnd bool // Start returned (start is its time)
+	ended    time.Time
 
-	began, ended time.Time
-	start, rep   Phase
-	started      bool
+	rep     Phase
+	started bool
 }
 
 // Prepare validates c, locks its result directory (unless it is a shard,
@@ -129,13 +139,13 @@ func Prepare(c *config.Config, opt Options) (*Job, error) {
 		j.env.CacheDir = j.cache.Dir
 	}
 	j.recs = make([]report.Record, len(j.cells))
-	var rejected int
-	j.keys, j.todo, rejected, err = lookupCells(c, plan.Kind, j.cells, j.cache, opt.Force, j.env, j.recs)
+	l, err := lookupCells(c, plan.Kind, j.cells, j.cache, opt.Force, j.env, j.recs)
 	if err != nil {
 		j.Close()
 		return nil, err
 	}
-	j.sum = Summary{Dir: j.dir, Cells: len(j.cells), Cached: len(j.cells) - len(j.todo), Computed: len(j.todo), CacheRejected: rejected}
+	j.keys, j.todo = l.keys, l.todo
+	j.sum = Summary{Dir: j.dir, Cells: len(j.cells), Cached: len(j.cells) - len(j.todo), Computed: len(j.todo), CacheRejected: l.rejected, CachedTimes: l.cached}
 	j.done = j.sum.Cached
 	j.estimate()
 	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(j.cells), "cached", j.sum.Cached)
@@ -172,6 +182,7 @@ func (j *Job) openCache() error {
 // the cache entry of the same key, else from Options.Estimate.
 func (j *Job) estimate() {
 	j.times = make([]CellTime, len(j.todo))
+	j.landed = make([]bool, len(j.todo))
 	j.est = make([]float64, len(j.todo))
 	for t, i := range j.todo {
 		j.times[t].Key = j.cells[i].Key
@@ -220,9 +231,16 @@ func (j *Job) emptyShard() bool { return j.opt.Shard.Active() && len(j.cells) ==
 // Start prepares the experiment: the kind's Start (data, corruption) and
 // the check of the model against the data.
 func (j *Job) Start() error {
-	j.began = time.Now()
-	c0 := par.ThreadCPU()
-	defer func() { j.start = phaseSince(j.began, c0) }()
+	t0, c0 := time.Now(), par.ThreadCPU()
+	j.mu.Lock()
+	j.began = t0
+	j.mu.Unlock()
+	defer func() {
+		p := phaseSince(t0, c0)
+		j.mu.Lock()
+		j.start, j.startEnd = p, true
+		j.mu.Unlock()
+	}()
 	if j.emptyShard() {
 		j.started = true
 		return nil
@@ -258,7 +276,6 @@ func (j *Job) runCell(t int, acct *par.Account) {
 	}
 	j.log.Debug("cell done", "config", j.Config.Name, "key", cell.Key, "status", r.Status, "seconds", ct.Seconds, "cpu_seconds", ct.CPUSeconds)
 	j.recs[i] = r
-	j.times[t] = ct
 	var err error
 	if j.cache != nil {
 		err = j.cache.PutTimed(j.keys[i], j.env.DataFiles(), r, &ct)
@@ -267,6 +284,7 @@ func (j *Job) runCell(t int, acct *par.Account) {
 	if err != nil && j.cacheErr == nil {
 		j.cacheErr = err
 	}
+	j.times[t], j.landed[t] = ct, true
 	j.done++
 	d := j.done
 	j.mu.Unlock()
@@ -279,7 +297,11 @@ func (j *Job) runCell(t int, acct *par.Account) {
 // record and returns the run's summary. Every cell must have landed.
 func (j *Job) Finish() (*Summary, error) {
 	t0, c0 := time.Now(), par.ThreadCPU()
-	defer func() { j.ended = time.Now() }()
+	defer func() {
+		j.mu.Lock()
+		j.ended = time.Now()
+		j.mu.Unlock()
+	}()
 	if j.cacheErr != nil {
 		return nil, fmt.Errorf("cell cache: %w", j.cacheErr)
 	}
@@ -318,7 +340,7 @@ func (j *Job) Finish() (*Summary, error) {
 		sum = rep
 	}
 	j.rep = phaseSince(t0, c0)
-	sum.Times = j.computedTimes()
+	sum.Times, sum.CachedTimes = j.computedTimes(false), j.sum.CachedTimes
 	sum.Start, sum.Report = j.start, j.rep
 	// The report is written: the prepared data can go.
 	j.inst, j.recs = nil, nil
@@ -335,16 +357,60 @@ func phaseSince(t0 time.Time, c0 time.Duration) Phase {
 	return p
 }
 
-// computedTimes returns the times of the computed cells in grid order.
-func (j *Job) computedTimes() []CellTime {
-	out := append([]CellTime(nil), j.times...)
-	sort.SliceStable(out, func(a, b int) bool { return j.todo[a] < j.todo[b] })
+// computedTimes returns the times of the computed cells in grid order:
+// of every cell, or only of those that landed. The caller holds j.mu
+// where a cell may still land.
+func (j *Job) computedTimes(landedOnly bool) []CellTime {
+	var out []CellTime
+	var at []int
+	for t, ct := range j.times {
+		if !landedOnly || j.landed[t] {
+			out, at = append(out, ct), append(at, j.todo[t])
+		}
+	}
+	sort.Sort(byGrid{out, at})
 	return out
+}
+
+// byGrid sorts cell times by their cells' grid indexes.
+type byGrid struct {
+	times []CellTime
+	at    []int
+}
+
+func (b byGrid) Len() int           { return len(b.times) }
+func (b byGrid) Less(i, k int) bool { return b.at[i] < b.at[k] }
+func (b byGrid) Swap(i, k int) {
+	b.times[i], b.times[k] = b.times[k], b.times[i]
+	b.at[i], b.at[k] = b.at[k], b.at[i]
+}
+
+// Interrupted is the summary of a job the pool stopped before it
+// finished (Pool.Run returned an *InterruptedError without calling Done
+// for it): its cells read from the cache with their recorded times, the
+// cells that landed before the stop (Computed) with their times, and its
+// Start's time if Start had returned. Cells − Cached − Computed cells did
+// not finish. It is safe to call while tasks the pool abandoned still
+// run.
+func (j *Job) Interrupted() *Summary {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	s := Summary{Dir: j.dir, Cells: j.sum.Cells, Cached: j.sum.Cached, CacheRejected: j.sum.CacheRejected, CachedTimes: j.sum.CachedTimes}
+	s.Times = j.computedTimes(true)
+	s.Computed = len(s.Times)
+	if j.startEnd {
+		s.Start = j.start
+	}
+	return &s
 }
 
 // Span returns when the job's Start began and its Finish ended (zero
 // times before then).
-func (j *Job) Span() (began, ended time.Time) { return j.began, j.ended }
+func (j *Job) Span() (began, ended time.Time) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.began, j.ended
+}
 
 // progress returns the cells done (cached included) and the total.
 func (j *Job) progress() (done, total int) {

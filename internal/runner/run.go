@@ -116,8 +116,13 @@ type Summary struct {
 	Outputs                  []string
 	// Times holds the wall and CPU time of each computed cell, in grid
 	// order; Start and Report those of the config's Start and of its
-	// report stage (or shard file).
+	// report stage (or shard file). CachedTimes holds, for the cells read
+	// from the cache, the times their entries recorded when an earlier
+	// run computed them (CellTime.Cached), in grid order; a cell whose
+	// entry records none is not in it. They are not this run's: what
+	// measures this run leaves them out.
 	Times         []CellTime
+	CachedTimes   []CellTime
 	Start, Report Phase
 }
 

@@ -157,6 +157,65 @@ func TestSuiteRecordsCellTimes(t *testing.T) {
 	}
 }
 
+// A suite run again with the cache warm computes nothing: its suite.json
+// carries each cell's time as the first run measured it, marked cached,
+// apart from its own measurements (the configs' CPU seconds are their
+// Start and report only), so that it predicts the whole suite: the same
+// walls as the first run's file, once the Start and report times, which
+// each run measures anew, are the same.
+func TestCachedCellTimes(t *testing.T) {
+	configs, entries := tinySuite(t)
+	out := filepath.Join(t.TempDir(), "out")
+	file := filepath.Join(out, "suite.json")
+	if _, err := Suite(context.Background(), entries, suiteOptions(configs, out, 2)); err != nil {
+		t.Fatal(err)
+	}
+	first, err := ReadReport(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Suite(context.Background(), entries, suiteOptions(configs, out, 1)); err != nil {
+		t.Fatal(err)
+	}
+	second, err := ReadReport(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range second.Runs {
+		want := first.Runs[i].CellTimes
+		if r.Cached != r.Cells || len(r.CellTimes) != 0 || len(r.CachedCellTimes) != len(want) {
+			t.Fatalf("%s: %d of %d cells cached, %d computed times, %d cached times; want all cached with the first run's %d times",
+				r.Name, r.Cached, r.Cells, len(r.CellTimes), len(r.CachedCellTimes), len(want))
+		}
+		for k, c := range r.CachedCellTimes {
+			w := want[k]
+			w.Cached = true
+			if c != w {
+				t.Errorf("%s: cached cell time %+v, want the first run's %+v marked cached", r.Name, c, w)
+			}
+		}
+		if own := r.Start.CPUSeconds + r.Report.CPUSeconds; r.CPUSeconds != own {
+			t.Errorf("%s: %g CPU-s, want its Start and report's %g: the cached cells took none in this run", r.Name, r.CPUSeconds, own)
+		}
+	}
+	if timed, cached, cells := second.Coverage(); timed != 11 || cached != 11 || cells != 11 {
+		t.Errorf("coverage: %d timed, %d cached of %d cells; want 11, 11, 11", timed, cached, cells)
+	}
+	w1, w2 := WorkloadOf(first.Runs), WorkloadOf(second.Runs)
+	for i := range w2 {
+		w2[i].Start, w2[i].Report = w1[i].Start, w1[i].Report
+	}
+	for _, n := range []int{1, 2, 16} {
+		p1, p2 := w1.Predict(n), w2.Predict(n)
+		if math.Abs(p1.Seconds-p2.Seconds) > 1e-12*p1.Seconds || p1.Seconds <= 0 {
+			t.Errorf("-j %d: predicted %g s from the resumed run's suite.json, %g s from the first's", n, p2.Seconds, p1.Seconds)
+		}
+	}
+	if c1, c2 := w1.Critical(), w2.Critical(); c1.CellTime != c2.CellTime || c1.CellKey != c2.CellKey || c1.CellCached || !c2.CellCached {
+		t.Errorf("critical cell %s %g s (cached %v), want the first run's %s %g s (cached %v) marked cached", c2.CellKey, c2.CellTime, c2.CellCached, c1.CellKey, c1.CellTime, c1.CellCached)
+	}
+}
+
 // A suite split into 3 shards and merged writes the bytes of a single
 // suite (pages but for the manifests' times); the merge refuses a config
 // edited after its shards ran, and merges the others.

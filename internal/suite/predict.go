@@ -25,7 +25,7 @@ func ReadTimes(file string) (Times, error) {
 	}
 	t := Times{}
 	for _, r := range rep.Runs {
-		for _, c := range r.CellTimes {
+		for _, c := range r.times() {
 			if t[r.Name] == nil {
 				t[r.Name] = map[string]float64{}
 			}
@@ -48,6 +48,12 @@ func ReadReport(file string) (*Report, error) {
 	return &rep, nil
 }
 
+// times returns the times of the config's cells: those computed, then
+// those read from the cache.
+func (r ConfigRun) times() []runner.CellTime {
+	return append(r.CellTimes[:len(r.CellTimes):len(r.CellTimes)], r.CachedCellTimes...)
+}
+
 // cellCost is the time a cell occupies one worker (runner.CellTime.Cost).
 func cellCost(c runner.CellTime) float64 { return c.Cost() }
 
@@ -61,12 +67,17 @@ type ConfigWork struct {
 	Start, Report float64
 	Cells         []float64
 	Keys          []string
+	// Cached marks, beside Cells, the cells whose time was recorded in
+	// the cache when an earlier run computed them (nil: none).
+	Cached []bool
 }
 
 // Workload is the loads of a suite.
 type Workload []ConfigWork
 
-// WorkloadOf is the workload recorded in a suite.json's runs.
+// WorkloadOf is the workload recorded in a suite.json's runs: the cells
+// computed and those read from the cache with the time recorded when they
+// were computed, so that a resumed suite's file predicts the whole suite.
 func WorkloadOf(runs []ConfigRun) Workload {
 	var w Workload
 	for _, r := range runs {
@@ -77,9 +88,10 @@ func WorkloadOf(runs []ConfigRun) Workload {
 		if r.Report != nil {
 			l.Report = r.Report.Seconds
 		}
-		for _, c := range r.CellTimes {
+		for _, c := range r.times() {
 			l.Cells = append(l.Cells, cellCost(c))
 			l.Keys = append(l.Keys, c.Key)
+			l.Cached = append(l.Cached, c.Cached)
 		}
 		w = append(w, l)
 	}
@@ -133,11 +145,14 @@ func (w Workload) Work() float64 {
 // workers: its longest cell, and its longest chain, a config's Start, its
 // longest cell and its report, which run one after another.
 type CriticalPath struct {
-	Cell      string  `json:"cell_config"`
-	CellKey   string  `json:"cell_key"`
-	CellTime  float64 `json:"cell_seconds"`
-	Chain     string  `json:"chain_config"`
-	ChainTime float64 `json:"chain_seconds"`
+	Cell     string  `json:"cell_config"`
+	CellKey  string  `json:"cell_key"`
+	CellTime float64 `json:"cell_seconds"`
+	// CellCached says the longest cell's time is the one its cache entry
+	// recorded when an earlier run computed it.
+	CellCached bool    `json:"cell_cached,omitempty"`
+	Chain      string  `json:"chain_config"`
+	ChainTime  float64 `json:"chain_seconds"`
 	// The chain's parts.
 	Start, Longest, Report float64
 }
@@ -150,6 +165,7 @@ func (w Workload) Critical() CriticalPath {
 		for i, c := range l.Cells {
 			if c > cp.CellTime {
 				cp.Cell, cp.CellKey, cp.CellTime = l.Config, l.Keys[i], c
+				cp.CellCached = i < len(l.Cached) && l.Cached[i]
 			}
 			m = max(m, c)
 		}
@@ -159,6 +175,16 @@ func (w Workload) Critical() CriticalPath {
 		}
 	}
 	return cp
+}
+
+// longestCell names the longest cell and its time, and says where the
+// time is the one recorded in the cache.
+func (cp CriticalPath) longestCell() string {
+	s := fmt.Sprintf("%.1f s (%s %s", cp.CellTime, cp.Cell, cp.CellKey)
+	if cp.CellCached {
+		s += ", recorded in the cache when computed"
+	}
+	return s + ")"
 }
 
 // Prediction is the wall time a workload is predicted to take on some
@@ -272,7 +298,7 @@ func PredictionTable(w Workload, workers []int) *report.Table {
 		t.Rows = append(t.Rows, []string{fmt.Sprint(n), fmt.Sprintf("%.1f", p.Seconds), fmt.Sprintf("%.1f", p.Even), fmt.Sprintf("%.1f", p.Chain)})
 	}
 	cp := w.Critical()
-	t.Caption = fmt.Sprintf("%.1f s of work in %d configs; longest cell %.1f s (%s %s); longest chain %.1f s (%s: Start %.1f + cell %.1f + report %.1f).",
-		w.Work(), len(w), cp.CellTime, cp.Cell, cp.CellKey, cp.ChainTime, cp.Chain, cp.Start, cp.Longest, cp.Report)
+	t.Caption = fmt.Sprintf("%.1f s of work in %d configs; longest cell %s; longest chain %.1f s (%s: Start %.1f + cell %.1f + report %.1f).",
+		w.Work(), len(w), cp.longestCell(), cp.ChainTime, cp.Chain, cp.Start, cp.Longest, cp.Report)
 	return t
 }

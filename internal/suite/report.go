@@ -39,10 +39,23 @@ type ConfigRun struct {
 	Dir          string  `json:"dir,omitempty"`
 	// Start and Report are the times of the config's Start (data,
 	// corruption) and of its report stage; CellTimes those of each cell
-	// computed (cached ones took none), in grid order.
-	Start     *runner.Phase     `json:"start,omitempty"`
-	Report    *runner.Phase     `json:"report,omitempty"`
-	CellTimes []runner.CellTime `json:"cell_times,omitempty"`
+	// computed in this run, in grid order. CachedCellTimes are those of
+	// the cells read from the cache, as their entries recorded them when
+	// an earlier run computed them (each marked "cached"), in grid order:
+	// they took no time in this run, so the config's and the suite's
+	// CPU seconds and utilisation leave them out, and the critical path
+	// and the predictions count them (WorkloadOf). A cell whose entry
+	// records no time (written before entries kept one) is in neither.
+	Start           *runner.Phase     `json:"start,omitempty"`
+	Report          *runner.Phase     `json:"report,omitempty"`
+	CellTimes       []runner.CellTime `json:"cell_times,omitempty"`
+	CachedCellTimes []runner.CellTime `json:"cached_cell_times,omitempty"`
+	// Interrupted marks a config the suite stopped (SIGINT, SIGTERM)
+	// before it finished: Computed counts the cells that finished
+	// before the stop, Unfinished the cells that did not, and it has
+	// no report (nor Report time, nor claims); Status is 130.
+	Interrupted bool `json:"interrupted,omitempty"`
+	Unfinished  int  `json:"unfinished,omitempty"`
 }
 
 // NewConfigRun is r's line in suite.json.
@@ -56,19 +69,31 @@ func NewConfigRun(r Result) ConfigRun {
 	c.Dir, c.Cells, c.Computed, c.Cached, c.Failed, c.Crashed = s.Dir, s.Cells, s.Computed, s.Cached, s.Failed, s.Crashed
 	c.Claims, c.Unexpected, c.NotEvaluated = len(s.Claims), s.Unexpected, s.NotEvaluated
 	start, rep := s.Start, s.Report
-	c.Start, c.Report, c.CellTimes = &start, &rep, s.Times
+	c.Start, c.Report, c.CellTimes, c.CachedCellTimes = &start, &rep, s.Times, s.CachedTimes
+	if r.Interrupted {
+		c.Interrupted, c.Unfinished, c.Report = true, s.Cells-s.Cached-s.Computed, nil
+		if s.Start == (runner.Phase{}) {
+			c.Start = nil // not started, or its Start did not return
+		}
+	}
 	return c
 }
 
 // Report is suite.json: what a suite run did, how long each config took,
 // and how it compared with the baseline.
 type Report struct {
-	Started  time.Time       `json:"started"`
-	Seconds  float64         `json:"seconds"`
-	Workers  int             `json:"workers"`
-	Runs     []ConfigRun     `json:"runs"`
-	Baseline string          `json:"baseline,omitempty"`
-	Changes  []report.Change `json:"changes,omitempty"`
+	Started time.Time `json:"started"`
+	Seconds float64   `json:"seconds"`
+	Workers int       `json:"workers"`
+	// Interrupted marks a suite stopped by SIGINT or SIGTERM: suite.json
+	// then holds what finished before the stop (the configs that
+	// completed, and those marked interrupted with the cells they
+	// finished) and no comparison, index or scoreboard; its critical
+	// path and predictions cover only the cells with a time.
+	Interrupted bool            `json:"interrupted,omitempty"`
+	Runs        []ConfigRun     `json:"runs"`
+	Baseline    string          `json:"baseline,omitempty"`
+	Changes     []report.Change `json:"changes,omitempty"`
 	// Compared reports that the comparison with Baseline was made, so
 	// that no Changes means nothing moved.
 	Compared bool `json:"-"`
@@ -137,17 +162,32 @@ func (r *Report) Where() []string {
 	out = append(out, fmt.Sprintf("utilisation: %.0f CPU-s / (%.1f s × %d workers) = %.0f%%; the tasks' threads measured %.0f CPU-s of it (%.0f%%)",
 		r.CPUSeconds, r.Seconds, r.Workers, 100*r.Utilisation, r.CellCPUSeconds, 100*ratio(r.CellCPUSeconds, r.CPUSeconds)))
 	if cp := r.Critical; cp != nil && cp.CellTime > 0 {
-		out = append(out, fmt.Sprintf("critical path: longest cell %.1f s (%s %s); longest chain %.1f s (%s: Start %.1f + cell %.1f + report %.1f)",
-			cp.CellTime, cp.Cell, cp.CellKey, cp.ChainTime, cp.Chain, cp.Start, cp.Longest, cp.Report))
+		out = append(out, fmt.Sprintf("critical path: longest cell %s; longest chain %.1f s (%s: Start %.1f + cell %.1f + report %.1f)",
+			cp.longestCell(), cp.ChainTime, cp.Chain, cp.Start, cp.Longest, cp.Report))
 	}
 	if len(r.Predicted) > 0 {
 		s := "predicted wall time from the computed cells' times (runexp suite --predict N FILE):"
+		if _, cached, _ := r.Coverage(); cached > 0 {
+			s = fmt.Sprintf("predicted wall time from the cells' times, %d of them recorded in the cache when computed (runexp suite --predict N FILE):", cached)
+		}
 		for _, p := range r.Predicted {
 			s += fmt.Sprintf(" -j %d %.0f s;", p.Workers, p.Seconds)
 		}
 		out = append(out, s[:len(s)-1])
 	}
 	return out
+}
+
+// Coverage counts the cells of the report's configs (those of a config
+// that did not run are not known), the cells with a time (computed here
+// or recorded in the cache), and of those the cached ones.
+func (r *Report) Coverage() (timed, cached, cells int) {
+	for _, x := range r.Runs {
+		cells += x.Cells
+		timed += len(x.CellTimes) + len(x.CachedCellTimes)
+		cached += len(x.CachedCellTimes)
+	}
+	return timed, cached, cells
 }
 
 func ratio(a, b float64) float64 {

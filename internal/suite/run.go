@@ -62,6 +62,11 @@ type Result struct {
 	// Around); 0 otherwise. Beside CPUSeconds it says what the threads'
 	// clocks missed.
 	ProcessCPUSeconds float64
+	// Interrupted marks a config the run stopped before it finished (or
+	// started): its Summary is runner.Job.Interrupted's, the cells read
+	// from the cache and those that finished before the stop, with their
+	// times; it has no report.
+	Interrupted bool
 }
 
 // taskCPU is the CPU time of a summary's tasks as their threads' clocks
@@ -79,6 +84,9 @@ func taskCPU(sum *runner.Summary) float64 {
 
 // Status is the exit status the result earns (docs/exit-status.md).
 func (r Result) Status() int {
+	if r.Interrupted {
+		return Interrupted
+	}
 	if r.Err != nil {
 		return Usage
 	}
@@ -87,14 +95,21 @@ func (r Result) Status() int {
 
 // Run runs the entries' cells in one pool (runner.Pool) and returns
 // their results in the entries' order, each config's also to Done as it
-// completes. When ctx is cancelled it returns the results so far and a
-// *runner.InterruptedError; without KeepGoing, the first config that
-// fails with an error ends the run with that error.
+// completes. When ctx is cancelled it returns a *runner.InterruptedError
+// and a result for every entry: those that completed, and the others
+// marked Interrupted with what they had finished (not passed to Done);
+// without KeepGoing, the first config that fails with an error ends the
+// run with that error.
 func Run(ctx context.Context, entries []Entry, o Options) ([]Result, error) {
 	if o.Around != nil {
 		return runSerial(ctx, entries, o)
 	}
-	t0 := time.Now()
+	return runPool(ctx, entries, o, time.Now())
+}
+
+// runPool is Run in one pool; t0 is the start of the run, which the
+// results' Began and Ended count from.
+func runPool(ctx context.Context, entries []Entry, o Options, t0 time.Time) ([]Result, error) {
 	byJob := map[*runner.Job]int{}
 	var jobs []*runner.Job
 	done := make([]*Result, len(entries))
@@ -135,14 +150,7 @@ func Run(ctx context.Context, entries []Entry, o Options) ([]Result, error) {
 		Done: func(j *runner.Job, sum *runner.Summary, err error) {
 			i := byJob[j]
 			r := Result{Entry: entries[i], Summary: sum, Err: err}
-			if began, ended := j.Span(); !began.IsZero() {
-				if ended.IsZero() {
-					ended = time.Now()
-				}
-				r.Seconds = ended.Sub(began).Seconds()
-				r.Began, r.Ended = began.Sub(t0).Seconds(), ended.Sub(t0).Seconds()
-			}
-			r.CPUSeconds = taskCPU(sum)
+			r.span(j, t0)
 			done[i] = &r
 			// Without KeepGoing a config's error ends the run: Run
 			// returns it, as it would have before running the rest.
@@ -151,6 +159,17 @@ func Run(ctx context.Context, entries []Entry, o Options) ([]Result, error) {
 			}
 		}}
 	err := p.Run(ctx, jobs)
+	if isInterrupted(err) {
+		// What the configs not completed had finished: their times
+		// outlive the stop in suite.json.
+		for _, j := range jobs {
+			if i := byJob[j]; done[i] == nil {
+				r := Result{Entry: entries[i], Summary: j.Interrupted(), Interrupted: true}
+				r.span(j, t0)
+				done[i] = &r
+			}
+		}
+	}
 	var res []Result
 	for _, r := range done {
 		if r != nil {
@@ -158,6 +177,19 @@ func Run(ctx context.Context, entries []Entry, o Options) ([]Result, error) {
 		}
 	}
 	return res, err
+}
+
+// span sets r's wall time, offsets and CPU time from job j's (t0: the
+// start of the run).
+func (r *Result) span(j *runner.Job, t0 time.Time) {
+	if began, ended := j.Span(); !began.IsZero() {
+		if ended.IsZero() {
+			ended = time.Now()
+		}
+		r.Seconds = ended.Sub(began).Seconds()
+		r.Began, r.Ended = began.Sub(t0).Seconds(), ended.Sub(t0).Seconds()
+	}
+	r.CPUSeconds = taskCPU(r.Summary)
 }
 
 // runOptions are the runner's options for entry e.
@@ -177,34 +209,52 @@ func (o *Options) runOptions(e Entry) runner.Options {
 }
 
 // runSerial runs the entries one after another, each in a pool of its
-// own, with Around about each.
+// own, with Around about each. Interrupted, it returns as Run does: the
+// config running marked Interrupted with what it finished, and those
+// after it marked Interrupted with nothing.
 func runSerial(ctx context.Context, entries []Entry, o Options) ([]Result, error) {
 	if o.Shard.Active() {
 		return nil, errors.New("a suite's shard runs its configs in one pool: no per-config profile (--cpuprofile)")
 	}
 	t0 := time.Now()
+	one := o
+	one.Done = nil // called here, with the process's CPU time
 	var res []Result
-	for _, e := range entries {
+	for k, e := range entries {
 		after, err := o.Around(e.Config)
 		if err != nil {
 			return res, err
 		}
 		t1, cpu0 := time.Now(), ProcessCPU()
-		sum, err := runner.Run(ctx, e.Config, o.runOptions(e))
+		rs, err := runPool(ctx, []Entry{e}, one, t0)
 		after()
-		r := Result{Entry: e, Summary: sum, Err: err, Seconds: time.Since(t1).Seconds(), CPUSeconds: taskCPU(sum),
-			ProcessCPUSeconds: ProcessCPU() - cpu0, Began: t1.Sub(t0).Seconds(), Ended: time.Since(t0).Seconds()}
-		var ie *runner.InterruptedError
-		if errors.As(err, &ie) {
+		if isInterrupted(err) {
+			res = append(res, rs...)
+			for _, e := range entries[k+1:] {
+				res = append(res, notStarted(e))
+			}
 			return res, err
 		}
-		if err != nil && !o.KeepGoing {
+		if err != nil && !o.KeepGoing || len(rs) != 1 {
 			return res, err
 		}
+		r := rs[0]
+		r.Seconds, r.ProcessCPUSeconds = time.Since(t1).Seconds(), ProcessCPU()-cpu0
+		r.Began, r.Ended = t1.Sub(t0).Seconds(), time.Since(t0).Seconds()
 		res = append(res, r)
 		if o.Done != nil {
 			o.Done(r)
 		}
 	}
 	return res, nil
+}
+
+// notStarted is the result of an entry an interrupted run never started:
+// its cells, none finished.
+func notStarted(e Entry) Result {
+	r := Result{Entry: e, Interrupted: true, Summary: &runner.Summary{}}
+	if cells, err := runner.Cells(e.Config); err == nil {
+		r.Summary.Cells = len(cells)
+	}
+	return r
 }

@@ -49,7 +49,20 @@ func ShardReport(root string, s runner.Shard) string {
 
 // runShard is Suite for one shard: the pool, then the shard's times.
 func runShard(ctx context.Context, entries []Entry, o SuiteOptions, rep *Report, cpu0 float64) (*Report, error) {
+	file := ShardReport(o.Run.OutRoot, o.Shard)
+	write := func() error {
+		err := os.MkdirAll(filepath.Dir(file), 0o777)
+		if err == nil {
+			err = rep.writeFile(file)
+		}
+		return err
+	}
 	results, err := Run(ctx, entries, o.Options)
+	if isInterrupted(err) {
+		// The requeued task's report replaces this one.
+		rep.stopped(results, cpu0, write)
+		return rep, err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -62,11 +75,7 @@ func runShard(ctx context.Context, entries []Entry, o SuiteOptions, rep *Report,
 	rep.Seconds = time.Since(rep.Started).Seconds()
 	rep.measure(cpu0)
 	rep.Status = code
-	file := ShardReport(o.Run.OutRoot, o.Shard)
-	if err := os.MkdirAll(filepath.Dir(file), 0o777); err == nil {
-		err = rep.writeFile(file)
-	}
-	if err != nil {
+	if err := write(); err != nil {
 		rep.Problems = append(rep.Problems, err.Error())
 		rep.Status = Worse(rep.Status, Usage)
 	}
@@ -91,7 +100,7 @@ func MergeSuite(entries []Entry, o SuiteOptions) *Report {
 		cr := NewConfigRun(r)
 		if t, ok := times[e.Config.Name]; ok && err == nil {
 			cr.Start = t.Start
-			cr.CellTimes = t.CellTimes
+			cr.CellTimes, cr.CachedCellTimes = t.CellTimes, t.CachedCellTimes
 			cr.CPUSeconds = t.CPUSeconds
 			cr.Computed, cr.Cached = t.Computed, t.Cached
 		}
@@ -136,6 +145,7 @@ func shardTimes(root string) map[string]ConfigRun {
 		for _, r := range rep.Runs {
 			m := out[r.Name]
 			m.CellTimes = append(m.CellTimes, r.CellTimes...)
+			m.CachedCellTimes = append(m.CachedCellTimes, r.CachedCellTimes...)
 			m.CPUSeconds += r.CPUSeconds
 			m.Computed += r.Computed
 			m.Cached += r.Cached
@@ -147,7 +157,9 @@ func shardTimes(root string) map[string]ConfigRun {
 		}
 	}
 	for k, m := range out {
-		sort.Slice(m.CellTimes, func(i, j int) bool { return m.CellTimes[i].Key < m.CellTimes[j].Key })
+		for _, ts := range [][]runner.CellTime{m.CellTimes, m.CachedCellTimes} {
+			sort.Slice(ts, func(i, j int) bool { return ts[i].Key < ts[j].Key })
+		}
 		out[k] = m
 	}
 	return out

@@ -2,11 +2,13 @@ package suite
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"time"
 
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
 )
 
 // SuiteOptions control Suite.
@@ -29,9 +31,11 @@ type SuiteOptions struct {
 // Suite runs the entries (KeepGoing: a config that fails is recorded and
 // the rest run), then writes the scoreboard and the indexes, compares
 // with the baseline, writes the baseline asked for and suite.json. It
-// returns an error only when interrupted (a *runner.InterruptedError);
-// every other problem is in the report: a config's error in its run, a
-// comparison or writing problem in Problems, and each counts in Status.
+// returns an error only when interrupted (a *runner.InterruptedError),
+// and then also the report it wrote to suite.json, marked Interrupted,
+// with what finished before the stop (Report.stopped); every other
+// problem is in the report: a config's error in its run, a comparison or
+// writing problem in Problems, and each counts in Status.
 func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error) {
 	rep := &Report{Started: time.Now(), Workers: o.Run.Workers, Baseline: o.Baseline, Manifest: report.NewManifest()}
 	cpu0 := ProcessCPU()
@@ -45,6 +49,10 @@ func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error
 		return runShard(ctx, entries, o, rep, cpu0)
 	}
 	results, err := Run(ctx, entries, o.Options)
+	if isInterrupted(err) {
+		rep.stopped(results, cpu0, func() error { return rep.Write(o.Run.OutRoot) })
+		return rep, err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -53,6 +61,30 @@ func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error
 	}
 	rep.finish(o, entries, cpu0)
 	return rep, nil
+}
+
+func isInterrupted(err error) bool {
+	var ie *runner.InterruptedError
+	return errors.As(err, &ie)
+}
+
+// stopped fills in the report of a suite stopped by a signal from the
+// results Run returned (every config: those completed, and those marked
+// interrupted with the cells they finished) and writes it with write, so
+// that the times measured before the stop are kept; a writing problem
+// goes to Problems. It compares nothing and writes no index, scoreboard
+// or baseline: the stop is to be quick, and they would be of part of the
+// suite.
+func (rep *Report) stopped(results []Result, cpu0 float64, write func() error) {
+	rep.Interrupted, rep.Status = true, Interrupted
+	for _, r := range results {
+		rep.Runs = append(rep.Runs, NewConfigRun(r))
+	}
+	rep.Seconds = time.Since(rep.Started).Seconds()
+	rep.measure(cpu0)
+	if err := write(); err != nil {
+		rep.Problems = append(rep.Problems, err.Error())
+	}
 }
 
 // finish does what follows the runs: the scoreboard, the indexes, the
