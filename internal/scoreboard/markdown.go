@@ -327,6 +327,10 @@ func claimNote(r Row) string {
 		}
 	}
 	if len(extra) > 0 {
+		// A because-text may end in evidence with no full stop of its own.
+		if !strings.HasSuffix(s, ".") {
+			s += "."
+		}
 		s += " Stated protocol: " + strings.Join(extra, "; ") + "."
 	}
 	return s
