@@ -75,6 +75,11 @@ func (t *Table) RenderText(w io.Writer) error {
 		right[j] = a == tw.AlignRight
 	}
 	header, body, parts, same := t.fit(width, t.paddedRows(nil), right)
+	if len(t.Rows) == 0 && t.Caption != "" {
+		// A box of column names around nothing says less than the
+		// caption ("No changes.") does alone.
+		parts = nil
+	}
 	if len(same) > 0 {
 		buf.WriteString(hanging("In every row: ", strings.Join(same, "; ")+".", TextWidth))
 		buf.WriteByte('\n')

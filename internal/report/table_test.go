@@ -114,3 +114,23 @@ func TestFormatCompare(t *testing.T) {
 		}
 	}
 }
+
+// An empty table with a caption prints its title and caption only: the
+// suite's "Changes against the baseline" used to print a box of column
+// names around no rows before "No changes.".
+func TestEmptyTableCaptionOnly(t *testing.T) {
+	var buf bytes.Buffer
+	if err := ChangesTable(nil).RenderText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "Changes\nNo changes.\n"; got != want {
+		t.Errorf("empty changes table:\n%q\nwant\n%q", got, want)
+	}
+	buf.Reset()
+	if err := ChangesTable([]Change{{Config: "c", Key: "k", What: "metric m", Old: "1", New: "2"}}).RenderText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(buf.Bytes(), []byte("│ c ")) || !bytes.HasSuffix(buf.Bytes(), []byte("1 change.\n")) {
+		t.Errorf("one change lost its row:\n%s", buf.String())
+	}
+}
