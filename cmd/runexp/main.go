@@ -361,17 +361,28 @@ func (f *runFlags) options(e *errOut, tw *term, pos []string, stdout io.Writer) 
 	return o, entries, nil
 }
 
+// cellCounts says where a run's cells came from: "N cells (C computed,
+// K cached, F failed)", with ", S shared" after the cached where other
+// configs of the pool computed some of them (runner.Summary.Shared).
+func cellCounts(sum *runner.Summary) string {
+	shared := ""
+	if sum.Shared > 0 {
+		shared = fmt.Sprintf(", %d shared", sum.Shared)
+	}
+	return fmt.Sprintf("%d cells (%d computed, %d cached%s, %d failed)", sum.Cells, sum.Computed, sum.Cached, shared, sum.Failed)
+}
+
 // printConfig prints one config's summary as it completes.
 func (f *runFlags) printConfig(e *errOut, p printer, r suite.Result, shard runner.Shard) {
 	sum := r.Summary
 	if shard.Active() {
-		fmt.Fprintf(p.w, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
+		fmt.Fprintf(p.w, "%s: shard %d/%d, %s → %s\n", r.Config.Name, shard.Index, shard.Count, cellCounts(sum), sum.Outputs[0])
 		return
 	}
 	if p.tty && !f.quiet {
 		printSummary(p.w, sum, p.width)
 	}
-	p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s", r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir))
+	p.line(fmt.Sprintf("%s: %s, claims: %s → %s", r.Config.Name, cellCounts(sum), claimCounts(sum), sum.Dir))
 	for _, x := range sum.ReportErrors {
 		e.err("%s: %s", r.Config.Name, x)
 	}
