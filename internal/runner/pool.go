@@ -103,6 +103,15 @@ type share struct {
 	ownerT  int
 	entry   []byte // its cache entry, once a job computed it (Job.runCell)
 	waiters []cellRef
+	left    int // the jobs' cells of the key not yet computed or served
+}
+
+// resolved records that one of the key's cells was computed or served,
+// and lets the entry go with the last.
+func (sh *share) resolved() {
+	if sh.left--; sh.left == 0 {
+		sh.entry = nil
+	}
 }
 
 // cellRef is a job's cell, by its index in the job's todo list.
@@ -186,7 +195,7 @@ func findShares(states []*jobState) {
 		if len(refs) < 2 {
 			continue
 		}
-		sh := &share{}
+		sh := &share{left: len(refs)}
 		for _, r := range refs {
 			r.js.shares[r.t] = sh
 		}
@@ -216,6 +225,7 @@ func (s *scheduler) settle(js *jobState, t int) bool {
 	case sh == nil:
 		return false
 	case sh.entry != nil && js.j.serve(t, sh.entry):
+		sh.resolved()
 	case sh.owner != nil:
 		sh.waiters = append(sh.waiters, cellRef{js, t})
 		js.waiting++
@@ -305,13 +315,16 @@ func (s *scheduler) landShared(r taskResult) {
 	if r.entry != nil {
 		sh.entry = r.entry
 	}
+	defer sh.resolved()
 	if sh.owner != r.js || sh.ownerT != r.t {
 		return
 	}
 	sh.owner = nil
 	for _, w := range sh.waiters {
 		w.js.waiting--
-		if sh.entry == nil || !w.js.j.serve(w.t, sh.entry) {
+		if sh.entry != nil && w.js.j.serve(w.t, sh.entry) {
+			sh.resolved()
+		} else {
 			w.js.requeue(w.t)
 		}
 	}
