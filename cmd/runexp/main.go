@@ -361,17 +361,28 @@ func (f *runFlags) options(e *errOut, tw *term, pos []string, stdout io.Writer) 
 	return o, entries, nil
 }
 
+// cellCounts says where a run's cells came from: "N cells (C computed,
+// K cached, F failed)", with ", S shared" after the cached where other
+// configs of the pool computed some of them (runner.Summary.Shared).
+func cellCounts(sum *runner.Summary) string {
+	shared := ""
+	if sum.Shared > 0 {
+		shared = fmt.Sprintf(", %d shared", sum.Shared)
+	}
+	return fmt.Sprintf("%d cells (%d computed, %d cached%s, %d failed)", sum.Cells, sum.Computed, sum.Cached, shared, sum.Failed)
+}
+
 // printConfig prints one config's summary as it completes.
 func (f *runFlags) printConfig(e *errOut, p printer, r suite.Result, shard runner.Shard) {
 	sum := r.Summary
 	if shard.Active() {
-		fmt.Fprintf(p.w, "%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed) → %s\n", r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, sum.Outputs[0])
+		fmt.Fprintf(p.w, "%s: shard %d/%d, %s → %s\n", r.Config.Name, shard.Index, shard.Count, cellCounts(sum), sum.Outputs[0])
 		return
 	}
 	if p.tty && !f.quiet {
 		printSummary(p.w, sum, p.width)
 	}
-	p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s → %s", r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), sum.Dir))
+	p.line(fmt.Sprintf("%s: %s, claims: %s → %s", r.Config.Name, cellCounts(sum), claimCounts(sum), sum.Dir))
 	for _, x := range sum.ReportErrors {
 		e.err("%s: %s", r.Config.Name, x)
 	}
@@ -730,7 +741,7 @@ func humanAttrs(tty bool) func(groups []string, a slog.Attr) slog.Attr {
 
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("validate", []string{"runexp validate [flags] CONFIG..."},
-		"Checks configs (keys, types, values, names, bounds, estimator parameters,\nclaims) without loading data or running; errors read FILE:LINE: what was found\nand what was expected. A collection is checked member by member, each listed.\n\n"+configWords)
+		"Checks configs (keys, types, values, names, bounds, estimator parameters,\nclaims) without loading data or running; errors read FILE:LINE: what was found\nand what was expected. A collection is checked member by member, each listed.\nA config with cells of a config before it (the same cell cache keys: one\nrunexp suite computes them once) says how many, and the last line counts the\ndistinct cells.\n\n"+configWords)
 	dir := c.flags.String("configs", "configs", "the `DIR` a config's bare name is looked up in")
 	maxCells := c.flags.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
 	e, pos, code, done := c.begin(args, stdout, stderr)
@@ -742,6 +753,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "no config given; see runexp validate --help")
 	}
 	code = exitOK
+	tally := keyTally{first: map[string]string{}, files: map[string]bool{}}
 	for _, arg := range pos {
 		files, err := resolveConfigs(*dir, []string{arg})
 		var xs []suite.Expanded
@@ -777,6 +789,12 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 				mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
 			}
 			fmt.Fprintf(stdout, "%s%s: ok (%s, %d cells, %d claims%s)\n", indent, x.File, cf.Kind, len(plan.Cells), len(cf.Claims), mem)
+			if line, err := tally.add(cf, plan); err != nil {
+				fmt.Fprintln(stderr, indent+err.Error())
+				code = exitUsage
+			} else if line != "" {
+				fmt.Fprintf(stdout, "%s  %s\n", indent, line)
+			}
 			// A config that runs commands is code: say which, before
 			// anyone runs it.
 			for _, ec := range runner.ExternalCommands(cf) {
@@ -784,7 +802,55 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if tally.configs > 1 && tally.shared > 0 {
+		fmt.Fprintf(stdout, "%d configs, %d cells with %d distinct cache keys: in one runexp suite, %d cells are served from another config's computation\n",
+			tally.configs, tally.cells, len(tally.first), tally.shared)
+	}
 	return code
+}
+
+// keyTally counts the cells of the configs validate checks whose cell
+// cache key (runner.CellKey) a config before them has: one pool (runexp
+// suite, runexp with several configs) computes such a cell once.
+type keyTally struct {
+	first                  map[string]string // by the key's hash: the first config that has it
+	files                  map[string]bool   // the configs counted, by absolute path
+	configs, cells, shared int
+}
+
+// add counts the cells of c, unless it was counted (named twice, or
+// directly and in a collection: it runs once), and returns a line naming
+// the configs before it whose cells it shares ("" when none).
+func (k *keyTally) add(c *config.Config, plan *runner.Plan) (string, error) {
+	abs, err := filepath.Abs(c.File)
+	if err != nil || k.files[abs] {
+		return "", nil
+	}
+	k.files[abs] = true
+	k.configs++
+	var with []string
+	n := 0
+	for _, cell := range plan.Cells {
+		h, err := runner.CellHash(c, plan.Kind, cell)
+		if err != nil {
+			return "", err
+		}
+		k.cells++
+		f, ok := k.first[h]
+		if !ok {
+			k.first[h] = c.Name
+			continue
+		}
+		n++
+		if !slices.Contains(with, f) {
+			with = append(with, f)
+		}
+	}
+	k.shared += n
+	if n == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%d cells have the cache keys of cells of %s: one suite computes them once", n, strings.Join(with, ", ")), nil
 }
 
 // listWhat are the sections runexp list prints.

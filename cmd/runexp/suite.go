@@ -212,12 +212,10 @@ func printSuiteConfig(e *errOut, p printer, r suite.Result, shard runner.Shard) 
 	}
 	sum := r.Summary
 	if shard.Active() {
-		p.line(fmt.Sprintf("%s: shard %d/%d, %d cells (%d computed, %d cached, %d failed), %.1f s",
-			r.Config.Name, shard.Index, shard.Count, sum.Cells, sum.Computed, sum.Cached, sum.Failed, r.Seconds))
+		p.line(fmt.Sprintf("%s: shard %d/%d, %s, %.1f s", r.Config.Name, shard.Index, shard.Count, cellCounts(sum), r.Seconds))
 		return
 	}
-	p.line(fmt.Sprintf("%s: %d cells (%d computed, %d cached, %d failed), claims: %s, %.1f s",
-		r.Config.Name, sum.Cells, sum.Computed, sum.Cached, sum.Failed, claimCounts(sum), r.Seconds))
+	p.line(fmt.Sprintf("%s: %s, claims: %s, %.1f s", r.Config.Name, cellCounts(sum), claimCounts(sum), r.Seconds))
 	printUnexpected(p, r.Config.Name, sum)
 }
 

@@ -258,6 +258,14 @@ func (c *Cache) get(key CellKey, dataSum func(path string) (string, bool)) (r re
 	if err != nil {
 		return r, nil, false, &Rejected{File: file, Reason: err.Error()}
 	}
+	return decodeEntry(file, b, key, dataSum)
+}
+
+// decodeEntry is Get's reading of entry b, found in file, for key: every
+// check a cache hit passes, the record, and the time the entry recorded.
+// A pool serves a cell another config computed through it too (Pool), so
+// that such a cell is exactly what a cache hit gives.
+func decodeEntry(file string, b []byte, key CellKey, dataSum func(path string) (string, bool)) (r report.Record, timing *CellTime, ok bool, rej *Rejected) {
 	bad := func(format string, a ...any) (report.Record, *CellTime, bool, *Rejected) {
 		return report.Record{}, nil, false, &Rejected{File: file, Reason: fmt.Sprintf(format, a...)}
 	}
@@ -303,32 +311,47 @@ func (c *Cache) Put(key CellKey, data []report.FileSum, r report.Record) error {
 // PutTimed is Put with the time the cell took, kept beside the record
 // (RecordedTime).
 func (c *Cache) PutTimed(key CellKey, data []report.FileSum, r report.Record, t *CellTime) error {
+	b, err := encodeEntry(key, data, r, t)
+	if b == nil {
+		return err
+	}
+	return c.putEntry(key, b)
+}
+
+// encodeEntry returns the entry Put stores for a record, nil for a failed
+// one (never stored).
+func encodeEntry(key CellKey, data []report.FileSum, r report.Record, t *CellTime) ([]byte, error) {
 	if r.Status == report.StatusFailed {
-		return nil
+		return nil, nil
 	}
 	rec, err := json.Marshal(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if data == nil {
 		data = []report.FileSum{}
 	}
 	e := entry{entryBody: entryBody{Key: key, Data: data, Record: rec}, Timing: t}
 	if e.Sum, err = e.entryBody.sum(); err != nil {
-		return err
+		return nil, err
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(&e); err != nil {
-		return err
+		return nil, err
 	}
+	return buf.Bytes(), nil
+}
+
+// putEntry writes entry b (encodeEntry) of key.
+func (c *Cache) putEntry(key CellKey, b []byte) error {
 	file := c.path(key.Hash())
 	// The cache folder is used as given; nothing below it is followed.
 	if err := safefs.MkdirUnder(c.Dir, filepath.Dir(file)); err != nil {
 		return err
 	}
-	return report.WriteFileAtomic(file, buf.Bytes())
+	return report.WriteFileAtomic(file, b)
 }
 
 // RecordedTime returns the time recorded with the entry of key, whether
@@ -365,15 +388,32 @@ func (c *Cache) Delete(key CellKey) error {
 	return err
 }
 
+// dataSum returns what a cache entry's data files are checked against:
+// the current SHA-256 of a data file, from env's data root's SHA256SUMS.
+// It lives here, not as a method of Env, because this file is
+// bookkeeping (code.go): a method of Env would count in the code
+// fingerprint of every kind, and recompute every cell.
+func dataSum(env *Env) func(path string) (string, bool) {
+	return func(path string) (string, bool) {
+		root, err := env.Root()
+		if err != nil {
+			return "", false
+		}
+		return root.Sum(path)
+	}
+}
+
 // lookup is what lookupCells found: every cell's key, the indexes of
 // the cells left to compute, how many entries were rejected, and the
 // time recorded with each cell read from the cache when it was computed
-// (Cached set, grid order; cells whose entry records none are left out).
+// (Cached set, grid order; cells whose entry records none are left out),
+// with the index of its cell.
 type lookup struct {
 	keys     []CellKey
 	todo     []int
 	rejected int
 	cached   []CellTime
+	cachedAt []int
 }
 
 // lookupCells computes the key of every cell and fills recs with the
@@ -382,13 +422,7 @@ type lookup struct {
 // data changed) and recomputed.
 func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, force bool, env *Env, recs []report.Record) (l lookup, err error) {
 	l.keys = make([]CellKey, len(cells))
-	dataSum := func(p string) (string, bool) {
-		root, err := env.Root()
-		if err != nil {
-			return "", false
-		}
-		return root.Sum(p)
-	}
+	sums := dataSum(env)
 	for i, cell := range cells {
 		if l.keys[i], err = NewCellKey(c, kind, cell); err != nil {
 			return lookup{}, err
@@ -397,14 +431,14 @@ func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, forc
 			l.todo = append(l.todo, i)
 			continue
 		}
-		r, timing, ok, rej := cache.get(l.keys[i], dataSum)
+		r, timing, ok, rej := cache.get(l.keys[i], sums)
 		switch {
 		case ok:
 			recs[i] = r
 			if timing != nil {
 				t := *timing
 				t.Key, t.Cached = cell.Key, true
-				l.cached = append(l.cached, t)
+				l.cached, l.cachedAt = append(l.cached, t), append(l.cachedAt, i)
 			}
 			continue
 		case rej != nil && rej.Stale:

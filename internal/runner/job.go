@@ -27,6 +27,14 @@ type CellTime struct {
 	// time recorded in its entry when an earlier run computed it, not a
 	// measurement of this run (Summary.CachedTimes).
 	Cached bool `json:"cached,omitempty"`
+	// Shared marks the time of a cell that another config of the same
+	// pool has too, with the same cell cache key, and whose time counts
+	// with that config's: a cell this config was served from the other's
+	// computation (Pool; Summary.SharedTimes), or one both read from the
+	// cache (marked in every config but the first, in Summary.CachedTimes).
+	// The pool computes such a cell once, and the suite's predictions
+	// count it once.
+	Shared bool `json:"shared,omitempty"`
 }
 
 // Cost is how long the cell keeps one worker busy, as the pool's order
@@ -74,14 +82,17 @@ type Job struct {
 	todo  []int     // indexes into cells of the cells to compute
 	est   []float64 // per todo: the recorded cost (CellTime.Cost), 0 if unknown
 	sum   Summary   // counts and cached cells' times known at Prepare
+	// cachedAt is the index into cells of each of sum.CachedTimes.
+	cachedAt []int
 
 	// mu guards what an interrupted job is read for (Interrupted) while
 	// tasks the pool abandoned may still run.
 	mu       sync.Mutex
 	done     int
 	cacheErr error
-	times    []CellTime // per todo, filled as cells land
-	landed   []bool     // per todo
+	times    []CellTime // per todo, filled as cells land or are served
+	landed   []bool     // per todo: computed here
+	served   []bool     // per todo: served from another job's computation (serve)
 	began    time.Time
 	start    Phase
 	startEnd bool // Start returned (start is its time)
@@ -144,7 +155,7 @@ func Prepare(c *config.Config, opt Options) (*Job, error) {
 		j.Close()
 		return nil, err
 	}
-	j.keys, j.todo = l.keys, l.todo
+	j.keys, j.todo, j.cachedAt = l.keys, l.todo, l.cachedAt
 	j.sum = Summary{Dir: j.dir, Cells: len(j.cells), Cached: len(j.cells) - len(j.todo), Computed: len(j.todo), CacheRejected: l.rejected, CachedTimes: l.cached}
 	j.done = j.sum.Cached
 	j.estimate()
@@ -183,6 +194,7 @@ func (j *Job) openCache() error {
 func (j *Job) estimate() {
 	j.times = make([]CellTime, len(j.todo))
 	j.landed = make([]bool, len(j.todo))
+	j.served = make([]bool, len(j.todo))
 	j.est = make([]float64, len(j.todo))
 	for t, i := range j.todo {
 		j.times[t].Key = j.cells[i].Key
@@ -262,8 +274,11 @@ func (j *Job) Start() error {
 
 // runCell computes the t-th cell left to compute, stores its record and
 // caches it. It is called from a pool worker locked to its thread, with
-// acct bound to it (par.Bind).
-func (j *Job) runCell(t int, acct *par.Account) {
+// acct bound to it (par.Bind). When share is set (another job of the
+// pool has the same key) it returns the cache entry of the record
+// (encodeEntry), written or not, for the pool to serve the other job
+// from; nil for a failed cell, which each job computes itself.
+func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 	i := j.todo[t]
 	cell := j.cells[i]
 	running.Add(1)
@@ -277,8 +292,18 @@ func (j *Job) runCell(t int, acct *par.Account) {
 	j.log.Debug("cell done", "config", j.Config.Name, "key", cell.Key, "status", r.Status, "seconds", ct.Seconds, "cpu_seconds", ct.CPUSeconds)
 	j.recs[i] = r
 	var err error
-	if j.cache != nil {
-		err = j.cache.PutTimed(j.keys[i], j.env.DataFiles(), r, &ct)
+	if j.cache != nil || share {
+		var b []byte
+		b, err = encodeEntry(j.keys[i], j.env.DataFiles(), r, &ct)
+		if b != nil && err == nil && j.cache != nil {
+			err = j.cache.putEntry(j.keys[i], b)
+		}
+		if err == nil && share {
+			entry = b
+		}
+		if j.cache == nil {
+			err = nil // no cache: an entry that cannot be made is not shared
+		}
 	}
 	j.mu.Lock()
 	if err != nil && j.cacheErr == nil {
@@ -291,6 +316,41 @@ func (j *Job) runCell(t int, acct *par.Account) {
 	if j.opt.Progress != nil {
 		j.opt.Progress(d, len(j.cells))
 	}
+	return entry
+}
+
+// serve fills the t-th cell left to compute from entry, the cache entry
+// of the same key that another job of the pool computed (runCell), as a
+// cache hit fills a cell: through the checks Get makes (decodeEntry), so
+// the record is the one a cache hit gives. It reports false when the
+// entry does not serve (it was computed on other data): the cell is then
+// computed here.
+func (j *Job) serve(t int, entry []byte) bool {
+	i := j.todo[t]
+	cell := j.cells[i]
+	r, timing, ok, rej := decodeEntry("the entry of another config", entry, j.keys[i], dataSum(j.env))
+	if !ok {
+		if rej != nil {
+			j.log.Info("cell computed by another config does not serve; computing it", "config", j.Config.Name, "cell", cell.Key, "reason", rej.Reason)
+		}
+		return false
+	}
+	ct := CellTime{}
+	if timing != nil {
+		ct = *timing
+	}
+	ct.Key, ct.Shared = cell.Key, true
+	j.recs[i] = r
+	j.mu.Lock()
+	j.times[t], j.served[t] = ct, true
+	j.done++
+	d := j.done
+	j.mu.Unlock()
+	j.log.Debug("cell served", "config", j.Config.Name, "key", cell.Key)
+	if j.opt.Progress != nil {
+		j.opt.Progress(d, len(j.cells))
+	}
+	return true
 }
 
 // Finish writes the report (or the shard's records) from every cell's
@@ -305,9 +365,11 @@ func (j *Job) Finish() (*Summary, error) {
 	if j.cacheErr != nil {
 		return nil, fmt.Errorf("cell cache: %w", j.cacheErr)
 	}
+	shared := j.timesOf(true, false)
 	var sum *Summary
 	if j.opt.Shard.Active() {
 		s := j.sum
+		s.Computed, s.Shared = s.Computed-len(shared), len(shared)
 		sum = &s
 		f := j.opt.Shard.file(j.dir)
 		fp, err := PlanFingerprints(j.Config, j.plan.Kind, j.plan.Cells)
@@ -335,12 +397,12 @@ func (j *Job) Finish() (*Summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		rep.Cached, rep.Computed, rep.CacheRejected = j.sum.Cached, j.sum.Computed, j.sum.CacheRejected
-		j.log.Info("done", "dir", j.dir, "cells", len(j.recs), "computed", rep.Computed, "cached", rep.Cached, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(j.began).Seconds())
+		rep.Cached, rep.Computed, rep.Shared, rep.CacheRejected = j.sum.Cached, j.sum.Computed-len(shared), len(shared), j.sum.CacheRejected
+		j.log.Info("done", "dir", j.dir, "cells", len(j.recs), "computed", rep.Computed, "cached", rep.Cached, "shared", rep.Shared, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(j.began).Seconds())
 		sum = rep
 	}
 	j.rep = phaseSince(t0, c0)
-	sum.Times, sum.CachedTimes = j.computedTimes(false), j.sum.CachedTimes
+	sum.Times, sum.CachedTimes, sum.SharedTimes = j.timesOf(false, false), j.sum.CachedTimes, shared
 	sum.Start, sum.Report = j.start, j.rep
 	// The report is written: the prepared data can go.
 	j.inst, j.recs = nil, nil
@@ -357,14 +419,15 @@ func phaseSince(t0 time.Time, c0 time.Duration) Phase {
 	return p
 }
 
-// computedTimes returns the times of the computed cells in grid order:
-// of every cell, or only of those that landed. The caller holds j.mu
+// timesOf returns, in grid order, the times of the cells computed here
+// (of every cell left to compute, or only of those that landed) or of
+// those served from another job's computation. The caller holds j.mu
 // where a cell may still land.
-func (j *Job) computedTimes(landedOnly bool) []CellTime {
+func (j *Job) timesOf(served, landedOnly bool) []CellTime {
 	var out []CellTime
 	var at []int
 	for t, ct := range j.times {
-		if !landedOnly || j.landed[t] {
+		if j.served[t] == served && (served || !landedOnly || j.landed[t]) {
 			out, at = append(out, ct), append(at, j.todo[t])
 		}
 	}
@@ -388,16 +451,17 @@ func (b byGrid) Swap(i, k int) {
 // Interrupted is the summary of a job the pool stopped before it
 // finished (Pool.Run returned an *InterruptedError without calling Done
 // for it): its cells read from the cache with their recorded times, the
-// cells that landed before the stop (Computed) with their times, and its
-// Start's time if Start had returned. Cells − Cached − Computed cells did
-// not finish. It is safe to call while tasks the pool abandoned still
+// cells that landed before the stop (Computed) and those served from
+// another config's computation (Shared) with their times, and its Start's
+// time if Start had returned. Cells − Cached − Computed − Shared cells
+// did not finish. It is safe to call while tasks the pool abandoned still
 // run.
 func (j *Job) Interrupted() *Summary {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	s := Summary{Dir: j.dir, Cells: j.sum.Cells, Cached: j.sum.Cached, CacheRejected: j.sum.CacheRejected, CachedTimes: j.sum.CachedTimes}
-	s.Times = j.computedTimes(true)
-	s.Computed = len(s.Times)
+	s.Times, s.SharedTimes = j.timesOf(false, true), j.timesOf(true, false)
+	s.Computed, s.Shared = len(s.Times), len(s.SharedTimes)
 	if j.startEnd {
 		s.Start = j.start
 	}

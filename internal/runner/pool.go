@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"runtime"
+	"slices"
 	"sort"
 	"time"
 
@@ -31,6 +32,18 @@ const DefaultGrace = 5 * time.Second
 //
 // Records do not depend on the order: every cell has its own stream, and
 // shared fits are keyed by content (Memo).
+//
+// A cell whose cache key (CellKey) another config of the pool also has
+// left to compute is computed once: configs that differ only in options
+// their records do not depend on (RegisterReportOnly) or in some of their
+// methods share such cells, and every job looks its cells up in the
+// cache before any is computed. The first job to take the cell computes
+// it; a job that takes it while it runs sets it aside and its worker
+// takes other work, and is served when it lands; a job that takes it
+// later is served at once. A job is served the cell's cache entry,
+// through the checks of a cache hit (Job.serve), whether or not the
+// cache is on; a failed cell is never an entry, so each job then
+// computes the cell itself and records its own failure.
 type Pool struct {
 	// Workers is the number of cells computed at once (≤ 0: GOMAXPROCS).
 	Workers int
@@ -59,15 +72,17 @@ const (
 )
 
 type task struct {
-	kind taskKind
-	js   *jobState
-	t    int // the cell's index in the job's todo list
+	kind  taskKind
+	js    *jobState
+	t     int  // the cell's index in the job's todo list
+	share bool // another job has the cell's key: return its entry
 }
 
 type taskResult struct {
 	task
-	sum *Summary
-	err error
+	sum   *Summary
+	err   error
+	entry []byte // of a shared cell (Job.runCell)
 }
 
 type jobState struct {
@@ -75,7 +90,34 @@ type jobState struct {
 	order   int
 	pending []int // todo indexes not yet dispatched, longest first
 	running int   // tasks of the job running now
+	waiting int   // cells set aside until another job's same cell lands
 	state   jobPhase
+	// shares holds, per todo index, the state of a cell whose key
+	// another job has too (nil for the others).
+	shares []*share
+}
+
+// share is a cell key that several jobs of the pool have left to compute.
+type share struct {
+	owner   *jobState // the job computing it now, nil when none is
+	ownerT  int
+	entry   []byte // its cache entry, once a job computed it (Job.runCell)
+	waiters []cellRef
+	left    int // the jobs' cells of the key not yet computed or served
+}
+
+// resolved records that one of the key's cells was computed or served,
+// and lets the entry go with the last.
+func (sh *share) resolved() {
+	if sh.left--; sh.left == 0 {
+		sh.entry = nil
+	}
+}
+
+// cellRef is a job's cell, by its index in the job's todo list.
+type cellRef struct {
+	js *jobState
+	t  int
 }
 
 type jobPhase int
@@ -114,20 +156,89 @@ func newScheduler(p *Pool, jobs []*Job, workers, ahead int) *scheduler {
 		for t := range js.pending {
 			js.pending[t] = t
 		}
-		sort.SliceStable(js.pending, func(a, b int) bool { return j.est[js.pending[a]] > j.est[js.pending[b]] })
+		sort.SliceStable(js.pending, func(a, b int) bool { return js.before(js.pending[a], js.pending[b]) })
 		s.states = append(s.states, js)
 		s.queue = append(s.queue, js)
 	}
 	sort.SliceStable(s.queue, func(a, b int) bool { return s.queue[a].longest() > s.queue[b].longest() })
+	findShares(s.states)
 	return s
+}
+
+// before reports whether todo cell a goes before b: longer first, then in
+// the grid's order.
+func (js *jobState) before(a, b int) bool {
+	ea, eb := js.j.est[a], js.j.est[b]
+	return ea > eb || ea == eb && a < b
+}
+
+// findShares sets the shares of the cells whose cache key more than one
+// cell of the jobs has left to compute, and marks Shared the time of a
+// cell read from the cache whose key a job before has read too: the
+// suite counts it once, as a run that computes it does.
+func findShares(states []*jobState) {
+	byHash := map[string][]cellRef{}
+	cached := map[string]bool{}
+	for _, js := range states {
+		js.shares = make([]*share, len(js.j.todo))
+		for t, i := range js.j.todo {
+			h := js.j.keys[i].Hash()
+			byHash[h] = append(byHash[h], cellRef{js, t})
+		}
+		for k, i := range js.j.cachedAt {
+			h := js.j.keys[i].Hash()
+			js.j.sum.CachedTimes[k].Shared = cached[h]
+			cached[h] = true
+		}
+	}
+	for _, refs := range byHash {
+		if len(refs) < 2 {
+			continue
+		}
+		sh := &share{left: len(refs)}
+		for _, r := range refs {
+			r.js.shares[r.t] = sh
+		}
+	}
 }
 
 // pick chooses the next task, or reports false when none can start now:
 // a report first (it frees the config's data), then a Start when the
 // started configs cannot keep every worker busy, then the longest cell.
+// A shared cell that another job computed is served on the way, and one
+// that another job is computing set aside (settle).
 func (s *scheduler) pick() (task, bool) {
+	for {
+		t, ok := s.pickOnce()
+		if !ok || t.kind != taskCell || !s.settle(t.js, t.t) {
+			return t, ok
+		}
+	}
+}
+
+// settle serves the job's pending cell t, the first of its pending
+// cells, from another job's computation of the same key, or sets it
+// aside while another job computes it, and reports whether it did either.
+func (s *scheduler) settle(js *jobState, t int) bool {
+	sh := js.shares[t]
+	switch {
+	case sh == nil:
+		return false
+	case sh.entry != nil && js.j.serve(t, sh.entry):
+		sh.resolved()
+	case sh.owner != nil:
+		sh.waiters = append(sh.waiters, cellRef{js, t})
+		js.waiting++
+	default:
+		return false
+	}
+	js.pending = js.pending[1:]
+	return true
+}
+
+func (s *scheduler) pickOnce() (task, bool) {
 	for _, js := range s.states {
-		if js.state == open && len(js.pending) == 0 && js.running == 0 {
+		if js.state == open && len(js.pending) == 0 && js.running == 0 && js.waiting == 0 {
 			return task{kind: taskFinish, js: js}, true
 		}
 	}
@@ -153,7 +264,8 @@ func (s *scheduler) pick() (task, bool) {
 		}
 	}
 	if best != nil {
-		return task{kind: taskCell, js: best, t: best.pending[0]}, true
+		t := best.pending[0]
+		return task{kind: taskCell, js: best, t: t, share: best.shares[t] != nil}, true
 	}
 	return task{}, false
 }
@@ -167,6 +279,9 @@ func (s *scheduler) commit(t task) {
 		s.started++
 	case taskCell:
 		t.js.pending = t.js.pending[1:]
+		if sh := t.js.shares[t.t]; sh != nil && sh.owner == nil {
+			sh.owner, sh.ownerT = t.js, t.t
+		}
 	case taskFinish:
 		t.js.state = finishing
 	}
@@ -177,12 +292,49 @@ func (s *scheduler) commit(t task) {
 func (s *scheduler) land(r taskResult) {
 	js := r.js
 	js.running--
+	if r.kind == taskCell {
+		s.landShared(r)
+	}
 	switch {
 	case r.kind == taskStart && r.err == nil:
 		js.state = open
 	case r.kind == taskStart, r.kind == taskFinish:
 		s.complete(js, r.sum, r.err)
 	}
+}
+
+// landShared keeps the entry of a shared cell that landed and, when its
+// job was the one computing it for the others, serves the jobs that set
+// the cell aside; a job the entry does not serve (a failed cell: no
+// entry) takes its cell back, to compute it itself.
+func (s *scheduler) landShared(r taskResult) {
+	sh := r.js.shares[r.t]
+	if sh == nil {
+		return
+	}
+	if r.entry != nil {
+		sh.entry = r.entry
+	}
+	defer sh.resolved()
+	if sh.owner != r.js || sh.ownerT != r.t {
+		return
+	}
+	sh.owner = nil
+	for _, w := range sh.waiters {
+		w.js.waiting--
+		if sh.entry != nil && w.js.j.serve(w.t, sh.entry) {
+			sh.resolved()
+		} else {
+			w.js.requeue(w.t)
+		}
+	}
+	sh.waiters = nil
+}
+
+// requeue puts todo cell t back among the pending cells, in its place.
+func (js *jobState) requeue(t int) {
+	k := sort.Search(len(js.pending), func(k int) bool { return js.before(t, js.pending[k]) })
+	js.pending = slices.Insert(js.pending, k, t)
 }
 
 func (s *scheduler) complete(js *jobState, sum *Summary, err error) {
@@ -329,7 +481,7 @@ func worker(tasks <-chan task, results chan<- taskResult, lender *par.Lender) {
 		case taskCell:
 			acct := lender.NewAccount()
 			unbind := par.Bind(acct)
-			j.runCell(t.t, acct)
+			r.entry = j.runCell(t.t, acct, t.share)
 			unbind()
 		case taskFinish:
 			r.sum, r.err = j.Finish()

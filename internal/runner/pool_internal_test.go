@@ -196,7 +196,9 @@ func TestPoolRunsLongestFirst(t *testing.T) {
 	})
 	orderKind.ran, orderKind.open, orderKind.most = nil, 0, 0
 	job := func(name string, est ...float64) *Job {
-		src := "title: t\npaper: p\nkind: order-test\ndataset: {name: order-none}\nmodel: {kernel: gaussian, c: [1, 2, 3]}\n"
+		// Each config its seed: configs of the same context would share
+		// their cells (Pool).
+		src := "title: t\npaper: p\nkind: order-test\nseed: " + fmt.Sprint(name[0]) + "\ndataset: {name: order-none}\nmodel: {kernel: gaussian, c: [1, 2, 3]}\n"
 		c, err := config.Parse(name+".yaml", []byte(src))
 		if err != nil {
 			t.Fatal(err)
@@ -243,7 +245,7 @@ func TestPoolBoundsStartedConfigs(t *testing.T) {
 	orderKind.ran, orderKind.open, orderKind.most = nil, 0, 0
 	var jobs []*Job
 	for i := range 12 {
-		src := "title: t\npaper: p\nkind: order-test\ndataset: {name: order-none}\nmodel: {kernel: gaussian, c: 1}\n"
+		src := fmt.Sprintf("title: t\npaper: p\nkind: order-test\nseed: %d\ndataset: {name: order-none}\nmodel: {kernel: gaussian, c: 1}\n", i+1)
 		c, err := config.Parse(fmt.Sprintf("one%d.yaml", i), []byte(src))
 		if err != nil {
 			t.Fatal(err)

@@ -100,12 +100,15 @@ type Summary struct {
 	// report stage. The stack is in the log.
 	Failed  int
 	Crashed int
-	// Cached and Computed split Cells by where the record came from;
-	// CacheRejected counts cache entries found but not used (damaged,
-	// edited, misplaced or computed on other data), all recomputed.
-	Cached, Computed int
-	CacheRejected    int
-	Claims           []claims.Result
+	// Cached, Computed and Shared split Cells by where the record came
+	// from: the cache, computed by this config, or computed in the same
+	// pool by another config whose cell has the same cache key and served
+	// to this one as a cache hit would be (Pool); CacheRejected counts
+	// cache entries found but not used (damaged, edited, misplaced or
+	// computed on other data), all recomputed.
+	Cached, Computed, Shared int
+	CacheRejected            int
+	Claims                   []claims.Result
 	// ReportErrors lists what the report stage could not write (a
 	// figure, a table); the rest of the report was written (status 3).
 	ReportErrors []string
@@ -120,9 +123,12 @@ type Summary struct {
 	// from the cache, the times their entries recorded when an earlier
 	// run computed them (CellTime.Cached), in grid order; a cell whose
 	// entry records none is not in it. They are not this run's: what
-	// measures this run leaves them out.
+	// measures this run leaves them out. SharedTimes holds, for the
+	// Shared cells, the times the configs that computed them measured
+	// (CellTime.Shared), in grid order: they are in that config's Times.
 	Times         []CellTime
 	CachedTimes   []CellTime
+	SharedTimes   []CellTime
 	Start, Report Phase
 }
 

@@ -82,10 +82,18 @@ methods:
 // tinySuite writes the two configs into a configs folder and loads them.
 func tinySuite(t *testing.T) (dir string, entries []Entry) {
 	t.Helper()
+	return writeSuite(t, "a", tinyA, "b", tinyB)
+}
+
+// writeSuite writes configs, name and source after name and source, into
+// a configs folder and loads them.
+func writeSuite(t *testing.T, configs ...string) (dir string, entries []Entry) {
+	t.Helper()
 	dir = filepath.Join(t.TempDir(), "configs")
 	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(tinyA), 0o644)
-	os.WriteFile(filepath.Join(dir, "b.yaml"), []byte(tinyB), 0o644)
+	for i := 0; i+1 < len(configs); i += 2 {
+		os.WriteFile(filepath.Join(dir, configs[i]+".yaml"), []byte(configs[i+1]), 0o644)
+	}
 	files, err := Select(dir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -201,16 +209,7 @@ func TestCachedCellTimes(t *testing.T) {
 	if timed, cached, cells := second.Coverage(); timed != 11 || cached != 11 || cells != 11 {
 		t.Errorf("coverage: %d timed, %d cached of %d cells; want 11, 11, 11", timed, cached, cells)
 	}
-	w1, w2 := WorkloadOf(first.Runs), WorkloadOf(second.Runs)
-	for i := range w2 {
-		w2[i].Start, w2[i].Report = w1[i].Start, w1[i].Report
-	}
-	for _, n := range []int{1, 2, 16} {
-		p1, p2 := w1.Predict(n), w2.Predict(n)
-		if math.Abs(p1.Seconds-p2.Seconds) > 1e-12*p1.Seconds || p1.Seconds <= 0 {
-			t.Errorf("-j %d: predicted %g s from the resumed run's suite.json, %g s from the first's", n, p2.Seconds, p1.Seconds)
-		}
-	}
+	w1, w2 := samePredictions(t, first, second)
 	if c1, c2 := w1.Critical(), w2.Critical(); c1.CellTime != c2.CellTime || c1.CellKey != c2.CellKey || c1.CellCached || !c2.CellCached {
 		t.Errorf("critical cell %s %g s (cached %v), want the first run's %s %g s (cached %v) marked cached", c2.CellKey, c2.CellTime, c2.CellCached, c1.CellKey, c1.CellTime, c1.CellCached)
 	}
@@ -324,4 +323,146 @@ func TestDiffTrees(t *testing.T) {
 	if d, _ := DiffTrees(a, b); len(d) != 2 || d[0] != "c/extra.png (only in "+b+")" || d[1] != "c/records.jsonl" {
 		t.Errorf("a changed record and an extra file: %q", d)
 	}
+}
+
+// tinyMika is tinyA with its Mika cells only, under another title and
+// claim: its cells have the keys of tinyA's Mika cells, as
+// abrahamsen-hansen-fig4-gamma-weights shares fig4's cells.
+var tinyMika = strings.NewReplacer(
+	`title: "tiny: two estimators"`, `title: "tiny: Mika of two"`,
+	"  - name: honeine-richard\n    label: HR\n", "",
+	"id: hr-mse", "id: mika-mse",
+	"HR's median", "Mika's median",
+	"method: HR,", "method: Mika,").Replace(tinyA)
+
+// Two configs of one suite that share cells (tinyA and tinyMika: the 4
+// Mika cells) compute them once, at -j 1 and -j 2: suite.json counts 8
+// cells computed and 4 shared, the shared ones with the time their
+// computation took (counted once in the predictions), and every config's
+// outputs are those it gives alone. Run again on the warm cache, it
+// predicts what the first run did (resumedShared). Split into shards and
+// merged, the suite writes the same bytes.
+func TestSuiteSharesCells(t *testing.T) {
+	dir, entries := writeSuite(t, "a", tinyA, "m", tinyMika)
+	alone := filepath.Join(t.TempDir(), "alone")
+	for _, e := range entries {
+		if _, err := runner.Run(context.Background(), e.Config, runner.Options{OutRoot: alone, Workers: 1, CacheDir: filepath.Join(alone, e.Config.Name+".cache")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, workers := range []int{1, 2} {
+		out := filepath.Join(t.TempDir(), "out")
+		if _, err := Suite(context.Background(), entries, suiteOptions(dir, out, workers)); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := ReadReport(filepath.Join(out, "suite.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var computed, shared int
+		for _, r := range rep.Runs {
+			computed += r.Computed
+			shared += r.Shared
+			if r.Computed+r.Shared != r.Cells || r.Cached != 0 || len(r.CellTimes) != r.Computed || len(r.SharedCellTimes) != r.Shared {
+				t.Errorf("-j %d: %s: %d cells, %d computed, %d cached, %d shared; %d and %d times", workers, r.Name, r.Cells, r.Computed, r.Cached, r.Shared, len(r.CellTimes), len(r.SharedCellTimes))
+			}
+			for _, c := range r.SharedCellTimes {
+				if !c.Shared || !strings.Contains(c.Key, "method=Mika") || c.Seconds <= 0 {
+					t.Errorf("-j %d: %s: shared cell time %+v", workers, r.Name, c)
+				}
+			}
+			sameResults(t, filepath.Join(alone, r.Name), filepath.Join(out, r.Name))
+		}
+		if computed != 8 || shared != 4 {
+			t.Errorf("-j %d: %d cells computed, %d shared; want 8 and the 4 Mika cells", workers, computed, shared)
+		}
+		if timed, cached, cells := rep.Coverage(); timed != 12 || cached != 0 || cells != 12 {
+			t.Errorf("-j %d: coverage %d timed, %d cached of %d cells; want 12, 0, 12", workers, timed, cached, cells)
+		}
+		n := 0
+		for _, l := range WorkloadOf(rep.Runs) {
+			n += len(l.Cells)
+		}
+		if n != 8 {
+			t.Errorf("-j %d: the workload has %d cells, want the 8 computed", workers, n)
+		}
+		if times, err := ReadTimes(filepath.Join(out, "suite.json")); err != nil || len(times["a"]) != 8 || len(times["m"]) != 4 {
+			t.Errorf("-j %d: ReadTimes: %v, %d and %d cells, want 8 and 4", workers, err, len(times["a"]), len(times["m"]))
+		}
+		if workers == 1 {
+			continue
+		}
+		resumedShared(t, dir, entries, out, rep)
+		ref := out + "-ref"
+		if err := os.Rename(out, ref); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			o := suiteOptions(dir, out, 1)
+			o.Shard = runner.Shard{Index: i, Count: 3}
+			if _, err := Suite(context.Background(), entries, o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if m := MergeSuite(entries, suiteOptions(dir, out, 2)); m.Status != OK {
+			t.Fatalf("merge: status %d, problems %v", m.Status, m.Problems)
+		}
+		sameTreeBut(t, ref, out)
+	}
+}
+
+// resumedShared runs the suite of TestSuiteSharesCells again on the
+// cache the first run (rep, in out) filled: every cell is cached, and the
+// second config's 4 Mika cells, which the first has too, are marked
+// shared, so the workload is the first run's 8 cells and predicts the
+// same walls; the cache's workload counts them once too.
+func resumedShared(t *testing.T, dir string, entries []Entry, out string, first *Report) {
+	t.Helper()
+	if _, err := Suite(context.Background(), entries, suiteOptions(dir, out, 2)); err != nil {
+		t.Fatal(err)
+	}
+	second, err := ReadReport(filepath.Join(out, "suite.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range second.Runs {
+		shared := 0
+		for _, c := range r.CachedCellTimes {
+			if c.Shared {
+				shared++
+			}
+		}
+		if want := 4 * i; r.Cached != r.Cells || shared != want {
+			t.Errorf("resumed: %s: %d of %d cells cached, %d marked shared; want all, %d shared", r.Name, r.Cached, r.Cells, shared, want)
+		}
+	}
+	samePredictions(t, first, second)
+	w, missing, total, err := CacheWorkload(entries, filepath.Join(out, ".cache"))
+	n := 0
+	for _, l := range w {
+		n += len(l.Cells)
+	}
+	if err != nil || missing != 0 || total != 12 || n != 8 {
+		t.Errorf("the cache's workload: %d cells, %d of %d missing, %v; want 8, 0 of 12", n, missing, total, err)
+	}
+}
+
+// samePredictions checks that the workloads of a first run's and a
+// resumed run's suite.json, with the first's Start and report times set
+// in both (each run measures its own), predict the same walls at -j 1, 2
+// and 16 (to the last bits: the same cell times, summed in another
+// order); it returns the two workloads.
+func samePredictions(t *testing.T, first, second *Report) (w1, w2 Workload) {
+	t.Helper()
+	w1, w2 = WorkloadOf(first.Runs), WorkloadOf(second.Runs)
+	for i := range w2 {
+		w2[i].Start, w2[i].Report = w1[i].Start, w1[i].Report
+	}
+	for _, n := range []int{1, 2, 16} {
+		p1, p2 := w1.Predict(n), w2.Predict(n)
+		if math.Abs(p1.Seconds-p2.Seconds) > 1e-12*p1.Seconds || p1.Seconds <= 0 {
+			t.Errorf("-j %d: predicted %g s from the resumed run's suite.json, %g s from the first's", n, p2.Seconds, p1.Seconds)
+		}
+	}
+	return w1, w2
 }

@@ -25,7 +25,7 @@ func ReadTimes(file string) (Times, error) {
 	}
 	t := Times{}
 	for _, r := range rep.Runs {
-		for _, c := range r.times() {
+		for _, c := range append(r.times(), r.SharedCellTimes...) {
 			if t[r.Name] == nil {
 				t[r.Name] = map[string]float64{}
 			}
@@ -78,6 +78,10 @@ type Workload []ConfigWork
 // WorkloadOf is the workload recorded in a suite.json's runs: the cells
 // computed and those read from the cache with the time recorded when they
 // were computed, so that a resumed suite's file predicts the whole suite.
+// A cell whose time is marked shared (runner.CellTime.Shared: served from
+// another config's computation, or read from the cache by that config
+// too) is that config's work, and counted there only, as the pool
+// computes it.
 func WorkloadOf(runs []ConfigRun) Workload {
 	var w Workload
 	for _, r := range runs {
@@ -89,6 +93,9 @@ func WorkloadOf(runs []ConfigRun) Workload {
 			l.Report = r.Report.Seconds
 		}
 		for _, c := range r.times() {
+			if c.Shared {
+				continue
+			}
 			l.Cells = append(l.Cells, cellCost(c))
 			l.Keys = append(l.Keys, c.Key)
 			l.Cached = append(l.Cached, c.Cached)
@@ -101,9 +108,13 @@ func WorkloadOf(runs []ConfigRun) Workload {
 // CacheWorkload is the workload of entries as the cell cache records it:
 // each cell's time from its entry (runner.Cache.RecordedTime), whether or
 // not the entry is still valid. It knows nothing of Start and report
-// times; missing counts the cells whose time the cache does not hold.
+// times; missing counts the cells whose time the cache does not hold. A
+// cell whose cache key a config before it has too is that config's work
+// (the pool computes it once): it is counted in total, and in missing if
+// the key has no time, but not in the workload.
 func CacheWorkload(entries []Entry, cacheDir string) (w Workload, missing, total int, err error) {
 	cache := &runner.Cache{Dir: cacheDir}
+	timed := map[string]bool{} // by the hash of the keys seen
 	for _, e := range entries {
 		plan, err := runner.Validate(e.Config)
 		if err != nil {
@@ -116,7 +127,15 @@ func CacheWorkload(entries []Entry, cacheDir string) (w Workload, missing, total
 			if err != nil {
 				return nil, 0, 0, err
 			}
+			h := key.Hash()
+			if ok, seen := timed[h]; seen {
+				if !ok {
+					missing++
+				}
+				continue
+			}
 			t, ok := cache.RecordedTime(key)
+			timed[h] = ok
 			if !ok {
 				missing++
 				continue

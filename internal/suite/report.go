@@ -24,19 +24,23 @@ type ConfigRun struct {
 	ProcessCPUSeconds float64 `json:"process_cpu_seconds,omitempty"`
 	// Began and Ended are the offsets of the config's Start and of its
 	// end from the start of the suite: the configs of one pool overlap.
-	Began        float64 `json:"began_seconds"`
-	Ended        float64 `json:"ended_seconds"`
-	Cells        int     `json:"cells"`
-	Computed     int     `json:"computed"`
-	Cached       int     `json:"cached"`
-	Failed       int     `json:"failed"`
-	Crashed      int     `json:"crashed"`
-	Claims       int     `json:"claims"`
-	Unexpected   int     `json:"claims_unexpected"`
-	NotEvaluated int     `json:"claims_not_evaluated"`
-	Status       int     `json:"status"`
-	Error        string  `json:"error,omitempty"`
-	Dir          string  `json:"dir,omitempty"`
+	Began    float64 `json:"began_seconds"`
+	Ended    float64 `json:"ended_seconds"`
+	Cells    int     `json:"cells"`
+	Computed int     `json:"computed"`
+	Cached   int     `json:"cached"`
+	// Shared counts the cells another config of the suite computed, with
+	// the same cell cache key, and this one was served (runner.Pool):
+	// Cells = Computed + Cached + Shared for a config that finished.
+	Shared       int    `json:"shared,omitempty"`
+	Failed       int    `json:"failed"`
+	Crashed      int    `json:"crashed"`
+	Claims       int    `json:"claims"`
+	Unexpected   int    `json:"claims_unexpected"`
+	NotEvaluated int    `json:"claims_not_evaluated"`
+	Status       int    `json:"status"`
+	Error        string `json:"error,omitempty"`
+	Dir          string `json:"dir,omitempty"`
 	// Start and Report are the times of the config's Start (data,
 	// corruption) and of its report stage; CellTimes those of each cell
 	// computed in this run, in grid order. CachedCellTimes are those of
@@ -46,10 +50,14 @@ type ConfigRun struct {
 	// CPU seconds and utilisation leave them out, and the critical path
 	// and the predictions count them (WorkloadOf). A cell whose entry
 	// records no time (written before entries kept one) is in neither.
+	// SharedCellTimes are those of the Shared cells, as the config that
+	// computed them measured them (each marked "shared"), in grid order:
+	// that config's CellTimes count them, so nothing else here does.
 	Start           *runner.Phase     `json:"start,omitempty"`
 	Report          *runner.Phase     `json:"report,omitempty"`
 	CellTimes       []runner.CellTime `json:"cell_times,omitempty"`
 	CachedCellTimes []runner.CellTime `json:"cached_cell_times,omitempty"`
+	SharedCellTimes []runner.CellTime `json:"shared_cell_times,omitempty"`
 	// Interrupted marks a config the suite stopped (SIGINT, SIGTERM)
 	// before it finished: Computed counts the cells that finished
 	// before the stop, Unfinished the cells that did not, and it has
@@ -66,12 +74,12 @@ func NewConfigRun(r Result) ConfigRun {
 		return c
 	}
 	s := r.Summary
-	c.Dir, c.Cells, c.Computed, c.Cached, c.Failed, c.Crashed = s.Dir, s.Cells, s.Computed, s.Cached, s.Failed, s.Crashed
+	c.Dir, c.Cells, c.Computed, c.Cached, c.Shared, c.Failed, c.Crashed = s.Dir, s.Cells, s.Computed, s.Cached, s.Shared, s.Failed, s.Crashed
 	c.Claims, c.Unexpected, c.NotEvaluated = len(s.Claims), s.Unexpected, s.NotEvaluated
 	start, rep := s.Start, s.Report
-	c.Start, c.Report, c.CellTimes, c.CachedCellTimes = &start, &rep, s.Times, s.CachedTimes
+	c.Start, c.Report, c.CellTimes, c.CachedCellTimes, c.SharedCellTimes = &start, &rep, s.Times, s.CachedTimes, s.SharedTimes
 	if r.Interrupted {
-		c.Interrupted, c.Unfinished, c.Report = true, s.Cells-s.Cached-s.Computed, nil
+		c.Interrupted, c.Unfinished, c.Report = true, s.Cells-s.Cached-s.Computed-s.Shared, nil
 		if s.Start == (runner.Phase{}) {
 			c.Start = nil // not started, or its Start did not return
 		}
@@ -179,12 +187,13 @@ func (r *Report) Where() []string {
 }
 
 // Coverage counts the cells of the report's configs (those of a config
-// that did not run are not known), the cells with a time (computed here
-// or recorded in the cache), and of those the cached ones.
+// that did not run are not known), the cells with a time (computed here,
+// served from another config's computation, or recorded in the cache),
+// and of those the cached ones.
 func (r *Report) Coverage() (timed, cached, cells int) {
 	for _, x := range r.Runs {
 		cells += x.Cells
-		timed += len(x.CellTimes) + len(x.CachedCellTimes)
+		timed += len(x.CellTimes) + len(x.CachedCellTimes) + len(x.SharedCellTimes)
 		cached += len(x.CachedCellTimes)
 	}
 	return timed, cached, cells

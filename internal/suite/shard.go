@@ -100,9 +100,9 @@ func MergeSuite(entries []Entry, o SuiteOptions) *Report {
 		cr := NewConfigRun(r)
 		if t, ok := times[e.Config.Name]; ok && err == nil {
 			cr.Start = t.Start
-			cr.CellTimes, cr.CachedCellTimes = t.CellTimes, t.CachedCellTimes
+			cr.CellTimes, cr.CachedCellTimes, cr.SharedCellTimes = t.CellTimes, t.CachedCellTimes, t.SharedCellTimes
 			cr.CPUSeconds = t.CPUSeconds
-			cr.Computed, cr.Cached = t.Computed, t.Cached
+			cr.Computed, cr.Cached, cr.Shared = t.Computed, t.Cached, t.Shared
 		}
 		rep.Runs = append(rep.Runs, cr)
 		if o.Done != nil {
@@ -146,9 +146,11 @@ func shardTimes(root string) map[string]ConfigRun {
 			m := out[r.Name]
 			m.CellTimes = append(m.CellTimes, r.CellTimes...)
 			m.CachedCellTimes = append(m.CachedCellTimes, r.CachedCellTimes...)
+			m.SharedCellTimes = append(m.SharedCellTimes, r.SharedCellTimes...)
 			m.CPUSeconds += r.CPUSeconds
 			m.Computed += r.Computed
 			m.Cached += r.Cached
+			m.Shared += r.Shared
 			if r.Start != nil && (m.Start == nil || r.Start.Seconds > m.Start.Seconds) {
 				s := *r.Start
 				m.Start = &s
@@ -157,7 +159,7 @@ func shardTimes(root string) map[string]ConfigRun {
 		}
 	}
 	for k, m := range out {
-		for _, ts := range [][]runner.CellTime{m.CellTimes, m.CachedCellTimes} {
+		for _, ts := range [][]runner.CellTime{m.CellTimes, m.CachedCellTimes, m.SharedCellTimes} {
 			sort.Slice(ts, func(i, j int) bool { return ts[i].Key < ts[j].Key })
 		}
 		out[k] = m
