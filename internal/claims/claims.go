@@ -476,6 +476,20 @@ func groupKey(r *report.Record, params []string) string {
 	return strings.Join(parts, ",")
 }
 
+// groupRecs groups recs by their values of params (groupKey): the keys in
+// order of first appearance, and for each key its records in order.
+func groupRecs(recs []*report.Record, params []string) (order []string, groups map[string][]*report.Record) {
+	groups = map[string][]*report.Record{}
+	for _, r := range recs {
+		k := groupKey(r, params)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	return order, groups
+}
+
 func cmp(a float64, op string, b float64) bool {
 	switch op {
 	case "<":
@@ -494,15 +508,7 @@ func g(v float64) string { return report.FormatFloat(v, 4) }
 
 func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 	sel := selectRecs(recs, sp.where)
-	groups := map[string][]*report.Record{}
-	var order []string
-	for _, r := range sel {
-		k := groupKey(r, sp.group)
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], r)
-	}
+	order, groups := groupRecs(sel, sp.group)
 	if len(order) == 0 {
 		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
 	}
@@ -697,15 +703,7 @@ func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
 
 func (sp *spec) best(recs []report.Record) (bool, string, error) {
 	sel := selectRecs(recs, sp.where)
-	groups := map[string][]*report.Record{}
-	var order []string
-	for _, r := range sel {
-		k := groupKey(r, sp.forAll)
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], r)
-	}
+	order, groups := groupRecs(sel, sp.forAll)
 	if len(order) == 0 {
 		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
 	}
