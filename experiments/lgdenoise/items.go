@@ -39,16 +39,16 @@ const (
 func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
 	for _, m := range []struct {
 		prefix, array string
-		stat          func(*report.Record, []float64) float64
+		stat          func([]float64) float64
 	}{
-		{"ape_mean_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
-		{"ape_std_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Std(x) }},
-		{"snr_mean_", arrSNR, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
-		{"detail_ratio_", arrDetail, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
-		{"detail_error_", arrDetailErr, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
+		{"ape_mean_", arrAPE, metrics.Mean},
+		{"ape_std_", arrAPE, metrics.Std},
+		{"snr_mean_", arrSNR, metrics.Mean},
+		{"detail_ratio_", arrDetail, metrics.Mean},
+		{"detail_error_", arrDetailErr, metrics.Mean},
 	} {
 		if g, ok := strings.CutPrefix(metric, m.prefix); ok && g != "" {
-			return claims.ItemStat{Array: m.array + "_" + g, Stat: m.stat}, true
+			return claims.ItemStat{Array: m.array + "_" + g, Stat: claims.StatOf(m.stat)}, true
 		}
 	}
 	if g, ok := strings.CutPrefix(metric, "snr_pooled_"); ok && g != "" {

@@ -17,13 +17,13 @@ import (
 func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
 	for _, m := range []struct {
 		prefix string
-		stat   func(*report.Record, []float64) float64
+		stat   func([]float64) float64
 	}{
-		{"err_mean_", func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
-		{"err_std_", func(_ *report.Record, x []float64) float64 { return metrics.Std(x) }},
+		{"err_mean_", metrics.Mean},
+		{"err_std_", metrics.Std},
 	} {
 		if p, ok := strings.CutPrefix(metric, m.prefix); ok && p != "" {
-			return claims.ItemStat{Array: "err_" + p, Stat: m.stat, Unit: "repetitions (subsets and deletion masks shared by every method)"}, true
+			return claims.ItemStat{Array: "err_" + p, Stat: claims.StatOf(m.stat), Unit: "repetitions (subsets and deletion masks shared by every method)"}, true
 		}
 	}
 	return claims.ItemStat{}, false

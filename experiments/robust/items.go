@@ -18,23 +18,20 @@ import (
 // on these metrics get the paired bootstrap interval over test images.
 func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
 	for _, m := range []struct {
-		prefix, array, stat string
+		prefix, array string
+		stat          func([]float64) float64
 	}{
-		{"whole_mean", "whole", "mean"}, {"whole_std", "whole", "std"},
-		{"occ_mean", "occ", "mean"}, {"occ_std", "occ", "std"},
-		{"nonocc_mean", "nonocc", "mean"}, {"nonocc_std", "nonocc", "std"},
-		{"mae_mean", "mae", "mean"}, {"mae_std", "mae", "std"},
-		{"detail_ratio_mean", "detail", "mean"}, {"detail_error_mean", "detailerr", "mean"},
+		{"whole_mean", "whole", metrics.Mean}, {"whole_std", "whole", metrics.Std},
+		{"occ_mean", "occ", metrics.Mean}, {"occ_std", "occ", metrics.Std},
+		{"nonocc_mean", "nonocc", metrics.Mean}, {"nonocc_std", "nonocc", metrics.Std},
+		{"mae_mean", "mae", metrics.Mean}, {"mae_std", "mae", metrics.Std},
+		{"detail_ratio_mean", "detail", metrics.Mean}, {"detail_error_mean", "detailerr", metrics.Mean},
 	} {
 		sfx, ok := strings.CutPrefix(metric, m.prefix)
 		if !ok || (sfx != "" && !strings.HasPrefix(sfx, "_s")) {
 			continue
 		}
-		f := func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }
-		if m.stat == "std" {
-			f = func(_ *report.Record, x []float64) float64 { return metrics.Std(x) }
-		}
-		return claims.ItemStat{Array: m.array + sfx, Stat: f, Unit: "test images"}, true
+		return claims.ItemStat{Array: m.array + sfx, Stat: claims.StatOf(m.stat), Unit: "test images"}, true
 	}
 	return claims.ItemStat{}, false
 }

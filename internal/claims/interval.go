@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/stats"
 )
@@ -51,6 +52,18 @@ type ItemStat struct {
 	Paired *Paired
 	Unit   string
 	MeanT  bool
+}
+
+// StatOf adapts f, a statistic of the items alone (metrics.Mean,
+// metrics.Std), to ItemStat.Stat, which also hands it the record.
+func StatOf(f func(x []float64) float64) func(*report.Record, []float64) float64 {
+	return func(_ *report.Record, x []float64) float64 { return f(x) }
+}
+
+// PercentileOf is the ItemStat.Stat of the p-quantile of the items
+// (metrics.Percentile).
+func PercentileOf(p float64) func(*report.Record, []float64) float64 {
+	return func(_ *report.Record, x []float64) float64 { return metrics.Percentile(x, p) }
 }
 
 // columns returns the arrays a non-Paired ItemStat reads and its
