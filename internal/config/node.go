@@ -138,30 +138,20 @@ func (w *walker) int(n *yaml.Node, what string) (int, error) {
 	return 0, w.errf(n, "%s: want an integer, got %s", what, describe(n))
 }
 
-// floatList reads a number or a list of numbers (a grid axis).
+// floatList reads a number or a list of numbers (a grid axis), each
+// passing ok; want says what ok accepts.
 func (w *walker) floatList(n *yaml.Node, what string, ok func(float64) bool, want string) ([]float64, error) {
-	items := []*yaml.Node{n}
-	if n.Kind == yaml.SequenceNode {
-		if len(n.Content) == 0 {
-			return nil, w.errf(n, "%s: empty list", what)
-		}
-		items = n.Content
-	}
-	out := make([]float64, len(items))
-	for i, it := range items {
-		f, err := w.float(it, what)
-		if err != nil {
-			return nil, err
-		}
-		if !ok(f) {
-			return nil, w.errf(it, "%s: %v is impossible, want %s", what, f, want)
-		}
-		out[i] = f
-	}
-	return out, nil
+	return scalarList(w, n, what, w.float, ok, want)
 }
 
+// intList reads an integer or a list of integers, each at least min.
 func (w *walker) intList(n *yaml.Node, what string, min int) ([]int, error) {
+	return scalarList(w, n, what, w.int, func(v int) bool { return v >= min }, fmt.Sprintf("an integer ≥ %d", min))
+}
+
+// scalarList reads one scalar or a non-empty list of them, each by read
+// and passing ok; want says what ok accepts.
+func scalarList[T int | float64](w *walker, n *yaml.Node, what string, read func(*yaml.Node, string) (T, error), ok func(T) bool, want string) ([]T, error) {
 	items := []*yaml.Node{n}
 	if n.Kind == yaml.SequenceNode {
 		if len(n.Content) == 0 {
@@ -169,14 +159,14 @@ func (w *walker) intList(n *yaml.Node, what string, min int) ([]int, error) {
 		}
 		items = n.Content
 	}
-	out := make([]int, len(items))
+	out := make([]T, len(items))
 	for i, it := range items {
-		v, err := w.int(it, what)
+		v, err := read(it, what)
 		if err != nil {
 			return nil, err
 		}
-		if v < min {
-			return nil, w.errf(it, "%s: %d is impossible, want an integer ≥ %d", what, v, min)
+		if !ok(v) {
+			return nil, w.errf(it, "%s: %v is impossible, want %s", what, v, want)
 		}
 		out[i] = v
 	}
