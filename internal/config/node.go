@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"sort"
 	"strconv"
@@ -57,6 +58,17 @@ func (w *walker) errf(n *yaml.Node, format string, args ...any) error {
 	return &Error{File: w.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
+// entries yields a mapping node's keys and values in order.
+func entries(n *yaml.Node) iter.Seq2[*yaml.Node, *yaml.Node] {
+	return func(yield func(k, v *yaml.Node) bool) {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if !yield(n.Content[i], n.Content[i+1]) {
+				return
+			}
+		}
+	}
+}
+
 // fields reads a mapping node, rejecting keys not in allowed (nil allows
 // any) and duplicates. It returns key → value node and key → key node.
 func (w *walker) fields(n *yaml.Node, what string, allowed ...string) (map[string]*yaml.Node, map[string]*yaml.Node, error) {
@@ -65,8 +77,7 @@ func (w *walker) fields(n *yaml.Node, what string, allowed ...string) (map[strin
 	}
 	vals := map[string]*yaml.Node{}
 	keys := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
+	for k, v := range entries(n) {
 		if k.Kind != yaml.ScalarNode {
 			return nil, nil, w.errf(k, "%s: keys must be plain names", what)
 		}
