@@ -150,26 +150,12 @@ func FindTable(t *testing.T, tables []Table, prefix string) Table {
 	return Table{}
 }
 
-// cellsOf splits a Markdown table line on its unescaped pipes.
+// cellsOf splits a Markdown table line into its cells (report.SplitRow),
+// with "<br>" read as a newline.
 func cellsOf(line string) []string {
-	line = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "|"), "|")
-	var cells []string
-	var b strings.Builder
-	for i := 0; i < len(line); i++ {
-		switch {
-		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
-			b.WriteByte('|')
-			i++
-		case line[i] == '|':
-			cells = append(cells, b.String())
-			b.Reset()
-		default:
-			b.WriteByte(line[i])
-		}
-	}
-	cells = append(cells, b.String())
+	cells := report.SplitRow(line)
 	for i, c := range cells {
-		cells[i] = strings.ReplaceAll(strings.TrimSpace(c), "<br>", "\n")
+		cells[i] = strings.ReplaceAll(c, "<br>", "\n")
 	}
 	return cells
 }
