@@ -87,14 +87,7 @@ func (kt *KwokTsang) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	n, d := x.Dims()
 	nb := min(kt.Neighbors, n)
 	m := p.M()
-	useDst(dst, m, d)
-
-	// Feature-space distances of every Ψ_m to every φ(x_n): one product,
-	// already done by NewCostTerms.
-	var f mat.Dense
-	p.Terms.TrainDist2(&f, p.Basis.Diag)
-
-	st := make([]Status, m)
+	f, st := neighbourStart(dst, p)
 	idx := make([]int, 0, nb)
 	d2 := make([]float64, nb)
 	ht := mat.NewDense(nb, d, nil) // Hᵀ: centred neighbours, one per row
@@ -176,6 +169,20 @@ func (kt *KwokTsang) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	}
 	CheckFinite(dst, st)
 	return st, nil
+}
+
+// neighbourStart begins a pre-imager that works from each row's nearest
+// training points (Kwok & Tsang, RLPL, Dambreville): it sizes dst for p's
+// batch (M×D) and returns the feature-space squared distances of every
+// Ψ_i to every φ(x_j) (M×N: one product, already done by NewCostTerms)
+// and the rows' statuses to fill in.
+func neighbourStart(dst *mat.Dense, p *Problem) (*mat.Dense, []Status) {
+	_, d := p.Basis.X.Dims()
+	m := p.M()
+	useDst(dst, m, d)
+	var f mat.Dense
+	p.Terms.TrainDist2(&f, p.Basis.Diag)
+	return &f, make([]Status, m)
 }
 
 // nearestK appends to dst the indices of the k smallest values of f in
