@@ -299,7 +299,7 @@ func parseGiven(s config.Section, v any) (*givenSpec, error) {
 	}
 	cell, ok1 := m["cell"].(map[string]any)
 	arr, ok2 := m["array"].(string)
-	eq, ok3 := numeric(m["equals"])
+	eq, ok3 := config.Number(m["equals"])
 	if !ok1 || !ok2 || !ok3 || arr == "" {
 		return bad()
 	}
@@ -458,16 +458,6 @@ func metricOf(r *report.Record, metric string) (float64, error) {
 	return v, nil
 }
 
-func numeric(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	}
-	return 0, false
-}
-
 func groupKey(r *report.Record, params []string) string {
 	parts := make([]string, len(params))
 	for i, p := range params {
@@ -549,7 +539,7 @@ func (sp *spec) trendSeries(k string, rs []*report.Record) (trendGroup, []float6
 	}
 	var pts []pt
 	for _, r := range rs {
-		x, ok := numeric(r.Params[sp.along])
+		x, ok := config.Number(r.Params[sp.along])
 		if !ok {
 			return trendGroup{}, nil, fmt.Errorf("cell %s has no numeric %q", r.Key, sp.along)
 		}

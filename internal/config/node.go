@@ -336,21 +336,50 @@ func (r *Reader) fail(key, format string, args ...any) {
 	}
 }
 
+// Number returns a number of a config, or of a record's parameters, as a
+// float64: YAML and JSON give integral numbers as int. ok is false for
+// anything else.
+func Number(v any) (f float64, ok bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// value marks key as read and returns its value, if present.
+func (r *Reader) value(key string) (any, bool) {
+	r.used[key] = true
+	v, present := r.s.Values[key]
+	return v, present
+}
+
+// typed reads key as a T: def and false when it is absent, or when it is
+// not a T, which is recorded as an error saying it should be want.
+func typed[T any](r *Reader, key string, def T, want string) (T, bool) {
+	v, present := r.value(key)
+	if !present {
+		return def, false
+	}
+	x, ok := v.(T)
+	if !ok {
+		r.fail(key, "want %s, got %v", want, v)
+		return def, false
+	}
+	return x, true
+}
+
 // Float reads a number, def when absent; ok checks the range described by
 // want.
 func (r *Reader) Float(key string, def float64, ok func(float64) bool, want string) float64 {
-	r.used[key] = true
-	v, present := r.s.Values[key]
+	v, present := r.value(key)
 	if !present {
 		return def
 	}
-	var f float64
-	switch x := v.(type) {
-	case float64:
-		f = x
-	case int:
-		f = float64(x)
-	default:
+	f, isNum := Number(v)
+	if !isNum {
 		r.fail(key, "want a number (%s), got %v", want, v)
 		return def
 	}
@@ -362,17 +391,8 @@ func (r *Reader) Float(key string, def float64, ok func(float64) bool, want stri
 
 // Int reads an integer ≥ min, def when absent.
 func (r *Reader) Int(key string, def, min int) int {
-	r.used[key] = true
-	v, present := r.s.Values[key]
-	if !present {
-		return def
-	}
-	i, ok := v.(int)
-	if !ok {
-		r.fail(key, "want an integer ≥ %d, got %v", min, v)
-		return def
-	}
-	if i < min {
+	i, ok := typed(r, key, def, fmt.Sprintf("an integer ≥ %d", min))
+	if ok && i < min {
 		r.fail(key, "%d is impossible, want an integer ≥ %d", i, min)
 	}
 	return i
@@ -392,17 +412,8 @@ func (r *Reader) IntIn(key string, def, min, max int) int {
 // String reads a string, def when absent; enum (if any) lists allowed
 // values.
 func (r *Reader) String(key, def string, enum ...string) string {
-	r.used[key] = true
-	v, present := r.s.Values[key]
-	if !present {
-		return def
-	}
-	s, ok := v.(string)
-	if !ok {
-		r.fail(key, "want a string, got %v", v)
-		return def
-	}
-	if len(enum) > 0 && !contains(enum, s) {
+	s, ok := typed(r, key, def, "a string")
+	if ok && len(enum) > 0 && !contains(enum, s) {
 		r.fail(key, "want one of %s, got %q", strings.Join(enum, ", "), s)
 	}
 	return s
@@ -411,8 +422,7 @@ func (r *Reader) String(key, def string, enum ...string) string {
 // Floats reads a list of numbers of length n (n < 0: any length ≥ 1), def
 // when absent.
 func (r *Reader) Floats(key string, def []float64, n int) []float64 {
-	r.used[key] = true
-	v, present := r.s.Values[key]
+	v, present := r.value(key)
 	if !present {
 		return def
 	}
@@ -430,12 +440,8 @@ func (r *Reader) Floats(key string, def []float64, n int) []float64 {
 	}
 	out := make([]float64, len(l))
 	for i, x := range l {
-		switch y := x.(type) {
-		case float64:
-			out[i] = y
-		case int:
-			out[i] = float64(y)
-		default:
+		var isNum bool
+		if out[i], isNum = Number(x); !isNum {
 			r.fail(key, "want numbers, got %v", x)
 			return def
 		}
@@ -443,17 +449,10 @@ func (r *Reader) Floats(key string, def []float64, n int) []float64 {
 	return out
 }
 
-// Bool reads a boolean, def when absent.
+// Bool reads a boolean, def when absent (or when not a boolean, the error
+// recorded).
 func (r *Reader) Bool(key string, def bool) bool {
-	r.used[key] = true
-	v, present := r.s.Values[key]
-	if !present {
-		return def
-	}
-	b, ok := v.(bool)
-	if !ok {
-		r.fail(key, "want true or false, got %v", v)
-	}
+	b, _ := typed(r, key, def, "true or false")
 	return b
 }
 

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/experiments/setup"
+	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -19,11 +20,8 @@ import (
 // Num returns a numeric parameter value (records read back from JSON hold
 // integral numbers as int), or NaN.
 func Num(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case int:
-		return float64(x)
+	if f, ok := config.Number(v); ok {
+		return f
 	}
 	return math.NaN()
 }
