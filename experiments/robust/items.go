@@ -17,21 +17,19 @@ import (
 // every cell), so the arrays pair across methods and energies, and claims
 // on these metrics get the paired bootstrap interval over test images.
 func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
-	for _, m := range []struct {
-		prefix, array string
-		stat          func([]float64) float64
-	}{
-		{"whole_mean", "whole", metrics.Mean}, {"whole_std", "whole", metrics.Std},
-		{"occ_mean", "occ", metrics.Mean}, {"occ_std", "occ", metrics.Std},
-		{"nonocc_mean", "nonocc", metrics.Mean}, {"nonocc_std", "nonocc", metrics.Std},
-		{"mae_mean", "mae", metrics.Mean}, {"mae_std", "mae", metrics.Std},
-		{"detail_ratio_mean", "detail", metrics.Mean}, {"detail_error_mean", "detailerr", metrics.Mean},
-	} {
-		sfx, ok := strings.CutPrefix(metric, m.prefix)
-		if !ok || (sfx != "" && !strings.HasPrefix(sfx, "_s")) {
-			continue
-		}
-		return claims.ItemStat{Array: m.array + sfx, Stat: claims.StatOf(m.stat), Unit: "test images"}, true
-	}
-	return claims.ItemStat{}, false
+	return claims.ItemsByPrefix(errorStats, metric, func(sfx string) bool { return sfx == "" || strings.HasPrefix(sfx, "_s") }, "test images")
+}
+
+// errorStats are the statistics items declares, by the metric's prefix.
+var errorStats = []claims.PrefixStat{
+	{Prefix: "whole_mean", Array: "whole", Stat: metrics.Mean},
+	{Prefix: "whole_std", Array: "whole", Stat: metrics.Std},
+	{Prefix: "occ_mean", Array: "occ", Stat: metrics.Mean},
+	{Prefix: "occ_std", Array: "occ", Stat: metrics.Std},
+	{Prefix: "nonocc_mean", Array: "nonocc", Stat: metrics.Mean},
+	{Prefix: "nonocc_std", Array: "nonocc", Stat: metrics.Std},
+	{Prefix: "mae_mean", Array: "mae", Stat: metrics.Mean},
+	{Prefix: "mae_std", Array: "mae", Stat: metrics.Std},
+	{Prefix: "detail_ratio_mean", Array: "detail", Stat: metrics.Mean},
+	{Prefix: "detail_error_mean", Array: "detailerr", Stat: metrics.Mean},
 }
