@@ -82,9 +82,8 @@ func (db *Dambreville) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	n, _ := x.Dims()
 	m := p.M()
 	// The weights overwrite the feature distances, row by row.
-	w, st := neighbourStart(dst, p)
-	nb := db.Neighbors
-	if nb == 0 || nb > n {
+	w, st, nb := neighbourStart(dst, p, db.Neighbors)
+	if nb == 0 { // all
 		nb = n
 	}
 	var idx []int
