@@ -50,10 +50,45 @@ import (
 	"github.com/runexp/runexp/internal/suite"
 )
 
-// commands lists the subcommands, for dispatch, help and suggestions.
-var commands = []string{"run", "validate", "list", "version", "denoise", "merge", "compare", "suite", "check-estimator", "scoreboard", "help"}
+// commandFunc runs one subcommand on its arguments; it returns the exit
+// status.
+type commandFunc func(args []string, stdout, stderr io.Writer) int
 
-func isCommand(s string) bool { return slices.Contains(commands, s) }
+// commands lists the subcommands, for help and suggestions, and
+// commandFuncs runs them; both are filled by init from one table, since
+// help dispatches through run, which reads commandFuncs (a package
+// variable's initializer could not refer to them).
+var (
+	commands     []string
+	commandFuncs = map[string]commandFunc{}
+)
+
+func init() {
+	for _, c := range []struct {
+		name string
+		run  commandFunc
+	}{
+		{"run", cmdRun},
+		{"validate", cmdValidate},
+		{"list", cmdList},
+		{"version", cmdVersion},
+		{"denoise", cmdDenoise},
+		{"merge", cmdMerge},
+		{"compare", cmdCompare},
+		{"suite", cmdSuite},
+		{"check-estimator", cmdCheckEstimator},
+		{"scoreboard", cmdScoreboard},
+		{"help", cmdHelp},
+	} {
+		commands = append(commands, c.name)
+		commandFuncs[c.name] = c.run
+	}
+}
+
+func isCommand(s string) bool {
+	_, ok := commandFuncs[s]
+	return ok
+}
 
 func main() {
 	os.Exit(mainStatus(os.Args[1:], os.Stderr, func() int { return run(os.Args[1:], os.Stdout, os.Stderr) }))
@@ -72,29 +107,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	sub, rest := subcommand(args)
-	switch sub {
-	case "validate":
-		return cmdValidate(rest, stdout, stderr)
-	case "list":
-		return cmdList(rest, stdout, stderr)
-	case "version":
-		return cmdVersion(rest, stdout, stderr)
-	case "denoise":
-		return cmdDenoise(rest, stdout, stderr)
-	case "merge":
-		return cmdMerge(rest, stdout, stderr)
-	case "compare":
-		return cmdCompare(rest, stdout, stderr)
-	case "suite":
-		return cmdSuite(rest, stdout, stderr)
-	case "check-estimator":
-		return cmdCheckEstimator(rest, stdout, stderr)
-	case "scoreboard":
-		return cmdScoreboard(rest, stdout, stderr)
-	case "help":
-		return cmdHelp(rest, stdout, stderr)
-	}
-	return cmdRun(rest, stdout, stderr)
+	return commandFuncs[sub](rest, stdout, stderr)
 }
 
 // subcommand returns the subcommand args name and the arguments left for

@@ -95,6 +95,18 @@ func yalebShape(o datasets.YaleBOptions) runner.Shape {
 	return runner.Shape{Points: subj * per, Dim: runner.Product(w, h)}
 }
 
+// checkResize returns r's error, or else an error where width and height,
+// the size to resize images to, are not both given or both left out (0).
+func checkResize(s config.Section, r *config.Reader, width, height int) error {
+	if err := r.Err(); err != nil {
+		return err
+	}
+	if (width == 0) != (height == 0) {
+		return s.Errorf("width", "dataset: give both width and height to resize, or neither")
+	}
+	return nil
+}
+
 func intList(s config.Section, r *config.Reader, key string, def []int, lo, hi int) ([]int, error) {
 	vals := r.Floats(key, nil, -1)
 	if vals == nil {
@@ -124,13 +136,7 @@ func yalebOptions(s config.Section) (datasets.YaleBOptions, error) {
 	}
 	o.Width = r.Int("width", 0, 1)
 	o.Height = r.Int("height", 0, 1)
-	if err := r.Err(); err != nil {
-		return o, err
-	}
-	if (o.Width == 0) != (o.Height == 0) {
-		return o, s.Errorf("width", "dataset: give both width and height to resize, or neither")
-	}
-	return o, nil
+	return o, checkResize(s, r, o.Width, o.Height)
 }
 
 // ringsOptions reads the two-rings options; the defaults are our reading

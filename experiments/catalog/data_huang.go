@@ -101,13 +101,7 @@ func yaleFacesOptions(s config.Section) (yaleFacesOpts, error) {
 	o.Height = r.Int("height", 0, 1)
 	o.Dedupe = r.Bool("dedupe", true)
 	o.labels = r.String("labels", "condition", "condition", "subject")
-	if err := r.Err(); err != nil {
-		return o, err
-	}
-	if (o.Width == 0) != (o.Height == 0) {
-		return o, s.Errorf("width", "dataset: give both width and height to resize, or neither")
-	}
-	return o, nil
+	return o, checkResize(s, r, o.Width, o.Height)
 }
 
 // pieOptions reads the pie10 options; labels default to the subset's own

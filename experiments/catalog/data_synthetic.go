@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/runner"
@@ -84,17 +82,5 @@ func loadSynthetic(env *runner.Env, _ *datasets.Root, o syntheticOpts) (*runner.
 			tr = append(tr, i)
 		}
 	}
-	return &runner.Data{Train: rows(set, tr, "synthetic-train"), Test: rows(set, te, "synthetic-test")}, nil
-}
-
-// rows returns the given rows of set as a new set.
-func rows(set *datasets.Set, idx []int, name string) *datasets.Set {
-	_, d := set.X.Dims()
-	x := mat.NewDense(len(idx), d, nil)
-	lab := make([]int, len(idx))
-	for k, i := range idx {
-		x.SetRow(k, set.X.RawRowView(i))
-		lab[k] = set.Labels[i]
-	}
-	return &datasets.Set{Name: name, X: x, Labels: lab, LabelNames: set.LabelNames, Width: set.Width, Height: set.Height}
+	return &runner.Data{Train: datasets.SelectRows(set, "synthetic-train", tr), Test: datasets.SelectRows(set, "synthetic-test", te)}, nil
 }

@@ -279,8 +279,9 @@ func (in *instance) makeSplit(s int) (*split, error) {
 		return nil, err
 	}
 	sp := &split{index: s}
-	sp.xtr, sp.ytr = rowsOf(in.set, parts.Train)
-	sp.xte, sp.yte = rowsOf(in.set, parts.Test)
+	tr, te := datasets.SelectRows(in.set, "", parts.Train), datasets.SelectRows(in.set, "", parts.Test)
+	sp.xtr, sp.ytr = tr.X, tr.Labels
+	sp.xte, sp.yte = te.X, te.Labels
 	perClass := map[int]int{}
 	for _, l := range sp.ytr {
 		perClass[l]++
@@ -299,17 +300,6 @@ func (in *instance) makeSplit(s int) (*split, error) {
 	}
 	sp.labelKey = hex.EncodeToString(h.Sum(nil)[:16])
 	return sp, nil
-}
-
-func rowsOf(s *datasets.Set, rows []int) (*mat.Dense, []int) {
-	_, d := s.X.Dims()
-	x := mat.NewDense(len(rows), d, nil)
-	y := make([]int, len(rows))
-	for i, r := range rows {
-		x.SetRow(i, s.X.RawRowView(r))
-		y[i] = s.Labels[r]
-	}
-	return x, y
 }
 
 // fitted is what a split's kernel PCA gives every cell: the model and the

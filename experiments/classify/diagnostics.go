@@ -44,6 +44,20 @@ func (in *instance) summary(sp *split, g *methods.Graph, gkey string) (*graphSum
 	})
 }
 
+// summarised builds split sp's graph of k neighbours by build (in.graph,
+// in.knnGraph) and returns it with its key and its summary.
+func (in *instance) summarised(build func(*split, *fitted, int) (*methods.Graph, string, error), sp *split, f *fitted, k int) (*methods.Graph, string, *graphSummary, error) {
+	g, key, err := build(sp, f, k)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	gs, err := in.summary(sp, g, key)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return g, key, gs, nil
+}
+
 // graphStats computes split sp's diagnostics for width parameter sigma and
 // q components, from the fits, graphs and LPKPCAs the cell has already
 // memoised (runSplit ran first).
@@ -56,21 +70,13 @@ func (in *instance) graphStats(sp *split, sigma float64, q int) (*splitStats, er
 		penalised: make([]float64, len(in.points)), varianceKept: make([]float64, len(in.points)), overlap: make([]float64, len(in.points))}
 	rough := map[int][]float64{}
 	for _, k := range in.opt.neighbors {
-		g, gkey, err := in.graph(sp, f, k)
-		if err != nil {
-			return nil, fmt.Errorf("split %d, k = %d: %v", sp.index, k, err)
-		}
-		gs, err := in.summary(sp, g, gkey)
+		g, gkey, gs, err := in.summarised(in.graph, sp, f, k)
 		if err != nil {
 			return nil, fmt.Errorf("split %d, k = %d: %v", sp.index, k, err)
 		}
 		st.sameLabel[k], st.lmax[k] = gs.sameLabel, gs.lmax
 		if in.opt.graph != "knn" {
-			kg, kkey, err := in.knnGraph(sp, f, k)
-			if err != nil {
-				return nil, fmt.Errorf("split %d, k = %d: %v", sp.index, k, err)
-			}
-			ks, err := in.summary(sp, kg, kkey)
+			_, _, ks, err := in.summarised(in.knnGraph, sp, f, k)
 			if err != nil {
 				return nil, fmt.Errorf("split %d, k = %d: %v", sp.index, k, err)
 			}

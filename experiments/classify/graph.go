@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
 )
 
@@ -27,14 +28,7 @@ func labelGraph(x *mat.Dense, labels []int, k int) (*methods.Graph, error) {
 	if k < 1 {
 		return nil, fmt.Errorf("label graph: %d neighbours requested; want k ≥ 1", k)
 	}
-	byLabel := map[int][]int{}
-	var order []int
-	for i, l := range labels {
-		if _, ok := byLabel[l]; !ok {
-			order = append(order, l)
-		}
-		byLabel[l] = append(byLabel[l], i)
-	}
+	order, byLabel := datasets.ByClass(labels)
 	b := methods.NewGraphBuilder(n)
 	for _, l := range order {
 		if rows := byLabel[l]; len(rows) >= 2 {

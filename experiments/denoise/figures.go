@@ -238,15 +238,7 @@ func (in *instance) exampleGrid(recs []report.Record, pt modelPoint, varying map
 			label += " (" + ps + ")"
 		}
 		ex := r.Arrays["examples"]
-		var row [][]float64
-		for k := range in.examples {
-			if len(ex) >= (k+1)*d {
-				row = append(row, ex[k*d:(k+1)*d])
-			} else {
-				row = append(row, nil)
-			}
-		}
-		g.Images = append(g.Images, row)
+		g.Images = append(g.Images, figs.Examples(ex, len(in.examples), d))
 		g.RowLabels = append(g.RowLabels, label)
 		if len(ex) >= d {
 			lines = append(lines, profileLine{label, ex[:d]})

@@ -21,37 +21,34 @@ import (
 // per-image squared error the pixel count d, which the record holds as
 // sse_mean / mse_mean (both means over the same rows), rounded.
 func items(rec *report.Record, metric string) (claims.ItemStat, bool) {
-	pct := func(p float64) func(*report.Record, []float64) float64 {
-		return func(_ *report.Record, x []float64) float64 { return metrics.Percentile(x, p) }
-	}
-	mean := metrics.Mean
+	mean := claims.StatOf(metrics.Mean)
 	pixels := func(r *report.Record) float64 { return math.Round(r.Get(SSEMean) / r.Get(MSEMean)) }
 	var f func(*report.Record, []float64) float64
 	switch report.Metric(metric) {
 	case MSEMean:
-		f = func(_ *report.Record, x []float64) float64 { return mean(x) }
+		f = mean
 	case MSEP5:
-		f = pct(0.05)
+		f = claims.PercentileOf(0.05)
 	case MSEMedian:
-		f = pct(0.5)
+		f = claims.PercentileOf(0.5)
 	case MSEP95:
-		f = pct(0.95)
+		f = claims.PercentileOf(0.95)
 	case BandWidth:
 		f = func(_ *report.Record, x []float64) float64 {
 			return metrics.Spread(x, 0.05, 0.95)
 		}
 	case MSE255Mean:
-		f = func(_ *report.Record, x []float64) float64 { return mean(x) * 255 * 255 }
+		f = func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) * 255 * 255 }
 	case SSEMean:
-		f = func(r *report.Record, x []float64) float64 { return mean(x) * pixels(r) }
+		f = func(r *report.Record, x []float64) float64 { return metrics.Mean(x) * pixels(r) }
 	case SSEMedian:
 		f = func(r *report.Record, x []float64) float64 { return metrics.Percentile(x, 0.5) * pixels(r) }
 	case "zero_fraction":
 		// Every pre-image has the same d pixels, so the fraction of zero
 		// pixels over the good rows is the mean of the rows' fractions.
-		return claims.ItemStat{Array: "zeros", Stat: func(_ *report.Record, x []float64) float64 { return mean(x) }}, true
+		return claims.ItemStat{Array: "zeros", Stat: mean}, true
 	case "nn_accuracy":
-		return claims.ItemStat{Array: "nn_correct", Stat: func(_ *report.Record, x []float64) float64 { return mean(x) }}, true
+		return claims.ItemStat{Array: "nn_correct", Stat: mean}, true
 	default:
 		return claims.ItemStat{}, false
 	}

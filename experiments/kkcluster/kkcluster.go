@@ -39,6 +39,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/runexp/runexp/experiments/internal/common"
 	"github.com/runexp/runexp/experiments/internal/figs"
 	"github.com/runexp/runexp/experiments/internal/huang"
 	"github.com/runexp/runexp/internal/cluster"
@@ -173,13 +174,9 @@ type instance struct {
 }
 
 func start(env *runner.Env, o options) (runner.Instance, error) {
-	d, err := env.LoadData()
+	set, err := common.LabelledTrain(env, "to measure purity against")
 	if err != nil {
 		return nil, err
-	}
-	set := d.Train
-	if set.Labels == nil {
-		return nil, fmt.Errorf("kkcluster: dataset %s has no labels to measure purity against", set.Name)
 	}
 	n, _ := set.X.Dims()
 	if o.clusters > n {

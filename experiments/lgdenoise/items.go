@@ -37,19 +37,8 @@ const (
 // numerators to the summed denominators, recomputed on each resample of
 // images (ItemStat.Joint) rather than a mean of per-image ratios.
 func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
-	for _, m := range []struct {
-		prefix, array string
-		stat          func(*report.Record, []float64) float64
-	}{
-		{"ape_mean_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
-		{"ape_std_", arrAPE, func(_ *report.Record, x []float64) float64 { return metrics.Std(x) }},
-		{"snr_mean_", arrSNR, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
-		{"detail_ratio_", arrDetail, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
-		{"detail_error_", arrDetailErr, func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
-	} {
-		if g, ok := strings.CutPrefix(metric, m.prefix); ok && g != "" {
-			return claims.ItemStat{Array: m.array + "_" + g, Stat: m.stat}, true
-		}
+	if st, ok := claims.ItemsByPrefix(groupStats, metric, func(g string) bool { return g != "" }, ""); ok {
+		return st, true
 	}
 	if g, ok := strings.CutPrefix(metric, "snr_pooled_"); ok && g != "" {
 		return claims.ItemStat{
@@ -58,6 +47,16 @@ func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
 		}, true
 	}
 	return claims.ItemStat{}, false
+}
+
+// groupStats are the per-group statistics items declares, by the
+// metric's prefix; the suffix is the group.
+var groupStats = []claims.PrefixStat{
+	{Prefix: "ape_mean_", Array: arrAPE + "_", Stat: metrics.Mean},
+	{Prefix: "ape_std_", Array: arrAPE + "_", Stat: metrics.Std},
+	{Prefix: "snr_mean_", Array: arrSNR + "_", Stat: metrics.Mean},
+	{Prefix: "detail_ratio_", Array: arrDetail + "_", Stat: metrics.Mean},
+	{Prefix: "detail_error_", Array: arrDetailErr + "_", Stat: metrics.Mean},
 }
 
 // meanCI renders the 95% interval of a cell's metric (ape_mean, snr_mean

@@ -518,17 +518,14 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	g.Caption = figs.Caption(in.env.Config, fmt.Sprintf("the first test image of each group (columns): original, noisy, and each estimator's de-noised image (rows; the paper's figure has a column per method and a row per example); under each image, as in the paper, its (APE on the 0–%s scale, SNR of eq. 14)",
 		report.FormatFloat(in.opt.apeScale, 4)), figs.PixelScale(in.test.X))
 	for i := range recs {
-		ex := recs[i].Arrays["examples"]
-		var row [][]float64
+		row := figs.Examples(recs[i].Arrays["examples"], len(in.examples), dd)
 		var notes []string
-		for k, ti := range in.examples {
-			if len(ex) >= (k+1)*dd {
-				row = append(row, ex[k*dd:(k+1)*dd])
-				notes = append(notes, in.imageNote(ex[k*dd:(k+1)*dd], ti))
-			} else {
-				row = append(row, nil)
-				notes = append(notes, "")
+		for k, img := range row {
+			note := ""
+			if img != nil {
+				note = in.imageNote(img, in.examples[k])
 			}
+			notes = append(notes, note)
 		}
 		g.Images = append(g.Images, row)
 		g.Notes = append(g.Notes, notes)

@@ -1,8 +1,6 @@
 package missing
 
 import (
-	"strings"
-
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
@@ -15,16 +13,13 @@ import (
 // the same subsets under the same masks, so the arrays pair across
 // methods.
 func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
-	for _, m := range []struct {
-		prefix string
-		stat   func(*report.Record, []float64) float64
-	}{
-		{"err_mean_", func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }},
-		{"err_std_", func(_ *report.Record, x []float64) float64 { return metrics.Std(x) }},
-	} {
-		if p, ok := strings.CutPrefix(metric, m.prefix); ok && p != "" {
-			return claims.ItemStat{Array: "err_" + p, Stat: m.stat, Unit: "repetitions (subsets and deletion masks shared by every method)"}, true
-		}
-	}
-	return claims.ItemStat{}, false
+	return claims.ItemsByPrefix(errStats, metric, func(p string) bool { return p != "" },
+		"repetitions (subsets and deletion masks shared by every method)")
+}
+
+// errStats are the statistics items declares, by the metric's prefix; the
+// suffix is the deletion probability p.
+var errStats = []claims.PrefixStat{
+	{Prefix: "err_mean_", Array: "err_", Stat: metrics.Mean},
+	{Prefix: "err_std_", Array: "err_", Stat: metrics.Std},
 }

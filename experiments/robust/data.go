@@ -13,13 +13,9 @@ import (
 )
 
 func start(env *runner.Env, o options) (runner.Instance, error) {
-	d, err := env.LoadData()
+	set, err := common.LabelledTrain(env, "(subjects) to split by")
 	if err != nil {
 		return nil, err
-	}
-	set := d.Train
-	if set.Labels == nil {
-		return nil, fmt.Errorf("dataset %s has no subject labels to split by", set.Name)
 	}
 	in := &instance{env: env, opt: o, set: set}
 	sp := datasets.GroupDisjoint(set.Labels, o.split, env.Rand("split"))

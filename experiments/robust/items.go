@@ -17,24 +17,19 @@ import (
 // every cell), so the arrays pair across methods and energies, and claims
 // on these metrics get the paired bootstrap interval over test images.
 func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
-	for _, m := range []struct {
-		prefix, array, stat string
-	}{
-		{"whole_mean", "whole", "mean"}, {"whole_std", "whole", "std"},
-		{"occ_mean", "occ", "mean"}, {"occ_std", "occ", "std"},
-		{"nonocc_mean", "nonocc", "mean"}, {"nonocc_std", "nonocc", "std"},
-		{"mae_mean", "mae", "mean"}, {"mae_std", "mae", "std"},
-		{"detail_ratio_mean", "detail", "mean"}, {"detail_error_mean", "detailerr", "mean"},
-	} {
-		sfx, ok := strings.CutPrefix(metric, m.prefix)
-		if !ok || (sfx != "" && !strings.HasPrefix(sfx, "_s")) {
-			continue
-		}
-		f := func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }
-		if m.stat == "std" {
-			f = func(_ *report.Record, x []float64) float64 { return metrics.Std(x) }
-		}
-		return claims.ItemStat{Array: m.array + sfx, Stat: f, Unit: "test images"}, true
-	}
-	return claims.ItemStat{}, false
+	return claims.ItemsByPrefix(errorStats, metric, func(sfx string) bool { return sfx == "" || strings.HasPrefix(sfx, "_s") }, "test images")
+}
+
+// errorStats are the statistics items declares, by the metric's prefix.
+var errorStats = []claims.PrefixStat{
+	{Prefix: "whole_mean", Array: "whole", Stat: metrics.Mean},
+	{Prefix: "whole_std", Array: "whole", Stat: metrics.Std},
+	{Prefix: "occ_mean", Array: "occ", Stat: metrics.Mean},
+	{Prefix: "occ_std", Array: "occ", Stat: metrics.Std},
+	{Prefix: "nonocc_mean", Array: "nonocc", Stat: metrics.Mean},
+	{Prefix: "nonocc_std", Array: "nonocc", Stat: metrics.Std},
+	{Prefix: "mae_mean", Array: "mae", Stat: metrics.Mean},
+	{Prefix: "mae_std", Array: "mae", Stat: metrics.Std},
+	{Prefix: "detail_ratio_mean", Array: "detail", Stat: metrics.Mean},
+	{Prefix: "detail_error_mean", Array: "detailerr", Stat: metrics.Mean},
 }

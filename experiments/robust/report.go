@@ -216,16 +216,7 @@ func (in *instance) imageGrid(rs *results, skip map[string]bool, e float64, ci i
 		if r == nil || skip[l] {
 			continue
 		}
-		ex := r.Arrays["examples"+suffix(c.name)]
-		var row [][]float64
-		for k := range in.exRows {
-			if len(ex) >= (k+1)*d {
-				row = append(row, ex[k*d:(k+1)*d])
-			} else {
-				row = append(row, nil)
-			}
-		}
-		g.Images = append(g.Images, row)
+		g.Images = append(g.Images, figs.Examples(r.Arrays["examples"+suffix(c.name)], len(in.exRows), d))
 		g.RowLabels = append(g.RowLabels, l)
 	}
 	return g

@@ -15,21 +15,18 @@ import (
 // below Mika's at every c", "Mika's spread grows as c shrinks") get paired
 // bootstrap intervals over the test inputs.
 func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
-	pct := func(p float64) func(*report.Record, []float64) float64 {
-		return func(_ *report.Record, x []float64) float64 { return metrics.Percentile(x, p) }
-	}
-	var f func(*report.Record, []float64) float64
-	switch metric {
-	case "spread_mean":
-		f = func(_ *report.Record, x []float64) float64 { return metrics.Mean(x) }
-	case "spread_p5":
-		f = pct(0.05)
-	case "spread_median":
-		f = pct(0.5)
-	case "spread_p95":
-		f = pct(0.95)
-	default:
+	f, ok := spreadStats[report.Metric(metric)]
+	if !ok {
 		return claims.ItemStat{}, false
 	}
 	return claims.ItemStat{Array: "spread", Stat: f, Unit: "test inputs (each started from the same training points)"}, true
+}
+
+// spreadStats are the statistics of the spreads behind each spread
+// metric: those of metrics.Summarize, which Run records.
+var spreadStats = map[report.Metric]func(*report.Record, []float64) float64{
+	SpreadMean:   claims.StatOf(metrics.Mean),
+	SpreadP5:     claims.PercentileOf(0.05),
+	SpreadMedian: claims.PercentileOf(0.5),
+	SpreadP95:    claims.PercentileOf(0.95),
 }

@@ -299,7 +299,7 @@ func parseGiven(s config.Section, v any) (*givenSpec, error) {
 	}
 	cell, ok1 := m["cell"].(map[string]any)
 	arr, ok2 := m["array"].(string)
-	eq, ok3 := numeric(m["equals"])
+	eq, ok3 := config.Number(m["equals"])
 	if !ok1 || !ok2 || !ok3 || arr == "" {
 		return bad()
 	}
@@ -458,22 +458,26 @@ func metricOf(r *report.Record, metric string) (float64, error) {
 	return v, nil
 }
 
-func numeric(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	}
-	return 0, false
-}
-
 func groupKey(r *report.Record, params []string) string {
 	parts := make([]string, len(params))
 	for i, p := range params {
 		parts[i] = p + "=" + config.FormatValue(r.Params[p])
 	}
 	return strings.Join(parts, ",")
+}
+
+// groupRecs groups recs by their values of params (groupKey): the keys in
+// order of first appearance, and for each key its records in order.
+func groupRecs(recs []*report.Record, params []string) (order []string, groups map[string][]*report.Record) {
+	groups = map[string][]*report.Record{}
+	for _, r := range recs {
+		k := groupKey(r, params)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	return order, groups
 }
 
 func cmp(a float64, op string, b float64) bool {
@@ -494,15 +498,7 @@ func g(v float64) string { return report.FormatFloat(v, 4) }
 
 func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 	sel := selectRecs(recs, sp.where)
-	groups := map[string][]*report.Record{}
-	var order []string
-	for _, r := range sel {
-		k := groupKey(r, sp.group)
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], r)
-	}
+	order, groups := groupRecs(sel, sp.group)
 	if len(order) == 0 {
 		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
 	}
@@ -543,7 +539,7 @@ func (sp *spec) trendSeries(k string, rs []*report.Record) (trendGroup, []float6
 	}
 	var pts []pt
 	for _, r := range rs {
-		x, ok := numeric(r.Params[sp.along])
+		x, ok := config.Number(r.Params[sp.along])
 		if !ok {
 			return trendGroup{}, nil, fmt.Errorf("cell %s has no numeric %q", r.Key, sp.along)
 		}
@@ -697,15 +693,7 @@ func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
 
 func (sp *spec) best(recs []report.Record) (bool, string, error) {
 	sel := selectRecs(recs, sp.where)
-	groups := map[string][]*report.Record{}
-	var order []string
-	for _, r := range sel {
-		k := groupKey(r, sp.forAll)
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], r)
-	}
+	order, groups := groupRecs(sel, sp.forAll)
 	if len(order) == 0 {
 		return false, "", fmt.Errorf("no cell matches %s", config.FormatValue(sp.where))
 	}

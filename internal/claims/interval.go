@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/stats"
 )
@@ -51,6 +52,37 @@ type ItemStat struct {
 	Paired *Paired
 	Unit   string
 	MeanT  bool
+}
+
+// StatOf adapts f, a statistic of the items alone (metrics.Mean,
+// metrics.Std), to ItemStat.Stat, which also hands it the record.
+func StatOf(f func(x []float64) float64) func(*report.Record, []float64) float64 {
+	return func(_ *report.Record, x []float64) float64 { return f(x) }
+}
+
+// PercentileOf is the ItemStat.Stat of the p-quantile of the items
+// (metrics.Percentile).
+func PercentileOf(p float64) func(*report.Record, []float64) float64 {
+	return func(_ *report.Record, x []float64) float64 { return metrics.Percentile(x, p) }
+}
+
+// PrefixStat declares a family of metrics by name: each metric
+// Prefix+s is Stat of the items of the array Array+s.
+type PrefixStat struct {
+	Prefix, Array string
+	Stat          func(x []float64) float64
+}
+
+// ItemsByPrefix returns the ItemStat, over items named unit, of the first
+// entry of table whose Prefix metric has and whose suffix (what follows
+// it) suffixOK accepts; ok is false when there is none.
+func ItemsByPrefix(table []PrefixStat, metric string, suffixOK func(string) bool, unit string) (st ItemStat, ok bool) {
+	for _, e := range table {
+		if s, found := strings.CutPrefix(metric, e.Prefix); found && suffixOK(s) {
+			return ItemStat{Array: e.Array + s, Stat: StatOf(e.Stat), Unit: unit}, true
+		}
+	}
+	return ItemStat{}, false
 }
 
 // columns returns the arrays a non-Paired ItemStat reads and its

@@ -198,3 +198,28 @@ func TestExpectInconclusive(t *testing.T) {
 		t.Errorf("no right cell: status %s, as expected %v", res.Status, res.AsExpected)
 	}
 }
+
+// TestItemsByPrefix checks a metric family's lookup: the first entry
+// whose prefix the metric has and whose suffix is accepted names the
+// array prefix+suffix and carries the entry's statistic and the unit;
+// a refused suffix or an unknown prefix declares nothing.
+func TestItemsByPrefix(t *testing.T) {
+	table := []claims.PrefixStat{
+		{Prefix: "err_mean_", Array: "err_", Stat: metrics.Mean},
+		{Prefix: "err_std_", Array: "err_", Stat: metrics.Std},
+	}
+	nonEmpty := func(s string) bool { return s != "" }
+	st, ok := claims.ItemsByPrefix(table, "err_std_0.1", nonEmpty, "reps")
+	if !ok || st.Array != "err_0.1" || st.Unit != "reps" || st.Stat == nil {
+		t.Fatalf("err_std_0.1: %+v, %t; want array err_0.1 over reps", st, ok)
+	}
+	// The sample standard deviation of 1, 2, 3 is 1.
+	if got := st.Stat(nil, []float64{1, 2, 3}); got != 1 {
+		t.Errorf("err_std_0.1's statistic of 1, 2, 3: %v, want 1 (the std)", got)
+	}
+	for _, m := range []string{"err_mean_", "mse_mean_0.1", "err_"} {
+		if st, ok := claims.ItemsByPrefix(table, m, nonEmpty, ""); ok {
+			t.Errorf("%s: %+v declared, want nothing", m, st)
+		}
+	}
+}

@@ -146,8 +146,8 @@ func collectionKey(root *yaml.Node) *yaml.Node {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return nil
 	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if k := root.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "collection" {
+	for k := range entries(root) {
+		if k.Kind == yaml.ScalarNode && k.Value == "collection" {
 			return k
 		}
 	}

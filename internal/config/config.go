@@ -506,16 +506,9 @@ func (c *Config) parseModel(w *walker, n *yaml.Node) error {
 }
 
 func (c *Config) parseMethods(w *walker, n *yaml.Node) error {
-	if n.Kind != yaml.SequenceNode {
-		return w.errf(n, "methods: want a list of estimators (- name: mika), got %s", describe(n))
-	}
 	labels := map[string]int{}
-	for i, item := range n.Content {
-		what := fmt.Sprintf("methods[%d]", i)
-		f, _, err := w.fields(item, what, "name", "label", "params")
-		if err != nil {
-			return err
-		}
+	return w.eachItem(n, "methods", "estimators (- name: mika)", []string{"name", "label", "params"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
+		var err error
 		if f["name"] == nil {
 			return w.errf(item, "%s: missing name (a registered estimator; see runexp list)", what)
 		}
@@ -543,8 +536,8 @@ func (c *Config) parseMethods(w *walker, n *yaml.Node) error {
 		}
 		labels[id] = i
 		c.Methods = append(c.Methods, m)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (c *Config) parseOutputs(w *walker, n *yaml.Node) error {
@@ -567,15 +560,8 @@ func (c *Config) parseOutputs(w *walker, n *yaml.Node) error {
 }
 
 func (c *Config) parseReference(w *walker, n *yaml.Node) error {
-	if n.Kind != yaml.SequenceNode {
-		return w.errf(n, "reference: want a list of paper values, got %s", describe(n))
-	}
-	for i, item := range n.Content {
-		what := fmt.Sprintf("reference[%d]", i)
-		f, _, err := w.fields(item, what, "source", "cell", "metric", "value", "row", "column", "part", "printed", "std")
-		if err != nil {
-			return err
-		}
+	return w.eachItem(n, "reference", "paper values", []string{"source", "cell", "metric", "value", "row", "column", "part", "printed", "std"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
+		var err error
 		for _, req := range []string{"source", "metric", "value"} {
 			if f[req] == nil {
 				return w.errf(item, "%s: missing %s", what, req)
@@ -610,21 +596,14 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 			r.Cell = s.Values
 		}
 		c.Reference = append(c.Reference, r)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
-	if n.Kind != yaml.SequenceNode {
-		return w.errf(n, "claims: want a list of claims, got %s", describe(n))
-	}
 	ids := map[string]bool{}
-	for i, item := range n.Content {
-		what := fmt.Sprintf("claims[%d]", i)
-		f, _, err := w.fields(item, what, "id", "statement", "source", "check", "expect", "because")
-		if err != nil {
-			return err
-		}
+	return w.eachItem(n, "claims", "claims", []string{"id", "statement", "source", "check", "expect", "because"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
+		var err error
 		if f["id"] == nil || f["check"] == nil {
 			return w.errf(item, "%s: a claim needs an id and a check", what)
 		}
@@ -661,6 +640,26 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 			return w.errf(f["because"], "%s: because: explains an expectation; add expect: fail or expect: inconclusive, or remove it", what)
 		}
 		c.Claims = append(c.Claims, cl)
+		return nil
+	})
+}
+
+// eachItem reads n, the list name (of want, for the error when it is
+// none), calling fn on each of its items, a mapping with keys among
+// allowed: its index, node, name ("methods[2]") and fields.
+func (w *walker) eachItem(n *yaml.Node, name, want string, allowed []string, fn func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error) error {
+	if n.Kind != yaml.SequenceNode {
+		return w.errf(n, "%s: want a list of %s, got %s", name, want, describe(n))
+	}
+	for i, item := range n.Content {
+		what := fmt.Sprintf("%s[%d]", name, i)
+		f, _, err := w.fields(item, what, allowed...)
+		if err != nil {
+			return err
+		}
+		if err := fn(i, item, what, f); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"sort"
 	"strconv"
@@ -57,6 +58,17 @@ func (w *walker) errf(n *yaml.Node, format string, args ...any) error {
 	return &Error{File: w.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
+// entries yields a mapping node's keys and values in order.
+func entries(n *yaml.Node) iter.Seq2[*yaml.Node, *yaml.Node] {
+	return func(yield func(k, v *yaml.Node) bool) {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if !yield(n.Content[i], n.Content[i+1]) {
+				return
+			}
+		}
+	}
+}
+
 // fields reads a mapping node, rejecting keys not in allowed (nil allows
 // any) and duplicates. It returns key → value node and key → key node.
 func (w *walker) fields(n *yaml.Node, what string, allowed ...string) (map[string]*yaml.Node, map[string]*yaml.Node, error) {
@@ -65,8 +77,7 @@ func (w *walker) fields(n *yaml.Node, what string, allowed ...string) (map[strin
 	}
 	vals := map[string]*yaml.Node{}
 	keys := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
+	for k, v := range entries(n) {
 		if k.Kind != yaml.ScalarNode {
 			return nil, nil, w.errf(k, "%s: keys must be plain names", what)
 		}
@@ -138,30 +149,20 @@ func (w *walker) int(n *yaml.Node, what string) (int, error) {
 	return 0, w.errf(n, "%s: want an integer, got %s", what, describe(n))
 }
 
-// floatList reads a number or a list of numbers (a grid axis).
+// floatList reads a number or a list of numbers (a grid axis), each
+// passing ok; want says what ok accepts.
 func (w *walker) floatList(n *yaml.Node, what string, ok func(float64) bool, want string) ([]float64, error) {
-	items := []*yaml.Node{n}
-	if n.Kind == yaml.SequenceNode {
-		if len(n.Content) == 0 {
-			return nil, w.errf(n, "%s: empty list", what)
-		}
-		items = n.Content
-	}
-	out := make([]float64, len(items))
-	for i, it := range items {
-		f, err := w.float(it, what)
-		if err != nil {
-			return nil, err
-		}
-		if !ok(f) {
-			return nil, w.errf(it, "%s: %v is impossible, want %s", what, f, want)
-		}
-		out[i] = f
-	}
-	return out, nil
+	return scalarList(w, n, what, w.float, ok, want)
 }
 
+// intList reads an integer or a list of integers, each at least min.
 func (w *walker) intList(n *yaml.Node, what string, min int) ([]int, error) {
+	return scalarList(w, n, what, w.int, func(v int) bool { return v >= min }, fmt.Sprintf("an integer ≥ %d", min))
+}
+
+// scalarList reads one scalar or a non-empty list of them, each by read
+// and passing ok; want says what ok accepts.
+func scalarList[T int | float64](w *walker, n *yaml.Node, what string, read func(*yaml.Node, string) (T, error), ok func(T) bool, want string) ([]T, error) {
 	items := []*yaml.Node{n}
 	if n.Kind == yaml.SequenceNode {
 		if len(n.Content) == 0 {
@@ -169,14 +170,14 @@ func (w *walker) intList(n *yaml.Node, what string, min int) ([]int, error) {
 		}
 		items = n.Content
 	}
-	out := make([]int, len(items))
+	out := make([]T, len(items))
 	for i, it := range items {
-		v, err := w.int(it, what)
+		v, err := read(it, what)
 		if err != nil {
 			return nil, err
 		}
-		if v < min {
-			return nil, w.errf(it, "%s: %d is impossible, want an integer ≥ %d", what, v, min)
+		if !ok(v) {
+			return nil, w.errf(it, "%s: %v is impossible, want %s", what, v, want)
 		}
 		out[i] = v
 	}
@@ -335,21 +336,50 @@ func (r *Reader) fail(key, format string, args ...any) {
 	}
 }
 
+// Number returns a number of a config, or of a record's parameters, as a
+// float64: YAML and JSON give integral numbers as int. ok is false for
+// anything else.
+func Number(v any) (f float64, ok bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// value marks key as read and returns its value, if present.
+func (r *Reader) value(key string) (any, bool) {
+	r.used[key] = true
+	v, present := r.s.Values[key]
+	return v, present
+}
+
+// typed reads key as a T: def and false when it is absent, or when it is
+// not a T, which is recorded as an error saying it should be want.
+func typed[T any](r *Reader, key string, def T, want string) (T, bool) {
+	v, present := r.value(key)
+	if !present {
+		return def, false
+	}
+	x, ok := v.(T)
+	if !ok {
+		r.fail(key, "want %s, got %v", want, v)
+		return def, false
+	}
+	return x, true
+}
+
 // Float reads a number, def when absent; ok checks the range described by
 // want.
 func (r *Reader) Float(key string, def float64, ok func(float64) bool, want string) float64 {
-	r.used[key] = true
-	v, present := r.s.Values[key]
+	v, present := r.value(key)
 	if !present {
 		return def
 	}
-	var f float64
-	switch x := v.(type) {
-	case float64:
-		f = x
-	case int:
-		f = float64(x)
-	default:
+	f, isNum := Number(v)
+	if !isNum {
 		r.fail(key, "want a number (%s), got %v", want, v)
 		return def
 	}
@@ -361,17 +391,8 @@ func (r *Reader) Float(key string, def float64, ok func(float64) bool, want stri
 
 // Int reads an integer ≥ min, def when absent.
 func (r *Reader) Int(key string, def, min int) int {
-	r.used[key] = true
-	v, present := r.s.Values[key]
-	if !present {
-		return def
-	}
-	i, ok := v.(int)
-	if !ok {
-		r.fail(key, "want an integer ≥ %d, got %v", min, v)
-		return def
-	}
-	if i < min {
+	i, ok := typed(r, key, def, fmt.Sprintf("an integer ≥ %d", min))
+	if ok && i < min {
 		r.fail(key, "%d is impossible, want an integer ≥ %d", i, min)
 	}
 	return i
@@ -391,17 +412,8 @@ func (r *Reader) IntIn(key string, def, min, max int) int {
 // String reads a string, def when absent; enum (if any) lists allowed
 // values.
 func (r *Reader) String(key, def string, enum ...string) string {
-	r.used[key] = true
-	v, present := r.s.Values[key]
-	if !present {
-		return def
-	}
-	s, ok := v.(string)
-	if !ok {
-		r.fail(key, "want a string, got %v", v)
-		return def
-	}
-	if len(enum) > 0 && !contains(enum, s) {
+	s, ok := typed(r, key, def, "a string")
+	if ok && len(enum) > 0 && !contains(enum, s) {
 		r.fail(key, "want one of %s, got %q", strings.Join(enum, ", "), s)
 	}
 	return s
@@ -410,8 +422,7 @@ func (r *Reader) String(key, def string, enum ...string) string {
 // Floats reads a list of numbers of length n (n < 0: any length ≥ 1), def
 // when absent.
 func (r *Reader) Floats(key string, def []float64, n int) []float64 {
-	r.used[key] = true
-	v, present := r.s.Values[key]
+	v, present := r.value(key)
 	if !present {
 		return def
 	}
@@ -429,12 +440,8 @@ func (r *Reader) Floats(key string, def []float64, n int) []float64 {
 	}
 	out := make([]float64, len(l))
 	for i, x := range l {
-		switch y := x.(type) {
-		case float64:
-			out[i] = y
-		case int:
-			out[i] = float64(y)
-		default:
+		var isNum bool
+		if out[i], isNum = Number(x); !isNum {
 			r.fail(key, "want numbers, got %v", x)
 			return def
 		}
@@ -442,17 +449,10 @@ func (r *Reader) Floats(key string, def []float64, n int) []float64 {
 	return out
 }
 
-// Bool reads a boolean, def when absent.
+// Bool reads a boolean, def when absent (or when not a boolean, the error
+// recorded).
 func (r *Reader) Bool(key string, def bool) bool {
-	r.used[key] = true
-	v, present := r.s.Values[key]
-	if !present {
-		return def
-	}
-	b, ok := v.(bool)
-	if !ok {
-		r.fail(key, "want true or false, got %v", v)
-	}
+	b, _ := typed(r, key, def, "true or false")
 	return b
 }
 

@@ -113,8 +113,7 @@ func LoadAccounting(path string) (*Accounting, error) {
 	}
 	a := &Accounting{File: path}
 	top := doc.Content[0]
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		k, v := top.Content[i], top.Content[i+1]
+	for k, v := range entries(top) {
 		switch k.Value {
 		case "paper":
 			a.Paper = v.Value
@@ -144,8 +143,7 @@ func account(e *yaml.Node, bad func(*yaml.Node, string, ...any) error) (Account,
 	if e.Kind != yaml.MappingNode {
 		return ac, bad(e, "accounting: want {claim, not_testable} or {claim, aggregate, reading}")
 	}
-	for i := 0; i+1 < len(e.Content); i += 2 {
-		k, v := e.Content[i], e.Content[i+1]
+	for k, v := range entries(e) {
 		switch k.Value {
 		case "claim":
 			ac.Claim = v.Value

@@ -94,3 +94,23 @@ func TestCollectionLoad(t *testing.T) {
 		t.Errorf("Open(missing): %v", err)
 	}
 }
+
+// TestNumber checks config.Number on what YAML and JSON give for a
+// number (an int when integral, else a float64) and on what is none.
+func TestNumber(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want float64
+		ok   bool
+	}{
+		{3, 3, true},
+		{-2.5, -2.5, true},
+		{"3", 0, false},
+		{true, 0, false},
+		{nil, 0, false},
+	} {
+		if got, ok := config.Number(tc.v); got != tc.want || ok != tc.ok {
+			t.Errorf("Number(%#v) = %v, %t; want %v, %t", tc.v, got, ok, tc.want, tc.ok)
+		}
+	}
+}

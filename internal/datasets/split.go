@@ -84,14 +84,7 @@ type GroupSplit struct {
 // De la Torre's 700/100/300 images split by subject, as close to the
 // targets as whole subjects allow.
 func GroupDisjoint(groups []int, target []int, rnd *rand.Rand) GroupSplit {
-	byG := map[int][]int{}
-	var gs []int
-	for i, g := range groups {
-		if _, ok := byG[g]; !ok {
-			gs = append(gs, g)
-		}
-		byG[g] = append(byG[g], i)
-	}
+	gs, byG := ByClass(groups)
 	sort.Ints(gs)
 	perm := rnd.Perm(len(gs))
 	out := GroupSplit{Parts: make([][]int, len(target)), Groups: make([]int, len(target))}

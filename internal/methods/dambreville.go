@@ -79,16 +79,11 @@ func (db *Dambreville) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 		return nil, fmt.Errorf("dambreville: %d neighbours, want 0 (all) or more", db.Neighbors)
 	}
 	x := p.Basis.X
-	n, d := x.Dims()
+	n, _ := x.Dims()
 	m := p.M()
-	useDst(dst, m, d)
-
 	// The weights overwrite the feature distances, row by row.
-	var w mat.Dense
-	p.Terms.TrainDist2(&w, p.Basis.Diag)
-	st := make([]Status, m)
-	nb := db.Neighbors
-	if nb == 0 || nb > n {
+	w, st, nb := neighbourStart(dst, p, db.Neighbors)
+	if nb == 0 { // all
 		nb = n
 	}
 	var idx []int
@@ -129,7 +124,7 @@ func (db *Dambreville) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 		}
 		floats.Scale(1/sum, row)
 	}
-	dst.Mul(&w, x)
+	dst.Mul(w, x)
 	for i := range st {
 		if st[i].Err != nil {
 			out := dst.RawRowView(i)

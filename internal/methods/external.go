@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -319,7 +320,12 @@ func (b *batch) add(name string, a mat.Matrix) {
 	b.arrays[name] = a
 }
 
-func (b *batch) seed(rng interface{ Uint64() uint64 }) {
+// seed draws the manifest's seed from rng (53 bits, exact in a double);
+// without a stream (nil) the manifest has none.
+func (b *batch) seed(rng *rand.Rand) {
+	if rng == nil {
+		return
+	}
 	s := rng.Uint64() >> 11
 	b.manifest.Seed = &s
 }
@@ -337,9 +343,7 @@ func (e *External) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	b.add("Gamma", p.Gamma)
 	b.add("X0", p.X0)
 	b.add("Start", p.Start)
-	if p.Rand != nil {
-		b.seed(p.Rand)
-	}
+	b.seed(p.Rand)
 	return e.run(dst, b)
 }
 
@@ -375,9 +379,7 @@ func (e *External) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 	}
 	b.add("X0", in.X0)
 	b.add("Mask", in.Mask)
-	if in.Rand != nil {
-		b.seed(in.Rand)
-	}
+	b.seed(in.Rand)
 	return e.run(dst, b)
 }
 

@@ -84,17 +84,9 @@ func (kt *KwokTsang) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 		return nil, fmt.Errorf("kwok-tsang: %d neighbours, want at least 1", kt.Neighbors)
 	}
 	x := p.Basis.X
-	n, d := x.Dims()
-	nb := min(kt.Neighbors, n)
+	_, d := x.Dims()
 	m := p.M()
-	useDst(dst, m, d)
-
-	// Feature-space distances of every Ψ_m to every φ(x_n): one product,
-	// already done by NewCostTerms.
-	var f mat.Dense
-	p.Terms.TrainDist2(&f, p.Basis.Diag)
-
-	st := make([]Status, m)
+	f, st, nb := neighbourStart(dst, p, kt.Neighbors)
 	idx := make([]int, 0, nb)
 	d2 := make([]float64, nb)
 	ht := mat.NewDense(nb, d, nil) // Hᵀ: centred neighbours, one per row
@@ -176,6 +168,20 @@ func (kt *KwokTsang) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	}
 	CheckFinite(dst, st)
 	return st, nil
+}
+
+// neighbourStart begins a pre-imager that works from each row's k nearest
+// training points (Kwok & Tsang, RLPL, Dambreville): it sizes dst for p's
+// batch (M×D) and returns the feature-space squared distances of every
+// Ψ_i to every φ(x_j) (M×N: one product, already done by NewCostTerms),
+// the rows' statuses to fill in, and k capped at N.
+func neighbourStart(dst *mat.Dense, p *Problem, k int) (*mat.Dense, []Status, int) {
+	n, d := p.Basis.X.Dims()
+	m := p.M()
+	useDst(dst, m, d)
+	var f mat.Dense
+	p.Terms.TrainDist2(&f, p.Basis.Diag)
+	return &f, make([]Status, m), min(k, n)
 }
 
 // nearestK appends to dst the indices of the k smallest values of f in

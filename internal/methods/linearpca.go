@@ -57,11 +57,7 @@ func (l *LinearPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) 
 	if l.Components < 0 {
 		return nil, fmt.Errorf("linear-pca: %d components", l.Components)
 	}
-	pca, err := in.Model.LinearPCA()
-	if err != nil {
-		return nil, fmt.Errorf("linear-pca: %w", err)
-	}
-	q, err := pca.choose(l.Energy, l.Components, in.Q)
+	pca, q, err := linearPCA(in, l.Energy, l.Components)
 	if err != nil {
 		return nil, fmt.Errorf("linear-pca: %w", err)
 	}

@@ -94,18 +94,25 @@ func (mk *Mika) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	if err != nil {
 		return nil, err
 	}
+	return mk.iterate("mika", dst, p, c, nil)
+}
+
+// iterate runs the fixed-point iteration (fixedPoint, with pull: nil for
+// Mika's, the penalty's for Tikhonov's) for every row of p, with mk's
+// settings; name prefixes its errors.
+func (mk *Mika) iterate(name string, dst *mat.Dense, p *Problem, c float64, pull *inputPull) ([]Status, error) {
 	if mk.MaxIter < 1 {
-		return nil, fmt.Errorf("mika: max_iter %d, want at least 1", mk.MaxIter)
+		return nil, fmt.Errorf("%s: max_iter %d, want at least 1", name, mk.MaxIter)
 	}
 	z, err := startPoints(p, mk.Start)
 	if err != nil {
-		return nil, fmt.Errorf("mika: %w", err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	m := p.M()
 	_, d := p.Basis.X.Dims()
 	useDst(dst, m, d)
 	st := make([]Status, m)
-	fixedPoint(dst, st, z, p, c, mk.MaxIter, mk.Tol, mk.Eps, nil)
+	fixedPoint(dst, st, z, p, c, mk.MaxIter, mk.Tol, mk.Eps, pull)
 	CheckFinite(dst, st)
 	return st, nil
 }

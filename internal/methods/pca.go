@@ -40,13 +40,10 @@ func FitPCA(x mat.Matrix) (*PCA, error) {
 			xc.Set(i, j, x.At(i, j)-mean[j])
 		}
 	}
-	var svd mat.SVD
-	if !svd.Factorize(xc, mat.SVDThin) {
+	sv, v, ok := rightSVD(xc)
+	if !ok {
 		return nil, errors.New("methods: SVD of the centred data did not converge")
 	}
-	sv := svd.Values(nil)
-	var v mat.Dense
-	svd.VTo(&v)
 	tol := float64(max(n, d)) * 1e-14 * sv[0]
 	k := 0
 	for k < len(sv) && sv[k] > tol {
@@ -61,6 +58,19 @@ func FitPCA(x mat.Matrix) (*PCA, error) {
 	}
 	p.Vectors.Copy(v.Slice(0, d, 0, k))
 	return p, nil
+}
+
+// rightSVD returns the singular values of x in decreasing order and its
+// right singular vectors (the columns of v), by a thin SVD; ok is false
+// when the SVD did not converge.
+func rightSVD(x mat.Matrix) (sv []float64, v *mat.Dense, ok bool) {
+	var svd mat.SVD
+	if !svd.Factorize(x, mat.SVDThin) {
+		return nil, nil, false
+	}
+	v = &mat.Dense{}
+	svd.VTo(v)
+	return svd.Values(nil), v, true
 }
 
 // Rank returns the number of directions kept.
@@ -97,11 +107,15 @@ func (p *PCA) Reconstruct(dst *mat.Dense, x mat.Matrix, q int) {
 	}
 }
 
-// choose returns the number of components a linear PCA estimator keeps:
-// enough for the variance fraction energy if it is positive, else
-// components if positive, else the experiment's count fallback; capped at
-// the rank.
-func (p *PCA) choose(energy float64, components, fallback int) (int, error) {
+// linearPCA returns the linear PCA of in's model (KPCA.LinearPCA) and the
+// number of components a linear PCA estimator keeps of it: enough for the
+// variance fraction energy if it is positive, else components if
+// positive, else the experiment's count in.Q; capped at the rank.
+func linearPCA(in *DenoiseInput, energy float64, components int) (*PCA, int, error) {
+	p, err := in.Model.LinearPCA()
+	if err != nil {
+		return nil, 0, err
+	}
 	var q int
 	switch {
 	case energy > 0:
@@ -109,10 +123,10 @@ func (p *PCA) choose(energy float64, components, fallback int) (int, error) {
 	case components > 0:
 		q = components
 	default:
-		q = fallback
+		q = in.Q
 		if q < 1 {
-			return 0, fmt.Errorf("%d components requested", q)
+			return nil, 0, fmt.Errorf("%d components requested", q)
 		}
 	}
-	return min(q, p.Rank()), nil
+	return p, min(q, p.Rank()), nil
 }

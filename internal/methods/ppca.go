@@ -88,13 +88,10 @@ func (pp *PPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 		}
 	}
 	vObs /= float64(nObs)
-	var svd mat.SVD
-	if !svd.Factorize(filled, mat.SVDThin) {
+	sv, vt, ok := rightSVD(filled)
+	if !ok {
 		return nil, fmt.Errorf("ppca: SVD of the mean-imputed data did not converge")
 	}
-	sv := svd.Values(nil)
-	var vt mat.Dense
-	svd.VTo(&vt)
 	w := mat.NewDense(d, q, nil)
 	for k := 0; k < q; k++ {
 		s := sv[k] / math.Sqrt(float64(n))

@@ -66,14 +66,8 @@ func (r *RLPL) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 		return nil, fmt.Errorf("rlpl: neighbors %d and lambda %g, want ≥ 1 and ≥ 0", r.Neighbors, r.Lambda)
 	}
 	x := p.Basis.X
-	n, d := x.Dims()
-	s := min(r.Neighbors, n)
 	m := p.M()
-	useDst(dst, m, d)
-
-	var f mat.Dense
-	p.Terms.TrainDist2(&f, p.Basis.Diag)
-	st := make([]Status, m)
+	f, st, s := neighbourStart(dst, p, r.Neighbors)
 	idx := make([]int, 0, s)
 	a := mat.NewSymDense(s, nil)
 	b := mat.NewVecDense(s, nil)

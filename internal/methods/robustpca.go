@@ -83,11 +83,7 @@ func (rp *RobustPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error)
 	if !(rp.Anneal > 0 && rp.Anneal <= 1) || rp.SigmaStart < 1 || rp.MaxIter < 1 {
 		return nil, fmt.Errorf("robust-pca: anneal %g, sigma_start %g, max_iter %d out of range", rp.Anneal, rp.SigmaStart, rp.MaxIter)
 	}
-	pca, err := in.Model.LinearPCA()
-	if err != nil {
-		return nil, fmt.Errorf("robust-pca: %w", err)
-	}
-	q, err := pca.choose(rp.Energy, rp.Components, in.Q)
+	pca, q, err := linearPCA(in, rp.Energy, rp.Components)
 	if err != nil {
 		return nil, fmt.Errorf("robust-pca: %w", err)
 	}

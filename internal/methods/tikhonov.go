@@ -100,18 +100,7 @@ func (tk *Tikhonov) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	if !(tk.Lambda >= 0) {
 		return nil, fmt.Errorf("tikhonov: lambda %v, want a number ≥ 0", tk.Lambda)
 	}
-	if tk.MaxIter < 1 {
-		return nil, fmt.Errorf("tikhonov: max_iter %d, want at least 1", tk.MaxIter)
-	}
-	z, err := startPoints(p, tk.Start)
-	if err != nil {
-		return nil, fmt.Errorf("tikhonov: %w", err)
-	}
-	m := p.M()
-	_, d := p.Basis.X.Dims()
-	useDst(dst, m, d)
-	st := make([]Status, m)
-	fixedPoint(dst, st, z, p, c, tk.MaxIter, tk.Tol, tk.Eps, &inputPull{x0: p.X0, mu: c * tk.Lambda / 2})
-	CheckFinite(dst, st)
-	return st, nil
+	// Mika's iteration with the pull towards X0 (eq. 20).
+	mk := Mika{MaxIter: tk.MaxIter, Tol: tk.Tol, Start: tk.Start, Eps: tk.Eps}
+	return mk.iterate("tikhonov", dst, p, c, &inputPull{x0: p.X0, mu: c * tk.Lambda / 2})
 }

@@ -36,13 +36,20 @@ func (l *Lender) Offer() {
 
 // Take takes back an idle core for a task, reporting whether one was
 // free (not lent).
-func (l *Lender) Take() bool {
+func (l *Lender) Take() bool { return l.take(false) }
+
+// take takes a free core, lending it to a helper when lend is set, and
+// reports whether one was free.
+func (l *Lender) take(lend bool) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.free == 0 {
 		return false
 	}
 	l.free--
+	if lend {
+		l.lent++
+	}
 	l.sync()
 	return true
 }
@@ -72,15 +79,7 @@ func (l *Lender) borrow() bool {
 	if l.avail.Load() <= 0 {
 		return false
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.free == 0 {
-		return false
-	}
-	l.free--
-	l.lent++
-	l.sync()
-	return true
+	return l.take(true)
 }
 
 // leave reports whether the pool wants a core back; a helper that is told

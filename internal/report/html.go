@@ -657,12 +657,12 @@ func parseTablesMarkdown(s string) mdDoc {
 			title = strings.TrimSpace(l[4:])
 		case strings.HasPrefix(l, "|") && i+1 < len(lines) && isDelimiterRow(lines[i+1]):
 			flush()
-			t := mdTable{Title: title, Header: splitRow(l), Align: delimiterAligns(lines[i+1])}
+			t := mdTable{Title: title, Header: SplitRow(l), Align: delimiterAligns(lines[i+1])}
 			title = ""
 			i++
 			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "|") {
 				i++
-				t.Rows = append(t.Rows, splitRow(strings.TrimRight(lines[i], " \t")))
+				t.Rows = append(t.Rows, SplitRow(strings.TrimRight(lines[i], " \t")))
 			}
 			doc.Tables = append(doc.Tables, t)
 			inNotes, cur = false, &doc.Tables[len(doc.Tables)-1]
@@ -674,9 +674,10 @@ func parseTablesMarkdown(s string) mdDoc {
 	return doc
 }
 
-// splitRow splits a Markdown table row into its cells, trimmed, with "\|"
-// unescaped. Other backslashes are kept: the writer escapes only pipes.
-func splitRow(l string) []string {
+// SplitRow splits a Markdown table row of tables.md into its cells,
+// trimmed, with "\|" unescaped. Other backslashes are kept: the writer
+// escapes only pipes. The leading pipe and a trailing one are optional.
+func SplitRow(l string) []string {
 	l = strings.TrimSpace(l)
 	l = strings.TrimPrefix(l, "|")
 	var cells []string
@@ -710,7 +711,7 @@ func isDelimiterRow(l string) bool {
 	if !strings.HasPrefix(l, "|") {
 		return false
 	}
-	cells := splitRow(l)
+	cells := SplitRow(l)
 	if len(cells) == 0 {
 		return false
 	}
@@ -724,7 +725,7 @@ func isDelimiterRow(l string) bool {
 }
 
 func delimiterAligns(l string) []string {
-	cells := splitRow(l)
+	cells := SplitRow(l)
 	al := make([]string, len(cells))
 	for i, c := range cells {
 		left, right := strings.HasPrefix(c, ":"), strings.HasSuffix(c, ":")

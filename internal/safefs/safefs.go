@@ -21,23 +21,27 @@ func (e *NotRegularError) Error() string {
 	return fmt.Sprintf("%s is not a regular file (%s); runexp reads only regular files", e.Path, kind(e.Mode))
 }
 
+// modeWords names the file types in words, in the order kind tests them:
+// a character device also has fs.ModeDevice set, so it comes first.
+var modeWords = []struct {
+	bit  fs.FileMode
+	name string
+}{
+	{fs.ModeDir, "a directory"},
+	{fs.ModeNamedPipe, "a named pipe"},
+	{fs.ModeSocket, "a socket"},
+	{fs.ModeCharDevice, "a character device"},
+	{fs.ModeDevice, "a block device"},
+	{fs.ModeSymlink, "a symbolic link"},
+	{fs.ModeIrregular, "an irregular file"},
+}
+
 // kind names a file mode's type in words.
 func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeIrregular != 0:
-		return "an irregular file"
+	for _, w := range modeWords {
+		if m&w.bit != 0 {
+			return w.name
+		}
 	}
 	return "type " + m.Type().String()
 }

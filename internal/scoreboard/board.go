@@ -1,8 +1,6 @@
 package scoreboard
 
 import (
-	"github.com/runexp/runexp/internal/safefs"
-
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +11,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Category is the outcome of one claim over its base and readings.
@@ -467,20 +467,6 @@ func cell(res map[string]Cell, run bool, id string, has bool) Cell {
 	return c
 }
 
-// claimRecord is the part of a claims.json entry the board reads.
-type claimRecord struct {
-	ID       string   `json:"id"`
-	Status   string   `json:"status"`
-	Verdict  string   `json:"verdict"`
-	Point    string   `json:"point_verdict"`
-	Basis    string   `json:"verdict_basis"`
-	Evidence string   `json:"evidence"`
-	CILo     *float64 `json:"ci_lo"`
-	CIHi     *float64 `json:"ci_hi"`
-	CILevel  *float64 `json:"ci_level"`
-	CIMethod string   `json:"ci_method"`
-}
-
 // readClaims reads dir/claims.json. ok is false when dir does not exist
 // (the config was not run); a folder without claims.json is a run whose
 // claims were all not evaluated.
@@ -502,7 +488,7 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("scoreboard: %w", err)
 	}
-	var recs []claimRecord
+	var recs []claims.Result
 	if err := json.Unmarshal(data, &recs); err != nil {
 		return nil, false, fmt.Errorf("scoreboard: %s: %w", path, err)
 	}
@@ -515,8 +501,8 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 		if !validVerdict(v) {
 			return nil, false, fmt.Errorf("scoreboard: %s: claim %d (%q): verdict %q, want PASS, FAIL, INCONCLUSIVE or NOT-EVALUATED", path, i, r.ID, v)
 		}
-		if r.Point != "" && !validVerdict(r.Point) {
-			return nil, false, fmt.Errorf("scoreboard: %s: claim %q: point_verdict %q, want PASS, FAIL, INCONCLUSIVE or NOT-EVALUATED", path, r.ID, r.Point)
+		if r.PointVerdict != "" && !validVerdict(r.PointVerdict) {
+			return nil, false, fmt.Errorf("scoreboard: %s: claim %q: point_verdict %q, want PASS, FAIL, INCONCLUSIVE or NOT-EVALUATED", path, r.ID, r.PointVerdict)
 		}
 		if r.ID == "" {
 			return nil, false, fmt.Errorf("scoreboard: %s: claim %d has no id", path, i)
@@ -524,7 +510,7 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 		if _, dup := cells[r.ID]; dup {
 			return nil, false, fmt.Errorf("scoreboard: %s: claim %q appears twice", path, r.ID)
 		}
-		c := Cell{Verdict: v, Point: r.Point, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence}
+		c := Cell{Verdict: v, Point: r.PointVerdict, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence}
 		if r.CILo != nil && r.CIHi != nil {
 			c.HasCI, c.CILo, c.CIHi = true, *r.CILo, *r.CIHi
 			if r.CILevel != nil {

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/experiments/setup"
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -19,11 +21,8 @@ import (
 // Num returns a numeric parameter value (records read back from JSON hold
 // integral numbers as int), or NaN.
 func Num(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case int:
-		return float64(x)
+	if f, ok := config.Number(v); ok {
+		return f
 	}
 	return math.NaN()
 }
@@ -60,6 +59,20 @@ func Labels(recs []report.Record, name string) []string {
 		}
 	}
 	return out
+}
+
+// LabelledTrain loads the cell's data and returns its training set, which
+// the kind needs labelled: why says what for, in the error on a set
+// without labels ("to measure purity against").
+func LabelledTrain(env *runner.Env, why string) (*datasets.Set, error) {
+	d, err := env.LoadData()
+	if err != nil {
+		return nil, err
+	}
+	if d.Train.Labels == nil {
+		return nil, fmt.Errorf("%s: dataset %s has no labels %s", env.Config.Kind, d.Train.Name, why)
+	}
+	return d.Train, nil
 }
 
 // StatusText renders a record's status for a table cell.

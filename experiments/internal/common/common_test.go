@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/datasets"
 	"github.com/runexp/runexp/internal/kernel"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
@@ -77,5 +78,38 @@ func TestSetup(t *testing.T) {
 	noKernel.Kernel = nil
 	if _, _, _, err := Setup(nil, "common-test", x, &noKernel); err == nil {
 		t.Error("no kernel: no error")
+	}
+}
+
+// TestLabelledTrain checks that LabelledTrain hands back a labelled
+// training set and refuses an unlabelled one, naming the kind, the
+// dataset and what the labels are for.
+func TestLabelledTrain(t *testing.T) {
+	for _, labelled := range []bool{true, false} {
+		name := "common-test-unlabelled"
+		if labelled {
+			name = "common-test-labelled"
+		}
+		runner.RegisterDataset(runner.DefineDataset(runner.Dataset[struct{}]{
+			Name: name, Doc: "a 2×1 set (LabelledTrain's test)", Parse: runner.NoOptions,
+			Load: func(*runner.Env, *datasets.Root, struct{}) (*runner.Data, error) {
+				s := &datasets.Set{Name: name, X: mat.NewDense(2, 1, []float64{0, 1})}
+				if labelled {
+					s.Labels = []int{0, 1}
+				}
+				return &runner.Data{Train: s}, nil
+			},
+		}))
+		c, err := config.Parse("t.yaml", []byte("title: t\npaper: p\nkind: k\ndataset: {name: "+name+"}\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := LabelledTrain(runner.NewEnv(c, "", nil), "to count")
+		switch {
+		case labelled && (err != nil || set == nil || len(set.Labels) != 2):
+			t.Errorf("labelled: %v, %v; want the set", set, err)
+		case !labelled && (err == nil || err.Error() != "k: dataset common-test-unlabelled has no labels to count"):
+			t.Errorf("unlabelled: %v; want k: dataset common-test-unlabelled has no labels to count", err)
+		}
 	}
 }

@@ -150,26 +150,12 @@ func FindTable(t *testing.T, tables []Table, prefix string) Table {
 	return Table{}
 }
 
-// cellsOf splits a Markdown table line on its unescaped pipes.
+// cellsOf splits a Markdown table line into its cells (report.SplitRow),
+// with "<br>" read as a newline.
 func cellsOf(line string) []string {
-	line = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "|"), "|")
-	var cells []string
-	var b strings.Builder
-	for i := 0; i < len(line); i++ {
-		switch {
-		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
-			b.WriteByte('|')
-			i++
-		case line[i] == '|':
-			cells = append(cells, b.String())
-			b.Reset()
-		default:
-			b.WriteByte(line[i])
-		}
-	}
-	cells = append(cells, b.String())
+	cells := report.SplitRow(line)
 	for i, c := range cells {
-		cells[i] = strings.ReplaceAll(strings.TrimSpace(c), "<br>", "\n")
+		cells[i] = strings.ReplaceAll(c, "<br>", "\n")
 	}
 	return cells
 }
@@ -202,21 +188,29 @@ type Flaky struct {
 
 // Denoise implements methods.Denoiser.
 func (f Flaky) Denoise(dst *mat.Dense, in *methods.DenoiseInput) ([]methods.Status, error) {
-	m, d := in.X0.Dims()
+	return answer(dst, in.X0, f.Fail, f.NotConverged, "flaky: gave up"), nil
+}
+
+// answer copies x into dst (sized to x when empty) and returns the rows'
+// statuses: the error msg on the rows fail selects, 3 iterations without
+// converging on those notConverged selects; a nil selector selects
+// nothing.
+func answer(dst, x *mat.Dense, fail, notConverged func(row int) bool, msg string) []methods.Status {
+	m, d := x.Dims()
 	if dst.IsEmpty() {
 		dst.ReuseAs(m, d)
 	}
-	dst.Copy(in.X0)
+	dst.Copy(x)
 	st := make([]methods.Status, m)
 	for i := range st {
-		if f.Fail != nil && f.Fail(i) {
-			st[i].Err = errors.New("flaky: gave up")
+		if fail != nil && fail(i) {
+			st[i].Err = errors.New(msg)
 		}
-		if f.NotConverged != nil && f.NotConverged(i) {
+		if notConverged != nil && notConverged(i) {
 			st[i].Iterations = 3
 		}
 	}
-	return st, nil
+	return st
 }
 
 // RegisterFlaky registers f as the de-noiser name, titled title, taking
@@ -248,21 +242,7 @@ func (e Echo) PreImage(dst *mat.Dense, p *methods.Problem) ([]methods.Status, er
 	if from == nil {
 		return nil, errors.New("echo: no start points and no inputs")
 	}
-	m, d := from.Dims()
-	if dst.IsEmpty() {
-		dst.ReuseAs(m, d)
-	}
-	dst.Copy(from)
-	st := make([]methods.Status, m)
-	for r := range st {
-		if e.Fail != nil && e.Fail(r) {
-			st[r].Err = errors.New("echo: told to fail")
-		}
-		if e.NotConverged != nil && e.NotConverged(r) {
-			st[r].Iterations = 3
-		}
-	}
-	return st, nil
+	return answer(dst, from, e.Fail, e.NotConverged, "echo: told to fail"), nil
 }
 
 // RegisterEcho registers e as the pre-image estimator name, titled title.
