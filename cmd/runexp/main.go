@@ -603,7 +603,7 @@ were all skipped is not listed when OLD lacks it (nothing was added to it).`)
 	if *md {
 		err = t.RenderMarkdown(stdout)
 	} else {
-		err = t.RenderText(stdout)
+		err = forTerminal(t, stdout).RenderText(stdout)
 	}
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)

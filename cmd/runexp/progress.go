@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runexp/runexp/internal/claims"
+	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
 
@@ -214,6 +215,18 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// forTerminal narrows t to the terminal w is, when that is narrower than
+// report.TextWidth, so that no row wraps mid-cell there; a file or pipe
+// keeps the full width.
+func forTerminal(t *report.Table, w io.Writer) *report.Table {
+	if isTerminal(w) {
+		if n := terminalWidth(w); n < report.TextWidth {
+			t.Width = n
+		}
+	}
+	return t
 }
 
 // terminalWidth is COLUMNS when set, else the terminal's own width, else

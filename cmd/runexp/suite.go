@@ -229,12 +229,12 @@ func (f *suiteFlags) printReport(e *errOut, p printer, stdout io.Writer, rep *su
 		fmt.Fprintln(stdout)
 		t := report.ChangesTable(rep.Changes)
 		t.Title = "Changes against the baseline " + f.baseline
-		if err := t.RenderText(stdout); err != nil {
+		if err := forTerminal(t, stdout).RenderText(stdout); err != nil {
 			e.err("%v", err)
 		}
 		if len(rep.NotCompared) > 0 {
 			fmt.Fprintln(stdout)
-			if err := suite.AddedTable(rep.NotCompared).RenderText(stdout); err != nil {
+			if err := forTerminal(suite.AddedTable(rep.NotCompared), stdout).RenderText(stdout); err != nil {
 				e.err("%v", err)
 			}
 		}
@@ -243,7 +243,7 @@ func (f *suiteFlags) printReport(e *errOut, p printer, stdout io.Writer, rep *su
 		fmt.Fprintf(stdout, "baseline of %d configs written to %s: review it (git diff) before committing\n", len(rep.Runs), f.writeBaseline)
 	}
 	fmt.Fprintln(stdout)
-	rep.TimesTable().RenderText(stdout)
+	forTerminal(rep.TimesTable(), stdout).RenderText(stdout)
 	for _, l := range rep.Where() {
 		p.line(l)
 	}
@@ -303,7 +303,7 @@ func cmdPredict(e *errOut, list, dir, out, cache string, args, only []string, st
 	}
 	t := suite.PredictionTable(w, ns)
 	t.Caption += " From " + from + "."
-	if err := t.RenderText(stdout); err != nil {
+	if err := forTerminal(t, stdout).RenderText(stdout); err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
 	return exitOK

@@ -52,6 +52,11 @@ type Table struct {
 	// width: for a table read a row at a time (runexp compare's changes,
 	// which nightly logs grep), not for tables.txt.
 	Lines bool
+	// Width, when positive, is the widest line RenderText may write in
+	// place of TextWidth: a terminal narrower than that (runexp sets it
+	// from the terminal it prints to), where a wider line would wrap
+	// mid-cell.
+	Width int
 }
 
 // RenderText writes t for a terminal: the title on its own line, the table
@@ -62,6 +67,10 @@ type Table struct {
 func (t *Table) RenderText(w io.Writer) error {
 	var buf bytes.Buffer
 	width := TextWidth
+	if t.Width > 0 {
+		width = t.Width
+	}
+	prose := width // the caption and notes wrap here even with Lines
 	if t.Lines {
 		width = math.MaxInt
 	}
@@ -81,7 +90,7 @@ func (t *Table) RenderText(w io.Writer) error {
 		parts = nil
 	}
 	if len(same) > 0 {
-		buf.WriteString(hanging("In every row: ", strings.Join(same, "; ")+".", TextWidth))
+		buf.WriteString(hanging("In every row: ", strings.Join(same, "; ")+".", prose))
 		buf.WriteByte('\n')
 	}
 	for i, p := range parts {
@@ -110,11 +119,11 @@ func (t *Table) RenderText(w io.Writer) error {
 		}
 	}
 	if t.Caption != "" {
-		buf.WriteString(Wrap(t.Caption, TextWidth))
+		buf.WriteString(Wrap(t.Caption, prose))
 		buf.WriteByte('\n')
 	}
 	for i, n := range t.Notes {
-		buf.WriteString(hanging(noteMark(i)+" ", strings.ReplaceAll(n, "\n", " "), TextWidth))
+		buf.WriteString(hanging(noteMark(i)+" ", strings.ReplaceAll(n, "\n", " "), prose))
 		buf.WriteByte('\n')
 	}
 	_, err := w.Write(buf.Bytes())

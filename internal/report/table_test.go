@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -132,5 +133,38 @@ func TestEmptyTableCaptionOnly(t *testing.T) {
 	}
 	if !bytes.Contains(buf.Bytes(), []byte("│ c ")) || !bytes.HasSuffix(buf.Bytes(), []byte("1 change.\n")) {
 		t.Errorf("one change lost its row:\n%s", buf.String())
+	}
+}
+
+// A table given a terminal's Width keeps every line within it, caption
+// included: the suite's wall-time table was 101 columns in a 100-column
+// terminal, which wrapped its header mid-word.
+func TestTableWidth(t *testing.T) {
+	tb := &Table{
+		Title:   "Suite wall time",
+		Header:  []string{"Config", "Cells", "Computed", "From s", "To s", "Seconds", "CPU seconds", "Longest cell s", "Status"},
+		Caption: "utilisation and the critical path are printed under the table, wrapped to the same width as the table itself",
+	}
+	for _, name := range []string{"abrahamsen-hansen-fig4-gamma-weights", "huang-table1-pie-pergroup-hr-uncentred"} {
+		tb.Rows = append(tb.Rows, []string{name, "270", "90", "1344.9", "1981.7", "636.8", "564.0", "377.5", "0"})
+	}
+	for _, width := range []int{80, 100, 0} {
+		tb.Width = width
+		var buf bytes.Buffer
+		if err := tb.RenderText(&buf); err != nil {
+			t.Fatal(err)
+		}
+		limit := width
+		if limit == 0 {
+			limit = TextWidth
+		}
+		for i, line := range strings.Split(buf.String(), "\n") {
+			if Width(line) > limit {
+				t.Errorf("width %d: line %d is %d columns: %q", width, i+1, Width(line), line)
+			}
+		}
+		if width == 80 && !strings.Contains(buf.String(), "abrahamsen-hansen-fig4-gamma-weights") && !strings.Contains(buf.String(), "abrahamsen-hansen-fig4-gamma") {
+			t.Errorf("width 80 lost the config name:\n%s", buf.String())
+		}
 	}
 }
