@@ -293,16 +293,17 @@ func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 	j.recs[i] = r
 	var err error
 	if j.cache != nil || share {
-		var b []byte
-		b, err = encodeEntry(j.keys[i], j.env.DataFiles(), r, &ct)
-		if b != nil && err == nil && j.cache != nil {
-			err = j.cache.putEntry(j.keys[i], b)
-		}
-		if err == nil && share {
+		// b is nil for a failed cell: never cached, never shared. Without
+		// a cache, an entry that cannot be made is only not shared.
+		b, encErr := encodeEntry(j.keys[i], j.env.DataFiles(), r, &ct)
+		if encErr == nil && share {
 			entry = b
 		}
-		if j.cache == nil {
-			err = nil // no cache: an entry that cannot be made is not shared
+		if j.cache != nil {
+			err = encErr
+			if err == nil && b != nil {
+				err = j.cache.putEntry(j.keys[i], b)
+			}
 		}
 	}
 	j.mu.Lock()
