@@ -58,7 +58,7 @@ or selected by --only, stands for its configs.
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "after the run, write the records and claims of every config run into this `DIR` (refreshing a baseline)")
 	fs.Float64Var(&f.rtol, "rtol", 1e-9, "relative tolerance `R` of the baseline comparison")
 	fs.Float64Var(&f.atol, "atol", 1e-12, "absolute tolerance `A` of the baseline comparison")
-	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite's cells (0 ≤ i < n; the cells of all configs numbered one after another) and write their records for runexp suite --merge (docs/array-jobs.md)")
+	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite's cells (0 ≤ i < n; the cells of all configs numbered one after another, a cell several configs share once) and write their records for runexp suite --merge (docs/array-jobs.md)")
 	fs.BoolVar(&f.merge, "merge", false, "assemble the shards of runexp suite --shard i/n (same configs and flags) into every config's outputs, the index, the scoreboard, the baseline comparison and suite.json")
 	fs.StringVar(&f.predict, "predict", "", "print the wall time predicted on `N` workers (a comma-separated list) from recorded cell times, and exit: from the suite.json given as the one argument, else from the cell cache for the configs selected")
 	return c, f

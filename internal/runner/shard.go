@@ -19,16 +19,18 @@ import (
 )
 
 // Shard selects a deterministic 1/Count of a config's cells: those whose
-// grid index plus Offset is Index modulo Count. Index runs from 0 to
-// Count−1, as Slurm array task ids (--array=0-N) and Kubernetes
-// completion indexes do. Offset is 0 for a config's own shards; a suite's
-// shards number the cells of all its configs one after another (the
-// cells before a config's are its Offset), so that a suite of many small
-// configs spreads evenly over the tasks. Merge finds cells by key, so it
-// needs neither.
+// number is Index modulo Count. Index runs from 0 to Count−1, as Slurm
+// array task ids (--array=0-N) and Kubernetes completion indexes do. A
+// cell's number is its grid index for a config's own shards; a suite's
+// shards give each config Numbers, the suite-wide number of each of its
+// cells by grid index: the distinct cell keys of all configs numbered one
+// after another, a key shared by several configs with the number of its
+// first, so that a suite of many small configs spreads evenly over the
+// tasks and the cells several configs share fall in one task, whose pool
+// computes them once. Merge finds cells by key, so it needs neither.
 type Shard struct {
 	Index, Count int
-	Offset       int
+	Numbers      []int
 }
 
 // ParseShard reads "i/n".
@@ -46,7 +48,14 @@ func ParseShard(s string) (Shard, error) {
 func (s Shard) Active() bool { return s.Count > 1 }
 
 func (s Shard) selects(cell *Cell) bool {
-	return !s.Active() || (cell.Index+s.Offset)%s.Count == s.Index
+	if !s.Active() {
+		return true
+	}
+	n := cell.Index
+	if s.Numbers != nil {
+		n = s.Numbers[cell.Index]
+	}
+	return n%s.Count == s.Index
 }
 
 func (s Shard) file(dir string) string {

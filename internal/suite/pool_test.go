@@ -397,12 +397,28 @@ func TestSuiteSharesCells(t *testing.T) {
 		if err := os.Rename(out, ref); err != nil {
 			t.Fatal(err)
 		}
+		computed, shared = 0, 0
 		for i := range 3 {
 			o := suiteOptions(dir, out, 1)
 			o.Shard = runner.Shard{Index: i, Count: 3}
+			// A cache for each task, as on nodes that share none: the
+			// cells the two configs share still fall in one task, and
+			// its pool computes each once.
+			o.Run.CacheDir = filepath.Join(t.TempDir(), "cache")
 			if _, err := Suite(context.Background(), entries, o); err != nil {
 				t.Fatal(err)
 			}
+			sr, err := ReadReport(ShardReport(out, o.Shard))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range sr.Runs {
+				computed += r.Computed
+				shared += r.Shared
+			}
+		}
+		if computed != 8 || shared != 4 {
+			t.Errorf("3 shards: %d cells computed, %d shared; want the 8 distinct computed and the 4 Mika cells shared", computed, shared)
 		}
 		if m := MergeSuite(entries, suiteOptions(dir, out, 2)); m.Status != OK {
 			t.Fatalf("merge: status %d, problems %v", m.Status, m.Problems)

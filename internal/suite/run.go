@@ -118,17 +118,17 @@ func runPool(ctx context.Context, entries []Entry, o Options, t0 time.Time) ([]R
 			j.Close()
 		}
 	}
-	offsets := make([]int, len(entries))
+	var numbers [][]int
 	if o.Shard.Active() {
 		var err error
-		if offsets, err = shardOffsets(entries); err != nil {
+		if numbers, err = shardNumbers(entries); err != nil {
 			return nil, err
 		}
 	}
 	for i, e := range entries {
 		ro := o.runOptions(e)
 		if o.Shard.Active() {
-			ro.Shard = runner.Shard{Index: o.Shard.Index, Count: o.Shard.Count, Offset: offsets[i]}
+			ro.Shard = runner.Shard{Index: o.Shard.Index, Count: o.Shard.Count, Numbers: numbers[i]}
 		}
 		j, err := runner.Prepare(e.Config, ro)
 		if err != nil {

@@ -13,33 +13,48 @@ import (
 )
 
 // A suite's shards (runexp suite --shard i/n) split the cells of all its
-// configs across n tasks: the cells are numbered one config after another
-// in the suite's order, and task i computes those whose number is i
-// modulo n (runner.Shard.Offset), so that many small configs spread
-// evenly. Each task writes, in every config's result directory, the
-// shard file runexp merge reads (shards/shard-i-of-n.jsonl with its
-// provenance), and its own times to OUT/.shards/suite-i-of-n.json (a
-// hidden folder, which the scoreboard and the index do not take for a
-// config's). The merge (runexp suite --merge, MergeSuite) then assembles
-// each config's outputs as runexp merge does, refusing shards of another
-// config, code, data or --with, and writes the index, the scoreboard,
-// the baseline comparison and suite.json: the bytes a single-process
-// suite writes, but for the times.
+// configs across n tasks: the distinct cell keys are numbered one config
+// after another in the suite's order, a cell whose key a config before it
+// has taking that cell's number, and task i computes the cells whose
+// number is i modulo n (runner.Shard.Numbers). Many small configs spread
+// evenly, and the cells several configs share (the same cache key: A&H
+// Fig. 4's readings share most of Fig. 4's) fall in one task, whose pool
+// computes each once, as a single-process suite does. Each task writes,
+// in every config's result directory, the shard file runexp merge reads
+// (shards/shard-i-of-n.jsonl with its provenance), and its own times to
+// OUT/.shards/suite-i-of-n.json (a hidden folder, which the scoreboard
+// and the index do not take for a config's). The merge (runexp suite
+// --merge, MergeSuite) then assembles each config's outputs as runexp
+// merge does, refusing shards of another config, code, data or --with,
+// and writes the index, the scoreboard, the baseline comparison and
+// suite.json: the bytes a single-process suite writes, but for the times.
 
-// shardOffsets returns, for each entry, the number of cells of the
-// entries before it.
-func shardOffsets(entries []Entry) ([]int, error) {
-	off := make([]int, len(entries))
-	n := 0
+// shardNumbers returns, for each entry, the suite-wide number of each of
+// its cells by grid index: the distinct cell cache keys (runner.CellHash)
+// numbered in the suite's order, a repeated key with its first number.
+func shardNumbers(entries []Entry) ([][]int, error) {
+	nums := make([][]int, len(entries))
+	first := map[string]int{}
 	for i, e := range entries {
 		plan, err := runner.Validate(e.Config)
 		if err != nil {
 			return nil, err
 		}
-		off[i] = n
-		n += len(plan.Cells)
+		nums[i] = make([]int, len(plan.Cells))
+		for _, cell := range plan.Cells {
+			h, err := runner.CellHash(e.Config, plan.Kind, cell)
+			if err != nil {
+				return nil, err
+			}
+			n, ok := first[h]
+			if !ok {
+				n = len(first)
+				first[h] = n
+			}
+			nums[i][cell.Index] = n
+		}
 	}
-	return off, nil
+	return nums, nil
 }
 
 // ShardReport is where a suite shard's times go.
