@@ -128,7 +128,7 @@ type part struct {
 // a column that does not fit even alone (or a key too wide) is wrapped to
 // the room left.
 func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, body [][]string, parts []part, same []string) {
-	f := &fitter{width: width, al: al}
+	f := &fitter{width: width, al: al, key: t.keyColumns()}
 	f.reset(t.Header, rows)
 	all := make([]int, len(f.header))
 	for j := range all {
@@ -162,10 +162,11 @@ func (t *Table) fit(width int, rows [][]string, al []bool) (header []string, bod
 
 // fitter is a table's header and body as fit wraps them to width; al
 // marks the right-aligned (numeric) columns, which are never wrapped to
-// make room.
+// make room; the first key columns name the rows.
 type fitter struct {
 	width  int
 	al     []bool
+	key    int
 	header []string
 	body   [][]string
 }
@@ -232,17 +233,31 @@ func (f *fitter) shrink(cols []int) {
 		}
 		f.header[best] = Wrap(f.header[best], target)
 	}
+	// A row's name (a key column) is wrapped only between its words: a
+	// config or method name broken mid-word reads as two rows. Dropping
+	// the constant columns or splitting the table comes first.
+	floor := make([]int, len(f.header))
+	for _, j := range cols {
+		floor[j] = TextColumnMin
+		if j < f.key {
+			for _, r := range f.body {
+				for _, word := range strings.Fields(r[j]) {
+					floor[j] = max(floor[j], Width(word))
+				}
+			}
+		}
+	}
 	for !f.fits(cols) {
 		widest := -1
 		for _, j := range cols {
-			if !f.al[j] && f.colWidth(j) > TextColumnMin && (widest < 0 || f.colWidth(j) > f.colWidth(widest)) {
+			if !f.al[j] && f.colWidth(j) > floor[j] && (widest < 0 || f.colWidth(j) > f.colWidth(widest)) {
 				widest = j
 			}
 		}
 		if widest < 0 {
 			break
 		}
-		f.wrapCol(widest, max(TextColumnMin, f.colWidth(widest)-(f.boxWidth(cols)-f.width)))
+		f.wrapCol(widest, max(floor[widest], f.colWidth(widest)-(f.boxWidth(cols)-f.width)))
 	}
 }
 

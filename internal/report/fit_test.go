@@ -82,6 +82,38 @@ func TestRenderTextSplits(t *testing.T) {
 	checkGolden(t, "table-wide.txt.golden", b.Bytes())
 }
 
+// A row's name is never broken mid-word to make room: the suite's
+// wall-time table of 2026-11-27 wrapped the 41-column name
+// "zheng-lpkpca-table3-subsets123-labelgraph" to 40, leaving "h" alone on
+// a line that read as a row. The constant Status column goes to "In every
+// row" instead, and the names print whole.
+func TestRenderTextKeepsNamesWhole(t *testing.T) {
+	name := "zheng-lpkpca-table3-subsets123-labelgraph"
+	tb := &Table{
+		Header: []string{"Config", "Cells", "Computed", "From s", "To s", "Seconds", "CPU seconds", "Longest cell s", "Status"},
+		Rows: [][]string{
+			{name, "1", "1", "3885.5", "3888.8", "3.3", "2.9", "2.7", "0"},
+			{"zheng-lpkpca-table4", "15", "15", "3888.8", "3913.8", "25.0", "23.7", "23.6", "0"},
+		},
+	}
+	var b bytes.Buffer
+	if err := tb.RenderText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "│ "+name+" ") {
+		t.Errorf("the name is not on one line:\n%s", out)
+	}
+	if !strings.Contains(out, "In every row: Status = 0.") {
+		t.Errorf("want the constant Status column set apart:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if Width(l) > TextWidth {
+			t.Errorf("line of %d columns: %s", Width(l), l)
+		}
+	}
+}
+
 // TestRenderTextWrapsText: a text column too wide is wrapped (not
 // split, not cut) to fit, down to TextColumnMin; the Markdown keeps it
 // whole.
