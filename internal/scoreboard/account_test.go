@@ -67,8 +67,9 @@ func TestAccount(t *testing.T) {
 	if p.Accounts[5].Category != NotRun {
 		t.Errorf("c6 aggregate: %v, want not run (m's c1)", p.Accounts[5].Category)
 	}
-	// The board's 5 rows plus the aggregate and the claim not testable.
-	wantTotals := Totals{AsStated: 1, OtherReading: 1, Inconclusive: 1, NotEvaluated: 1, NotTestable: 1, NotRun: 2}
+	// The board's 8 counted rows (s's figure-shape row is not a paper
+	// claim) plus the aggregate and the claim not testable.
+	wantTotals := Totals{AsStated: 1, OtherReading: 1, NotReproduced: 2, Inconclusive: 2, NotEvaluated: 1, NotTestable: 1, NotRun: 2}
 	if b.Totals != wantTotals {
 		t.Errorf("totals %v, want %v", b.Totals, wantTotals)
 	}

@@ -184,7 +184,7 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: short(v.Reading, 200), Run: v.Run})
 			}
 			for _, r := range t.Rows {
-				hr := htmlRow{ID: r.ID, Anchor: t.Base.Name + "--" + r.ID, Statement: r.Statement, Expected: expectText(r), Category: r.Category.String()}
+				hr := htmlRow{ID: r.ID, Anchor: t.Base.Name + "--" + r.ID, Statement: r.Statement, Expected: expectText(r), Category: categoryText(r)}
 				cells := append([]Cell{r.Base}, r.Variants...)
 				for i, c := range cells {
 					hr.Cells = append(hr.Cells, htmlOf(c, cols[i], r.ID, o))
