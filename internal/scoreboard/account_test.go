@@ -152,3 +152,23 @@ func TestBecauseFilled(t *testing.T) {
 		t.Errorf("c3 expected %q", got)
 	}
 }
+
+// TestCombineAttributions: an aggregate fails as the paper states it if
+// any of its rows of its category does; otherwise it takes the one
+// attribution its rows share, or none when they differ.
+func TestCombineAttributions(t *testing.T) {
+	r := func(c Category, a string) RowRef { return RowRef{Category: c, Attribution: a} }
+	for _, tc := range []struct {
+		rows []RowRef
+		want string
+	}{
+		{[]RowRef{r(NotReproduced, "data"), r(NotReproduced, "paper"), r(AsStated, "")}, "paper"},
+		{[]RowRef{r(NotReproduced, "reading"), r(NotReproduced, "reading"), r(Inconclusive, "paper")}, "reading"},
+		{[]RowRef{r(NotReproduced, "reading"), r(NotReproduced, "test")}, ""},
+		{[]RowRef{r(AsStated, "")}, ""},
+	} {
+		if got := combineAttributions(NotReproduced, tc.rows); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.rows, got, tc.want)
+		}
+	}
+}
