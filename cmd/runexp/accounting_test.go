@@ -474,3 +474,30 @@ func TestAttributions(t *testing.T) {
 	}
 	t.Logf("attributions of the base configs: %v", counts)
 }
+
+// selfVariant matches a title or notes calling its own config a variant,
+// a scan, a reading or a diagnostic: a title with one of those words, or
+// notes that open a line with "Variant" or "Reading", say "variant of",
+// "this variant", "this reading", "(this config)" or "this config scans".
+var (
+	selfVariantTitle = regexp.MustCompile(`(?i)\b(variant|scan|reading|diagnostic)\b`)
+	selfVariantNotes = regexp.MustCompile(`(?im)(^\s*(variant|reading)\b|\bvariant of\b|\bthis (variant|reading|scan)\b|\(this config\)|\bthis config scans\b)`)
+)
+
+// TestVariantsDeclared: a config whose title or notes call it a variant,
+// a scan or a reading declares variant_of (and diagnostic when it probes
+// our data rather than reading the paper), so that its rows are never
+// counted as the paper's stated protocol.
+func TestVariantsDeclared(t *testing.T) {
+	for _, c := range repoConfigList(t) {
+		if c.VariantOf != "" {
+			continue
+		}
+		if m := selfVariantTitle.FindString(c.Title); m != "" {
+			t.Errorf("%s: its title calls it a %s (%q) but it declares no variant_of", c.File, strings.ToLower(m), c.Title)
+		}
+		if m := selfVariantNotes.FindString(c.Notes); m != "" {
+			t.Errorf("%s: its notes call it a variant or reading (%q) but it declares no variant_of", c.File, strings.TrimSpace(m))
+		}
+	}
+}
