@@ -324,6 +324,10 @@ func TestReadingsCounts(t *testing.T) {
 		}
 		rows[cells[0]] = cells[1:]
 	}
+	var total struct {
+		claims int
+		n      [6]int
+	}
 	for _, c := range repoConfigList(t) {
 		if len(c.Claims) == 0 {
 			continue
@@ -335,6 +339,10 @@ func TestReadingsCounts(t *testing.T) {
 			continue
 		}
 		n := verdictCounts(rs)
+		total.claims += len(rs)
+		for i, k := range n {
+			total.n[i] += k
+		}
 		want := []string{strconv.Itoa(len(rs))}
 		for _, k := range n {
 			want = append(want, strconv.Itoa(k))
@@ -346,6 +354,13 @@ func TestReadingsCounts(t *testing.T) {
 	}
 	for name := range rows {
 		t.Errorf("docs/readings.md: the verdict counts list %s, which is no config with claims", name)
+	}
+	// The table's sum, in words, must be baseline/'s too.
+	n := total.n
+	all := fmt.Sprintf("In all: %d claims; PASS %d on an interval and %d on the point estimate, FAIL %d on an interval and %d on the point estimate, %d INCONCLUSIVE, %d NOT-EVALUATED.",
+		total.claims, n[0], n[1], n[2], n[3], n[4], n[5])
+	if !strings.Contains(text, all) {
+		t.Errorf("docs/readings.md: the sum of the verdict counts should read %q", all)
 	}
 	for _, m := range claimVerdict.FindAllStringSubmatch(text, -1) {
 		rs := baselineClaims(t, m[1])
