@@ -52,22 +52,32 @@ func repoConfigList(t *testing.T) []*config.Config {
 // when the config has none.
 func baselineClaims(t *testing.T, name string) map[string]claims.Result {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoBaseline, name, "claims.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rs []claims.Result
-	if err := json.Unmarshal(b, &rs); err != nil {
-		t.Fatalf("%s: %v", name, err)
+	if !readBaseline(t, name, &rs) {
+		return nil
 	}
 	m := map[string]claims.Result{}
 	for _, r := range rs {
 		m[r.ID] = r
 	}
 	return m
+}
+
+// readBaseline decodes baseline/<name>/claims.json into v; false when the
+// config has none.
+func readBaseline(t *testing.T, name string, v any) bool {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoBaseline, name, "claims.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return true
 }
 
 // TestEveryPaperClaimAccounted: every claim of every paper-values file is
@@ -380,16 +390,9 @@ func TestReadingsCounts(t *testing.T) {
 // the config has none.
 func baselineRaw(t *testing.T, name string) map[string]map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoBaseline, name, "claims.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rs []map[string]any
-	if err := json.Unmarshal(b, &rs); err != nil {
-		t.Fatalf("%s: %v", name, err)
+	if !readBaseline(t, name, &rs) {
+		return nil
 	}
 	m := map[string]map[string]any{}
 	for _, r := range rs {
