@@ -407,7 +407,8 @@ var configName = regexp.MustCompile(`[a-z0-9]+(?:-[a-z0-9.]+)+`)
 
 // TestAttributions: every claim of a base config that its baseline judges
 // FAIL or INCONCLUSIVE, or that its config expects to fail or be
-// inconclusive, says whose failure it is (attribution: paper, data,
+// inconclusive, or that passes where a documented reading does not, says
+// whose failure it is (attribution: paper, data,
 // reading or test, docs/readings.md). The baseline's claims.json records
 // the attribution with its evidence filled in (no reference left open, no
 // reference error); a reading attribution names a documented reading of
@@ -457,6 +458,17 @@ func TestAttributions(t *testing.T) {
 				t.Errorf("%s: %s (expect %q) without attribution: say whose failure it is (paper, data, reading, test)", where, v, cl.Expect)
 				continue
 			}
+			// A PASS that a documented reading flips says so.
+			if judged && v == claims.Pass && cl.Attribution == "" {
+				for _, vc := range cfgs {
+					if vc.VariantOf == "" || vc.Diagnostic || baseOf(vc) != c.Name {
+						continue
+					}
+					if w, ok := baselineClaims(t, vc.Name)[cl.ID]; ok && w.Verdict != "" && w.Verdict != claims.Pass {
+						t.Errorf("%s: PASS, but the reading %s gives %s: attribute it to the reading", where, vc.Name, w.Verdict)
+					}
+				}
+			}
 			if cl.Attribution == "" {
 				continue
 			}
@@ -479,7 +491,7 @@ func TestAttributions(t *testing.T) {
 					t.Errorf("%s: a reading attribution names no documented reading (a variant of %s, not a diagnostic) in %q", where, c.Name, cl.AttributionEvidence)
 				}
 			}
-			if !failing {
+			if !judged {
 				continue
 			}
 			switch {

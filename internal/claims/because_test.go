@@ -75,8 +75,8 @@ func TestReferences(t *testing.T) {
 }
 
 // TestAttribution: a claim's attribution is recorded, its evidence's
-// references filled from the verdict, when the verdict is not PASS, and
-// left out when it is; a malformed attribution is a FILE:LINE error.
+// references filled from the verdict (on a PASS too: a PASS that a
+// reading flips names it); a malformed attribution is a FILE:LINE error.
 func TestAttribution(t *testing.T) {
 	const cfg = `title: t
 paper: p
@@ -96,7 +96,7 @@ claims:
 		value, status, attr, ev string
 	}{
 		{"1", claims.Fail, "data", "same-subject edges 2; FAIL"},
-		{"3", claims.Pass, "", ""},
+		{"3", claims.Pass, "data", "same-subject edges 2; PASS"},
 	} {
 		c, err := config.Parse("f.yaml", []byte(strings.Replace(cfg, "OP", tc.value, 1)))
 		if err != nil {

@@ -66,7 +66,8 @@ type Result struct {
 	// Attribution says whose failure a verdict other than PASS is (paper,
 	// data, reading or test; config.Attributions), as the config declares
 	// it, and AttributionEvidence why, its references filled in as
-	// Because's are. Both are empty when Status is PASS.
+	// Because's are. On a PASS that a documented reading flips it names
+	// that reading (reading). Both are empty when the config declares none.
 	Attribution         string `json:"attribution,omitempty"`
 	AttributionEvidence string `json:"attribution_evidence,omitempty"`
 }
@@ -374,7 +375,7 @@ func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result)
 			}
 			return b
 		}
-		if cl.Attribution != "" && res.Status != Pass {
+		if cl.Attribution != "" {
 			res.Attribution, res.AttributionEvidence = cl.Attribution, expand(cl.AttributionEvidence)
 		}
 		if cl.Because != "" {

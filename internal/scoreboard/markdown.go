@@ -388,7 +388,11 @@ func claimNote(r Row) string {
 		if !strings.HasSuffix(s, ".") {
 			s += "."
 		}
-		s += fmt.Sprintf(" Whose failure (%s): %s", attrShort[attrIndex(c.Attribution)], mdEsc(strings.Join(strings.Fields(c.AttributionEvidence), " ")))
+		lead := "Whose failure"
+		if c.Verdict == Pass {
+			lead = "Passes by" // a PASS that a documented reading flips
+		}
+		s += fmt.Sprintf(" %s (%s): %s", lead, attrShort[attrIndex(c.Attribution)], mdEsc(strings.Join(strings.Fields(c.AttributionEvidence), " ")))
 	}
 	var extra []string
 	if c := r.Base; c.Run && c.Present {
