@@ -46,11 +46,14 @@ func checkNames(c *config.Config, names MetricNames, cells []*Cell) error {
 		// A {metric:NAME} of a because: or attribution text the kind
 		// cannot record would leave the text stating what was not
 		// measured.
-		for _, t := range []struct{ key, text string }{{"because", cl.Because}, {"attribution", cl.AttributionEvidence}} {
+		for _, t := range []struct {
+			key, text string
+			line      int
+		}{{"because", cl.Because, cl.Line}, {"attribution", cl.AttributionEvidence, cl.AttributionLine}} {
 			refs, _ := claims.References(t.text) // claims.Check reports a malformed one
 			for _, ref := range refs {
 				if m, ok := strings.CutPrefix(ref, "metric:"); ok && !known(m) {
-					return c.Errorf(cl.Line, "claim %s: %s: {metric:%s} is not a metric this experiment records%s", cl.ID, t.key, m, metricHint(m, valid))
+					return c.Errorf(t.line, "claim %s: %s: {metric:%s} is not a metric this experiment records%s", cl.ID, t.key, m, metricHint(m, valid))
 				}
 			}
 		}
