@@ -19,7 +19,9 @@ func TestScoreboardExit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg := "title: t\npaper: p\nkind: k\ndataset: {name: d}\nclaims:\n  - id: c1\n    check: {type: value, metric: m, op: \"<\", value: 1}\n"
+	// The claim cites paper claim c1 (a row that cites none is listed
+	// apart, never counted).
+	cfg := "title: t\npaper: p\nkind: k\ndataset: {name: d}\nclaims:\n  - id: c1\n    source: \"pv.yaml#c1\"\n    check: {type: value, metric: m, op: \"<\", value: 1}\n"
 	if err := os.WriteFile(filepath.Join(cfgs, "a.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ func TestScoreboardWarnsAndSets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg := "title: t\npaper: p\nkind: k\ndataset: {name: d}\nclaims:\n  - id: c1\n    check: {type: value, metric: m, op: \"<\", value: 1}\n  - id: c2\n    expect: fail\n    because: measured\n    check: {type: value, metric: m, op: \"<\", value: 1}\n"
+	cfg := "title: t\npaper: p\nkind: k\ndataset: {name: d}\nclaims:\n  - id: c1\n    source: \"pv.yaml#c1\"\n    check: {type: value, metric: m, op: \"<\", value: 1}\n  - id: c2\n    source: \"pv.yaml#c2\"\n    expect: fail\n    because: measured\n    check: {type: value, metric: m, op: \"<\", value: 1}\n"
 	for path, body := range map[string]string{
 		filepath.Join(cfgs, "a.yaml"):           cfg,
 		filepath.Join(cfgs, "b.yaml"):           cfg,

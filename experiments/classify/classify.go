@@ -63,11 +63,18 @@
 // edge is right and the degrees stay those of a k-NN graph. It separates
 // "LPKPCA fails" from "the data's k-NN graph fails".
 //
+// Every record holds the data diagnostic knn_same_label_k<k> for each k
+// of the sweep: the fraction of the paper's k-NN graph's edges (input
+// space, whatever graph LPKPCA uses) joining two images of one subject,
+// mean over splits. LPKPCA's premise is that input-space neighbours share
+// a subject; a low fraction is a measured property of the data that
+// breaks it (a claim's attribution: data quotes it).
+//
 // experiment.graph_stats: true (default false, so configs without it keep
 // their records) adds diagnostics of the graph LPKPCA used, means over
 // splits, reported and never tuned on: same_label_k<k>, the fraction of
-// its edges joining two images of one subject (with graph: labels, also
-// knn_same_label_k<k> for the paper's k-NN graph); laplacian_max_k<k>,
+// its edges joining two images of one subject (equal to knn_same_label_k<k>
+// with graph: knn); laplacian_max_k<k>,
 // λ_max(L); and per (λ, k) lambda_lmax_l<λ>_k<k> = λ·λ_max(L),
 // penalised_l<λ>_k<k>, how many of the q leading kernel principal
 // components have λ·v_iᵀLv_i > 1 (their LPKPCA objective λ_i(1 − λ·v_iᵀLv_i)
@@ -420,6 +427,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	errs := make([]error, len(in.splits))
 	dists := make([]float64, len(in.splits))
 	costs := make([]splitCost, len(in.splits))
+	knnSame := make([]map[int]float64, len(in.splits))
 	var stats []*splitStats
 	if in.opt.graphStats {
 		stats = make([]*splitStats, len(in.splits))
@@ -430,6 +438,9 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			errs[s] = in.runSplit(sp, sigma, q, s, kp, lp, dists)
 			if errs[s] == nil {
 				costs[s], errs[s] = in.splitCost(sp, sigma, q)
+			}
+			if errs[s] == nil {
+				knnSame[s], errs[s] = in.knnSameLabels(sp, sigma)
 			}
 			if errs[s] == nil && stats != nil {
 				stats[s], errs[s] = in.graphStats(sp, sigma, q)
@@ -447,6 +458,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	in.putGains(rec, kp, lp)
 	in.putCosts(rec, costs)
 	rec.Metrics["splits"] = float64(len(in.splits))
+	in.putKNNSameLabel(rec, knnSame)
 	if stats != nil {
 		in.putGraphStats(rec, stats)
 	}

@@ -27,13 +27,11 @@ func (o options) metricNames() map[string]bool {
 			add("lambda_lmax_"+s, "penalised_"+s, "variance_kept_"+s, "subspace_overlap_"+s)
 		}
 	}
-	if o.graphStats {
-		for _, k := range o.neighbors {
-			s := "_k" + strconv.Itoa(k)
+	for _, k := range o.neighbors {
+		s := "_k" + strconv.Itoa(k)
+		add("knn_same_label" + s)
+		if o.graphStats {
 			add("same_label"+s, "laplacian_max"+s)
-			if o.graph != "knn" {
-				add("knn_same_label" + s)
-			}
 		}
 	}
 	return names

@@ -63,6 +63,13 @@ type Result struct {
 	// on the boundary). See detectable.
 	Detectable  *float64 `json:"detectable,omitempty"`
 	ItemsNeeded *int     `json:"items_needed,omitempty"`
+	// Attribution says whose failure a verdict other than PASS is (paper,
+	// data, reading or test; config.Attributions), as the config declares
+	// it, and AttributionEvidence why, its references filled in as
+	// Because's are. On a PASS that a documented reading flips it names
+	// that reading (reading). Both are empty when the config declares none.
+	Attribution         string `json:"attribution,omitempty"`
+	AttributionEvidence string `json:"attribution_evidence,omitempty"`
 }
 
 // Expected returns the verdict a claim expects: PASS, FAIL for expect:
@@ -340,6 +347,9 @@ func Check(cl config.Claim) error {
 	if _, err := References(cl.Because); err != nil {
 		return cl.Check.Errorf("", "claim %s: %v", cl.ID, err)
 	}
+	if _, err := References(cl.AttributionEvidence); err != nil {
+		return cl.Check.Errorf("", "claim %s: attribution: %v", cl.ID, err)
+	}
 	return nil
 }
 
@@ -356,16 +366,21 @@ func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result)
 	res = Result{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expected: Expected(cl), Because: cl.Because}
 	defer func() {
 		res.AsExpected = res.Status == res.Expected
-		if cl.Because == "" {
-			return
-		}
-		// The explanation quotes numbers and setup facts only through
+		// The explanations quote numbers and setup facts only through
 		// references filled in here, from this very verdict.
-		b, err := Expand(cl.Because, res, recs, o.Setup)
-		if err != nil {
-			b = cl.Because + " [" + err.Error() + "]"
+		expand := func(text string) string {
+			b, err := Expand(text, res, recs, o.Setup)
+			if err != nil {
+				return text + " [" + err.Error() + "]"
+			}
+			return b
 		}
-		res.Because = b
+		if cl.Attribution != "" {
+			res.Attribution, res.AttributionEvidence = cl.Attribution, expand(cl.AttributionEvidence)
+		}
+		if cl.Because != "" {
+			res.Because = expand(cl.Because)
+		}
 	}()
 	sp, err := parse(cl.Check)
 	if err != nil {

@@ -172,8 +172,28 @@ type Claim struct {
 	// through references filled in when the claim is judged (package
 	// claims, Expand).
 	Expect, Because string
-	Line            int
+	// Attribution says whose failure a verdict other than PASS is
+	// (Attributions: paper, data, reading or test) and AttributionEvidence
+	// why, quoting numbers and setup only through references, as Because
+	// does; AttributionLine is the line of the attribution: key.
+	Attribution, AttributionEvidence string
+	AttributionLine                  int
+	Line                             int
 }
+
+// Attributions are the kinds of attribution: whose failure a verdict
+// other than PASS is (docs/readings.md, "Attribution").
+//
+//   - paper: the faithful protocol, on the paper's data or a stand-in with
+//     no known property that breaks the claim's premise, and the claim
+//     still fails;
+//   - data: a named, measured property of our stand-in breaks the premise
+//     (the evidence quotes the diagnostic metric, {metric:NAME});
+//   - reading: another documented reading of a paper ambiguity changes
+//     the verdict (the evidence names the reading's config);
+//   - test: our operationalisation cannot discriminate on this run, or
+//     adds a quantifier the paper's sentence does not have.
+var Attributions = []string{"paper", "data", "reading", "test"}
 
 // Load reads and validates the config at path. A collection (a file
 // listing other configs) is an error here: Open reads either.
@@ -602,7 +622,7 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 
 func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 	ids := map[string]bool{}
-	return w.eachItem(n, "claims", "claims", []string{"id", "statement", "source", "check", "expect", "because"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
+	return w.eachItem(n, "claims", "claims", []string{"id", "statement", "source", "check", "expect", "because", "attribution"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
 		var err error
 		if f["id"] == nil || f["check"] == nil {
 			return w.errf(item, "%s: a claim needs an id and a check", what)
@@ -639,9 +659,47 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 		if cl.Expect == "" && cl.Because != "" {
 			return w.errf(f["because"], "%s: because: explains an expectation; add expect: fail or expect: inconclusive, or remove it", what)
 		}
+		if a := f["attribution"]; a != nil {
+			if err := w.attribution(a, what+".attribution", &cl); err != nil {
+				return err
+			}
+		}
 		c.Claims = append(c.Claims, cl)
 		return nil
 	})
+}
+
+// attribution reads a claim's attribution: {kind: KIND, evidence: TEXT}.
+// The evidence is required and must quote at least one reference (a
+// {metric:NAME} for kind data): an attribution states what was measured
+// or which reading was run, never a bare assertion. Package claims checks
+// the references themselves (claims.Check).
+func (w *walker) attribution(n *yaml.Node, what string, cl *Claim) error {
+	f, _, err := w.fields(n, what, "kind", "evidence")
+	if err != nil {
+		return err
+	}
+	if f["kind"] == nil || f["evidence"] == nil {
+		return w.errf(n, "%s: needs kind (%s) and evidence", what, strings.Join(Attributions, ", "))
+	}
+	if cl.Attribution, err = w.str(f["kind"], what+".kind"); err != nil {
+		return err
+	}
+	if !contains(Attributions, cl.Attribution) {
+		return w.errf(f["kind"], "%s.kind: %q: want one of %s", what, cl.Attribution, strings.Join(Attributions, ", "))
+	}
+	if cl.AttributionEvidence, err = w.str(f["evidence"], what+".evidence"); err != nil {
+		return err
+	}
+	ev := cl.AttributionEvidence
+	switch {
+	case !strings.Contains(ev, "{"):
+		return w.errf(f["evidence"], "%s.evidence: quotes no reference: say what was measured through {evidence}, {metric:NAME} or a config path", what)
+	case cl.Attribution == "data" && !strings.Contains(ev, "{metric:"):
+		return w.errf(f["evidence"], "%s.evidence: a data attribution quotes the measured property of the data as {metric:NAME}", what)
+	}
+	cl.AttributionLine = n.Line
+	return nil
 }
 
 // eachItem reads n, the list name (of want, for the error when it is

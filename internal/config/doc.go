@@ -88,6 +88,18 @@
 //	    because: string, required with expect — the evidence, quoting
 //	            numbers and setup only through references ({evidence},
 //	            {dataset.subsets}, {metric:NAME}; package claims, Expand)
+//	    attribution: mapping — whose failure a verdict other than PASS is
+//	            (required on a base claim that fails or is inconclusive,
+//	            and on a PASS that a documented reading flips); recorded
+//	            in claims.json (attribution, attribution_evidence)
+//	      kind: paper | data | reading | test (Attributions: the paper's
+//	            own claim fails on a faithful protocol; a measured property
+//	            of our stand-in data breaks its premise; another documented
+//	            reading changes the verdict; our test cannot discriminate
+//	            or adds a quantifier the paper does not state)
+//	      evidence: string, required — why, with references as because:
+//	            has, at least one; kind data quotes its diagnostic as
+//	            {metric:NAME}, kind reading names the reading's config
 //
 // # Collections
 //

@@ -40,6 +40,23 @@ func checkNames(c *config.Config, names MetricNames, cells []*Cell) error {
 			name, _ := cl.Check.Values["metric"].(string)
 			return withHint(err, metricHint(name, valid))
 		}
+		if known == nil {
+			continue
+		}
+		// A {metric:NAME} of a because: or attribution text the kind
+		// cannot record would leave the text stating what was not
+		// measured.
+		for _, t := range []struct {
+			key, text string
+			line      int
+		}{{"because", cl.Because, cl.Line}, {"attribution", cl.AttributionEvidence, cl.AttributionLine}} {
+			refs, _ := claims.References(t.text) // claims.Check reports a malformed one
+			for _, ref := range refs {
+				if m, ok := strings.CutPrefix(ref, "metric:"); ok && !known(m) {
+					return c.Errorf(t.line, "claim %s: %s: {metric:%s} is not a metric this experiment records%s", cl.ID, t.key, m, metricHint(m, valid))
+				}
+			}
+		}
 	}
 	for i, ref := range c.Reference {
 		if err := g.CheckSelector(ref.Cell); err != nil {

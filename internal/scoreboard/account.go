@@ -21,8 +21,10 @@ type Account struct {
 	Aggregate   []string
 	Reading     string
 	NotTestable string
-	// Category is an aggregate's category (see combineCategories).
-	Category Category
+	// Category is an aggregate's category (see combineCategories), and
+	// Attribution whose failure it is (combineAttributions).
+	Category    Category
+	Attribution string
 }
 
 // RowRef names one base row testing a paper claim.
@@ -31,6 +33,8 @@ type RowRef struct {
 	Category   Category
 	Verdict    string
 	Basis      string
+	// Attribution is the row's: whose failure its verdict is.
+	Attribution string
 }
 
 // Status is "tested", "aggregate", "not testable here" or "not
@@ -92,7 +96,7 @@ func account(p *Paper, in Inputs) error {
 			if !known[r.Paper] {
 				return fmt.Errorf("scoreboard: %s: claim %s cites %s, which is not a claim of paper %s", t.Base.Name, r.ID, r.Paper, p.ID)
 			}
-			rows[r.Paper] = append(rows[r.Paper], RowRef{Table: t.Base.Name, Row: r.ID, Category: r.Category, Verdict: r.Base.Verdict, Basis: r.Base.Basis})
+			rows[r.Paper] = append(rows[r.Paper], RowRef{Table: t.Base.Name, Row: r.ID, Category: r.Category, Verdict: r.Base.Verdict, Basis: r.Base.Basis, Attribution: r.Attribution})
 		}
 	}
 	decl := map[string]config.Account{}
@@ -120,13 +124,17 @@ func account(p *Paper, in Inputs) error {
 		switch a.Status() {
 		case "aggregate":
 			var cats []Category
+			var parts []RowRef
 			for _, c := range a.Aggregate {
 				for _, r := range rows[c] {
 					cats = append(cats, r.Category)
+					parts = append(parts, r)
 				}
 			}
 			a.Category = combineCategories(cats)
+			a.Attribution = combineAttributions(a.Category, parts)
 			p.Totals[a.Category]++
+			p.Split.count(a.Category, a.Attribution)
 		case "not testable here":
 			p.Totals[NotTestable]++
 		case "not accounted for":
@@ -157,6 +165,32 @@ func combineCategories(cs []Category) Category {
 		}
 	}
 	return AsStated
+}
+
+// combineAttributions is whose failure an aggregate of category c is,
+// from its rows of that category: the paper's if any of them fails as the
+// paper states it (the aggregate then does too), else the one attribution
+// they share, else none (mixed or unattributed).
+func combineAttributions(c Category, rows []RowRef) string {
+	var kinds []string
+	for _, r := range rows {
+		if r.Category != c {
+			continue
+		}
+		if r.Attribution == "paper" {
+			return "paper"
+		}
+		kinds = append(kinds, r.Attribution)
+	}
+	if len(kinds) == 0 {
+		return ""
+	}
+	for _, k := range kinds[1:] {
+		if k != kinds[0] {
+			return ""
+		}
+	}
+	return kinds[0]
 }
 
 // Bases counts the base rows' verdicts by their basis: Decided by an

@@ -67,8 +67,9 @@ func TestAccount(t *testing.T) {
 	if p.Accounts[5].Category != NotRun {
 		t.Errorf("c6 aggregate: %v, want not run (m's c1)", p.Accounts[5].Category)
 	}
-	// The board's 5 rows plus the aggregate and the claim not testable.
-	wantTotals := Totals{AsStated: 1, OtherReading: 1, Inconclusive: 1, NotEvaluated: 1, NotTestable: 1, NotRun: 2}
+	// The board's 8 counted rows (s's figure-shape row is not a paper
+	// claim) plus the aggregate and the claim not testable.
+	wantTotals := Totals{AsStated: 1, OtherReading: 1, NotReproduced: 2, Inconclusive: 2, NotEvaluated: 1, NotTestable: 1, NotRun: 2}
 	if b.Totals != wantTotals {
 		t.Errorf("totals %v, want %v", b.Totals, wantTotals)
 	}
@@ -149,5 +150,25 @@ func TestBecauseFilled(t *testing.T) {
 	}
 	if got := expectText(rows[2]); got != "INCONCLUSIVE — [-0.5, 1.25]" {
 		t.Errorf("c3 expected %q", got)
+	}
+}
+
+// TestCombineAttributions: an aggregate fails as the paper states it if
+// any of its rows of its category does; otherwise it takes the one
+// attribution its rows share, or none when they differ.
+func TestCombineAttributions(t *testing.T) {
+	r := func(c Category, a string) RowRef { return RowRef{Category: c, Attribution: a} }
+	for _, tc := range []struct {
+		rows []RowRef
+		want string
+	}{
+		{[]RowRef{r(NotReproduced, "data"), r(NotReproduced, "paper"), r(AsStated, "")}, "paper"},
+		{[]RowRef{r(NotReproduced, "reading"), r(NotReproduced, "reading"), r(Inconclusive, "paper")}, "reading"},
+		{[]RowRef{r(NotReproduced, "reading"), r(NotReproduced, "test")}, ""},
+		{[]RowRef{r(AsStated, "")}, ""},
+	} {
+		if got := combineAttributions(NotReproduced, tc.rows); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.rows, got, tc.want)
+		}
 	}
 }

@@ -96,6 +96,10 @@ type Cell struct {
 	// no interval"); Evidence its evidence, which the because: text's
 	// references are filled from.
 	Basis, Evidence string
+	// Attribution and AttributionEvidence are claims.json's: whose
+	// failure a verdict other than PASS is (paper, data, reading, test)
+	// and why.
+	Attribution, AttributionEvidence string
 }
 
 // Column is one config of a base's table: the base itself or a variant.
@@ -127,6 +131,19 @@ type Row struct {
 	Base     Cell
 	Variants []Cell // one per Table.Variants
 	Category Category
+	// Counted is false for a row that traces to no paper claim (Paper
+	// is ""): it is shown, and listed among Board.Beyond, never counted.
+	Counted bool
+	// Attribution is the base's: whose failure a verdict other than PASS
+	// is ("" when claims.json records none).
+	Attribution string
+}
+
+// Beyond is a checked row that traces to no claim of the paper: a base
+// row whose source cites a figure or an ambiguity rather than a claim, or
+// a diagnostic variant's own check. It is shown and never counted.
+type Beyond struct {
+	Config, ID, Statement, Source, Verdict string
 }
 
 // Table is a base config with its variants' columns and a row per claim.
@@ -135,6 +152,12 @@ type Table struct {
 	Variants []Column
 	Rows     []Row
 	Totals   Totals
+	// Split counts the rows not reproduced and inconclusive by whose
+	// failure they are.
+	Split Split
+	// Beyond lists the checks of the diagnostic variants that the base
+	// does not state (never counted).
+	Beyond []Beyond
 }
 
 // Paper is one paper's tables.
@@ -142,6 +165,7 @@ type Paper struct {
 	ID, Title string
 	Tables    []Table
 	Totals    Totals
+	Split     Split
 	// Accounts holds one entry per claim of the paper's paper-values file
 	// (none when it was not read), and Unaccounted the ids of those that
 	// no base config tests and no accounting file declares (account.go).
@@ -152,9 +176,13 @@ type Paper struct {
 // Board is the whole scoreboard.
 type Board struct {
 	// Root is the results root as given.
-	Root    string
-	Papers  []Paper
-	Totals  Totals
+	Root   string
+	Papers []Paper
+	Totals Totals
+	Split  Split
+	// Beyond lists every checked row that traces to no paper claim (base
+	// rows without one, diagnostic variants' own checks), never counted.
+	Beyond  []Beyond
 	Configs int
 	// Basis counts the base rows' verdicts by their basis (see Bases).
 	Basis Bases
@@ -234,6 +262,7 @@ func BuildWith(cfgs []*config.Config, root string, in Inputs) (*Board, error) {
 		}
 		p.Tables = append(p.Tables, t)
 		p.Totals.add(t.Totals)
+		p.Split.add(t.Split)
 	}
 	if err := bd.addPapers(papers, in); err != nil {
 		return nil, err
@@ -241,6 +270,10 @@ func BuildWith(cfgs []*config.Config, root string, in Inputs) (*Board, error) {
 	if err := bd.unknownFolders(); err != nil {
 		return nil, err
 	}
+	sort.Slice(bd.b.Beyond, func(i, j int) bool {
+		a, c := bd.b.Beyond[i], bd.b.Beyond[j]
+		return a.Config < c.Config || a.Config == c.Config && a.ID < c.ID
+	})
 	return bd.b, nil
 }
 
@@ -331,8 +364,11 @@ func (bd *builder) variants(cfgs []*config.Config) (map[string][]*config.Config,
 			ids[cl.ID] = true
 		}
 		for _, cl := range c.Claims {
-			if !ids[cl.ID] {
-				return nil, fmt.Errorf("scoreboard: %s:%d: claim %q is not a claim of its base %s: a reading keeps the base's claim ids", c.File, cl.Line, cl.ID, base.File)
+			// A diagnostic probes our data and may state checks of its
+			// own (listed apart, never counted); a reading judges the
+			// base's claims.
+			if !ids[cl.ID] && !c.Diagnostic {
+				return nil, fmt.Errorf("scoreboard: %s:%d: claim %q is not a claim of its base %s: a reading keeps the base's claim ids (a diagnostic variant may state checks of its own)", c.File, cl.Line, cl.ID, base.File)
 			}
 		}
 		variants[base.Name] = append(variants[base.Name], c)
@@ -366,9 +402,26 @@ func (bd *builder) table(base *config.Config, vs []*config.Config) Table {
 			vclaims[i][cl.ID] = true
 		}
 	}
+	baseIDs := map[string]bool{}
+	for _, cl := range base.Claims {
+		baseIDs[cl.ID] = true
+	}
+	for i, v := range vs {
+		for _, cl := range v.Claims {
+			if baseIDs[cl.ID] {
+				continue
+			}
+			c := cell(bd.results[v.Name], bd.run[v.Name], cl.ID, vclaims[i][cl.ID])
+			b := Beyond{Config: v.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(c)}
+			t.Beyond = append(t.Beyond, b)
+			bd.b.Beyond = append(bd.b.Beyond, b)
+		}
+	}
 	for _, cl := range base.Claims {
 		r := Row{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expect: cl.Expect, Paper: paperClaim(cl)}
+		r.Counted = r.Paper != ""
 		r.Base = cell(bd.results[base.Name], bd.run[base.Name], cl.ID, true)
+		r.Attribution = r.Base.Attribution
 		r.Because = because(cl, base, r.Base, filepath.Join(bd.root, base.Name))
 		bd.b.Basis.add(base.Name, cl.ID, r.Base)
 		passElsewhere := false
@@ -380,8 +433,13 @@ func (bd *builder) table(base *config.Config, vs []*config.Config) Table {
 			}
 		}
 		r.Category = categorise(r.Base, passElsewhere)
-		t.Totals[r.Category]++
 		t.Rows = append(t.Rows, r)
+		if !r.Counted {
+			bd.b.Beyond = append(bd.b.Beyond, Beyond{Config: base.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(r.Base)})
+			continue
+		}
+		t.Totals[r.Category]++
+		t.Split.count(r.Category, r.Attribution)
 	}
 	return t
 }
@@ -407,6 +465,7 @@ func (bd *builder) addPapers(papers map[string]*Paper, in Inputs) error {
 		sort.Slice(p.Tables, func(i, j int) bool { return p.Tables[i].Base.Name < p.Tables[j].Base.Name })
 		bd.b.Papers = append(bd.b.Papers, *p)
 		bd.b.Totals.add(p.Totals)
+		bd.b.Split.add(p.Split)
 	}
 	return nil
 }
@@ -428,6 +487,17 @@ func (bd *builder) unknownFolders() error {
 	}
 	slices.Sort(bd.b.Unknown)
 	return nil
+}
+
+// verdictOrNotRun is a cell's verdict, or "not run".
+func verdictOrNotRun(c Cell) string {
+	if !c.Run {
+		return "not run"
+	}
+	if c.Verdict == "" {
+		return NotEvaluatedV
+	}
+	return c.Verdict
 }
 
 // categorise applies the package's definitions to a claim's base cell and
@@ -510,7 +580,8 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 		if _, dup := cells[r.ID]; dup {
 			return nil, false, fmt.Errorf("scoreboard: %s: claim %q appears twice", path, r.ID)
 		}
-		c := Cell{Verdict: v, Point: r.PointVerdict, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence}
+		c := Cell{Verdict: v, Point: r.PointVerdict, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence,
+			Attribution: r.Attribution, AttributionEvidence: r.AttributionEvidence}
 		if r.CILo != nil && r.CIHi != nil {
 			c.HasCI, c.CILo, c.CIHi = true, *r.CILo, *r.CIHi
 			if r.CILevel != nil {

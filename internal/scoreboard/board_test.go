@@ -36,8 +36,24 @@ func fixture(t *testing.T) (configs, root string) {
 	write(filepath.Join(configs, "b.yaml"), head("Base table", "")+claim("c1")+claim("c2")+claim("c3")+
 		claim("c4")+"    expect: fail\n    because: \"measured FAIL in issue 9\"\n")
 	write(filepath.Join(configs, "b-r.yaml"), head("Base table, other reading", "variant_of: b.yaml\nreading: the other reading\n")+claim("c1")+claim("c2")+claim("c3"))
-	write(filepath.Join(configs, "b-d.yaml"), head("Base table, diagnostic", "variant_of: b.yaml\ndiagnostic: true\n")+claim("c1")+claim("c2")+claim("c3"))
+	write(filepath.Join(configs, "b-d.yaml"), head("Base table, diagnostic", "variant_of: b.yaml\ndiagnostic: true\n")+claim("c1")+claim("c2")+claim("c3")+
+		"  - id: scan\n    statement: \"A diagnostic's own check\"\n    source: \"pv.yaml#ambiguities/a1\"\n    check: {type: value, metric: m, op: \"<\", value: 1}\n")
 	write(filepath.Join(configs, "m.yaml"), head("Missing table", "")+claim("c1"))
+	// Base s (its rows test paper claims c3 and c4): s1 fails as the
+	// paper states it, s2 fails on our data, s3 is inconclusive with no
+	// attribution, shape checks a figure's shape (no paper claim: shown,
+	// never counted).
+	cites := func(id, c string) string {
+		return "  - id: " + id + "\n    statement: \"Row " + id + "\"\n    source: \"pv.yaml#claims/" + c + "\"\n    check: {type: value, metric: m, op: \"<\", value: 1}\n"
+	}
+	write(filepath.Join(configs, "s.yaml"), head("Split table", "")+cites("s1", "c3")+cites("s2", "c4")+cites("s3", "c3")+
+		"  - id: shape\n    statement: \"Not a paper claim: the figure's shape\"\n    source: \"pv.yaml#figures/figure2\"\n    check: {type: value, metric: m, op: \"<\", value: 1}\n")
+	write(filepath.Join(root, "s", "claims.json"), `[
+ {"id": "s1", "verdict": "FAIL", "attribution": "paper", "attribution_evidence": "the stated protocol fails"},
+ {"id": "s2", "verdict": "FAIL", "attribution": "data", "attribution_evidence": "same-subject edges 0.12"},
+ {"id": "s3", "verdict": "INCONCLUSIVE"},
+ {"id": "shape", "verdict": "FAIL"}
+]`)
 	write(filepath.Join(configs, "pv", "p.yaml"), "citation:\n  title: The Paper\n")
 	// Base: c1 PASS; c2 FAIL (passes under the reading); c3 INCONCLUSIVE
 	// with an interval (passes only under the diagnostic); c4 absent
@@ -49,7 +65,7 @@ func fixture(t *testing.T) (configs, root string) {
  {"id": "old", "status": "PASS"}
 ]`)
 	write(filepath.Join(root, "b-r", "claims.json"), `[{"id": "c1", "status": "FAIL"}, {"id": "c2", "verdict": "PASS"}, {"id": "c3", "status": "FAIL"}]`)
-	write(filepath.Join(root, "b-d", "claims.json"), `[{"id": "c1", "status": "PASS"}, {"id": "c2", "status": "PASS"}, {"id": "c3", "status": "PASS"}]`)
+	write(filepath.Join(root, "b-d", "claims.json"), `[{"id": "c1", "status": "PASS"}, {"id": "c2", "status": "PASS"}, {"id": "c3", "status": "PASS"}, {"id": "scan", "status": "FAIL"}]`)
 	write(filepath.Join(root, "stray", "claims.json"), `[]`)
 	return configs, root
 }
@@ -63,11 +79,26 @@ func TestTotals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Totals{AsStated: 1, OtherReading: 1, NotReproduced: 0, Inconclusive: 1, NotEvaluated: 1, NotRun: 1}
+	want := Totals{AsStated: 1, OtherReading: 1, NotReproduced: 2, Inconclusive: 2, NotEvaluated: 1, NotRun: 1}
 	if b.Totals != want {
 		t.Errorf("totals %v, want %v", b.Totals, want)
 	}
-	if len(b.Papers) != 1 || b.Papers[0].Title != "The Paper" || len(b.Papers[0].Tables) != 2 {
+	// Whose failure: s's s1 (paper) and s2 (data) not reproduced; b's c3
+	// and s's s3 inconclusive, not attributed. The figure's shape and the
+	// diagnostic's own check are listed apart and never counted.
+	var split Split
+	split[0][AttrPaper], split[0][AttrData], split[1][AttrNone] = 1, 1, 2
+	if b.Split != split {
+		t.Errorf("split %v, want %v", b.Split, split)
+	}
+	var beyond []string
+	for _, r := range b.Beyond {
+		beyond = append(beyond, r.Config+"#"+r.ID+" "+r.Verdict)
+	}
+	if got := strings.Join(beyond, ", "); got != "b-d#scan FAIL, s#shape FAIL" {
+		t.Errorf("beyond the paper's claims: %s", got)
+	}
+	if len(b.Papers) != 1 || b.Papers[0].Title != "The Paper" || len(b.Papers[0].Tables) != 3 {
 		t.Fatalf("papers %+v", b.Papers)
 	}
 	if got := strings.Join(b.NotRun, ","); got != "m" {

@@ -24,6 +24,22 @@
 //     configs/accounting/<paper>.yaml; counted once per paper claim;
 //   - not run: the base config has no folder in the results root.
 //
+// # Whose failure
+//
+// A claim not reproduced, or inconclusive, carries in claims.json whose
+// failure it is (attribution: paper, data, reading or test; see
+// config.Attributions) and why. The board counts them by attribution
+// (Split) in the totals, per paper and per table, and the page leads with
+// that split: "fails as the paper states it" (paper) apart from "fails
+// here: our data / our reading / our test", so that the scoreboard never
+// blames a paper for our choice. A claim with no attribution is counted
+// as not attributed.
+//
+// A base row whose source cites no claim of the paper (a figure's shape,
+// an ambiguity's scan) and a diagnostic variant's own checks (a
+// diagnostic may state claims its base lacks; a reading may not) are
+// shown and listed apart (Board.Beyond), never counted.
+//
 // # Accounting
 //
 // Every claim of a paper's paper-values file (../shared/paper-values/

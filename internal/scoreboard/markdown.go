@@ -135,6 +135,7 @@ func (b *Board) Markdown(o Options) []byte {
 	md := mdWriter{&w}
 	b.markdownHeader(md, o)
 	b.markdownTotals(md)
+	b.markdownBeyond(md)
 	b.markdownBases(&w)
 	b.setsMarkdown(&w)
 	for _, pp := range b.Papers {
@@ -169,6 +170,7 @@ func (b *Board) markdownHeader(md mdWriter, o Options) {
 		"reading of the paper (the configs whose `variant_of` leads to the base; docs/readings.md), with the interval "+
 		"where the claim has one; each verdict links to its config's claims.json.",
 		o.Command, filepath.ToSlash(b.Root), filepath.ToSlash(o.ConfigsDir))
+	b.markdownSplit(md)
 	md.p("## Categories\n\n")
 	md.p("Each claim of a base config falls in exactly one category (its short name in the tables in brackets):\n\n")
 	for c := Category(0); c < nCategories; c++ {
@@ -218,6 +220,63 @@ func (b *Board) markdownTotals(md mdWriter) {
 	md.p("\n")
 }
 
+// markdownSplit writes what the page leads with: the claims not
+// reproduced and inconclusive, by whose failure they are, so that a
+// reader does not take a failure of our data, reading or test for the
+// paper's.
+func (b *Board) markdownSplit(md mdWriter) {
+	md.p("## Whose failure\n\n")
+	md.para("A claim not reproduced is not by itself a verdict on the paper. Each claim that is not reproduced or is " +
+		"inconclusive under the stated protocol says whose failure it is (its config's `attribution`, recorded in claims.json " +
+		"with its evidence): **fails as the paper states it** (paper: the faithful protocol, on the paper's data or a stand-in " +
+		"with no known property that breaks the claim's premise, still fails), or **fails here** through **our data** (a " +
+		"named, measured property of our stand-in breaks the premise), **our reading** (another documented reading of an " +
+		"ambiguity changes the verdict) or **our test** (our check cannot discriminate on this run, or adds a quantifier the " +
+		"paper's sentence does not have).")
+	for i, what := range []string{"not reproduced", "inconclusive"} {
+		names := attrNames
+		if i == 1 {
+			// An inconclusive claim has not failed: its columns name
+			// whose the undecided verdict is.
+			names = attrShort
+		}
+		md.p("| paper | %s |", what)
+		for _, n := range names {
+			md.p(" %s |", n)
+		}
+		md.p("\n|---|---:|%s\n", strings.Repeat("---:|", nAttr))
+		row := func(name string, s [nAttr]int, f string) {
+			n := 0
+			for _, v := range s {
+				n += v
+			}
+			md.p("| %s | "+f+" |", name, n)
+			for _, v := range s {
+				md.p(" "+f+" |", v)
+			}
+			md.p("\n")
+		}
+		for _, pp := range b.Papers {
+			row(mdEsc(pp.ID), pp.Split[i], "%d")
+		}
+		row("**all**", b.Split[i], "**%d**")
+		md.p("\n")
+	}
+}
+
+// markdownBeyond lists the checked rows that trace to no paper claim.
+func (b *Board) markdownBeyond(md mdWriter) {
+	if len(b.Beyond) == 0 {
+		return
+	}
+	md.p("\n## Checks beyond the paper's claims\n\n")
+	md.para("These rows check a figure's shape, an ambiguity's scan or a diagnostic's own question; they trace to no claim "+
+		"of the paper, so they are shown in their tables and never counted above (%d):", len(b.Beyond))
+	for _, r := range b.Beyond {
+		md.item("- ", fmt.Sprintf("`%s#%s` %s (source %s): %s", r.Config, r.ID, r.Verdict, mdEsc(r.Source), mdEsc(strings.Join(strings.Fields(r.Statement), " "))))
+	}
+}
+
 // markdown writes a paper's section: its totals, how its intervals are
 // built, how its claims are accounted for, and a table per base config.
 func (pp *Paper) markdown(md mdWriter, o Options) {
@@ -226,7 +285,7 @@ func (pp *Paper) markdown(md mdWriter, o Options) {
 		title = pp.ID
 	}
 	md.p("\n## %s (`%s`)\n\n", mdEsc(title), pp.ID)
-	md.para("%s.", totalsLine(pp.Totals))
+	md.para("%s. By whose failure: %s.", totalsLine(pp.Totals), pp.Split.line())
 	methods := paperMethods(*pp)
 	if len(methods) > 0 {
 		md.item("", intervalsText(methods))
@@ -291,7 +350,15 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 		md.item(fmt.Sprintf("%d. ", i+1), claimNote(r)+moved[i])
 	}
 	md.p("\n")
-	md.item("", totalsLine(t.Totals)+".")
+	md.item("", totalsLine(t.Totals)+". By whose failure: "+t.Split.line()+".")
+	if len(t.Beyond) > 0 {
+		md.p("\n")
+		md.item("", "Checks of the diagnostic variants beyond the base's claims, shown and never counted:")
+		md.p("\n")
+		for _, b := range t.Beyond {
+			md.item("- ", fmt.Sprintf("`%s#%s` %s: %s", b.Config, b.ID, b.Verdict, mdEsc(strings.Join(strings.Fields(b.Statement), " "))))
+		}
+	}
 }
 
 // variantItem is a reading or diagnostic variant's list item.
@@ -316,6 +383,16 @@ func claimNote(r Row) string {
 	s := fmt.Sprintf("`%s`: %s", r.ID, mdEsc(strings.Join(strings.Fields(r.Statement), " ")))
 	if r.Expect != "" {
 		s += fmt.Sprintf(" Expected %s: %s", strings.ToUpper(r.Expect), mdEsc(strings.Join(strings.Fields(r.Because), " ")))
+	}
+	if c := r.Base; c.Attribution != "" {
+		if !strings.HasSuffix(s, ".") {
+			s += "."
+		}
+		lead := "Whose failure"
+		if c.Verdict == Pass {
+			lead = "Passes by" // a PASS that a documented reading flips
+		}
+		s += fmt.Sprintf(" %s (%s): %s", lead, attrShort[attrIndex(c.Attribution)], mdEsc(strings.Join(strings.Fields(c.AttributionEvidence), " ")))
 	}
 	var extra []string
 	if c := r.Base; c.Run && c.Present {
@@ -394,7 +471,7 @@ func mdRow(i int, r Row, t Table, o Options, methods []string, withCI bool) stri
 	for j, v := range t.Variants {
 		fmt.Fprintf(&b, " %s |", mdCell(r.Variants[j], v, o, methods, false, withCI))
 	}
-	fmt.Fprintf(&b, " %s |", shortCategory[r.Category])
+	fmt.Fprintf(&b, " %s |", categoryText(r))
 	return b.String()
 }
 
@@ -515,6 +592,10 @@ func (b *Board) Text() string {
 		fmt.Fprintf(&w, "%s: %s\n", p.ID, totalsLine(p.Totals))
 	}
 	fmt.Fprintf(&w, "all: %s\n", totalsLine(b.Totals))
+	fmt.Fprintf(&w, "by whose failure: %s\n", b.Split.line())
+	if len(b.Beyond) > 0 {
+		fmt.Fprintf(&w, "rows beyond the paper's claims, not counted: %d\n", len(b.Beyond))
+	}
 	bs := b.Basis
 	fmt.Fprintf(&w, "base rows: %d decided by an interval, %d inconclusive intervals, %d point verdicts, %d not judged (of %d)\n", bs.Decided, bs.Inconclusive, bs.Point, bs.NotJudged, bs.Rows())
 	for _, p := range b.Papers {
