@@ -96,6 +96,13 @@ type Cell struct {
 	// no interval"); Evidence its evidence, which the because: text's
 	// references are filled from.
 	Basis, Evidence string
+	// CannotDiscriminate is claims.json's cannot_discriminate: why the
+	// check could not tell its two sides apart (the verdict is then
+	// INCONCLUSIVE whatever its basis).
+	CannotDiscriminate string
+	// Detectable is claims.json's detectable (an INCONCLUSIVE interval's
+	// smallest decidable departure), for a because: text's {detectable}.
+	Detectable *float64
 }
 
 // Column is one config of a base's table: the base itself or a variant.
@@ -510,7 +517,7 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 		if _, dup := cells[r.ID]; dup {
 			return nil, false, fmt.Errorf("scoreboard: %s: claim %q appears twice", path, r.ID)
 		}
-		c := Cell{Verdict: v, Point: r.PointVerdict, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence}
+		c := Cell{Verdict: v, Point: r.PointVerdict, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence, CannotDiscriminate: r.CannotDiscriminate, Detectable: r.Detectable}
 		if r.CILo != nil && r.CIHi != nil {
 			c.HasCI, c.CILo, c.CIHi = true, *r.CILo, *r.CIHi
 			if r.CILevel != nil {
