@@ -30,7 +30,7 @@ type control struct {
 // meanTRecs are 3 cells q = 10, 20, 30 of a metric acc declared a mean
 // over 5 splits (ItemStat.MeanT), with the options that declare it.
 // Split by split, q=30 − q=10 is 1, 2, 3, 2, 2 (mean 2, s = √0.5); q=20 −
-// q=10 is 0.5, −1, 1, 1, −1 (mean 0.1, s ≈ 0.96, t half-width ≈ 1.2).
+// q=10 is 0.5, −1, 1, 1, −1 (mean 0.1, s ≈ 1.02, t half-width ≈ 1.27).
 func meanTRecs() ([]report.Record, claims.Options) {
 	mk := func(x float64, acc []float64) report.Record {
 		r := rec(map[string]any{"q": x}, map[string]float64{"acc": metrics.Mean(acc)})
@@ -114,8 +114,9 @@ func TestControls(t *testing.T) {
 	flat := trendRecs(xs, func(x float64) float64 { return math.Min(x, 3) })
 	rnd := rand.New(rand.NewPCG(36, 2))
 	// splitRec: 5 splits, per-split noise 0.5: the t half-width of one
-	// gain is t_{4,0.975}·0.5/√5 ≈ 0.62. A gain of 2 is far above it;
-	// a gain of 0 is at the threshold.
+	// gain is about t_{4,0.975}·0.5/√5 ≈ 0.62 (0.49 in the draw here). A
+	// gain of 2 is far above it; a gain of 0, judged against its own
+	// estimate, is at the threshold.
 	gain2 := []report.Record{splitRec(rnd, 5, 2)}
 	gain0 := []report.Record{splitRec(rnd, 5, 0)}
 	gain0Mean := gain0[0].Metrics["gain_a"]
@@ -134,80 +135,80 @@ func TestControls(t *testing.T) {
 	}
 	for _, tc := range []control{
 		// Trend, point verdicts (no per-item scores).
-		{"trend/spearman/point/pos", "{type: trend, metric: m, along: c, direction: increasing}", series("c", c3, []float64{1, 2, 3}, nil), point, claims.Pass, false}, // ρ = 1 ≥ 0.8
-		{"trend/spearman/point/neg", "{type: trend, metric: m, along: c, direction: increasing}", series("c", c3, []float64{3, 2, 1}, nil), point, claims.Fail, false}, // ρ = −1
-		{"trend/spearman/point/at", "{type: trend, metric: m, along: c, direction: increasing}", series("c", c4, up4, nil), point, claims.Pass, false},                 // ρ = 0.8 = min_rho: the point test is inclusive
-		{"trend/endpoints/point/pos", "{type: trend, metric: m, along: c, direction: increasing, test: endpoints}", series("c", c3, []float64{1, 0, 3}, nil), point, claims.Pass, false},
-		{"trend/endpoints/point/neg", "{type: trend, metric: m, along: c, direction: increasing, test: endpoints}", series("c", c3, []float64{3, 4, 1}, nil), point, claims.Fail, false},
+		{"trend/spearman/point/pos", "{type: trend, metric: m, along: c, direction: increasing}", series("c", c3, []float64{1, 2, 3}, nil), point, claims.Pass, false},                          // ρ = 1 ≥ 0.8
+		{"trend/spearman/point/neg", "{type: trend, metric: m, along: c, direction: increasing}", series("c", c3, []float64{3, 2, 1}, nil), point, claims.Fail, false},                          // ρ = −1
+		{"trend/spearman/point/at", "{type: trend, metric: m, along: c, direction: increasing}", series("c", c4, up4, nil), point, claims.Pass, false},                                          // ρ = 0.8 = min_rho: the point test is inclusive
+		{"trend/endpoints/point/pos", "{type: trend, metric: m, along: c, direction: increasing, test: endpoints}", series("c", c3, []float64{1, 0, 3}, nil), point, claims.Pass, false},        // 3 > 1
+		{"trend/endpoints/point/neg", "{type: trend, metric: m, along: c, direction: increasing, test: endpoints}", series("c", c3, []float64{3, 4, 1}, nil), point, claims.Fail, false},        // 1 < 3
 		{"trend/endpoints/point/at", "{type: trend, metric: m, along: c, direction: increasing, test: endpoints}", series("c", c3, []float64{2, 5, 2}, nil), point, claims.Inconclusive, false}, // first = last: cannot discriminate
 		{"trend/monotone/point/pos", "{type: trend, metric: m, along: c, direction: increasing, test: monotone}", series("c", c3, []float64{1, 1, 3}, nil), point, claims.Pass, false},          // a flat step is allowed
-		{"trend/monotone/point/neg", "{type: trend, metric: m, along: c, direction: increasing, test: monotone}", series("c", c3, []float64{1, 3, 2}, nil), point, claims.Fail, false},
-		{"trend/monotone/point/at", "{type: trend, metric: m, along: c, direction: increasing, test: monotone}", series("c", c3, []float64{2, 2, 2}, nil), point, claims.Inconclusive, false}, // a flat series: cannot discriminate
+		{"trend/monotone/point/neg", "{type: trend, metric: m, along: c, direction: increasing, test: monotone}", series("c", c3, []float64{1, 3, 2}, nil), point, claims.Fail, false},          // 3 → 2 falls
+		{"trend/monotone/point/at", "{type: trend, metric: m, along: c, direction: increasing, test: monotone}", series("c", c3, []float64{2, 2, 2}, nil), point, claims.Inconclusive, false},   // a flat series: cannot discriminate
 
 		// Trend, bootstrap over the items the cells share.
-		{"trend/endpoints/bca/pos", trend("endpoints", "increasing"), up, items, claims.Pass, true},
-		{"trend/endpoints/bca/neg", trend("endpoints", "decreasing"), up, items, claims.Fail, true},
+		{"trend/endpoints/bca/pos", trend("endpoints", "increasing"), up, items, claims.Pass, true}, // last − first = 3 ± 0.1
+		{"trend/endpoints/bca/neg", trend("endpoints", "decreasing"), up, items, claims.Fail, true}, // the same rise against a claimed fall
 		{"trend/endpoints/bca/at", trend("endpoints", "increasing"), weak, items, claims.Inconclusive, true},
-		{"trend/monotone/bca/pos", trend("monotone", "increasing"), up, items, claims.Pass, true},
-		{"trend/monotone/bca/neg", trend("monotone", "decreasing"), up, items, claims.Fail, true},
+		{"trend/monotone/bca/pos", trend("monotone", "increasing"), up, items, claims.Pass, true},          // each step 1 ± 0.1
+		{"trend/monotone/bca/neg", trend("monotone", "decreasing"), up, items, claims.Fail, true},          // every step the wrong way
 		{"trend/monotone/bca/at", trend("monotone", "increasing"), flat, items, claims.Inconclusive, true}, // the last step is 0 ± wobble
-		{"trend/spearman/bca/pos", trend("spearman", "increasing"), up, items, claims.Pass, true},
-		{"trend/spearman/bca/neg", trend("spearman", "decreasing"), up, items, claims.Fail, true},
+		{"trend/spearman/bca/pos", trend("spearman", "increasing"), up, items, claims.Pass, true},          // ρ = 1 on every resample
+		{"trend/spearman/bca/neg", trend("spearman", "decreasing"), up, items, claims.Fail, true},          // sign·ρ = −1 < 0.8
 		{"trend/spearman/bca/at", trend("spearman", "increasing"), at8, items, claims.Inconclusive, true},
 		// Trend over few splits: Student's t of the endpoints' difference.
 		{"trend/endpoints/t/pos", "{type: trend, metric: acc, along: q, direction: increasing, test: endpoints}", mt, mto, claims.Pass, true},                              // 2 ± 0.88
 		{"trend/endpoints/t/neg", "{type: trend, metric: acc, along: q, direction: decreasing, test: endpoints}", mt, mto, claims.Fail, true},                              // −2 ± 0.88
-		{"trend/endpoints/t/at", "{type: trend, metric: acc, along: q, direction: increasing, test: endpoints, where: {q: [10, 20]}}", mt, mto, claims.Inconclusive, true}, // 0.1 ± 1.2
+		{"trend/endpoints/t/at", "{type: trend, metric: acc, along: q, direction: increasing, test: endpoints, where: {q: [10, 20]}}", mt, mto, claims.Inconclusive, true}, // 0.1 ± 1.27
 
 		// Compare.
-		{"compare/point/pos", cmpAB("<"), pt(map[string]float64{"A": 1, "B": 2}), point, claims.Pass, false},
-		{"compare/point/neg", cmpAB("<"), pt(map[string]float64{"A": 2, "B": 1}), point, claims.Fail, false},
-		{"compare/point/at", cmpAB("<"), pt(map[string]float64{"A": 1, "B": 1}), point, claims.Inconclusive, false}, // equal sides
-		{"compare/bca/pos", cmpAB("<"), planted, items, claims.Pass, true},
-		{"compare/bca/neg", cmpAB(">"), planted, items, claims.Fail, true},
-		{"compare/bca/at", cmpAB("<"), null, items, claims.Inconclusive, true},
-		{"compare/t/pos", "{type: compare, metric: acc, left: {q: 30}, op: '>', right: {q: 10}}", mt, mto, claims.Pass, true},
-		{"compare/t/neg", "{type: compare, metric: acc, left: {q: 30}, op: '<', right: {q: 10}}", mt, mto, claims.Fail, true},
-		{"compare/t/at", "{type: compare, metric: acc, left: {q: 20}, op: '>', right: {q: 10}}", mt, mto, claims.Inconclusive, true},
+		{"compare/point/pos", cmpAB("<"), pt(map[string]float64{"A": 1, "B": 2}), point, claims.Pass, false},                         // 1 < 2
+		{"compare/point/neg", cmpAB("<"), pt(map[string]float64{"A": 2, "B": 1}), point, claims.Fail, false},                         // 2 < 1 is false
+		{"compare/point/at", cmpAB("<"), pt(map[string]float64{"A": 1, "B": 1}), point, claims.Inconclusive, false},                  // equal sides
+		{"compare/bca/pos", cmpAB("<"), planted, items, claims.Pass, true},                                                           // A − B = −1 ± 0.07
+		{"compare/bca/neg", cmpAB(">"), planted, items, claims.Fail, true},                                                           // the same difference against a claimed A > B
+		{"compare/bca/at", cmpAB("<"), null, items, claims.Inconclusive, true},                                                       // 2/60 ± 0.25 covers 0
+		{"compare/t/pos", "{type: compare, metric: acc, left: {q: 30}, op: '>', right: {q: 10}}", mt, mto, claims.Pass, true},        // 2 ± 0.88 (t over 5 splits)
+		{"compare/t/neg", "{type: compare, metric: acc, left: {q: 30}, op: '<', right: {q: 10}}", mt, mto, claims.Fail, true},        // 2 ± 0.88 against a claimed fall
+		{"compare/t/at", "{type: compare, metric: acc, left: {q: 20}, op: '>', right: {q: 10}}", mt, mto, claims.Inconclusive, true}, // 0.1 ± 1.277 covers 0
 
 		// Value against a constant; with given:; on a paired statistic.
-		{"value/point/pos", value("m", ">", 1, ", where: {method: A}"), pt(map[string]float64{"A": 2}), point, claims.Pass, false},
-		{"value/point/neg", value("m", ">", 1, ", where: {method: A}"), pt(map[string]float64{"A": 0.5}), point, claims.Fail, false},
-		{"value/point/at", value("m", ">", 1, ", where: {method: A}"), pt(map[string]float64{"A": 1}), point, claims.Fail, false}, // a constant bound is not a second side: 1 > 1 is false
-		{"value/against/point/pos", value("m", ">", 1, ", where: {method: A}, against: {method: B}"), pt(map[string]float64{"A": 2, "B": 0.5}), point, claims.Pass, false},
-		{"value/against/point/neg", value("m", ">", 1, ", where: {method: A}, against: {method: B}"), pt(map[string]float64{"A": 0.5, "B": 2}), point, claims.Fail, false},
-		{"value/against/point/at", value("m", ">", 1, ", where: {method: A}, against: {method: B}"), pt(map[string]float64{"A": 0.5, "B": 0.5}), point, claims.Inconclusive, false},
-		{"value/bca/pos", value("m", ">", 4, ""), e60, items, claims.Pass, true},
-		{"value/bca/neg", value("m", "<", 4, ""), e60, items, claims.Fail, true},
-		{"value/bca/at", value("m", ">", emean+0.02, ""), e60, items, claims.Inconclusive, true},
-		{"value/t/pos", value("acc", ">", 55, ", where: {q: 10}"), mt, mto, claims.Pass, true},          // 62 ± 1.96
-		{"value/t/neg", value("acc", ">", 70, ", where: {q: 10}"), mt, mto, claims.Fail, true},          //
-		{"value/t/at", value("acc", ">", 61.5, ", where: {q: 10}"), mt, mto, claims.Inconclusive, true}, // 61.5 inside 62 ± 1.96
-		{"value/paired-t/pos", value("gain_a", ">", 0, ""), gain2, splitOpts(), claims.Pass, true},
-		{"value/paired-t/neg", value("gain_a", "<", 0, ""), gain2, splitOpts(), claims.Fail, true},
-		{"value/paired-t/at", value("gain_a", ">", gain0Mean, ""), gain0, splitOpts(), claims.Inconclusive, true}, // the bound at the estimate
-		{"value/given/bca/pos", value("m", ">", 0.9, ", where: {method: T}, given: {cell: {method: M}, array: e, equals: 1}"), givenRecs(), items, claims.Pass, true},
-		{"value/given/bca/neg", value("m", ">", 0.9, ", where: {method: T}, given: {cell: {method: M}, array: e, equals: 0}"), givenRecs(), items, claims.Fail, true},
-		{"value/given/bca/at", value("m", ">=", 0.5, ", where: {method: T}, given: {cell: {method: M}, array: e, equals: 0}"), givenRecs(), items, claims.Inconclusive, true},
+		{"value/point/pos", value("m", ">", 1, ", where: {method: A}"), pt(map[string]float64{"A": 2}), point, claims.Pass, false},                                                  // 2 > 1
+		{"value/point/neg", value("m", ">", 1, ", where: {method: A}"), pt(map[string]float64{"A": 0.5}), point, claims.Fail, false},                                                // 0.5 > 1 is false
+		{"value/point/at", value("m", ">", 1, ", where: {method: A}"), pt(map[string]float64{"A": 1}), point, claims.Fail, false},                                                   // a constant bound is not a second side: 1 > 1 is false
+		{"value/against/point/pos", value("m", ">", 1, ", where: {method: A}, against: {method: B}"), pt(map[string]float64{"A": 2, "B": 0.5}), point, claims.Pass, false},          // 2 > 1, apart from B's 0.5
+		{"value/against/point/neg", value("m", ">", 1, ", where: {method: A}, against: {method: B}"), pt(map[string]float64{"A": 0.5, "B": 2}), point, claims.Fail, false},          // 0.5 > 1 is false, apart from B's 2
+		{"value/against/point/at", value("m", ">", 1, ", where: {method: A}, against: {method: B}"), pt(map[string]float64{"A": 0.5, "B": 0.5}), point, claims.Inconclusive, false}, // A and B both 0.5: cannot discriminate
+		{"value/bca/pos", value("m", ">", 4, ""), e60, items, claims.Pass, true},                                                                                                    // 5 ± 0.07 > 4
+		{"value/bca/neg", value("m", "<", 4, ""), e60, items, claims.Fail, true},                                                                                                    // 5 ± 0.07 is not < 4
+		{"value/bca/at", value("m", ">", emean+0.02, ""), e60, items, claims.Inconclusive, true},                                                                                    // the bound 0.02 above the mean, inside ± 0.07
+		{"value/t/pos", value("acc", ">", 55, ", where: {q: 10}"), mt, mto, claims.Pass, true},                                                                                      // 62 ± 1.96
+		{"value/t/neg", value("acc", ">", 70, ", where: {q: 10}"), mt, mto, claims.Fail, true},                                                                                      //
+		{"value/t/at", value("acc", ">", 61.5, ", where: {q: 10}"), mt, mto, claims.Inconclusive, true},                                                                             // 61.5 inside 62 ± 1.96
+		{"value/paired-t/pos", value("gain_a", ">", 0, ""), gain2, splitOpts(), claims.Pass, true},                                                                                  // a planted gain of 2: [1.83, 2.81]
+		{"value/paired-t/neg", value("gain_a", "<", 0, ""), gain2, splitOpts(), claims.Fail, true},                                                                                  // [1.83, 2.81] against a claimed loss
+		{"value/paired-t/at", value("gain_a", ">", gain0Mean, ""), gain0, splitOpts(), claims.Inconclusive, true},                                                                   // the bound at the estimate
+		{"value/given/bca/pos", value("m", ">", 0.9, ", where: {method: T}, given: {cell: {method: M}, array: e, equals: 1}"), givenRecs(), items, claims.Pass, true},               // T right on all 40 of M's successes: [1, 1]
+		{"value/given/bca/neg", value("m", ">", 0.9, ", where: {method: T}, given: {cell: {method: M}, array: e, equals: 0}"), givenRecs(), items, claims.Fail, true},               // T right on 10 of M's 20 failures: 0.5 ± 0.23
+		{"value/given/bca/at", value("m", ">=", 0.5, ", where: {method: T}, given: {cell: {method: M}, array: e, equals: 0}"), givenRecs(), items, claims.Inconclusive, true},       // 0.5 at the bound 0.5
 
 		// Best.
-		{"best/point/pos", bestW("A"), pt(map[string]float64{"A": 1, "B": 2, "C": 3}), point, claims.Pass, false},
-		{"best/point/neg", bestW("B"), pt(map[string]float64{"A": 1, "B": 2, "C": 3}), point, claims.Fail, false},
-		{"best/point/at", bestW("A"), pt(map[string]float64{"A": 1, "B": 1, "C": 3}), point, claims.Inconclusive, false}, // winner tied with a rival
-		{"best/bca/pos", bestW("A"), planted, items, claims.Pass, true},
-		{"best/bca/neg", bestW("B"), planted, items, claims.Fail, true},
-		{"best/bca/at", bestW("A"), null, items, claims.Inconclusive, true},
-		{"best/t/pos", "{type: best, metric: acc, among: q, winner: 30, sense: max, where: {q: [10, 30]}}", mt, mto, claims.Pass, true},
-		{"best/t/neg", "{type: best, metric: acc, among: q, winner: 10, sense: max, where: {q: [10, 30]}}", mt, mto, claims.Fail, true},
-		{"best/t/at", "{type: best, metric: acc, among: q, winner: 20, sense: max, where: {q: [10, 20]}}", mt, mto, claims.Inconclusive, true},
+		{"best/point/pos", bestW("A"), pt(map[string]float64{"A": 1, "B": 2, "C": 3}), point, claims.Pass, false},                              // A lowest
+		{"best/point/neg", bestW("B"), pt(map[string]float64{"A": 1, "B": 2, "C": 3}), point, claims.Fail, false},                              // B beaten by A
+		{"best/point/at", bestW("A"), pt(map[string]float64{"A": 1, "B": 1, "C": 3}), point, claims.Inconclusive, false},                       // winner tied with a rival
+		{"best/bca/pos", bestW("A"), planted, items, claims.Pass, true},                                                                        // A below B by 1 ± 0.07
+		{"best/bca/neg", bestW("B"), planted, items, claims.Fail, true},                                                                        // B above A by 1 ± 0.07
+		{"best/bca/at", bestW("A"), null, items, claims.Inconclusive, true},                                                                    // A − B = 2/60 ± 0.25
+		{"best/t/pos", "{type: best, metric: acc, among: q, winner: 30, sense: max, where: {q: [10, 30]}}", mt, mto, claims.Pass, true},        // q=30 above q=10 by 2 ± 0.88
+		{"best/t/neg", "{type: best, metric: acc, among: q, winner: 10, sense: max, where: {q: [10, 30]}}", mt, mto, claims.Fail, true},        // q=10 below q=30 by 2 ± 0.88
+		{"best/t/at", "{type: best, metric: acc, among: q, winner: 20, sense: max, where: {q: [10, 20]}}", mt, mto, claims.Inconclusive, true}, // q=20 above q=10 by 0.1 ± 1.27
 
 		// Ratio.
-		{"ratio/point/pos", "{type: ratio, metric: m, left: {method: A}, op: '<', right: {method: [B, C]}, summary: min}", pt(map[string]float64{"A": 1, "B": 2, "C": 3}), point, claims.Pass, false},
-		{"ratio/point/neg", "{type: ratio, metric: m, left: {method: A}, op: '>', right: {method: [B, C]}, summary: min}", pt(map[string]float64{"A": 1, "B": 2, "C": 3}), point, claims.Fail, false},
+		{"ratio/point/pos", "{type: ratio, metric: m, left: {method: A}, op: '<', right: {method: [B, C]}, summary: min}", pt(map[string]float64{"A": 1, "B": 2, "C": 3}), point, claims.Pass, false},                     // min A 1 < min(B, C) 2
+		{"ratio/point/neg", "{type: ratio, metric: m, left: {method: A}, op: '>', right: {method: [B, C]}, summary: min}", pt(map[string]float64{"A": 1, "B": 2, "C": 3}), point, claims.Fail, false},                     // 1 > 2 is false
 		{"ratio/point/at", "{type: ratio, metric: m, left: {method: A}, op: '<', right: {method: [B, C]}, summary: min, factor: 0.5}", pt(map[string]float64{"A": 1, "B": 2, "C": 3}), point, claims.Inconclusive, false}, // 1 against 0.5 × 2
-		{"ratio/bca/pos", ratioAB("<"), planted, items, claims.Pass, true},
-		{"ratio/bca/neg", ratioAB(">"), planted, items, claims.Fail, true},
-		{"ratio/bca/at", ratioAB("<"), null, items, claims.Inconclusive, true},
+		{"ratio/bca/pos", ratioAB("<"), planted, items, claims.Pass, true},     // as compare/bca/pos, one cell a side
+		{"ratio/bca/neg", ratioAB(">"), planted, items, claims.Fail, true},     // as compare/bca/neg
+		{"ratio/bca/at", ratioAB("<"), null, items, claims.Inconclusive, true}, // as compare/bca/at
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cl := claim(t, tc.check)
