@@ -169,7 +169,7 @@ func TestControls(t *testing.T) {
 		{"compare/bca/at", cmpAB("<"), null, items, claims.Inconclusive, true},                                                       // 2/60 ± 0.25 covers 0
 		{"compare/t/pos", "{type: compare, metric: acc, left: {q: 30}, op: '>', right: {q: 10}}", mt, mto, claims.Pass, true},        // 2 ± 0.88 (t over 5 splits)
 		{"compare/t/neg", "{type: compare, metric: acc, left: {q: 30}, op: '<', right: {q: 10}}", mt, mto, claims.Fail, true},        // 2 ± 0.88 against a claimed fall
-		{"compare/t/at", "{type: compare, metric: acc, left: {q: 20}, op: '>', right: {q: 10}}", mt, mto, claims.Inconclusive, true}, // 0.1 ± 1.277 covers 0
+		{"compare/t/at", "{type: compare, metric: acc, left: {q: 20}, op: '>', right: {q: 10}}", mt, mto, claims.Inconclusive, true}, // 0.1 ± 1.27 covers 0
 
 		// Value against a constant; with given:; on a paired statistic.
 		{"value/point/pos", value("m", ">", 1, ", where: {method: A}"), pt(map[string]float64{"A": 2}), point, claims.Pass, false},                                                  // 2 > 1
