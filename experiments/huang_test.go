@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -74,6 +75,9 @@ claims:
 				t.Errorf("%s: %s differs between -j 1 and -j 2 (or is empty)", tc.name, f)
 			}
 		}
+		if tc.name == "huang-fig5.yaml" {
+			checkFig5Claims(t, sums[0])
+		}
 		if tc.name == "pie-denoise.yaml" {
 			for _, r := range recs {
 				if r.Params["neighbors"] != nil && r.Params["neighbors"] != "mean-distance" {
@@ -81,6 +85,29 @@ claims:
 				}
 			}
 		}
+	}
+}
+
+// checkFig5Claims: on the real data, c8's Honeine–Richard and Local Gram
+// both return the cluster means (distances 8.3e-14 and 1.3e-7 grey
+// levels), within the kkcluster kind's 1e-3, so the claim cannot
+// discriminate them: INCONCLUSIVE with both values, as the config
+// expects; c7's purity gain (2 images of 105) gets an interval over the
+// 105 images, which covers 0.
+func checkFig5Claims(t *testing.T, sum *runner.Summary) {
+	t.Helper()
+	by := map[string]claims.Result{}
+	for _, r := range sum.Claims {
+		by[r.ID] = r
+	}
+	c8 := by["c8-honeine-richard-fails-hog"]
+	if c8.Status != claims.Inconclusive || !c8.AsExpected || !strings.Contains(c8.CannotDiscriminate, "within the tolerance 0.001") ||
+		!strings.Contains(c8.CannotDiscriminate, "method=Honeine&Richard") || !strings.Contains(c8.CannotDiscriminate, "method=Local Gram") {
+		t.Errorf("c8: %s (as expected %v), cannot discriminate %q", c8.Status, c8.AsExpected, c8.CannotDiscriminate)
+	}
+	c7 := by["c7-hog-clusters-better"]
+	if c7.Status != claims.Inconclusive || !c7.AsExpected || c7.Basis != "interval" || c7.CIItems == nil || *c7.CIItems != 105 {
+		t.Errorf("c7: %s (%s, as expected %v), items %v; %s", c7.Status, c7.Basis, c7.AsExpected, c7.CIItems, c7.Evidence)
 	}
 }
 

@@ -189,7 +189,7 @@ func TestBecauseTexts(t *testing.T) {
 			}
 			// Setup references must exist in this config.
 			for _, ref := range refsOf(cl.Because) {
-				if strings.HasPrefix(ref, "metric:") || slices.Contains([]string{"evidence", "verdict", "point", "interval", "detectable"}, ref) {
+				if strings.HasPrefix(ref, "metric:") || slices.Contains([]string{"evidence", "verdict", "point", "interval", "detectable", "cannot_discriminate"}, ref) {
 					continue
 				}
 				if _, ok := setup(ref); !ok {

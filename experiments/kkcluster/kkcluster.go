@@ -26,6 +26,13 @@
 // P_i pre-image to the P_t one (metrics.Spearman: average ranks for ties,
 // NaN when every α_i is equal). Fig. 6 is drawn for the estimators that
 // expose their local metrics (methods.LocalMetrics: Local Gram).
+//
+// Each record also holds every image's pose and its cluster under each
+// kernel, so that a claim on a purity or on the purity gain (HOG − raw)
+// gets a bootstrap interval over the images (items.go): a gain of a few
+// images near chance is not judged on one number. The pre-image distances
+// are equal to rounding within a thousandth of a grey level (tolerance),
+// the resolution below which a claim cannot discriminate two estimators.
 package kkcluster
 
 import (
@@ -56,6 +63,8 @@ func init() {
 		"Huang et al. Figs. 4–6: kernel k-means (raw and HOG kernels), pre-images of the centres, purity and distances",
 		check, start)
 	k.PointReason = pointReason
+	k.Items = items
+	k.Tolerance = tolerance
 	k.Takes = methods.PreImages
 	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
@@ -266,8 +275,12 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	}
 	huang.MarkNeighbors(rec, cell, in.opt.kern)
 	rec.Arrays = map[string][]float64{}
+	// Each image's pose and cluster under every kernel: the items a
+	// purity's interval resamples (items).
+	rec.Arrays[poseArray] = floatsOf(in.set.Labels)
 	solved := 0
 	for _, c := range in.cl {
+		rec.Arrays[clustersArray+c.name] = floatsOf(c.res.Labels)
 		rec.Set(c.m.purity, c.purity)
 		rec.Set(c.m.contrast, c.contrast)
 		rec.Set(c.m.sigma, c.fit.Sigma)
@@ -280,12 +293,30 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 			solved++
 		}
 	}
-	if len(in.cl) > 1 {
-		rec.Set(PurityGain, in.cl[len(in.cl)-1].purity-in.cl[0].purity)
-		rec.Set(BlockContrastGain, in.cl[len(in.cl)-1].contrast-in.cl[0].contrast)
+	if raw, hog := in.kernel("raw"), in.kernel("hog"); raw != nil && hog != nil {
+		rec.Set(PurityGain, hog.purity-raw.purity)
+		rec.Set(BlockContrastGain, hog.contrast-raw.contrast)
 	}
 	rec.Set(KernelsSolved, float64(solved))
 	return nil
+}
+
+// kernel is the clustering under kernel name, nil when it was not run.
+func (in *instance) kernel(name string) *clustering {
+	for _, c := range in.cl {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func floatsOf(v []int) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
 }
 
 // preImages finds the pre-images of c's centres with the cell's estimator
@@ -574,8 +605,10 @@ func (in *instance) fig6Grid(out *runner.Output, recs []report.Record) error {
 // image's neighbours, with no sample of items to resample.
 func pointReason(metric string) string {
 	switch {
-	case strings.HasPrefix(metric, "purity") || strings.HasPrefix(metric, "block_contrast"):
-		return "one kernel k-means clustering (one kernel matrix) of every image: a single outcome, with no sample of items to resample"
+	case strings.HasPrefix(metric, "purity"):
+		return "the record holds no per-image poses and clusters to resample"
+	case strings.HasPrefix(metric, "block_contrast"):
+		return "one kernel matrix of every image: its contrast is a mean over pairs of images, which are not independent items"
 	case strings.HasPrefix(metric, "refused_"):
 		return "whether an estimator accepts a kernel without derivatives is a property of the method, not a measurement on data"
 	case strings.HasPrefix(metric, "fig6_"):

@@ -117,7 +117,7 @@ func datasetText(d config.Dataset) string {
 
 // The result references of a because: text; the setup references are the
 // config paths Setup resolves, and {metric:NAME} a recorded metric.
-var resultRefs = []string{"evidence", "verdict", "point", "interval", "detectable"}
+var resultRefs = []string{"evidence", "verdict", "point", "interval", "detectable", "cannot_discriminate"}
 
 // setupHeads are the first parts of the paths Setup resolves.
 var setupHeads = []string{"title", "seed", "repeats", "dataset", "corruption", "experiment", "model"}
@@ -170,7 +170,8 @@ func checkRef(ref string) error {
 // Expand fills the references of a because: text from the claim's result,
 // the records it was judged on and the config (setup; nil leaves setup
 // references as they are): {evidence}, {verdict}, {point} (the point
-// verdict), {interval} ("[lo, hi]" or "no interval"), {detectable}, a
+// verdict), {interval} ("[lo, hi]" or "no interval"), {detectable},
+// {cannot_discriminate} (the two values and the tolerance), a
 // config path, or {metric:NAME} (its value in the one record holding it,
 // or "lo–hi over N cells"). A reference that cannot be filled (a metric no
 // record holds, a path the config lacks) is an error: the text would
@@ -212,6 +213,11 @@ func fill(ref string, res Result, recs []report.Record, setup Setup) (string, er
 			return "no interval", nil
 		}
 		return fmt.Sprintf("[%s, %s]", g(*res.CILo), g(*res.CIHi)), nil
+	case "cannot_discriminate":
+		if res.CannotDiscriminate == "" {
+			return "", fmt.Errorf("because: {cannot_discriminate}: the check could tell its sides apart (it is %s)", res.Verdict)
+		}
+		return res.CannotDiscriminate, nil
 	case "detectable":
 		if res.Detectable == nil {
 			return "", fmt.Errorf("because: {detectable}: the claim's verdict states no detectable effect (it is %s)", res.Verdict)

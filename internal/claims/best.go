@@ -68,6 +68,7 @@ func (sp *spec) bestInterval(id string, o Options, res *Result) {
 		res.Basis = "point: a best check with no rival to the winner has no difference to bound"
 		return
 	}
+	sp.noteFailed(ev)
 	v, d := combineBest(ev, sd)
 	decide(res, o, v, d, d.method+"; deciding rival: "+d.group,
 		fmt.Sprintf("%g%% intervals of %s − rival: %s → %s", 100*d.est.CI.Level, sp.winner, intervalsText(ev), v))

@@ -139,12 +139,12 @@ func TestBestDeciding(t *testing.T) {
 	if iv("B") != iv("D") {
 		t.Errorf("identical rivals B %s and D %s got different intervals: not the same resampled items", iv("B"), iv("D"))
 	}
-	// A tie on every item is [0, 0]: INCONCLUSIVE, not FAIL, while the
-	// point verdict passes the tie.
+	// A tie on every item is [0, 0]: INCONCLUSIVE, not FAIL; the two
+	// sides are equal, so the point verdict too cannot discriminate.
 	tie := []report.Record{itemRec("A", a), itemRec("B", append([]float64(nil), a...))}
 	res = claims.EvaluateWith(claim(t, "{type: best, metric: m, winner: A, sense: min}"), tie, itemOpts(true, 1))
-	if res.PointVerdict != claims.Pass || res.Verdict != claims.Inconclusive {
-		t.Errorf("tie: point %s interval %s, want PASS and INCONCLUSIVE; evidence %s", res.PointVerdict, res.Verdict, res.Evidence)
+	if res.PointVerdict != claims.Inconclusive || res.Verdict != claims.Inconclusive || res.CannotDiscriminate == "" {
+		t.Errorf("tie: point %s interval %s, want INCONCLUSIVE for both, cannot discriminate; evidence %s", res.PointVerdict, res.Verdict, res.Evidence)
 	}
 	// Without per-item scores for the metric the point verdict stands.
 	res = claims.EvaluateWith(claim(t, "{type: best, metric: x, winner: A, sense: min}"),

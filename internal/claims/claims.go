@@ -70,6 +70,13 @@ type Result struct {
 	// that reading (reading). Both are empty when the config declares none.
 	Attribution         string `json:"attribution,omitempty"`
 	AttributionEvidence string `json:"attribution_evidence,omitempty"`
+	// CannotDiscriminate, when set, says that the check compared two
+	// quantities equal by construction or to rounding on this run (both
+	// sides within the tolerance, Options.Tolerance or 1e-9 relative),
+	// with the two values and the tolerance: the check cannot tell them
+	// apart here, so Status, Verdict and PointVerdict are INCONCLUSIVE
+	// (discriminate).
+	CannotDiscriminate string `json:"cannot_discriminate,omitempty"`
 }
 
 // Expected returns the verdict a claim expects: PASS, FAIL for expect:
@@ -125,6 +132,14 @@ type spec struct {
 	// o are the options the claim is judged with: a given filter reads
 	// per-item scores for the point verdict too.
 	o Options
+	// against is a value check's other side: the one cell whose metric
+	// the judged cells' is implicitly contrasted with (nil: none).
+	against map[string]any
+	// sides are the check's comparisons, each with its two values, for
+	// the "cannot discriminate" test; failed marks the interval groups
+	// that refute the claim (discriminate).
+	sides  []sidePair
+	failed map[string]bool
 }
 
 // givenSpec is a value check's item filter: the items where the one cell
@@ -236,6 +251,9 @@ func (sp *spec) parseKeys(s config.Section, r *config.Reader) error {
 		sp.where = sel("where", false)
 		sp.op = r.String("op", "", ops...)
 		sp.value = r.Float("value", math.NaN(), nil, "a number")
+		if _, ok := s.Values["against"]; ok {
+			sp.against = sel("against", true)
+		}
 		r.Touch("given")
 		if v, ok := s.Values["given"]; ok {
 			gs, err := parseGiven(s, v)
@@ -389,7 +407,10 @@ func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result)
 		return res
 	}
 	sp.o = o
-	defer func() { sp.interval(cl.ID, o, &res) }()
+	defer func() {
+		sp.interval(cl.ID, o, &res)
+		sp.discriminate(o, &res)
+	}()
 	var ok bool
 	var ev string
 	switch sp.typ {
@@ -533,6 +554,7 @@ func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 		if err != nil {
 			return false, "", err
 		}
+		sp.trendSides(tg, ys, ok)
 		allOK = allOK && ok
 		label := ""
 		if k != "" {
@@ -580,6 +602,32 @@ func (sp *spec) trendSeries(k string, rs []*report.Record) (trendGroup, []float6
 		tg.recs = append(tg.recs, p.r)
 	}
 	return tg, ys, nil
+}
+
+// trendSides records the two sides a trend compares, for the "cannot
+// discriminate" test: the endpoints' first and last values; for a
+// monotone trend the series' least and greatest (a series flat to
+// rounding has no direction to show). A Spearman trend of a constant
+// series is not evaluated (trendTest); its single steps are not sides.
+func (sp *spec) trendSides(tg trendGroup, ys []float64, ok bool) {
+	n := len(ys)
+	prefix := ""
+	if tg.group != "" {
+		prefix = tg.group + " "
+	}
+	switch sp.test {
+	case "endpoints":
+		sp.sides = append(sp.sides, sidePair{metric: sp.metric,
+			lname: fmt.Sprintf("%s%s=%s", prefix, sp.along, g(tg.xs[n-1])), rname: fmt.Sprintf("%s=%s", sp.along, g(tg.xs[0])),
+			l: ys[n-1], r: ys[0], ok: ok, group: fmt.Sprintf("%s%s=%s→%s", prefix, sp.along, g(tg.xs[0]), g(tg.xs[n-1]))})
+	case "monotone":
+		lo, hi := ys[0], ys[0]
+		for _, y := range ys {
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+		}
+		sp.sides = append(sp.sides, sidePair{metric: sp.metric,
+			lname: prefix + "greatest along " + sp.along, rname: "least", l: hi, r: lo, ok: ok, group: "monotone:" + tg.group})
+	}
 }
 
 // trendTest judges one group's series by the check's test (Spearman ρ,
@@ -671,6 +719,7 @@ func (sp *spec) compare(recs []report.Record) (bool, string, error) {
 			prefix = k + ": "
 		}
 		sp.pairs = append(sp.pairs, pair{group: k, left: []*report.Record{lm[k]}, right: []*report.Record{r}})
+		sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: "left " + lm[k].Key, rname: factorName(sp.factor, "right "+r.Key), l: a, r: sp.factor * b, ok: ok, group: k})
 		ev = append(ev, fmt.Sprintf("%s%s %s %s %s", prefix, g(a), sp.op, rhs, mark(ok)))
 	}
 	return allOK, fmt.Sprintf("%s: %s", sp.metric, strings.Join(ev, "; ")), nil
@@ -691,6 +740,10 @@ func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
 	if sp.given != nil {
 		return sp.givenCheck(recs, sel)
 	}
+	ar, err := sp.againstRec(recs)
+	if err != nil {
+		return false, "", err
+	}
 	allOK := true
 	var ev []string
 	for _, r := range sel {
@@ -702,8 +755,37 @@ func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
 		allOK = allOK && ok
 		sp.cells = append(sp.cells, r)
 		ev = append(ev, fmt.Sprintf("%s: %s %s %s %s", r.Key, g(v), sp.op, g(sp.value), mark(ok)))
+		if ar != nil {
+			av, err := metricOf(ar, sp.metric)
+			if err != nil {
+				return false, "", fmt.Errorf("against: %w", err)
+			}
+			sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: r.Key, rname: "against " + ar.Key, l: v, r: av, ok: ok, group: r.Key})
+			ev[len(ev)-1] += fmt.Sprintf(" (against %s: %s)", ar.Key, g(av))
+		}
 	}
 	return allOK, fmt.Sprintf("%s: %s", sp.metric, strings.Join(ev, "; ")), nil
+}
+
+// againstRec is the one cell a value check's against: selector names, or
+// nil when the check has none.
+func (sp *spec) againstRec(recs []report.Record) (*report.Record, error) {
+	if sp.against == nil {
+		return nil, nil
+	}
+	as := selectRecs(recs, sp.against)
+	if len(as) != 1 {
+		return nil, fmt.Errorf("against: cell %s matches %d cells, want one", config.FormatValue(sp.against), len(as))
+	}
+	return as[0], nil
+}
+
+// factorName names the right side of a comparison scaled by factor.
+func factorName(factor float64, name string) string {
+	if factor == 1 {
+		return name
+	}
+	return g(factor) + " × " + name
 }
 
 func (sp *spec) best(recs []report.Record) (bool, string, error) {
@@ -797,6 +879,16 @@ func (sp *spec) bestGroup(cells []*report.Record, metric, k string) (bool, strin
 	}
 	sp.rivals = append(sp.rivals, rg)
 	ok := wv == bestV
+	for j, r := range rg.others {
+		rv, _ := metricOf(r, metric)
+		label := "vs " + rg.names[j]
+		if rg.group != "" {
+			label = rg.group + " " + label
+		}
+		// The winner must beat every rival: a tie does not show it best.
+		beats := (sp.sense == "min" && wv < rv) || (sp.sense == "max" && wv > rv)
+		sp.sides = append(sp.sides, sidePair{metric: metric, lname: "winner " + sp.winner, rname: "rival " + rg.names[j], l: wv, r: rv, ok: beats, group: label})
+	}
 	prefix := ""
 	if label != "" {
 		prefix = label + ": "
@@ -871,6 +963,7 @@ func (sp *spec) ratioGroup(recs []report.Record, group string) (bool, string, er
 	}
 	ok := cmp(a, sp.op, sp.factor*b)
 	sp.pairs = append(sp.pairs, pair{group: group, left: sides[0], right: sides[1], lsum: sp.lsum, rsum: sp.rsum})
+	sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: fmt.Sprintf("left %s over %d cells", sp.lsum, na), rname: factorName(sp.factor, fmt.Sprintf("right %s over %d cells", sp.rsum, nb)), l: a, r: sp.factor * b, ok: ok, group: group})
 	return ok, fmt.Sprintf("%s: %s %s (%d cells) %s %s×%s %s (%d cells) %s", sp.metric, sp.lsum, g(a), na, sp.op, g(sp.factor), sp.rsum, g(b), nb, mark(ok)), nil
 }
 

@@ -154,12 +154,14 @@ func TestTrend(t *testing.T) {
 			evidence: []string{"m is constant along c, so Spearman ρ is undefined", "c=4: 2"},
 		},
 		{
-			// The same flat series under test: endpoints is judged: last −
-			// first = 0 is no increase.
-			name:   "endpoints of a constant metric",
-			check:  "{type: trend, metric: m, along: c, direction: increasing, test: endpoints}",
-			recs:   series("c", c4, []float64{2, 2, 2, 2}, nil),
-			status: claims.Fail,
+			// The same flat series under test: endpoints compares last
+			// and first, equal here, so the check cannot discriminate a
+			// rise from a fall: INCONCLUSIVE, not FAIL.
+			name:     "endpoints of a constant metric",
+			check:    "{type: trend, metric: m, along: c, direction: increasing, test: endpoints}",
+			recs:     series("c", c4, []float64{2, 2, 2, 2}, nil),
+			status:   claims.Inconclusive,
+			evidence: []string{"cannot discriminate here: m 2 (c=4) and 2 (c=1) differ by 0"},
 		},
 		{
 			// Ties that leave some order are fine: 1, 2, 2, 3 ranks 1, 2.5,
@@ -198,8 +200,8 @@ func TestTrend(t *testing.T) {
 		{
 			name:   "endpoints are strict",
 			check:  "{type: trend, metric: m, along: c, direction: increasing, test: endpoints}",
-			recs:   series("c", []float64{1, 2}, []float64{3, 3}, nil),
-			status: claims.Fail, // 3 is not above 3
+			recs:   series("c", []float64{1, 2}, []float64{3, 2.5}, nil),
+			status: claims.Fail, // 2.5 is not above 3
 		},
 		{
 			name:     "monotone allows equal neighbours",
@@ -311,16 +313,21 @@ func TestCompare(t *testing.T) {
 			evidence: []string{"m: 0.9 < 0.2 ✗"},
 		},
 		{
-			name:   "<= holds at equality",
-			check:  "{type: compare, metric: m, left: {c: 1}, op: '<=', right: {c: 2}}",
-			recs:   series("c", []float64{1, 2}, []float64{3, 3}, nil),
-			status: claims.Pass,
+			// Equal sides: the check cannot tell them apart, whatever the
+			// op (discriminate); "<=" admits equality only beside other
+			// comparisons whose sides are apart.
+			name:     "<= at equality cannot discriminate",
+			check:    "{type: compare, metric: m, left: {c: 1}, op: '<=', right: {c: 2}}",
+			recs:     series("c", []float64{1, 2}, []float64{3, 3}, nil),
+			status:   claims.Inconclusive,
+			evidence: []string{"m: 3 <= 3 ✓", "cannot discriminate here"},
 		},
 		{
-			name:   "< fails at equality",
-			check:  "{type: compare, metric: m, left: {c: 1}, op: '<', right: {c: 2}}",
-			recs:   series("c", []float64{1, 2}, []float64{3, 3}, nil),
-			status: claims.Fail,
+			name:     "< at equality cannot discriminate",
+			check:    "{type: compare, metric: m, left: {c: 1}, op: '<', right: {c: 2}}",
+			recs:     series("c", []float64{1, 2}, []float64{3, 3}, nil),
+			status:   claims.Inconclusive,
+			evidence: []string{"m: 3 < 3 ✗", "cannot discriminate here"},
 		},
 		{
 			name:     "factor for all s holds",
@@ -435,12 +442,14 @@ func TestBest(t *testing.T) {
 			status: claims.Fail,
 		},
 		{
-			// B is seen first and ties A; a winner tied for best is best.
-			name:     "tie counts for the winner",
+			// B is seen first and ties A: the point comparison passes a
+			// tie, but a winner tied with a rival is not shown the best,
+			// so the check cannot discriminate them.
+			name:     "tie with a rival cannot discriminate",
 			check:    "{type: best, metric: m, winner: B, sense: min}",
 			recs:     cells(map[string][]float64{"A": {1}, "B": {1}, "C": {2}}, 0.1),
-			status:   claims.Pass,
-			evidence: []string{"B 1, best A 1 ✓"},
+			status:   claims.Inconclusive,
+			evidence: []string{"B 1, best A 1 ✓", "cannot discriminate here: m 1 (winner B) and 1 (rival A)"},
 		},
 		{
 			name:     "winner absent from a group",
@@ -487,8 +496,8 @@ func TestRatio(t *testing.T) {
 			name:     "min",
 			check:    "{type: ratio, metric: m, left: {method: A}, right: {method: B}, summary: min, op: '<'}",
 			recs:     recs,
-			status:   claims.Fail, // 1 < 1 is false
-			evidence: []string{"m: min 1 (3 cells) < 1×min 1 (2 cells) ✗"},
+			status:   claims.Inconclusive, // 1 < 1 compares equal sides
+			evidence: []string{"m: min 1 (3 cells) < 1×min 1 (2 cells) ✗", "cannot discriminate here"},
 		},
 		{
 			name:     "mean with a factor",

@@ -1,6 +1,6 @@
 // Package claims evaluates a paper's qualitative claims against runexp's
-// records as small declarative checks, each ending PASS, FAIL or
-// NOT-EVALUATED with the numbers behind the verdict.
+// records as small declarative checks, each ending PASS, FAIL,
+// INCONCLUSIVE or NOT-EVALUATED with the numbers behind the verdict.
 //
 // # Checks
 //
@@ -18,7 +18,11 @@
 //	           {selector}, array: NAME, equals: NUMBER}, which recomputes
 //	           the metric on the items where that one cell's per-item
 //	           array equals the number ("Tikhonov's accuracy on the
-//	           digits Mika misreads")
+//	           digits Mika misreads"), and against: {selector}, the one
+//	           cell the claim implicitly contrasts the judged cells with
+//	           (its metric, on the same given items, is the other side
+//	           for "cannot discriminate" below: "Honeine–Richard fails
+//	           where Local Gram does not")
 //	best     one selector has the best metric among alternatives within each
 //	         group: metric, among (param), winner (its value), sense (min |
 //	         max), for_all: list of params that define a group, where; a
@@ -38,6 +42,43 @@
 // numerical failures. So does a spearman trend over a constant metric:
 // Spearman's ρ of a constant series is undefined (metrics.Spearman), and
 // the evidence says so; test: endpoints or monotone judge a flat series.
+//
+// # Cannot discriminate
+//
+// A check that compares two quantities equal by construction or to
+// rounding on this run cannot tell them apart, so its verdict is neither
+// PASS nor FAIL (discriminate.go). The sides of each comparison are: a
+// compare or ratio check's left and factor × right (each for_all group);
+// a best check's winner and each rival; a value check's judged cell and
+// its against: cell (a value check without against: compares a
+// measurement with a stated constant, which is no second side); a trend's
+// first and last values (test: endpoints), or the least and greatest of
+// a monotone series. Two sides l and r are equal when
+//
+//	|l − r| ≤ max(tol_kind, 1e-9·max(1, |l|, |r|))
+//
+// where 1e-9 relative is far above float64 rounding of the sums and means
+// behind a metric and far below any effect a paper states, and tol_kind
+// is the kind's resolution of a metric's unit where it declares one
+// (Options.Tolerance: kkcluster's pre-image distances, a thousandth of a
+// grey level on the 0–255 scale). Where the verdict rests on equal sides
+// (an equal comparison fails the claim, as a strict op, a best check's
+// tie or equal endpoints do, or every comparison is equal) Status,
+// Verdict and PointVerdict are INCONCLUSIVE and CannotDiscriminate (JSON
+// cannot_discriminate) states both values and the tolerance; a
+// comparison whose sides are apart and which refutes the claim keeps the
+// FAIL, and equal comparisons that a non-strict op (<=, >=) admits beside
+// others that pass keep the PASS, named in the evidence.
+//
+// # Controls
+//
+// Every check kind, with each test (spearman, endpoints, monotone) and
+// each interval (paired BCa bootstrap, Student's t over few items, the
+// paired t over splits, the bootstrap of one cell's statistic, with and
+// without given:), is run in controls_test.go on a synthetic positive
+// control (PASS), a negative control (FAIL, the claim or effect reversed)
+// and a control at the threshold (INCONCLUSIVE: an interval covering the
+// boundary, or, for a point verdict, equal sides).
 //
 // # Intervals
 //
@@ -78,8 +119,12 @@
 //
 // Where there is no interval the verdict is the point verdict and Basis
 // says why none exists: the kind's reason (Options.PointReason: one
-// clustering, one synthetic data set, a count from the sizes) or what the
-// records lack. An INCONCLUSIVE interval verdict states the smallest
+// kernel matrix, one synthetic data set, a count from the sizes) or what
+// the records lack. An effect near chance or a count over few items gets
+// an interval over its items instead where the records allow:
+// kkcluster's purity and purity gain are recomputed from the per-image
+// poses and clusters on each resample of images (ItemStat.Joint), so a
+// gain of two images of 105 is INCONCLUSIVE, not a point PASS. An INCONCLUSIVE interval verdict states the smallest
 // departure from its boundary its items could decide (the half-width) and
 // about how many items the observed departure would need (detectable).
 //
@@ -88,7 +133,7 @@
 // A claim's because: text quotes measured numbers and setup facts only
 // through references filled in when the claim is judged (because.go,
 // Expand): {evidence}, {verdict}, {point}, {interval}, {detectable},
-// {metric:NAME}, and config paths such as {dataset}, {dataset.subsets},
+// {cannot_discriminate}, {metric:NAME}, and config paths such as {dataset}, {dataset.subsets},
 // {corruption}, {model.c}, {experiment.splits}. Check rejects an unknown
 // reference; cmd/runexp's TestBecauseTexts rejects a literal number the
 // evidence lacks.

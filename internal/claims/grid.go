@@ -87,7 +87,11 @@ func CheckGrid(cl config.Claim, g Grid) error {
 		return err
 	}
 	s := cl.Check
-	for key, sel := range map[string]map[string]any{"where": sp.where, "left": sp.left, "right": sp.right} {
+	sels := map[string]map[string]any{"where": sp.where, "left": sp.left, "right": sp.right, "against": sp.against}
+	if sp.given != nil {
+		sels["given"] = sp.given.sel
+	}
+	for key, sel := range sels {
 		if err := g.CheckSelector(sel); err != nil {
 			return s.Errorf(key, "claim %s: %s: %v", cl.ID, key, err)
 		}

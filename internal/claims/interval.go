@@ -122,6 +122,12 @@ type Options struct {
 	// stays the point verdict and the interval verdict is only reported
 	// in Verdict.
 	Counts bool
+	// Tolerance, when set, gives for a metric the absolute difference
+	// within which two of its values are equal to rounding (the kind's
+	// resolution of the metric's unit, with the words that say so), for
+	// the "cannot discriminate" test; 0 or a tolerance below the default
+	// 1e-9·max(1, |l|, |r|) leaves the default.
+	Tolerance func(metric string) (float64, string)
 	// Setup fills the setup references of a because: text
 	// ({dataset.subsets}, {corruption}, …; see Expand); nil leaves them
 	// unresolved.
@@ -617,6 +623,7 @@ func (sp *spec) interval(id string, o Options, res *Result) {
 		}
 		ev = append(ev, pairEvidence{group: p.group, est: est, verdict: decideOp(est.CI, sp.op, 0), method: ciMethod(est.Repeats, unit)})
 	}
+	sp.noteFailed(ev)
 	v, d := combine(ev, sd)
 	diff := "left − right"
 	if sp.factor != 1 {

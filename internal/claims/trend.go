@@ -72,10 +72,18 @@ func (sp *spec) trendInterval(id string, o Options, res *Result) {
 				return
 			}
 		case "monotone":
+			from := len(ev)
 			for i := 1; i < n; i++ {
 				label := fmt.Sprintf("%s%s=%s→%s", prefix, sp.along, g(tg.xs[i-1]), g(tg.xs[i]))
 				if !add(key+"/"+label, label, [][]*report.Record{{tg.recs[i-1]}, {tg.recs[i]}}, 0, func(v [][]float64) float64 { return sign * (v[1][0] - v[0][0]) }) {
 					return
+				}
+			}
+			// A step refuting the claim refutes its group's series,
+			// which trendSides names monotone:GROUP.
+			for _, e := range ev[from:] {
+				if e.verdict == stats.Fail {
+					sp.noteFailed([]pairEvidence{{group: "monotone:" + tg.group, verdict: stats.Fail}})
 				}
 			}
 		default: // spearman
@@ -89,6 +97,7 @@ func (sp *spec) trendInterval(id string, o Options, res *Result) {
 		res.Basis = "point: a trend with no group has nothing to bound"
 		return
 	}
+	sp.noteFailed(ev)
 	v, d := combine(ev, stats.Above)
 	what := "sign·(last − first)"
 	switch sp.test {

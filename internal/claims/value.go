@@ -31,6 +31,10 @@ func (sp *spec) givenCheck(recs []report.Record, sel []*report.Record) (bool, st
 	if sp.o.Items == nil {
 		return false, "", fmt.Errorf("given: %s is recomputed on a subset of items, which needs the kind's per-item scores", sp.metric)
 	}
+	ar, err := sp.againstRec(recs)
+	if err != nil {
+		return false, "", err
+	}
 	allOK := true
 	var ev []string
 	for _, r := range sel {
@@ -45,6 +49,18 @@ func (sp *spec) givenCheck(recs []report.Record, sel []*report.Record) (bool, st
 		allOK = allOK && ok
 		sp.cells = append(sp.cells, r)
 		ev = append(ev, fmt.Sprintf("%s: %s %s %s %s (%d items)", r.Key, g(v), sp.op, g(sp.value), mark(ok), kept))
+		if ar != nil {
+			// The other side on the same items.
+			if ar.Status == report.StatusFailed {
+				return false, "", fmt.Errorf("against: cell %s failed: %s", ar.Key, ar.Error)
+			}
+			av, _, why := sp.givenStat(ar, gr)
+			if why != "" {
+				return false, "", fmt.Errorf("against: %s", why)
+			}
+			sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: r.Key, rname: "against " + ar.Key, l: v, r: av, ok: ok, group: r.Key})
+			ev[len(ev)-1] += fmt.Sprintf(" (against %s: %s)", ar.Key, g(av))
+		}
 	}
 	sp.givenRec = gr
 	return allOK, fmt.Sprintf("%s on the items where %s has %s = %s: %s", sp.metric, config.FormatValue(gv.sel), gv.array, g(gv.equals), strings.Join(ev, "; ")), nil
@@ -159,6 +175,7 @@ func (sp *spec) valueInterval(id string, o Options, res *Result) {
 	if len(ev) == 0 {
 		return
 	}
+	sp.noteFailed(ev)
 	v, d := combine(ev, sd)
 	decide(res, o, v, d, d.method, fmt.Sprintf("%g%% interval of %s against %s: %s → %s", 100*d.est.CI.Level, sp.metric, g(sp.value), intervalsText(ev), v))
 }

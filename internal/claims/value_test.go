@@ -80,17 +80,7 @@ func TestValueInterval(t *testing.T) {
 // successes on all of them (accuracy 1, the interval the point [1, 1]).
 // T's accuracy on every item, 50/60, is not what the claim judges.
 func TestGiven(t *testing.T) {
-	m, tt := make([]float64, 60), make([]float64, 60)
-	for i := range m {
-		if i < 40 {
-			m[i] = 1
-		}
-		tt[i] = 1
-		if (i >= 40 && i < 45) || (i >= 50 && i < 55) {
-			tt[i] = 0
-		}
-	}
-	recs := []report.Record{itemRec("M", m), itemRec("T", tt)}
+	recs := givenRecs()
 	for _, tc := range []struct {
 		check, verdict, point, evidence string
 	}{

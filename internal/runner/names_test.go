@@ -18,6 +18,7 @@ func TestValidateRejectsNamesOutsideTheGrid(t *testing.T) {
 		{"where: {c: 1}", "where: {width: 1}", `fake.yaml:17: claim draws-positive: where: unknown parameter "width"`},
 		{"where: {c: 1}", "where: {method: Mika}", "fake.yaml:17: claim draws-positive: where: method: Mika is not in the grid (values: Mika et al.)"},
 		{"where: {c: 1}", "where: {c: [1, 99]}", "where: c: 99 is not in the grid"},
+		{"where: {c: 1}", "where: {c: 1}, against: {c: 99}", "fake.yaml:17: claim draws-positive: against: c: 99 is not in the grid"},
 		{"type: value, metric: draw, where: {c: 1}, op: \">\", value: 0", "type: trend, metric: draw, along: sigma, direction: increasing", `fake.yaml:17: claim draws-positive: along: unknown parameter "sigma"`},
 		{"type: value, metric: draw, where: {c: 1}, op: \">\", value: 0", "type: best, metric: draw, among: method, winner: Tikhonov", "claim draws-positive: winner: Tikhonov is not a value of method"},
 	} {

@@ -71,6 +71,12 @@ type Kind struct {
 	// resample"), the reason a claim on it keeps its point verdict
 	// (claims.Options.PointReason); "" for the generic reason.
 	PointReason func(metric string) string
+	// Tolerance, when set, gives the absolute difference within which two
+	// values of a metric of the kind's records are equal to rounding (the
+	// metric's resolution, with the words that say so): a claim whose two
+	// sides lie within it cannot discriminate them
+	// (claims.Options.Tolerance); 0 for the default 1e-9 relative.
+	Tolerance func(metric string) (float64, string)
 	// Repeats marks a kind that honours repeats: N (config.Repeats): it
 	// runs every cell on N corruption draws, draw r seeded by
 	// RepeatSeed(root, r) and shared by every method, and concatenates

@@ -578,7 +578,7 @@ func claimOptions(c *config.Config) claims.Options {
 		Setup:  claims.ConfigSetup(c),
 	}
 	if k, ok := LookupKind(c.Kind); ok {
-		copt.Items, copt.PointReason = k.Items, k.PointReason
+		copt.Items, copt.PointReason, copt.Tolerance = k.Items, k.PointReason, k.Tolerance
 	}
 	return copt
 }

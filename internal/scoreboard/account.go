@@ -219,6 +219,11 @@ func (b *Bases) add(table, row string, c Cell) {
 	default:
 		b.Point++
 		why := strings.TrimPrefix(strings.TrimPrefix(c.Basis, "point"), ": ")
+		if c.CannotDiscriminate != "" {
+			// The point verdict was overridden: say why it is
+			// INCONCLUSIVE, not why it has no interval.
+			why = c.CannotDiscriminate
+		}
 		if why == "" {
 			why = "(no reason recorded)"
 		}
@@ -236,7 +241,7 @@ func because(cl config.Claim, c *config.Config, cell Cell, dir string) string {
 	if cl.Because == "" {
 		return ""
 	}
-	res := claims.Result{Evidence: cell.Evidence, Verdict: cell.Verdict, PointVerdict: cell.Point}
+	res := claims.Result{Evidence: cell.Evidence, Verdict: cell.Verdict, PointVerdict: cell.Point, CannotDiscriminate: cell.CannotDiscriminate, Detectable: cell.Detectable}
 	if cell.HasCI {
 		lo, hi := cell.CILo, cell.CIHi
 		res.CILo, res.CIHi = &lo, &hi

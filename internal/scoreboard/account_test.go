@@ -128,14 +128,15 @@ func TestBecauseFilled(t *testing.T) {
 	configs, root := fixture(t)
 	body, _ := os.ReadFile(filepath.Join(configs, "b.yaml"))
 	src := strings.Replace(string(body), `because: "measured FAIL in issue 9"`, `because: "on {dataset}: {verdict}, {evidence}"`, 1)
-	src = strings.Replace(src, "  - id: c3\n", "  - id: c3\n    expect: inconclusive\n    because: \"{interval}\"\n", 1)
+	src = strings.Replace(src, "  - id: c3\n", "  - id: c3\n    expect: inconclusive\n    because: \"{interval} {detectable}\"\n", 1)
+	src = strings.Replace(src, "  - id: c2\n", "  - id: c2\n    expect: inconclusive\n    because: \"{cannot_discriminate}\"\n", 1)
 	if err := os.WriteFile(filepath.Join(configs, "b.yaml"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(root, "b", "claims.json"), []byte(`[
  {"id": "c1", "status": "PASS"},
- {"id": "c2", "status": "FAIL"},
- {"id": "c3", "verdict": "INCONCLUSIVE", "ci_lo": -0.5, "ci_hi": 1.25, "ci_level": 0.95},
+ {"id": "c2", "status": "INCONCLUSIVE", "verdict_basis": "point: one clustering", "cannot_discriminate": "cannot discriminate here: m 1 (A) and 1 (B)"},
+ {"id": "c3", "verdict": "INCONCLUSIVE", "ci_lo": -0.5, "ci_hi": 1.25, "ci_level": 0.95, "detectable": 0.875},
  {"id": "c4", "verdict": "FAIL", "evidence": "m: 3 < 1 ✗"}
 ]`), 0o644); err != nil {
 		t.Fatal(err)
@@ -148,8 +149,20 @@ func TestBecauseFilled(t *testing.T) {
 	if got := rows[3].Because; got != "on d: FAIL, m: 3 < 1 ✗" {
 		t.Errorf("c4 because %q", got)
 	}
-	if got := expectText(rows[2]); got != "INCONCLUSIVE — [-0.5, 1.25]" {
+	if got := expectText(rows[2]); got != "INCONCLUSIVE — [-0.5, 1.25] ±0.875" {
 		t.Errorf("c3 expected %q", got)
+	}
+	// A cannot-discriminate verdict fills its reference, and the point
+	// rows list it with that reason rather than why it has no interval.
+	if got := rows[1].Because; got != "cannot discriminate here: m 1 (A) and 1 (B)" {
+		t.Errorf("c2 because %q", got)
+	}
+	found := false
+	for _, r := range b.Basis.PointRows {
+		found = found || strings.HasSuffix(r, "#c2: cannot discriminate here: m 1 (A) and 1 (B)")
+	}
+	if !found {
+		t.Errorf("point rows %q lack c2's cannot-discriminate reason", b.Basis.PointRows)
 	}
 }
 

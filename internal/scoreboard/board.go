@@ -100,6 +100,13 @@ type Cell struct {
 	// failure a verdict other than PASS is (paper, data, reading, test)
 	// and why.
 	Attribution, AttributionEvidence string
+	// CannotDiscriminate is claims.json's cannot_discriminate: why the
+	// check could not tell its two sides apart (the verdict is then
+	// INCONCLUSIVE whatever its basis).
+	CannotDiscriminate string
+	// Detectable is claims.json's detectable (an INCONCLUSIVE interval's
+	// smallest decidable departure), for a because: text's {detectable}.
+	Detectable *float64
 }
 
 // Column is one config of a base's table: the base itself or a variant.
@@ -581,7 +588,8 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 			return nil, false, fmt.Errorf("scoreboard: %s: claim %q appears twice", path, r.ID)
 		}
 		c := Cell{Verdict: v, Point: r.PointVerdict, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence,
-			Attribution: r.Attribution, AttributionEvidence: r.AttributionEvidence}
+			Attribution: r.Attribution, AttributionEvidence: r.AttributionEvidence,
+			CannotDiscriminate: r.CannotDiscriminate, Detectable: r.Detectable}
 		if r.CILo != nil && r.CIHi != nil {
 			c.HasCI, c.CILo, c.CIHi = true, *r.CILo, *r.CIHi
 			if r.CILevel != nil {
