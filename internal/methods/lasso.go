@@ -205,6 +205,7 @@ type gps struct {
 	half  []float64 // per column: (max_n x_jn − min_n x_jn)/2
 	round []float64 // per column: 8Nε(max_n |x_jn| + |mid_j|), see gpsRow.bounds
 	xabs  []float64 // per column: max_n |x_jn|
+	every []int     // 0, 1, …, D−1
 }
 
 func newGPS(l *LassoGPS, x *mat.Dense, c float64) (*gps, error) {
@@ -221,6 +222,10 @@ func newGPS(l *LassoGPS, x *mat.Dense, c float64) (*gps, error) {
 		half:   make([]float64, d),
 		round:  make([]float64, d),
 		xabs:   make([]float64, d),
+		every:  make([]int, d),
+	}
+	for j := range g.every {
+		g.every[j] = j
 	}
 	if l.Lambda > 0 {
 		g.logLam = math.Log(l.Lambda)
@@ -299,6 +304,7 @@ type gpsRow struct {
 	open         []int // components z_j ≠ 0 whose interval of λ_j·z_j contains 0
 	cand         []int
 	lo           float64 // the largest lower bound of |λ_j| among the candidates
+	batch        []int   // top's components evaluated together
 
 	g0   scaled   // Σ_n γ_n k(z_0, x_n)
 	best []scaled // ring: max_{s≤t} Σ_n γ_n k(z_s, x_n) for the last window+1 steps
@@ -306,23 +312,24 @@ type gpsRow struct {
 
 func (g *gps) newRow() *gpsRow {
 	return &gpsRow{
-		gps:  g,
-		w:    make([]float64, g.n),
-		d2:   make([]float64, g.n),
-		cnt:  make([]int32, g.d),
-		q:    make([]float64, g.d),
-		coef: make([]float64, g.d),
-		rz:   make([]float64, g.d),
-		p:    make([]float64, g.d),
-		zr:   make([]float64, g.d),
-		sg:   make([]float64, g.d),
-		est:  make([]float64, g.d),
-		bnd:  make([]float64, g.d),
-		up:   make([]float64, g.d),
-		inS:  make([]int, 0, g.d),
-		open: make([]int, 0, g.d),
-		cand: make([]int, g.d),
-		best: make([]scaled, g.window+1),
+		gps:   g,
+		w:     make([]float64, g.n),
+		d2:    make([]float64, g.n),
+		cnt:   make([]int32, g.d),
+		q:     make([]float64, g.d),
+		coef:  make([]float64, g.d),
+		rz:    make([]float64, g.d),
+		p:     make([]float64, g.d),
+		zr:    make([]float64, g.d),
+		sg:    make([]float64, g.d),
+		est:   make([]float64, g.d),
+		bnd:   make([]float64, g.d),
+		up:    make([]float64, g.d),
+		inS:   make([]int, 0, g.d),
+		open:  make([]int, 0, g.d),
+		cand:  make([]int, g.d),
+		batch: make([]int, 0, 4),
+		best:  make([]scaled, g.window+1),
 	}
 }
 
@@ -375,9 +382,7 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 	r.logS = -dmin / r.c
 	r.sum, r.absW, r.absW0 = sum, abs, abs
 	r.acc, r.since = 0, 0
-	for j, zj := range z {
-		r.eval(j, t, zj)
-	}
+	r.evalAll(r.every, t, z)
 }
 
 // eval evaluates component j at step t. Besides λ_j it stores the terms of
@@ -390,8 +395,46 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 // with W_s, S_s = Σ_n |w_n| and A_s the values at step s = t, q = v − mid_j W_s,
 // coef = mid_j − z_j, rz = round_j + 8ε|z_j| and p = round_j S_s − half_j A_s.
 func (r *gpsRow) eval(j, t int, zj float64) {
+	r.set(j, zj, floats.Dot(r.w, r.col(j)))
+}
+
+// col returns column j of X.
+func (r *gpsRow) col(j int) []float64 { return r.xt[j*r.n : (j+1)*r.n] }
+
+// evalAll evaluates the components js at step t, four at a time (dot4:
+// the same bits as eval, one at a time).
+func (r *gpsRow) evalAll(js []int, t int, z []float64) {
+	for len(js) >= 4 {
+		j0, j1, j2, j3 := js[0], js[1], js[2], js[3]
+		v0, v1, v2, v3 := dot4(r.w, r.col(j0), r.col(j1), r.col(j2), r.col(j3))
+		r.set(j0, z[j0], v0)
+		r.set(j1, z[j1], v1)
+		r.set(j2, z[j2], v2)
+		r.set(j3, z[j3], v3)
+		js = js[4:]
+	}
+	switch len(js) {
+	case 1:
+		r.eval(js[0], t, z[js[0]])
+	case 2, 3:
+		// The missing columns repeat the first; their sums are dropped.
+		j0, j1, j2 := js[0], js[1], js[0]
+		if len(js) == 3 {
+			j2 = js[2]
+		}
+		v0, v1, v2, _ := dot4(r.w, r.col(j0), r.col(j1), r.col(j2), r.col(j0))
+		r.set(j0, z[j0], v0)
+		r.set(j1, z[j1], v1)
+		if len(js) == 3 {
+			r.set(j2, z[j2], v2)
+		}
+	}
+}
+
+// set stores λ_j = v − z_j W, exact at this step, and the terms of its
+// later estimates, given v = Σ_n w_n x_jn.
+func (r *gpsRow) set(j int, zj, v float64) {
 	const eps = 0x1p-52
-	v := floats.Dot(r.w, r.xt[j*r.n:(j+1)*r.n])
 	r.q[j] = v - r.mid[j]*r.sum
 	r.coef[j] = r.mid[j] - zj
 	r.rz[j] = r.round[j] + 8*eps*math.Abs(zj)
@@ -493,19 +536,50 @@ func (r *gpsRow) top(z []float64, t int) (int, float64) {
 	if first < 0 {
 		return -1, 0
 	}
+	// Candidates are evaluated four at a time (evalAll), each batch
+	// filled in index order with those that can still win against the
+	// best exact value before the batch; evaluating a few that the
+	// batch's earlier members would have ruled out costs less than the
+	// latency of one evaluation at a time, and changes no decision: the
+	// result is the largest exact |λ_j| among the candidates, ties to the
+	// lower index, whichever of them were evaluated.
 	if r.bnd[first] > 0 {
-		r.eval(first, t, z[first])
+		// With first, up to three that may beat its lower bound.
+		b := append(r.batch[:0], first)
+		lb := math.Max(r.lo, r.up[first]-2*r.bnd[first])
+		for _, j := range r.cand {
+			if len(b) == 4 {
+				break
+			}
+			if j != first && r.bnd[j] > 0 && r.up[j] >= lb {
+				b = append(b, j)
+			}
+		}
+		r.evalAll(b, t, z)
 	}
 	best, bv := first, r.up[first]
-	for _, j := range r.cand {
-		if u := r.up[j]; j == first || u < r.lo || u < bv || u == bv && j > best {
+	cand := r.cand
+	for i := 0; i < len(cand); {
+		b := r.batch[:0]
+		for ; i < len(cand) && len(b) < 4; i++ {
+			j := cand[i]
+			if u := r.up[j]; j == first || u < r.lo || u < bv || u == bv && j > best {
+				continue
+			}
+			if r.bnd[j] > 0 {
+				b = append(b, j)
+			} else if a := r.up[j]; a > bv || a == bv && j < best {
+				best, bv = j, a
+			}
+		}
+		if len(b) == 0 {
 			continue
 		}
-		if r.bnd[j] > 0 {
-			r.eval(j, t, z[j])
-		}
-		if a := r.up[j]; a > bv || a == bv && j < best {
-			best, bv = j, a
+		r.evalAll(b, t, z)
+		for _, j := range b {
+			if a := r.up[j]; a > bv || a == bv && j < best {
+				best, bv = j, a
+			}
 		}
 	}
 	return best, r.est[best]
@@ -534,9 +608,7 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 		}
 		all := r.since == 0 // refresh (also before step 0) evaluated every component at t
 		if r.eager && !all {
-			for j, zj := range z {
-				r.eval(j, t, zj)
-			}
+			r.evalAll(r.every, t, z)
 			all = true
 		}
 		zmax := r.bounds(z, all)
