@@ -27,6 +27,9 @@ import (
 //	j*  = argmax_{j∈S} |λ_j| if S is not empty, else argmax_j |λ_j|,
 //	z_{j*} ← z_{j*} + Δ·sign(λ_{j*}).
 //
+// λ_j z_j < 0 is read with λ_j = 0 within its rounding error (gpsRow.inSet):
+// a pixel equal to z_j in every training image has no gradient, and the
+// sign of its evaluation's rounding noise must not put it in S.
 // (Eq. 23's factor checked: R = −2 Σ_n γ_n k(z, x_n) + const and
 // ∂k(z, x_n)/∂z_j = −(2/c)(z_j − x_jn) k(z, x_n).) Each step moves one
 // coordinate by the fixed step Δ = StepFactor·max|X|, max|X| the largest
@@ -201,6 +204,8 @@ type gps struct {
 	mid   []float64 // per column: (max_n x_jn + min_n x_jn)/2
 	half  []float64 // per column: (max_n x_jn − min_n x_jn)/2
 	round []float64 // per column: 8Nε(max_n |x_jn| + |mid_j|), see gpsRow.bounds
+	xabs  []float64 // per column: max_n |x_jn|
+	every []int     // 0, 1, …, D−1
 }
 
 func newGPS(l *LassoGPS, x *mat.Dense, c float64) (*gps, error) {
@@ -216,6 +221,11 @@ func newGPS(l *LassoGPS, x *mat.Dense, c float64) (*gps, error) {
 		mid:    make([]float64, d),
 		half:   make([]float64, d),
 		round:  make([]float64, d),
+		xabs:   make([]float64, d),
+		every:  make([]int, d),
+	}
+	for j := range g.every {
+		g.every[j] = j
 	}
 	if l.Lambda > 0 {
 		g.logLam = math.Log(l.Lambda)
@@ -234,7 +244,8 @@ func newGPS(l *LassoGPS, x *mat.Dense, c float64) (*gps, error) {
 		col := g.xt[j*n : (j+1)*n]
 		lo, hi := floats.Min(col), floats.Max(col)
 		g.mid[j], g.half[j] = lo/2+hi/2, hi/2-lo/2
-		g.round[j] = 8 * float64(n) * 0x1p-52 * (math.Max(-lo, hi) + math.Abs(g.mid[j]))
+		g.xabs[j] = math.Max(-lo, hi)
+		g.round[j] = 8 * float64(n) * 0x1p-52 * (g.xabs[j] + math.Abs(g.mid[j]))
 		for k, v := range col {
 			g.ePlus[j*n+k] = math.Exp(2 * g.delta * v / c)
 			g.eMin[j*n+k] = math.Exp(-2 * g.delta * v / c)
@@ -275,6 +286,10 @@ type gpsRow struct {
 	// estimate and bound that do not change between evaluations (see
 	// eval). One slice per term, so that the bound sweep streams them.
 	q, coef, rz, p []float64
+	// zr[j]·Σ_n|w_n| bounds the rounding error of an evaluated λ_j
+	// (see inS); it changes only when z_j moves.
+	zr []float64
+	sg []float64 // sign(z_j): −1, 0 or 1
 
 	sum, absW, absW0 float64 // W, Σ_n |w_n|, and Σ_n |w_n| at the last refresh
 	acc              float64 // A = Σ_r ‖w(r) − w(r−1)‖₁ over the steps since the last refresh
@@ -289,6 +304,7 @@ type gpsRow struct {
 	open         []int // components z_j ≠ 0 whose interval of λ_j·z_j contains 0
 	cand         []int
 	lo           float64 // the largest lower bound of |λ_j| among the candidates
+	batch        []int   // top's components evaluated together
 
 	g0   scaled   // Σ_n γ_n k(z_0, x_n)
 	best []scaled // ring: max_{s≤t} Σ_n γ_n k(z_s, x_n) for the last window+1 steps
@@ -296,21 +312,24 @@ type gpsRow struct {
 
 func (g *gps) newRow() *gpsRow {
 	return &gpsRow{
-		gps:  g,
-		w:    make([]float64, g.n),
-		d2:   make([]float64, g.n),
-		cnt:  make([]int32, g.d),
-		q:    make([]float64, g.d),
-		coef: make([]float64, g.d),
-		rz:   make([]float64, g.d),
-		p:    make([]float64, g.d),
-		est:  make([]float64, g.d),
-		bnd:  make([]float64, g.d),
-		up:   make([]float64, g.d),
-		inS:  make([]int, 0, g.d),
-		open: make([]int, 0, g.d),
-		cand: make([]int, g.d),
-		best: make([]scaled, g.window+1),
+		gps:   g,
+		w:     make([]float64, g.n),
+		d2:    make([]float64, g.n),
+		cnt:   make([]int32, g.d),
+		q:     make([]float64, g.d),
+		coef:  make([]float64, g.d),
+		rz:    make([]float64, g.d),
+		p:     make([]float64, g.d),
+		zr:    make([]float64, g.d),
+		sg:    make([]float64, g.d),
+		est:   make([]float64, g.d),
+		bnd:   make([]float64, g.d),
+		up:    make([]float64, g.d),
+		inS:   make([]int, 0, g.d),
+		open:  make([]int, 0, g.d),
+		cand:  make([]int, g.d),
+		batch: make([]int, 0, 4),
+		best:  make([]scaled, g.window+1),
 	}
 }
 
@@ -363,9 +382,7 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 	r.logS = -dmin / r.c
 	r.sum, r.absW, r.absW0 = sum, abs, abs
 	r.acc, r.since = 0, 0
-	for j, zj := range z {
-		r.eval(j, t, zj)
-	}
+	r.evalAll(r.every, t, z)
 }
 
 // eval evaluates component j at step t. Besides λ_j it stores the terms of
@@ -378,8 +395,46 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 // with W_s, S_s = Σ_n |w_n| and A_s the values at step s = t, q = v − mid_j W_s,
 // coef = mid_j − z_j, rz = round_j + 8ε|z_j| and p = round_j S_s − half_j A_s.
 func (r *gpsRow) eval(j, t int, zj float64) {
+	r.set(j, zj, floats.Dot(r.w, r.col(j)))
+}
+
+// col returns column j of X.
+func (r *gpsRow) col(j int) []float64 { return r.xt[j*r.n : (j+1)*r.n] }
+
+// evalAll evaluates the components js at step t, four at a time (dot4:
+// the same bits as eval, one at a time).
+func (r *gpsRow) evalAll(js []int, t int, z []float64) {
+	for len(js) >= 4 {
+		j0, j1, j2, j3 := js[0], js[1], js[2], js[3]
+		v0, v1, v2, v3 := dot4(r.w, r.col(j0), r.col(j1), r.col(j2), r.col(j3))
+		r.set(j0, z[j0], v0)
+		r.set(j1, z[j1], v1)
+		r.set(j2, z[j2], v2)
+		r.set(j3, z[j3], v3)
+		js = js[4:]
+	}
+	switch len(js) {
+	case 1:
+		r.eval(js[0], t, z[js[0]])
+	case 2, 3:
+		// The missing columns repeat the first; their sums are dropped.
+		j0, j1, j2 := js[0], js[1], js[0]
+		if len(js) == 3 {
+			j2 = js[2]
+		}
+		v0, v1, v2, _ := dot4(r.w, r.col(j0), r.col(j1), r.col(j2), r.col(j0))
+		r.set(j0, z[j0], v0)
+		r.set(j1, z[j1], v1)
+		if len(js) == 3 {
+			r.set(j2, z[j2], v2)
+		}
+	}
+}
+
+// set stores λ_j = v − z_j W, exact at this step, and the terms of its
+// later estimates, given v = Σ_n w_n x_jn.
+func (r *gpsRow) set(j int, zj, v float64) {
 	const eps = 0x1p-52
-	v := floats.Dot(r.w, r.xt[j*r.n:(j+1)*r.n])
 	r.q[j] = v - r.mid[j]*r.sum
 	r.coef[j] = r.mid[j] - zj
 	r.rz[j] = r.round[j] + 8*eps*math.Abs(zj)
@@ -413,6 +468,7 @@ func (r *gpsRow) bounds(z []float64, all bool) (zmax float64) {
 	d := len(z)
 	cand, inS, open := r.cand[:d], r.inS[:0], r.open[:0]
 	q, coef, p, rz, half := r.q[:d], r.coef[:d], r.p[:d], r.rz[:d], r.half[:d]
+	sg, zr := r.sg[:d], r.zr[:d]
 	estA, bndA, upA := r.est[:d], r.bnd[:d], r.up[:d]
 	if !all {
 		// est = q + coef·W and bnd = (half·A + p) + rz·S, component by
@@ -425,7 +481,7 @@ func (r *gpsRow) bounds(z []float64, all bool) (zmax float64) {
 		floats.AddScaled(bndA, absW, rz)
 	}
 	k := 0
-	for j, zj := range z {
+	for j := range z {
 		est, bnd := estA[j], bndA[j]
 		a := math.Abs(est)
 		u := a + bnd
@@ -440,14 +496,18 @@ func (r *gpsRow) bounds(z []float64, all bool) (zmax float64) {
 		if u >= lo {
 			k++
 		}
-		// The S set. The interval of λ_j z_j is [e − b, e + b]: below 0,
-		// j is in S; containing 0, it is open. Both need e − b < 0, which
-		// is rare (and never holds for z_j = 0, where e = ±0 and b = 0).
-		if e, b := est*zj, bnd*math.Abs(zj); e-b < 0 {
-			if e+b >= 0 {
-				open = append(open, j)
-			} else {
+		// The S set (see inS): with s = sign(z_j), j is in S when
+		// λ_j·s < −ρ_j. The interval of λ_j·s is [x − b, x + b]: below
+		// −ρ_j, j is in S; reaching it, j is open. Both need x < b,
+		// which is rare (and never holds for z_j = 0, where x = ±0 and
+		// b·s² = 0); products with s = ±1 are exact, and a rounded
+		// x + b < −ρ_j implies the exact one.
+		if s := sg[j]; est*s < bnd*(s*s) {
+			x, rho := est*s, zr[j]*absW
+			if x+bnd < -rho {
 				inS = append(inS, j)
+			} else if x-bnd <= -rho {
+				open = append(open, j)
 			}
 		}
 	}
@@ -476,19 +536,50 @@ func (r *gpsRow) top(z []float64, t int) (int, float64) {
 	if first < 0 {
 		return -1, 0
 	}
+	// Candidates are evaluated four at a time (evalAll), each batch
+	// filled in index order with those that can still win against the
+	// best exact value before the batch; evaluating a few that the
+	// batch's earlier members would have ruled out costs less than the
+	// latency of one evaluation at a time, and changes no decision: the
+	// result is the largest exact |λ_j| among the candidates, ties to the
+	// lower index, whichever of them were evaluated.
 	if r.bnd[first] > 0 {
-		r.eval(first, t, z[first])
+		// With first, up to three that may beat its lower bound.
+		b := append(r.batch[:0], first)
+		lb := math.Max(r.lo, r.up[first]-2*r.bnd[first])
+		for _, j := range r.cand {
+			if len(b) == 4 {
+				break
+			}
+			if j != first && r.bnd[j] > 0 && r.up[j] >= lb {
+				b = append(b, j)
+			}
+		}
+		r.evalAll(b, t, z)
 	}
 	best, bv := first, r.up[first]
-	for _, j := range r.cand {
-		if u := r.up[j]; j == first || u < r.lo || u < bv || u == bv && j > best {
+	cand := r.cand
+	for i := 0; i < len(cand); {
+		b := r.batch[:0]
+		for ; i < len(cand) && len(b) < 4; i++ {
+			j := cand[i]
+			if u := r.up[j]; j == first || u < r.lo || u < bv || u == bv && j > best {
+				continue
+			}
+			if r.bnd[j] > 0 {
+				b = append(b, j)
+			} else if a := r.up[j]; a > bv || a == bv && j < best {
+				best, bv = j, a
+			}
+		}
+		if len(b) == 0 {
 			continue
 		}
-		if r.bnd[j] > 0 {
-			r.eval(j, t, z[j])
-		}
-		if a := r.up[j]; a > bv || a == bv && j < best {
-			best, bv = j, a
+		r.evalAll(b, t, z)
+		for _, j := range b {
+			if a := r.up[j]; a > bv || a == bv && j < best {
+				best, bv = j, a
+			}
 		}
 	}
 	return best, r.est[best]
@@ -500,6 +591,8 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 	for j := range z {
 		z[j] = 0
 		r.cnt[j] = 0
+		r.sg[j] = 0
+		r.zr[j] = r.zround(j, 0)
 	}
 	r.hist = append(r.hist[:0], len(z))
 	r.maxCnt = 0
@@ -515,9 +608,7 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 		}
 		all := r.since == 0 // refresh (also before step 0) evaluated every component at t
 		if r.eager && !all {
-			for j, zj := range z {
-				r.eval(j, t, zj)
-			}
+			r.evalAll(r.every, t, z)
 			all = true
 		}
 		zmax := r.bounds(z, all)
@@ -531,11 +622,10 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 		// interval) and in r.open those whose interval contains 0, which
 		// are evaluated here unless top already did.
 		for _, j := range r.open {
-			zj := z[j]
 			if r.bnd[j] > 0 {
-				r.eval(j, t, zj)
+				r.eval(j, t, z[j])
 			}
-			if r.est[j]*zj < 0 {
+			if r.inSet(j) {
 				r.inS = append(r.inS, j)
 			}
 		}
@@ -612,6 +702,28 @@ func (r *gpsRow) finished(t, j int, lj, zmax float64, st *Status) bool {
 	return true
 }
 
+// inSet reports whether component j, evaluated at this step, is in
+// S = {j : λ_j z_j < 0}, with λ_j taken as 0 within its rounding error
+// ρ_j = zr_j·Σ_n|w_n| (zround): a coordinate with no gradient, such as a
+// pixel equal to z_j in every training image, has λ_j = Σ_n w_n(x_jn − z_j)
+// = 0 exactly, but its evaluation v_j − z_j W, two sums of N terms in
+// different orders, leaves rounding noise whose sign would otherwise put j
+// in S and step the path to and fro on it.
+func (r *gpsRow) inSet(j int) bool {
+	return r.est[j]*r.sg[j] < -r.zr[j]*r.absW
+}
+
+// zround returns zr_j for z_j = zj: 2(N+1)ε(max_n|x_jn| + |z_j|). The
+// evaluated λ_j = fl(fl(Σ_n w_n x_jn) − fl(z_j·W)), W the running sum of
+// the weights, differs from Σ_n w_n(x_jn − z_j) by at most
+// γ_N Σ_n|w_n|(max_n|x_jn| + |z_j|) + ε|z_j||W| + ε|λ_j| (Higham, Accuracy
+// and Stability of Numerical Algorithms, 2nd ed., §3.1, for the sums, in
+// any order), about (N+1)ε·Σ_n|w_n|(max_n|x_jn| + |z_j|); the factor 2
+// covers the rounding of the running Σ_n|w_n| and of this bound itself.
+func (r *gpsRow) zround(j int, zj float64) float64 {
+	return 2 * float64(r.n+1) * 0x1p-52 * (r.xabs[j] + math.Abs(zj))
+}
+
 // move takes the step z_j ← z_j + Δ·sign(λ_j) and updates the weights:
 // k(z', x_n) = k(z, x_n)·e^{−(2δz_j + δ²)/c}·e^{2δx_jn/c}, δ = ±Δ, the last
 // factor tabulated.
@@ -642,6 +754,15 @@ func (r *gpsRow) move(j int, lj float64, z []float64) {
 	z[j] = float64(r.cnt[j]) * r.delta
 	r.coef[j] = r.mid[j] - z[j]
 	r.rz[j] = r.round[j] + 8*0x1p-52*math.Abs(z[j])
+	r.zr[j] = r.zround(j, z[j])
+	switch {
+	case r.cnt[j] > 0:
+		r.sg[j] = 1
+	case r.cnt[j] < 0:
+		r.sg[j] = -1
+	default:
+		r.sg[j] = 0
+	}
 	var sum, abs, change float64
 	w := r.w
 	e = e[:len(w)]

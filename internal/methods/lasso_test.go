@@ -370,3 +370,43 @@ func ExampleLassoGPS() {
 	// z = [0.66 -0.36 0.06 0.00]
 	// nonzero: 3, steps: 108
 }
+
+// TestLassoGPSConstantColumns checks that a coordinate with no gradient is
+// never moved. Every training image is the same point x* (N = 40 copies)
+// with γ_n > 0 of mixed sizes, so λ_j = (Σ_n γ_n k_n)(x*_j − z_j), one
+// positive factor for every j: the exact path steps each coordinate
+// monotonically towards x*_j, S is always empty, and once z_j = x*_j its
+// λ_j is exactly 0. x* lies on the lattice (Δ = max|X|/64 = 1/64), so the
+// path ends at z = x* exactly after Σ_j |x*_j|/Δ = 64 + 32 + 16 + 0 + 48 +
+// 32 + 8 + 64 = 264 steps, converged by the rule λ = 0 to rounding. The
+// evaluated λ_j of a finished coordinate, v_j − z_j W with v_j and W sums
+// of N terms in different orders, is rounding noise; before the fix its
+// sign put j in S and the path stepped back and forth on it.
+func TestLassoGPSConstantColumns(t *testing.T) {
+	xstar := []float64{-1, 0.5, -0.25, 0, 0.75, -0.5, 0.125, 1}
+	const n = 40
+	x := mat.NewDense(n, len(xstar), nil)
+	for i := 0; i < n; i++ {
+		x.SetRow(i, xstar)
+	}
+	rng := rand.New(rand.NewPCG(4, 40))
+	gam := mat.NewDense(6, n, nil)
+	for i := 0; i < 6; i++ {
+		for k := 0; k < n; k++ {
+			gam.Set(i, k, math.Exp(3*rng.NormFloat64()))
+		}
+	}
+	b := methods.NewBasis(x, kernel.Gaussian{C: 2})
+	p := methods.NewProblem(b, gam, nil)
+	l := defaultLasso()
+	l.StepFactor = 1.0 / 64
+	l.Tol = 0
+	var z mat.Dense
+	st, err := l.PreImage(&z, p)
+	checkNoErr(t, "PreImage", err)
+	for i := range st {
+		if got := z.RawRowView(i); !floats.Equal(got, xstar) || st[i].Iterations != 264 || !st[i].Converged {
+			t.Errorf("row %d: z = %v after %d steps (status %+v), want x* = %v after 264, converged", i, got, st[i].Iterations, st[i], xstar)
+		}
+	}
+}

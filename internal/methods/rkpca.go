@@ -189,7 +189,7 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 	st := make([]Status, m)
 	act := startActive(dst, z, st)
 
-	var kz mat.Dense
+	gw := newGramWork(in.Model.Kernel, x)
 	var pw projWork
 	next := mat.NewDense(m, d, nil)
 	res := make([]float64, d)
@@ -199,11 +199,10 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 	for it := 1; it <= r.MaxIter && len(act) > 0; it++ {
 		na := len(act)
 		za := z.Slice(0, na, 0, d).(*mat.Dense)
-		kz.Reset()
-		kernel.Gram(&kz, in.Model.Kernel, za, x)
+		kz := gw.gram(za)
 		// w_n = Γ_n(z)·k(z, d_n), overwriting Γ.
-		w := pw.gamma(in.Model, &kz, in.Q)
-		w.MulElem(w, &kz)
+		w := pw.gamma(in.Model, kz, in.Q)
+		w.MulElem(w, kz)
 		nxt := next.Slice(0, na, 0, d).(*mat.Dense)
 		nxt.Mul(w, x)
 		for i := 0; i < na; i++ {
@@ -253,6 +252,80 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 	}
 	CheckFinite(dst, st)
 	return st, nil
+}
+
+// gramWork computes the kernel rows k(z_m, d_n) of a batch of iterates
+// against a fixed training set for the fixed points of RKPCA and
+// fixedObservedFit, which form them at every step: kernel.Gram's result
+// bit for bit (the same product, the same row norms by floats.Dot, the
+// same distance and exponential per entry), with the training set's
+// squared row norms computed once and the output and the batch's norms
+// in buffers kept across steps, where kernel.Gram allocates all three per
+// call. Kernels other than a kernel.Gaussian value go to kernel.Gram.
+type gramWork struct {
+	k      kernel.Kernel
+	g      kernel.Gaussian
+	gauss  bool
+	x      *mat.Dense
+	nx, nz []float64 // squared row norms of x and of the batch
+	out    []float64
+	kz     mat.Dense
+}
+
+func newGramWork(k kernel.Kernel, x *mat.Dense) *gramWork {
+	w := &gramWork{k: k, x: x}
+	w.g, w.gauss = k.(kernel.Gaussian)
+	if w.gauss {
+		w.nx = sqNorms(w.nx, x)
+	}
+	return w
+}
+
+// gram returns k(z_m, d_n) (M×N) in a buffer that the next call
+// overwrites.
+func (w *gramWork) gram(z *mat.Dense) *mat.Dense {
+	if !w.gauss {
+		w.kz.Reset()
+		kernel.Gram(&w.kz, w.k, z, w.x)
+		return &w.kz
+	}
+	r, _ := z.Dims()
+	n := len(w.nx)
+	if cap(w.out) < r*n {
+		w.out = make([]float64, r*n)
+	}
+	dst := mat.NewDense(r, n, w.out[:r*n])
+	// Mul overwrites its receiver (β = 0 in Gemm).
+	dst.Mul(z, w.x.T())
+	w.nz = sqNorms(w.nz, z)
+	c := w.g.C
+	for i, nz := range w.nz {
+		row := dst.RawRowView(i)
+		for j, p := range row {
+			// kernel.sqDistFrom: ‖z−d‖² = ‖z‖² + ‖d‖² − 2zᵀd, clamped at 0.
+			v := nz + w.nx[j] - 2*p
+			if v < 0 {
+				v = 0
+			}
+			row[j] = math.Exp(-v / c)
+		}
+	}
+	return dst
+}
+
+// sqNorms returns the squared row norms of a, each floats.Dot(row, row)
+// as kernel.Gram computes them, in dst's storage if it is large enough.
+func sqNorms(dst []float64, a *mat.Dense) []float64 {
+	r, _ := a.Dims()
+	if cap(dst) < r {
+		dst = make([]float64, r)
+	}
+	dst = dst[:r]
+	for i := range dst {
+		row := a.RawRowView(i)
+		dst[i] = floats.Dot(row, row)
+	}
+	return dst
 }
 
 // projWork holds the buffers of one batch projection (KPCA.projectGramTo)

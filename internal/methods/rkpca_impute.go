@@ -137,6 +137,12 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 	cur := mat.DenseCopyOf(dst)
 	inPart := make([]bool, n)
 	var train []int // rows of cur in the partition's training set
+	// Buffers kept across partitions and outer iterations: a partition's
+	// training set, its Gram matrix, and its rows with missing entries
+	// with their mask rows. The model fitted to them, which holds the
+	// first two, is dropped before the next partition.
+	var xtBuf, gtBuf, xBuf, mkBuf []float64
+	var z mat.Dense
 	for it := 0; it < ri.Iterations; it++ {
 		perm := in.Rand.Perm(n)
 		// The k training sets of this iteration are all drawn from
@@ -177,18 +183,30 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 			if len(rows) == 0 {
 				continue
 			}
-			xt := mat.NewDense(len(train), d, nil)
+			nt := len(train)
+			xtBuf = grow(xtBuf, nt*d)
+			xt := mat.NewDense(nt, d, xtBuf)
 			for a, i := range train {
 				xt.SetRow(a, cur.RawRowView(i))
 			}
 			var gt *mat.SymDense
 			if gram != nil {
-				gt = mat.NewSymDense(len(train), nil)
+				// The sub-block's upper triangle, and zeros below
+				// as in a new SymDense.
+				gtBuf = grow(gtBuf, nt*nt)
+				gr := gram.RawSymmetric()
 				for a, i := range train {
-					for b := a; b < len(train); b++ {
-						gt.SetSym(a, b, gram.At(i, train[b]))
+					row := gtBuf[a*nt : (a+1)*nt]
+					clear(row[:a])
+					for b := a; b < nt; b++ {
+						if j := train[b]; i <= j {
+							row[b] = gr.Data[i*gr.Stride+j]
+						} else {
+							row[b] = gr.Data[j*gr.Stride+i]
+						}
 					}
 				}
+				gt = mat.NewSymDense(nt, gtBuf)
 			} else {
 				gt = kernel.SelfGram(k, xt)
 			}
@@ -200,13 +218,14 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 				}
 				continue
 			}
-			x := mat.NewDense(len(rows), d, nil)
-			mk := mat.NewDense(len(rows), d, nil)
+			xBuf, mkBuf = grow(xBuf, len(rows)*d), grow(mkBuf, len(rows)*d)
+			x := mat.NewDense(len(rows), d, xBuf)
+			mk := mat.NewDense(len(rows), d, mkBuf)
 			for a, i := range rows {
 				x.SetRow(a, cur.RawRowView(i))
 				mk.SetRow(a, mask.RawRowView(i))
 			}
-			var z mat.Dense
+			z.Reset()
 			zst, err := fit.Denoise(&z, &DenoiseInput{Model: model, Q: q, X0: x, Mask: mk})
 			if err != nil {
 				return nil, fmt.Errorf("rkpca-impute: %w", err)
@@ -236,6 +255,15 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 	}
 	CheckFinite(dst, st)
 	return st, nil
+}
+
+// grow returns buf resliced to length n, reallocated if its capacity is
+// smaller.
+func grow(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
+	}
+	return buf[:n]
 }
 
 // sharedGramExact reports whether the Gram matrix of n points in d

@@ -6,8 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/runexp/runexp/internal/kernel"
 )
 
 // fixedObservedFit is the C → 0 limit of the masked RKPCA fit (eq. 6 with
@@ -71,18 +69,21 @@ func (f *fixedObservedFit) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, 
 	x := in.Model.X
 	tol2 := f.Tol * f.Tol
 	next := make([]float64, d)
-	var kz, num mat.Dense
+	gw := newGramWork(in.Model.Kernel, x)
 	var pw projWork
+	// The batch and the products W·D in buffers kept across steps,
+	// sliced to the shrinking batch.
+	zbuf := make([]float64, len(act)*d)
+	nbuf := make([]float64, len(act)*d)
 	for it := 1; it <= f.MaxIter && len(act) > 0; it++ {
-		za := mat.NewDense(len(act), d, nil)
+		za := mat.NewDense(len(act), d, zbuf[:len(act)*d])
 		for a, i := range act {
 			za.SetRow(a, dst.RawRowView(i))
 		}
-		kz.Reset()
-		kernel.Gram(&kz, in.Model.Kernel, za, x)
-		w := pw.gamma(in.Model, &kz, in.Q)
-		w.MulElem(w, &kz) // w_n = Γ_n(z)·k(z, d_n)
-		num.Reset()
+		kz := gw.gram(za)
+		w := pw.gamma(in.Model, kz, in.Q)
+		w.MulElem(w, kz) // w_n = Γ_n(z)·k(z, d_n)
+		num := mat.NewDense(len(act), d, nbuf[:len(act)*d])
 		num.Mul(w, x)
 		keep := act[:0]
 		for a, i := range act {

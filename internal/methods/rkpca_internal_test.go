@@ -105,3 +105,51 @@ func TestSelfGramSubBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestGramWorkIsGram checks that the fixed points' kernel rows (gramWork)
+// are kernel.Gram's bit for bit: serial (below kernel.Gram's 16 384
+// entries) and parallel sizes, rows scaled by 0.1 to 10, a
+// batch shrinking across calls as the fixed points' does (the buffer
+// reused), and a kernel that is not a kernel.Gaussian value (passed on
+// to kernel.Gram).
+func TestGramWorkIsGram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 2))
+	fill := func(r, c int) *mat.Dense {
+		m := mat.NewDense(r, c, nil)
+		for i := 0; i < r; i++ {
+			s := math.Pow(10, 2*rng.Float64()-1)
+			for j := 0; j < c; j++ {
+				m.Set(i, j, s*rng.NormFloat64())
+			}
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		n, d int
+		k    kernel.Kernel
+	}{
+		{90, 12, kernel.Gaussian{C: 1 / 0.0375}},
+		{700, 40, kernel.Gaussian{C: 30}},
+		{50, 8, &kernel.Gaussian{C: 3}},
+	} {
+		x := fill(tc.n, tc.d)
+		w := newGramWork(tc.k, x)
+		for _, m := range []int{40, 25, 3} {
+			z := fill(m, tc.d)
+			got := w.gram(z)
+			var want mat.Dense
+			kernel.Gram(&want, tc.k, z, x)
+			r, c := want.Dims()
+			if gr, gc := got.Dims(); gr != r || gc != c {
+				t.Fatalf("n=%d m=%d: %d×%d, want %d×%d", tc.n, m, gr, gc, r, c)
+			}
+			for i := 0; i < r; i++ {
+				for j := 0; j < c; j++ {
+					if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
+						t.Fatalf("n=%d m=%d (%d, %d): %v, kernel.Gram %v", tc.n, m, i, j, got.At(i, j), want.At(i, j))
+					}
+				}
+			}
+		}
+	}
+}

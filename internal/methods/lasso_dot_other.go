@@ -1,0 +1,15 @@
+//go:build !amd64 || noasm || gccgo || safe
+
+package methods
+
+import "gonum.org/v1/gonum/floats"
+
+// useAVX2 is false: there is no assembly kernel on this build.
+var useAVX2 = false
+
+// dot4 returns floats.Dot(w, x_k) for k = 0…3. Without gonum's amd64
+// assembly, floats.Dot is gonum's pure-Go loop, whose order is its own;
+// calling it keeps the bits.
+func dot4(w, x0, x1, x2, x3 []float64) (s0, s1, s2, s3 float64) {
+	return floats.Dot(w, x0[:len(w)]), floats.Dot(w, x1[:len(w)]), floats.Dot(w, x2[:len(w)]), floats.Dot(w, x3[:len(w)])
+}
