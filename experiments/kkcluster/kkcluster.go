@@ -134,6 +134,7 @@ func check(c *config.Config) (options, error) {
 	if err := huang.CheckConfig(c, "kkcluster"); err != nil {
 		return o, err
 	}
+	o.kern.Explicit = huang.ExplicitRoles(c, methods.NeighborsRole)
 	// A cluster centre is a feature-space point with no observed input
 	// behind it: it needs a pre-image estimator that does without one.
 	for i, m := range c.Methods {
@@ -271,7 +272,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		rec.Set(c.m.purity, c.purity)
 		rec.Set(c.m.contrast, c.contrast)
 		rec.Set(c.m.sigma, c.fit.Sigma)
-		rec.Set(c.m.neighbors, float64(c.fit.Neighbors))
+		rec.Set(c.m.neighbors, float64(huang.Neighbors(cell, in.opt.kern, c.fit.Neighbors)))
 		ok, err := in.preImages(cell, c, rec)
 		if err != nil {
 			return err
@@ -299,7 +300,7 @@ func (in *instance) preImages(cell *runner.Cell, c *clustering, rec *report.Reco
 		in.env.Log.Info("estimator refused the kernel", "method", cell.Method.Label, "kernel", c.name, "reason", err.Error())
 		return false, nil
 	}
-	par, _, err := huang.Params(cell, c.fit.Neighbors)
+	par, _, err := huang.Params(cell, in.opt.kern, c.fit.Neighbors)
 	if err != nil {
 		return false, err
 	}

@@ -115,6 +115,7 @@ func check(c *config.Config) (options, error) {
 	if err != nil {
 		return o, err
 	}
+	o.kern.Explicit = huang.ExplicitRoles(c, methods.NeighborsRole)
 	return o, huang.CheckConfig(c, "lgdenoise")
 }
 
@@ -263,17 +264,14 @@ func (in *instance) makeParts(set *datasets.Set, train []int) {
 }
 
 // denoiser builds the cell's estimator as a de-noiser with its neighbours
-// parameter, if it has one, set to k (methods.NeighborsRole).
-func denoiser(cell *runner.Cell, k int) (methods.Denoiser, error) {
-	if cell.Method == nil {
-		return nil, errors.New("the cell has no estimator")
-	}
-	spec := cell.Method.Spec
-	p, _, err := spec.WithRole(cell.Method.Params, methods.NeighborsRole, k)
+// parameter, if it has one and the config leaves it to the kind, set to k
+// (methods.NeighborsRole, huang.Params).
+func denoiser(cell *runner.Cell, o huang.KernelOpts, k int) (methods.Denoiser, error) {
+	p, _, err := huang.Params(cell, o, k)
 	if err != nil {
 		return nil, err
 	}
-	return spec.NewDenoiser(p)
+	return cell.Method.Spec.NewDenoiser(p)
 }
 
 // outcome is a cell's de-noised test images.
@@ -293,7 +291,7 @@ func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, er
 		if err != nil {
 			return nil, err
 		}
-		den, err := denoiser(cell, p.fit.Neighbors)
+		den, err := denoiser(cell, in.opt.kern, p.fit.Neighbors)
 		if err != nil {
 			return nil, err
 		}
@@ -317,7 +315,7 @@ func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, er
 		}
 		mm := modelOf(suffix)
 		rec.Set(mm.sigma, p.fit.Sigma)
-		rec.Set(mm.neighbors, float64(p.fit.Neighbors))
+		rec.Set(mm.neighbors, float64(huang.Neighbors(cell, in.opt.kern, p.fit.Neighbors)))
 		rec.Set(mm.components, float64(m.Rank()))
 	}
 	return o, nil

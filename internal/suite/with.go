@@ -140,7 +140,7 @@ func AddWith(c *config.Config, with []*With, warn io.Writer) ([]report.WithSpec,
 		if label == "" {
 			label = w.Spec.Title
 		}
-		rec := report.WithSpec{Spec: w.Arg, Estimator: w.Name, Label: label, Params: map[string]any(w.Bound)}
+		rec := report.WithSpec{Spec: w.Arg, Estimator: w.Name, Label: label, Params: w.manifestParams()}
 		skip := func(why string) {
 			fmt.Fprintf(warn, "runexp: --with %s: skipped in %s: %s\n", w.Arg, c.Name, why)
 			rec.Skipped = why
@@ -189,6 +189,24 @@ func AddWith(c *config.Config, with []*With, warn io.Writer) ([]report.WithSpec,
 		done = append(done, rec)
 	}
 	return done, nil
+}
+
+// manifestParams returns the parameters the manifest lists for w: those
+// the SPEC gives (which run as given: the precedence rule of
+// docs/extending.md, "Parameter roles") and the defaults of the others,
+// except a parameter with a role (methods.Role) that the SPEC leaves
+// unset: a kind may set that one from the data (Huang et al.'s
+// mean-distance neighbour count), so its default may not be what ran, and
+// the records say what did.
+func (w *With) manifestParams() map[string]any {
+	out := make(map[string]any, len(w.Bound))
+	for _, p := range w.Spec.Params {
+		_, given := w.Params[p.Name]
+		if v, ok := w.Bound[p.Name]; ok && (given || p.Role == methods.NoRole) {
+			out[p.Name] = v
+		}
+	}
+	return out
 }
 
 // ParseWiths parses every --with SPEC.
