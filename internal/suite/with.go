@@ -96,7 +96,7 @@ func ParseWith(arg string) (*With, error) {
 
 // splitPairs splits the parameters of a --with SPEC on the commas between
 // them. A value that begins with a quote (after key=) runs to its closing
-// quote, commas included, as in YAML: 'it''s' in single quotes (a doubled
+// quote, commas included, as in YAML: 'it”s' in single quotes (a doubled
 // quote for one), "a \"b\"" in double quotes (backslash escapes); the
 // quotes stay on the value, which withScalar reads as a quoted YAML
 // scalar. A quote anywhere else is an ordinary character (label=Kwok's).
