@@ -96,8 +96,8 @@ func ParseWith(arg string) (*With, error) {
 
 // splitPairs splits the parameters of a --with SPEC on the commas between
 // them. A value that begins with a quote (after key=) runs to its closing
-// quote, commas included, as in YAML: 'it”s' in single quotes (a doubled
-// quote for one), "a \"b\"" in double quotes (backslash escapes); the
+// quote, commas included, as in YAML: in single quotes a doubled quote
+// is one quote, in double quotes a backslash escapes the next character; the
 // quotes stay on the value, which withScalar reads as a quoted YAML
 // scalar. A quote anywhere else is an ordinary character (label=Kwok's).
 func splitPairs(rest string) ([]string, error) {
