@@ -31,7 +31,7 @@ func TestExternalParams(t *testing.T) {
 	t.Setenv("PYTHONPATH", helper)
 	script := py + " ../../python/examples/feature_neighbours.py"
 	code, out, stderr := runCLI("check-estimator", "--command", script, "--param", param)
-	if code != exitOK || !strings.Contains(out, "ok: 23 checks passed") {
+	if code != exitOK || !strings.Contains(out, "ok: 24 checks passed") {
 		t.Errorf("--param %s: exit %d\n%s%s", param, code, out, stderr)
 	}
 	code, out, _ = runCLI("check-estimator", "--command", script)
