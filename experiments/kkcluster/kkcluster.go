@@ -9,7 +9,9 @@
 //
 // For each kernel in experiment.kernels the kernel (σ = mean pairwise
 // distance in its input space, pixels or HOG descriptors) and the neighbour
-// count come from the data (package huang); kernel k-means with seeded
+// count come from the data (package huang; an estimator whose config entry
+// gives its own count runs with that one: docs/extending.md, "Parameter
+// roles and precedence"); kernel k-means with seeded
 // k-means++ restarts runs once per kernel, shared by every cell. A cell is
 // one estimator: it finds the pre-images of the k centres
 // m_c = (1/|c|) Σ_{n∈c} φ(x_n) under every kernel (an estimator that needs

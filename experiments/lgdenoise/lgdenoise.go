@@ -11,7 +11,10 @@
 // std 0.06 on [0, 1] in the paper). Kernel PCA keeps every component. The
 // kernel is exp(−‖x−y‖²/σ²) with σ the mean pairwise distance of the
 // training images, and every estimator with a neighbors parameter gets the
-// count of training images within that distance (package huang).
+// count of training images within that distance (package huang), unless
+// its config entry (or --with) gives its own count, which runs as given:
+// the precedence rule of every kind (docs/extending.md, "Parameter roles
+// and precedence").
 //
 // models: per-group fits one model (σ, neighbours, KPCA) on each group's
 // training images and de-noises that group's test images with it, the
