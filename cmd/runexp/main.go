@@ -867,6 +867,52 @@ func (k *keyTally) add(c *config.Config, plan *runner.Plan) (string, error) {
 }
 
 // listWhat are the sections runexp list prints.
+// listConfigs prints the configs and collections of dir (or of the
+// binary's checkout, configsDir); quiet, when the whole list was asked
+// for, turns a missing folder into a line instead of an error. ok is false
+// with the exit status when it failed.
+func listConfigs(w io.Writer, e *errOut, dir string, quiet bool) (code int, ok bool) {
+	// Outside a checkout, the configs of the checkout the
+	// binary comes from (checkouts), said as such: runexp NAME
+	// then needs --configs with that folder.
+	cdir, elsewhere := configsDir(dir)
+	ls, err := suite.List(cdir)
+	if err != nil {
+		if quiet {
+			// runexp list from outside a checkout: the rest
+			// was listed, the configs are not there.
+			fmt.Fprintf(w, "Configs: none in %s; run runexp from a checkout's root or pass --configs DIR\n", dir)
+			return 0, true
+		}
+		return e.fail(exitUsage, "%v; run runexp from a checkout's root or pass --configs DIR", err), false
+	}
+	p := printer{w: w, width: terminalWidth(w), tty: isTerminal(w)}
+	if elsewhere {
+		p.line(fmt.Sprintf("Configs (%s, no configs folder here; runexp --configs %s NAME runs one):", cdir, cdir))
+	} else {
+		p.line(fmt.Sprintf("Configs (%s; runexp NAME runs one):", cdir))
+	}
+	for _, l := range ls {
+		if l.Members == nil && l.Err == nil {
+			p.line(fmt.Sprintf("  %-36s %s", l.Name, l.Title))
+		}
+	}
+	fmt.Fprintln(w)
+	p.line(fmt.Sprintf("Collections (%s; runexp NAME runs every config listed):", cdir))
+	for _, l := range ls {
+		if l.Members != nil {
+			p.line(fmt.Sprintf("  %-26s %s", l.Name, l.Title))
+			p.line("      " + strings.Join(l.Members, ", "))
+		}
+	}
+	for _, l := range ls {
+		if l.Err != nil {
+			p.line(fmt.Sprintf("  %-36s unreadable: %v", l.Name, l.Err))
+		}
+	}
+	return 0, true
+}
+
 // count is "1 cell", "0 cells", "2 cells".
 func count(n int, what string) string {
 	if n == 1 {
@@ -922,43 +968,8 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(w, "  %-14s %s%s\n", d.Name, d.Doc, root)
 			}
 		case "configs":
-			// Outside a checkout, the configs of the checkout the
-			// binary comes from (checkouts), said as such: runexp NAME
-			// then needs --configs with that folder.
-			cdir, elsewhere := configsDir(*dir)
-			ls, err := suite.List(cdir)
-			if err != nil {
-				if len(args) == 0 {
-					// runexp list from outside a checkout: the rest
-					// was listed, the configs are not there.
-					fmt.Fprintf(w, "Configs: none in %s; run runexp from a checkout's root or pass --configs DIR\n", *dir)
-					continue
-				}
-				return e.fail(exitUsage, "%v; run runexp from a checkout's root or pass --configs DIR", err)
-			}
-			p := printer{w: w, width: terminalWidth(w), tty: isTerminal(w)}
-			if elsewhere {
-				p.line(fmt.Sprintf("Configs (%s, no configs folder here; runexp --configs %s NAME runs one):", cdir, cdir))
-			} else {
-				p.line(fmt.Sprintf("Configs (%s; runexp NAME runs one):", cdir))
-			}
-			for _, l := range ls {
-				if l.Members == nil && l.Err == nil {
-					p.line(fmt.Sprintf("  %-36s %s", l.Name, l.Title))
-				}
-			}
-			fmt.Fprintln(w)
-			p.line(fmt.Sprintf("Collections (%s; runexp NAME runs every config listed):", cdir))
-			for _, l := range ls {
-				if l.Members != nil {
-					p.line(fmt.Sprintf("  %-26s %s", l.Name, l.Title))
-					p.line("      " + strings.Join(l.Members, ", "))
-				}
-			}
-			for _, l := range ls {
-				if l.Err != nil {
-					p.line(fmt.Sprintf("  %-36s unreadable: %v", l.Name, l.Err))
-				}
+			if code, ok := listConfigs(w, e, *dir, len(args) == 0); !ok {
+				return code
 			}
 		}
 	}

@@ -417,32 +417,11 @@ func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result)
 	return res
 }
 
-// Degenerate returns a flag when metric cannot tell the estimators apart:
-// among the records matching where, grouped by every parameter but the
-// method (one group a cell of the model grid), a group of two or more
-// methods whose values of metric are all equal ("every estimator scores
-// 0", or the same number). It returns "" when no group is, or when metric
-// is a pattern. A metric that scores every method the same, such as an
-// error after re-normalising 2-D points to their clean range (exactly 0),
-// measures nothing about the methods.
-func Degenerate(recs []report.Record, metric string, where map[string]any) string {
-	if strings.Contains(metric, "*") {
-		return ""
-	}
-	type group struct {
-		methods map[any]bool
-		vals    []float64
-	}
-	var held []*report.Record
-	for _, r := range selectRecs(recs, where) {
-		if _, ok := r.Metrics[metric]; ok {
-			held = append(held, r)
-		}
-	}
-	// A cell of the model grid is named by the parameters that every
-	// method has over the same values (the model's: c, components); an
-	// estimator's own parameters (tol, neighbors) are not, even where two
-	// estimators share a name.
+// modelKeys returns, sorted, the parameters that name a cell of the model
+// grid among held: those every method has over the same values (the
+// model's: c, components); an estimator's own parameters (tol, neighbors)
+// are not, even where two estimators share a name.
+func modelKeys(held []*report.Record) []string {
 	values := map[string]map[any]map[string]bool{} // key → method → values
 	for _, r := range held {
 		m := r.Params[report.MethodParam]
@@ -488,6 +467,32 @@ func Degenerate(recs []report.Record, metric string, where map[string]any) strin
 		}
 	}
 	sort.Strings(shared)
+	return shared
+}
+
+// Degenerate returns a flag when metric cannot tell the estimators apart:
+// among the records matching where, grouped by every parameter but the
+// method (one group a cell of the model grid), a group of two or more
+// methods whose values of metric are all equal ("every estimator scores
+// 0", or the same number). It returns "" when no group is, or when metric
+// is a pattern. A metric that scores every method the same, such as an
+// error after re-normalising 2-D points to their clean range (exactly 0),
+// measures nothing about the methods.
+func Degenerate(recs []report.Record, metric string, where map[string]any) string {
+	if strings.Contains(metric, "*") {
+		return ""
+	}
+	type group struct {
+		methods map[any]bool
+		vals    []float64
+	}
+	var held []*report.Record
+	for _, r := range selectRecs(recs, where) {
+		if _, ok := r.Metrics[metric]; ok {
+			held = append(held, r)
+		}
+	}
+	shared := modelKeys(held)
 	groups := map[string]*group{}
 	var order []string
 	for _, r := range held {

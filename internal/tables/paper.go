@@ -188,27 +188,7 @@ func addedPart(c *config.Config, part string, vals *report.Table, added []report
 		}
 		return len(by) > 1
 	}
-	value := func(ref config.Reference, label string) string {
-		sel := make(map[string]any, len(ref.Cell))
-		for k, v := range ref.Cell {
-			sel[k] = v
-		}
-		sel["method"] = label
-		for i := range added {
-			if claims.Matches(&added[i], sel) {
-				r := added[i]
-				if v, ok := r.Metrics[ref.Metric]; ok && r.Status != report.StatusFailed {
-					s := report.FormatFloat(v, 4)
-					if sd, ok := r.Metrics[ref.Std]; ok && ref.Std != "" {
-						s += " ± " + report.FormatFloat(sd, 3)
-					}
-					return s
-				}
-				return report.Failed
-			}
-		}
-		return "no cell"
-	}
+	value := func(ref config.Reference, label string) string { return addedValue(ref, label, added) }
 	first := func(match func(config.Reference) bool) (config.Reference, bool) {
 		for _, r := range refs {
 			if match(r) {
@@ -252,6 +232,31 @@ func addedPart(c *config.Config, part string, vals *report.Table, added []report
 		return
 	}
 	vals.Caption += " A column or row marked \"added, not the paper's\" is a method added with --with, at the cells the paper's references name; the paper has no value for it."
+}
+
+// addedValue is the added method label's value at ref's cell (ref's
+// selector with label for its method), as referenceCell writes ours.
+func addedValue(ref config.Reference, label string, added []report.Record) string {
+	sel := make(map[string]any, len(ref.Cell))
+	for k, v := range ref.Cell {
+		sel[k] = v
+	}
+	sel["method"] = label
+	for i := range added {
+		if !claims.Matches(&added[i], sel) {
+			continue
+		}
+		r := added[i]
+		if v, ok := r.Metrics[ref.Metric]; ok && r.Status != report.StatusFailed {
+			s := report.FormatFloat(v, 4)
+			if sd, ok := r.Metrics[ref.Std]; ok && ref.Std != "" {
+				s += " ± " + report.FormatFloat(sd, 3)
+			}
+			return s
+		}
+		return report.Failed
+	}
+	return "no cell"
 }
 
 // cellInterval says how a reference cell's interval came out: ok with
