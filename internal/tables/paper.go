@@ -189,14 +189,7 @@ func addedPart(c *config.Config, part string, vals *report.Table, added []report
 		return len(by) > 1
 	}
 	value := func(ref config.Reference, label string) string { return addedValue(ref, label, added) }
-	first := func(match func(config.Reference) bool) (config.Reference, bool) {
-		for _, r := range refs {
-			if match(r) {
-				return r, true
-			}
-		}
-		return config.Reference{}, false
-	}
+	first := func(match func(config.Reference) bool) (config.Reference, bool) { return typical(refs, match) }
 	switch {
 	case oneMethod(func(r config.Reference) string { return r.Column }):
 		for _, l := range labels {
@@ -232,6 +225,26 @@ func addedPart(c *config.Config, part string, vals *report.Table, added []report
 		return
 	}
 	vals.Caption += " A column or row marked \"added, not the paper's\" is a method added with --with, at the cells the paper's references name; the paper has no value for it."
+}
+
+// typical returns the reference, among refs that match, whose metric most
+// of them read (the first such): a row's estimators share a metric where
+// its "Noisy input" column reads the corrupted input's, which every
+// record holds and an added method would only repeat.
+func typical(refs []config.Reference, match func(config.Reference) bool) (config.Reference, bool) {
+	count := map[string]int{}
+	for _, r := range refs {
+		if match(r) {
+			count[r.Metric]++
+		}
+	}
+	best, found := config.Reference{}, false
+	for _, r := range refs {
+		if match(r) && (!found || count[r.Metric] > count[best.Metric]) {
+			best, found = r, true
+		}
+	}
+	return best, found
 }
 
 // addedValue is the added method label's value at ref's cell (ref's
