@@ -540,6 +540,7 @@ var docPackages = map[string]string{
 	"kindtest":    "experiments/internal/kindtest",
 	"setup":       "experiments/setup",
 	"rx":          "python/runexp_estimator.py",
+	"claims":      "internal/claims",
 }
 
 // notUsedByToys are identifiers the page names that the toy additions do
@@ -565,6 +566,21 @@ var notUsedByToys = map[string]string{
 	"datasets.Set.Labels":             "the toy points are unlabelled",
 	"conformance.CheckRegistered":     "the toy runs it through methodtest.TestRegistered",
 	"kindtest.Run":                    "the toy kind runs through kindtest.SameWhateverWorkers, which runs it twice",
+	"methods.Param.As":                "the toy estimator has no role; TestParameterPrecedence's probe declares every one",
+	"methods.NeighborsRole":           "TestParameterPrecedence's probe declares it",
+	"methods.EnergyRole":              "TestParameterPrecedence's probe declares it",
+	"methods.ComponentsRole":          "TestParameterPrecedence's probe declares it",
+	"methods.Spec.RoleParam":          "the toy kind sets no role; huang.Params and the robust kind do, and TestParameterPrecedence holds them",
+	"methods.Spec.WithRole":           "the toy kind sets no role; huang.Params and the robust kind do, and TestParameterPrecedence holds them",
+	"config.Config.Methods":           "the toy kind reads no method's parameters; huang.ExplicitRoles does",
+	"config.Method.Params":            "the toy kind reads no method's parameters; huang.ExplicitRoles does",
+	"runner.Env.Rand":                 "the toy dataset is a file; synthetic-images and two-rings draw from it (data_synthetic.go, data.go)",
+	"runner.Cell.Rand":                "named as what a dataset must not use",
+	"datasets.Set.Width":              "the toy points have none; the denoise kind's refusal reads it (TestRenormalizeNeedsImages)",
+	"datasets.Set.Height":             "the toy points have none; the denoise kind's refusal reads it (TestRenormalizeNeedsImages)",
+	"runner.Kind.Shape":               "the toy kind uses it; listed for the image-only section",
+	"claims.Degenerate":               "TestDegenerate and TestDegenerateFlagged hold it",
+	"runner.CodeFingerprint":          "TestFileNames resolves every registering file as the fingerprint does",
 }
 
 // declared reads the top-level names of the Go package in dir: for each,
@@ -676,7 +692,7 @@ func exists(t *testing.T, p string) bool {
 }
 
 // TestExtendingDoc checks docs/extending.md against the code: its four
-// checklists, every file a step lists, every identifier a step names
+// checklists and its four rules' lists, every file a step lists, every identifier a step names
 // (declared in its package, and used by the toy additions of this file
 // unless notUsedByToys says why not), and the README's link to it.
 func TestExtendingDoc(t *testing.T) {
@@ -689,7 +705,8 @@ func TestExtendingDoc(t *testing.T) {
 	_, sharedErr := os.Stat(filepath.Join("..", "..", "shared"))
 	decls := map[string]map[string]map[string]bool{}
 	named := map[string]bool{}
-	for _, section := range []string{"Adding an experiment kind", "Adding a dataset", "Adding a Go estimator", "Adding an external estimator"} {
+	for _, section := range []string{"Adding an experiment kind", "Adding a dataset", "Adding a Go estimator", "Adding an external estimator",
+		"Parameter roles and precedence", "Adding a synthetic dataset", "Image-only assumptions", "File names"} {
 		steps := lists[section]
 		if len(steps) == 0 {
 			t.Errorf("extending.md: no checklist under %q", section)
@@ -778,5 +795,34 @@ func checkIdent(t *testing.T, line int, m []string, decls map[string]map[string]
 	}
 	if !used {
 		t.Errorf("extending.md:%d: %s: the toy additions of extending_test.go do not use it (or say why in notUsedByToys)", line, id)
+	}
+}
+
+// TestFileNames holds docs/extending.md, "File names", for every
+// registered kind and estimator of the module: a kind's folder and
+// package are its name without hyphens; an estimator's file is its name
+// without hyphens (or with _ for them), or that name's first word. The
+// register files are those runtime.Caller names, which the code
+// fingerprint keys on (runner.CodeFingerprint).
+func TestFileNames(t *testing.T) {
+	squash := func(s string) string { return strings.NewReplacer("-", "", "_", "").Replace(s) }
+	for _, k := range runner.Kinds() {
+		if strings.HasSuffix(k.File, "_test.go") {
+			continue
+		}
+		dir := filepath.Base(filepath.Dir(k.File))
+		if dir != strings.ReplaceAll(k.Name, "-", "") || filepath.Base(k.File) != dir+".go" {
+			t.Errorf("kind %s is registered in %s, want experiments/%s/%s.go", k.Name, k.File, strings.ReplaceAll(k.Name, "-", ""), strings.ReplaceAll(k.Name, "-", ""))
+		}
+	}
+	for _, s := range methods.All() {
+		if strings.HasSuffix(s.File, "_test.go") {
+			continue
+		}
+		base := squash(strings.TrimSuffix(filepath.Base(s.File), ".go"))
+		first, _, _ := strings.Cut(s.Name, "-")
+		if base != squash(s.Name) && base != first {
+			t.Errorf("estimator %s is registered in %s, want %s.go (or with _ for its hyphens)", s.Name, s.File, squash(s.Name))
+		}
 	}
 }

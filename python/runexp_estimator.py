@@ -49,6 +49,8 @@ class Problem:
     "polynomial" with degree and offset; or another description, None
     without a model), seed (an int or None), q (components of a de-noising
     batch, or None), m, n, d (batch size, training inputs, dimension),
+    params (a dict: the estimator's own parameters, the external
+    estimator's params parameter, a JSON object; {} when none are given),
     options (the command's arguments before DIR), manifest (the raw dict),
     and one NumPy array or None per input: X (N×D training inputs), K (N×N
     Gram matrix), Gamma (M×N: the points Psi_m = sum_n Gamma[m,n] phi(x_n)
@@ -73,6 +75,7 @@ class Problem:
         self.seed = man["seed"]
         self.q = man["q"]
         self.m, self.n, self.d = man["m"], man["n"], man["d"]
+        self.params = dict(man.get("params") or {})
         for name in self.NAMES:
             setattr(self, name, None)
         for name, spec in man["inputs"].items():

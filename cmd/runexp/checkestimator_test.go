@@ -19,7 +19,7 @@ func TestCheckEstimator(t *testing.T) {
 	if code := run([]string{"check-estimator", "learned"}, &out, &errb); code != exitOK {
 		t.Fatalf("learned: exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	for _, want := range []string{"PASS  spec", "PASS  Denoiser/exact-denoise", "PASS  Denoiser/linear/rows-independent", "ok: 11 checks passed", "exact tolerance 0.02"} {
+	for _, want := range []string{"PASS  spec", "PASS  Denoiser/exact-denoise", "PASS  Denoiser/linear/rows-independent", "ok: 12 checks passed", "PASS  Denoiser/changes-its-input", "exact tolerance 0.02"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("learned: output lacks %q:\n%s", want, out.String())
 		}

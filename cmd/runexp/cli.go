@@ -80,7 +80,7 @@ func (c *command) parse(args []string) ([]string, error) {
 			if name == "h" || name == "help" {
 				return nil, errHelp
 			}
-			if close := suggest.Closest(dashes(name), c.flagNames(), 2); len(close) > 0 {
+			if close := c.closeFlags(name); len(close) > 0 {
 				return nil, fmt.Errorf("unknown flag %s (did you mean %s?)", a, suggest.Or(close))
 			}
 			return nil, fmt.Errorf("unknown flag %s", a)
@@ -112,6 +112,29 @@ func dashes(name string) string {
 }
 
 // flagNames lists the flags as help shows them, for suggestions.
+// flagAliases are the names other tools give some of runexp's flags
+// (make's and xargs' --jobs), each mapped to runexp's.
+var flagAliases = map[string]string{"jobs": "j", "workers": "j", "parallel": "j", "output": "out", "outdir": "out"}
+
+// closeFlags returns the flags of c that name probably meant: the one that
+// differs only in case (--ouT), the one other tools call name (--jobs for
+// -j), else the closest by spelling.
+func (c *command) closeFlags(name string) []string {
+	var out []string
+	c.flags.VisitAll(func(f *flag.Flag) {
+		if strings.EqualFold(f.Name, name) {
+			out = append(out, dashes(f.Name))
+		}
+	})
+	if len(out) > 0 {
+		return out
+	}
+	if alias, ok := flagAliases[strings.ToLower(name)]; ok && c.flags.Lookup(alias) != nil {
+		return []string{dashes(alias)}
+	}
+	return suggest.Closest(dashes(name), c.flagNames(), 2)
+}
+
 func (c *command) flagNames() []string {
 	var out []string
 	c.flags.VisitAll(func(f *flag.Flag) { out = append(out, dashes(f.Name)) })

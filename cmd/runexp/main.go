@@ -487,7 +487,7 @@ func runError(e *errOut, err error) int {
 	if errors.As(err, &ie) {
 		return e.fail(exitInterrupted, "%v", err)
 	}
-	return e.fail(exitUsage, "%v", err)
+	return e.fail(exitUsage, "%v%s", err, dataRootHint(err))
 }
 
 // printSets writes the scoreboard of the results under root when some of
@@ -801,7 +801,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 			if est := plan.Estimate; est != nil {
 				mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
 			}
-			fmt.Fprintf(stdout, "%s%s: ok (%s, %d cells, %d claims%s)\n", indent, x.File, cf.Kind, len(plan.Cells), len(cf.Claims), mem)
+			fmt.Fprintf(stdout, "%s%s: ok (%s, %s, %s%s)\n", indent, x.File, cf.Kind, count(len(plan.Cells), "cell"), count(len(cf.Claims), "claim"), mem)
 			if line, err := tally.add(cf, plan); err != nil {
 				fmt.Fprintln(stderr, indent+err.Error())
 				code = exitUsage
@@ -867,6 +867,60 @@ func (k *keyTally) add(c *config.Config, plan *runner.Plan) (string, error) {
 }
 
 // listWhat are the sections runexp list prints.
+// listConfigs prints the configs and collections of dir (or of the
+// binary's checkout, configsDir); quiet, when the whole list was asked
+// for, turns a missing folder into a line instead of an error. ok is false
+// with the exit status when it failed.
+func listConfigs(w io.Writer, e *errOut, dir string, quiet bool) (code int, ok bool) {
+	// Outside a checkout, the configs of the checkout the
+	// binary comes from (checkouts), said as such: runexp NAME
+	// then needs --configs with that folder.
+	cdir, elsewhere := configsDir(dir)
+	ls, err := suite.List(cdir)
+	if err != nil {
+		if quiet {
+			// runexp list from outside a checkout: the rest
+			// was listed, the configs are not there.
+			fmt.Fprintf(w, "Configs: none in %s; run runexp from a checkout's root or pass --configs DIR\n", dir)
+			return 0, true
+		}
+		return e.fail(exitUsage, "%v; run runexp from a checkout's root or pass --configs DIR", err), false
+	}
+	p := printer{w: w, width: terminalWidth(w), tty: isTerminal(w)}
+	if elsewhere {
+		p.line(fmt.Sprintf("Configs (%s, no configs folder here; runexp --configs %s NAME runs one):", cdir, cdir))
+	} else {
+		p.line(fmt.Sprintf("Configs (%s; runexp NAME runs one):", cdir))
+	}
+	for _, l := range ls {
+		if l.Members == nil && l.Err == nil {
+			p.line(fmt.Sprintf("  %-36s %s", l.Name, l.Title))
+		}
+	}
+	fmt.Fprintln(w)
+	p.line(fmt.Sprintf("Collections (%s; runexp NAME runs every config listed):", cdir))
+	for _, l := range ls {
+		if l.Members != nil {
+			p.line(fmt.Sprintf("  %-26s %s", l.Name, l.Title))
+			p.line("      " + strings.Join(l.Members, ", "))
+		}
+	}
+	for _, l := range ls {
+		if l.Err != nil {
+			p.line(fmt.Sprintf("  %-36s unreadable: %v", l.Name, l.Err))
+		}
+	}
+	return 0, true
+}
+
+// count is "1 cell", "0 cells", "2 cells".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 var listWhat = []string{"estimators", "kinds", "datasets", "configs"}
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
@@ -914,35 +968,8 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(w, "  %-14s %s%s\n", d.Name, d.Doc, root)
 			}
 		case "configs":
-			ls, err := suite.List(*dir)
-			if err != nil {
-				if len(args) == 0 {
-					// runexp list from outside a checkout: the rest
-					// was listed, the configs are not there.
-					fmt.Fprintf(w, "Configs: none in %s (--configs DIR)\n", *dir)
-					continue
-				}
-				return e.fail(exitUsage, "%v", err)
-			}
-			p := printer{w: w, width: terminalWidth(w), tty: isTerminal(w)}
-			p.line(fmt.Sprintf("Configs (%s; runexp NAME runs one):", *dir))
-			for _, l := range ls {
-				if l.Members == nil && l.Err == nil {
-					p.line(fmt.Sprintf("  %-36s %s", l.Name, l.Title))
-				}
-			}
-			fmt.Fprintln(w)
-			p.line(fmt.Sprintf("Collections (%s; runexp NAME runs every config listed):", *dir))
-			for _, l := range ls {
-				if l.Members != nil {
-					p.line(fmt.Sprintf("  %-26s %s", l.Name, l.Title))
-					p.line("      " + strings.Join(l.Members, ", "))
-				}
-			}
-			for _, l := range ls {
-				if l.Err != nil {
-					p.line(fmt.Sprintf("  %-36s unreadable: %v", l.Name, l.Err))
-				}
+			if code, ok := listConfigs(w, e, *dir, len(args) == 0); !ok {
+				return code
 			}
 		}
 	}

@@ -18,7 +18,7 @@ func (w *withFlag) Set(s string) error {
 
 const withUsage = "add an estimator to every config whose kind can use it: `SPEC` is NAME or NAME:key=value,key=value (values are YAML scalars; label=… sets the label), e.g. learned:alpha=0.01 (repeatable); the results go to OUT/with-SLUG"
 
-const allowExternalUsage = "let the configs' own methods run the commands of external estimators: a config that names a command is code (runexp validate lists them; docs/external-estimators.md, \"Trust\"); --with external:… typed here needs no further leave"
+const allowExternalUsage = "let the configs' own methods run the commands of external estimators: a config that names a command is code (runexp validate lists them; docs/external-estimators.md, \"Trust\"); --with external:… typed on this command line runs without this flag, as typing it is leave enough"
 
 // withOptions are the flags of a command that takes --with: the specs
 // and where their results go.

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -33,10 +34,87 @@ import (
 // reproduces its inputs, such as the base line without corruption) is
 // drawn at a floor a decade below the smallest positive error; when no
 // error is positive there is nothing to draw on a log scale and no figure.
+// series is one row of the bands figure: a method label and the values
+// of the method's own grid parameters (neighbors: [5, 10, 20] gives a
+// row per value), named "Kwok–Tsang (neighbors = 5)".
+type series struct {
+	label, name string
+	fixed       map[string]string // grid parameter → its value, fmt.Sprint'd
+}
+
+// has reports whether r belongs to the series.
+func (s series) has(r *report.Record) bool {
+	if r.Method() != s.label {
+		return false
+	}
+	for k, v := range s.fixed {
+		if fmt.Sprint(r.Params[k]) != v {
+			return false
+		}
+	}
+	return true
+}
+
+// methodSeries returns the rows of the bands figure: one per method
+// label, and per value of each parameter that varies among that label's
+// records other than the axes' (wn, sizeKey), in the records' order; the
+// points of one row then run along wn once, where a grid's values
+// interleaved used to draw one sawtooth line.
+func methodSeries(recs []report.Record, wn, sizeKey string) []series {
+	var out []series
+	for _, label := range common.Labels(recs, "method") {
+		vals := map[string]map[string]bool{}
+		var keys []string
+		for i := range recs {
+			if recs[i].Method() != label {
+				continue
+			}
+			for k, v := range recs[i].Params {
+				if k == "method" || k == wn || k == sizeKey {
+					continue
+				}
+				if vals[k] == nil {
+					vals[k] = map[string]bool{}
+					keys = append(keys, k)
+				}
+				vals[k][fmt.Sprint(v)] = true
+			}
+		}
+		sort.Strings(keys)
+		var grid []string
+		for _, k := range keys {
+			if len(vals[k]) > 1 {
+				grid = append(grid, k)
+			}
+		}
+		seen := map[string]bool{}
+		for i := range recs {
+			if recs[i].Method() != label {
+				continue
+			}
+			s := series{label: label, name: label, fixed: map[string]string{}}
+			var parts []string
+			for _, k := range grid {
+				v := fmt.Sprint(recs[i].Params[k])
+				s.fixed[k] = v
+				parts = append(parts, k+" = "+v)
+			}
+			if len(parts) > 0 {
+				s.name += " (" + strings.Join(parts, ", ") + ")"
+			}
+			if !seen[s.name] {
+				seen[s.name] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey, size string) error {
-	labels := common.Labels(recs, "method")
+	rows := methodSeries(recs, wn, sizeKey)
 	sizes := common.Values(recs, sizeKey)
-	if len(labels) == 0 || len(sizes) == 0 {
+	if len(rows) == 0 || len(sizes) == 0 {
 		return nil
 	}
 	floor := errorFloor(recs)
@@ -44,11 +122,11 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 		in.env.Log.Warn("no positive error to draw on the log axes of the bands figure", "figure", in.opt.figureName)
 		return nil
 	}
-	band := func(label string, sz float64) []figs.BandPoint {
+	band := func(ms series, sz float64) []figs.BandPoint {
 		var pts []figs.BandPoint
 		for i := range recs {
 			r := &recs[i]
-			if r.Method() != label || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
+			if !ms.has(r) || common.Param(r, sizeKey) != sz || r.Status == report.StatusFailed {
 				continue
 			}
 			pts = append(pts, figs.BandPoint{X: common.Param(r, wn), Lo: max(r.Get(MSEP5), floor), Mid: max(r.Get(MSEMedian), floor), Hi: max(r.Get(MSEP95), floor)})
@@ -60,7 +138,7 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 	w, h := out.Size(4.5*vg.Centimeter, 3.6*vg.Centimeter)
 	fig := &report.Figure{PanelW: w, PanelH: h, Placement: report.LegendBelow,
 		Caption: figs.Caption(in.env.Config, fmt.Sprintf("5th–95th percentile band (dashed edges) and median (line) of the per-input MSE over %s, a row per estimator and a column per %s; grey lines are the medians of the row's other %s", wn, size, size), units)}
-	for _, label := range labels {
+	for _, label := range rows {
 		var row []*plot.Plot
 		for si, sz := range sizes {
 			p := report.NewPanel(fmt.Sprintf("%s = %s", size, report.FormatFloat(sz, 4)))
@@ -86,7 +164,7 @@ func (in *instance) bands(out *runner.Output, recs []report.Record, wn, sizeKey,
 			row = append(row, p)
 		}
 		fig.Panels = append(fig.Panels, row)
-		fig.RowTitles = append(fig.RowTitles, label)
+		fig.RowTitles = append(fig.RowTitles, label.name)
 	}
 	for si, sz := range sizes {
 		fig.Legend.Add(fmt.Sprintf("%s = %s", size, report.FormatFloat(sz, 4)), figs.BandThumb{Color: colour(si), Style: figs.BandOutlined})

@@ -9,7 +9,9 @@
 //
 // For each kernel in experiment.kernels the kernel (σ = mean pairwise
 // distance in its input space, pixels or HOG descriptors) and the neighbour
-// count come from the data (package huang); kernel k-means with seeded
+// count come from the data (package huang; an estimator whose config entry
+// gives its own count runs with that one: docs/extending.md, "Parameter
+// roles and precedence"); kernel k-means with seeded
 // k-means++ restarts runs once per kernel, shared by every cell. A cell is
 // one estimator: it finds the pre-images of the k centres
 // m_c = (1/|c|) Σ_{n∈c} φ(x_n) under every kernel (an estimator that needs
@@ -143,6 +145,7 @@ func check(c *config.Config) (options, error) {
 	if err := huang.CheckConfig(c, "kkcluster"); err != nil {
 		return o, err
 	}
+	o.kern.Explicit = huang.ExplicitRoles(c, methods.NeighborsRole)
 	// A cluster centre is a feature-space point with no observed input
 	// behind it: it needs a pre-image estimator that does without one.
 	for i, m := range c.Methods {
@@ -284,7 +287,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		rec.Set(c.m.purity, c.purity)
 		rec.Set(c.m.contrast, c.contrast)
 		rec.Set(c.m.sigma, c.fit.Sigma)
-		rec.Set(c.m.neighbors, float64(c.fit.Neighbors))
+		rec.Set(c.m.neighbors, float64(huang.Neighbors(cell, in.opt.kern, c.fit.Neighbors)))
 		ok, err := in.preImages(cell, c, rec)
 		if err != nil {
 			return err
@@ -330,7 +333,7 @@ func (in *instance) preImages(cell *runner.Cell, c *clustering, rec *report.Reco
 		in.env.Log.Info("estimator refused the kernel", "method", cell.Method.Label, "kernel", c.name, "reason", err.Error())
 		return false, nil
 	}
-	par, _, err := huang.Params(cell, c.fit.Neighbors)
+	par, _, err := huang.Params(cell, in.opt.kern, c.fit.Neighbors)
 	if err != nil {
 		return false, err
 	}

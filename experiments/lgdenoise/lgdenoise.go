@@ -11,7 +11,10 @@
 // std 0.06 on [0, 1] in the paper). Kernel PCA keeps every component. The
 // kernel is exp(−‖x−y‖²/σ²) with σ the mean pairwise distance of the
 // training images, and every estimator with a neighbors parameter gets the
-// count of training images within that distance (package huang).
+// count of training images within that distance (package huang), unless
+// its config entry (or --with) gives its own count, which runs as given:
+// the precedence rule of every kind (docs/extending.md, "Parameter roles
+// and precedence").
 //
 // models: per-group fits one model (σ, neighbours, KPCA) on each group's
 // training images and de-noises that group's test images with it, the
@@ -115,6 +118,7 @@ func check(c *config.Config) (options, error) {
 	if err != nil {
 		return o, err
 	}
+	o.kern.Explicit = huang.ExplicitRoles(c, methods.NeighborsRole)
 	return o, huang.CheckConfig(c, "lgdenoise")
 }
 
@@ -263,17 +267,14 @@ func (in *instance) makeParts(set *datasets.Set, train []int) {
 }
 
 // denoiser builds the cell's estimator as a de-noiser with its neighbours
-// parameter, if it has one, set to k (methods.NeighborsRole).
-func denoiser(cell *runner.Cell, k int) (methods.Denoiser, error) {
-	if cell.Method == nil {
-		return nil, errors.New("the cell has no estimator")
-	}
-	spec := cell.Method.Spec
-	p, _, err := spec.WithRole(cell.Method.Params, methods.NeighborsRole, k)
+// parameter, if it has one and the config leaves it to the kind, set to k
+// (methods.NeighborsRole, huang.Params).
+func denoiser(cell *runner.Cell, o huang.KernelOpts, k int) (methods.Denoiser, error) {
+	p, _, err := huang.Params(cell, o, k)
 	if err != nil {
 		return nil, err
 	}
-	return spec.NewDenoiser(p)
+	return cell.Method.Spec.NewDenoiser(p)
 }
 
 // outcome is a cell's de-noised test images.
@@ -293,7 +294,7 @@ func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, er
 		if err != nil {
 			return nil, err
 		}
-		den, err := denoiser(cell, p.fit.Neighbors)
+		den, err := denoiser(cell, in.opt.kern, p.fit.Neighbors)
 		if err != nil {
 			return nil, err
 		}
@@ -317,7 +318,7 @@ func (in *instance) denoise(cell *runner.Cell, rec *report.Record) (*outcome, er
 		}
 		mm := modelOf(suffix)
 		rec.Set(mm.sigma, p.fit.Sigma)
-		rec.Set(mm.neighbors, float64(p.fit.Neighbors))
+		rec.Set(mm.neighbors, float64(huang.Neighbors(cell, in.opt.kern, p.fit.Neighbors)))
 		rec.Set(mm.components, float64(m.Rank()))
 	}
 	return o, nil

@@ -31,7 +31,10 @@
 // an estimator with a linear energy parameter (methods.EnergyRole) left at
 // 0, and no linear component count (methods.ComponentsRole), as linear and
 // robust PCA, the cell's energy is passed as its own linear energy, so
-// "energy 80%" means 80% of the variance for every method.
+// "energy 80%" means 80% of the variance for every method. A linear energy
+// or component count the config gives runs as given (0 is the parameter's
+// own "the experiment's"): the precedence rule of every kind
+// (docs/extending.md, "Parameter roles and precedence").
 //
 // Validation tuning: experiment.tune names a method label and a grid of
 // its parameters, plus optionally the kernel width (the model's width

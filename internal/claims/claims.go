@@ -77,6 +77,12 @@ type Result struct {
 	// apart here, so Status, Verdict and PointVerdict are INCONCLUSIVE
 	// (discriminate).
 	CannotDiscriminate string `json:"cannot_discriminate,omitempty"`
+	// Degenerate, when not empty, says that the claim's metric cannot
+	// tell the estimators apart in some cell ("degenerate: every
+	// estimator scores 0 in 2 of 2 cells of mse_median"): a verdict on
+	// it compares equal numbers, whatever the methods did. The evidence
+	// begins with it, so tables and pages that show the evidence show it.
+	Degenerate string `json:"degenerate,omitempty"`
 }
 
 // Expected returns the verdict a claim expects: PASS, FAIL for expect:
@@ -433,7 +439,147 @@ func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result)
 	default:
 		res.Status, res.Evidence = Fail, ev
 	}
+	// A comparison between estimators (compare, best, ratio) means
+	// nothing where the metric scores them all the same; a value check
+	// may well expect equal values (every derivative method refuses the
+	// HOG kernel: refused_hog 1 for each).
+	if sp.typ == "value" || sp.typ == "trend" {
+		return res
+	}
+	if d := Degenerate(recs, sp.metric, sp.where); d != "" {
+		res.Degenerate = d
+		res.Evidence = d + " — " + res.Evidence
+	}
 	return res
+}
+
+// modelKeys returns, sorted, the parameters that name a cell of the model
+// grid among held: those every method has over the same values (the
+// model's: c, components); an estimator's own parameters (tol, neighbors)
+// are not, even where two estimators share a name.
+func modelKeys(held []*report.Record) []string {
+	values := map[string]map[any]map[string]bool{} // key → method → values
+	for _, r := range held {
+		m := r.Params[report.MethodParam]
+		for k, x := range r.Params {
+			if k == report.MethodParam {
+				continue
+			}
+			if values[k] == nil {
+				values[k] = map[any]map[string]bool{}
+			}
+			if values[k][m] == nil {
+				values[k][m] = map[string]bool{}
+			}
+			values[k][m][fmt.Sprint(x)] = true
+		}
+	}
+	methods := map[any]bool{}
+	for _, r := range held {
+		methods[r.Params[report.MethodParam]] = true
+	}
+	var shared []string
+	for k, byMethod := range values {
+		if len(byMethod) != len(methods) {
+			continue
+		}
+		var first map[string]bool
+		same := true
+		for _, vs := range byMethod {
+			if first == nil {
+				first = vs
+				continue
+			}
+			if len(vs) != len(first) {
+				same = false
+				break
+			}
+			for v := range vs {
+				same = same && first[v]
+			}
+		}
+		if same {
+			shared = append(shared, k)
+		}
+	}
+	sort.Strings(shared)
+	return shared
+}
+
+// Degenerate returns a flag when metric cannot tell the estimators apart:
+// among the records matching where, grouped by every parameter but the
+// method (one group a cell of the model grid), a group of two or more
+// methods whose values of metric are all equal ("every estimator scores
+// 0", or the same number). It returns "" when no group is, or when metric
+// is a pattern. A metric that scores every method the same, such as an
+// error after re-normalising 2-D points to their clean range (exactly 0),
+// measures nothing about the methods.
+func Degenerate(recs []report.Record, metric string, where map[string]any) string {
+	if strings.Contains(metric, "*") {
+		return ""
+	}
+	type group struct {
+		methods map[any]bool
+		vals    []float64
+	}
+	var held []*report.Record
+	for _, r := range selectRecs(recs, where) {
+		if _, ok := r.Metrics[metric]; ok {
+			held = append(held, r)
+		}
+	}
+	shared := modelKeys(held)
+	groups := map[string]*group{}
+	var order []string
+	for _, r := range held {
+		v := r.Metrics[metric]
+		var keys []string
+		for _, k := range shared {
+			keys = append(keys, fmt.Sprintf("%s=%v", k, r.Params[k]))
+		}
+		k := strings.Join(keys, ",")
+		gr, seen := groups[k]
+		if !seen {
+			gr = &group{methods: map[any]bool{}}
+			groups[k] = gr
+			order = append(order, k)
+		}
+		gr.methods[r.Params[report.MethodParam]] = true
+		gr.vals = append(gr.vals, v)
+	}
+	compared, same := 0, 0
+	var val float64
+	allZero := true
+	for _, k := range order {
+		gr := groups[k]
+		if len(gr.methods) < 2 {
+			continue
+		}
+		compared++
+		eq := true
+		for _, v := range gr.vals[1:] {
+			if v != gr.vals[0] {
+				eq = false
+				break
+			}
+		}
+		if eq {
+			same++
+			val = gr.vals[0]
+			allZero = allZero && val == 0
+		}
+	}
+	if same == 0 {
+		return ""
+	}
+	score := "the same value"
+	switch {
+	case allZero:
+		score = "0"
+	case same == 1:
+		score = g(val)
+	}
+	return fmt.Sprintf("degenerate: every estimator scores %s in %d of %d cells of %s", score, same, compared, metric)
 }
 
 // Matches reports whether a record's parameters equal every value of sel;

@@ -56,13 +56,13 @@ func init() {
 	Register(Spec{
 		Name:    "dambreville",
 		Title:   "Dambreville et al.",
-		Doc:     "direct pre-image: training inputs weighted by ½(2 − feature-space squared distance)",
+		Doc:     "direct pre-image: training inputs weighted by ½(2 − feature-space squared distance), weights below 0 set to 0",
 		Source:  "Dambreville, Rathi & Tannenbaum (2006), Proc. SPIE 6064; Abrahamsen & Hansen (2011) §3.1",
 		Does:    PreImages,
 		Kernels: GaussianKernel,
 		Params: []Param{
 			IntParam("neighbors", 0, 0, Inf, "use only the n nearest training points in feature space; 0 for all").As(NeighborsRole),
-			BoolParam("gamma_weights", false, "multiply each weight by the expansion coefficient γ_i (implementations' reading; the paper's form is unweighted)"),
+			BoolParam("gamma_weights", false, "multiply each weight by the expansion coefficient γ_i (implementations' reading; the paper's form is unweighted); a product ½(2 − d²)·γ_i ≤ 0 is set to 0, which drops every point with γ_i ≤ 0 (about half the training points on USPS at c = 500, q = 100)"),
 		},
 		New: func(p Params) (any, error) {
 			return &Dambreville{Neighbors: p.Int("neighbors"), GammaWeights: p.Bool("gamma_weights")}, nil

@@ -90,9 +90,11 @@
 //	func init() {
 //		Register(Spec{
 //			Name: "tikhonov", Title: "Tikhonov",
-//			Doc:    "fixed point with an input-space distance penalty",
-//			Source: "Abrahamsen & Hansen (2011) eq. 20",
-//			Params: []Param{FloatParam("lambda", 3e-4, 0, Inf, "input-space penalty weight")},
+//			Doc:     "fixed point with an input-space distance penalty",
+//			Source:  "Abrahamsen & Hansen (2011) eq. 20",
+//			Does:    PreImages,      // Register panics without it
+//			Kernels: GaussianKernel, // the kernels it can take
+//			Params:  []Param{FloatParam("lambda", 3e-4, 0, Inf, "input-space penalty weight")},
 //			New: func(p Params) (any, error) { return &Tikhonov{Lambda: p.Float("lambda")}, nil },
 //		})
 //	}
@@ -104,7 +106,9 @@
 //		…
 //	}
 //
-// The doc comment names the paper, the equations and every interpretation
+// Example_addingAnEstimator (example_adding_test.go) is this recipe
+// compiled and run, so it cannot go stale: a complete Spec, registered and
+// built by name. The doc comment names the paper, the equations and every interpretation
 // the paper leaves open. Nothing else needs to change: every experiment
 // finds the estimator by name, and the runner's cell cache keys on a
 // fingerprint of the registering file's code and of what it reaches

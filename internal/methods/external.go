@@ -56,6 +56,9 @@ type External struct {
 	// Script names a file whose contents the fingerprint covers, besides
 	// every argument of Command ending in .py.
 	Script string
+	// Params are the estimator's own parameters, written to the
+	// manifest's "params" object (the params parameter, a JSON object).
+	Params map[string]any
 }
 
 // Protocol is the version of the external estimator protocol written in
@@ -85,6 +88,7 @@ func init() {
 			StringParam("timeout", "10m", nil, "time limit of one batch, a Go duration (90s, 10m); the process group is killed when it runs out"),
 			StringParam("script", "", nil, "a file the cache fingerprint covers besides the command's .py arguments (a MATLAB or shell script, say)"),
 			StringParam("does", "both", []string{"both", "pre-image", "de-noise"}, "which protocol capability the command implements: a pre-image or de-noise script is built as only a PreImager or only a Denoiser"),
+			StringParam("params", "", nil, `the estimator's own parameters as a JSON object ({"k": 5, "alpha": 0.01}), written to every batch's manifest.json as "params" (the helper's p.params); "" for none`),
 		},
 		New: newExternal,
 	})
@@ -115,7 +119,20 @@ func newExternal(p Params) (any, error) {
 	if timeout <= 0 {
 		return nil, &ParamError{"timeout", fmt.Sprintf("%v is not a positive duration", timeout)}
 	}
-	e := &External{Command: cmd, Timeout: timeout, Script: p.String("script")}
+	e := &External{Command: cmd, Timeout: timeout, Script: p.String("script"), Params: map[string]any{}}
+	if raw := strings.TrimSpace(p.String("params")); raw != "" {
+		dec := json.NewDecoder(strings.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&e.Params); err != nil || dec.More() {
+			if err == nil {
+				err = errors.New("text after the object")
+			}
+			return nil, &ParamError{"params", fmt.Sprintf("want a JSON object such as {\"k\": 5}, got %q: %v", raw, err)}
+		}
+		if e.Params == nil {
+			return nil, &ParamError{"params", fmt.Sprintf("want a JSON object such as {\"k\": 5}, got %q", raw)}
+		}
+	}
 	switch p.String("does") {
 	case "pre-image":
 		return externalPreImager{e}, nil
@@ -245,6 +262,9 @@ type Manifest struct {
 	// Output and Status name the files the process writes.
 	Output string `json:"output"`
 	Status string `json:"status"`
+	// Params are the estimator's own parameters (the params parameter),
+	// an empty object when none are given.
+	Params map[string]any `json:"params"`
 }
 
 // ManifestKernel names a kernel. Name is "gaussian" (k = exp(−‖x−y‖²/c),
@@ -388,6 +408,10 @@ func (e *External) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 func (e *External) run(dst *mat.Dense, b *batch) (st []Status, err error) {
 	if len(e.Command) == 0 {
 		return nil, errors.New("external: no command (set the command parameter)")
+	}
+	b.manifest.Params = e.Params
+	if b.manifest.Params == nil {
+		b.manifest.Params = map[string]any{}
 	}
 	dir, err := os.MkdirTemp("", "runexp-external-")
 	if err != nil {

@@ -63,7 +63,7 @@ func init() {
 	Register(Spec{
 		Name:     "honeine-richard-direct",
 		Title:    "Honeine–Richard (uncentred)",
-		Doc:      "direct method on uncentred coordinates: z = Xᵀ V_q Λ_q⁻¹ V_qᵀ k(X, x), with every component z = Xᵀ K⁺ k(X, x)",
+		Doc:      "direct method on uncentred coordinates: z = Xᵀ V Λ⁻¹ Vᵀ k(X, x) on the min(q+1, rank K) leading eigenvectors V of the uncentred K (the model's q components and its mean), every positive one at the model's full rank: z = Xᵀ K⁺ k(X, x)",
 		Source:   "Honeine & Richard (2009), IEEE MLSP; (2011), IEEE Signal Process. Mag. 28(2); Huang et al. (2011) Table 1 reading",
 		Does:     Denoises,
 		Requires: NeedsX0,

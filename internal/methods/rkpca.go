@@ -119,10 +119,10 @@ func init() {
 		Requires: NeedsX0,
 		Kernels:  GaussianKernel,
 		Params: []Param{
-			FloatParam("gamma2", 1, 0, Inf, "γ₂ of E0 = −exp(−γ₂·distance(x, z)), > 0"),
+			FloatParam("gamma2", 1, 0, Inf, "γ₂ of E0 = −exp(−γ₂·distance(x, z)), > 0; the default 1 suits data on a unit scale only (on USPS, with C = 1, z stayed within 2e-3 of the noisy input): set it to the scale of the squared distances, as the configs do"),
 			FloatParam("C", 1, 0, Inf, "weight of Eproj(z) against E0, > 0"),
 			StringParam("e0", E0L2, []string{E0L2, E0GemanMcClure}, "E0: l2 (§3.2, masked) or geman-mcclure (§3.3)"),
-			StringParam("start", StartNoisy, []string{StartNoisy, StartFilled, StartMean}, "initial z: noisy input (missing entries = training mean), input as given, or training mean"),
+			StringParam("start", StartNoisy, []string{StartNoisy, StartFilled, StartMean}, "initial z: noisy input (missing entries = training mean), input as given, or training mean; with e0: geman-mcclure start at the mean (nguyen-fig5.yaml does): from the noisy input the Geman–McClure scale of z = x is 0, floored to sigma_min, which can pin z to x (on USPS every row came back unchanged after one step; check-estimator reports an estimator that returns its input)"),
 			IntParam("max_iter", 1000, 1, Inf, "maximum fixed-point steps per input"),
 			FloatParam("tol", 1e-9, 0, Inf, "stop when ‖z_{t+1}−z_t‖² ≤ tol²·max(1, ‖z_t‖²)"),
 			FloatParam("sigma_min", 1e-12, 0, Inf, "floor of the Geman–McClure scale σ"),

@@ -68,7 +68,9 @@ type WithSpec struct {
 	// Label is the method label its records carry (the estimator's
 	// title unless the SPEC set label=).
 	Label string `json:"label"`
-	// Params are the bound parameters, defaults filled in.
+	// Params are the parameters the SPEC gives and the defaults of the
+	// others, less a role parameter the SPEC leaves to the kind (its
+	// value that ran is in the records; suite.AddWith).
 	Params map[string]any `json:"params"`
 	// Skipped says why this config did not take the estimator (its kind
 	// cannot use it); "" when it was added.

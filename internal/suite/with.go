@@ -52,7 +52,11 @@ func ParseWith(arg string) (*With, error) {
 		if strings.TrimSpace(rest) == "" {
 			return nil, fmt.Errorf("--with %s: no parameters after ':' (want NAME:key=value,key=value)", arg)
 		}
-		for _, kv := range strings.Split(rest, ",") {
+		pairs, err := splitPairs(rest)
+		if err != nil {
+			return nil, fmt.Errorf("--with %s: %v", arg, err)
+		}
+		for _, kv := range pairs {
 			k, v, ok := strings.Cut(kv, "=")
 			k = strings.TrimSpace(k)
 			if !ok || k == "" {
@@ -60,6 +64,9 @@ func ParseWith(arg string) (*With, error) {
 			}
 			if k == "label" {
 				w.Label = strings.TrimSpace(v)
+				if q, err := withScalar(w.Label); err == nil && isQuoted(w.Label) {
+					w.Label, _ = q.(string)
+				}
 				if w.Label == "" {
 					return nil, fmt.Errorf("--with %s: empty label", arg)
 				}
@@ -85,6 +92,69 @@ func ParseWith(arg string) (*With, error) {
 	}
 	w.Bound = bound
 	return w, nil
+}
+
+// splitPairs splits the parameters of a --with SPEC on the commas between
+// them. A value that begins with a quote (after key=) runs to its closing
+// quote, commas included, as in YAML: in single quotes a doubled quote
+// is one quote, in double quotes a backslash escapes the next character; the
+// quotes stay on the value, which withScalar reads as a quoted YAML
+// scalar. A quote anywhere else is an ordinary character (label=Kwok's).
+func splitPairs(rest string) ([]string, error) {
+	var out []string
+	start := 0
+	for i := 0; i <= len(rest); i++ {
+		if i == len(rest) || rest[i] == ',' {
+			out = append(out, rest[start:i])
+			start = i + 1
+			continue
+		}
+		if rest[i] != '=' || strings.Contains(rest[start:i], "=") {
+			continue
+		}
+		// The value begins after the key's '=': skip spaces, then a quote.
+		j := i + 1
+		for j < len(rest) && rest[j] == ' ' {
+			j++
+		}
+		if j == len(rest) || (rest[j] != '\'' && rest[j] != '"') {
+			continue
+		}
+		q := rest[j]
+		k := j + 1
+		for ; k < len(rest); k++ {
+			if q == '"' && rest[k] == '\\' {
+				k++
+				continue
+			}
+			if rest[k] == q {
+				if q == '\'' && k+1 < len(rest) && rest[k+1] == '\'' {
+					k++
+					continue
+				}
+				break
+			}
+		}
+		if k >= len(rest) {
+			return nil, fmt.Errorf("%s: unclosed %c quote", strings.TrimSpace(rest[start:i]), q)
+		}
+		// After the closing quote only spaces, then a comma or the end.
+		m := k + 1
+		for m < len(rest) && rest[m] == ' ' {
+			m++
+		}
+		if m < len(rest) && rest[m] != ',' {
+			return nil, fmt.Errorf("%s: text after the closing quote: %q (quote the whole value)", strings.TrimSpace(rest[start:i]), rest[k+1:])
+		}
+		i = m - 1
+	}
+	return out, nil
+}
+
+// isQuoted reports whether v (trimmed) is wholly in single or double
+// quotes.
+func isQuoted(v string) bool {
+	return len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0]
 }
 
 // withScalar reads v as a YAML scalar, with the types a config's values
@@ -140,7 +210,7 @@ func AddWith(c *config.Config, with []*With, warn io.Writer) ([]report.WithSpec,
 		if label == "" {
 			label = w.Spec.Title
 		}
-		rec := report.WithSpec{Spec: w.Arg, Estimator: w.Name, Label: label, Params: map[string]any(w.Bound)}
+		rec := report.WithSpec{Spec: w.Arg, Estimator: w.Name, Label: label, Params: w.manifestParams()}
 		skip := func(why string) {
 			fmt.Fprintf(warn, "runexp: --with %s: skipped in %s: %s\n", w.Arg, c.Name, why)
 			rec.Skipped = why
@@ -189,6 +259,24 @@ func AddWith(c *config.Config, with []*With, warn io.Writer) ([]report.WithSpec,
 		done = append(done, rec)
 	}
 	return done, nil
+}
+
+// manifestParams returns the parameters the manifest lists for w: those
+// the SPEC gives (which run as given: the precedence rule of
+// docs/extending.md, "Parameter roles") and the defaults of the others,
+// except a parameter with a role (methods.Role) that the SPEC leaves
+// unset: a kind may set that one from the data (Huang et al.'s
+// mean-distance neighbour count), so its default may not be what ran, and
+// the records say what did.
+func (w *With) manifestParams() map[string]any {
+	out := make(map[string]any, len(w.Bound))
+	for _, p := range w.Spec.Params {
+		_, given := w.Params[p.Name]
+		if v, ok := w.Bound[p.Name]; ok && (given || p.Role == methods.NoRole) {
+			out[p.Name] = v
+		}
+	}
+	return out
 }
 
 // ParseWiths parses every --with SPEC.

@@ -104,3 +104,38 @@ func TestRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestParseWithQuoted: a value that begins with a quote runs to its
+// closing quote, commas included (a JSON object for external's params, a
+// label with a comma), read as YAML reads a quoted scalar; a quote
+// elsewhere is an ordinary character; an unclosed quote or text after the
+// closing one is an error naming the key.
+func TestParseWithQuoted(t *testing.T) {
+	w, err := ParseWith(`external:command=python3 est.py,params='{"k": 1, "alpha": 0.5}',label='Mine, k = 1'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Params["params"]; got != `{"k": 1, "alpha": 0.5}` {
+		t.Errorf("params = %#v", got)
+	}
+	if w.Label != "Mine, k = 1" || w.Params["command"] != "python3 est.py" {
+		t.Errorf("label %q, command %q", w.Label, w.Params["command"])
+	}
+	if w, err := ParseWith(`external:command=python3 est.py,params="{\"k\": 2, \"b\": 1}"`); err != nil || w.Params["params"] != `{"k": 2, "b": 1}` {
+		t.Errorf("double-quoted: %v, %v", w, err)
+	}
+	if w, err := ParseWith(`mika:label=Kwok's,start=noisy`); err != nil || w.Label != "Kwok's" || w.Params["start"] != "noisy" {
+		t.Errorf("an apostrophe inside a value: %v, %v", w, err)
+	}
+	if w, err := ParseWith(`mika:label='it''s, mine'`); err != nil || w.Label != "it's, mine" {
+		t.Errorf("a doubled quote: %v, %v", w, err)
+	}
+	for _, tc := range []struct{ arg, want string }{
+		{`external:params='{"k": 1`, "params: unclosed ' quote"},
+		{`external:params='{"k": 1}'x,command=a`, "params: text after the closing quote"},
+	} {
+		if _, err := ParseWith(tc.arg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseWith(%q): %v, want %q", tc.arg, err, tc.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -20,6 +21,15 @@ import (
 // file's own methods' records; res the claims' verdicts; o how the
 // claims' intervals are built, which the cells' intervals reuse.
 func Paper(c *config.Config, recs []report.Record, res []claims.Result, o claims.Options) []*report.Table {
+	return PaperWith(c, recs, nil, res, o)
+}
+
+// PaperWith is Paper with the methods --with added (added, their
+// records): each is a column of its own where the paper's columns are
+// methods, or a row where its rows are, filled from its records at the
+// cells the paper's references name for the config's method, and marked
+// as not the paper's.
+func PaperWith(c *config.Config, recs, added []report.Record, res []claims.Result, o claims.Options) []*report.Table {
 	pt := c.PaperTable
 	if pt == nil {
 		return nil
@@ -31,6 +41,7 @@ func Paper(c *config.Config, recs []report.Record, res []claims.Result, o claims
 	var out []*report.Table
 	for _, part := range parts {
 		v, iv := paperPart(c, part, recs, res, o)
+		addedPart(c, part, v, added)
 		out = append(out, v)
 		if iv != nil {
 			out = append(out, iv)
@@ -115,6 +126,150 @@ func paperPart(c *config.Config, part string, recs []report.Record, res []claims
 		"would record on the population its test items are drawn from (the same training data, model and estimator), so it "+
 		"shows how far our value is pinned down, not the paper's own spread.", strings.Join(ms, "; "))
 	return vals, ivs
+}
+
+// addedLabels are the labels of the --with methods, in config order.
+func addedLabels(c *config.Config) []string {
+	var out []string
+	for _, m := range c.Methods {
+		if !m.Added {
+			continue
+		}
+		l := m.Label
+		if l == "" {
+			if s, ok := methodTitle(m.Name); ok {
+				l = s
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// methodTitle is the registered estimator's title, the label of a method
+// given without one.
+func methodTitle(name string) (string, bool) {
+	s, ok := methods.Lookup(name)
+	if !ok {
+		return "", false
+	}
+	return s.Title, true
+}
+
+// addedMark marks an added method's row or column as not the paper's.
+const addedMark = " (added, not the paper's)"
+
+// addedPart adds to vals, one part's table, a column (or row) per --with
+// method: where every column of the paper's table holds one method (the
+// references of a column name one method), the added method's values
+// at each row's cell, that is, the cell of the row's first reference
+// with the added method in place of the paper's; where every row does, a
+// row the same way. A table laid out otherwise says in its caption that
+// the added methods are in the long-form table.
+func addedPart(c *config.Config, part string, vals *report.Table, added []report.Record) {
+	labels := addedLabels(c)
+	if len(labels) == 0 || len(vals.Rows) == 0 {
+		return
+	}
+	var refs []config.Reference
+	for _, r := range c.Reference {
+		if r.Part == part && r.Cell["method"] != nil {
+			refs = append(refs, r)
+		}
+	}
+	oneMethod := func(key func(config.Reference) string) bool {
+		by := map[string]string{}
+		for _, r := range refs {
+			m := fmt.Sprint(r.Cell["method"])
+			if prev, ok := by[key(r)]; ok && prev != m {
+				return false
+			}
+			by[key(r)] = m
+		}
+		return len(by) > 1
+	}
+	value := func(ref config.Reference, label string) string { return addedValue(ref, label, added) }
+	first := func(match func(config.Reference) bool) (config.Reference, bool) { return typical(refs, match) }
+	switch {
+	case oneMethod(func(r config.Reference) string { return r.Column }):
+		for _, l := range labels {
+			vals.Header = append(vals.Header, l+addedMark)
+			for i, row := range vals.Rows {
+				name := "" // the longest row name the label begins with (notes follow it)
+				for _, r := range c.PaperTable.Rows {
+					if strings.HasPrefix(row[0], r) && len(r) > len(name) {
+						name = r
+					}
+				}
+				v := report.Dash
+				if ref, ok := first(func(r config.Reference) bool { return r.Row == name }); ok {
+					v = value(ref, l)
+				}
+				vals.Rows[i] = append(vals.Rows[i], v)
+			}
+		}
+	case oneMethod(func(r config.Reference) string { return r.Row }):
+		for _, l := range labels {
+			row := []string{l + addedMark}
+			for _, col := range c.PaperTable.Columns {
+				v := report.Dash
+				if ref, ok := first(func(r config.Reference) bool { return r.Column == col }); ok {
+					v = value(ref, l)
+				}
+				row = append(row, v)
+			}
+			vals.Rows = append(vals.Rows, row)
+		}
+	default:
+		vals.Caption += " The methods added with --with (" + strings.Join(labels, ", ") + ") are in the long-form table: this table's rows and columns are not one method each."
+		return
+	}
+	vals.Caption += " A column or row marked \"added, not the paper's\" is a method added with --with, at the cells the paper's references name; the paper has no value for it."
+}
+
+// typical returns the reference, among refs that match, whose metric most
+// of them read (the first such): a row's estimators share a metric where
+// its "Noisy input" column reads the corrupted input's, which every
+// record holds and an added method would only repeat.
+func typical(refs []config.Reference, match func(config.Reference) bool) (config.Reference, bool) {
+	count := map[string]int{}
+	for _, r := range refs {
+		if match(r) {
+			count[r.Metric]++
+		}
+	}
+	best, found := config.Reference{}, false
+	for _, r := range refs {
+		if match(r) && (!found || count[r.Metric] > count[best.Metric]) {
+			best, found = r, true
+		}
+	}
+	return best, found
+}
+
+// addedValue is the added method label's value at ref's cell (ref's
+// selector with label for its method), as referenceCell writes ours.
+func addedValue(ref config.Reference, label string, added []report.Record) string {
+	sel := make(map[string]any, len(ref.Cell))
+	for k, v := range ref.Cell {
+		sel[k] = v
+	}
+	sel["method"] = label
+	for i := range added {
+		if !claims.Matches(&added[i], sel) {
+			continue
+		}
+		r := added[i]
+		if v, ok := r.Metrics[ref.Metric]; ok && r.Status != report.StatusFailed {
+			s := report.FormatFloat(v, 4)
+			if sd, ok := r.Metrics[ref.Std]; ok && ref.Std != "" {
+				s += " ± " + report.FormatFloat(sd, 3)
+			}
+			return s
+		}
+		return report.Failed
+	}
+	return "no cell"
 }
 
 // cellInterval says how a reference cell's interval came out: ok with

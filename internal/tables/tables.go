@@ -39,7 +39,7 @@ func Build(in Input) []*report.Table {
 	var tables []*report.Table
 	switch {
 	case in.Config.PaperTable != nil:
-		tables = append(tables, Paper(in.Config, in.Scoped, in.Claims, in.Intervals)...)
+		tables = append(tables, PaperWith(in.Config, in.Scoped, addedRecords(in), in.Claims, in.Intervals)...)
 	case len(in.Config.Reference) > 0:
 		tables = append(tables, Reference(in.Config, in.Scoped))
 	}
@@ -58,6 +58,25 @@ func Build(in Input) []*report.Table {
 		tables = append(tables, Claims(in.Claims))
 	}
 	return tables
+}
+
+// addedRecords are the records of the methods --with added: those of
+// Records that Scoped leaves out.
+func addedRecords(in Input) []report.Record {
+	if len(in.Records) == len(in.Scoped) {
+		return nil
+	}
+	own := make(map[string]bool, len(in.Scoped))
+	for _, r := range in.Scoped {
+		own[r.Key] = true
+	}
+	var out []report.Record
+	for _, r := range in.Records {
+		if !own[r.Key] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Render renders tables as tables.txt and tables.md: the config's title,

@@ -26,6 +26,7 @@ const MeanDistance = "mean-distance"
 //	kernel: raw | hog            Gaussian on pixels (eq. 12) or on HOG descriptors (eq. 13)
 //	sigma: mean-distance | σ     exp(−‖h(x)−h(y)‖²/σ²); mean-distance = mean pairwise distance of the training points in h-space
 //	neighbors: mean-distance | k sets the neighbors parameter of every estimator that has one
+//	                             and whose config entry (or --with) leaves it unset
 //	hog_cell, hog_block, hog_bins  HOG geometry (pixels per cell, cells per block, orientation bins)
 //
 // The model section of such a config stays empty: σ depends on the data
@@ -38,6 +39,33 @@ type KernelOpts struct {
 	HOGCell   int
 	HOGBlock  int
 	HOGBins   int
+	// Explicit holds the config positions of the methods that give
+	// their neighbour count themselves (methods[i].params or --with):
+	// the one precedence rule of every kind (docs/extending.md,
+	// "Parameter roles") lets such a value stand, and the kind's count
+	// applies only to the others.
+	Explicit map[int]bool
+}
+
+// ExplicitRoles returns the config positions of the methods whose
+// parameter playing role r is given in their own params (a config's
+// methods[i].params or a --with SPEC), not left to the kind.
+func ExplicitRoles(c *config.Config, r methods.Role) map[int]bool {
+	out := map[int]bool{}
+	for i, m := range c.Methods {
+		spec, ok := methods.Lookup(m.Name)
+		if !ok {
+			continue
+		}
+		par, ok := spec.RoleParam(r)
+		if !ok {
+			continue
+		}
+		if _, set := m.Params.Values[par.Name]; set {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // Parse reads the kernel options from the experiment reader r of s.
@@ -145,35 +173,42 @@ func Model(env *runner.Env, name string, x *mat.Dense, f *Fitted, cell *runner.C
 }
 
 // Params returns the cell's estimator parameters with the parameter
-// playing methods.NeighborsRole, if the estimator has one, set to k. ok
-// reports whether it was set. The cell's own map is not modified.
-func Params(cell *runner.Cell, k int) (p methods.Params, ok bool, err error) {
+// playing methods.NeighborsRole, if the estimator has one and the config
+// leaves it to the kind (o.Explicit), set to k. ok reports whether the
+// kind set it. The cell's own map is not modified.
+func Params(cell *runner.Cell, o KernelOpts, k int) (p methods.Params, ok bool, err error) {
 	if cell.Method == nil {
 		return nil, false, fmt.Errorf("the cell has no estimator")
+	}
+	if o.Explicit[cell.Method.Index] {
+		return cell.Method.Params, false, nil
 	}
 	return cell.Method.Spec.WithRole(cell.Method.Params, methods.NeighborsRole, k)
 }
 
-// Estimator builds the cell's estimator with its neighbour count (the
-// parameter playing methods.NeighborsRole, if it has one) set to k. ok
-// reports whether it was set.
-func Estimator(cell *runner.Cell, k int) (est any, ok bool, err error) {
-	p, ok, err := Params(cell, k)
-	if err != nil {
-		return nil, ok, err
+// Neighbors returns the neighbour count the cell's estimator runs with
+// when the kind's count is k: its own explicit value where the config
+// gives one (o.Explicit), else k.
+func Neighbors(cell *runner.Cell, o KernelOpts, k int) int {
+	if cell.Method == nil || !o.Explicit[cell.Method.Index] {
+		return k
 	}
-	est, err = cell.Method.Spec.New(p)
-	return est, ok, err
+	par, ok := cell.Method.Spec.RoleParam(methods.NeighborsRole)
+	if !ok {
+		return k
+	}
+	return cell.Method.Params.Int(par.Name)
 }
 
 // MarkNeighbors rewrites the record's neighbour count, when the experiment
 // set it from the data, to the rule's name: the bound default the cell was
 // built with never ran, and the counts actually used are in the record's
 // neighbors_* metrics. The parameter is found by its role
-// (methods.NeighborsRole) in the spec of the cell's estimator. The cell's
+// (methods.NeighborsRole) in the spec of the cell's estimator. A count the
+// config gives itself (o.Explicit) ran as written and is left. The cell's
 // own map is not modified.
 func MarkNeighbors(rec *report.Record, cell *runner.Cell, o KernelOpts) {
-	if cell.Method == nil {
+	if cell.Method == nil || o.Explicit[cell.Method.Index] {
 		return
 	}
 	par, ok := cell.Method.Spec.RoleParam(methods.NeighborsRole)

@@ -104,26 +104,33 @@ func cell(t *testing.T, name string, raw map[string]any) *runner.Cell {
 // methods.NeighborsRole, whatever it is called, and only there.
 func TestNeighborsByRole(t *testing.T) {
 	lg := cell(t, "local-gram", map[string]any{"neighbors": 4})
-	p, ok, err := Params(lg, 7)
+	p, ok, err := Params(lg, KernelOpts{}, 7)
 	if err != nil || !ok || p.Int("neighbors") != 7 {
 		t.Errorf("local-gram: %v, set %v, %v; want neighbors 7", p, ok, err)
 	}
 	if lg.Method.Params.Int("neighbors") != 4 {
 		t.Error("Params modified the cell's own map")
 	}
-	est, ok, err := Estimator(lg, 7)
-	if err != nil || !ok || est.(*methods.LocalGram).Neighbors != 7 {
-		t.Errorf("Estimator: %#v, %v, %v", est, ok, err)
+	// A count the config gives itself stands: the one precedence rule.
+	own := KernelOpts{Explicit: map[int]bool{0: true}}
+	if p, ok, err := Params(lg, own, 7); err != nil || ok || p.Int("neighbors") != 4 {
+		t.Errorf("explicit local-gram: %v, set %v, %v; want its own neighbors 4", p, ok, err)
+	}
+	if k := Neighbors(lg, own, 7); k != 4 {
+		t.Errorf("Neighbors with an explicit 4 = %d", k)
+	}
+	if k := Neighbors(lg, KernelOpts{}, 7); k != 7 {
+		t.Errorf("Neighbors with the kind's 7 = %d", k)
 	}
 	hr := cell(t, "honeine-richard", map[string]any{})
-	if p, ok, err := Params(hr, 7); err != nil || ok || len(p) != len(hr.Method.Params) {
+	if p, ok, err := Params(hr, KernelOpts{}, 7); err != nil || ok || len(p) != len(hr.Method.Params) {
 		t.Errorf("honeine-richard has no neighbour count, got %v, %v, %v", p, ok, err)
 	}
-	if _, _, err := Params(&runner.Cell{}, 7); err == nil {
+	if _, _, err := Params(&runner.Cell{}, KernelOpts{}, 7); err == nil {
 		t.Error("a cell without an estimator gave parameters")
 	}
 	// Out of the parameter's range: an error, not a silent clamp.
-	if _, _, err := Params(lg, 1); err == nil {
+	if _, _, err := Params(lg, KernelOpts{}, 1); err == nil {
 		t.Error("local-gram took 1 neighbour (its minimum is 2)")
 	}
 
@@ -136,6 +143,11 @@ func TestNeighborsByRole(t *testing.T) {
 	MarkNeighbors(&rec, lg, KernelOpts{Neighbors: 5})
 	if rec.Params["neighbors"] != 5 {
 		t.Errorf("marked %v, want the given count 5", rec.Params)
+	}
+	rec = report.Record{Params: map[string]any{"method": "LG", "neighbors": 4}}
+	MarkNeighbors(&rec, lg, own)
+	if rec.Params["neighbors"] != 4 {
+		t.Errorf("marked %v, want the explicit 4 left", rec.Params)
 	}
 	rec = report.Record{Params: map[string]any{"method": "HR", "nu": 0.0}}
 	MarkNeighbors(&rec, hr, KernelOpts{})

@@ -67,6 +67,10 @@ type Config struct {
 	// other error is a failure.
 	Kernels  methods.KernelSupport
 	Requires methods.Requirement
+	// ReturnsInput, when not empty, is why the estimator may return its
+	// input unchanged (the base line does, by definition): the
+	// returns-its-input check then only logs it.
+	ReturnsInput string
 }
 
 func (c Config) exactTol() float64 {
@@ -118,6 +122,9 @@ func CheckRegistered(t T, spec *methods.Spec, cfg Config) {
 		t.Fatalf("spec %q: binding %s: %v", spec.Name, what, err)
 	}
 	cfg.Kernels, cfg.Requires = spec.Kernels, spec.Requires
+	if cfg.ReturnsInput == "" && spec.Does&methods.Imputes != 0 {
+		cfg.ReturnsInput = "an imputer fills the entries a mask marks missing, and the kit's inputs have none"
+	}
 	CheckEstimator(t, spec.Name, func(t T) any {
 		est, err := spec.New(params)
 		if err != nil {

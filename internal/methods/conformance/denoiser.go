@@ -1,6 +1,9 @@
 package conformance
 
 import (
+	"fmt"
+	"math"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
@@ -19,6 +22,9 @@ func testDenoiser(t T, f *fixture, newEst func(T) methods.Denoiser) {
 			t.Errorf("%s accepted inputs with %d columns for a %d-dimensional model; want an error", f.name, dim+1, dim)
 		}
 	})
+	// Last, so that the calls of the checks above are numbered as before
+	// (the kit's tests count an estimator's calls).
+	run(t, "changes-its-input", func(t T) { f.checkChangesInput(t, newEst) })
 }
 
 // checkExactDenoise: with all components the training inputs are their
@@ -49,6 +55,50 @@ func (f *fixture) checkExactDenoise(t T, newEst func(T) methods.Denoiser) {
 	if accepted == 0 {
 		t.Errorf("%s took neither the linear nor the Gaussian kernel; want at least one", f.name)
 	}
+}
+
+// checkChangesInput: de-noising the kit's test inputs (noisy copies of
+// training points and fresh draws) on genericQ of the Gaussian model's
+// components must move some row: an estimator (or a default) whose every
+// row comes back as its input, to 1e-12 relative, de-noises nothing, and a
+// table would score it as the corrupted input itself. RKPCA with the
+// Geman–McClure E0 started at the noisy input is one: at z = x the scale
+// falls to sigma_min and pins z. Config.ReturnsInput excuses an
+// estimator that means it (the base line).
+func (f *fixture) checkChangesInput(t T, newEst func(T) methods.Denoiser) {
+	m := f.fit(t, f.gauss)
+	in := &methods.DenoiseInput{Model: m, Q: min(genericQ, m.Rank()), X0: f.test, Rand: seeded()}
+	var z mat.Dense
+	st, err := call(t, f.name+".Denoise", func() ([]methods.Status, error) { return newEst(t).Denoise(&z, in) })
+	if err == errPanicked {
+		return
+	}
+	if err != nil {
+		t.Errorf("%s: de-noising the kit's test inputs with the Gaussian kernel: %s", f.name, f.errText(err))
+		return
+	}
+	r, c := f.test.Dims()
+	if zr, zc := z.Dims(); zr != r || zc != c {
+		return // the generic checks judge the shape
+	}
+	var moved float64
+	for i := 0; i < r; i++ {
+		if i < len(st) && st[i].Err != nil {
+			return // a failed row is judged by the generic checks
+		}
+		for j := 0; j < c; j++ {
+			moved = max(moved, math.Abs(z.At(i, j)-f.test.At(i, j))/max(1, math.Abs(f.test.At(i, j))))
+		}
+	}
+	if moved > 1e-12 {
+		return
+	}
+	msg := fmt.Sprintf("returns its input: every one of the %d de-noised rows equals its noisy input (largest relative change %.3g) on %d of the Gaussian model's components", r, moved, in.Q)
+	if f.cfg.ReturnsInput != "" {
+		t.Logf("%s (%s)", msg, f.cfg.ReturnsInput)
+		return
+	}
+	t.Errorf("%s", msg)
 }
 
 // denoiseSolver solves the generic de-noising problem of model m: the

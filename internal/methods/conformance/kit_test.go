@@ -166,15 +166,38 @@ func (echoX0) PreImage(dst *mat.Dense, p *methods.Problem) ([]methods.Status, er
 	return make([]methods.Status, m), nil
 }
 
-// run runs the kit on est and returns its verdicts by check name.
+// run runs the kit on est and returns its verdicts by check name. The
+// identity's return of its input is excused (Config.ReturnsInput), so
+// that the mutants of it fail only the rule each breaks.
 func run(est any) map[string]conformance.Result {
+	return runCfg(est, conformance.Config{ReturnsInput: "the kit's identity"})
+}
+
+func runCfg(est any, cfg conformance.Config) map[string]conformance.Result {
 	out := map[string]conformance.Result{}
 	for _, r := range conformance.Check("est", func(t conformance.T) {
-		conformance.CheckEstimator(t, "est", func(conformance.T) any { return est }, conformance.Config{})
+		conformance.CheckEstimator(t, "est", func(conformance.T) any { return est }, cfg)
 	}) {
 		out[r.Name] = r
 	}
 	return out
+}
+
+// TestKitReturnsInput: an estimator that returns its input unchanged
+// fails changes-its-input, and that check alone, unless its Config says
+// why it may (the base line); every registered de-noiser that is not the
+// base line or an imputer passes it (TestConformance in internal/methods).
+func TestKitReturnsInput(t *testing.T) {
+	res := runCfg(faithful{}, conformance.Config{})
+	for name, r := range res {
+		want := name == "Denoiser/changes-its-input" || name == "Denoiser" || name == "est"
+		if r.Failed != want {
+			t.Errorf("%s: failed %v, want %v (%q)", name, r.Failed, want, r.Errors)
+		}
+	}
+	if r := res["Denoiser/changes-its-input"]; len(r.Errors) == 0 || !strings.HasPrefix(r.Errors[0], "returns its input: ") {
+		t.Errorf("changes-its-input said %q, want \"returns its input: …\"", r.Errors)
+	}
 }
 
 // TestKitPassesFaithful checks that the identity passes every check: the

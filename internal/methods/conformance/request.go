@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -77,8 +78,18 @@ func Run(req Request) (*Report, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown estimator %q (registered: %s)", name, strings.Join(methods.Names(), ", "))
 	}
-	if _, err := spec.Bind(params); err != nil {
+	bound, err := spec.Bind(params)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	// A parameter New refuses (external's params that are not a JSON
+	// object) is the request's error, as a range error is, not a failure
+	// of every check.
+	if _, err := spec.New(bound); err != nil {
+		var pe *methods.ParamError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
 	}
 	cfg := Known[name]
 	if req.Command != "" {
