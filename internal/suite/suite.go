@@ -102,7 +102,12 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 	// The records and their own pages are written: a page that links
 	// them failing is logged, not fatal.
 	if b, file, err := WriteScoreboard(o.ConfigsDir, o.Run.OutRoot); err != nil {
+		// Totals over a different set of claims would read as a
+		// different result: the run is a usage error until the paper
+		// values are found.
 		log.Warn("scoreboard not written", "err", err)
+		rep.Problems = append(rep.Problems, "scoreboard not written: "+err.Error())
+		code = Worse(code, Usage)
 	} else {
 		if len(b.Untitled) > 0 {
 			log.Warn("scoreboard: paper titles not found, those papers are headed by their ids", "papers", len(b.Untitled), "first", b.Untitled[0])
