@@ -850,12 +850,21 @@ func writeTemplate(path, name string, data any) error {
 // breaks). Claims are compact
 // rows whose evidence, interval and reasons fold under the statement.
 // PageCSS is the style every runexp page opens its own with: the text
-// column of at most 80em, the headings, and tables whose cells wrap.
+// column of at most 80em, the headings, and tables whose cells wrap. A
+// table is its own box: one wider than the window (a phone's 390 px)
+// scrolls sideways inside it, never the page, and its first column (the
+// row's name) stays in view while it does (internal/pagecheck checks
+// both at 1280 and 390 px). The sticky cells are set with :where, of no
+// weight, so that a verdict's colour class still wins.
 const PageCSS = `body { font-family: system-ui, sans-serif; color: #222; margin: 1.5em auto; max-width: 80em; padding: 0 1em; line-height: 1.4; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-size: 1em; margin-top: 1.5em; }
-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; display: block; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; overflow-wrap: break-word; }
+:where(th, td):first-child { position: sticky; left: 0; background: #fff; }
 th { background: #f2f2f2; }
+pre, code { overflow-wrap: anywhere; }
+pre { white-space: pre-wrap; }
+@media (max-width: 600px) { body { margin: 0.8em auto; padding: 0 0.6em; } }
 `
 
 var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count": countCell}).Parse(`
