@@ -902,7 +902,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 
 {{- define "cell"}}{{range $i, $l := .Lines}}{{if $i}}<br />{{end}}{{$l}}{{end}}{{end}}
 
-{{- define "claimsline"}}{{if .Unexpected}}<b class="unexpected">{{.Unexpected}} not as expected</b>; {{end}}{{.Pass}} passed, {{.Fail}} failed as expected (known non-reproductions), {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated{{if not .Unexpected}}; every verdict as expected{{end}}{{end}}
+{{- define "claimsline"}}{{if .Unexpected}}<b class="unexpected">{{.Unexpected}} not as expected</b>; {{end}}{{.Pass}} passed, {{.Fail}} failed as expected (known non-reproductions), {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated{{if not .Unexpected}}; every verdict as expected{{if or .Fail .Inconclusive .NotEvaluated}}, which is not every claim reproduced: {{.Fail}} of the {{.Claims}} are expected to FAIL and {{.Inconclusive}} to be INCONCLUSIVE{{if .NotEvaluated}}, and {{.NotEvaluated}} are not evaluated{{end}}{{end}}{{end}}{{end}}
 
 {{- define "countcell"}}{{if .N}}<td class="r {{.Class}}"><a href="{{.Href}}/index.html#claims">{{.N}}</a></td>{{else}}<td class="r">0</td>{{end}}{{end}}
 
