@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	stdpng "image/png"
 	"io/fs"
 	"net/url"
 	"os"
@@ -383,7 +384,23 @@ type htmlFigure struct {
 	// page is where it is read, the files carry it only as metadata.
 	Caption []textRun
 	Links   []htmlLink
+	// TextPx is the height of the PNG's smallest label in its own pixels
+	// ("" when it does not say: an SVG, a PNG of another writer); Thumb
+	// marks a PNG so wide that the page's 80em column would shrink that
+	// label under 9 CSS pixels: it is shown as a thumbnail that links to
+	// the full image, and says so, W and H giving its size.
+	TextPx string
+	Thumb  bool
+	W, H   int
 }
+
+// columnPx is the widest a figure is shown, in CSS pixels: the page's
+// 80em column (PageCSS) at 16 px less its 1em padding each side.
+const columnPx = 80*16 - 2*16
+
+// minLabelPx is the smallest a figure's label may be shown, in CSS pixels
+// (internal/pagecheck's MinTextPx).
+const minLabelPx = 9
 
 type htmlLink struct{ Text, Href string }
 
@@ -523,6 +540,17 @@ func loadFigure(dir, f string, have map[string]bool) (htmlFigure, error) {
 		return fig, err
 	}
 	fig.Caption = parseRich(caption)
+	if png {
+		if b, err := os.ReadFile(filepath.Join(dir, f+".png")); err == nil {
+			if cfg, err := stdpng.DecodeConfig(bytes.NewReader(b)); err == nil {
+				fig.W, fig.H = cfg.Width, cfg.Height
+				if px := ReadTextPx(b); px > 0 {
+					fig.TextPx = strconv.FormatFloat(px, 'f', 1, 64)
+					fig.Thumb = float64(columnPx)/float64(cfg.Width)*px < minLabelPx
+				}
+			}
+		}
+	}
 	switch {
 	case png && svg:
 		fig.Img, fig.Link = relURL(f+".png"), relURL(f+".svg")
@@ -887,6 +915,7 @@ var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count
 .prov, .nav { font-size: 0.9em; }
 figure { margin: 1em 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+figure img.thumb { max-width: min(100%, 32em); }
 figcaption { font-size: 0.9em; color: #333; max-width: 60em; }
 table.claims { width: 100%; }
 table.claims td.id { width: 13em; } table.claims td.v { width: 8em; } table.claims td.x { width: 12em; }
@@ -946,8 +975,8 @@ tr:target { outline: 2px solid #4a7fd0; }
 <h2 id="figures">Figures</h2>
 {{- range .Figures}}
 <figure id="{{.Anchor}}">
-<a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy" /></a>
-<figcaption>{{with .Caption}}{{template "rich" .}}<br />{{end}}<span class="muted">{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</span></figcaption>
+<a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy"{{with .TextPx}} data-text-px="{{.}}"{{end}}{{if .Thumb}} class="thumb"{{end}} /></a>
+<figcaption>{{if .Thumb}}<b>A thumbnail</b> of a {{.W}}×{{.H}} px figure whose labels would be illegible at this width: open it (<a href="{{.Img}}">PNG</a>) to read them.<br />{{end}}{{with .Caption}}{{template "rich" .}}<br />{{end}}<span class="muted">{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</span></figcaption>
 </figure>
 {{- end}}
 {{- end}}
