@@ -309,6 +309,29 @@ func TestETAMoves(t *testing.T) {
 	}
 }
 
+// TestETAFromCosts checks the estimate against the matrix of issue 39: 15
+// cells, 13 recorded at about 13 s each (169 s in all) and the last two at
+// 293 s and 10 s. With 13 computed in 90 s of wall time (2 workers), the
+// estimate from counts was 2 × 90/13 ≈ 14 s; from the recorded costs it
+// is 303 s of work at 90/169 s of wall per second of work, 161 s. After
+// the 10 s cell lands the 293 s one is left: 293 × 100/179 = 164 s.
+func TestETAFromCosts(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &progress{start: t0, lastCell: t0.Add(90 * time.Second), done: 13, total: 15}
+	if e := p.eta(t0.Add(90 * time.Second)); e != "14s" {
+		t.Errorf("from counts: ETA %q, want 14s (2 × 90/13)", e)
+	}
+	p.setWork(169, 303)
+	if e := p.eta(t0.Add(90 * time.Second)); e != "2m41s" {
+		t.Errorf("from costs: ETA %q, want 2m41s (303 × 90/169 = 161 s)", e)
+	}
+	p.done, p.lastCell = 14, t0.Add(100*time.Second)
+	p.setWork(179, 293)
+	if e := p.eta(t0.Add(100 * time.Second)); e != "2m44s" {
+		t.Errorf("after the 10 s cell: ETA %q, want 2m44s (293 × 100/179 = 164 s)", e)
+	}
+}
+
 // Human log lines round their numbers; on a terminal they and the
 // per-config summary are wrapped to the width, never wider.
 func TestTerminalLinesFit(t *testing.T) {

@@ -104,6 +104,10 @@ type progress struct {
 	start, lastCell, lastLine time.Time
 	first                     int // cells already done (cached) at start
 	done, total               int
+	// workDone and workLeft are the predicted costs of the cells computed
+	// and still to compute (runner.Options.Work), when hasWork.
+	workDone, workLeft float64
+	hasWork            bool
 	started                   bool
 	quit                      chan struct{}
 	once                      sync.Once
@@ -135,6 +139,14 @@ func (p *progress) update(done, total int) {
 	}
 	p.done, p.total = done, total
 	p.show(now, done == total)
+}
+
+// setWork is runner.Options.Work: the predicted costs of the cells
+// computed and still to compute, called before each update.
+func (p *progress) setWork(done, left float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.workDone, p.workLeft, p.hasWork = done, left, true
 }
 
 // tick redraws the bar, or checks whether a log line is due, every
@@ -171,23 +183,29 @@ func (p *progress) stop() {
 	})
 }
 
-// eta estimates the time left at now. When the last cell finished, the
-// estimate was the cells left times the mean wall time per computed cell
-// so far; it counts down from there. Once that runs out with cells still
-// running, the estimate is half the cells left times the mean wall time
-// per computed cell as of now, which grows while they run: the figure
-// keeps moving and is never 0 before the last cell is done.
+// eta estimates the time left at now. The work is the cells' predicted
+// costs (runner.Options.Work: their recorded times, or each cell 1 when
+// none is recorded, the grid's size), else their count. When the last cell
+// finished, the estimate was the work left times the wall time per unit
+// of work computed so far; it counts down from there. Once that runs out
+// with cells still running, the estimate is half the work left times the
+// wall time per unit as of now, which grows while they run: the figure
+// keeps moving and is never 0 before the last cell is done. A long cell
+// among short ones weighs its recorded time, not one cell's share.
 func (p *progress) eta(now time.Time) string {
-	left, computed := p.total-p.done, p.done-p.first
+	left, computed := float64(p.total-p.done), float64(p.done-p.first)
+	if p.hasWork {
+		left, computed = p.workLeft, p.workDone
+	}
 	switch {
-	case left <= 0:
+	case p.total-p.done <= 0:
 		return "0s"
 	case computed <= 0:
 		return "?"
 	}
-	per := p.lastCell.Sub(p.start) / time.Duration(computed)
-	eta := p.lastCell.Add(per * time.Duration(left)).Sub(now)
-	if late := now.Sub(p.start) / time.Duration(computed) * time.Duration(left) / 2; eta < late {
+	per := float64(p.lastCell.Sub(p.start)) / computed
+	eta := p.lastCell.Add(time.Duration(per * left)).Sub(now)
+	if late := time.Duration(float64(now.Sub(p.start)) / computed * left / 2); eta < late {
 		eta = late
 	}
 	return eta.Round(time.Second).String()

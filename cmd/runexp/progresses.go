@@ -28,6 +28,18 @@ func (ps *progresses) of(cf *config.Config) func(done, total int) {
 	return p.update
 }
 
+// work is suite.Options.Work: the predicted-cost callback of cf's
+// progress (made by of, which the suite calls first).
+func (ps *progresses) work(cf *config.Config) func(done, left float64) {
+	ps.mu.Lock()
+	p := ps.by[cf]
+	ps.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	return p.setWork
+}
+
 // stop ends cf's progress (nil cf: every one's).
 func (ps *progresses) stop(cf *config.Config) {
 	ps.mu.Lock()

@@ -266,10 +266,46 @@ func (j *Job) Start() error {
 	}
 	j.inst = inst
 	j.started = true
+	j.reportWork()
 	if j.opt.Progress != nil {
 		j.opt.Progress(j.sum.Cached, len(j.cells))
 	}
 	return nil
+}
+
+// reportWork calls Options.Work with the predicted cost of the cells
+// computed (or served) so far and of those still to compute: each cell's
+// recorded cost (Estimates), a cell without one counted at the mean of
+// those with one, or every cell at 1 when none has one (the grid's size).
+func (j *Job) reportWork() {
+	if j.opt.Work == nil {
+		return
+	}
+	var known, sum float64
+	for _, e := range j.est {
+		if e > 0 {
+			known++
+			sum += e
+		}
+	}
+	fill := 1.0
+	if known > 0 {
+		fill = sum / known
+	}
+	j.mu.Lock()
+	var done, left float64
+	for t, e := range j.est {
+		if e <= 0 {
+			e = fill
+		}
+		if j.landed[t] || j.served[t] {
+			done += e
+		} else {
+			left += e
+		}
+	}
+	j.mu.Unlock()
+	j.opt.Work(done, left)
 }
 
 // runCell computes the t-th cell left to compute, stores its record and
@@ -314,6 +350,7 @@ func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 	j.done++
 	d := j.done
 	j.mu.Unlock()
+	j.reportWork()
 	if j.opt.Progress != nil {
 		j.opt.Progress(d, len(j.cells))
 	}
@@ -348,6 +385,7 @@ func (j *Job) serve(t int, entry []byte) bool {
 	d := j.done
 	j.mu.Unlock()
 	j.log.Debug("cell served", "config", j.Config.Name, "key", cell.Key)
+	j.reportWork()
 	if j.opt.Progress != nil {
 		j.opt.Progress(d, len(j.cells))
 	}
