@@ -108,9 +108,9 @@ type progress struct {
 	// and still to compute (runner.Options.Work), when hasWork.
 	workDone, workLeft float64
 	hasWork            bool
-	started                   bool
-	quit                      chan struct{}
-	once                      sync.Once
+	started            bool
+	quit               chan struct{}
+	once               sync.Once
 }
 
 // newProgress returns the progress of the config name. quiet asks for a
