@@ -78,6 +78,7 @@ func init() {
 		{"suite", cmdSuite},
 		{"check-estimator", cmdCheckEstimator},
 		{"scoreboard", cmdScoreboard},
+		{"report", cmdReport},
 		{"help", cmdHelp},
 	} {
 		commands = append(commands, c.name)
