@@ -5,8 +5,11 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/runexp/runexp/internal/paperreport"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -149,6 +152,58 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 		rep.Problems = append(rep.Problems, err.Error())
 		rep.Status = Worse(rep.Status, Usage)
 	}
+	// A report per paper run, from the results just written and
+	// suite.json; a failure is a problem of the run, recorded in
+	// suite.json.
+	files, err := WriteReports(o.ConfigsDir, o.Run.OutRoot, entries)
+	for _, f := range files {
+		log.Info("paper report", "file", f)
+	}
+	if err != nil {
+		log.Warn("paper reports not written", "err", err)
+		rep.Problems = append(rep.Problems, "paper reports not written: "+err.Error())
+		rep.Status = Worse(rep.Status, Usage)
+		if err := rep.Write(o.Run.OutRoot); err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+		}
+	}
+}
+
+// WriteReports writes root/reports/PAPER/{REPORT.md,report.html,
+// metadata.yaml} (internal/paperreport) for each paper whose configs
+// among entries cite its paper-values file, and returns the pages
+// written (report.html).
+func WriteReports(configs, root string, entries []Entry) ([]string, error) {
+	var papers []string
+	for _, e := range entries {
+		c := e.Config
+		for _, cl := range c.Claims {
+			if strings.Contains(cl.Source, "paper-values/"+c.Paper+".yaml") && !slices.Contains(papers, c.Paper) {
+				papers = append(papers, c.Paper)
+			}
+		}
+	}
+	if len(papers) == 0 {
+		return nil, nil
+	}
+	slices.Sort(papers)
+	pv, err := FindPaperValues(configs, "")
+	if err != nil {
+		return nil, err
+	}
+	var pages []string
+	for _, p := range papers {
+		files, err := paperreport.Write(paperreport.Options{Configs: configs, Root: root, PaperValues: pv}, p, filepath.Join(root, "reports", p))
+		if err != nil {
+			return pages, err
+		}
+		for _, f := range files {
+			if filepath.Base(f) == "report.html" {
+				pages = append(pages, f)
+			}
+		}
+	}
+	return pages, nil
 }
 
 // PredictAt are the worker counts suite.json predicts wall times for.
