@@ -247,9 +247,17 @@ func (b *builder) scope(outcomes map[string]verdictOf) {
 	var rows [][]string
 	for _, pc := range b.info.Claims {
 		v := outcomes[pc.ID]
-		rows = append(rows, []string{pc.ID, pc.Statement, v.Outcome, strings.Join(v.Claims, "\n")})
+		rows = append(rows, []string{pc.ID, pc.Statement, v.Outcome, b.count(len(v.Claims), "config claims of the stated protocol citing "+pc.ID)})
 	}
 	d.table([]string{"claim", "statement (the paper's)", "stated protocol", "config claims"}, rows)
+	for _, pc := range b.info.Claims {
+		v := outcomes[pc.ID]
+		if len(v.Claims) == 0 {
+			continue
+		}
+		d.p(pc.ID + " (" + v.Outcome + "), tested by:")
+		d.ul(v.Claims)
+	}
 	var rrows [][]string
 	for _, r := range b.varies {
 		for _, pc := range b.info.Claims {
@@ -265,7 +273,12 @@ func (b *builder) scope(outcomes map[string]verdictOf) {
 			if what == "" {
 				what = r.Config.Title
 			}
-			rrows = append(rrows, []string{"`" + r.Config.Name + "` (" + kind + ")", what, pc.ID, v.Outcome, strings.Join(v.Claims, "\n")})
+			var ids []string
+			for _, c := range v.Claims {
+				_, after, _ := strings.Cut(c, "` ")
+				ids = append(ids, after)
+			}
+			rrows = append(rrows, []string{"`" + r.Config.Name + "` (" + kind + ")", what, pc.ID, v.Outcome, strings.Join(ids, "\n")})
 		}
 	}
 	if len(rrows) > 0 {

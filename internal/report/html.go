@@ -892,7 +892,7 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text
 th { background: #f2f2f2; }
 pre, code { overflow-wrap: anywhere; }
 pre { white-space: pre-wrap; }
-@media (max-width: 600px) { body { margin: 0.8em auto; padding: 0 0.6em; } }
+@media (max-width: 600px) { body { margin: 0.8em auto; padding: 0 0.6em; } td, th { min-width: 4.5em; } }
 `
 
 var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count": countCell}).Parse(`
