@@ -100,9 +100,19 @@ func TestGoldenStructure(t *testing.T) {
 	}
 }
 
-// number finds the numbers of a text: an optional sign, digits, an
-// optional fraction and exponent.
-var number = regexp.MustCompile(`[-−]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?`)
+// number finds the numbers of a text (group 1): an optional sign, digits,
+// an optional fraction and exponent, not preceded by a letter, digit, dot,
+// underscore or hyphen (the 3 of fig3, the 256 of SHA-256 are names).
+var number = regexp.MustCompile(`(?:^|[^\p{L}0-9_.\-−])([-−]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)`)
+
+// numbers returns the numbers of text.
+func numbers(text string) []string {
+	var out []string
+	for _, m := range number.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
 
 // sigDigits is the count of significant digits of a number as written.
 func sigDigits(s string) int {
@@ -176,7 +186,7 @@ func corpus(t *testing.T, o Options, paper string) []float64 {
 	}
 	text.WriteString(o.Root + " " + o.Configs + " " + o.PaperValues + "\n")
 	var vs []float64
-	for _, tok := range number.FindAllString(text.String(), -1) {
+	for _, tok := range numbers(text.String()) {
 		if v, err := strconv.ParseFloat(strings.Replace(tok, "−", "-", 1), 64); err == nil {
 			vs = append(vs, v)
 		}
@@ -201,7 +211,7 @@ func checkTrace(t *testing.T, o Options, paper string) {
 	}
 	bad := 0
 	for _, text := range []string{r.Markdown, r.Metadata} {
-		for _, tok := range number.FindAllString(text, -1) {
+		for _, tok := range numbers(text) {
 			if traced(tok, vs) || counts[tok] {
 				continue
 			}
@@ -243,4 +253,68 @@ func TestNumbersTraceCatches(t *testing.T) {
 			t.Errorf("traced(%q) = %v, want %v", tok, got, want)
 		}
 	}
+	if got, want := numbers("fig3 SHA-256 c1-x: FAIL [-0.3233, 1e-05] 7 of 10, −2"), []string{"-0.3233", "1e-05", "7", "10", "−2"}; !slices.Equal(got, want) {
+		t.Errorf("numbers %q, want %q", got, want)
+	}
+}
+
+// TestFreshRoot builds Abrahamsen & Hansen's report from a results root
+// that has what a suite writes beside the records (manifest.json,
+// tables.md, suite.json) for one config, fig3, and nothing for the
+// others: the compute table takes fig3's wall seconds and workers from its
+// manifest and its CPU seconds from suite.json, Reproduce names the
+// revision and the data checksum, the results carry fig3's table, the
+// configs without results say "Not run", and every number still traces.
+func TestFreshRoot(t *testing.T) {
+	o := sources(t, t.TempDir())
+	dir := filepath.Join(o.Root, "abrahamsen-hansen-fig3")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"claims.json", "records.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "baseline", "abrahamsen-hansen-fig3", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		filepath.Join(dir, "manifest.json"): `{"config": "configs/abrahamsen-hansen-fig3.yaml", "revision": "0123456789abcdef", "vcs_modified": false, "go_version": "go1.26.8", "goos": "linux", "goarch": "amd64", "gomaxprocs": 2, "workers": 2, "seed": 1,
+"data": [{"path": "rings/none.bin", "sha256": "9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe"}], "cells": 7, "failed": 0, "wall_seconds": 4.125}`,
+		filepath.Join(dir, "tables.md"): "# Fig. 3\n\n### Fig. 3: pre-images of x0 from every training start\n\n| c | distinct |\n|:--|--:|\n| 0.05 | 28 |\n| 5 | 1 |\n\nOne row per c.\n\n### The paper's claims\n\n| Claim | Verdict |\n|:--|:--|\n| c8 | PASS |\n",
+		filepath.Join(o.Root, "suite.json"): `{"seconds": 9.5, "workers": 2, "cpu_seconds": 12.25, "runs": [{"name": "abrahamsen-hansen-fig3", "seconds": 4.125, "cpu_seconds": 7.75, "cells": 7}]}`,
+	}
+	for p, body := range files {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Build(o, "abrahamsen-hansen-regularized-preimage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| `abrahamsen-hansen-fig3` | 7 | 0 | 4.125 | 7.75 | 2 |",
+		"Revision: 0123456789abcdef.",
+		"`rings/none.bin` sha256 9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe",
+		"#### Fig. 3: pre-images of x0 from every training start",
+		"| 0.05 | 28 |",
+		"One row per c.",
+		"Not run: the results root has no folder `abrahamsen-hansen-fig4`.",
+		"linux/amd64, GOMAXPROCS 2, go1.26.8",
+		"9.5 s wall, 12.25 s CPU on 2 workers",
+	} {
+		if !strings.Contains(r.Markdown, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(r.Markdown, "The paper's claims") {
+		t.Error("the claims table of tables.md is repeated in the results")
+	}
+	if !strings.Contains(r.Metadata, `revision: "0123456789abcdef"`) {
+		t.Errorf("metadata.yaml lacks the revision:\n%s", r.Metadata)
+	}
+	checkTrace(t, o, "abrahamsen-hansen-regularized-preimage")
 }
