@@ -160,6 +160,13 @@ func WriteIndexUp(root, up string) error {
 		idx.Counts.add(r.Counts)
 	}
 	idx.Scoreboard = isRegular(filepath.Join(root, "scoreboard.html"))
+	if reps, err := filepath.Glob(filepath.Join(root, "reports", "*", "report.html")); err == nil {
+		for _, p := range reps { // Glob sorts
+			if isRegular(p) {
+				idx.Reports = append(idx.Reports, filepath.Base(filepath.Dir(p)))
+			}
+		}
+	}
 	return writeTemplate(filepath.Join(root, "index.html"), "root", idx)
 }
 
@@ -200,6 +207,9 @@ type htmlRoot struct {
 	// With lists the results roots of runs with estimators added on the
 	// command line (runexp --with: OUT/with-SLUG), in name order.
 	With []*htmlWithRoot
+	// Reports names the papers with a reproduction report
+	// (reports/PAPER/report.html, runexp report), in name order.
+	Reports []string
 }
 
 // htmlWithRoot is a results root below the root whose runs were made with
@@ -1026,6 +1036,9 @@ tr:target { outline: 2px solid #4a7fd0; }
 <p class="muted"><a href="{{.Up}}">All results</a></p>
 {{- end}}
 <p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); {{.Counts.Claims}} claims: {{template "claimsline" .Counts}}.</p>
+{{- if .Reports}}
+<p>Reproduction reports, one per paper:{{range $i, $p := .Reports}}{{if $i}} ·{{end}} <a href="reports/{{$p}}/report.html">{{$p}}</a>{{end}}.</p>
+{{- end}}
 {{- if .Scoreboard}}
 <p><a href="scoreboard.html">Reproducibility scoreboard</a>: every claim under the stated protocol and under each documented reading, with totals per paper (<a href="scoreboard.md">Markdown</a>).</p>
 {{- end}}

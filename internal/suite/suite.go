@@ -159,6 +159,12 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 	for _, f := range files {
 		log.Info("paper report", "file", f)
 	}
+	if len(files) > 0 {
+		// The index links the reports, which follow it.
+		if _, err := WriteIndexes(o.Out, o.Run.OutRoot); err != nil {
+			log.Warn("results index not written", "err", err)
+		}
+	}
 	if err != nil {
 		log.Warn("paper reports not written", "err", err)
 		rep.Problems = append(rep.Problems, "paper reports not written: "+err.Error())
