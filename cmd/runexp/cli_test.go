@@ -30,6 +30,7 @@ func TestHelpWalk(t *testing.T) {
 		"suite":           "Usage: runexp suite [flags] [CONFIG...]",
 		"check-estimator": "Usage: runexp check-estimator [flags] NAME",
 		"scoreboard":      "Usage: runexp scoreboard [flags] RESULTS_ROOT",
+		"report":          "Usage: runexp report [flags] PAPER...",
 		"help":            "Usage: runexp help [COMMAND]",
 	}
 	for _, sub := range commands {
