@@ -972,13 +972,19 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- if .HasClaims}}
 <p>Claims: {{template "claimsline" .Counts}}.</p>
 {{- end}}
-{{- range .Notes}}
-<p>{{.}}</p>
+{{- if and .Notes .Tables}}
+<p class="muted">The config's notes (our data against the paper's, the readings taken) follow the table: <a href="#notes">notes</a>.</p>
 {{- end}}
 {{- with .Tables}}
 {{- with index . 0}}
 <h2>{{if .Title}}{{.Title}}{{else}}Results{{end}}</h2>
 {{- template "table" .}}
+{{- end}}
+{{- end}}
+{{- if .Notes}}
+<h2 id="notes">Notes</h2>
+{{- range .Notes}}
+<p>{{.}}</p>
 {{- end}}
 {{- end}}
 {{- if .Figures}}
