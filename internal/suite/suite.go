@@ -152,15 +152,18 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 		rep.Problems = append(rep.Problems, err.Error())
 		rep.Status = Worse(rep.Status, Usage)
 	}
-	// A report per paper run, from the results just written and
-	// suite.json; a failure is a problem of the run, recorded in
-	// suite.json.
+	rep.reports(o, entries, log)
+}
+
+// reports writes a report per paper run, from the results just written
+// and suite.json, and the index again to link them; a failure is a
+// problem of the run, recorded in suite.json.
+func (rep *Report) reports(o SuiteOptions, entries []Entry, log *slog.Logger) {
 	files, err := WriteReports(o.ConfigsDir, o.Run.OutRoot, entries)
 	for _, f := range files {
 		log.Info("paper report", "file", f)
 	}
 	if len(files) > 0 {
-		// The index links the reports, which follow it.
 		if _, err := WriteIndexes(o.Out, o.Run.OutRoot); err != nil {
 			log.Warn("results index not written", "err", err)
 		}
