@@ -310,26 +310,37 @@ func TestETAMoves(t *testing.T) {
 	}
 }
 
-// TestETAFromCosts checks the estimate against the matrix of issue 39: 15
-// cells, 13 recorded at about 13 s each (169 s in all) and the last two at
-// 293 s and 10 s. With 13 computed in 90 s of wall time (2 workers), the
-// estimate from counts was 2 × 90/13 ≈ 14 s; from the recorded costs it
-// is 303 s of work at 90/169 s of wall per second of work, 161 s. After
-// the 10 s cell lands the 293 s one is left: 293 × 100/179 = 164 s.
+// TestETAFromCosts checks the estimate against the matrix of issue 39 on
+// 2 workers: 15 cells, 13 computed in 90 s and the last two recorded at
+// 293 s and 10 s. From the counts the estimate was 2 × 90/13 ≈ 14 s; from
+// the recorded costs it is the longest cell left, 293 s (more than the
+// 303/2 s the two workers share), counting down: 193 s at 190 s. Once the
+// prediction has run out (at 400 s, the cell overdue) the count-based
+// figure takes over and grows: half the 2 cells left at 400/13 s each,
+// 31 s; without recorded costs (the grid's size) it is the count-based
+// one throughout. With many cells left, the work spread over the workers
+// decides: 6 cells of 100 s on 2 workers, 300 s.
 func TestETAFromCosts(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := &progress{start: t0, lastCell: t0.Add(90 * time.Second), done: 13, total: 15}
-	if e := p.eta(t0.Add(90 * time.Second)); e != "14s" {
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	p := &progress{start: t0, lastCell: at(90), done: 13, total: 15}
+	if e := p.eta(at(90)); e != "14s" {
 		t.Errorf("from counts: ETA %q, want 14s (2 × 90/13)", e)
 	}
-	p.setWork(169, 303)
-	if e := p.eta(t0.Add(90 * time.Second)); e != "2m41s" {
-		t.Errorf("from costs: ETA %q, want 2m41s (303 × 90/169 = 161 s)", e)
+	p.setWork(runner.Work{Done: 169, Left: 303, Longest: 293, Workers: 2, Recorded: true})
+	for s, want := range map[int]string{90: "4m53s", 190: "3m13s", 400: "31s"} {
+		if e := p.eta(at(s)); e != want {
+			t.Errorf("from costs at %d s: ETA %q, want %s", s, e, want)
+		}
 	}
-	p.done, p.lastCell = 14, t0.Add(100*time.Second)
-	p.setWork(179, 293)
-	if e := p.eta(t0.Add(100 * time.Second)); e != "2m44s" {
-		t.Errorf("after the 10 s cell: ETA %q, want 2m44s (293 × 100/179 = 164 s)", e)
+	p.setWork(runner.Work{Done: 13, Left: 2, Longest: 1, Workers: 2})
+	if e := p.eta(at(90)); e != "14s" {
+		t.Errorf("grid size: ETA %q, want the count-based 14s", e)
+	}
+	p = &progress{start: t0, lastCell: at(0), done: 0, total: 6}
+	p.setWork(runner.Work{Left: 600, Longest: 100, Workers: 2, Recorded: true})
+	if e := p.eta(at(0)); e != "5m0s" {
+		t.Errorf("6 × 100 s on 2 workers: ETA %q, want 5m0s", e)
 	}
 }
 

@@ -104,10 +104,10 @@ type progress struct {
 	start, lastCell, lastLine time.Time
 	first                     int // cells already done (cached) at start
 	done, total               int
-	// workDone and workLeft are the predicted costs of the cells computed
-	// and still to compute (runner.Options.Work), when hasWork.
-	workDone, workLeft float64
-	hasWork            bool
+	// work is the predicted work of the cells computed and still to
+	// compute (runner.Options.Work), when hasWork.
+	work    runner.Work
+	hasWork bool
 	started            bool
 	quit               chan struct{}
 	once               sync.Once
@@ -143,10 +143,10 @@ func (p *progress) update(done, total int) {
 
 // setWork is runner.Options.Work: the predicted costs of the cells
 // computed and still to compute, called before each update.
-func (p *progress) setWork(done, left float64) {
+func (p *progress) setWork(w runner.Work) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.workDone, p.workLeft, p.hasWork = done, left, true
+	p.work, p.hasWork = w, true
 }
 
 // tick redraws the bar, or checks whether a log line is due, every
@@ -183,29 +183,33 @@ func (p *progress) stop() {
 	})
 }
 
-// eta estimates the time left at now. The work is the cells' predicted
-// costs (runner.Options.Work: their recorded times, or each cell 1 when
-// none is recorded, the grid's size), else their count. When the last cell
-// finished, the estimate was the work left times the wall time per unit
-// of work computed so far; it counts down from there. Once that runs out
-// with cells still running, the estimate is half the work left times the
-// wall time per unit as of now, which grows while they run: the figure
-// keeps moving and is never 0 before the last cell is done. A long cell
-// among short ones weighs its recorded time, not one cell's share.
+// eta estimates the time left at now. With the cells' recorded times
+// (runner.Options.Work, Recorded: from the cache or a previous
+// suite.json), the time left when the last cell finished was the work
+// left spread over the workers, but never less than its longest cell,
+// which one worker computes alone; it counts down from there. Otherwise,
+// and once that runs out with cells still running, the estimate is from
+// the cells' count (each cell the grid's share): when the last cell
+// finished, the cells left times the mean wall time per cell computed so
+// far, counting down, then half that figure as of now, which grows while
+// they run: it keeps moving and is never 0 before the last cell is done.
 func (p *progress) eta(now time.Time) string {
-	left, computed := float64(p.total-p.done), float64(p.done-p.first)
-	if p.hasWork {
-		left, computed = p.workLeft, p.workDone
-	}
-	switch {
-	case p.total-p.done <= 0:
+	left, computed := p.total-p.done, p.done-p.first
+	if left <= 0 {
 		return "0s"
-	case computed <= 0:
+	}
+	if w := p.work; p.hasWork && w.Recorded && w.Workers > 0 {
+		pred := time.Duration(max(w.Left/float64(w.Workers), w.Longest) * float64(time.Second))
+		if eta := p.lastCell.Add(pred).Sub(now); eta > 0 {
+			return eta.Round(time.Second).String()
+		}
+	}
+	if computed <= 0 {
 		return "?"
 	}
-	per := float64(p.lastCell.Sub(p.start)) / computed
-	eta := p.lastCell.Add(time.Duration(per * left)).Sub(now)
-	if late := time.Duration(float64(now.Sub(p.start)) / computed * left / 2); eta < late {
+	per := p.lastCell.Sub(p.start) / time.Duration(computed)
+	eta := p.lastCell.Add(per * time.Duration(left)).Sub(now)
+	if late := now.Sub(p.start) / time.Duration(computed) * time.Duration(left) / 2; eta < late {
 		eta = late
 	}
 	return eta.Round(time.Second).String()

@@ -3,6 +3,8 @@ package main
 import (
 	"sync"
 
+	"github.com/runexp/runexp/internal/runner"
+
 	"github.com/runexp/runexp/internal/config"
 )
 
@@ -30,7 +32,7 @@ func (ps *progresses) of(cf *config.Config) func(done, total int) {
 
 // work is suite.Options.Work: the predicted-cost callback of cf's
 // progress (made by of, which the suite calls first).
-func (ps *progresses) work(cf *config.Config) func(done, left float64) {
+func (ps *progresses) work(cf *config.Config) func(runner.Work) {
 	ps.mu.Lock()
 	p := ps.by[cf]
 	ps.mu.Unlock()

@@ -273,10 +273,11 @@ func (j *Job) Start() error {
 	return nil
 }
 
-// reportWork calls Options.Work with the predicted cost of the cells
+// reportWork calls Options.Work with the predicted work of the cells
 // computed (or served) so far and of those still to compute: each cell's
 // recorded cost (Estimates), a cell without one counted at the mean of
-// those with one, or every cell at 1 when none has one (the grid's size).
+// those with one, or every cell at 1 when none has one (the grid's size;
+// Work.Recorded false).
 func (j *Job) reportWork() {
 	if j.opt.Work == nil {
 		return
@@ -288,24 +289,35 @@ func (j *Job) reportWork() {
 			sum += e
 		}
 	}
+	w := Work{Workers: j.opt.Workers, Recorded: known > 0}
 	fill := 1.0
 	if known > 0 {
 		fill = sum / known
 	}
 	j.mu.Lock()
-	var done, left float64
 	for t, e := range j.est {
 		if e <= 0 {
 			e = fill
 		}
 		if j.landed[t] || j.served[t] {
-			done += e
+			w.Done += e
 		} else {
-			left += e
+			w.Left += e
+			w.Longest = max(w.Longest, e)
 		}
 	}
 	j.mu.Unlock()
-	j.opt.Work(done, left)
+	j.opt.Work(w)
+}
+
+// Work is a config's work as Options.Work reports it: the predicted cost
+// of the cells computed so far (Done) and still to compute (Left), the
+// longest of those (Longest), in seconds of one worker when Recorded
+// (the cells' recorded times), else in cells; and the workers.
+type Work struct {
+	Done, Left, Longest float64
+	Workers             int
+	Recorded            bool
 }
 
 // runCell computes the t-th cell left to compute, stores its record and

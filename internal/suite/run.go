@@ -19,7 +19,7 @@ type Options struct {
 	Progress func(c *config.Config) func(done, total int)
 	// Work, when set, returns the predicted-cost callback of one config
 	// (runner.Options.Work).
-	Work func(c *config.Config) func(done, left float64)
+	Work func(c *config.Config) func(runner.Work)
 	// Around, when set, is called before each config runs; the function
 	// it returns is called when the config is done (a CPU profile per
 	// config). An error stops Run before the config. A profile is of the
