@@ -108,9 +108,9 @@ type progress struct {
 	// compute (runner.Options.Work), when hasWork.
 	work    runner.Work
 	hasWork bool
-	started            bool
-	quit               chan struct{}
-	once               sync.Once
+	started bool
+	quit    chan struct{}
+	once    sync.Once
 }
 
 // newProgress returns the progress of the config name. quiet asks for a
