@@ -298,7 +298,7 @@ func TestFreshRoot(t *testing.T) {
 	for _, want := range []string{
 		"| `abrahamsen-hansen-fig3` | 7 | 0 | 4.125 | 7.75 | 2 |",
 		"Revision: 0123456789abcdef.",
-		"`rings/none.bin` sha256 9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe",
+		"`rings/none.bin` sha256 `9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe`",
 		"#### Fig. 3: pre-images of x0 from every training start",
 		"| 0.05 | 28 |",
 		"One row per c.",

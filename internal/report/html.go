@@ -901,6 +901,7 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text
 :where(th, td):first-child { position: sticky; left: 0; background: #fff; }
 th { background: #f2f2f2; }
 pre, code { overflow-wrap: anywhere; }
+p, li, dd, figcaption { overflow-wrap: break-word; }
 pre { white-space: pre-wrap; }
 @media (max-width: 600px) { body { margin: 0.8em auto; padding: 0 0.6em; } td, th { min-width: 4.5em; } }
 `
