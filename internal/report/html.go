@@ -499,6 +499,17 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		}
 		r.Figures = append(r.Figures, fig)
 	}
+	// A thumbnail (a figure too large to read in place, e.g. a grid of
+	// every panel) follows the figures that read at the page's width.
+	slices.SortStableFunc(r.Figures, func(a, b htmlFigure) int {
+		switch {
+		case a.Thumb == b.Thumb:
+			return 0
+		case a.Thumb:
+			return 1
+		}
+		return -1
+	})
 	for _, f := range []struct{ file, text string }{
 		{"records.jsonl", "records (JSON Lines)"},
 		{"records.csv", "records (CSV)"},
