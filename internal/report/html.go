@@ -499,17 +499,7 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		}
 		r.Figures = append(r.Figures, fig)
 	}
-	// A thumbnail (a figure too large to read in place, e.g. a grid of
-	// every panel) follows the figures that read at the page's width.
-	slices.SortStableFunc(r.Figures, func(a, b htmlFigure) int {
-		switch {
-		case a.Thumb == b.Thumb:
-			return 0
-		case a.Thumb:
-			return 1
-		}
-		return -1
-	})
+	thumbsLast(r.Figures)
 	for _, f := range []struct{ file, text string }{
 		{"records.jsonl", "records (JSON Lines)"},
 		{"records.csv", "records (CSV)"},
@@ -545,6 +535,21 @@ func resultFiles(dir string) (have map[string]bool, figs []string, err error) {
 	}
 	slices.Sort(figs)
 	return have, slices.Compact(figs), nil
+}
+
+// thumbsLast moves the thumbnails (figures too large to read in place,
+// e.g. a grid of every panel) after the figures that read at the page's
+// width, keeping each group's order.
+func thumbsLast(figs []htmlFigure) {
+	slices.SortStableFunc(figs, func(a, b htmlFigure) int {
+		switch {
+		case a.Thumb == b.Thumb:
+			return 0
+		case a.Thumb:
+			return 1
+		}
+		return -1
+	})
 }
 
 // loadFigure is the figure f of a result folder: its caption (from the
