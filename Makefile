@@ -172,8 +172,11 @@ suite-quick: build
 # pass), then BROWSER_CONFIGS run into BROWSER_OUT (one config per
 # experiment kind of the quick configs, and the cross-paper matrix) and
 # headless Chromium loads the index, every run page and the scoreboard at
-# 1280 px: no sideways scrolling, every image loaded, every link resolved.
-# Screenshots land in BROWSER_OUT/screenshots. Needs Debian's chromium
+# 1280 px and at 390 px (a phone): no sideways scrolling (a wide table
+# scrolls in its own box, first column fixed), no text under 9 px, figure
+# labels legible or the figure a link to its full image, every image
+# loaded, every link resolved. Screenshots land in
+# BROWSER_OUT/screenshots/1280 and /390. Needs Debian's chromium
 # (RUNEXP_CHROMIUM names another); .ci/run installs it. Without data only
 # the two synthetic figures run. The suite's exit status 1 (a verdict not
 # as expected) and 3 (incomplete) still leave pages to check.

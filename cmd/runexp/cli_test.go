@@ -30,6 +30,7 @@ func TestHelpWalk(t *testing.T) {
 		"suite":           "Usage: runexp suite [flags] [CONFIG...]",
 		"check-estimator": "Usage: runexp check-estimator [flags] NAME",
 		"scoreboard":      "Usage: runexp scoreboard [flags] RESULTS_ROOT",
+		"report":          "Usage: runexp report [flags] PAPER...",
 		"help":            "Usage: runexp help [COMMAND]",
 	}
 	for _, sub := range commands {
@@ -306,6 +307,40 @@ func TestETAMoves(t *testing.T) {
 	p = &progress{start: t0, lastCell: t0, done: 0, total: 3}
 	if e := p.eta(t0.Add(time.Minute)); e != "?" {
 		t.Errorf("no cell done yet: ETA %q, want ?", e)
+	}
+}
+
+// TestETAFromCosts checks the estimate against the matrix of issue 39 on
+// 2 workers: 15 cells, 13 computed in 90 s and the last two recorded at
+// 293 s and 10 s. From the counts the estimate was 2 × 90/13 ≈ 14 s; from
+// the recorded costs it is the longest cell left, 293 s (more than the
+// 303/2 s the two workers share), counting down: 193 s at 190 s. Once the
+// prediction has run out (at 400 s, the cell overdue) the count-based
+// figure takes over and grows: half the 2 cells left at 400/13 s each,
+// 31 s; without recorded costs (the grid's size) it is the count-based
+// one throughout. With many cells left, the work spread over the workers
+// decides: 6 cells of 100 s on 2 workers, 300 s.
+func TestETAFromCosts(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	p := &progress{start: t0, lastCell: at(90), done: 13, total: 15}
+	if e := p.eta(at(90)); e != "14s" {
+		t.Errorf("from counts: ETA %q, want 14s (2 × 90/13)", e)
+	}
+	p.setWork(runner.Work{Done: 169, Left: 303, Longest: 293, Workers: 2, Recorded: true})
+	for s, want := range map[int]string{90: "4m53s", 190: "3m13s", 400: "31s"} {
+		if e := p.eta(at(s)); e != want {
+			t.Errorf("from costs at %d s: ETA %q, want %s", s, e, want)
+		}
+	}
+	p.setWork(runner.Work{Done: 13, Left: 2, Longest: 1, Workers: 2})
+	if e := p.eta(at(90)); e != "14s" {
+		t.Errorf("grid size: ETA %q, want the count-based 14s", e)
+	}
+	p = &progress{start: t0, lastCell: at(0), done: 0, total: 6}
+	p.setWork(runner.Work{Left: 600, Longest: 100, Workers: 2, Recorded: true})
+	if e := p.eta(at(0)); e != "5m0s" {
+		t.Errorf("6 × 100 s on 2 workers: ETA %q, want 5m0s", e)
 	}
 }
 

@@ -78,6 +78,7 @@ func init() {
 		{"suite", cmdSuite},
 		{"check-estimator", cmdCheckEstimator},
 		{"scoreboard", cmdScoreboard},
+		{"report", cmdReport},
 		{"help", cmdHelp},
 	} {
 		commands = append(commands, c.name)
@@ -470,6 +471,7 @@ func (f *jobFlags) drive(tw *term, o *suite.Options, done func(suite.Result), ru
 		return newProgress(tw, progressLog(tw, o.Run.Log, f.logFormat, f.quiet), cf.Name, f.quiet, f.logFormat == "json")
 	})
 	o.Progress = bars.of
+	o.Work = bars.work
 	o.Done = func(r suite.Result) {
 		bars.stop(r.Config)
 		tw.endBar()

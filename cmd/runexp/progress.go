@@ -104,9 +104,13 @@ type progress struct {
 	start, lastCell, lastLine time.Time
 	first                     int // cells already done (cached) at start
 	done, total               int
-	started                   bool
-	quit                      chan struct{}
-	once                      sync.Once
+	// work is the predicted work of the cells computed and still to
+	// compute (runner.Options.Work), when hasWork.
+	work    runner.Work
+	hasWork bool
+	started bool
+	quit    chan struct{}
+	once    sync.Once
 }
 
 // newProgress returns the progress of the config name. quiet asks for a
@@ -135,6 +139,14 @@ func (p *progress) update(done, total int) {
 	}
 	p.done, p.total = done, total
 	p.show(now, done == total)
+}
+
+// setWork is runner.Options.Work: the predicted costs of the cells
+// computed and still to compute, called before each update.
+func (p *progress) setWork(w runner.Work) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.work, p.hasWork = w, true
 }
 
 // tick redraws the bar, or checks whether a log line is due, every
@@ -171,18 +183,28 @@ func (p *progress) stop() {
 	})
 }
 
-// eta estimates the time left at now. When the last cell finished, the
-// estimate was the cells left times the mean wall time per computed cell
-// so far; it counts down from there. Once that runs out with cells still
-// running, the estimate is half the cells left times the mean wall time
-// per computed cell as of now, which grows while they run: the figure
-// keeps moving and is never 0 before the last cell is done.
+// eta estimates the time left at now. With the cells' recorded times
+// (runner.Options.Work, Recorded: from the cache or a previous
+// suite.json), the time left when the last cell finished was the work
+// left spread over the workers, but never less than its longest cell,
+// which one worker computes alone; it counts down from there. Otherwise,
+// and once that runs out with cells still running, the estimate is from
+// the cells' count (each cell the grid's share): when the last cell
+// finished, the cells left times the mean wall time per cell computed so
+// far, counting down, then half that figure as of now, which grows while
+// they run: it keeps moving and is never 0 before the last cell is done.
 func (p *progress) eta(now time.Time) string {
 	left, computed := p.total-p.done, p.done-p.first
-	switch {
-	case left <= 0:
+	if left <= 0 {
 		return "0s"
-	case computed <= 0:
+	}
+	if w := p.work; p.hasWork && w.Recorded && w.Workers > 0 {
+		pred := time.Duration(max(w.Left/float64(w.Workers), w.Longest) * float64(time.Second))
+		if eta := p.lastCell.Add(pred).Sub(now); eta > 0 {
+			return eta.Round(time.Second).String()
+		}
+	}
+	if computed <= 0 {
 		return "?"
 	}
 	per := p.lastCell.Sub(p.start) / time.Duration(computed)

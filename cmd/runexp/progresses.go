@@ -3,6 +3,8 @@ package main
 import (
 	"sync"
 
+	"github.com/runexp/runexp/internal/runner"
+
 	"github.com/runexp/runexp/internal/config"
 )
 
@@ -26,6 +28,18 @@ func (ps *progresses) of(cf *config.Config) func(done, total int) {
 	ps.by[cf] = p
 	ps.mu.Unlock()
 	return p.update
+}
+
+// work is suite.Options.Work: the predicted-cost callback of cf's
+// progress (made by of, which the suite calls first).
+func (ps *progresses) work(cf *config.Config) func(runner.Work) {
+	ps.mu.Lock()
+	p := ps.by[cf]
+	ps.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	return p.setWork
 }
 
 // stop ends cf's progress (nil cf: every one's).

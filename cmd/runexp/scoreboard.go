@@ -26,7 +26,7 @@ baseline/). Paper titles come from the paper values; without them a paper is
 headed by its id, with a warning.`)
 	fs := c.flags
 	configs := fs.String("configs", "configs", "the `DIR` of the configs (*.yaml)")
-	pv := fs.String("paper-values", "", "the `DIR` of the paper-values YAML files, for paper titles (default: ../shared/paper-values beside the configs' parent)")
+	pv := fs.String("paper-values", "", "the `DIR` of the paper-values YAML files, for paper titles and claims (default: shared/paper-values beside the checkout or a folder above it, or beside $RUNEXP_DATA; exit 2 when not found)")
 	out := fs.String("out", "REPRODUCIBILITY.md", "the Markdown `FILE` to write")
 	htmlOut := fs.String("html", "", "the HTML page `FILE` to write (none when empty)")
 	e, pos, code, done := c.begin(args, stdout, stderr)
@@ -37,10 +37,11 @@ headed by its id, with a warning.`)
 		return e.fail(exitUsage, "want one RESULTS_ROOT; see runexp scoreboard --help")
 	}
 	root := pos[0]
-	if *pv == "" {
-		*pv = suite.PaperValuesDir(*configs)
+	dir, err := suite.FindPaperValues(*configs, *pv)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
 	}
-	b, err := suite.LoadScoreboard(*configs, root, *pv)
+	b, err := suite.LoadScoreboard(*configs, root, dir)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}

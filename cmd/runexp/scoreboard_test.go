@@ -100,3 +100,64 @@ func TestScoreboardWarnsAndSets(t *testing.T) {
 		t.Errorf("with paper values: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestScoreboardFindsPaperValues checks item 5 of issue 39: configs that
+// cite paper-values/p.yaml find it in shared/paper-values beside the
+// checkout, beside a folder above it, or beside $RUNEXP_DATA; without it
+// the scoreboard stops with exit 2 naming what it tried, rather than
+// print totals over fewer claims.
+func TestScoreboardFindsPaperValues(t *testing.T) {
+	cfg := "title: t\npaper: p\nkind: k\ndataset: {name: d}\nclaims:\n  - id: c1\n    source: paper-values/p.yaml#claims/c1\n    check: {type: value, metric: m, op: \"<\", value: 1}\n"
+	pvFile := "citation:\n  title: The Paper\nclaims:\n  - id: c1\n    statement: s\n"
+	setup := func(t *testing.T) (top, cfgs, root string) {
+		top = t.TempDir()
+		cfgs, root = filepath.Join(top, "deep", "clone", "configs"), filepath.Join(top, "results")
+		for _, d := range []string{cfgs, filepath.Join(root, "a")} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		os.WriteFile(filepath.Join(cfgs, "a.yaml"), []byte(cfg), 0o644)
+		os.WriteFile(filepath.Join(root, "a", "claims.json"), []byte(`[{"id": "c1", "status": "PASS", "as_expected": true}]`), 0o644)
+		return top, cfgs, root
+	}
+	writePV := func(t *testing.T, dir string) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "p.yaml"), []byte(pvFile), 0o644)
+	}
+	t.Run("missing", func(t *testing.T) {
+		t.Setenv("RUNEXP_DATA", "")
+		top, cfgs, root := setup(t)
+		code, stdout, stderr := runCLI("scoreboard", "--configs", cfgs, "--out", filepath.Join(top, "R.md"), root)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "paper values not found: the configs of "+cfgs+" cite p.yaml, missing from ") {
+			t.Errorf("exit %d, stdout %q, stderr %q; want 2 and the files missing", code, stdout, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(top, "R.md")); err == nil {
+			t.Error("R.md written without the paper values")
+		}
+		// --paper-values naming a folder without the file is the same.
+		code, _, stderr = runCLI("scoreboard", "--configs", cfgs, "--paper-values", top, "--out", filepath.Join(top, "R.md"), root)
+		if code != exitUsage || !strings.Contains(stderr, "missing from "+top+" ") {
+			t.Errorf("--paper-values without p.yaml: exit %d, stderr %q", code, stderr)
+		}
+	})
+	for _, where := range []string{"above", "data"} {
+		t.Run(where, func(t *testing.T) {
+			top, cfgs, root := setup(t)
+			t.Setenv("RUNEXP_DATA", "")
+			if where == "above" {
+				writePV(t, filepath.Join(top, "shared", "paper-values"))
+			} else {
+				writePV(t, filepath.Join(top, "elsewhere", "paper-values"))
+				t.Setenv("RUNEXP_DATA", filepath.Join(top, "elsewhere", "data"))
+			}
+			code, stdout, stderr := runCLI("scoreboard", "--configs", cfgs, "--out", filepath.Join(top, "R.md"), root)
+			md, _ := os.ReadFile(filepath.Join(top, "R.md"))
+			if code != exitOK || stderr != "" || !bytes.Contains(md, []byte("The Paper")) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want the title found in R.md", code, stdout, stderr)
+			}
+		})
+	}
+}

@@ -667,7 +667,9 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 		ss = append(ss, series{fmt.Sprintf("LPKPCA (λ = %g, k = %d)", p.lambda, p.k), "lpkpca_" + p.suffix(), figs.Palette[(i+1)%len(figs.Palette)]})
 	}
 	ss = append(ss, series{"KPCA", "kpca", figs.Palette[0]})
-	p := report.NewPanel(fmt.Sprintf("%s: accuracy vs number of principal vectors", in.set.Name))
+	// The data set is named after the title, not before it: "orl:"
+	// leading the title read as a stray word (issue 39).
+	p := report.NewPanel(fmt.Sprintf("Accuracy vs number of principal vectors (data set %s)", in.set.Name))
 	var leg report.Legend
 	p.X.Label.Text = "number of principal vectors"
 	p.Y.Label.Text = "mean per-class accuracy (%)"
@@ -721,6 +723,7 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 		ticks = append(ticks, plot.Tick{Value: q, Label: strconv.FormatFloat(q, 'g', -1, 64)})
 	}
 	p.X.Tick.Marker = ticks
+	p.Y.Tick.Marker = figs.LinearTicks{Max: 10}
 	w, h := out.Size(14*vg.Centimeter, 10*vg.Centimeter)
 	f := &report.Figure{Panels: [][]*plot.Plot{{p}}, PanelW: w, PanelH: h, Legend: leg, Placement: report.LegendRight,
 		Caption: figs.Caption(in.env.Config, "mean per-class accuracy against the number of principal vectors, KPCA and LPKPCA at each (λ, k) configured; error bars are one standard deviation over the splits when there are several")}

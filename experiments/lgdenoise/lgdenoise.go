@@ -198,15 +198,43 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 		n, _ := p.train.Dims()
 		env.Log.Info("lgdenoise model", "part", p.name, "train", n, "test", len(p.test), "sigma", p.fit.Sigma, "neighbors", p.fit.Neighbors)
 	}
-	// Fig. 7: the first test image of each group in turn.
-	seen := map[int]bool{}
+	// Fig. 7: the first test image of each group, the groups of the
+	// paper's table first, in its row order, then the others in the data's.
+	first := map[int]int{}
 	for k, l := range in.test.Labels {
-		if len(in.examples) < o.examples && !seen[l] {
-			seen[l] = true
+		if _, ok := first[l]; !ok {
+			first[l] = k
+		}
+	}
+	for _, g := range in.exampleOrder() {
+		if k, ok := first[g]; ok && len(in.examples) < o.examples {
 			in.examples = append(in.examples, k)
 		}
 	}
 	return in, nil
+}
+
+// exampleOrder returns the groups in the order Fig. 7 shows them: those
+// the config's reference values name (metric <quantity>_<group>), in the
+// order first named, which is the paper's row order, then the rest in the
+// data's order.
+func (in *instance) exampleOrder() []int {
+	var order []int
+	seen := map[int]bool{}
+	for _, r := range in.env.Config.Reference {
+		for g, name := range in.groups {
+			if !seen[g] && strings.HasSuffix(r.Metric, "_"+name) {
+				seen[g] = true
+				order = append(order, g)
+			}
+		}
+	}
+	for g := range in.groups {
+		if !seen[g] {
+			order = append(order, g)
+		}
+	}
+	return order
 }
 
 // split draws each group's training part (datasets.Stratified with a
@@ -504,7 +532,7 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	w, h := in.test.Width, in.test.Height
 	dd := w * h
 	g := &report.ImageGrid{Width: w, Height: h, Scale: max(1, 96/max(w, h)), Lo: 0, Hi: 1,
-		Title: "Fig. 7: de-noising examples (first test image of each group)"}
+		Title: "Fig. 7: de-noising examples (first test image of each group; Table 1's groups first)"}
 	var orig, noisy [][]float64
 	var noisyNotes []string
 	for _, i := range in.examples {

@@ -1,9 +1,14 @@
 package matrix
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/runexp/runexp/internal/metrics"
 	"math"
+	"slices"
+	"strings"
+
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/metrics"
 
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
@@ -89,7 +94,11 @@ func ranks(v []float64) []float64 {
 }
 
 // rankTable returns ranks[method][benchmark] and each method's mean rank
-// and the number of benchmarks it was ranked on.
+// and the number of benchmarks it was ranked on. On each benchmark the
+// methods are ranked by their mean error over the test images every
+// ranked method has (commonMeans): a method run on fewer images
+// (experiment.method_test) or with failed images is compared with the
+// others on the same images.
 func (g *grid) rankTable() (rk [][]float64, mean []float64, n []int) {
 	nb := 0
 	if len(g.s) > 0 {
@@ -100,13 +109,7 @@ func (g *grid) rankTable() (rk [][]float64, mean []float64, n []int) {
 		rk[m] = make([]float64, nb)
 	}
 	for b := 0; b < nb; b++ {
-		v := make([]float64, len(g.s))
-		for m := range g.s {
-			v[m] = math.NaN()
-			if g.s[m][b].status == "" {
-				v[m] = g.s[m][b].est.Mean
-			}
-		}
+		v, _, _ := g.commonMeans(b)
 		for m, r := range ranks(v) {
 			rk[m][b] = r
 		}
@@ -129,10 +132,106 @@ func (g *grid) rankTable() (rk [][]float64, mean []float64, n []int) {
 	return rk, mean, n
 }
 
+// commonMeans returns, on benchmark b, each scored method's mean error over
+// the test images on which every scored method has a finite error (NaN for
+// a method not scored there), how many images those are, and whether some
+// scored method has a finite error on other images too (the ranks then
+// rest on fewer images than its mean in the matrix). With no image common
+// to all, the methods' own means are returned.
+func (g *grid) commonMeans(b int) (v []float64, common int, differ bool) {
+	v = make([]float64, len(g.s))
+	var scored []int
+	for m := range g.s {
+		v[m] = math.NaN()
+		if g.s[m][b].status == "" {
+			scored = append(scored, m)
+		}
+	}
+	if len(scored) == 0 {
+		return v, 0, false
+	}
+	items := len(g.s[scored[0]][b].errs)
+	var keep []int
+	for i := 0; i < items; i++ {
+		all := true
+		for _, m := range scored {
+			e := g.s[m][b].errs
+			if i >= len(e) || math.IsNaN(e[i]) || math.IsInf(e[i], 0) {
+				all = false
+				break
+			}
+		}
+		if all {
+			keep = append(keep, i)
+		}
+	}
+	for _, m := range scored {
+		finite := 0
+		for _, e := range g.s[m][b].errs {
+			if !math.IsNaN(e) && !math.IsInf(e, 0) {
+				finite++
+			}
+		}
+		if finite != len(keep) {
+			differ = true
+		}
+	}
+	for _, m := range scored {
+		if len(keep) == 0 {
+			v[m] = g.s[m][b].est.Mean
+			continue
+		}
+		var sum float64
+		for _, i := range keep {
+			sum += g.s[m][b].errs[i]
+		}
+		v[m] = sum / float64(len(keep))
+	}
+	return v, len(keep), differ
+}
+
+// byMeanRank returns the methods' indexes sorted by mean rank, best first;
+// methods ranked nowhere last, ties in record order.
+func byMeanRank(mean []float64) []int {
+	order := make([]int, len(mean))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ma, mb := mean[a], mean[b]
+		switch {
+		case math.IsNaN(ma) && math.IsNaN(mb):
+			return 0
+		case math.IsNaN(ma):
+			return 1
+		case math.IsNaN(mb):
+			return -1
+		}
+		return cmp.Compare(ma, mb)
+	})
+	return order
+}
+
+// noisyInput returns the index of the record of the estimator that returns
+// its input unchanged (methods' identity, the "Base Line"), or -1.
+func (in *instance) noisyInput(g *grid) int {
+	s, ok := methods.Lookup("identity")
+	if !ok {
+		return -1
+	}
+	label := s.Title
+	for _, m := range in.env.Config.Methods {
+		if m.Name == "identity" && m.Label != "" {
+			label = m.Label
+		}
+	}
+	return slices.Index(g.labels, label)
+}
+
 func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	g := in.scores(recs)
 	scores, intervals := in.scoreTables(g)
-	out.Tables = append(out.Tables, scores, intervals, in.winsTable(g), in.benchTable())
+	out.Tables = append(out.Tables, scores, intervals, in.perBenchTable(g), in.winsTable(g), in.benchTable())
 	return nil
 }
 
@@ -141,9 +240,9 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 // a terminal beside five others.
 func (in *instance) scoreTables(g *grid) (scores, intervals *report.Table) {
 	t := &report.Table{
-		Title: "Cross-paper matrix: MSE per pixel on a [0, 1] scale, mean over test images (rank)",
+		Title: "Cross-paper matrix: MSE per pixel on a [0, 1] scale, mean over test images (rank), best mean rank first",
 		Caption: "Each benchmark's pixel range is mapped onto [0, 1] before squaring, so rows are comparable; lower is better. " +
-			"Rank 1 is the lowest mean on that benchmark (ties share the mean rank); a method that refused or failed a benchmark is not ranked there, and its mean rank is over the benchmarks it was ranked on (the count beside it). " +
+			"Rank 1 (marked ★) is the lowest mean on that benchmark over the test images every ranked method de-noised (ties share the mean rank; the next table says where those are fewer than a method's own); a method that refused or failed a benchmark is not ranked there, and its mean rank is over the benchmarks it was ranked on (the count beside it). Rows are sorted by mean rank. " +
 			"Test and training images are subsampled (see the benchmark table). The intervals of the means are in the next table.",
 		Header: []string{"method"},
 	}
@@ -159,7 +258,8 @@ func (in *instance) scoreTables(g *grid) (scores, intervals *report.Table) {
 	}
 	t.Header = append(t.Header, "mean rank")
 	rk, mean, n := g.rankTable()
-	for m, label := range g.labels {
+	for _, m := range byMeanRank(mean) {
+		label := g.labels[m]
 		row, irow := []string{label}, []string{label}
 		for b := range in.benches {
 			sc := g.s[m][b]
@@ -167,7 +267,11 @@ func (in *instance) scoreTables(g *grid) (scores, intervals *report.Table) {
 				row, irow = append(row, sc.status), append(irow, sc.status)
 				continue
 			}
-			cell := report.FormatFloat(sc.est.Mean, 4) + fmt.Sprintf(" (%s)", report.FormatFloat(rk[m][b], 3))
+			best := ""
+			if rk[m][b] == 1 {
+				best = " ★"
+			}
+			cell := report.FormatFloat(sc.est.Mean, 4) + fmt.Sprintf(" (%s%s)", report.FormatFloat(rk[m][b], 3), best)
 			icell := report.Dash
 			if sc.ciErr == nil {
 				icell = "[" + report.FormatFloat(sc.est.CI.Lo, 4) + ", " + report.FormatFloat(sc.est.CI.Hi, 4) + "]"
@@ -194,6 +298,68 @@ func (in *instance) scoreTables(g *grid) (scores, intervals *report.Table) {
 		iv.Rows = append(iv.Rows, irow)
 	}
 	return t, iv
+}
+
+// perBenchTable says for each benchmark which method is best, on how many
+// test images the ranks rest, and how many estimators do worse than the
+// noisy input itself (the identity estimator, when the config runs it).
+func (in *instance) perBenchTable(g *grid) *report.Table {
+	t := &report.Table{
+		Title: "Per benchmark: the best method, the images ranked on, and the estimators worse than the noisy input",
+		Caption: "Images ranked on: the test images on which every ranked method has an error (a method run on fewer, experiment.method_test, or with failed images narrows them; its mean in the matrix is over its own). " +
+			"Worse than the noisy input: the estimators (the noisy input itself not counted) whose mean over those images is above that of the noisy input, which no estimator should exceed.",
+		Header: []string{"benchmark", "best", "images ranked on", "noisy input's rank", "estimators worse than the noisy input"},
+	}
+	noisy := in.noisyInput(g)
+	rk, _, _ := g.rankTable()
+	for b, p := range in.benches {
+		v, common, differ := g.commonMeans(b)
+		var best []string
+		ranked := 0
+		for m := range g.labels {
+			if rk[m][b] == 1 {
+				best = append(best, g.labels[m])
+			}
+			if !math.IsNaN(rk[m][b]) {
+				ranked++
+			}
+		}
+		on := fmt.Sprint(common)
+		if differ {
+			var own []string
+			for m := range g.labels {
+				if sc := g.s[m][b]; sc.status == "" && sc.skip > 0 {
+					own = append(own, fmt.Sprintf("%s ran on %d", g.labels[m], len(sc.errs)-sc.skip))
+				}
+			}
+			on += " (fewer than some methods' own"
+			if len(own) > 0 {
+				on += ": " + strings.Join(own, ", ")
+			}
+			on += ")"
+		}
+		nr, worse := report.Dash, report.Dash
+		if noisy >= 0 && !math.IsNaN(v[noisy]) {
+			nr = fmt.Sprintf("%s of %d", report.FormatFloat(rk[noisy][b], 3), ranked)
+			k, of := 0, 0
+			for m := range g.labels {
+				if m == noisy || math.IsNaN(v[m]) {
+					continue
+				}
+				of++
+				if v[m] > v[noisy] {
+					k++
+				}
+			}
+			worse = fmt.Sprintf("%d of %d", k, of)
+		}
+		bs := strings.Join(best, ", ")
+		if bs == "" {
+			bs, on = report.Dash, report.Dash
+		}
+		t.Rows = append(t.Rows, []string{p.name, bs, on, nr, worse})
+	}
+	return t
 }
 
 // winsTable counts, for every ordered pair of methods, the benchmarks on

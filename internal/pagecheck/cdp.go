@@ -203,6 +203,18 @@ func Start(ctx context.Context, path string, width int) (*Browser, error) {
 	return b, nil
 }
 
+// SetWidth sets the page's viewport to width × 800 CSS pixels, for the
+// checks that follow (the pages are checked at a desktop's 1280 and a
+// phone's 390).
+func (b *Browser) SetWidth(ctx context.Context, width int) error {
+	params := map[string]any{"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": false}
+	if err := b.c.call(ctx, b.session, "Emulation.setDeviceMetricsOverride", params, nil); err != nil {
+		return b.withStderr(err)
+	}
+	b.Width = width
+	return nil
+}
+
 func (b *Browser) withStderr(err error) error {
 	if s := b.stderr.String(); s != "" {
 		return fmt.Errorf("%w; Chromium's stderr ends: %s", err, s)

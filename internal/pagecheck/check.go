@@ -29,9 +29,24 @@ type Result struct {
 	// viewport and hold no element that does (the cell, not its table
 	// and row), at most maxListed of them.
 	Overflow []string
-	// Scrollers names boxes that scroll sideways inside the page (an
-	// overflow: auto table wrapper wider than the page).
+	// Scrollers names boxes that scroll sideways inside the page and are
+	// not a table that keeps its first column in view (an overflow: auto
+	// wrapper wider than the page).
 	Scrollers []string
+	// Boxes names the tables that scroll sideways in their own box with
+	// their first column fixed (position: sticky), as a wide table must
+	// at a phone's width; they are not a problem.
+	Boxes []string
+	// SmallText names elements whose own text is set under MinTextPx CSS
+	// pixels.
+	SmallText []string
+	// SmallFigures names figures (images with a data-text-px attribute:
+	// the height of their smallest label, in the image's own pixels)
+	// shown so small that the label falls under MinTextPx CSS pixels,
+	// where they may not be: at any width unless the image is a
+	// thumbnail (class thumb) inside a link to the full image, and below
+	// NarrowPx only when it is inside such a link.
+	SmallFigures []string
 	// BrokenImages lists the src of every image that did not load.
 	BrokenImages []string
 	// BrokenLinks lists "href: why" for every link that does not resolve:
@@ -48,10 +63,19 @@ type Result struct {
 // maxListed bounds the overflowing elements listed per page.
 const maxListed = 8
 
+// MinTextPx is the smallest text a page may set, in CSS pixels, and the
+// smallest a figure's labels may be drawn at as shown; NarrowPx is the
+// width below which a window is a phone's, where a figure may be shown
+// as a link to its full image rather than be legible in place.
+const (
+	MinTextPx = 9
+	NarrowPx  = 600
+)
+
 // OK reports whether the page has none of the problems checked.
 func (r *Result) OK() bool {
 	return r.ScrollWidth <= r.ClientWidth && len(r.Overflow) == 0 && len(r.Scrollers) == 0 &&
-		len(r.BrokenImages) == 0 && len(r.BrokenLinks) == 0
+		len(r.BrokenImages) == 0 && len(r.BrokenLinks) == 0 && len(r.SmallText) == 0 && len(r.SmallFigures) == 0
 }
 
 // Problems describes each problem in one line.
@@ -65,6 +89,12 @@ func (r *Result) Problems() []string {
 	}
 	for _, s := range r.Scrollers {
 		p = append(p, "scrolls sideways inside: "+s)
+	}
+	for _, s := range r.SmallText {
+		p = append(p, fmt.Sprintf("text under %d px: %s", MinTextPx, s))
+	}
+	for _, s := range r.SmallFigures {
+		p = append(p, fmt.Sprintf("figure labels under %d px: %s", MinTextPx, s))
 	}
 	for _, i := range r.BrokenImages {
 		p = append(p, "image does not load: "+i)
@@ -98,7 +128,7 @@ const pageScript = `(async () => {
 
 // measureScript opens every <details> (a closed one hides what overflows)
 // and lists what reaches past the viewport.
-const measureScript = `(() => {
+var measureScript = strings.NewReplacer("MIN", fmt.Sprint(MinTextPx), "NARROW", fmt.Sprint(NarrowPx)).Replace(`(() => {
   for (const d of document.querySelectorAll('details')) d.open = true;
   const de = document.documentElement;
   const vw = de.clientWidth;
@@ -109,21 +139,53 @@ const measureScript = `(() => {
     const t = (el.textContent || '').replace(/\s+/g, ' ').trim();
     return s + ' "' + (t.length > 60 ? t.slice(0, 57) + '...' : t) + '"';
   };
-  const past = el => { const r = el.getBoundingClientRect(); return (r.width > 0 || r.height > 0) && r.right > vw + 0.5; };
+  // An element inside a box that clips or scrolls sideways (a wide
+  // table in its own box) is not past the edge: its box is.
+  const clipped = el => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  const past = el => { const r = el.getBoundingClientRect(); return (r.width > 0 || r.height > 0) && r.right > vw + 0.5 && !clipped(el); };
   const over = [];
   for (const el of document.body.querySelectorAll('*')) {
     if (!past(el) || [...el.children].some(past)) continue;
     over.push(describe(el) + ' ends at ' + Math.round(el.getBoundingClientRect().right) + ' px');
   }
-  const scrollers = [];
+  const scrollers = [], boxes = [];
+  const stickyFirst = el => {
+    const row = el.querySelector('tr');
+    const cell = row && row.firstElementChild;
+    return el.tagName === 'TABLE' && !!cell && getComputedStyle(cell).position === 'sticky';
+  };
   for (const el of document.body.querySelectorAll('*')) {
     const ox = getComputedStyle(el).overflowX;
     if ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
-      scrollers.push(describe(el) + ' ' + el.scrollWidth + ' px in ' + el.clientWidth);
+      (stickyFirst(el) ? boxes : scrollers).push(describe(el) + ' ' + el.scrollWidth + ' px in ' + el.clientWidth);
     }
   }
-  return {clientWidth: vw, scrollWidth: de.scrollWidth, over, scrollers};
-})()`
+  const small = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim() !== '');
+    if (!own) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const fs = parseFloat(getComputedStyle(el).fontSize);
+    if (fs < MIN - 0.01) small.push(describe(el) + ' at ' + fs.toFixed(1) + ' px');
+  }
+  const smallFigs = [];
+  for (const img of document.images) {
+    const tp = parseFloat(img.dataset.textPx || '');
+    if (!(tp > 0) || !(img.naturalWidth > 0)) continue;
+    const shown = img.getBoundingClientRect().width / img.naturalWidth * tp;
+    if (shown >= MIN - 0.01) continue;
+    const linked = !!img.closest('a[href]');
+    if (linked && (img.classList.contains('thumb') || vw < NARROW)) continue;
+    smallFigs.push((img.getAttribute('src') || '') + ': labels ' + shown.toFixed(1) + ' px (' + img.naturalWidth + ' px wide shown at ' + Math.round(img.getBoundingClientRect().width) + ')');
+  }
+  return {clientWidth: vw, scrollWidth: de.scrollWidth, over, scrollers, boxes, small, smallFigs};
+})()`)
 
 // maxShotHeight bounds a screenshot's height in CSS pixels: the first
 // screens are what a reader judges, and a 40-claim page need not become a
@@ -170,12 +232,17 @@ func (b *Browser) Check(ctx context.Context, page, screenshot string) (*Result, 
 		ScrollWidth int      `json:"scrollWidth"`
 		Over        []string `json:"over"`
 		Scrollers   []string `json:"scrollers"`
+		Boxes       []string `json:"boxes"`
+		Small       []string `json:"small"`
+		SmallFigs   []string `json:"smallFigs"`
 	}
 	if err := b.eval(ctx, measureScript, &m); err != nil {
 		return nil, err
 	}
 	r.ClientWidth, r.ScrollWidth, r.Scrollers = m.ClientWidth, m.ScrollWidth, m.Scrollers
 	r.Overflow = m.Over[:min(len(m.Over), maxListed)]
+	r.Boxes, r.SmallFigures = m.Boxes, m.SmallFigs
+	r.SmallText = m.Small[:min(len(m.Small), maxListed)]
 	r.BrokenLinks = checkLinks(abs, loaded.Links, loaded.IDs)
 	return r, nil
 }

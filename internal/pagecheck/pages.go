@@ -27,8 +27,9 @@ func Find() string {
 // Pages returns the pages of a results root as runexp writes them, in
 // this order: root/index.html, root/scoreboard.html when there is one,
 // then the index.html of every subfolder that has one (the run pages and
-// the indexes of --with folders), in name order. Folders whose names
-// start with "." are skipped.
+// the indexes of --with folders), in name order, then the paper reports
+// (reports/PAPER/report.html) in name order. Folders whose names start
+// with "." are skipped.
 func Pages(root string) ([]string, error) {
 	idx := filepath.Join(root, "index.html")
 	if _, err := os.Stat(idx); err != nil {
@@ -47,6 +48,16 @@ func Pages(root string) ([]string, error) {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			pages = append(pages, p)
+		}
+	}
+	// The paper reports a suite writes (runexp report, internal/paperreport).
+	reps, err := filepath.Glob(filepath.Join(root, "reports", "*", "report.html"))
+	if err != nil {
+		return nil, fmt.Errorf("pagecheck: %w", err)
+	}
+	for _, p := range reps { // Glob sorts
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
 			pages = append(pages, p)
 		}

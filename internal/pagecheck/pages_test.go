@@ -38,6 +38,9 @@ func TestPages(t *testing.T) {
 	write(t, root, "empty-run/records.jsonl", "")
 	write(t, root, "odd/index.html/inside", "") // index.html a folder
 	write(t, root, "a-file", "")
+	write(t, root, "reports/zheng-lpkpca/report.html", "")
+	write(t, root, "reports/abrahamsen-hansen-regularized-preimage/report.html", "")
+	write(t, root, "reports/abrahamsen-hansen-regularized-preimage/REPORT.md", "")
 	got, err := pagecheck.Pages(root)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +50,8 @@ func TestPages(t *testing.T) {
 		r, _ := filepath.Rel(root, p)
 		rel = append(rel, filepath.ToSlash(r))
 	}
-	want := []string{"index.html", "scoreboard.html", "abrahamsen-hansen-fig2/index.html", "matrix/index.html", "zheng-lai-table1/index.html"}
+	want := []string{"index.html", "scoreboard.html", "abrahamsen-hansen-fig2/index.html", "matrix/index.html", "zheng-lai-table1/index.html",
+		"reports/abrahamsen-hansen-regularized-preimage/report.html", "reports/zheng-lpkpca/report.html"}
 	if !slices.Equal(rel, want) {
 		t.Errorf("pages %q, want %q", rel, want)
 	}

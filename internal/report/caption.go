@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"html"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -19,6 +20,33 @@ import (
 // provides for it.
 
 const pngCaptionKeyword = "Description"
+
+// pngTextPxKeyword names the iTXt chunk that gives the height, in the
+// PNG's own pixels, of the figure's smallest label: the page shows a
+// figure whose labels it would shrink under 9 CSS pixels as a thumbnail
+// that links to the full image (htmlFigure.Thumb), and internal/pagecheck
+// measures the labels as shown (data-text-px).
+const pngTextPxKeyword = "runexp:text-px"
+
+// withTextPx returns a copy of the PNG b saying that its smallest label is
+// px pixels tall.
+func withTextPx(b []byte, px float64) ([]byte, error) {
+	return pngWithText(b, pngTextPxKeyword, strconv.FormatFloat(px, 'f', 1, 64))
+}
+
+// ReadTextPx returns the height of the smallest label of the PNG b in its
+// own pixels (withTextPx), or 0 when it does not say.
+func ReadTextPx(b []byte) float64 {
+	s, ok := pngText(b, pngTextPxKeyword)
+	if !ok {
+		return 0
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v <= 0 {
+		return 0
+	}
+	return v
+}
 
 var pngSignature = []byte("\x89PNG\r\n\x1a\n")
 

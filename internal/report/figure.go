@@ -413,7 +413,13 @@ func (f *Figure) Render() (pngBytes, svgBytes []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return embedCaption(pngBytes, svgBytes, f.Caption.String())
+	pngBytes, svgBytes, err = embedCaption(pngBytes, svgBytes, f.Caption.String())
+	if err != nil {
+		return nil, nil, err
+	}
+	// The tick labels and legend entries are the smallest text.
+	pngBytes, err = withTextPx(pngBytes, float64(min(TickSize, LegendSize)/vg.Inch)*DPI)
+	return pngBytes, svgBytes, err
 }
 
 // Save writes base+".png" and base+".svg" atomically and returns the two

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	stdpng "image/png"
 	"io/fs"
 	"net/url"
 	"os"
@@ -159,6 +160,13 @@ func WriteIndexUp(root, up string) error {
 		idx.Counts.add(r.Counts)
 	}
 	idx.Scoreboard = isRegular(filepath.Join(root, "scoreboard.html"))
+	if reps, err := filepath.Glob(filepath.Join(root, "reports", "*", "report.html")); err == nil {
+		for _, p := range reps { // Glob sorts
+			if isRegular(p) {
+				idx.Reports = append(idx.Reports, filepath.Base(filepath.Dir(p)))
+			}
+		}
+	}
 	return writeTemplate(filepath.Join(root, "index.html"), "root", idx)
 }
 
@@ -199,6 +207,9 @@ type htmlRoot struct {
 	// With lists the results roots of runs with estimators added on the
 	// command line (runexp --with: OUT/with-SLUG), in name order.
 	With []*htmlWithRoot
+	// Reports names the papers with a reproduction report
+	// (reports/PAPER/report.html, runexp report), in name order.
+	Reports []string
 }
 
 // htmlWithRoot is a results root below the root whose runs were made with
@@ -383,7 +394,23 @@ type htmlFigure struct {
 	// page is where it is read, the files carry it only as metadata.
 	Caption []textRun
 	Links   []htmlLink
+	// TextPx is the height of the PNG's smallest label in its own pixels
+	// ("" when it does not say: an SVG, a PNG of another writer); Thumb
+	// marks a PNG so wide that the page's 80em column would shrink that
+	// label under 9 CSS pixels: it is shown as a thumbnail that links to
+	// the full image, and says so, W and H giving its size.
+	TextPx string
+	Thumb  bool
+	W, H   int
 }
+
+// columnPx is the widest a figure is shown, in CSS pixels: the page's
+// 80em column (PageCSS) at 16 px less its 1em padding each side.
+const columnPx = 80*16 - 2*16
+
+// minLabelPx is the smallest a figure's label may be shown, in CSS pixels
+// (internal/pagecheck's MinTextPx).
+const minLabelPx = 9
 
 type htmlLink struct{ Text, Href string }
 
@@ -472,6 +499,7 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		}
 		r.Figures = append(r.Figures, fig)
 	}
+	thumbsLast(r.Figures)
 	for _, f := range []struct{ file, text string }{
 		{"records.jsonl", "records (JSON Lines)"},
 		{"records.csv", "records (CSV)"},
@@ -509,6 +537,21 @@ func resultFiles(dir string) (have map[string]bool, figs []string, err error) {
 	return have, slices.Compact(figs), nil
 }
 
+// thumbsLast moves the thumbnails (figures too large to read in place,
+// e.g. a grid of every panel) after the figures that read at the page's
+// width, keeping each group's order.
+func thumbsLast(figs []htmlFigure) {
+	slices.SortStableFunc(figs, func(a, b htmlFigure) int {
+		switch {
+		case a.Thumb == b.Thumb:
+			return 0
+		case a.Thumb:
+			return 1
+		}
+		return -1
+	})
+}
+
 // loadFigure is the figure f of a result folder: its caption (from the
 // PNG, else the SVG) and links to the files it has.
 func loadFigure(dir, f string, have map[string]bool) (htmlFigure, error) {
@@ -523,6 +566,17 @@ func loadFigure(dir, f string, have map[string]bool) (htmlFigure, error) {
 		return fig, err
 	}
 	fig.Caption = parseRich(caption)
+	if png {
+		if b, err := os.ReadFile(filepath.Join(dir, f+".png")); err == nil {
+			if cfg, err := stdpng.DecodeConfig(bytes.NewReader(b)); err == nil {
+				fig.W, fig.H = cfg.Width, cfg.Height
+				if px := ReadTextPx(b); px > 0 {
+					fig.TextPx = strconv.FormatFloat(px, 'f', 1, 64)
+					fig.Thumb = float64(columnPx)/float64(cfg.Width)*px < minLabelPx
+				}
+			}
+		}
+	}
 	switch {
 	case png && svg:
 		fig.Img, fig.Link = relURL(f+".png"), relURL(f+".svg")
@@ -850,12 +904,22 @@ func writeTemplate(path, name string, data any) error {
 // breaks). Claims are compact
 // rows whose evidence, interval and reasons fold under the statement.
 // PageCSS is the style every runexp page opens its own with: the text
-// column of at most 80em, the headings, and tables whose cells wrap.
+// column of at most 80em, the headings, and tables whose cells wrap. A
+// table is its own box: one wider than the window (a phone's 390 px)
+// scrolls sideways inside it, never the page, and its first column (the
+// row's name) stays in view while it does (internal/pagecheck checks
+// both at 1280 and 390 px). The sticky cells are set with :where, of no
+// weight, so that a verdict's colour class still wins.
 const PageCSS = `body { font-family: system-ui, sans-serif; color: #222; margin: 1.5em auto; max-width: 80em; padding: 0 1em; line-height: 1.4; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-size: 1em; margin-top: 1.5em; }
-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; display: block; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; overflow-wrap: break-word; }
+:where(th, td):first-child { position: sticky; left: 0; background: #fff; }
 th { background: #f2f2f2; }
+pre, code { overflow-wrap: anywhere; }
+p, li, dd, figcaption { overflow-wrap: break-word; }
+pre { white-space: pre-wrap; }
+@media (max-width: 600px) { body { margin: 0.8em auto; padding: 0 0.6em; } td, th { min-width: 4.5em; } }
 `
 
 var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count": countCell}).Parse(`
@@ -878,6 +942,7 @@ var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count
 .prov, .nav { font-size: 0.9em; }
 figure { margin: 1em 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+figure img.thumb { max-width: min(100%, 32em); }
 figcaption { font-size: 0.9em; color: #333; max-width: 60em; }
 table.claims { width: 100%; }
 table.claims td.id { width: 13em; } table.claims td.v { width: 8em; } table.claims td.x { width: 12em; }
@@ -893,7 +958,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 
 {{- define "cell"}}{{range $i, $l := .Lines}}{{if $i}}<br />{{end}}{{$l}}{{end}}{{end}}
 
-{{- define "claimsline"}}{{if .Unexpected}}<b class="unexpected">{{.Unexpected}} not as expected</b>; {{end}}{{.Pass}} passed, {{.Fail}} failed as expected (known non-reproductions), {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated{{if not .Unexpected}}; every verdict as expected{{end}}{{end}}
+{{- define "claimsline"}}{{if .Unexpected}}<b class="unexpected">{{.Unexpected}} not as expected</b>; {{end}}{{.Pass}} passed, {{.Fail}} failed as expected (known non-reproductions), {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated{{if not .Unexpected}}; every verdict as expected{{if or .Fail .Inconclusive .NotEvaluated}}, which is not every claim reproduced: {{.Fail}} of the {{.Claims}} are expected to FAIL and {{.Inconclusive}} to be INCONCLUSIVE{{if .NotEvaluated}}, and {{.NotEvaluated}} are not evaluated{{end}}{{end}}{{end}}{{end}}
 
 {{- define "countcell"}}{{if .N}}<td class="r {{.Class}}"><a href="{{.Href}}/index.html#claims">{{.N}}</a></td>{{else}}<td class="r">0</td>{{end}}{{end}}
 
@@ -924,8 +989,8 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- if .HasClaims}}
 <p>Claims: {{template "claimsline" .Counts}}.</p>
 {{- end}}
-{{- range .Notes}}
-<p>{{.}}</p>
+{{- if and .Notes .Tables}}
+<p class="muted">The config's notes (our data against the paper's, the readings taken) follow the table: <a href="#notes">notes</a>.</p>
 {{- end}}
 {{- with .Tables}}
 {{- with index . 0}}
@@ -933,12 +998,18 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- template "table" .}}
 {{- end}}
 {{- end}}
+{{- if .Notes}}
+<h2 id="notes">Notes</h2>
+{{- range .Notes}}
+<p>{{.}}</p>
+{{- end}}
+{{- end}}
 {{- if .Figures}}
 <h2 id="figures">Figures</h2>
 {{- range .Figures}}
 <figure id="{{.Anchor}}">
-<a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy" /></a>
-<figcaption>{{with .Caption}}{{template "rich" .}}<br />{{end}}<span class="muted">{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</span></figcaption>
+<a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy"{{with .TextPx}} data-text-px="{{.}}"{{end}}{{if .Thumb}} class="thumb"{{end}} /></a>
+<figcaption>{{if .Thumb}}<b>A thumbnail</b> of a {{.W}}×{{.H}} px figure whose labels would be illegible at this width: open it (<a href="{{.Img}}">PNG</a>) to read them.<br />{{end}}{{with .Caption}}{{template "rich" .}}<br />{{end}}<span class="muted">{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</span></figcaption>
 </figure>
 {{- end}}
 {{- end}}
@@ -988,6 +1059,9 @@ tr:target { outline: 2px solid #4a7fd0; }
 <p class="muted"><a href="{{.Up}}">All results</a></p>
 {{- end}}
 <p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); {{.Counts.Claims}} claims: {{template "claimsline" .Counts}}.</p>
+{{- if .Reports}}
+<p>Reproduction reports, one per paper:{{range $i, $p := .Reports}}{{if $i}} ·{{end}} <a href="reports/{{$p}}/report.html">{{$p}}</a>{{end}}.</p>
+{{- end}}
 {{- if .Scoreboard}}
 <p><a href="scoreboard.html">Reproducibility scoreboard</a>: every claim under the stated protocol and under each documented reading, with totals per paper (<a href="scoreboard.md">Markdown</a>).</p>
 {{- end}}

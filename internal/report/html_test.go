@@ -589,3 +589,27 @@ func TestWriteIndexWithRoots(t *testing.T) {
 		t.Error("second WriteIndex changed the pages")
 	}
 }
+
+// TestClaimsLineInWords checks the index's claims line (issue 39): "every
+// verdict as expected" beside expected FAILs and INCONCLUSIVEs says in
+// words that those are not reproductions (the suite's counts of 2026-11:
+// 78 claims, 29 expected FAILs, 16 INCONCLUSIVEs), and a run where every
+// claim passed says no more than that.
+func TestClaimsLineInWords(t *testing.T) {
+	for _, tc := range []struct {
+		c    claimCounts
+		want string
+	}{
+		{claimCounts{Claims: 78, Pass: 33, Fail: 29, Inconclusive: 16},
+			"33 passed, 29 failed as expected (known non-reproductions), 16 inconclusive, 0 not evaluated; every verdict as expected, which is not every claim reproduced: 29 of the 78 are expected to FAIL and 16 to be INCONCLUSIVE"},
+		{claimCounts{Claims: 3, Pass: 3}, "3 passed, 0 failed as expected (known non-reproductions), 0 inconclusive, 0 not evaluated; every verdict as expected"},
+	} {
+		var b strings.Builder
+		if err := htmlTemplates.ExecuteTemplate(&b, "claimsline", tc.c); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tc.want {
+			t.Errorf("claims line\n%s\nwant\n%s", b.String(), tc.want)
+		}
+	}
+}

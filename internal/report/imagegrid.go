@@ -456,5 +456,10 @@ func (g *ImageGrid) Save(base string) ([]string, error) {
 			return nil, err
 		}
 	}
+	// The notes under the images are the smallest text (noteFaces).
+	p, err := withTextPx(p, math.Round(0.85*g.fontSize()))
+	if err != nil {
+		return nil, err
+	}
 	return writePair(base, p, sb.Bytes())
 }

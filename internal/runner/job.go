@@ -266,10 +266,58 @@ func (j *Job) Start() error {
 	}
 	j.inst = inst
 	j.started = true
+	j.reportWork()
 	if j.opt.Progress != nil {
 		j.opt.Progress(j.sum.Cached, len(j.cells))
 	}
 	return nil
+}
+
+// reportWork calls Options.Work with the predicted work of the cells
+// computed (or served) so far and of those still to compute: each cell's
+// recorded cost (Estimates), a cell without one counted at the mean of
+// those with one, or every cell at 1 when none has one (the grid's size;
+// Work.Recorded false).
+func (j *Job) reportWork() {
+	if j.opt.Work == nil {
+		return
+	}
+	var known, sum float64
+	for _, e := range j.est {
+		if e > 0 {
+			known++
+			sum += e
+		}
+	}
+	w := Work{Workers: j.opt.Workers, Recorded: known > 0}
+	fill := 1.0
+	if known > 0 {
+		fill = sum / known
+	}
+	j.mu.Lock()
+	for t, e := range j.est {
+		if e <= 0 {
+			e = fill
+		}
+		if j.landed[t] || j.served[t] {
+			w.Done += e
+		} else {
+			w.Left += e
+			w.Longest = max(w.Longest, e)
+		}
+	}
+	j.mu.Unlock()
+	j.opt.Work(w)
+}
+
+// Work is a config's work as Options.Work reports it: the predicted cost
+// of the cells computed so far (Done) and still to compute (Left), the
+// longest of those (Longest), in seconds of one worker when Recorded
+// (the cells' recorded times), else in cells; and the workers.
+type Work struct {
+	Done, Left, Longest float64
+	Workers             int
+	Recorded            bool
 }
 
 // runCell computes the t-th cell left to compute, stores its record and
@@ -314,6 +362,7 @@ func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 	j.done++
 	d := j.done
 	j.mu.Unlock()
+	j.reportWork()
 	if j.opt.Progress != nil {
 		j.opt.Progress(d, len(j.cells))
 	}
@@ -348,6 +397,7 @@ func (j *Job) serve(t int, entry []byte) bool {
 	d := j.done
 	j.mu.Unlock()
 	j.log.Debug("cell served", "config", j.Config.Name, "key", cell.Key)
+	j.reportWork()
 	if j.opt.Progress != nil {
 		j.opt.Progress(d, len(j.cells))
 	}

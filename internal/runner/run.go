@@ -52,6 +52,11 @@ type Options struct {
 	// Progress, if set, is called after every finished cell with the
 	// number done so far (cached ones included) and the total.
 	Progress func(done, total int)
+	// Work, if set, is called before each call of Progress (from the
+	// end of Start on) with the predicted work of the cells computed so
+	// far and still to compute (Job.reportWork), for an estimate of the
+	// time left that a 293 s cell among 13 s ones does not fool.
+	Work func(Work)
 	// With records the estimators added on the command line (runexp
 	// --with) that c's methods already hold, for the manifest and a
 	// shard's provenance; merging refuses shards run with other ones.

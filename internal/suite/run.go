@@ -17,6 +17,9 @@ type Options struct {
 	Run runner.Options
 	// Progress, when set, returns the progress callback of one config.
 	Progress func(c *config.Config) func(done, total int)
+	// Work, when set, returns the predicted-cost callback of one config
+	// (runner.Options.Work).
+	Work func(c *config.Config) func(runner.Work)
 	// Around, when set, is called before each config runs; the function
 	// it returns is called when the config is done (a CPU profile per
 	// config). An error stops Run before the config. A profile is of the
@@ -198,6 +201,9 @@ func (o *Options) runOptions(e Entry) runner.Options {
 	ro.With = e.Added
 	if o.Progress != nil {
 		ro.Progress = o.Progress(e.Config)
+	}
+	if o.Work != nil {
+		ro.Work = o.Work(e.Config)
 	}
 	if t := o.Times[e.Config.Name]; t != nil {
 		ro.Estimate = func(key string) (float64, bool) {

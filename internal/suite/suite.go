@@ -5,8 +5,11 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/runexp/runexp/internal/paperreport"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -102,7 +105,12 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 	// The records and their own pages are written: a page that links
 	// them failing is logged, not fatal.
 	if b, file, err := WriteScoreboard(o.ConfigsDir, o.Run.OutRoot); err != nil {
+		// Totals over a different set of claims would read as a
+		// different result: the run is a usage error until the paper
+		// values are found.
 		log.Warn("scoreboard not written", "err", err)
+		rep.Problems = append(rep.Problems, "scoreboard not written: "+err.Error())
+		code = Worse(code, Usage)
 	} else {
 		if len(b.Untitled) > 0 {
 			log.Warn("scoreboard: paper titles not found, those papers are headed by their ids", "papers", len(b.Untitled), "first", b.Untitled[0])
@@ -144,6 +152,67 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 		rep.Problems = append(rep.Problems, err.Error())
 		rep.Status = Worse(rep.Status, Usage)
 	}
+	rep.reports(o, entries, log)
+}
+
+// reports writes a report per paper run, from the results just written
+// and suite.json, and the index again to link them; a failure is a
+// problem of the run, recorded in suite.json.
+func (rep *Report) reports(o SuiteOptions, entries []Entry, log *slog.Logger) {
+	files, err := WriteReports(o.ConfigsDir, o.Run.OutRoot, entries)
+	for _, f := range files {
+		log.Info("paper report", "file", f)
+	}
+	if len(files) > 0 {
+		if _, err := WriteIndexes(o.Out, o.Run.OutRoot); err != nil {
+			log.Warn("results index not written", "err", err)
+		}
+	}
+	if err != nil {
+		log.Warn("paper reports not written", "err", err)
+		rep.Problems = append(rep.Problems, "paper reports not written: "+err.Error())
+		rep.Status = Worse(rep.Status, Usage)
+		if err := rep.Write(o.Run.OutRoot); err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+		}
+	}
+}
+
+// WriteReports writes root/reports/PAPER/{REPORT.md,report.html,
+// metadata.yaml} (internal/paperreport) for each paper whose configs
+// among entries cite its paper-values file, and returns the pages
+// written (report.html).
+func WriteReports(configs, root string, entries []Entry) ([]string, error) {
+	var papers []string
+	for _, e := range entries {
+		c := e.Config
+		for _, cl := range c.Claims {
+			if strings.Contains(cl.Source, "paper-values/"+c.Paper+".yaml") && !slices.Contains(papers, c.Paper) {
+				papers = append(papers, c.Paper)
+			}
+		}
+	}
+	if len(papers) == 0 {
+		return nil, nil
+	}
+	slices.Sort(papers)
+	pv, err := FindPaperValues(configs, "")
+	if err != nil {
+		return nil, err
+	}
+	var pages []string
+	for _, p := range papers {
+		files, err := paperreport.Write(paperreport.Options{Configs: configs, Root: root, PaperValues: pv}, p, filepath.Join(root, "reports", p))
+		if err != nil {
+			return pages, err
+		}
+		for _, f := range files {
+			if filepath.Base(f) == "report.html" {
+				pages = append(pages, f)
+			}
+		}
+	}
+	return pages, nil
 }
 
 // PredictAt are the worker counts suite.json predicts wall times for.

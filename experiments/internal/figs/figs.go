@@ -299,3 +299,39 @@ func (u unlabelled) Ticks(min, max float64) []plot.Tick {
 	}
 	return ts
 }
+
+// LinearTicks labels a linear axis at a step of 1, 2, 2.5 or 5 times a
+// power of ten, the smallest that gives at most Max labels (6 when 0):
+// plot.DefaultTicks aims at 3 labels, which left LPKPCA's Fig. 2 with an
+// accuracy axis labelled 55, 75 and 95 alone.
+type LinearTicks struct{ Max int }
+
+// Ticks implements plot.Ticker.
+func (t LinearTicks) Ticks(lo, hi float64) []plot.Tick {
+	n := t.Max
+	if n <= 0 {
+		n = 6
+	}
+	if !(hi > lo) || math.IsInf(hi-lo, 0) || math.IsNaN(hi-lo) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	raw := (hi - lo) / float64(n-1)
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * p
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= raw {
+			step = m * p
+			break
+		}
+	}
+	// Labels carry the step's decimals (2.5 × 10ⁿ needs one more), so
+	// that 3 × 0.2 reads 0.6.
+	prec := max(0, 1-int(math.Floor(math.Log10(step))))
+	var ticks []plot.Tick
+	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+1e-9*step; k++ {
+		v, _ := strconv.ParseFloat(strconv.FormatFloat(k*step, 'f', prec, 64), 64)
+		v += 0 // -0 (k = -0 at lo = 0) reads 0
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+	}
+	return ticks
+}

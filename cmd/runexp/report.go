@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/runexp/runexp/internal/paperreport"
+	"github.com/runexp/runexp/internal/suite"
+)
+
+// cmdReport writes a reproduction report per paper (internal/paperreport):
+// OUT/PAPER/REPORT.md, report.html and metadata.yaml. Exit 0 when written,
+// 2 on bad input: an unknown paper, paper values not found, unreadable
+// results.
+func cmdReport(args []string, stdout, stderr io.Writer) int {
+	c := newCommand("report", []string{"runexp report [flags] PAPER..."},
+		`For each PAPER (a paper id of the configs, e.g. abrahamsen-hansen-regularized-preimage),
+a reproduction report built only from the results, the configs and the paper values:
+[Re] or [¬Re] by a stated rule, scope, methodology, results in the paper's layout,
+what was easy and difficult, compute and how to reproduce, as REPORT.md, report.html
+and a ReScience-style metadata.yaml in OUT/PAPER/. Where a source is missing (a
+baseline has no manifests or tables) the report says so. PAPER "all" names every
+paper of the configs.`)
+	fs := c.flags
+	configs := fs.String("configs", "configs", "the `DIR` of the configs (*.yaml)")
+	results := fs.String("results", "results", "the results root `DIR` (runexp suite --out, or baseline)")
+	pv := fs.String("paper-values", "", "the `DIR` of the paper-values YAML files (default: shared/paper-values beside the checkout or a folder above it, or beside $RUNEXP_DATA)")
+	out := fs.String("out", "", "the `DIR` the reports go in, one folder per paper (default: RESULTS/reports)")
+	e, pos, code, done := c.begin(args, stdout, stderr)
+	if done {
+		return code
+	}
+	if len(pos) == 0 {
+		return e.fail(exitUsage, "want at least one PAPER; see runexp report --help")
+	}
+	dir, err := suite.FindPaperValues(*configs, *pv)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	if *out == "" {
+		*out = filepath.Join(*results, "reports")
+	}
+	papers := pos
+	if len(pos) == 1 && pos[0] == "all" {
+		if papers, err = paperreport.Papers(*configs); err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+	}
+	for _, p := range papers {
+		files, err := paperreport.Write(paperreport.Options{Configs: *configs, Root: *results, PaperValues: dir}, p, filepath.Join(*out, p))
+		if err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		for _, f := range files {
+			fmt.Fprintln(stdout, f)
+		}
+	}
+	return exitOK
+}
