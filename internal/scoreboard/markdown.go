@@ -135,6 +135,7 @@ func (b *Board) Markdown(o Options) []byte {
 	md := mdWriter{&w}
 	b.markdownHeader(md, o)
 	b.markdownTotals(md)
+	b.markdownFits(md)
 	b.markdownBases(&w)
 	b.setsMarkdown(&w)
 	for _, pp := range b.Papers {
@@ -288,10 +289,14 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 	}
 	md.p("\n")
 	for i, r := range t.Rows {
-		md.item(fmt.Sprintf("%d. ", i+1), claimNote(r)+moved[i])
+		md.item(fmt.Sprintf("%d. ", i+1), claimNote(r)+moved[i]+t.fitClaimNote(r))
 	}
 	md.p("\n")
 	md.item("", totalsLine(t.Totals)+".")
+	if fit := t.fitNotes(); fit != "" {
+		md.p("\n")
+		md.para("%s", fit)
+	}
 }
 
 // variantItem is a reading or diagnostic variant's list item.
