@@ -9,9 +9,10 @@ import (
 	"testing"
 )
 
-// fitFixture writes a base t.yaml whose printed table has seven cells,
+// fitFixture writes a base t.yaml whose printed table has eight cells,
 // its variants and their records. The paper prints 10 in cells a = 1..4,
-// −5 in a = 5, 0 in a = 6 and 10 in a = 7, which no record has. Ours:
+// −5 in a = 5, 0 in a = 6 and 10 in a = 7, which no record has, and
+// a = 1's 10 again (counted once). Ours:
 //
 //	t (base)     20, 5, 40, 10, 5 (opposite sign), 3 (paper 0): |ln| = ln 2, ln 2, ln 4, 0 → median ln 2
 //	t-r          12.5, 10, 8, 10: |ln| = ln 1.25, 0, ln 1.25, 0 → median ln(1.25)/2 ≈ 0.112 ≤ ln(2)/2: clearly better
@@ -38,9 +39,11 @@ func fitFixture(t *testing.T) (configs, root string) {
 	for i, v := range paper {
 		fmt.Fprintf(&refs, "  - {source: s, row: A, column: \"%d\", metric: m, cell: {a: %d}, value: %g}\n", i+1, i+1, v)
 	}
+	// The paper prints cell a = 1's value again in column 8: one cell.
+	refs.WriteString("  - {source: s, row: A, column: \"8\", metric: m, cell: {a: 1}, value: 10}\n")
 	cfg := func(name, extra string) {
 		write(filepath.Join(configs, name+".yaml"), "title: T "+name+"\npaper: p\nkind: k\n"+extra+"dataset: {name: d}\n"+
-			"paper_table: {title: \"Table 1\", corner: a, rows: [A], columns: [\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\"]}\n"+
+			"paper_table: {title: \"Table 1\", corner: a, rows: [A], columns: [\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\", \"8\"]}\n"+
 			"reference:\n"+refs.String()+
 			"claims:\n  - id: c1\n    statement: s\n    source: \"pv.yaml#c1\"\n    expect: fail\n    because: \"measured FAIL\"\n    check: {type: value, metric: m, op: \"<\", value: 1}\n")
 	}

@@ -80,7 +80,8 @@ func (b *Board) markdownFits(md mdWriter) {
 		"the median over the table's cells of |ln(ours/paper)| (0 when every value is as printed, %.2f when the typical "+
 		"cell is off by a factor of 2 either way), over the cells where both values are finite, non-zero and of one sign; "+
 		"cells with a zero or opposite signs are counted as excluded, cells without a value of ours (no record, a failed "+
-		"cell) as missing. A reading whose distance is at most 1/%d of the stated protocol's, both over at least %d cells, "+
+		"cell) as missing; a value the paper prints again for the same metric of the same cell (a baseline row repeated under "+
+		"every column) counts once. A reading whose distance is at most 1/%d of the stated protocol's, both over at least %d cells, "+
 		"fits the printed numbers clearly better (its distance in bold); its base's section and the notes of its "+
 		"claims that do not pass as stated say so. Diagnostic variants are shown and never named.",
 		math.Ln2, BetterFactor, BetterMinCells)
