@@ -405,6 +405,8 @@ func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []r
 	man.Start = start
 	man.Outputs = append(sum.Outputs, "manifest.json")
 	man.With = with
+	man.VariantOf, man.Diagnostic = c.VariantOf, c.Diagnostic
+	man.PaperFit = tables.PaperFits(c, fileRecords(c, recs))
 	man.Finish()
 	if err := man.Write(filepath.Join(stage, "manifest.json")); err != nil {
 		return nil, err

@@ -9,34 +9,23 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/tables"
 )
 
 // Reading fit (issue 36, part 3): how close each config that regenerates
 // a printed table of the paper (a paper_table with the paper's values
 // beside ours) comes to the printed numbers, so the reader can see which
-// reading the paper's own numbers point to.
-//
-// The distance is scale-free, the median over the table's cells of
-// |ln(ours/paper)|: 0 when every value matches, ln 2 ≈ 0.69 when the
-// typical cell is off by a factor of 2 either way. A cell enters only
-// where both values are finite and of the same sign, neither zero; a cell
-// of ours that failed, is NaN or has no record is counted as missing, and
-// one of opposite sign or a zero as excluded, never silently dropped. A
-// value the paper prints more than once for the same metric of the same
-// cell is one cell.
+// reading the paper's own numbers point to. The distance and its cells are
+// tables.PaperFits' (report.PaperFit: the median |ln(ours/paper)| over
+// the table's cells); the rule naming a reading that fits clearly better
+// is report.FitsClearlyBetter's.
 
-// BetterFactor and BetterMinCells are the rule by which a reading fits
-// the printed numbers clearly better than the stated protocol: its
-// distance is at most 1/BetterFactor of the base's, and both are medians
-// over at least BetterMinCells cells. A factor of 2 keeps a reading that
-// only shaves the typical error from being named; three cells keep one
-// lucky cell from deciding.
+// BetterFactor and BetterMinCells restate report's rule for the page.
 const (
-	BetterFactor   = 2
-	BetterMinCells = 3
+	BetterFactor   = report.FitFactor
+	BetterMinCells = report.FitMinCells
 )
 
 // Fit is one config's distance to one printed table.
@@ -153,15 +142,15 @@ func partOf(pt *config.PaperTable, part string, j, n int) (string, bool) {
 }
 
 // better is the index of the reading that fits clearly better than the
-// base (fits[0]), the one with the smallest distance if several do; -1
-// when none does or the base was not run.
+// base (fits[0]; report.FitsClearlyBetter), the one with the smallest
+// distance if several do; -1 when none does or the base was not run.
 func better(fits []Fit) int {
-	if len(fits) == 0 || !fits[0].Base || !fits[0].Run || fits[0].Cells < BetterMinCells {
+	if len(fits) == 0 || !fits[0].Base || !fits[0].Run {
 		return -1
 	}
 	best := -1
 	for i, f := range fits[1:] {
-		if f.Diagnostic || !f.Run || f.Cells < BetterMinCells || !(f.Distance*BetterFactor <= fits[0].Distance) {
+		if f.Diagnostic || !f.Run || !report.FitsClearlyBetter(f.paperFit(), fits[0].paperFit()) {
 			continue
 		}
 		if best < 0 || f.Distance < fits[best].Distance {
@@ -171,70 +160,23 @@ func better(fits []Fit) int {
 	return best
 }
 
-// tableFit is config c's distance to the printed values of its table's
-// part: each reference value of the part against the first of c's
-// records its cell selects, as the paper table shows them
-// (tables.Paper).
+// paperFit is f's distance and cells as report.PaperFit holds them.
+func (f Fit) paperFit() report.PaperFit {
+	return report.PaperFit{Distance: f.Distance, Cells: f.Cells, Excluded: f.Excluded, Missing: f.Missing}
+}
+
+// tableFit is config c's fit to the part of its printed table.
 func tableFit(c *config.Config, part string, recs []report.Record) Fit {
-	var logs []float64
-	f := Fit{}
-	seen := map[string]bool{}
-	for _, ref := range c.Reference {
-		if ref.Part != part || ref.Row == "" {
-			continue
-		}
-		// A value the paper prints again for the same metric of the same
-		// cell (LPKPCA's KPCA row, one accuracy under every λ) is one
-		// comparison, not several: repeated, it would fill the median.
-		key := fmt.Sprintf("%s\x00%s\x00%v", ref.Metric, config.CanonicalKey(ref.Cell), ref.Value)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		ours, ok := oursFor(ref, recs)
-		switch {
-		case !ok:
-			f.Missing++
-		case ours == 0 || ref.Value == 0 || (ours > 0) != (ref.Value > 0) || math.IsNaN(ref.Value):
-			f.Excluded++
-		default:
-			logs = append(logs, math.Abs(math.Log(ours/ref.Value)))
+	for _, pf := range tables.PaperFits(c, recs) {
+		if pf.Part == part {
+			d := pf.Distance
+			if pf.Cells == 0 {
+				d = math.NaN()
+			}
+			return Fit{Distance: d, Cells: pf.Cells, Excluded: pf.Excluded, Missing: pf.Missing}
 		}
 	}
-	f.Cells = len(logs)
-	f.Distance = median(logs)
-	return f
-}
-
-// oursFor is our value of reference ref: the metric of the first record
-// its cell selects, unless that cell failed or the value is not finite.
-func oursFor(ref config.Reference, recs []report.Record) (float64, bool) {
-	for i := range recs {
-		r := &recs[i]
-		if !claims.Matches(r, ref.Cell) {
-			continue
-		}
-		v, ok := r.Metrics[ref.Metric]
-		if !ok || r.Status == report.StatusFailed || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, false
-		}
-		return v, true
-	}
-	return 0, false
-}
-
-// median is the median of xs (the mean of the middle two for an even
-// count), NaN for none. xs is sorted in place.
-func median(xs []float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return math.NaN()
-	}
-	slices.Sort(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
+	return Fit{Distance: math.NaN()}
 }
 
 // readRecords reads dir/records.jsonl; ok is false when it does not exist.
