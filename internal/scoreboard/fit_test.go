@@ -125,6 +125,28 @@ func TestReadingFit(t *testing.T) {
 	}
 }
 
+// TestReadingFitHTML: the HTML page shows each base's fit line, columns
+// in the table's order, and names the reading as the Markdown does.
+func TestReadingFitHTML(t *testing.T) {
+	configs, root := fitFixture(t)
+	b, err := Load(configs, root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := b.HTML(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"Reading fit to Table 1 (median |ln(ours/paper)|): stated protocol 0.693 over 4 cells; d (diagnostic) 0.000 over 4 cells; r 0.112 over 4 cells; r2 0.405 over 4 cells; r3 0.000 over 2 cells; x not run.",
+		"<b>The printed values point to the reading r:",
+	} {
+		if !strings.Contains(string(page), s) {
+			t.Errorf("the HTML page lacks %q", s)
+		}
+	}
+}
+
 // TestBetterRule: the rule's edges. A reading at exactly half the base's
 // distance is named, one just above is not, nor one over too few cells,
 // nor any when the base has too few cells.

@@ -132,3 +132,32 @@ func (t Table) fitClaimNote(r Row) string {
 	}
 	return " The paper's printed values fit the reading " + strings.Join(names, ", ") + " clearly better than the stated protocol (Reading fit)."
 }
+
+// fitLines are the base's reading fits as plain lines, one per printed
+// table: each config's distance and cells, the stated protocol first.
+func (t Table) fitLines() []string {
+	var out []string
+	for _, pf := range t.Fits {
+		var cs []string
+		for _, f := range pf.Fits {
+			name := f.Label
+			if f.Base {
+				name = "stated protocol"
+			} else if f.Diagnostic {
+				name += " (diagnostic)"
+			}
+			d := fitDistance(f)
+			if f.Run && f.Cells > 0 {
+				d += fmt.Sprintf(" over %d cells", f.Cells)
+			}
+			cs = append(cs, name+" "+d)
+		}
+		out = append(out, fmt.Sprintf("Reading fit to %s (median |ln(ours/paper)|): %s.", short(pf.Table, 90), strings.Join(cs, "; ")))
+	}
+	return out
+}
+
+// plainMarkdown drops the Markdown emphasis and code marks of s.
+func plainMarkdown(s string) string {
+	return strings.NewReplacer("**", "", "`", "").Replace(s)
+}
