@@ -406,7 +406,9 @@ func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []r
 	man.Outputs = append(sum.Outputs, "manifest.json")
 	man.With = with
 	man.VariantOf, man.Diagnostic = c.VariantOf, c.Diagnostic
-	man.PaperFit = tables.PaperFits(c, fileRecords(c, recs))
+	// The fit reads the records as the config reports them (present), as
+	// the paper table and records.jsonl do.
+	man.PaperFit = tables.PaperFits(c, fileRecords(c, present(inst, recs)))
 	man.Finish()
 	if err := man.Write(filepath.Join(stage, "manifest.json")); err != nil {
 		return nil, err
