@@ -26,20 +26,7 @@ func TestPaperFitScaled(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
-			var recs []report.Record
-			for _, ref := range c.Reference {
-				var rec *report.Record
-				for i := range recs {
-					if claims.Matches(&recs[i], ref.Cell) {
-						rec = &recs[i]
-					}
-				}
-				if rec == nil {
-					recs = append(recs, report.Record{Key: config.CanonicalKey(ref.Cell), Params: ref.Cell, Metrics: map[string]float64{}, Status: report.StatusOK})
-					rec = &recs[len(recs)-1]
-				}
-				rec.Metrics[ref.Metric] = scale * ref.Value
-			}
+			recs := paperRecords(c, scale)
 			fits := tables.PaperFits(c, recs)
 			parts := max(len(c.PaperTable.Parts), 1)
 			if len(fits) != parts {
@@ -67,6 +54,30 @@ func TestPaperFitScaled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// paperRecords are records that hold, in every cell a reference value of
+// c selects, scale × the printed value of its metric, and 0.5 for its
+// std metric when it names one.
+func paperRecords(c *config.Config, scale float64) []report.Record {
+	var recs []report.Record
+	for _, ref := range c.Reference {
+		var rec *report.Record
+		for i := range recs {
+			if claims.Matches(&recs[i], ref.Cell) {
+				rec = &recs[i]
+			}
+		}
+		if rec == nil {
+			recs = append(recs, report.Record{Key: config.CanonicalKey(ref.Cell), Params: ref.Cell, Metrics: map[string]float64{}, Status: report.StatusOK})
+			rec = &recs[len(recs)-1]
+		}
+		rec.Metrics[ref.Metric] = scale * ref.Value
+		if ref.Std != "" {
+			rec.Metrics[ref.Std] = 0.5
+		}
+	}
+	return recs
 }
 
 // TestManifestPaperFit: the reading fit the runner writes to the manifest
