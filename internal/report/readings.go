@@ -20,8 +20,8 @@ type htmlReading struct {
 	Diagnostic                bool
 	// Fit is the reading's fit to the printed table, "" without one.
 	Fit string
-	// Figures are the reading's figures named as the base's, their links
-	// relative to the base's folder.
+	// Figures are the reading's figures named as the base's (sameFigure),
+	// their links relative to the base's folder.
 	Figures []htmlFigure
 	// Table is the reading's paper table (the first of its tables.md),
 	// nil without one.
@@ -56,12 +56,8 @@ func readingOf(base, v *htmlRun) htmlReading {
 	up := "../" + relURL(v.Name) + "/"
 	rd := htmlReading{Name: v.Name, Href: up + "index.html", Title: v.Title, Anchor: "reading-" + v.Name,
 		Diagnostic: v.Manifest.Diagnostic, Fit: fitText(v.Manifest.PaperFit)}
-	names := map[string]bool{}
-	for _, f := range base.Figures {
-		names[f.Name] = true
-	}
 	for _, f := range v.Figures {
-		if !names[f.Name] {
+		if !sameFigure(f.Name, base.Figures) {
 			continue
 		}
 		f.Anchor = rd.Anchor + "-" + f.Anchor
@@ -79,6 +75,18 @@ func readingOf(base, v *htmlRun) htmlReading {
 		rd.Table = &t
 	}
 	return rd
+}
+
+// sameFigure reports whether a reading's figure name is one of the base's
+// figures: the same name, or the base's name with a suffix after "-", as
+// a reading names its copy (fig2-images-clip for fig2-images).
+func sameFigure(name string, base []htmlFigure) bool {
+	for _, b := range base {
+		if name == b.Name || strings.HasPrefix(name, b.Name+"-") {
+			return true
+		}
+	}
+	return false
 }
 
 // fitText is a run's fit to each part of the printed table, e.g.

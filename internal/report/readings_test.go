@@ -30,7 +30,8 @@ func setManifest(t *testing.T, dir, variantOf string, diagnostic bool, fit Paper
 // TestRunPageReadings: base b's page shows its readings b-r (distance
 // 0.5 against b's 1.2 over 4 cells each: 0.5·2 ≤ 1.2, named), b-far
 // (0.7·2 > 1.2, not named) and the diagnostic b-d (0.1, never named),
-// each with its figure of the base's name, linked into its own folder,
+// each with its figure of the base's name (or that name and a suffix),
+// linked into its own folder,
 // and its paper table; a figure only the reading has is not shown; the
 // reading's own page shows no readings; every link resolves.
 func TestRunPageReadings(t *testing.T) {
@@ -41,8 +42,11 @@ func TestRunPageReadings(t *testing.T) {
 			t.Fatal(err)
 		}
 		figs := []string{"fig2.png"}
-		if n == "b-r" {
+		switch n {
+		case "b-r":
 			figs = append(figs, "extra.png")
+		case "b-far":
+			figs = []string{"fig2-far.png"} // a reading's copy of fig2, renamed
 		}
 		writeFakeRun(t, dir, "Run "+n, nil, figs...)
 	}
@@ -71,7 +75,7 @@ func TestRunPageReadings(t *testing.T) {
 	if strings.Contains(text, "reading b-far:") || strings.Contains(text, "reading b-d:") {
 		t.Errorf("b's page names a reading the rule does not: %s", text)
 	}
-	for _, l := range []string{"../b-r/fig2.png", "../b-far/fig2.png", "../b-d/fig2.png", "../b-r/index.html"} {
+	for _, l := range []string{"../b-r/fig2.png", "../b-far/fig2-far.png", "../b-d/fig2.png", "../b-r/index.html"} {
 		if !strings.Contains(strings.Join(p.links, " "), l) {
 			t.Errorf("b's page does not link %s: %v", l, p.links)
 		}
