@@ -108,7 +108,7 @@ func (pf PrintedFit) pointsTo() string {
 		return ""
 	}
 	base := pf.Fits[0]
-	return fmt.Sprintf("**The printed values point to the reading `%s`**: on %s its distance to the paper's values is %s "+
+	return fmt.Sprintf("**The printed values point to the reading `%s`**: on %s, its distance to the paper's values is %s "+
 		"(median |ln(ours/paper)| over %d cells) against the stated protocol's %s (over %d cells), a factor %.1f closer.",
 		f.Label, mdEsc(short(pf.Table, 90)), fitDistance(f), f.Cells, fitDistance(base), base.Cells, base.Distance/f.Distance)
 }

@@ -289,7 +289,14 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 	}
 	md.p("\n")
 	for i, r := range t.Rows {
-		md.item(fmt.Sprintf("%d. ", i+1), claimNote(r)+moved[i]+t.fitClaimNote(r))
+		note := claimNote(r) + moved[i]
+		if fit := t.fitClaimNote(r); fit != "" {
+			if !strings.HasSuffix(note, ".") {
+				note += "."
+			}
+			note += fit
+		}
+		md.item(fmt.Sprintf("%d. ", i+1), note)
 	}
 	md.p("\n")
 	md.item("", totalsLine(t.Totals)+".")
