@@ -99,23 +99,7 @@ func TestReferenceValuesArePrinted(t *testing.T) {
 func TestPaperTablesFit(t *testing.T) {
 	for _, c := range paperConfigs(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			var recs []report.Record
-			for _, ref := range c.Reference {
-				var rec *report.Record
-				for i := range recs {
-					if claims.Matches(&recs[i], ref.Cell) {
-						rec = &recs[i]
-					}
-				}
-				if rec == nil {
-					recs = append(recs, report.Record{Key: config.CanonicalKey(ref.Cell), Params: ref.Cell, Metrics: map[string]float64{}, Status: report.StatusOK})
-					rec = &recs[len(recs)-1]
-				}
-				rec.Metrics[ref.Metric] = 1.2345 * ref.Value
-				if ref.Std != "" {
-					rec.Metrics[ref.Std] = 0.5
-				}
-			}
+			recs := paperRecords(c, 1.2345)
 			var res []claims.Result
 			for _, cl := range c.Claims {
 				res = append(res, claims.Evaluate(cl, recs))

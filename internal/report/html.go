@@ -151,13 +151,17 @@ func WriteIndexUp(root, up string) error {
 		if err != nil {
 			return err
 		}
-		if err := writeTemplate(filepath.Join(dir, "index.html"), "run", r); err != nil {
-			return err
-		}
 		idx.Runs = append(idx.Runs, r)
 		idx.Cells += r.Manifest.Cells
 		idx.Failed += r.Manifest.Failed
 		idx.Counts.add(r.Counts)
+	}
+	// A base's page shows its readings, which may sort after it.
+	attachReadings(idx.Runs)
+	for _, r := range idx.Runs {
+		if err := writeTemplate(filepath.Join(root, r.Name, "index.html"), "run", r); err != nil {
+			return err
+		}
 	}
 	idx.Scoreboard = isRegular(filepath.Join(root, "scoreboard.html"))
 	if reps, err := filepath.Glob(filepath.Join(root, "reports", "*", "report.html")); err == nil {
@@ -284,6 +288,13 @@ type htmlRun struct {
 	Manifest   Manifest
 	Provenance string
 	Wall       string
+
+	// Readings are the runs of the same results root that read this
+	// config another way (readings.go); OwnFit is this run's fit to the
+	// printed table and FitNote the sentence naming a reading that fits
+	// it clearly better, both "" without readings.
+	Readings        []htmlReading
+	OwnFit, FitNote string
 }
 
 // claimCounts counts a run's claims once each: by verdict when the verdict
@@ -978,6 +989,13 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 {{- end}}
 
+{{- define "figure"}}
+<figure id="{{.Anchor}}">
+<a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy"{{with .TextPx}} data-text-px="{{.}}"{{end}}{{if .Thumb}} class="thumb"{{end}} /></a>
+<figcaption>{{if .Thumb}}<b>A thumbnail</b> of a {{.W}}×{{.H}} px figure whose labels would be illegible at this width: open it (<a href="{{.Img}}">PNG</a>) to read them.<br />{{end}}{{with .Caption}}{{template "rich" .}}<br />{{end}}<span class="muted">{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</span></figcaption>
+</figure>
+{{- end}}
+
 {{- define "run"}}{{template "head" .Title}}
 <body>
 {{- if .Up}}
@@ -985,7 +1003,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 <h1>{{.Title}}</h1>
 <p class="prov">{{.Name}} · {{.Provenance}}</p>
-<p class="nav">On this page:{{if .Tables}} <a href="#{{(index .Tables 0).Anchor}}">table</a> ·{{end}}{{if .Figures}} <a href="#figures">figures</a> ·{{end}}{{if .HasClaims}} <a href="#claims">claims</a> ·{{end}}{{if gt (len .Tables) 1}} <a href="#tables">more tables</a> ·{{end}} <a href="#files">files</a></p>
+<p class="nav">On this page:{{if .Tables}} <a href="#{{(index .Tables 0).Anchor}}">table</a> ·{{end}}{{if .Figures}} <a href="#figures">figures</a> ·{{end}}{{if .Readings}} <a href="#readings">readings</a> ·{{end}}{{if .HasClaims}} <a href="#claims">claims</a> ·{{end}}{{if gt (len .Tables) 1}} <a href="#tables">more tables</a> ·{{end}} <a href="#files">files</a></p>
 {{- if .HasClaims}}
 <p>Claims: {{template "claimsline" .Counts}}.</p>
 {{- end}}
@@ -1007,10 +1025,28 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- if .Figures}}
 <h2 id="figures">Figures</h2>
 {{- range .Figures}}
-<figure id="{{.Anchor}}">
-<a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy"{{with .TextPx}} data-text-px="{{.}}"{{end}}{{if .Thumb}} class="thumb"{{end}} /></a>
-<figcaption>{{if .Thumb}}<b>A thumbnail</b> of a {{.W}}×{{.H}} px figure whose labels would be illegible at this width: open it (<a href="{{.Img}}">PNG</a>) to read them.<br />{{end}}{{with .Caption}}{{template "rich" .}}<br />{{end}}<span class="muted">{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</span></figcaption>
-</figure>
+{{template "figure" .}}
+{{- end}}
+{{- end}}
+{{- if .Readings}}
+<h2 id="readings">Under each reading</h2>
+<p class="muted">The documented readings of this config (docs/readings.md) whose runs are in the same results root: each one's figures named as this page's, and its table of the paper's values beside its own. The fit to the printed table is the median over its cells of |ln(ours/paper)|: 0 when every value is as printed, 0.69 when the typical cell is off by a factor of 2.</p>
+{{- with .FitNote}}
+<p><strong>{{.}}</strong></p>
+{{- end}}
+{{- with .OwnFit}}
+<p>This config, the stated protocol: {{.}}.</p>
+{{- end}}
+{{- range .Readings}}
+<h3 id="{{.Anchor}}"><a href="{{.Href}}">{{.Name}}</a>{{if .Diagnostic}} (diagnostic, not a reading of the paper){{end}}</h3>
+<p>{{.Title}}{{with .Fit}}. Fit to the printed table: {{.}}{{end}}.</p>
+{{- range .Figures}}
+{{template "figure" .}}
+{{- end}}
+{{- with .Table}}
+<h4>{{if .Title}}{{.Title}}{{else}}Results{{end}}</h4>
+{{- template "table" .}}
+{{- end}}
 {{- end}}
 {{- end}}
 {{- if .HasClaims}}

@@ -57,6 +57,15 @@ type Manifest struct {
 	// --with), in the order given; absent when there were none. The
 	// config file alone does not say what ran when it is set.
 	With []WithSpec `json:"with,omitempty"`
+	// VariantOf is the config's variant_of, the base config whose paper
+	// table and claims it reads another way ("" for a base), and
+	// Diagnostic its diagnostic flag: the results index shows a base's
+	// readings on its page by them.
+	VariantOf  string `json:"variant_of,omitempty"`
+	Diagnostic bool   `json:"diagnostic,omitempty"`
+	// PaperFit is the run's reading fit to each part of the paper's
+	// printed table (tables.PaperFits); absent without a paper_table.
+	PaperFit []PaperFit `json:"paper_fit,omitempty"`
 }
 
 // WithSpec is one estimator added on the command line (runexp --with

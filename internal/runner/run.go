@@ -410,6 +410,10 @@ func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []r
 	man.Start = start
 	man.Outputs = append(sum.Outputs, "manifest.json")
 	man.With = with
+	man.VariantOf, man.Diagnostic = c.VariantOf, c.Diagnostic
+	// The fit reads the records as the config reports them (present), as
+	// the paper table and records.jsonl do.
+	man.PaperFit = tables.PaperFits(c, fileRecords(c, present(inst, recs)))
 	man.Finish()
 	if err := man.Write(filepath.Join(stage, "manifest.json")); err != nil {
 		return nil, err

@@ -165,6 +165,10 @@ type Table struct {
 	// Beyond lists the checks of the diagnostic variants that the base
 	// does not state (never counted).
 	Beyond []Beyond
+	// Fits is the reading fit of the base and its variants to each
+	// printed table the base regenerates (fit.go); none without a
+	// paper_table.
+	Fits []PrintedFit
 }
 
 // Paper is one paper's tables.
@@ -262,6 +266,9 @@ func BuildWith(cfgs []*config.Config, root string, in Inputs) (*Board, error) {
 	papers := map[string]*Paper{}
 	for _, base := range bd.bases {
 		t := bd.table(base, variants[base.Name])
+		if t.Fits, err = printedFits(root, base, variants[base.Name]); err != nil {
+			return nil, err
+		}
 		p := papers[base.Paper]
 		if p == nil {
 			p = &Paper{ID: base.Paper, Title: title(base.Paper)}
@@ -388,12 +395,18 @@ func (bd *builder) variants(cfgs []*config.Config) (map[string][]*config.Config,
 
 // column is config c's column in the table of base.
 func (bd *builder) column(c *config.Config, base string) Column {
-	label := strings.TrimPrefix(strings.TrimPrefix(c.Name, base), "-")
-	if c.Name == base || label == "" {
-		label = c.Name
-	}
-	return Column{Name: c.Name, Label: label, Title: c.Title, Reading: c.Reading, Diagnostic: c.Diagnostic,
+	return Column{Name: c.Name, Label: columnLabel(c.Name, base), Title: c.Title, Reading: c.Reading, Diagnostic: c.Diagnostic,
 		Run: bd.run[c.Name], Dir: filepath.Join(bd.root, c.Name), Extra: bd.extra[c.Name]}
+}
+
+// columnLabel is the heading of config name's column in base's table:
+// the part of its name after the base's, or the whole name for the base.
+func columnLabel(name, base string) string {
+	label := strings.TrimPrefix(strings.TrimPrefix(name, base), "-")
+	if name == base || label == "" {
+		label = name
+	}
+	return label
 }
 
 // table is base's table: a row per claim of the base, with its verdict

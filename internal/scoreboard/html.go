@@ -44,6 +44,10 @@ type htmlTable struct {
 	Readings            []htmlReading
 	Rows                []htmlRow
 	Totals              string
+	// Fits are the reading-fit lines of the base's printed tables and
+	// FitNote the sentence naming a reading they point to (fitmd.go).
+	Fits    []string
+	FitNote string
 }
 
 // htmlReading is a variant column, named under the table.
@@ -180,7 +184,8 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 		}
 		methods := map[string]int{}
 		for _, t := range p.Tables {
-			ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: totalsLine(t.Totals)}
+			ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: totalsLine(t.Totals),
+				Fits: t.fitLines(), FitNote: plainMarkdown(t.fitNotes())}
 			cols := append([]Column{t.Base}, t.Variants...)
 			for _, v := range t.Variants {
 				kind := "reading"
@@ -346,6 +351,12 @@ tr:target { outline: 2px solid #4a7fd0; }
 </tbody>
 </table>
 <p>{{.Totals}}.</p>
+{{- range .Fits}}
+<p class="muted">{{.}}</p>
+{{- end}}
+{{- with .FitNote}}
+<p><b>{{.}}</b></p>
+{{- end}}
 {{- else}}
 <p>No claims.</p>
 {{- end}}

@@ -136,6 +136,7 @@ func (b *Board) Markdown(o Options) []byte {
 	b.markdownHeader(md, o)
 	b.markdownTotals(md)
 	b.markdownBeyond(md)
+	b.markdownFits(md)
 	b.markdownBases(&w)
 	b.setsMarkdown(&w)
 	for _, pp := range b.Papers {
@@ -347,7 +348,14 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 	}
 	md.p("\n")
 	for i, r := range t.Rows {
-		md.item(fmt.Sprintf("%d. ", i+1), claimNote(r)+moved[i])
+		note := claimNote(r) + moved[i]
+		if fit := t.fitClaimNote(r); fit != "" {
+			if !strings.HasSuffix(note, ".") {
+				note += "."
+			}
+			note += fit
+		}
+		md.item(fmt.Sprintf("%d. ", i+1), note)
 	}
 	md.p("\n")
 	md.item("", totalsLine(t.Totals)+". By whose failure: "+t.Split.line()+".")
@@ -358,6 +366,10 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 		for _, b := range t.Beyond {
 			md.item("- ", fmt.Sprintf("`%s#%s` %s: %s", b.Config, b.ID, b.Verdict, mdEsc(strings.Join(strings.Fields(b.Statement), " "))))
 		}
+	}
+	if fit := t.fitNotes(); fit != "" {
+		md.p("\n")
+		md.para("%s", fit)
 	}
 }
 
