@@ -10,6 +10,7 @@ import (
 
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // A suite's shards (runexp suite --shard i/n) split the cells of all its
@@ -65,8 +66,14 @@ func ShardReport(root string, s runner.Shard) string {
 // runShard is Suite for one shard: the pool, then the shard's times.
 func runShard(ctx context.Context, entries []Entry, o SuiteOptions, rep *Report, cpu0 float64) (*Report, error) {
 	file := ShardReport(o.Run.OutRoot, o.Shard)
+	// .shards is made (or checked) before any cell runs, through the
+	// guard of every folder under --out: a link there would put the
+	// report outside --out.
+	if err := safefs.MkdirUnder(o.Run.OutRoot, filepath.Dir(file)); err != nil {
+		return nil, err
+	}
 	write := func() error {
-		err := os.MkdirAll(filepath.Dir(file), 0o777)
+		err := safefs.MkdirUnder(o.Run.OutRoot, filepath.Dir(file))
 		if err == nil {
 			err = rep.writeFile(file)
 		}
