@@ -260,6 +260,11 @@ func (c *Config) parseHeader(w *walker, f map[string]*yaml.Node) error {
 	if err := w.strings(f, strField{"title", &c.Title}, strField{"paper", &c.Paper}, strField{"kind", &c.Kind}); err != nil {
 		return err
 	}
+	// paper names a file of the paper-values folder (PAPER.yaml there),
+	// resolved only inside it: a plain name, as a collection's members.
+	if err := CheckFileName(c.Paper); err != nil {
+		return w.errf(f["paper"], "paper: %v; want the paper's id, the name of its file in the paper-values folder without .yaml (e.g. abrahamsen-hansen)", err)
+	}
 	if n := f["seed"]; n != nil {
 		s, err := w.int(n, "seed")
 		if err != nil {

@@ -2,10 +2,11 @@ package config
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // PaperTitle reads citation.title from a paper-values file
@@ -29,7 +30,8 @@ func PaperTitle(path string) (string, error) {
 // readPaperValues reads the keys of a paper-values file that v's fields
 // name; errors name the file.
 func readPaperValues(path string, v any) error {
-	b, err := os.ReadFile(path)
+	// As every file runexp reads: regular, bounded before it is read.
+	b, err := safefs.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
@@ -97,7 +99,7 @@ type Accounting struct {
 
 // LoadAccounting reads an accounting file; errors name FILE:LINE.
 func LoadAccounting(path string) (*Accounting, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefs.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
