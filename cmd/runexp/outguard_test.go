@@ -133,3 +133,4 @@ func TestPaperIsAName(t *testing.T) {
 		}
 	}
 }
+

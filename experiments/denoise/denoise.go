@@ -16,7 +16,9 @@
 // noisy input (their start parameter). Before the error, each pre-image is
 // re-normalised to the range of its clean image (metrics.Renormalize: the
 // min–max map, our reading of the paper's unstated re-normalisation, a3);
-// mse is per pixel.
+// mse is per pixel. Re-normalising needs images: on points without a
+// width and height (two-rings) it maps a few coordinates onto the clean
+// ones and every estimator scores the same, so start refuses it there.
 //
 // # Readings of the error
 //
@@ -157,6 +159,13 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 	src := d.Test
 	if src == nil {
 		src = d.Train
+	}
+	// Re-normalising to the clean input's range maps a point of a few
+	// coordinates onto it (2-D points score exactly 0 for every
+	// estimator), and "per pixel" names no unit of such data: the
+	// reading holds for images only.
+	if o.renormalize && (src.Width == 0 || src.Height == 0) {
+		return nil, env.Config.Experiment.Errorf("renormalize", "experiment.renormalize: re-normalising each result to its clean image's range needs images, and dataset %s holds %d-D points without a width and height (every estimator would score the same); set renormalize: false, which reports the raw squared error per coordinate", d.Train.Name, src.X.RawMatrix().Cols)
 	}
 	draws, err := common.CorruptRepeats(env, src)
 	if err != nil {

@@ -63,6 +63,12 @@ type Result struct {
 	// on the boundary). See detectable.
 	Detectable  *float64 `json:"detectable,omitempty"`
 	ItemsNeeded *int     `json:"items_needed,omitempty"`
+	// Degenerate, when not empty, says that the claim's metric cannot
+	// tell the estimators apart in some cell ("degenerate: every
+	// estimator scores 0 in 2 of 2 cells of mse_median"): a verdict on
+	// it compares equal numbers, whatever the methods did. The evidence
+	// begins with it, so tables and pages that show the evidence show it.
+	Degenerate string `json:"degenerate,omitempty"`
 }
 
 // Expected returns the verdict a claim expects: PASS, FAIL for expect:
@@ -397,7 +403,108 @@ func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result)
 	default:
 		res.Status, res.Evidence = Fail, ev
 	}
+	// A comparison between estimators (compare, best, ratio) means
+	// nothing where the metric scores them all the same; a value check
+	// may well expect equal values (every derivative method refuses the
+	// HOG kernel: refused_hog 1 for each).
+	if sp.typ == "value" || sp.typ == "trend" {
+		return res
+	}
+	if d := Degenerate(recs, sp.metric, sp.where); d != "" {
+		res.Degenerate = d
+		res.Evidence = d + " — " + res.Evidence
+	}
 	return res
+}
+
+// Degenerate returns a flag when metric cannot tell the estimators apart:
+// among the records matching where, grouped by every parameter but the
+// method (one group a cell of the model grid), a group of two or more
+// methods whose values of metric are all equal ("every estimator scores
+// 0", or the same number). It returns "" when no group is, or when metric
+// is a pattern. A metric that scores every method the same, such as an
+// error after re-normalising 2-D points to their clean range (exactly 0),
+// measures nothing about the methods.
+func Degenerate(recs []report.Record, metric string, where map[string]any) string {
+	if strings.Contains(metric, "*") {
+		return ""
+	}
+	type group struct {
+		methods map[any]bool
+		vals    []float64
+	}
+	var held []*report.Record
+	for _, r := range selectRecs(recs, where) {
+		if _, ok := r.Metrics[metric]; ok {
+			held = append(held, r)
+		}
+	}
+	// A cell of the model grid is named by the parameters every record
+	// has (the model's); an estimator's own parameters are not shared.
+	common := map[string]int{}
+	for _, r := range held {
+		for k := range r.Params {
+			common[k]++
+		}
+	}
+	var shared []string
+	for k, n := range common {
+		if n == len(held) && k != report.MethodParam {
+			shared = append(shared, k)
+		}
+	}
+	sort.Strings(shared)
+	groups := map[string]*group{}
+	var order []string
+	for _, r := range held {
+		v := r.Metrics[metric]
+		var keys []string
+		for _, k := range shared {
+			keys = append(keys, fmt.Sprintf("%s=%v", k, r.Params[k]))
+		}
+		k := strings.Join(keys, ",")
+		gr, seen := groups[k]
+		if !seen {
+			gr = &group{methods: map[any]bool{}}
+			groups[k] = gr
+			order = append(order, k)
+		}
+		gr.methods[r.Params[report.MethodParam]] = true
+		gr.vals = append(gr.vals, v)
+	}
+	compared, same := 0, 0
+	var val float64
+	allZero := true
+	for _, k := range order {
+		gr := groups[k]
+		if len(gr.methods) < 2 {
+			continue
+		}
+		compared++
+		eq := true
+		for _, v := range gr.vals[1:] {
+			if v != gr.vals[0] {
+				eq = false
+				break
+			}
+		}
+		if eq {
+			same++
+			val = gr.vals[0]
+			allZero = allZero && val == 0
+		}
+	}
+	if same == 0 {
+		return ""
+	}
+	score := "the same value"
+	switch {
+	case allZero:
+		score = "0"
+	case same == 1:
+		score = g(val)
+	}
+	return fmt.Sprintf("degenerate: every estimator scores %s in %d of %d cells of %s", score, same, compared, metric)
 }
 
 // Matches reports whether a record's parameters equal every value of sel;
