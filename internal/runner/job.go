@@ -186,6 +186,7 @@ func (j *Job) openCache() error {
 		}
 	}
 	j.cache = &Cache{Dir: cd}
+	j.cache.sweepTemps()
 	return nil
 }
 
