@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -35,5 +36,39 @@ func TestStrayCacheTempsRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Errorf("a temporary file newer than the run was removed: %v", err)
+	}
+}
+
+// TestMarkdownEscapesHTML: a title with an HTML tag reaches tables.md as
+// text, not as a tag a Markdown viewer would render, and the run's page
+// still shows it as written (issue #38: titles and names went raw into
+// tables.md and scoreboard.md).
+func TestMarkdownEscapesHTML(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "nap.yaml")
+	os.WriteFile(cfg, []byte("title: \"<script>alert(1)</script> & co\"\nnotes: \"<img src=x onerror=alert(2)>\"\npaper: p\nkind: nap-test\nseed: 5\ndataset: {name: two-rings}\nmodel: {kernel: gaussian, c: [1]}\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runCLI("--out", out, "-q", cfg); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "nap", "tables.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tag := range []string{"<script", "<img"} {
+		if strings.Contains(string(md), tag) {
+			t.Errorf("tables.md holds %q raw:\n%s", tag, md)
+		}
+	}
+	if !strings.Contains(string(md), "# &lt;script>alert(1)&lt;/script> & co") {
+		t.Errorf("tables.md does not carry the title escaped:\n%s", md)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "nap", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(page), "<script>alert") || !strings.Contains(string(page), "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co") {
+		t.Errorf("the page does not show the title as written")
 	}
 }
