@@ -133,4 +133,3 @@ func TestPaperIsAName(t *testing.T) {
 		}
 	}
 }
-
