@@ -644,6 +644,13 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
+	// All or nothing: every config's shards verify before any output is
+	// written.
+	for _, en := range entries {
+		if err := runner.VerifyShards(en.Config, runner.Options{DataDir: *data, OutRoot: root, Top: *out, With: en.Added}); err != nil {
+			return e.fail(exitUsage, "%v; merge refused, nothing written (every previous output is as it was)", err)
+		}
+	}
 	code = exitOK
 	for _, en := range entries {
 		sum, err := runner.MergeShards(en.Config, runner.Options{DataDir: *data, OutRoot: root, Top: *out, Stdout: stdout, With: en.Added})

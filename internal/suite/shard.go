@@ -2,6 +2,7 @@ package suite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -109,7 +110,19 @@ func runShard(ctx context.Context, entries []Entry, o SuiteOptions, rep *Report,
 // another config, code, data or --with), then does what Suite does after
 // its runs. The cell times of suite.json come from the shards' reports,
 // each config's Start the longest of its shards'.
-func MergeSuite(entries []Entry, o SuiteOptions) *Report {
+func MergeSuite(entries []Entry, o SuiteOptions) (*Report, error) {
+	// All or nothing: every config's shards verify before any output
+	// (a config's folder, the index, the scoreboard, suite.json) is
+	// written.
+	var bad []error
+	for _, e := range entries {
+		if err := runner.VerifyShards(e.Config, o.runOptions(e)); err != nil {
+			bad = append(bad, err)
+		}
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("merge refused, nothing written (every previous output is as it was): %w", errors.Join(bad...))
+	}
 	rep := &Report{Started: time.Now(), Workers: o.Run.Workers, Baseline: o.Baseline, Manifest: report.NewManifest()}
 	cpu0 := ProcessCPU()
 	times := shardTimes(o.Run.OutRoot)
@@ -132,7 +145,7 @@ func MergeSuite(entries []Entry, o SuiteOptions) *Report {
 		}
 	}
 	rep.finish(o, entries, cpu0)
-	return rep
+	return rep, nil
 }
 
 // shardTimes gathers the times of every config from the suite shards'
