@@ -467,10 +467,10 @@ func (c *Config) parseModel(w *walker, n *yaml.Node) error {
 		}
 	case "linear", "polynomial", "":
 		if len(widths) > 0 {
-			return w.errf(keys[widths[0]], "model.%s: only a gaussian kernel has a width (kernel is %q)", widths[0], m.Kernel)
+			return w.errf(keys[widths[0]], "model.%s: only a gaussian kernel has a width (kernel is %q)", widths[0], Excerpt(m.Kernel))
 		}
 	default:
-		return w.errf(f["kernel"], "model.kernel: want gaussian, linear or polynomial, got %q", m.Kernel)
+		return w.errf(f["kernel"], "model.kernel: want gaussian, linear or polynomial, got %q", Excerpt(m.Kernel))
 	}
 	if m.Kernel == "polynomial" {
 		if f["degree"] == nil {
@@ -537,7 +537,7 @@ func (c *Config) parseMethods(w *walker, n *yaml.Node) error {
 			id = m.Name
 		}
 		if prev, dup := labels[id]; dup {
-			return w.errf(item, "%s: %q already used by methods[%d]; give one of them a distinct label", what, id, prev)
+			return w.errf(item, "%s: %q already used by methods[%d]; give one of them a distinct label", what, Excerpt(id), prev)
 		}
 		labels[id] = i
 		c.Methods = append(c.Methods, m)
@@ -617,7 +617,7 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 			return err
 		}
 		if ids[cl.ID] {
-			return w.errf(f["id"], "%s: claim id %q used twice", what, cl.ID)
+			return w.errf(f["id"], "%s: claim id %q used twice", what, Excerpt(cl.ID))
 		}
 		ids[cl.ID] = true
 		for key, dst := range map[string]*string{"statement": &cl.Statement, "source": &cl.Source, "expect": &cl.Expect, "because": &cl.Because} {
@@ -633,7 +633,7 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 		switch cl.Expect {
 		case "", "pass", "fail", "inconclusive":
 		default:
-			return w.errf(f["expect"], "%s.expect: %q: want pass, fail or inconclusive", what, cl.Expect)
+			return w.errf(f["expect"], "%s.expect: %q: want pass, fail or inconclusive", what, Excerpt(cl.Expect))
 		}
 		if cl.Expect == "pass" {
 			cl.Expect = ""

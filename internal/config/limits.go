@@ -35,19 +35,19 @@ func CheckFileName(name string) error {
 	case name == "":
 		return fmt.Errorf("empty name")
 	case name == "." || name == "..":
-		return fmt.Errorf("%q is not a name", name)
+		return fmt.Errorf("%q is not a name", Excerpt(name))
 	case strings.ContainsAny(name, `/\`):
-		return fmt.Errorf("%q holds a path separator; want a plain name", name)
+		return fmt.Errorf("%q holds a path separator; want a plain name", Excerpt(name))
 	case strings.HasPrefix(name, "."):
-		return fmt.Errorf("%q starts with a dot; want a plain name", name)
+		return fmt.Errorf("%q starts with a dot; want a plain name", Excerpt(name))
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) {
-			return fmt.Errorf("%q holds a control character", name)
+			return fmt.Errorf("%q holds a control character", Excerpt(name))
 		}
 	}
 	if !filepath.IsLocal(name) {
-		return fmt.Errorf("%q is not a local name", name)
+		return fmt.Errorf("%q is not a local name", Excerpt(name))
 	}
 	return nil
 }
@@ -56,7 +56,7 @@ func CheckFileName(name string) error {
 // CheckFileName), so joined to --out it stays inside it.
 func checkRelDir(dir string) error {
 	if filepath.IsAbs(dir) || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, `\`) {
-		return fmt.Errorf("%q is absolute; want a folder under --out", dir)
+		return fmt.Errorf("%q is absolute; want a folder under --out", Excerpt(dir))
 	}
 	for _, part := range strings.FieldsFunc(dir, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if err := CheckFileName(part); err != nil {
@@ -64,7 +64,7 @@ func checkRelDir(dir string) error {
 		}
 	}
 	if strings.Trim(dir, `/\`) == "" {
-		return fmt.Errorf("%q names no folder", dir)
+		return fmt.Errorf("%q names no folder", Excerpt(dir))
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ func PaperClaims(path string) ([]PaperClaim, error) {
 	seen := map[string]bool{}
 	for i, c := range v.Claims {
 		if c.ID == "" || seen[c.ID] {
-			return nil, &Error{File: path, Msg: fmt.Sprintf("paper values: claims[%d]: id %q is empty or repeated", i, c.ID)}
+			return nil, &Error{File: path, Msg: fmt.Sprintf("paper values: claims[%d]: id %q is empty or repeated", i, Excerpt(c.ID))}
 		}
 		seen[c.ID] = true
 		out = append(out, PaperClaim{ID: c.ID, Statement: c.Statement})
@@ -131,7 +131,7 @@ func LoadAccounting(path string) (*Accounting, error) {
 				a.Accounts = append(a.Accounts, ac)
 			}
 		default:
-			return nil, bad(k, "accounting: unknown key %q (want paper, claims)", k.Value)
+			return nil, bad(k, "accounting: unknown key %q (want paper, claims)", Excerpt(k.Value))
 		}
 	}
 	if a.Paper == "" {
