@@ -68,3 +68,51 @@ func checkRelDir(dir string) error {
 	}
 	return nil
 }
+
+// countValues counts, without parsing, the values b holds at least: one
+// per line with content and one per comma outside quotes and comments
+// (a flow list's separators). The YAML parser builds a node of about
+// 200 bytes for each, so a 4 MB flat list of 1.9 million numbers would
+// take 400 MB before the walker's node bound (MaxNodes) sees it; this
+// count refuses it first. line is the line on which the count passed
+// MaxNodes (0 if it did not). A quote opened by an apostrophe in a plain
+// scalar only lowers the count, so a config is never refused for a
+// count above its nodes by more than its commas in plain text.
+func countValues(b []byte) (line, n int) {
+	var quote byte
+	comment, content := false, false
+	ln := 1
+	bump := func() {
+		n++
+		if n == MaxNodes+1 {
+			line = ln
+		}
+	}
+	for i, c := range b {
+		switch {
+		case c == '\n':
+			if content {
+				bump()
+			}
+			ln++
+			comment, content = false, false
+		case comment:
+		case quote != 0:
+			if c == quote && (quote != '"' || i == 0 || b[i-1] != '\\') {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote, content = c, true
+		case c == '#' && (i == 0 || b[i-1] == ' ' || b[i-1] == '\t' || b[i-1] == '\n'):
+			comment = true
+		case c == ',':
+			bump()
+		case c != ' ' && c != '\t' && c != '\r':
+			content = true
+		}
+	}
+	if content {
+		bump()
+	}
+	return line, n
+}
