@@ -218,6 +218,9 @@ func validate(c *config.Config) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if err := checkCorruption(c, p.Kind); err != nil {
+		return nil, err
+	}
 	if p.Cells, err = Cells(c); err != nil {
 		return nil, err
 	}
