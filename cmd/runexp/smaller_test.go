@@ -72,3 +72,29 @@ func TestMarkdownEscapesHTML(t *testing.T) {
 		t.Errorf("the page does not show the title as written")
 	}
 }
+
+// TestCacheWriteFailureKeepsResults: a cache that cannot take the
+// entries of cells already computed (a full disk; here its cells folder
+// is a file) costs no result: they are written, and the run exits 3
+// (incomplete), naming the cells not cached (issue #38: exit 2, "nothing
+// was run", and no results).
+func TestCacheWriteFailureKeepsResults(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "nap.yaml")
+	os.WriteFile(cfg, []byte("title: t\npaper: p\nkind: nap-test\nseed: 5\ndataset: {name: two-rings}\nmodel: {kernel: gaussian, c: [1, 2, 3]}\n"), 0o644)
+	cache := filepath.Join(dir, "cache")
+	os.Mkdir(cache, 0o755)
+	os.WriteFile(filepath.Join(cache, "cells"), []byte("not a folder"), 0o644)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCLI("--out", out, "--cache", cache, "-q", cfg)
+	if code != exitIncomplete || !strings.Contains(stdout+stderr, "3 computed cells not written to the cache") {
+		t.Errorf("exit %d, want %d naming the 3 cells not cached:\n%s%s", code, exitIncomplete, stdout, stderr)
+	}
+	want := map[string]bool{"records.jsonl": true, "tables.md": true, "manifest.json": true}
+	for f := range want {
+		if _, err := os.Stat(filepath.Join(out, "nap", f)); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+}

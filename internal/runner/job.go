@@ -90,6 +90,9 @@ type Job struct {
 	mu       sync.Mutex
 	done     int
 	cacheErr error
+	// cacheLost counts the computed cells whose cache entry could not
+	// be written (cacheErr is the first error).
+	cacheLost int
 	times    []CellTime // per todo, filled as cells land or are served
 	landed   []bool     // per todo: computed here
 	served   []bool     // per todo: served from another job's computation (serve)
@@ -308,8 +311,11 @@ func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 		}
 	}
 	j.mu.Lock()
-	if err != nil && j.cacheErr == nil {
-		j.cacheErr = err
+	if err != nil {
+		if j.cacheErr == nil {
+			j.cacheErr = err
+		}
+		j.cacheLost++
 	}
 	j.times[t], j.landed[t] = ct, true
 	j.done++
@@ -364,8 +370,13 @@ func (j *Job) Finish() (*Summary, error) {
 		j.ended = time.Now()
 		j.mu.Unlock()
 	}()
+	// A cache that could not take an entry (a full disk) does not cost
+	// the results: they are written from the records in memory, and the
+	// run is incomplete (status 3), naming what was not written.
+	var lost string
 	if j.cacheErr != nil {
-		return nil, fmt.Errorf("cell cache: %w", j.cacheErr)
+		lost = fmt.Sprintf("cell cache: %d computed cells not written to the cache %s (%v); the results are written from them, and a rerun computes those cells again", j.cacheLost, j.cache.Dir, j.cacheErr)
+		j.log.Error("cell cache not written", "config", j.Config.Name, "cells", j.cacheLost, "err", j.cacheErr)
 	}
 	shared := j.timesOf(true, false)
 	var sum *Summary
@@ -402,6 +413,9 @@ func (j *Job) Finish() (*Summary, error) {
 		rep.Cached, rep.Computed, rep.Shared, rep.CacheRejected = j.sum.Cached, j.sum.Computed-len(shared), len(shared), j.sum.CacheRejected
 		j.log.Info("done", "dir", j.dir, "cells", len(j.recs), "computed", rep.Computed, "cached", rep.Cached, "shared", rep.Shared, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(j.began).Seconds())
 		sum = rep
+	}
+	if lost != "" {
+		sum.ReportErrors = append(sum.ReportErrors, lost)
 	}
 	j.rep = phaseSince(t0, c0)
 	sum.Times, sum.CachedTimes, sum.SharedTimes = j.timesOf(false, false), j.sum.CachedTimes, shared
