@@ -93,13 +93,13 @@ type Job struct {
 	// cacheLost counts the computed cells whose cache entry could not
 	// be written (cacheErr is the first error).
 	cacheLost int
-	times    []CellTime // per todo, filled as cells land or are served
-	landed   []bool     // per todo: computed here
-	served   []bool     // per todo: served from another job's computation (serve)
-	began    time.Time
-	start    Phase
-	startEnd bool // Start returned (start is its time)
-	ended    time.Time
+	times     []CellTime // per todo, filled as cells land or are served
+	landed    []bool     // per todo: computed here
+	served    []bool     // per todo: served from another job's computation (serve)
+	began     time.Time
+	start     Phase
+	startEnd  bool // Start returned (start is its time)
+	ended     time.Time
 
 	rep     Phase
 	started bool
