@@ -58,11 +58,7 @@ func TestRunLeavesCheckoutAlone(t *testing.T) {
 		}
 	}
 	git("init", "-q")
-	cfg := filepath.Join(repo, "nap.yaml")
-	src := "title: t\npaper: p\nkind: nap-test\nseed: 5\ndataset: {name: two-rings}\nmodel: {kernel: gaussian, c: [1, 2]}\n"
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := writeNap(t, repo, "1, 2", "")
 	git("add", ".")
 	git("commit", "-q", "-m", "x")
 	// The same content with a new time: the index's stat data is stale,

@@ -38,6 +38,22 @@ func init() {
 	})
 }
 
+// writeNap writes DIR/nap.yaml, a nap-test config with the widths cs
+// (its cells) under the header lines head (its title and notes; "title:
+// t" when empty), and returns its path.
+func writeNap(t *testing.T, dir, cs, head string) string {
+	t.Helper()
+	if head == "" {
+		head = "title: t\n"
+	}
+	f := filepath.Join(dir, "nap.yaml")
+	src := head + "paper: p\nkind: nap-test\nseed: 5\ndataset: {name: two-rings}\nmodel: {kernel: gaussian, c: [" + cs + "]}\n"
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // killStarts is the number of starts TestKill9ParentRerun kills: a few
 // in `make test`, RUNEXP_STRESS_KILLS (make stress) more.
 func killStarts() int {
@@ -91,11 +107,7 @@ func procGone(pid int) bool {
 // must succeed at once with outputs byte-identical to a clean run's.
 func TestKill9ParentRerun(t *testing.T) {
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "nap.yaml")
-	src := "title: t\npaper: p\nkind: nap-test\nseed: 5\ndataset: {name: two-rings}\nmodel: {kernel: gaussian, c: [1, 2, 3, 4, 5, 6, 7, 8]}\n"
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := writeNap(t, dir, "1, 2, 3, 4, 5, 6, 7, 8", "")
 	t.Setenv("RUNEXP_DATA", "")
 	clean := filepath.Join(dir, "clean")
 	if code, _, stderr := runCLI("--out", clean, "-j", "1", "-q", cfg); code != exitOK {

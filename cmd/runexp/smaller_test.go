@@ -15,8 +15,7 @@ import (
 func TestStrayCacheTempsRemoved(t *testing.T) {
 	t.Setenv("RUNEXP_DATA", "")
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "nap.yaml")
-	os.WriteFile(cfg, []byte("title: t\npaper: p\nkind: nap-test\nseed: 5\ndataset: {name: two-rings}\nmodel: {kernel: gaussian, c: [1]}\n"), 0o644)
+	cfg := writeNap(t, dir, "1", "")
 	out := filepath.Join(dir, "out")
 	sub := filepath.Join(out, ".cache", "cells", "ab")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -46,8 +45,7 @@ func TestStrayCacheTempsRemoved(t *testing.T) {
 func TestMarkdownEscapesHTML(t *testing.T) {
 	t.Setenv("RUNEXP_DATA", "")
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "nap.yaml")
-	os.WriteFile(cfg, []byte("title: \"<script>alert(1)</script> & co\"\nnotes: \"<img src=x onerror=alert(2)>\"\npaper: p\nkind: nap-test\nseed: 5\ndataset: {name: two-rings}\nmodel: {kernel: gaussian, c: [1]}\n"), 0o644)
+	cfg := writeNap(t, dir, "1", "title: \"<script>alert(1)</script> & co\"\nnotes: \"<img src=x onerror=alert(2)>\"\n")
 	out := filepath.Join(dir, "out")
 	if code, _, stderr := runCLI("--out", out, "-q", cfg); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -81,8 +79,7 @@ func TestMarkdownEscapesHTML(t *testing.T) {
 func TestCacheWriteFailureKeepsResults(t *testing.T) {
 	t.Setenv("RUNEXP_DATA", "")
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "nap.yaml")
-	os.WriteFile(cfg, []byte("title: t\npaper: p\nkind: nap-test\nseed: 5\ndataset: {name: two-rings}\nmodel: {kernel: gaussian, c: [1, 2, 3]}\n"), 0o644)
+	cfg := writeNap(t, dir, "1, 2, 3", "")
 	cache := filepath.Join(dir, "cache")
 	os.Mkdir(cache, 0o755)
 	os.WriteFile(filepath.Join(cache, "cells"), []byte("not a folder"), 0o644)
