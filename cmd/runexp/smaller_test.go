@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,14 +76,17 @@ func TestMarkdownEscapesHTML(t *testing.T) {
 // entries of cells already computed (a full disk; here its cells folder
 // is a file) costs no result: they are written, and the run exits 3
 // (incomplete), naming the cells not cached (issue #38: exit 2, "nothing
-// was run", and no results).
+// was run", and no results). Every folder an entry could go in
+// (cells/00 … cells/ff) is a file here.
 func TestCacheWriteFailureKeepsResults(t *testing.T) {
 	t.Setenv("RUNEXP_DATA", "")
 	dir := t.TempDir()
 	cfg := writeNap(t, dir, "1, 2, 3", "")
 	cache := filepath.Join(dir, "cache")
-	os.Mkdir(cache, 0o755)
-	os.WriteFile(filepath.Join(cache, "cells"), []byte("not a folder"), 0o644)
+	os.MkdirAll(filepath.Join(cache, "cells"), 0o755)
+	for i := 0; i < 256; i++ {
+		os.WriteFile(filepath.Join(cache, "cells", fmt.Sprintf("%02x", i)), []byte("not a folder"), 0o644)
+	}
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := runCLI("--out", out, "--cache", cache, "-q", cfg)
 	if code != exitIncomplete || !strings.Contains(stdout+stderr, "3 computed cells not written to the cache") {

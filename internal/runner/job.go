@@ -188,6 +188,12 @@ func (j *Job) openCache() error {
 			return fmt.Errorf("cell cache: %w", err)
 		}
 	}
+	// The cells folder is checked before any cell runs, wherever the
+	// cache is: a link there is refused now (status 2), not found when
+	// the first computed cell's entry cannot be written.
+	if err := safefs.CheckUnder(cd, filepath.Join(cd, "cells")); err != nil {
+		return fmt.Errorf("cell cache: %w", err)
+	}
 	j.cache = &Cache{Dir: cd}
 	j.cache.sweepTemps()
 	return nil
