@@ -4,7 +4,7 @@ REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
 DATA     ?= $(RUNEXP_DATA)
 
-.PHONY: all build test vet fmt bench fuzz suite suite-quick scoreboard browser-check clean
+.PHONY: all build test vet fmt bench fuzz stress suite suite-quick scoreboard browser-check clean
 
 all: vet test build
 
@@ -22,6 +22,16 @@ fmt:
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 60m ./...
+
+# The kill -9 and lock-race tests at length (make test runs 3 kills and
+# 12 pairs): STRESS_KILLS starts killed at random moments, each rerun
+# compared with a clean run byte for byte, and STRESS_PAIRS pairs of
+# processes taking one results lock at once. Run it on a loaded machine.
+STRESS_KILLS ?= 40
+STRESS_PAIRS ?= 500
+stress:
+	RUNEXP_STRESS_KILLS=$(STRESS_KILLS) $(GO) test -count=1 -run '^TestKill9ParentRerun$$' -timeout 60m ./cmd/runexp/
+	RUNEXP_STRESS_PAIRS=$(STRESS_PAIRS) $(GO) test -count=1 -run '^TestLockRace$$' -timeout 60m ./internal/runner/
 
 # Fuzz every parser (config, config + validate, CSV, USPS text and gzip file, GIF, PGM, MAT,
 # SHA256SUMS, the PIE index map, Oil Flow text, the ORL zip, JPEG) for

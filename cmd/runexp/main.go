@@ -646,6 +646,13 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
+	// All or nothing: every config's shards verify before any output is
+	// written.
+	for _, en := range entries {
+		if err := runner.VerifyShards(en.Config, runner.Options{DataDir: *data, OutRoot: root, Top: *out, With: en.Added}); err != nil {
+			return e.fail(exitUsage, "%v; merge refused, nothing written (every previous output is as it was)", err)
+		}
+	}
 	code = exitOK
 	for _, en := range entries {
 		sum, err := runner.MergeShards(en.Config, runner.Options{DataDir: *data, OutRoot: root, Top: *out, Stdout: stdout, With: en.Added})
@@ -759,6 +766,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		"Checks configs (keys, types, values, names, bounds, estimator parameters,\nclaims) without loading data or running; errors read FILE:LINE: what was found\nand what was expected. A collection is checked member by member, each listed.\nA config with cells of a config before it (the same cell cache keys: one\nrunexp suite computes them once) says how many, and the last line counts the\ndistinct cells.\n\n"+configWords)
 	dir := c.flags.String("configs", "configs", "the `DIR` a config's bare name is looked up in")
 	maxCells := c.flags.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
+	allowExternal := c.flags.Bool("allow-external", false, "read the scripts of the commands a config's external methods run, for their cells' cache keys (without it they are only stat'ed)")
 	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
@@ -790,6 +798,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 			if err == nil {
 				plan, err = runner.Validate(cf)
 			}
+			if err == nil {
+				err = runner.CheckExternalFiles(cf)
+			}
 			indent := ""
 			if len(cols) > 0 {
 				indent = "  "
@@ -804,7 +815,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 				mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
 			}
 			fmt.Fprintf(stdout, "%s%s: ok (%s, %s, %s%s)\n", indent, x.File, cf.Kind, count(len(plan.Cells), "cell"), count(len(cf.Claims), "claim"), mem)
-			if line, err := tally.add(cf, plan); err != nil {
+			ext := runner.ExternalCommands(cf)
+			if len(ext) > 0 && !*allowExternal {
+				// The cache keys of its cells cover its scripts'
+				// contents: a config that runs commands is read no
+				// further than its files' stat without leave.
+				fmt.Fprintf(stdout, "%s  cache keys not compared with other configs' (they read the scripts of its commands: --allow-external)\n", indent)
+			} else if line, err := tally.add(cf, plan); err != nil {
 				fmt.Fprintln(stderr, indent+err.Error())
 				code = exitUsage
 			} else if line != "" {
@@ -812,7 +829,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 			}
 			// A config that runs commands is code: say which, before
 			// anyone runs it.
-			for _, ec := range runner.ExternalCommands(cf) {
+			for _, ec := range ext {
 				fmt.Fprintf(stdout, "%s  %s:%d: method %s runs the command %q (only with --allow-external)\n", indent, x.File, ec.Line, ec.Method, ec.Command)
 			}
 		}

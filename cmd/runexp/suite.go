@@ -92,7 +92,7 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 	err = f.drive(term, &o.Options, func(r suite.Result) { printSuiteConfig(e, p, r, shard) }, func() error {
 		var err error
 		if f.merge {
-			rep = suite.MergeSuite(entries, o)
+			rep, err = suite.MergeSuite(entries, o)
 		} else {
 			rep, err = suite.Suite(ctx, entries, o)
 		}

@@ -5,13 +5,21 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
+
+	"github.com/runexp/runexp/internal/runner"
 )
 
 // supervisedEnv is set in the environment of the runexp process a
 // supervisor starts (see supervise) to the number of the file descriptor
 // the Go runtime writes its crash report to.
 const supervisedEnv = "RUNEXP_SUPERVISED"
+
+// supervisorEnv is set in the worker's environment to the supervisor's
+// pid: the worker ends when that process is gone (watchSupervisor), and
+// its results lock names it.
+const supervisorEnv = "RUNEXP_SUPERVISOR_PID"
 
 // mainStatus runs body, the command itself, under a supervisor where the
 // platform allows one, and returns the exit status: docs/exit-status.md
@@ -62,6 +70,11 @@ func crashStatus(code int, crash []byte, stderr io.Writer) int {
 func armCrashOutput() {
 	fd := os.Getenv(supervisedEnv)
 	os.Unsetenv(supervisedEnv)
+	if pid, err := strconv.Atoi(os.Getenv(supervisorEnv)); err == nil && pid > 0 {
+		runner.SupervisorPID = pid
+		watchSupervisor(pid)
+	}
+	os.Unsetenv(supervisorEnv)
 	f := crashFile(fd)
 	if f == nil {
 		return

@@ -15,3 +15,6 @@ func crashFile(string) *os.File { return nil }
 
 // forwardedInterrupt is nil: there is no supervisor to pass interrupts on.
 var forwardedInterrupt os.Signal
+
+// watchSupervisor has no supervisor to watch: there is no worker here.
+func watchSupervisor(int) {}

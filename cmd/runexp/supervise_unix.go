@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -31,7 +32,16 @@ func supervise(args []string, stderr io.Writer) (code int, ok bool) {
 	cmd.Args[0] = os.Args[0]
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.ExtraFiles = []*os.File{w} // descriptor 3
-	cmd.Env = append(os.Environ(), supervisedEnv+"=3")
+	cmd.Env = append(os.Environ(), supervisedEnv+"=3", supervisorEnv+"="+strconv.Itoa(os.Getpid()))
+	// The worker dies with this process, whatever kills it (kill -9 of
+	// the pid a user or a scheduler sees included): otherwise it would
+	// go on computing and holding the results lock, and the rerun would
+	// be refused. Linux's parent-death signal is sent when the thread
+	// that started the worker ends, so that thread stays this
+	// goroutine's until the worker is done.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	dieWithParent(cmd)
 	// Signals are caught before the worker exists, so none is lost in
 	// between.
 	sigs := make(chan os.Signal, 4)
@@ -133,4 +143,15 @@ func crashFile(fd string) *os.File {
 	}
 	syscall.CloseOnExec(n)
 	return os.NewFile(uintptr(n), "runexp-crash-report")
+}
+
+// watchSupervisor makes the worker end with its supervisor, whose pid is
+// ppid: at once if the supervisor is already gone (it died before the
+// parent-death signal was armed, or the worker was started where there is
+// none), and afterwards through parentDeath.
+func watchSupervisor(ppid int) {
+	if os.Getppid() != ppid {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	}
+	parentDeath(ppid)
 }

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -47,6 +48,7 @@ func init() {
 		return "one synthetic data set: the closest pairs are a set chosen from all the points together, not independent items, so there is nothing to resample (a bootstrap over points would redraw the pairs)"
 	}
 	runner.RegisterKind(k)
+	runner.RegisterNoCorruption("distortion", "it measures distances between the clean points")
 }
 
 type options struct {
@@ -75,6 +77,15 @@ func check(c *config.Config) (options, error) {
 	}
 	if len(c.Methods) > 0 {
 		return o, c.Errorf(c.Methods[0].Line, "methods: distortion uses no estimator; remove the methods list")
+	}
+	// Panel (a) is the width grid at fixed_components PCs, panel (b) the
+	// components grid at fixed_width: a value off its grid has no cells,
+	// and a caption would name a panel that does not exist.
+	if !slices.Contains(c.Model.Components, o.fixedQ) {
+		return o, c.Experiment.Errorf("fixed_components", "experiment.fixed_components: %d is not in model.components %v, so panel (a) would have no cells; want one of them", o.fixedQ, c.Model.Components)
+	}
+	if !slices.Contains(c.Model.Widths, o.fixedWidth) {
+		return o, c.Experiment.Errorf("fixed_width", "experiment.fixed_width: %g is not in model.%s %v, so panel (b) would have no cells; want one of them", o.fixedWidth, c.Model.WidthName, c.Model.Widths)
 	}
 	return o, nil
 }

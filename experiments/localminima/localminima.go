@@ -57,6 +57,7 @@ func init() {
 		return checkPoint(c, opts.(options), s.Dim)
 	}
 	runner.RegisterKind(k)
+	runner.RegisterNoCorruption("local-minima", "it maps the pre-image cost around one given point")
 }
 
 // checkPoint refuses a point of another dimension than the data's.

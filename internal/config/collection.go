@@ -116,6 +116,9 @@ func readFile(path string) ([]byte, error) {
 
 // decodeOne decodes the one YAML document of b and returns its root node.
 func decodeOne(file string, b []byte) (*yaml.Node, *yaml.Node, error) {
+	if line, n := countValues(b); n > MaxNodes {
+		return nil, nil, &Error{File: file, Line: line, Msg: fmt.Sprintf("more than %d values by here (%d in the file: a list this long?); a config holds at most %d YAML nodes, refused before it is parsed", MaxNodes, n, MaxNodes)}
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&doc); err != nil {

@@ -280,6 +280,11 @@ func (c *Config) parseHeader(w *walker, f map[string]*yaml.Node) error {
 	if err := w.strings(f, strField{"title", &c.Title}, strField{"paper", &c.Paper}, strField{"kind", &c.Kind}); err != nil {
 		return err
 	}
+	// paper names a file of the paper-values folder (PAPER.yaml there),
+	// resolved only inside it: a plain name, as a collection's members.
+	if err := CheckFileName(c.Paper); err != nil {
+		return w.errf(f["paper"], "paper: %v; want the paper's id, the name of its file in the paper-values folder without .yaml (e.g. abrahamsen-hansen)", err)
+	}
 	if n := f["seed"]; n != nil {
 		s, err := w.int(n, "seed")
 		if err != nil {
@@ -482,10 +487,10 @@ func (c *Config) parseModel(w *walker, n *yaml.Node) error {
 		}
 	case "linear", "polynomial", "":
 		if len(widths) > 0 {
-			return w.errf(keys[widths[0]], "model.%s: only a gaussian kernel has a width (kernel is %q)", widths[0], m.Kernel)
+			return w.errf(keys[widths[0]], "model.%s: only a gaussian kernel has a width (kernel is %q)", widths[0], Excerpt(m.Kernel))
 		}
 	default:
-		return w.errf(f["kernel"], "model.kernel: want gaussian, linear or polynomial, got %q", m.Kernel)
+		return w.errf(f["kernel"], "model.kernel: want gaussian, linear or polynomial, got %q", Excerpt(m.Kernel))
 	}
 	if m.Kernel == "polynomial" {
 		if f["degree"] == nil {
@@ -552,7 +557,7 @@ func (c *Config) parseMethods(w *walker, n *yaml.Node) error {
 			id = m.Name
 		}
 		if prev, dup := labels[id]; dup {
-			return w.errf(item, "%s: %q already used by methods[%d]; give one of them a distinct label", what, id, prev)
+			return w.errf(item, "%s: %q already used by methods[%d]; give one of them a distinct label", what, Excerpt(id), prev)
 		}
 		labels[id] = i
 		c.Methods = append(c.Methods, m)
@@ -632,7 +637,7 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 			return err
 		}
 		if ids[cl.ID] {
-			return w.errf(f["id"], "%s: claim id %q used twice", what, cl.ID)
+			return w.errf(f["id"], "%s: claim id %q used twice", what, Excerpt(cl.ID))
 		}
 		ids[cl.ID] = true
 		for key, dst := range map[string]*string{"statement": &cl.Statement, "source": &cl.Source, "expect": &cl.Expect, "because": &cl.Because} {
@@ -648,7 +653,7 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 		switch cl.Expect {
 		case "", "pass", "fail", "inconclusive":
 		default:
-			return w.errf(f["expect"], "%s.expect: %q: want pass, fail or inconclusive", what, cl.Expect)
+			return w.errf(f["expect"], "%s.expect: %q: want pass, fail or inconclusive", what, Excerpt(cl.Expect))
 		}
 		if cl.Expect == "pass" {
 			cl.Expect = ""

@@ -35,19 +35,19 @@ func CheckFileName(name string) error {
 	case name == "":
 		return fmt.Errorf("empty name")
 	case name == "." || name == "..":
-		return fmt.Errorf("%q is not a name", name)
+		return fmt.Errorf("%q is not a name", Excerpt(name))
 	case strings.ContainsAny(name, `/\`):
-		return fmt.Errorf("%q holds a path separator; want a plain name", name)
+		return fmt.Errorf("%q holds a path separator; want a plain name", Excerpt(name))
 	case strings.HasPrefix(name, "."):
-		return fmt.Errorf("%q starts with a dot; want a plain name", name)
+		return fmt.Errorf("%q starts with a dot; want a plain name", Excerpt(name))
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) {
-			return fmt.Errorf("%q holds a control character", name)
+			return fmt.Errorf("%q holds a control character", Excerpt(name))
 		}
 	}
 	if !filepath.IsLocal(name) {
-		return fmt.Errorf("%q is not a local name", name)
+		return fmt.Errorf("%q is not a local name", Excerpt(name))
 	}
 	return nil
 }
@@ -56,7 +56,7 @@ func CheckFileName(name string) error {
 // CheckFileName), so joined to --out it stays inside it.
 func checkRelDir(dir string) error {
 	if filepath.IsAbs(dir) || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, `\`) {
-		return fmt.Errorf("%q is absolute; want a folder under --out", dir)
+		return fmt.Errorf("%q is absolute; want a folder under --out", Excerpt(dir))
 	}
 	for _, part := range strings.FieldsFunc(dir, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if err := CheckFileName(part); err != nil {
@@ -64,7 +64,55 @@ func checkRelDir(dir string) error {
 		}
 	}
 	if strings.Trim(dir, `/\`) == "" {
-		return fmt.Errorf("%q names no folder", dir)
+		return fmt.Errorf("%q names no folder", Excerpt(dir))
 	}
 	return nil
+}
+
+// countValues counts, without parsing, the values b holds at least: one
+// per line with content and one per comma outside quotes and comments
+// (a flow list's separators). The YAML parser builds a node of about
+// 200 bytes for each, so a 4 MB flat list of 1.9 million numbers would
+// take 400 MB before the walker's node bound (MaxNodes) sees it; this
+// count refuses it first. line is the line on which the count passed
+// MaxNodes (0 if it did not). A quote opened by an apostrophe in a plain
+// scalar only lowers the count, so a config is never refused for a
+// count above its nodes by more than its commas in plain text.
+func countValues(b []byte) (line, n int) {
+	var quote byte
+	comment, content := false, false
+	ln := 1
+	bump := func() {
+		n++
+		if n == MaxNodes+1 {
+			line = ln
+		}
+	}
+	for i, c := range b {
+		switch {
+		case c == '\n':
+			if content {
+				bump()
+			}
+			ln++
+			comment, content = false, false
+		case comment:
+		case quote != 0:
+			if c == quote && (quote != '"' || i == 0 || b[i-1] != '\\') {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote, content = c, true
+		case c == '#' && (i == 0 || b[i-1] == ' ' || b[i-1] == '\t' || b[i-1] == '\n'):
+			comment = true
+		case c == ',':
+			bump()
+		case c != ' ' && c != '\t' && c != '\r':
+			content = true
+		}
+	}
+	if content {
+		bump()
+	}
+	return line, n
 }

@@ -19,10 +19,11 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	msg := cutMessage(e.Msg)
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	return fmt.Sprintf("%s: %s", e.File, msg)
 }
 
 // maxExactInt is the largest integer every float64 conversion keeps exact.
@@ -82,10 +83,10 @@ func (w *walker) fields(n *yaml.Node, what string, allowed ...string) (map[strin
 			return nil, nil, w.errf(k, "%s: keys must be plain names", what)
 		}
 		if _, dup := vals[k.Value]; dup {
-			return nil, nil, w.errf(k, "%s: key %q appears twice", what, k.Value)
+			return nil, nil, w.errf(k, "%s: key %s appears twice", what, Quote(k.Value))
 		}
 		if allowed != nil && !contains(allowed, k.Value) {
-			return nil, nil, w.errf(k, "%s: unknown key %q (expected one of: %s)", what, k.Value, strings.Join(allowed, ", "))
+			return nil, nil, w.errf(k, "%s: unknown key %s (expected one of: %s)", what, Quote(k.Value), strings.Join(allowed, ", "))
 		}
 		vals[k.Value] = v
 		keys[k.Value] = k
@@ -115,7 +116,7 @@ func describe(n *yaml.Node) string {
 		case "!!null":
 			return "nothing"
 		case "!!str":
-			return fmt.Sprintf("the string %q", n.Value)
+			return "the string " + Quote(n.Value)
 		}
 		return fmt.Sprintf("%s", n.Value)
 	}
@@ -201,7 +202,7 @@ func (w *walker) value(n *yaml.Node, what string) (any, error) {
 			if err != nil {
 				var v bool
 				if err := n.Decode(&v); err != nil {
-					return nil, w.errf(n, "%s: bad boolean %q", what, n.Value)
+					return nil, w.errf(n, "%s: bad boolean %s", what, Quote(n.Value))
 				}
 				return v, nil
 			}
@@ -218,7 +219,7 @@ func (w *walker) value(n *yaml.Node, what string) (any, error) {
 		case "!!float":
 			var f float64
 			if err := n.Decode(&f); err != nil {
-				return nil, w.errf(n, "%s: bad number %q", what, n.Value)
+				return nil, w.errf(n, "%s: bad number %s", what, Quote(n.Value))
 			}
 			if math.IsNaN(f) || math.IsInf(f, 0) {
 				return nil, w.errf(n, "%s: %s is not a finite number", what, n.Value)
@@ -414,7 +415,7 @@ func (r *Reader) IntIn(key string, def, min, max int) int {
 func (r *Reader) String(key, def string, enum ...string) string {
 	s, ok := typed(r, key, def, "a string")
 	if ok && len(enum) > 0 && !contains(enum, s) {
-		r.fail(key, "want one of %s, got %q", strings.Join(enum, ", "), s)
+		r.fail(key, "want one of %s, got %s", strings.Join(enum, ", "), Quote(s))
 	}
 	return s
 }
@@ -469,7 +470,7 @@ func (r *Reader) Err() error {
 				known = append(known, u)
 			}
 			sort.Strings(known)
-			return r.s.Errorf(k, "%s: unknown key %q (expected one of: %s)", r.what, k, strings.Join(known, ", "))
+			return r.s.Errorf(k, "%s: unknown key %s (expected one of: %s)", r.what, Quote(k), strings.Join(known, ", "))
 		}
 	}
 	return nil

@@ -2,10 +2,11 @@ package config
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // PaperTitle reads citation.title from a paper-values file
@@ -29,7 +30,8 @@ func PaperTitle(path string) (string, error) {
 // readPaperValues reads the keys of a paper-values file that v's fields
 // name; errors name the file.
 func readPaperValues(path string, v any) error {
-	b, err := os.ReadFile(path)
+	// As every file runexp reads: regular, bounded before it is read.
+	b, err := safefs.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
@@ -60,7 +62,7 @@ func PaperClaims(path string) ([]PaperClaim, error) {
 	seen := map[string]bool{}
 	for i, c := range v.Claims {
 		if c.ID == "" || seen[c.ID] {
-			return nil, &Error{File: path, Msg: fmt.Sprintf("paper values: claims[%d]: id %q is empty or repeated", i, c.ID)}
+			return nil, &Error{File: path, Msg: fmt.Sprintf("paper values: claims[%d]: id %q is empty or repeated", i, Excerpt(c.ID))}
 		}
 		seen[c.ID] = true
 		out = append(out, PaperClaim{ID: c.ID, Statement: c.Statement})
@@ -97,7 +99,7 @@ type Accounting struct {
 
 // LoadAccounting reads an accounting file; errors name FILE:LINE.
 func LoadAccounting(path string) (*Accounting, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefs.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
@@ -129,7 +131,7 @@ func LoadAccounting(path string) (*Accounting, error) {
 				a.Accounts = append(a.Accounts, ac)
 			}
 		default:
-			return nil, bad(k, "accounting: unknown key %q (want paper, claims)", k.Value)
+			return nil, bad(k, "accounting: unknown key %q (want paper, claims)", Excerpt(k.Value))
 		}
 	}
 	if a.Paper == "" {

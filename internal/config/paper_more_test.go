@@ -37,7 +37,7 @@ func TestPaperTitle(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"untitled.yaml", "untitled.yaml: paper values: no citation.title"},
 		{"bad.yaml", "bad.yaml:2: not valid YAML: mapping values are not allowed"},
-		{"missing.yaml", "config: open " + filepath.Join(dir, "missing.yaml")},
+		{"missing.yaml", "config: stat " + filepath.Join(dir, "missing.yaml")},
 	} {
 		got, err := config.PaperTitle(filepath.Join(dir, c.file))
 		if err == nil || got != "" || !strings.Contains(err.Error(), c.want) {

@@ -80,7 +80,7 @@ func (w *walker) labels(n *yaml.Node, what string) ([]string, error) {
 			return nil, err
 		}
 		if contains(out, s) {
-			return nil, w.errf(it, "%s[%d]: %q is listed twice", what, i, s)
+			return nil, w.errf(it, "%s[%d]: %q is listed twice", what, i, Excerpt(s))
 		}
 		out = append(out, s)
 	}
@@ -116,18 +116,18 @@ func (c *Config) checkLayout(pt *yaml.Node) error {
 		}{{"row", r.Row, c.PaperTable.Rows}, {"column", r.Column, c.PaperTable.Columns}, {"part", r.Part, c.PaperTable.Parts}} {
 			switch {
 			case k.key == "part" && len(k.in) == 0 && k.v != "":
-				return c.Errorf(r.Line, "reference[%d].part: %q, but paper_table lists no parts", i, k.v)
+				return c.Errorf(r.Line, "reference[%d].part: %q, but paper_table lists no parts", i, Excerpt(k.v))
 			case k.key == "part" && len(k.in) > 0 && k.v == "":
 				return c.Errorf(r.Line, "reference[%d]: missing part; paper_table lists the parts %s", i, quoteList(k.in))
 			case k.v != "" && !contains(k.in, k.v):
-				return c.Errorf(r.Line, "reference[%d].%s: %q is not in paper_table's %ss %s", i, k.key, k.v, k.key, quoteList(k.in))
+				return c.Errorf(r.Line, "reference[%d].%s: %q is not in paper_table's %ss %s", i, k.key, Excerpt(k.v), k.key, quoteList(k.in))
 			}
 		}
 		p := place{r.Part, r.Row, r.Column}
 		if j, dup := seen[p]; dup {
-			at := fmt.Sprintf("row %q, column %q", r.Row, r.Column)
+			at := fmt.Sprintf("row %q, column %q", Excerpt(r.Row), Excerpt(r.Column))
 			if r.Part != "" {
-				at += fmt.Sprintf(" of part %q", r.Part)
+				at += fmt.Sprintf(" of part %q", Excerpt(r.Part))
 			}
 			return c.Errorf(r.Line, "reference[%d]: %s is already reference[%d]'s (line %d)", i, at, j, c.Reference[j].Line)
 		}

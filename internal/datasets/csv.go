@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // ReadCSVMatrix reads a matrix from a comma-separated file with one sample
@@ -25,7 +27,7 @@ import (
 // from the first data row, a field that is not a number, and NaN or ±Inf are
 // errors naming the file and line.
 func ReadCSVMatrix(path string) (*mat.Dense, error) {
-	f, err := os.Open(path)
+	f, _, err := safefs.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("datasets: %s not found", path)

@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // External runs an estimator written in any language as a separate process,
@@ -202,6 +203,10 @@ func SplitCommand(s string) ([]string, error) {
 	return words, nil
 }
 
+// MaxScriptBytes bounds a file ExternalFingerprint reads: a script is
+// source, kilobytes; 16 MiB leaves room for a generated one.
+const MaxScriptBytes = 16 << 20
+
 // ExternalFingerprint returns a hex SHA-256 that changes whenever the
 // external estimator bound in p would compute something else: its command
 // line, and the contents of every file it names as a script (each command
@@ -228,7 +233,10 @@ func ExternalFingerprint(p Params) (string, error) {
 		files = append(files, s)
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		// Read as every file runexp reads: a regular file (a link to
+		// /dev/zero or a named pipe is refused before it is opened),
+		// of bounded size.
+		b, err := safefs.ReadFile(f, MaxScriptBytes)
 		if err != nil {
 			return "", fmt.Errorf("external: fingerprinting script: %w", err)
 		}

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"html"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // The caption of a figure travels inside its files, so that the HTML page
@@ -163,7 +164,7 @@ func svgDesc(b []byte) (string, bool) {
 // .png or .svg written by [Figure.Save] or [ImageGrid.Save]), or "" when
 // it has none.
 func ReadCaption(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefs.ReadFile(path, maxFigureBytes)
 	if err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}
@@ -177,3 +178,7 @@ func ReadCaption(path string) (string, error) {
 	}
 	return "", nil
 }
+
+// maxFigureBytes bounds a figure file ReadCaption reads (the largest a
+// run writes is a few megabytes).
+const maxFigureBytes = 512 << 20

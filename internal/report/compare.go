@@ -208,7 +208,7 @@ func Compare(oldRoot, newRoot string, o CompareOptions) (*Comparison, error) {
 // in which every added estimator was skipped (its manifest's with lists
 // only skipped specs): its cells are the config's own.
 func addedNothing(dir string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	b, err := safefs.ReadFile(filepath.Join(dir, "manifest.json"), maxManifestBytes)
 	if err != nil {
 		return false
 	}
@@ -400,3 +400,6 @@ func readClaimsByID(dir string) (map[string]string, error) {
 	}
 	return m, nil
 }
+
+// maxManifestBytes bounds a manifest.json read back (kilobytes).
+const maxManifestBytes = 64 << 20

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -22,8 +23,14 @@ func (m *Manifest) FillRevisionFromGit(dir string) {
 	// status runs a configured fsmonitor hook and clean filters, so a
 	// repository that configures any is not asked for its status (and
 	// fsmonitor is off for every call).
+	// GIT_OPTIONAL_LOCKS=0 keeps git status from refreshing the index:
+	// it would take .git/index.lock and rewrite .git/index, a write into
+	// the user's checkout (outside --out) that can collide with the
+	// user's own git commands.
 	git := func(args ...string) ([]byte, error) {
-		return exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "-C", dir}, args...)...).Output()
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+		return cmd.Output()
 	}
 	rev, err := git("rev-parse", "HEAD")
 	if err != nil {

@@ -689,7 +689,9 @@ type mdDoc struct {
 // paragraph of the current section.
 func parseTablesMarkdown(s string) mdDoc {
 	var doc mdDoc
-	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	// tables.md escapes "<" (MarkdownText); the page escapes what it
+	// shows itself.
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "&lt;", "<"), "\n")
 	var (
 		para    []string
 		title   string // pending "### " heading

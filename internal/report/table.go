@@ -153,7 +153,7 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 	var buf bytes.Buffer
 	if t.Title != "" {
 		buf.WriteString("### ")
-		buf.WriteString(t.Title)
+		buf.WriteString(MarkdownText(t.Title))
 		buf.WriteString("\n\n")
 	}
 	tbl := newWriter(&buf, renderer.NewMarkdown(), t.alignments())
@@ -166,12 +166,12 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 	}
 	if t.Caption != "" {
 		buf.WriteByte('\n')
-		buf.WriteString(t.Caption)
+		buf.WriteString(MarkdownText(t.Caption))
 		buf.WriteByte('\n')
 	}
 	for i, n := range t.Notes {
 		buf.WriteByte('\n')
-		buf.WriteString(noteMark(i) + " " + strings.ReplaceAll(n, "\n", " "))
+		buf.WriteString(noteMark(i) + " " + MarkdownText(strings.ReplaceAll(n, "\n", " ")))
 		buf.WriteByte('\n')
 	}
 	_, err := w.Write(buf.Bytes())
@@ -253,9 +253,20 @@ func (t *Table) paddedRows(esc func(string) string) [][]string {
 }
 
 func markdownEscape(s string) string {
+	s = MarkdownText(s)
 	s = strings.ReplaceAll(s, "|", `\|`)
 	s = strings.ReplaceAll(s, "\r\n", "<br>")
 	return strings.ReplaceAll(s, "\n", "<br>")
+}
+
+// MarkdownText escapes the text of a name, title, caption or note for a
+// Markdown file: "<" becomes "&lt;", so that no HTML tag (a <script>
+// in a config's title or a method's label) reaches a Markdown viewer
+// that renders HTML. Without "<" no tag can open; "&" and ">" stay as
+// written ("Abrahamsen & Hansen", "0.49 > 2×0.38"), which every viewer
+// shows as text.
+func MarkdownText(s string) string {
+	return strings.ReplaceAll(s, "<", "&lt;")
 }
 
 func mapStrings(s []string, f func(string) string) []string {

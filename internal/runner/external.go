@@ -2,10 +2,13 @@ package runner
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // ExternalCommand is a command line a config's own methods would run: an
@@ -72,4 +75,62 @@ func (e *ExternalNotAllowedError) Error() string {
 	}
 	b.WriteString("; a config that names a command is code: run it only if you trust whoever wrote it, with --allow-external (docs/external-estimators.md, \"Trust\")")
 	return b.String()
+}
+
+// CheckExternalFiles stats (never opens) the files c's external methods
+// name as scripts (each command argument ending in .py, and the script
+// parameter) and refuses, FILE:LINE:, one that is not a regular file: a
+// device or a named pipe would exhaust memory or block whoever reads it
+// for the cache key. A file that does not exist is left to the run,
+// which may create it first. validate runs this; it reads the scripts
+// only with --allow-external.
+func CheckExternalFiles(c *config.Config) error {
+	for _, m := range c.Methods {
+		if m.Name != "external" || m.Added {
+			continue
+		}
+		var files []string
+		for _, v := range paramStrings(m.Params.Values["command"]) {
+			words, err := methods.SplitCommand(v)
+			if err != nil {
+				continue // the method's own validation reports it
+			}
+			for _, w := range words {
+				if strings.HasSuffix(w, ".py") {
+					files = append(files, w)
+				}
+			}
+		}
+		files = append(files, paramStrings(m.Params.Values["script"])...)
+		for _, f := range files {
+			fi, err := os.Stat(f)
+			if err != nil || fi.Mode().IsRegular() {
+				continue
+			}
+			line := m.Line
+			if l := m.Params.Line("script"); l > 0 && !strings.HasSuffix(f, ".py") {
+				line = l
+			} else if l := m.Params.Line("command"); l > 0 {
+				line = l
+			}
+			return &config.Error{File: c.File, Line: line, Msg: fmt.Sprintf("method %s: %v; want the script's own file", m.Name, &safefs.NotRegularError{Path: f, Mode: fi.Mode()})}
+		}
+	}
+	return nil
+}
+
+// paramStrings is a parameter's value, or each value of its grid axis,
+// as strings.
+func paramStrings(v any) []string {
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		out := make([]string, len(v))
+		for i, x := range v {
+			out[i] = fmt.Sprint(x)
+		}
+		return out
+	}
+	return []string{fmt.Sprint(v)}
 }

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/runexp/runexp/internal/config"
@@ -181,16 +182,27 @@ func TestResultsLock(t *testing.T) {
 	lock := filepath.Join(out, ".fake.lock")
 	host, _ := os.Hostname()
 
-	// A live holder (this test process) is named in the error.
+	// A live holder (this test process, holding the lock on a
+	// descriptor as a run does) is named in the error.
 	live := fmt.Sprintf(`{"pid":%d,"host":%q,"start":"2026-01-02T03:04:05Z"}`, os.Getpid(), host)
 	os.WriteFile(lock, []byte(live), 0o644)
-	_, err := runner.Run(context.Background(), c, runner.Options{OutRoot: out, NoCache: true})
+	held, err := os.Open(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(held.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	_, err = runner.Run(context.Background(), c, runner.Options{OutRoot: out, NoCache: true})
 	var le *runner.LockError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(err.Error(), host) {
 		t.Fatalf("live lock: err %v", err)
 	}
 
-	// A lock whose process is gone is taken over.
+	held.Close()
+
+	// A lock file no process holds (its run was killed) is taken over,
+	// whatever it names.
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
 		t.Skip(err)

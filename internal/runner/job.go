@@ -90,13 +90,16 @@ type Job struct {
 	mu       sync.Mutex
 	done     int
 	cacheErr error
-	times    []CellTime // per todo, filled as cells land or are served
-	landed   []bool     // per todo: computed here
-	served   []bool     // per todo: served from another job's computation (serve)
-	began    time.Time
-	start    Phase
-	startEnd bool // Start returned (start is its time)
-	ended    time.Time
+	// cacheLost counts the computed cells whose cache entry could not
+	// be written (cacheErr is the first error).
+	cacheLost int
+	times     []CellTime // per todo, filled as cells land or are served
+	landed    []bool     // per todo: computed here
+	served    []bool     // per todo: served from another job's computation (serve)
+	began     time.Time
+	start     Phase
+	startEnd  bool // Start returned (start is its time)
+	ended     time.Time
 
 	rep     Phase
 	started bool
@@ -185,7 +188,14 @@ func (j *Job) openCache() error {
 			return fmt.Errorf("cell cache: %w", err)
 		}
 	}
+	// The cells folder is checked before any cell runs, wherever the
+	// cache is: a link there is refused now (status 2), not found when
+	// the first computed cell's entry cannot be written.
+	if err := safefs.CheckUnder(cd, filepath.Join(cd, "cells")); err != nil {
+		return fmt.Errorf("cell cache: %w", err)
+	}
 	j.cache = &Cache{Dir: cd}
+	j.cache.sweepTemps()
 	return nil
 }
 
@@ -355,8 +365,11 @@ func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 		}
 	}
 	j.mu.Lock()
-	if err != nil && j.cacheErr == nil {
-		j.cacheErr = err
+	if err != nil {
+		if j.cacheErr == nil {
+			j.cacheErr = err
+		}
+		j.cacheLost++
 	}
 	j.times[t], j.landed[t] = ct, true
 	j.done++
@@ -413,8 +426,13 @@ func (j *Job) Finish() (*Summary, error) {
 		j.ended = time.Now()
 		j.mu.Unlock()
 	}()
+	// A cache that could not take an entry (a full disk) does not cost
+	// the results: they are written from the records in memory, and the
+	// run is incomplete (status 3), naming what was not written.
+	var lost string
 	if j.cacheErr != nil {
-		return nil, fmt.Errorf("cell cache: %w", j.cacheErr)
+		lost = fmt.Sprintf("cell cache: %d computed cells not written to the cache %s (%v); the results are written from them, and a rerun computes those cells again", j.cacheLost, j.cache.Dir, j.cacheErr)
+		j.log.Error("cell cache not written", "config", j.Config.Name, "cells", j.cacheLost, "err", j.cacheErr)
 	}
 	shared := j.timesOf(true, false)
 	var sum *Summary
@@ -451,6 +469,9 @@ func (j *Job) Finish() (*Summary, error) {
 		rep.Cached, rep.Computed, rep.Shared, rep.CacheRejected = j.sum.Cached, j.sum.Computed-len(shared), len(shared), j.sum.CacheRejected
 		j.log.Info("done", "dir", j.dir, "cells", len(j.recs), "computed", rep.Computed, "cached", rep.Cached, "shared", rep.Shared, "failed", rep.Failed, "claims_failed", rep.ClaimsFailed(), "seconds", time.Since(j.began).Seconds())
 		sum = rep
+	}
+	if lost != "" {
+		sum.ReportErrors = append(sum.ReportErrors, lost)
 	}
 	j.rep = phaseSince(t0, c0)
 	sum.Times, sum.CachedTimes, sum.SharedTimes = j.timesOf(false, false), j.sum.CachedTimes, shared

@@ -223,6 +223,9 @@ func validate(c *config.Config) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if err := checkCorruption(c, p.Kind); err != nil {
+		return nil, err
+	}
 	if p.Cells, err = Cells(c); err != nil {
 		return nil, err
 	}
@@ -334,6 +337,31 @@ func Run(ctx context.Context, c *config.Config, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	return sum, jerr
+}
+
+// VerifyShards checks, writing nothing, that the shards of c are all
+// there and verify (their records' checksums, the code, data and --with
+// they were computed with: what Merge checks). A merge of several
+// configs verifies every one before it writes any, so a refused merge
+// leaves every previous output as it was.
+func VerifyShards(c *config.Config, opt Options) error {
+	plan, err := Validate(c)
+	if err != nil {
+		return err
+	}
+	dir := ResultDir(c, opt.OutRoot)
+	if _, err := checkConfined(c, dir, opt); err != nil {
+		return err
+	}
+	if err := safefs.CheckUnder(opt.OutRoot, filepath.Join(dir, "shards")); err != nil {
+		return err
+	}
+	fp, err := PlanFingerprints(c, plan.Kind, plan.Cells)
+	if err != nil {
+		return err
+	}
+	_, _, err = Merge(dir, c, plan.Cells, fp, opt.With)
+	return err
 }
 
 // MergeShards assembles the records written by every shard of a config

@@ -93,9 +93,11 @@ func short(s string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-// mdEsc makes s safe inside a Markdown table cell.
+// mdEsc makes s safe inside a Markdown table cell, and for a viewer that
+// renders HTML: "<" becomes "&lt;" (report.MarkdownText), so a title or
+// name opens no tag.
 func mdEsc(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;").Replace(s)
 }
 
 func expectText(r Row) string {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/runexp/runexp/internal/config"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Set is the section of a collection of configs (config.Collection):
@@ -83,7 +85,7 @@ func setRow(c *config.Config, dir string) (SetRow, error) {
 	}
 	r.Run = true
 	path := filepath.Join(dir, "claims.json")
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, maxClaimsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		// A run whose claims were all not evaluated.
 		r.NotEvaluated = r.Claims

@@ -3,11 +3,13 @@ package suite
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/runexp/runexp/internal/par"
@@ -250,8 +252,8 @@ func TestSuiteShardsMerge(t *testing.T) {
 	if total != 11 {
 		t.Errorf("the shards ran %d cells, want 11", total)
 	}
-	rep := MergeSuite(entries, suiteOptions(configs, out, 2))
-	if rep.Status != OK {
+	rep, err := MergeSuite(entries, suiteOptions(configs, out, 2))
+	if err != nil || rep.Status != OK {
 		t.Fatalf("merge: status %d, problems %v, runs %+v", rep.Status, rep.Problems, rep.Runs)
 	}
 	sameTreeBut(t, ref, out)
@@ -259,17 +261,49 @@ func TestSuiteShardsMerge(t *testing.T) {
 		t.Errorf("merged suite.json: %d cell times, %d computed for a; want the shards' 8", len(r.CellTimes), r.Computed)
 	}
 
-	// An edited config: its shards are refused, the other config merges.
+	// An edited config: its shards are refused, and the merge is all or
+	// nothing: the other config's outputs, the index, the scoreboard and
+	// suite.json are left as they were (issue #38: a refused merge
+	// rewrote them).
 	os.WriteFile(filepath.Join(configs, "b.yaml"), []byte(strings.Replace(tinyB, "c: [5, 10, 20]", "c: [5, 10, 30]", 1)), 0o644)
 	files, _ := Select(configs, nil, nil)
 	edited, err := Load(files, nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep = MergeSuite(edited, suiteOptions(configs, out, 2))
-	if rep.Status != Usage || rep.Runs[0].Error != "" || !strings.Contains(rep.Runs[1].Error, "config changed since") {
-		t.Errorf("merge after editing b: status %d, a %q, b %q; want status 2 and b refused", rep.Status, rep.Runs[0].Error, rep.Runs[1].Error)
+	before := fileStates(t, out)
+	rep, err = MergeSuite(edited, suiteOptions(configs, out, 2))
+	if err == nil || !strings.Contains(err.Error(), "config changed since") || rep != nil {
+		t.Errorf("merge after editing b: err %v; want b refused and no report", err)
 	}
+	after := fileStates(t, out)
+	for f, s := range before {
+		if after[f] != s {
+			t.Errorf("%s changed by a refused merge", f)
+		}
+	}
+	for f := range after {
+		if _, ok := before[f]; !ok {
+			t.Errorf("%s written by a refused merge", f)
+		}
+	}
+}
+
+// fileStates gives every file under dir its size, time and inode.
+func fileStates(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	st := map[string]string{}
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			ino := uint64(0)
+			if s, ok := fi.Sys().(*syscall.Stat_t); ok {
+				ino = s.Ino
+			}
+			st[p] = fmt.Sprintf("%d %d %d", fi.Size(), fi.ModTime().UnixNano(), ino)
+		}
+		return nil
+	})
+	return st
 }
 
 func sameResults(t *testing.T, a, b string) {
@@ -420,8 +454,8 @@ func TestSuiteSharesCells(t *testing.T) {
 		if computed != 8 || shared != 4 {
 			t.Errorf("3 shards: %d cells computed, %d shared; want the 8 distinct computed and the 4 Mika cells shared", computed, shared)
 		}
-		if m := MergeSuite(entries, suiteOptions(dir, out, 2)); m.Status != OK {
-			t.Fatalf("merge: status %d, problems %v", m.Status, m.Problems)
+		if m, err := MergeSuite(entries, suiteOptions(dir, out, 2)); err != nil || m.Status != OK {
+			t.Fatalf("merge: %v", err)
 		}
 		sameTreeBut(t, ref, out)
 	}

@@ -4,11 +4,12 @@ import (
 	"container/heap"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Times holds the cost of each cell (runner.CellTime.Cost), by config
@@ -37,7 +38,7 @@ func ReadTimes(file string) (Times, error) {
 
 // ReadReport reads a suite.json.
 func ReadReport(file string) (*Report, error) {
-	b, err := os.ReadFile(file)
+	b, err := safefs.ReadFile(file, maxReportBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -321,3 +322,7 @@ func PredictionTable(w Workload, workers []int) *report.Table {
 		w.Work(), len(w), cp.longestCell(), cp.ChainTime, cp.Chain, cp.Start, cp.Longest, cp.Report)
 	return t
 }
+
+// maxReportBytes bounds a suite.json read back (under a megabyte for the
+// whole suite).
+const maxReportBytes = 256 << 20

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // A suite's shards (runexp suite --shard i/n) split the cells of all its
@@ -65,8 +67,14 @@ func ShardReport(root string, s runner.Shard) string {
 // runShard is Suite for one shard: the pool, then the shard's times.
 func runShard(ctx context.Context, entries []Entry, o SuiteOptions, rep *Report, cpu0 float64) (*Report, error) {
 	file := ShardReport(o.Run.OutRoot, o.Shard)
+	// .shards is made (or checked) before any cell runs, through the
+	// guard of every folder under --out: a link there would put the
+	// report outside --out.
+	if err := safefs.MkdirUnder(o.Run.OutRoot, filepath.Dir(file)); err != nil {
+		return nil, err
+	}
 	write := func() error {
-		err := os.MkdirAll(filepath.Dir(file), 0o777)
+		err := safefs.MkdirUnder(o.Run.OutRoot, filepath.Dir(file))
 		if err == nil {
 			err = rep.writeFile(file)
 		}
@@ -102,7 +110,19 @@ func runShard(ctx context.Context, entries []Entry, o SuiteOptions, rep *Report,
 // another config, code, data or --with), then does what Suite does after
 // its runs. The cell times of suite.json come from the shards' reports,
 // each config's Start the longest of its shards'.
-func MergeSuite(entries []Entry, o SuiteOptions) *Report {
+func MergeSuite(entries []Entry, o SuiteOptions) (*Report, error) {
+	// All or nothing: every config's shards verify before any output
+	// (a config's folder, the index, the scoreboard, suite.json) is
+	// written.
+	var bad []error
+	for _, e := range entries {
+		if err := runner.VerifyShards(e.Config, o.runOptions(e)); err != nil {
+			bad = append(bad, err)
+		}
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("merge refused, nothing written (every previous output is as it was): %w", errors.Join(bad...))
+	}
 	rep := &Report{Started: time.Now(), Workers: o.Run.Workers, Baseline: o.Baseline, Manifest: report.NewManifest()}
 	cpu0 := ProcessCPU()
 	times := shardTimes(o.Run.OutRoot)
@@ -125,7 +145,7 @@ func MergeSuite(entries []Entry, o SuiteOptions) *Report {
 		}
 	}
 	rep.finish(o, entries, cpu0)
-	return rep
+	return rep, nil
 }
 
 // shardTimes gathers the times of every config from the suite shards'

@@ -309,6 +309,10 @@ func Root(out, dir string, ws []*With) (string, error) {
 		dir = Slug(ws)
 	} else if dir != "." && !filepath.IsLocal(dir) {
 		return "", fmt.Errorf("--with-dir %s: want a folder name inside --out (or '.' for --out itself)", dir)
+	} else if first := splitFirst(dir); dir != "." && strings.HasPrefix(first, ".") {
+		// runexp's own folders and files under --out are hidden: the
+		// cell cache, the suite shards' reports, locks, staging.
+		return "", fmt.Errorf("--with-dir %s: %s is runexp's own (names beginning with '.', such as .cache and .shards, are); want a folder name such as with-mine, or '.' for --out itself", dir, first)
 	}
 	root := filepath.Join(out, dir)
 	// No symbolic link on the way: the results would land at its target.
@@ -358,4 +362,11 @@ func safeName(s string) string {
 		dash = true
 	}
 	return b.String()
+}
+
+// splitFirst returns the first component of the relative path p.
+func splitFirst(p string) string {
+	p = filepath.ToSlash(filepath.Clean(p))
+	first, _, _ := strings.Cut(p, "/")
+	return first
 }

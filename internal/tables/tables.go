@@ -84,10 +84,10 @@ func addedRecords(in Input) []report.Record {
 // wider than report.TextWidth.
 func Render(c *config.Config, tables []*report.Table) (txt, md []byte, err error) {
 	var t, m bytes.Buffer
-	fmt.Fprintf(&m, "# %s\n\n", c.Title)
+	fmt.Fprintf(&m, "# %s\n\n", report.MarkdownText(c.Title))
 	fmt.Fprintf(&t, "%s\n\n", report.Wrap(c.Title, report.TextWidth))
 	if c.Notes != "" {
-		fmt.Fprintf(&m, "%s\n\n", strings.TrimSpace(c.Notes))
+		fmt.Fprintf(&m, "%s\n\n", report.MarkdownText(strings.TrimSpace(c.Notes)))
 	}
 	for _, tb := range tables {
 		if err := tb.RenderText(&t); err != nil {

@@ -1,0 +1,57 @@
+package experiments_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// TestValidateRefusesWhatKindCannotHonour: settings a kind cannot honour
+// are refused FILE:LINE: with what would work, never ignored (issue
+// #38: fig2's fixed_components 1000000000 ran with exit 0, fig2a not
+// written and fig2b's caption naming a panel that did not exist; a
+// corruption section in a local-minima config was ignored, its records
+// equal to the uncorrupted run's).
+func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile("../configs/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	fig2, fig3 := read("abrahamsen-hansen-fig2.yaml"), read("abrahamsen-hansen-fig3.yaml")
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"fixed_components off the grid", strings.Replace(fig2, "fixed_components: 5 ", "fixed_components: 1000000000 ", 1),
+			"c.yaml:30: experiment.fixed_components: 1000000000 is not in model.components [2 3 5 10 20 50]"},
+		{"fixed_width off the grid", strings.Replace(fig2, "fixed_width: 0.2", "fixed_width: 0.3", 1),
+			"c.yaml:31: experiment.fixed_width: 0.3 is not in model.c"},
+		{"corruption in local-minima", strings.Replace(fig3, "\nkind: local-minima\n", "\nkind: local-minima\ncorruption: {type: gaussian, std: 0.1, copies: 1000000000}\n", 1),
+			"c.yaml:9: corruption: local-minima corrupts nothing"},
+		{"corruption in distortion", strings.Replace(fig2, "\nkind: distortion\n", "\nkind: distortion\ncorruption:\n  type: gaussian\n  std: 0.1\n", 1),
+			"c.yaml:9: corruption: distortion corrupts nothing"},
+	} {
+		c, err := config.Parse("c.yaml", []byte(tc.src))
+		if err == nil {
+			_, err = runner.Validate(c)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// The configs as committed pass.
+	for _, src := range []string{fig2, fig3} {
+		c, err := config.Parse("c.yaml", []byte(src))
+		if err == nil {
+			_, err = runner.Validate(c)
+		}
+		if err != nil {
+			t.Errorf("a committed config refused: %v", err)
+		}
+	}
+}
