@@ -25,17 +25,8 @@ import (
 // sign is −1 for a decreasing trend. PASS, FAIL and INCONCLUSIVE then
 // combine over groups as a compare check's do.
 func (sp *spec) trendInterval(id string, o Options, res *Result) {
-	sign := 1.0
-	if sp.direction == "decreasing" {
-		sign = -1
-	}
+	sign, op := sp.trendSignOp()
 	var ev []pairEvidence
-	// Endpoints and steps claim a strict rise (or fall); Spearman's point
-	// test is sign·ρ ≥ min_rho, so its interval is judged inclusively.
-	op := ">"
-	if sp.test == "spearman" {
-		op = ">="
-	}
 	add := func(key, label string, groups [][]*report.Record, bound float64, f func(v [][]float64) float64) bool {
 		if len(groups) == 2 {
 			// Two cells: last (second) minus first, which a mean over few
@@ -99,12 +90,31 @@ func (sp *spec) trendInterval(id string, o Options, res *Result) {
 	}
 	sp.noteFailed(ev)
 	v, d := combine(ev, stats.Above)
-	what := "sign·(last − first)"
+	decide(res, o, v, d, d.method, fmt.Sprintf("%g%% intervals of %s (sign %+g for %s): %s → %s", 100*d.est.CI.Level, sp.trendWhat(), sign, sp.direction, intervalsText(ev), v))
+}
+
+// trendSignOp returns the trend's sign (−1 for a decreasing trend) and
+// the side its interval is judged on: endpoints and steps claim a strict
+// rise (or fall); Spearman's point test is sign·ρ ≥ min_rho, so its
+// interval is judged inclusively.
+func (sp *spec) trendSignOp() (sign float64, op string) {
+	sign, op = 1, ">"
+	if sp.direction == "decreasing" {
+		sign = -1
+	}
+	if sp.test == "spearman" {
+		op = ">="
+	}
+	return sign, op
+}
+
+// trendWhat names the quantity a trend's interval bounds.
+func (sp *spec) trendWhat() string {
 	switch sp.test {
 	case "monotone":
-		what = "each step sign·(y_i − y_(i−1))"
+		return "each step sign·(y_i − y_(i−1))"
 	case "spearman", "":
-		what = "sign·Spearman ρ against min_rho " + g(sp.minRho)
+		return "sign·Spearman ρ against min_rho " + g(sp.minRho)
 	}
-	decide(res, o, v, d, d.method, fmt.Sprintf("%g%% intervals of %s (sign %+g for %s): %s → %s", 100*d.est.CI.Level, what, sign, sp.direction, intervalsText(ev), v))
+	return "sign·(last − first)"
 }
