@@ -577,7 +577,7 @@ func (b *builder) compute() {
 		if m := r.Manifest; m != nil {
 			wall = strconv.FormatFloat(m.WallSeconds, 'f', -1, 64)
 			workers = strconv.Itoa(m.Workers)
-			mc := m.GOOS + "/" + m.GOARCH + ", GOMAXPROCS " + strconv.Itoa(m.GOMAXPROCS) + ", " + m.GoVersion
+			mc := b.machineText(m)
 			if !slices.Contains(machine, mc) {
 				machine = append(machine, mc)
 			}
@@ -588,12 +588,12 @@ func (b *builder) compute() {
 				wall = strconv.FormatFloat(s.Seconds, 'f', -1, 64)
 			}
 		}
-		rows = append(rows, []string{"`" + r.Config.Name + "`", cells, failed, wall, cpu, workers})
+		rows = append(rows, []string{"`" + r.Config.Name + "`", cells, failed, wall, cpu, workers, b.peakText(r.Manifest)})
 	}
-	d.p("Per config with results: its cells and failed cells (records.jsonl), wall seconds (manifest.json), CPU seconds (suite.json) and workers (manifest.json); \"not recorded\" where the results root lacks the file.")
-	d.table([]string{"config", "cells", "failed", "wall (s)", "CPU (s)", "workers"}, rows)
+	d.p("Per config with results: its cells and failed cells (records.jsonl), wall seconds (manifest.json), CPU seconds (suite.json), workers and the peak memory of the process that ran it (manifest.json; a suite runs every config in one process, so there it bounds the config's own peak from above); \"not recorded\" where the results root lacks it.")
+	d.table([]string{"config", "cells", "failed", "wall (s)", "CPU (s)", "workers", "peak memory (MiB)"}, rows)
 	if len(machine) > 0 {
-		d.p("Machine and build, as the manifests record them: " + strings.Join(machine, "; ") + ". The CPU model, the memory, the peak memory of a run, the linear-algebra backend (pure Go or OpenBLAS) and reruns are not recorded in the manifests.")
+		d.p("Machine and build, as the manifests record them: " + strings.Join(machine, "; ") + ". Reruns are not recorded in the manifests.")
 	} else {
 		d.p("Machine and build: not recorded (this results root has no manifest.json).")
 	}
@@ -707,3 +707,47 @@ func Write(o Options, paper, dir string) ([]string, error) {
 	slices.Sort(files)
 	return files, nil
 }
+
+// machineText describes the machine and build a manifest records,
+// noting the numbers it derives (memory in GiB) and those of the CPU
+// model's name as counts the report logs; a manifest written before
+// runexp recorded the machine lacks the CPU model, memory and backend,
+// and the text says so.
+func (b *builder) machineText(m *report.Manifest) string {
+	t := m.GOOS + "/" + m.GOARCH + ", GOMAXPROCS " + strconv.Itoa(m.GOMAXPROCS) + ", " + m.GoVersion
+	mc := m.Machine
+	if mc == nil {
+		return t + " (CPU model, memory and backend not recorded)"
+	}
+	if mc.CPUModel != "" {
+		for _, n := range digitRun.FindAllString(mc.CPUModel, -1) {
+			b.counts = append(b.counts, n+": in the CPU model's name (manifest.json machine.cpu_model)")
+		}
+		t += ", " + mc.CPUModel
+	}
+	t += ", " + b.count(mc.Cores, "logical CPUs (manifest.json machine.cores)") + " logical CPUs"
+	if mc.MemoryBytes > 0 {
+		gib := strconv.FormatFloat(float64(mc.MemoryBytes)/(1<<30), 'f', 1, 64)
+		b.counts = append(b.counts, gib+": manifest.json machine.memory_bytes in GiB")
+		t += ", " + gib + " GiB memory"
+	}
+	build := "pure Go (gonum)"
+	if mc.Backend == "openblas" {
+		build = "OpenBLAS"
+	}
+	return t + ", build " + build
+}
+
+// peakText is a manifest's peak memory in MiB, noted as derived, or "not
+// recorded".
+func (b *builder) peakText(m *report.Manifest) string {
+	if m == nil || m.Machine == nil || m.Machine.PeakRSSBytes == 0 {
+		return "not recorded"
+	}
+	mib := strconv.FormatFloat(float64(m.Machine.PeakRSSBytes)/(1<<20), 'f', 0, 64)
+	b.counts = append(b.counts, mib+": manifest.json machine.peak_rss_bytes in MiB")
+	return mib
+}
+
+// digitRun finds the numbers in a CPU model's name ("i7-8700", "3.20GHz").
+var digitRun = regexp.MustCompile(`[0-9]+(?:\.[0-9]+)?`)

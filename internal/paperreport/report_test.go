@@ -282,7 +282,8 @@ func TestFreshRoot(t *testing.T) {
 	}
 	files := map[string]string{
 		filepath.Join(dir, "manifest.json"): `{"config": "configs/abrahamsen-hansen-fig3.yaml", "revision": "0123456789abcdef", "vcs_modified": false, "go_version": "go1.26.8", "goos": "linux", "goarch": "amd64", "gomaxprocs": 2, "workers": 2, "seed": 1,
-"data": [{"path": "rings/none.bin", "sha256": "9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe"}], "cells": 7, "failed": 0, "wall_seconds": 4.125}`,
+"data": [{"path": "rings/none.bin", "sha256": "9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe"}], "cells": 7, "failed": 0, "wall_seconds": 4.125,
+"machine": {"cpu_model": "Test CPU 9000 @ 3.20GHz", "cores": 2, "memory_bytes": 25769803776, "backend": "gonum", "peak_rss_bytes": 1073741824}}`,
 		filepath.Join(dir, "tables.md"):     "# Fig. 3\n\n### Fig. 3: pre-images of x0 from every training start\n\n| c | distinct |\n|:--|--:|\n| 0.05 | 28 |\n| 5 | 1 |\n\nOne row per c.\n\n### The paper's claims\n\n| Claim | Verdict |\n|:--|:--|\n| c8 | PASS |\n",
 		filepath.Join(o.Root, "suite.json"): `{"seconds": 9.5, "workers": 2, "cpu_seconds": 12.25, "runs": [{"name": "abrahamsen-hansen-fig3", "seconds": 4.125, "cpu_seconds": 7.75, "cells": 7}]}`,
 	}
@@ -296,7 +297,8 @@ func TestFreshRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"| `abrahamsen-hansen-fig3` | 7 | 0 | 4.125 | 7.75 | 2 |",
+		"| `abrahamsen-hansen-fig3` | 7 | 0 | 4.125 | 7.75 | 2 | 1024 |",
+		"Test CPU 9000 @ 3.20GHz, 2 logical CPUs, 24.0 GiB memory, build pure Go (gonum)",
 		"Revision: 0123456789abcdef.",
 		"`rings/none.bin` sha256 `9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe`",
 		"#### Fig. 3: pre-images of x0 from every training start",

@@ -66,6 +66,9 @@ type Manifest struct {
 	// PaperFit is the run's reading fit to each part of the paper's
 	// printed table (tables.PaperFits); absent without a paper_table.
 	PaperFit []PaperFit `json:"paper_fit,omitempty"`
+	// Machine is the computer and build that ran it (CPU model, cores,
+	// memory, backend, the process's peak memory).
+	Machine *Machine `json:"machine,omitempty"`
 }
 
 // WithSpec is one estimator added on the command line (runexp --with
@@ -98,6 +101,7 @@ func NewManifest() *Manifest {
 		GOOS:       runtime.GOOS,
 		GOARCH:     runtime.GOARCH,
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
+		Machine:    thisMachine(),
 		Start:      time.Now(),
 	}
 	bi, ok := debug.ReadBuildInfo()
@@ -163,6 +167,9 @@ func pseudoRevision(v string) (rev string, dirty bool, ok bool) {
 func (m *Manifest) Finish() {
 	m.End = time.Now()
 	m.WallSeconds = m.End.Sub(m.Start).Seconds()
+	if m.Machine != nil {
+		m.Machine.PeakRSSBytes = peakRSS()
+	}
 }
 
 // Marshal returns m as indented JSON with a trailing newline. Times are
