@@ -11,29 +11,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
 )
 
-// claim is one entry of a config's claims.json. Attribution,
-// AttributionEvidence and CannotDiscriminate are read when the file has
-// them (they are written by later versions of runexp) and are empty
-// otherwise.
-type claim struct {
-	ID                  string   `json:"id"`
-	Statement           string   `json:"statement"`
-	Source              string   `json:"source"`
-	Status              string   `json:"status"`
-	Evidence            string   `json:"evidence"`
-	Expected            string   `json:"expected"`
-	AsExpected          *bool    `json:"as_expected"`
-	CILo                *float64 `json:"ci_lo"`
-	CIHi                *float64 `json:"ci_hi"`
-	CIMethod            string   `json:"ci_method"`
-	Attribution         string   `json:"attribution"`
-	AttributionEvidence string   `json:"attribution_evidence"`
-	CannotDiscriminate  string   `json:"cannot_discriminate"`
-}
+// claim is a claim's verdict as claims.json holds it: claims.Result, the
+// type that writes it (attribution, attribution_evidence and
+// cannot_discriminate are empty in results written before runexp
+// recorded them).
+type claim = claims.Result
 
 // run is what the results root holds for one config.
 type run struct {
