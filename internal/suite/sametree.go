@@ -19,8 +19,9 @@ var pageTimes = regexp.MustCompile(`<p class="prov">[^\n]*</p>|<td class="r">[0-
 // DiffTrees lists the files that differ between two results roots (or
 // result directories), and those only one of them has, leaving out what
 // holds the times of a run or is its own: manifest.json, suite.json, the
-// manifests' times shown in index pages, shards/ and hidden files (the
-// cache, locks, .shards). Two runs of the same configs, whatever -j,
+// manifests' times shown in index pages, the paper reports (reports/,
+// which state the root's path and the runs' compute), shards/ and hidden
+// files (the cache, locks, .shards). Two runs of the same configs, whatever -j,
 // shard split or merge, must give none: that is what "byte-identical" means
 // for a suite.
 func DiffTrees(a, b string) ([]string, error) {
@@ -69,7 +70,12 @@ func treeFiles(root string) (map[string]bool, error) {
 			return err
 		}
 		name := d.Name()
-		if p != root && (name == "manifest.json" || name == "suite.json" || name == "shards" || strings.HasPrefix(name, ".")) {
+		// reports/ (runexp report, written by the suite) states the
+		// results root's path and each run's compute (wall and CPU
+		// seconds, peak memory, the machine) from the manifests and
+		// suite.json, so it differs between any two runs like them; what
+		// it takes from records and claims is compared in those files.
+		if p != root && (name == "manifest.json" || name == "suite.json" || name == "shards" || strings.HasPrefix(name, ".") || (d.IsDir() && name == "reports" && filepath.Dir(p) == root)) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
