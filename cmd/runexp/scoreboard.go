@@ -22,8 +22,8 @@ func cmdScoreboard(args []string, stdout, stderr io.Writer) int {
 documented reading (configs with variant_of), with intervals and links to the
 evidence; totals per paper and per collection of configs (docs/readings.md).
 RESULTS_ROOT is a folder of per-config results (runexp suite/run --out, or
-baseline/). Paper titles come from the paper values; without them a paper is
-headed by its id, with a warning.`)
+baseline/). Paper titles and claims come from the paper values; when they
+cannot be found the command exits 2 rather than count fewer claims.`)
 	fs := c.flags
 	configs := fs.String("configs", "configs", "the `DIR` of the configs (*.yaml)")
 	pv := fs.String("paper-values", "", "the `DIR` of the paper-values YAML files, for paper titles and claims (default: shared/paper-values beside the checkout or a folder above it, or beside $RUNEXP_DATA; exit 2 when not found)")
