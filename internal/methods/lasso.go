@@ -3,6 +3,7 @@ package methods
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -303,15 +304,19 @@ type gpsRow struct {
 	inS          []int // the members of S
 	open         []int // components z_j ≠ 0 whose interval of λ_j·z_j contains 0
 	cand         []int
-	lo           float64 // the largest lower bound of |λ_j| among the candidates
+	lo           float64 // the largest lower bound of |λ_j|
+	umax         float64 // the largest upper bound of |λ_j| (bounds)
 	batch        []int   // top's components evaluated together
+
+	sw           sweepArgs // bounds' view of the terms above
+	cbits, sbits []uint64  // bounds' bitmaps: the candidates, and the components that may be in S
 
 	g0   scaled   // Σ_n γ_n k(z_0, x_n)
 	best []scaled // ring: max_{s≤t} Σ_n γ_n k(z_s, x_n) for the last window+1 steps
 }
 
 func (g *gps) newRow() *gpsRow {
-	return &gpsRow{
+	r := &gpsRow{
 		gps:   g,
 		w:     make([]float64, g.n),
 		d2:    make([]float64, g.n),
@@ -330,7 +335,11 @@ func (g *gps) newRow() *gpsRow {
 		cand:  make([]int, g.d),
 		batch: make([]int, 0, 4),
 		best:  make([]scaled, g.window+1),
+		cbits: make([]uint64, (g.d+63)/64),
+		sbits: make([]uint64, (g.d+63)/64),
 	}
+	r.sw = sweepArgs{q: r.q, coef: r.coef, p: r.p, rz: r.rz, half: g.half, sg: r.sg, est: r.est, bnd: r.bnd, up: r.up}
+	return r
 }
 
 // scaled is the number m·e^e, for sums of kernel values that may lie
@@ -460,50 +469,35 @@ func (r *gpsRow) bounds(z []float64, all bool) (zmax float64) {
 	// Stability of Numerical Algorithms, 2nd ed., §3.1), so its spare
 	// covers the few roundings of q, coef and the estimate with its
 	// products; 8ε|z_j|Σ|w| is the margin for z_j·W.
-	accHi := r.acc * (1 + 1e-9 + 4*eps)
-	sum, absW := r.sum, r.absW
-	lo := math.Inf(-1)
-	// Local slices of length D, so that the loop needs no bounds checks
-	// and the lists are not written back on every append.
-	d := len(z)
-	cand, inS, open := r.cand[:d], r.inS[:0], r.open[:0]
-	q, coef, p, rz, half := r.q[:d], r.coef[:d], r.p[:d], r.rz[:d], r.half[:d]
-	sg, zr := r.sg[:d], r.zr[:d]
-	estA, bndA, upA := r.est[:d], r.bnd[:d], r.up[:d]
-	if !all {
-		// est = q + coef·W and bnd = (half·A + p) + rz·S, component by
-		// component, with the rounding of the scalar expressions (one
-		// product and one sum each, in this order) but in vector
-		// instructions, which leaves the loop below fewer live values.
-		// If all, eval set them at this step.
-		floats.AddScaledTo(estA, q, sum, coef)
-		floats.AddScaledTo(bndA, p, accHi, half)
-		floats.AddScaled(bndA, absW, rz)
+	a := &r.sw
+	a.w, a.a, a.s = r.sum, r.acc*(1+1e-9+4*eps), r.absW
+	// Two vector passes (lasso_sweep.go): the first sets, unless all
+	// (eval set them at this step), est = q + coef·W and
+	// bnd = (half·A + p) + rz·S component by component, and finds the
+	// largest lower bound lo; the second sets the upper bounds and marks
+	// the candidates, those whose upper bound reaches lo, and the
+	// components whose interval of λ_j·sign(z_j) may lie below 0.
+	lo := sweepLo(a, all)
+	clear(r.cbits)
+	clear(r.sbits)
+	r.umax = sweepBits(a, lo, r.cbits, r.sbits)
+	cand := r.cand[:0]
+	for w, b := range r.cbits {
+		for ; b != 0; b &= b - 1 {
+			cand = append(cand, w<<6+bits.TrailingZeros64(b))
+		}
 	}
-	k := 0
-	for j := range z {
-		est, bnd := estA[j], bndA[j]
-		a := math.Abs(est)
-		u := a + bnd
-		upA[j] = u
-		if a-bnd > lo {
-			lo = a - bnd
-		}
-		// Candidates against the running largest lower bound (top skips
-		// those below the final one), kept without a branch: which
-		// components pass is not predictable.
-		cand[k] = j
-		if u >= lo {
-			k++
-		}
-		// The S set (see inS): with s = sign(z_j), j is in S when
-		// λ_j·s < −ρ_j. The interval of λ_j·s is [x − b, x + b]: below
-		// −ρ_j, j is in S; reaching it, j is open. Both need x < b,
-		// which is rare (and never holds for z_j = 0, where x = ±0 and
-		// b·s² = 0); products with s = ±1 are exact, and a rounded
-		// x + b < −ρ_j implies the exact one.
-		if s := sg[j]; est*s < bnd*(s*s) {
-			x, rho := est*s, zr[j]*absW
+	// The S set (see inS): with s = sign(z_j), j is in S when
+	// λ_j·s < −ρ_j. The interval of λ_j·s is [x − b, x + b]: below
+	// −ρ_j, j is in S; reaching it, j is open. Both need x < b, the
+	// marked components, which are few (and never those with z_j = 0,
+	// where x = ±0 and b·s² = 0); products with s = ±1 are exact, and a
+	// rounded x + b < −ρ_j implies the exact one.
+	inS, open := r.inS[:0], r.open[:0]
+	for w, b := range r.sbits {
+		for ; b != 0; b &= b - 1 {
+			j := w<<6 + bits.TrailingZeros64(b)
+			x, rho, bnd := r.est[j]*r.sg[j], r.zr[j]*a.s, r.bnd[j]
 			if x+bnd < -rho {
 				inS = append(inS, j)
 			} else if x-bnd <= -rho {
@@ -511,7 +505,6 @@ func (r *gpsRow) bounds(z []float64, all bool) (zmax float64) {
 			}
 		}
 	}
-	cand = cand[:k]
 	r.cand, r.inS, r.open, r.lo = cand, inS, open, lo
 	// max_j |z_j| = max_j |cnt_j|·Δ, the product being monotone in |cnt_j|.
 	return float64(r.maxCnt) * r.delta
@@ -527,10 +520,24 @@ func (r *gpsRow) top(z []float64, t int) (int, float64) {
 	// index) first: its exact value is usually close to the largest, and
 	// then a single pass, in index order, evaluates only the candidates
 	// whose upper bound can still beat the best exact value so far.
+	// bounds found the largest upper bound, umax, which with bnd ≥ 0 is
+	// a candidate's (umax ≥ |λ_j| + bnd_j ≥ lo for the j of lo), so the
+	// first candidate that has it is the one; the scan is kept for the
+	// other cases, and for the S set's candidates (run sets umax to NaN).
 	first, fu := -1, r.lo
-	for _, j := range r.cand {
-		if u := r.up[j]; u > fu || u == fu && first < 0 {
-			first, fu = j, u
+	if r.umax >= r.lo {
+		for _, j := range r.cand {
+			if r.up[j] == r.umax {
+				first, fu = j, r.umax
+				break
+			}
+		}
+	}
+	if first < 0 {
+		for _, j := range r.cand {
+			if u := r.up[j]; u > fu || u == fu && first < 0 {
+				first, fu = j, u
+			}
 		}
 	}
 	if first < 0 {
@@ -563,7 +570,7 @@ func (r *gpsRow) top(z []float64, t int) (int, float64) {
 		b := r.batch[:0]
 		for ; i < len(cand) && len(b) < 4; i++ {
 			j := cand[i]
-			if u := r.up[j]; j == first || u < r.lo || u < bv || u == bv && j > best {
+			if u := r.up[j]; j == first || u < bv || u == bv && j > best { // every candidate has u ≥ r.lo
 				continue
 			}
 			if r.bnd[j] > 0 {
@@ -643,6 +650,7 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 					r.cand = append(r.cand, j)
 				}
 			}
+			r.umax = math.NaN() // evaluations since bounds have moved the upper bounds: top scans
 			j, lj = r.top(z, t)
 		}
 		r.move(j, lj, z)

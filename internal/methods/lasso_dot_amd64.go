@@ -2,7 +2,11 @@
 
 package methods
 
-import "golang.org/x/sys/cpu"
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useAVX2 selects dot4's assembly kernel; tests switch it off to check the
 // pure-Go path.
@@ -50,4 +54,40 @@ func dotChains(w, x []float64) float64 {
 		c0 += float64(w[i] * x[i])
 	}
 	return (c0 + c2) + (c1 + c3)
+}
+
+// sweepLoAVX2 and sweepBitsAVX2 are implemented in lasso_sweep_amd64.s;
+// n is a multiple of 4.
+//
+//go:noescape
+func sweepLoAVX2(n, all int, q, coef, p, rz, half, est, bnd *float64, w, a, s, lo float64) float64
+
+//go:noescape
+func sweepBitsAVX2(n int, est, bnd, sg, up *float64, lo float64, cand, s *uint64, umax float64) float64
+
+// sweepLo is sweepLoGo over every component, lo starting at −∞.
+func sweepLo(a *sweepArgs, all bool) float64 {
+	lo, from := math.Inf(-1), 0
+	if n := len(a.est) &^ 3; useAVX2 && n > 0 {
+		// Bounds checks of the assembly's reads and writes.
+		_, _, _, _, _, _ = a.q[n-1], a.coef[n-1], a.p[n-1], a.rz[n-1], a.half[n-1], a.bnd[n-1]
+		flag := 0
+		if all {
+			flag = 1
+		}
+		lo = sweepLoAVX2(n, flag, &a.q[0], &a.coef[0], &a.p[0], &a.rz[0], &a.half[0], &a.est[0], &a.bnd[0], a.w, a.a, a.s, lo)
+		from = n
+	}
+	return sweepLoGo(a, all, from, lo)
+}
+
+// sweepBits is sweepBitsGo over every component.
+func sweepBits(a *sweepArgs, lo float64, cand, s []uint64) (umax float64) {
+	umax, from := math.Inf(-1), 0
+	if n := len(a.est) &^ 3; useAVX2 && n > 0 {
+		_, _, _, _, _ = a.bnd[n-1], a.sg[n-1], a.up[n-1], cand[(n-1)>>6], s[(n-1)>>6]
+		umax = sweepBitsAVX2(n, &a.est[0], &a.bnd[0], &a.sg[0], &a.up[0], lo, &cand[0], &s[0], umax)
+		from = n
+	}
+	return sweepBitsGo(a, from, lo, umax, cand, s)
 }

@@ -2,7 +2,11 @@
 
 package methods
 
-import "gonum.org/v1/gonum/floats"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
 
 // useAVX2 is false: there is no assembly kernel on this build.
 var useAVX2 = false
@@ -12,4 +16,12 @@ var useAVX2 = false
 // calling it keeps the bits.
 func dot4(w, x0, x1, x2, x3 []float64) (s0, s1, s2, s3 float64) {
 	return floats.Dot(w, x0[:len(w)]), floats.Dot(w, x1[:len(w)]), floats.Dot(w, x2[:len(w)]), floats.Dot(w, x3[:len(w)])
+}
+
+// sweepLo is sweepLoGo over every component, lo starting at −∞.
+func sweepLo(a *sweepArgs, all bool) float64 { return sweepLoGo(a, all, 0, math.Inf(-1)) }
+
+// sweepBits is sweepBitsGo over every component.
+func sweepBits(a *sweepArgs, lo float64, cand, s []uint64) (umax float64) {
+	return sweepBitsGo(a, 0, lo, math.Inf(-1), cand, s)
 }
