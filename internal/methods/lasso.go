@@ -771,16 +771,8 @@ func (r *gpsRow) move(j int, lj float64, z []float64) {
 	default:
 		r.sg[j] = 0
 	}
-	var sum, abs, change float64
-	w := r.w
-	e = e[:len(w)]
-	for k, wk := range w {
-		nw := wk * e[k] * f
-		change += math.Abs(nw - wk)
-		w[k] = nw
-		sum += nw
-		abs += math.Abs(nw)
-	}
+	// w_k ← (w_k·e_k)·f, and Σ w, Σ |w| and Σ |Δw| in order (lasso_sweep.go).
+	sum, abs, change := weights(r.w, e, f)
 	r.sum, r.absW = sum, abs
 	r.acc += change
 	r.since++

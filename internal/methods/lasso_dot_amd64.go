@@ -91,3 +91,19 @@ func sweepBits(a *sweepArgs, lo float64, cand, s []uint64) (umax float64) {
 	}
 	return sweepBitsGo(a, from, lo, umax, cand, s)
 }
+
+// weightsAVX2 is implemented in lasso_sweep_amd64.s; n is a multiple of 4.
+//
+//go:noescape
+func weightsAVX2(n int, w, e *float64, f float64) (sum, abs, change float64)
+
+// weights is weightsGo over every weight.
+func weights(w, e []float64, f float64) (sum, abs, change float64) {
+	from := 0
+	if n := len(w) &^ 3; useAVX2 && n > 0 {
+		_ = e[n-1]
+		sum, abs, change = weightsAVX2(n, &w[0], &e[0], f)
+		from = n
+	}
+	return weightsGo(w, e, f, from, sum, abs, change)
+}

@@ -25,3 +25,8 @@ func sweepLo(a *sweepArgs, all bool) float64 { return sweepLoGo(a, all, 0, math.
 func sweepBits(a *sweepArgs, lo float64, cand, s []uint64) (umax float64) {
 	return sweepBitsGo(a, 0, lo, math.Inf(-1), cand, s)
 }
+
+// weights is weightsGo over every weight.
+func weights(w, e []float64, f float64) (sum, abs, change float64) {
+	return weightsGo(w, e, f, 0, 0, 0, 0)
+}

@@ -131,3 +131,73 @@ bitsdone:
 	VMOVSD       X10, ret+72(FP)
 	VZEROUPPER
 	RET
+
+// func weightsAVX2(n int, w, e *float64, f float64) (sum, abs, change float64)
+//
+// The weight update of a GPS step (weightsGo): w_k ← (w_k·e_k)·f four at
+// a time, and the three sums Σ w_k, Σ |w_k| and Σ |w_k − old w_k| in the
+// scalar loop's order, element after element (lane 0, 1, 2, 3 of each
+// block), so that each is the scalar loop's bit for bit; the three chains
+// are independent, and their adds' latency is what bounds the loop.
+TEXT ·weightsAVX2(SB), NOSPLIT, $0-56
+	MOVQ n+0(FP), DI
+	MOVQ w+8(FP), R8
+	MOVQ e+16(FP), R9
+
+	VBROADCASTSD f+24(FP), Y14
+	VPCMPEQQ     Y15, Y15, Y15
+	VPSRLQ       $1, Y15, Y15  // 0x7fff…: clears the sign bit
+	VXORPD       X8, X8, X8    // Σ w
+	VXORPD       X9, X9, X9    // Σ |w|
+	VXORPD       X10, X10, X10 // Σ |w − old w|
+
+	XORQ SI, SI // k = 0
+	CMPQ SI, DI
+	JGE  wdone
+
+wloop:
+	VMOVUPD (R8)(SI*8), Y0
+	VMULPD  (R9)(SI*8), Y0, Y1 // w·e
+	VMULPD  Y14, Y1, Y1        // (w·e)·f
+	VMOVUPD Y1, (R8)(SI*8)
+	VSUBPD  Y0, Y1, Y2         // new − old
+	VANDPD  Y15, Y2, Y2
+	VANDPD  Y15, Y1, Y3
+
+	// lane 0
+	VADDSD X2, X10, X10
+	VADDSD X1, X8, X8
+	VADDSD X3, X9, X9
+
+	// lane 1
+	VPERMILPD $1, X2, X4
+	VPERMILPD $1, X1, X5
+	VPERMILPD $1, X3, X6
+	VADDSD    X4, X10, X10
+	VADDSD    X5, X8, X8
+	VADDSD    X6, X9, X9
+
+	// lanes 2 and 3
+	VEXTRACTF128 $1, Y2, X4
+	VEXTRACTF128 $1, Y1, X5
+	VEXTRACTF128 $1, Y3, X6
+	VADDSD       X4, X10, X10
+	VADDSD       X5, X8, X8
+	VADDSD       X6, X9, X9
+	VPERMILPD    $1, X4, X4
+	VPERMILPD    $1, X5, X5
+	VPERMILPD    $1, X6, X6
+	VADDSD       X4, X10, X10
+	VADDSD       X5, X8, X8
+	VADDSD       X6, X9, X9
+
+	ADDQ $4, SI
+	CMPQ SI, DI
+	JL   wloop
+
+wdone:
+	VMOVSD X8, sum+32(FP)
+	VMOVSD X9, abs+40(FP)
+	VMOVSD X10, change+48(FP)
+	VZEROUPPER
+	RET

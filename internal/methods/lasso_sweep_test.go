@@ -142,3 +142,55 @@ func TestSweepIsScalar(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightsIsScalar checks the weight update (weights), on the assembly
+// kernel and on the pure-Go path, against gpsRow.move's scalar loop before
+// issue #40, written out below: the same new weights and the same bits of
+// the three sums, which are kept in the loop's order (a sum taken four
+// lanes at a time would differ in the last bits on most of these vectors,
+// and the GPS path with it). Lengths 0–450 cover every tail; weights span
+// 2^±30 with mixed signs, as γ_n k(z, x_n) does.
+func TestWeightsIsScalar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 6))
+	wide := func() float64 {
+		return rng.NormFloat64() * math.Exp2(float64(rng.IntN(61)-30))
+	}
+	paths := []bool{false}
+	if useAVX2 {
+		paths = append(paths, true)
+	}
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	for _, avx := range paths {
+		useAVX2 = avx
+		for n := 0; n <= 450; n++ {
+			w, e := make([]float64, n), make([]float64, n+n%3)
+			for i := range w {
+				w[i] = wide()
+			}
+			for i := range e {
+				e[i] = math.Exp(rng.NormFloat64())
+			}
+			f := math.Exp(rng.NormFloat64())
+			want := append([]float64(nil), w...)
+			var sum, abs, change float64
+			for k, wk := range want {
+				nw := wk * e[k] * f
+				change += math.Abs(nw - wk)
+				want[k] = nw
+				sum += nw
+				abs += math.Abs(nw)
+			}
+			gs, ga, gc := weights(w, e, f)
+			if math.Float64bits(gs) != math.Float64bits(sum) || math.Float64bits(ga) != math.Float64bits(abs) || math.Float64bits(gc) != math.Float64bits(change) {
+				t.Errorf("avx2=%t n=%d: sums %v %v %v, scalar %v %v %v", avx, n, gs, ga, gc, sum, abs, change)
+			}
+			for k := range want {
+				if math.Float64bits(w[k]) != math.Float64bits(want[k]) {
+					t.Errorf("avx2=%t n=%d: w[%d] = %v, scalar %v", avx, n, k, w[k], want[k])
+					break
+				}
+			}
+		}
+	}
+}
