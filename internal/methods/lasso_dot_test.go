@@ -20,15 +20,7 @@ func TestDot4IsDot(t *testing.T) {
 	wide := func() float64 {
 		return rng.NormFloat64() * math.Exp2(float64(rng.IntN(81)-40))
 	}
-	paths := []bool{false}
-	if useAVX2 {
-		paths = append(paths, true)
-	} else {
-		t.Log("no AVX2 kernel on this CPU or build: the pure-Go path only")
-	}
-	saved := useAVX2
-	defer func() { useAVX2 = saved }()
-	for _, avx := range paths {
+	for _, avx := range kernelPaths(t) {
 		useAVX2 = avx
 		differ := 0
 		for n := 0; n <= 450; n++ {
@@ -137,4 +129,17 @@ func cpuSeconds(tb testing.TB) float64 {
 		tb.Fatal(err)
 	}
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// kernelPaths returns the paths a kernel test checks, the pure-Go one and,
+// where the CPU has AVX2, the assembly one, and restores useAVX2 when the
+// test ends; the test sets useAVX2 to each in turn.
+func kernelPaths(t *testing.T) []bool {
+	saved := useAVX2
+	t.Cleanup(func() { useAVX2 = saved })
+	if !useAVX2 {
+		t.Log("no AVX2 kernel on this CPU or build: the pure-Go path only")
+		return []bool{false}
+	}
+	return []bool{false, true}
 }

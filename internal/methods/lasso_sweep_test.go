@@ -37,15 +37,7 @@ func TestSweepIsScalar(t *testing.T) {
 		}
 		return rng.NormFloat64() * math.Exp2(float64(rng.IntN(61)-30))
 	}
-	paths := []bool{false}
-	if useAVX2 {
-		paths = append(paths, true)
-	} else {
-		t.Log("no AVX2 kernel on this CPU or build: the pure-Go path only")
-	}
-	saved := useAVX2
-	defer func() { useAVX2 = saved }()
-	for _, avx := range paths {
+	for _, avx := range kernelPaths(t) {
 		useAVX2 = avx
 		for n := 0; n <= 300; n++ {
 			for rep := 0; rep < 4; rep++ {
@@ -155,13 +147,7 @@ func TestWeightsIsScalar(t *testing.T) {
 	wide := func() float64 {
 		return rng.NormFloat64() * math.Exp2(float64(rng.IntN(61)-30))
 	}
-	paths := []bool{false}
-	if useAVX2 {
-		paths = append(paths, true)
-	}
-	saved := useAVX2
-	defer func() { useAVX2 = saved }()
-	for _, avx := range paths {
+	for _, avx := range kernelPaths(t) {
 		useAVX2 = avx
 		for n := 0; n <= 450; n++ {
 			w, e := make([]float64, n), make([]float64, n+n%3)
