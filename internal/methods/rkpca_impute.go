@@ -140,8 +140,10 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 	// Buffers kept across partitions and outer iterations: a partition's
 	// training set, its Gram matrix, and its rows with missing entries
 	// with their mask rows. The model fitted to them, which holds the
-	// first two, is dropped before the next partition.
+	// first two, is dropped before the next partition. kw is the kernel
+	// PCA fits' scratch, which the models do not hold.
 	var xtBuf, gtBuf, xBuf, mkBuf []float64
+	var kw kpcaWork
 	var z mat.Dense
 	for it := 0; it < ri.Iterations; it++ {
 		perm := in.Rand.Perm(n)
@@ -211,7 +213,7 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 				gt = kernel.SelfGram(k, xt)
 			}
 			// Only the q components the energy rule keeps are used.
-			model, q, err := fitKPCAGramEnergy(xt, k, gt, ri.Energy)
+			model, q, err := kw.fitEnergy(xt, k, gt, ri.Energy)
 			if err != nil {
 				for _, i := range rows {
 					failed[i]++
