@@ -286,11 +286,19 @@ func (m *KPCA) ProjectGram(kx *mat.Dense, q int) *Projection {
 // reuse their buffers instead of allocating three matrices per step. q
 // and the sizes are the caller's to check.
 func (m *KPCA) projectGramTo(gamma, beta, kc, kx *mat.Dense, q int) {
+	_, n := kx.Dims()
+	aq := m.Alpha.Slice(0, n, 0, q)
+	m.projectAlphaTo(gamma, beta, kc, kx, aq, aq.T())
+}
+
+// projectAlphaTo is projectGramTo with the leading columns aq of Alpha
+// and their transpose aqT formed by the caller, who may keep them across
+// calls.
+func (m *KPCA) projectAlphaTo(gamma, beta, kc, kx *mat.Dense, aq, aqT mat.Matrix) {
 	r, n := kx.Dims()
 	m.centreTo(kc, kx)
-	aq := m.Alpha.Slice(0, n, 0, q)
 	beta.Mul(kc, aq)
-	gamma.Mul(beta, aq.T())
+	gamma.Mul(beta, aqT)
 	for i := 0; i < r; i++ {
 		row := gamma.RawRowView(i)
 		shift := (1 - floats.Sum(row)) / float64(n)

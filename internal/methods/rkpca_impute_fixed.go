@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -75,15 +76,16 @@ func (f *fixedObservedFit) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, 
 	// sliced to the shrinking batch.
 	zbuf := make([]float64, len(act)*d)
 	nbuf := make([]float64, len(act)*d)
+	var za, num mat.Dense // their headers
 	for it := 1; it <= f.MaxIter && len(act) > 0; it++ {
-		za := mat.NewDense(len(act), d, zbuf[:len(act)*d])
+		za.SetRawMatrix(blas64.General{Rows: len(act), Cols: d, Stride: d, Data: zbuf[:len(act)*d]})
 		for a, i := range act {
 			za.SetRow(a, dst.RawRowView(i))
 		}
-		kz := gw.gram(za)
+		kz := gw.gram(&za)
 		w := pw.gamma(in.Model, kz, in.Q)
 		w.MulElem(w, kz) // w_n = Γ_n(z)·k(z, d_n)
-		num := mat.NewDense(len(act), d, nbuf[:len(act)*d])
+		num.SetRawMatrix(blas64.General{Rows: len(act), Cols: d, Stride: d, Data: nbuf[:len(act)*d]})
 		num.Mul(w, x)
 		keep := act[:0]
 		for a, i := range act {

@@ -153,3 +153,34 @@ func TestGramWorkIsGram(t *testing.T) {
 		}
 	}
 }
+
+// TestProjWorkIsProjectGram checks that the fixed points' projections
+// (projWork, whose headers and Alpha view are kept across calls) are
+// KPCA.ProjectGram's exactly (mat.Equal) as the batch shrinks, the number of
+// components changes and the model changes, so a view kept from an
+// earlier model or q would show.
+func TestProjWorkIsProjectGram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 3))
+	k := kernel.Gaussian{C: 5}
+	var models []*KPCA
+	for _, n := range []int{60, 45} {
+		m, err := FitKPCA(mat.NewDense(n, 4, normals(rng, n*4)), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, m)
+	}
+	var w projWork
+	for _, tc := range []struct{ model, q, r int }{
+		{0, 5, 30}, {0, 5, 20}, {0, 3, 20}, {1, 3, 20}, {1, 7, 2}, {0, 7, 25},
+	} {
+		m := models[tc.model]
+		var kx mat.Dense
+		kernel.Gram(&kx, k, mat.NewDense(tc.r, 4, normals(rng, tc.r*4)), m.X)
+		got := w.gamma(m, &kx, tc.q)
+		want := m.ProjectGram(&kx, tc.q).Gamma
+		if !mat.Equal(got, want) {
+			t.Fatalf("model %d, q=%d, %d rows: Γ differs from ProjectGram's by %v", tc.model, tc.q, tc.r, maxAbsDiff(got, want))
+		}
+	}
+}
