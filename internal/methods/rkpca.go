@@ -139,6 +139,12 @@ func init() {
 // Denoise runs the fixed point of eq. 6 for every row of in.X0, with the
 // missing entries given by in.Mask.
 func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
+	return r.denoiseWith(dst, in, new(fixedWork))
+}
+
+// denoiseWith is Denoise with the step buffers in fw, which a caller
+// running many fits one after another (RKPCAImpute's partitions) keeps.
+func (r *RKPCA) denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fixedWork) ([]Status, error) {
 	if in == nil || in.X0 == nil {
 		return nil, errors.New("rkpca: no inputs to denoise")
 	}
@@ -190,8 +196,7 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 	st := make([]Status, m)
 	act := startActive(dst, z, st)
 
-	gw := newGramWork(in.Model.Kernel, x)
-	var pw projWork
+	gw, pw := fw.start(in.Model.Kernel, x)
 	next := mat.NewDense(m, d, nil)
 	res := make([]float64, d)
 	a := make([]float64, d)
@@ -279,12 +284,35 @@ type gramWork struct {
 }
 
 func newGramWork(k kernel.Kernel, x *mat.Dense) *gramWork {
-	w := &gramWork{k: k, x: x, xT: x.T()}
+	w := new(gramWork)
+	w.reset(k, x)
+	return w
+}
+
+// reset points w at the kernel k and training set x, keeping its
+// buffers.
+func (w *gramWork) reset(k kernel.Kernel, x *mat.Dense) {
+	w.k, w.x, w.xT = k, x, x.T()
 	w.g, w.gauss = k.(kernel.Gaussian)
 	if w.gauss {
 		w.nx = sqNorms(w.nx, x)
 	}
-	return w
+}
+
+// fixedWork holds the buffers of a fixed point's steps (RKPCA's and the
+// C → 0 fit's): the kernel rows and the projection. Algorithm 1 keeps one
+// for all its partitions; nothing a fit returns holds them.
+type fixedWork struct {
+	gw gramWork
+	pw projWork
+}
+
+// start readies fw for a fit to the training set x under k: the kernel
+// rows against x and a projection with no model yet.
+func (fw *fixedWork) start(k kernel.Kernel, x *mat.Dense) (*gramWork, *projWork) {
+	fw.gw.reset(k, x)
+	fw.pw.m, fw.pw.q, fw.pw.aq, fw.pw.aqT = nil, 0, nil, nil
+	return &fw.gw, &fw.pw
 }
 
 // gram returns k(z_m, d_n) (M×N) in a buffer that the next call

@@ -39,6 +39,11 @@ type fixedObservedFit struct {
 // Denoise runs the limit fit; in.Mask must not be nil (without a mask
 // every entry is observed and z = x).
 func (f *fixedObservedFit) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
+	return f.denoiseWith(dst, in, new(fixedWork))
+}
+
+// denoiseWith is Denoise with the step buffers in fw (RKPCA.denoiseWith).
+func (f *fixedObservedFit) denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fixedWork) ([]Status, error) {
 	if err := checkDenoiseInput(in); err != nil {
 		return nil, fmt.Errorf("rkpca (C → 0): %w", err)
 	}
@@ -70,8 +75,7 @@ func (f *fixedObservedFit) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, 
 	x := in.Model.X
 	tol2 := f.Tol * f.Tol
 	next := make([]float64, d)
-	gw := newGramWork(in.Model.Kernel, x)
-	var pw projWork
+	gw, pw := fw.start(in.Model.Kernel, x)
 	// The batch and the products W·D in buffers kept across steps,
 	// sliced to the shrinking batch.
 	zbuf := make([]float64, len(act)*d)
