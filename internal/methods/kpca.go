@@ -6,6 +6,8 @@ import (
 	"math"
 	"sync"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
@@ -72,15 +74,45 @@ func FitKPCAGram(x *mat.Dense, k kernel.Kernel, g *mat.SymDense) (*KPCA, error) 
 // to rounding, not bit for bit (TestFitKPCAGramEnergy); if the root-free
 // QR does not converge it returns FitKPCAGram's fit, truncated alike.
 func fitKPCAGramEnergy(x *mat.Dense, k kernel.Kernel, g *mat.SymDense, energy float64) (*KPCA, int, error) {
+	var w kpcaWork
+	return w.fitEnergy(x, k, g, energy)
+}
+
+// kpcaWork holds the scratch of fitKPCAGramEnergy for a caller that fits
+// many models (Algorithm 1's partitions): the centred Gram matrix, which
+// the tridiagonal reduction then overwrites in place, the positive
+// eigenvalues and the eigensolver's arrays (tridiagWork), allocated once
+// per size instead of once per fit. A model it fits holds none of them —
+// its Values, Alpha, means and diagonal are its own — so a model stays
+// valid after the next fit (TestKPCAWorkIsFresh).
+type kpcaWork struct {
+	c    []float64    // the centred Gram matrix, n×n
+	cs   mat.SymDense // c's header
+	vals []float64    // the positive eigenvalues, decreasing
+	eig  tridiagWork
+}
+
+// fitEnergy is fitKPCAGramEnergy with w's scratch: the same arithmetic
+// in the same order, bit for bit (TestKPCAWorkIsFresh).
+func (w *kpcaWork) fitEnergy(x *mat.Dense, k kernel.Kernel, g *mat.SymDense, energy float64) (*KPCA, int, error) {
 	n := g.SymmetricDim()
 	if r, _ := x.Dims(); r != n {
 		panic(fmt.Sprintf("methods: %d training points but a %d×%d Gram matrix", r, n, n))
 	}
 	m := &KPCA{X: x, Kernel: k, K: g, colMean: make([]float64, n), diag: make([]float64, n)}
-	c := m.centredGram(g)
-	t, ok := newTridiagEigen(mat.NewSymDense(n, append([]float64(nil), c.RawSymmetric().Data...)))
+	m.gramMeans(g)
+	// K̃'s upper triangle; the reduction fills the lower from it, so
+	// what a previous fit left there is never read.
+	w.c = grow(w.c, n*n)
+	w.cs.SetRawSymmetric(blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: w.c})
+	m.centreGramTo(&w.cs, g)
+	t, ok := w.eig.reduce(&w.cs)
 	if !ok {
-		if _, err := m.eigen(c); err != nil {
+		// The reduction overwrote K̃; form it again (from the same
+		// means, so the same bits) for the full eigensolver.
+		clear(w.c)
+		m.centreGramTo(&w.cs, g)
+		if _, err := m.eigen(&w.cs); err != nil {
 			return nil, 0, err
 		}
 		q := m.Components(energy)
@@ -90,16 +122,17 @@ func fitKPCAGramEnergy(x *mat.Dense, k kernel.Kernel, g *mat.SymDense, energy fl
 	// The positive eigenvalues, decreasing, under FitKPCAGram's
 	// threshold for numerically zero ones.
 	tol := float64(n) * 1e-12 * math.Max(t.ev[n-1], 0)
-	var vals []float64
+	vals := w.vals[:0]
 	for i := n - 1; i >= 0 && t.ev[i] > tol; i-- {
 		vals = append(vals, t.ev[i])
 	}
+	w.vals = vals
 	if len(vals) == 0 {
 		return nil, 0, errors.New("methods: the centred Gram matrix is zero (all training points coincide in feature space)")
 	}
 	q := componentsFor(vals, energy)
 	vecs := t.vectors(vals[:q])
-	m.Values = vals[:q:q]
+	m.Values = append(make([]float64, 0, q), vals[:q]...)
 	m.Alpha = mat.NewDense(n, q, nil)
 	for j, v := range m.Values {
 		s := 1 / math.Sqrt(v)
@@ -113,6 +146,15 @@ func fitKPCAGramEnergy(x *mat.Dense, k kernel.Kernel, g *mat.SymDense, energy fl
 // centredGram returns K̃ = K − 1K/N − K1/N + 1K1/N² (eq. 1) of the Gram
 // matrix g and sets m's column means, diagonal and overall mean.
 func (m *KPCA) centredGram(g *mat.SymDense) *mat.SymDense {
+	m.gramMeans(g)
+	c := mat.NewSymDense(g.SymmetricDim(), nil)
+	m.centreGramTo(c, g)
+	return c
+}
+
+// gramMeans sets m's column means, diagonal and overall mean from the
+// Gram matrix g; m.colMean must hold zeros.
+func (m *KPCA) gramMeans(g *mat.SymDense) {
 	n := g.SymmetricDim()
 	for i := 0; i < n; i++ {
 		m.diag[i] = g.At(i, i)
@@ -122,13 +164,17 @@ func (m *KPCA) centredGram(g *mat.SymDense) *mat.SymDense {
 	}
 	floats.Scale(1/float64(n), m.colMean)
 	m.allMean = floats.Sum(m.colMean) / float64(n)
-	c := mat.NewSymDense(n, nil)
+}
+
+// centreGramTo writes the upper triangle of K̃ (eq. 1) into c from g and
+// m's means (gramMeans).
+func (m *KPCA) centreGramTo(c, g *mat.SymDense) {
+	n := g.SymmetricDim()
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			c.SetSym(i, j, g.At(i, j)-m.colMean[i]-m.colMean[j]+m.allMean)
 		}
 	}
-	return c
 }
 
 // eigen sets m's components from the centred Gram matrix c: every
@@ -240,11 +286,19 @@ func (m *KPCA) ProjectGram(kx *mat.Dense, q int) *Projection {
 // reuse their buffers instead of allocating three matrices per step. q
 // and the sizes are the caller's to check.
 func (m *KPCA) projectGramTo(gamma, beta, kc, kx *mat.Dense, q int) {
+	_, n := kx.Dims()
+	aq := m.Alpha.Slice(0, n, 0, q)
+	m.projectAlphaTo(gamma, beta, kc, kx, aq, aq.T())
+}
+
+// projectAlphaTo is projectGramTo with the leading columns aq of Alpha
+// and their transpose aqT formed by the caller, who may keep them across
+// calls.
+func (m *KPCA) projectAlphaTo(gamma, beta, kc, kx *mat.Dense, aq, aqT mat.Matrix) {
 	r, n := kx.Dims()
 	m.centreTo(kc, kx)
-	aq := m.Alpha.Slice(0, n, 0, q)
 	beta.Mul(kc, aq)
-	gamma.Mul(beta, aq.T())
+	gamma.Mul(beta, aqT)
 	for i := 0; i < r; i++ {
 		row := gamma.RawRowView(i)
 		shift := (1 - floats.Sum(row)) / float64(n)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
@@ -138,6 +139,12 @@ func init() {
 // Denoise runs the fixed point of eq. 6 for every row of in.X0, with the
 // missing entries given by in.Mask.
 func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
+	return r.denoiseWith(dst, in, new(fixedWork))
+}
+
+// denoiseWith is Denoise with the step buffers in fw, which a caller
+// running many fits one after another (RKPCAImpute's partitions) keeps.
+func (r *RKPCA) denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fixedWork) ([]Status, error) {
 	if in == nil || in.X0 == nil {
 		return nil, errors.New("rkpca: no inputs to denoise")
 	}
@@ -189,21 +196,23 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 	st := make([]Status, m)
 	act := startActive(dst, z, st)
 
-	gw := newGramWork(in.Model.Kernel, x)
-	var pw projWork
+	gw, pw := fw.start(in.Model.Kernel, x)
 	next := mat.NewDense(m, d, nil)
 	res := make([]float64, d)
 	a := make([]float64, d)
 	done := make([]bool, m)
 	tol2 := r.Tol * r.Tol
+	// The active rows of z and next, as z.Slice(0, na, 0, d) would view
+	// them, in headers kept across steps.
+	var za, nxt mat.Dense
 	for it := 1; it <= r.MaxIter && len(act) > 0; it++ {
 		na := len(act)
-		za := z.Slice(0, na, 0, d).(*mat.Dense)
-		kz := gw.gram(za)
+		za.SetRawMatrix(blas64.General{Rows: na, Cols: d, Stride: d, Data: z.RawMatrix().Data[:na*d]})
+		kz := gw.gram(&za)
 		// w_n = Γ_n(z)·k(z, d_n), overwriting Γ.
 		w := pw.gamma(in.Model, kz, in.Q)
 		w.MulElem(w, kz)
-		nxt := next.Slice(0, na, 0, d).(*mat.Dense)
+		nxt.SetRawMatrix(blas64.General{Rows: na, Cols: d, Stride: d, Data: next.RawMatrix().Data[:na*d]})
 		nxt.Mul(w, x)
 		for i := 0; i < na; i++ {
 			row := act[i]
@@ -270,15 +279,40 @@ type gramWork struct {
 	nx, nz []float64 // squared row norms of x and of the batch
 	out    []float64
 	kz     mat.Dense
+	xT     mat.Matrix // x.T(), formed once
+	dst    mat.Dense  // out's header
 }
 
 func newGramWork(k kernel.Kernel, x *mat.Dense) *gramWork {
-	w := &gramWork{k: k, x: x}
+	w := new(gramWork)
+	w.reset(k, x)
+	return w
+}
+
+// reset points w at the kernel k and training set x, keeping its
+// buffers.
+func (w *gramWork) reset(k kernel.Kernel, x *mat.Dense) {
+	w.k, w.x, w.xT = k, x, x.T()
 	w.g, w.gauss = k.(kernel.Gaussian)
 	if w.gauss {
 		w.nx = sqNorms(w.nx, x)
 	}
-	return w
+}
+
+// fixedWork holds the buffers of a fixed point's steps (RKPCA's and the
+// C → 0 fit's): the kernel rows and the projection. Algorithm 1 keeps one
+// for all its partitions; nothing a fit returns holds them.
+type fixedWork struct {
+	gw gramWork
+	pw projWork
+}
+
+// start readies fw for a fit to the training set x under k: the kernel
+// rows against x and a projection with no model yet.
+func (fw *fixedWork) start(k kernel.Kernel, x *mat.Dense) (*gramWork, *projWork) {
+	fw.gw.reset(k, x)
+	fw.pw.m, fw.pw.q, fw.pw.aq, fw.pw.aqT = nil, 0, nil, nil
+	return &fw.gw, &fw.pw
 }
 
 // gram returns k(z_m, d_n) (M×N) in a buffer that the next call
@@ -294,9 +328,10 @@ func (w *gramWork) gram(z *mat.Dense) *mat.Dense {
 	if cap(w.out) < r*n {
 		w.out = make([]float64, r*n)
 	}
-	dst := mat.NewDense(r, n, w.out[:r*n])
+	w.dst.SetRawMatrix(blas64.General{Rows: r, Cols: n, Stride: n, Data: w.out[:r*n]})
+	dst := &w.dst
 	// Mul overwrites its receiver (β = 0 in Gemm).
-	dst.Mul(z, w.x.T())
+	dst.Mul(z, w.xT)
 	w.nz = sqNorms(w.nz, z)
 	c := w.g.C
 	for i, nz := range w.nz {
@@ -334,7 +369,13 @@ func sqNorms(dst []float64, a *mat.Dense) []float64 {
 // size and sliced to the shrinking batch after, instead of three M×N
 // matrices allocated per step.
 type projWork struct {
-	gam, beta, kc []float64
+	gam, beta, kc    []float64
+	gamM, betaM, kcM mat.Dense // their headers
+	// Alpha's first q columns and their transpose for model m, formed
+	// at the first step instead of at every step.
+	m       *KPCA
+	q       int
+	aq, aqT mat.Matrix
 }
 
 // gamma returns the projection coefficients Γ (M×N) of the kernel rows
@@ -356,9 +397,16 @@ func (w *projWork) gamma(m *KPCA, kx *mat.Dense, q int) *mat.Dense {
 	}
 	// Mul overwrites its receiver (β = 0 in Gemm), so stale values from
 	// the previous step do not enter.
-	gam := mat.NewDense(r, n, w.gam[:r*n])
-	m.projectGramTo(gam, mat.NewDense(r, q, w.beta[:r*q]), mat.NewDense(r, n, w.kc[:r*n]), kx, q)
-	return gam
+	if w.m != m || w.q != q {
+		w.m, w.q = m, q
+		w.aq = m.Alpha.Slice(0, n, 0, q)
+		w.aqT = w.aq.T()
+	}
+	w.gamM.SetRawMatrix(blas64.General{Rows: r, Cols: n, Stride: n, Data: w.gam[:r*n]})
+	w.betaM.SetRawMatrix(blas64.General{Rows: r, Cols: q, Stride: q, Data: w.beta[:r*q]})
+	w.kcM.SetRawMatrix(blas64.General{Rows: r, Cols: n, Stride: n, Data: w.kc[:r*n]})
+	m.projectAlphaTo(&w.gamM, &w.betaM, &w.kcM, kx, w.aq, w.aqT)
+	return &w.gamM
 }
 
 // pullWeights writes into a the diagonal of A = (γ₂e/2Cγ)·Ω·W² of eq. 6 for

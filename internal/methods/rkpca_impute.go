@@ -128,7 +128,11 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 		}
 	}
 	k := kernel.NewGaussianGamma(ri.Gamma)
-	var fit Denoiser = &RKPCA{Gamma2: ri.Gamma2, C: ri.C, E0: E0L2, Start: StartFilled, MaxIter: ri.MaxIter, Tol: ri.Tol, Eps: 1e-12}
+	// The fit of each partition, with its step buffers kept across
+	// partitions.
+	var fit interface {
+		denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fixedWork) ([]Status, error)
+	} = &RKPCA{Gamma2: ri.Gamma2, C: ri.C, E0: E0L2, Start: StartFilled, MaxIter: ri.MaxIter, Tol: ri.Tol, Eps: 1e-12}
 	if ri.C == 0 {
 		fit = &fixedObservedFit{MaxIter: ri.MaxIter, Tol: ri.Tol, Eps: 1e-12}
 	}
@@ -140,8 +144,12 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 	// Buffers kept across partitions and outer iterations: a partition's
 	// training set, its Gram matrix, and its rows with missing entries
 	// with their mask rows. The model fitted to them, which holds the
-	// first two, is dropped before the next partition.
+	// first two, is dropped before the next partition. kw is the kernel
+	// PCA fits' scratch, which the models do not hold, and fw the fixed
+	// points' step buffers.
 	var xtBuf, gtBuf, xBuf, mkBuf []float64
+	var kw kpcaWork
+	var fw fixedWork
 	var z mat.Dense
 	for it := 0; it < ri.Iterations; it++ {
 		perm := in.Rand.Perm(n)
@@ -211,7 +219,7 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 				gt = kernel.SelfGram(k, xt)
 			}
 			// Only the q components the energy rule keeps are used.
-			model, q, err := fitKPCAGramEnergy(xt, k, gt, ri.Energy)
+			model, q, err := kw.fitEnergy(xt, k, gt, ri.Energy)
 			if err != nil {
 				for _, i := range rows {
 					failed[i]++
@@ -226,7 +234,7 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 				mk.SetRow(a, mask.RawRowView(i))
 			}
 			z.Reset()
-			zst, err := fit.Denoise(&z, &DenoiseInput{Model: model, Q: q, X0: x, Mask: mk})
+			zst, err := fit.denoiseWith(&z, &DenoiseInput{Model: model, Q: q, X0: x, Mask: mk}, &fw)
 			if err != nil {
 				return nil, fmt.Errorf("rkpca-impute: %w", err)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -38,6 +39,11 @@ type fixedObservedFit struct {
 // Denoise runs the limit fit; in.Mask must not be nil (without a mask
 // every entry is observed and z = x).
 func (f *fixedObservedFit) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
+	return f.denoiseWith(dst, in, new(fixedWork))
+}
+
+// denoiseWith is Denoise with the step buffers in fw (RKPCA.denoiseWith).
+func (f *fixedObservedFit) denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fixedWork) ([]Status, error) {
 	if err := checkDenoiseInput(in); err != nil {
 		return nil, fmt.Errorf("rkpca (C → 0): %w", err)
 	}
@@ -69,21 +75,21 @@ func (f *fixedObservedFit) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, 
 	x := in.Model.X
 	tol2 := f.Tol * f.Tol
 	next := make([]float64, d)
-	gw := newGramWork(in.Model.Kernel, x)
-	var pw projWork
+	gw, pw := fw.start(in.Model.Kernel, x)
 	// The batch and the products W·D in buffers kept across steps,
 	// sliced to the shrinking batch.
 	zbuf := make([]float64, len(act)*d)
 	nbuf := make([]float64, len(act)*d)
+	var za, num mat.Dense // their headers
 	for it := 1; it <= f.MaxIter && len(act) > 0; it++ {
-		za := mat.NewDense(len(act), d, zbuf[:len(act)*d])
+		za.SetRawMatrix(blas64.General{Rows: len(act), Cols: d, Stride: d, Data: zbuf[:len(act)*d]})
 		for a, i := range act {
 			za.SetRow(a, dst.RawRowView(i))
 		}
-		kz := gw.gram(za)
+		kz := gw.gram(&za)
 		w := pw.gamma(in.Model, kz, in.Q)
 		w.MulElem(w, kz) // w_n = Γ_n(z)·k(z, d_n)
-		num := mat.NewDense(len(act), d, nbuf[:len(act)*d])
+		num.SetRawMatrix(blas64.General{Rows: len(act), Cols: d, Stride: d, Data: nbuf[:len(act)*d]})
 		num.Mul(w, x)
 		keep := act[:0]
 		for a, i := range act {

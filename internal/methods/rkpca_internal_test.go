@@ -3,6 +3,7 @@ package methods
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -148,6 +149,93 @@ func TestGramWorkIsGram(t *testing.T) {
 					if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
 						t.Fatalf("n=%d m=%d (%d, %d): %v, kernel.Gram %v", tc.n, m, i, j, got.At(i, j), want.At(i, j))
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestProjWorkIsProjectGram checks that the fixed points' projections
+// (projWork, whose headers and Alpha view are kept across calls) are
+// KPCA.ProjectGram's exactly (mat.Equal) as the batch shrinks, the number of
+// components changes and the model changes, so a view kept from an
+// earlier model or q would show.
+func TestProjWorkIsProjectGram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 3))
+	k := kernel.Gaussian{C: 5}
+	var models []*KPCA
+	for _, n := range []int{60, 45} {
+		m, err := FitKPCA(mat.NewDense(n, 4, normals(rng, n*4)), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, m)
+	}
+	var w projWork
+	for _, tc := range []struct{ model, q, r int }{
+		{0, 5, 30}, {0, 5, 20}, {0, 3, 20}, {1, 3, 20}, {1, 7, 2}, {0, 7, 25},
+	} {
+		m := models[tc.model]
+		var kx mat.Dense
+		kernel.Gram(&kx, k, mat.NewDense(tc.r, 4, normals(rng, tc.r*4)), m.X)
+		got := w.gamma(m, &kx, tc.q)
+		want := m.ProjectGram(&kx, tc.q).Gamma
+		if !mat.Equal(got, want) {
+			t.Fatalf("model %d, q=%d, %d rows: Γ differs from ProjectGram's by %v", tc.model, tc.q, tc.r, maxAbsDiff(got, want))
+		}
+	}
+}
+
+// TestFixedWorkIsFresh checks that RKPCA's and the C → 0 fit's steps
+// with one fixedWork kept across fits, as Algorithm 1 keeps it across
+// partitions, give what Denoise gives with its own, bit for bit (z and
+// every status), with the work's buffers filled with NaN before each fit
+// and the training set, its size, the number of inputs and q changing
+// from fit to fit.
+func TestFixedWorkIsFresh(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 4))
+	const d = 5
+	k := kernel.NewGaussianGamma(0.2)
+	var fw fixedWork
+	for i, tc := range []struct{ n, m, q int }{{60, 12, 4}, {60, 7, 4}, {30, 20, 6}, {80, 3, 2}, {60, 12, 5}} {
+		m, err := FitKPCA(mat.NewDense(tc.n, d, normals(rng, tc.n*d)), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := mat.NewDense(tc.m, d, normals(rng, tc.m*d))
+		mask := mat.NewDense(tc.m, d, nil)
+		for j := range mask.RawMatrix().Data {
+			if rng.Float64() < 0.7 {
+				mask.RawMatrix().Data[j] = 1
+			}
+		}
+		in := &DenoiseInput{Model: m, Q: tc.q, X0: x, Mask: mask}
+		for _, f := range []struct {
+			name string
+			fit  interface {
+				Denoiser
+				denoiseWith(*mat.Dense, *DenoiseInput, *fixedWork) ([]Status, error)
+			}
+		}{
+			{"rkpca", &RKPCA{Gamma2: 0.2, C: 1, E0: E0L2, Start: StartFilled, MaxIter: 50, Tol: 1e-6, Eps: 1e-12}},
+			{"C → 0", &fixedObservedFit{MaxIter: 50, Tol: 1e-6, Eps: 1e-12}},
+		} {
+			var want, got mat.Dense
+			wst, err := f.fit.Denoise(&want, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			poisonFloats(reflect.ValueOf(&fw).Elem())
+			gst, err := f.fit.denoiseWith(&got, in, &fw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(gst, wst) {
+				t.Errorf("fit %d, %s: statuses differ with a kept work", i, f.name)
+			}
+			for j, v := range got.RawMatrix().Data {
+				if math.Float64bits(v) != math.Float64bits(want.RawMatrix().Data[j]) {
+					t.Fatalf("fit %d, %s: z differs with a kept work at %d: %v, %v", i, f.name, j, v, want.RawMatrix().Data[j])
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
@@ -49,16 +50,44 @@ func topEigenSym(a *mat.SymDense, d int) (vals []float64, vecs *mat.Dense, ok bo
 // tridiagEigen is a symmetric matrix reduced to tridiagonal form with all
 // its eigenvalues: the first half of topEigenSym, for callers that choose
 // how many eigenvectors they need from the eigenvalues (an energy rule).
+// Its arrays are those of the tridiagWork that made it, valid until that
+// work's next reduction.
 type tridiagEigen struct {
 	n, lda         int
 	sa             []float64 // Dsytrd's reflectors below the subdiagonal
 	diag, off, tau []float64
 	ev             []float64 // every eigenvalue, increasing
+	w              *tridiagWork
+}
+
+// tridiagWork holds the arrays of a reduction and of its eigenvectors,
+// kept by a caller that reduces many matrices (RKPCA's imputation fits
+// 250 models a repetition) so that they are allocated once per size
+// instead of once per matrix. The arithmetic is the same whether they are
+// new or reused: every element is written before it is read, and the
+// LAPACK calls get exactly the workspace length their queries return.
+type tridiagWork struct {
+	t              tridiagEigen
+	diag, off, tau []float64
+	ev, e2, work   []float64
+	z              []float64 // the eigenvectors, n×d
+	zm             mat.Dense // z's header
+	x, col         []float64 // inverse iteration's iterate and a cluster column
+	lu             tridiagLU
+	src            rand.PCG
+	rng            *rand.Rand // over src
 }
 
 // newTridiagEigen reduces a (its lower triangle is overwritten) and
-// computes all its eigenvalues; ok is false if Dsterf does not converge.
+// computes all its eigenvalues in a work of its own; ok is false if
+// Dsterf does not converge.
 func newTridiagEigen(a *mat.SymDense) (t *tridiagEigen, ok bool) {
+	return new(tridiagWork).reduce(a)
+}
+
+// reduce is newTridiagEigen in w's arrays: the result, and the previous
+// result's arrays, are overwritten by w's next reduce.
+func (w *tridiagWork) reduce(a *mat.SymDense) (t *tridiagEigen, ok bool) {
 	n := a.SymmetricDim()
 	raw := a.RawSymmetric()
 	// Dsytrd(Lower) reads the lower triangle; SymDense keeps the upper.
@@ -71,28 +100,30 @@ func newTridiagEigen(a *mat.SymDense) (t *tridiagEigen, ok bool) {
 		}
 	}
 	impl := gonum.Implementation{}
-	t = &tridiagEigen{
-		n: n, lda: lda, sa: sa,
-		diag: make([]float64, n),
-		off:  make([]float64, max(n-1, 1)),
-		tau:  make([]float64, max(n-1, 1)),
-	}
-	work := make([]float64, 1)
-	impl.Dsytrd(blas.Lower, n, sa, lda, t.diag, t.off, t.tau, work, -1)
-	work = make([]float64, int(work[0]))
-	impl.Dsytrd(blas.Lower, n, sa, lda, t.diag, t.off, t.tau, work, len(work))
+	w.diag, w.off, w.tau = grow(w.diag, n), grow(w.off, max(n-1, 1)), grow(w.tau, max(n-1, 1))
+	clear(w.diag)
+	clear(w.off)
+	clear(w.tau)
+	w.t = tridiagEigen{n: n, lda: lda, sa: sa, diag: w.diag, off: w.off, tau: w.tau, w: w}
+	t = &w.t
+	var query [1]float64
+	impl.Dsytrd(blas.Lower, n, sa, lda, t.diag, t.off, t.tau, query[:], -1)
+	w.work = grow(w.work, int(query[0]))
+	impl.Dsytrd(blas.Lower, n, sa, lda, t.diag, t.off, t.tau, w.work, len(w.work))
 
 	// All eigenvalues, increasing.
-	t.ev = append([]float64(nil), t.diag...)
-	e2 := append([]float64(nil), t.off[:n-1]...)
-	if !impl.Dsterf(n, t.ev, e2) {
+	w.ev = append(w.ev[:0], t.diag...)
+	w.e2 = append(w.e2[:0], t.off[:n-1]...)
+	t.ev = w.ev
+	if !impl.Dsterf(n, t.ev, w.e2) {
 		return nil, false
 	}
 	return t, true
 }
 
 // vectors returns the unit eigenvectors (n×len(vals), one column each) for
-// vals, eigenvalues of t in decreasing order as from t.ev.
+// vals, eigenvalues of t in decreasing order as from t.ev. The matrix is
+// t's work's, overwritten by its next vectors.
 func (t *tridiagEigen) vectors(vals []float64) *mat.Dense {
 	n, d := t.n, len(vals)
 	diag, off := t.diag, t.off
@@ -109,31 +140,36 @@ func (t *tridiagEigen) vectors(vals []float64) *mat.Dense {
 		}
 		tnorm = math.Max(tnorm, s)
 	}
-	z := mat.NewDense(n, d, nil)
-	tridiagInverseIteration(diag, off[:n-1], vals, tnorm, z)
+	w := t.w
+	w.z = grow(w.z, n*d)
+	clear(w.z)
+	w.zm.SetRawMatrix(blas64.General{Rows: n, Cols: d, Stride: d, Data: w.z})
+	z := &w.zm
+	w.inverseIteration(diag, off[:n-1], vals, tnorm, z)
 
 	// Back-transformation Z ← Q·Z: Q = H(0)…H(n−2) from Dsytrd(Lower) is
 	// Dormqr's on the trailing (n−1)×(n−1) block (LAPACK's dormtr).
 	if n > 1 {
 		impl := gonum.Implementation{}
 		zr := z.RawMatrix()
-		work := make([]float64, 1)
-		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, t.sa[t.lda:], t.lda, t.tau, zr.Data[zr.Stride:], zr.Stride, work, -1)
-		work = make([]float64, int(work[0]))
-		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, t.sa[t.lda:], t.lda, t.tau, zr.Data[zr.Stride:], zr.Stride, work, len(work))
+		var query [1]float64
+		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, t.sa[t.lda:], t.lda, t.tau, zr.Data[zr.Stride:], zr.Stride, query[:], -1)
+		w.work = grow(w.work, int(query[0]))
+		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, t.sa[t.lda:], t.lda, t.tau, zr.Data[zr.Stride:], zr.Stride, w.work, len(w.work))
 	}
 	return z
 }
 
-// tridiagInverseIteration writes into the columns of z (n×len(mu)) the
+// inverseIteration writes into the columns of z (n×len(mu)) the
 // unit eigenvectors of the symmetric tridiagonal matrix with diagonal
 // diag and off-diagonal off, for the eigenvalues mu (decreasing, as from
 // Dsterf). As LAPACK's dstein: eigenvalues closer than 1e-3·‖T‖ form a
 // cluster and each vector of a cluster is orthogonalised against the
 // earlier ones at every iteration; eigenvalues closer than 10·ε·‖T‖ are
 // pulled apart by that much so the shifted systems differ. Starting
-// vectors are seeded, so the result is deterministic.
-func tridiagInverseIteration(diag, off, mu []float64, tnorm float64, z *mat.Dense) {
+// vectors are seeded (the same stream at every call), so the result is
+// deterministic.
+func (w *tridiagWork) inverseIteration(diag, off, mu []float64, tnorm float64, z *mat.Dense) {
 	n := len(diag)
 	if n == 1 {
 		for k := range mu {
@@ -144,10 +180,14 @@ func tridiagInverseIteration(diag, off, mu []float64, tnorm float64, z *mat.Dens
 	eps := 1.1102230246251565e-16
 	ortol := 1e-3 * tnorm
 	pertol := 10 * eps * tnorm
-	rng := rand.New(rand.NewPCG(1, 1))
-	var f tridiagLU
-	x := make([]float64, n)
-	col := make([]float64, n)
+	w.src.Seed(1, 1) // rand.NewPCG(1, 1)'s state
+	if w.rng == nil {
+		w.rng = rand.New(&w.src)
+	}
+	rng := w.rng
+	f := &w.lu
+	w.x, w.col = grow(w.x, n), grow(w.col, n)
+	x, col := w.x, w.col
 	clusterStart := 0
 	prev := math.Inf(1)
 	for k, m := range mu {
