@@ -24,7 +24,6 @@ var longFuncs = map[string]string{
 	// Numerical kernels: one equation block each, which splitting would
 	// scatter away from the paper it follows.
 	"internal/methods/ppca.go PPCA.Denoise":                "PPCA by EM on incomplete data (Ilin & Raiko §3.2): the E- and M-steps share every per-row quantity",
-	"internal/methods/rkpca.go RKPCA.Denoise":              "RKPCA's fixed point of Nguyen & De la Torre's eq. 6, per row, with its weights and stopping rule",
 	"internal/methods/rkpca_impute.go RKPCAImpute.Denoise": "Nguyen & De la Torre's Algorithm 1 (RKPCA for missing data): the outer loop over partitions as the paper gives it",
 	"internal/datasets/gist.go GIST.Descriptor":            "Oliva & Torralba's LMgist: prefilter, Gabor bank and block averages in one pass over reused buffers",
 	"internal/methods/robustpca.go RobustPCA.Denoise":      "de la Torre & Black's IRLS with an annealed scale (eq. 8): weights, σ and coefficients update together",

@@ -97,12 +97,7 @@ func BenchmarkDot4(b *testing.B) {
 		}
 		flops(b)
 	})
-	saved := useAVX2
-	defer func() { useAVX2 = saved }()
-	for _, avx := range []bool{false, true} {
-		if avx && !saved {
-			continue
-		}
+	for _, avx := range kernelPaths(b) {
 		name := "dot4/go"
 		if avx {
 			name = "dot4/avx2"
@@ -134,11 +129,11 @@ func cpuSeconds(tb testing.TB) float64 {
 // kernelPaths returns the paths a kernel test checks, the pure-Go one and,
 // where the CPU has AVX2, the assembly one, and restores useAVX2 when the
 // test ends; the test sets useAVX2 to each in turn.
-func kernelPaths(t *testing.T) []bool {
+func kernelPaths(tb testing.TB) []bool {
 	saved := useAVX2
-	t.Cleanup(func() { useAVX2 = saved })
+	tb.Cleanup(func() { useAVX2 = saved })
 	if !useAVX2 {
-		t.Log("no AVX2 kernel on this CPU or build: the pure-Go path only")
+		tb.Log("no AVX2 kernel on this CPU or build: the pure-Go path only")
 		return []bool{false}
 	}
 	return []bool{false, true}

@@ -2,6 +2,7 @@ package methods
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -181,4 +182,157 @@ func TestWeightsIsScalar(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkSweep times the bound sweep of one GPS step over D = 256
+// components (USPS pixels), its two passes and the bitmaps' decoding, on
+// the pure-Go and assembly paths, beside the scalar loop it replaced
+// (gpsRow.bounds before issue #40: three AddScaledTo passes and a loop
+// with the candidates and S tests). The terms are those of a stale step:
+// positive bounds, a few components with z_j ≠ 0.
+func BenchmarkSweep(b *testing.B) {
+	const d = 256
+	rng := rand.New(rand.NewPCG(1, 256))
+	vec := func(scale float64) []float64 {
+		v := make([]float64, d)
+		for i := range v {
+			v[i] = scale * rng.NormFloat64()
+		}
+		return v
+	}
+	a := sweepArgs{q: vec(1), coef: vec(1), p: vec(1e-3), rz: vec(1e-12), half: vec(1), sg: make([]float64, d),
+		est: make([]float64, d), bnd: make([]float64, d), up: make([]float64, d), w: 0.7, a: 1e-3, s: 2}
+	for i := range a.p {
+		a.p[i], a.rz[i], a.half[i] = math.Abs(a.p[i]), math.Abs(a.rz[i]), math.Abs(a.half[i])
+		if i%5 == 0 {
+			a.sg[i] = float64(1 - 2*rng.IntN(2))
+		}
+	}
+	cb, sb := make([]uint64, d/64), make([]uint64, d/64)
+	cand, inS := make([]int, 0, d), make([]int, 0, d)
+	var c0 float64
+	start := func() { c0 = cpuSeconds(b) }
+	report := func(b *testing.B) { b.ReportMetric((cpuSeconds(b)-c0)/float64(b.N)*1e9, "cpu-ns/op") }
+	b.Run("scalar", func(b *testing.B) {
+		start()
+		for b.Loop() {
+			cand, inS = sweepScalar(&a, cand, inS)
+		}
+		report(b)
+	})
+	for _, avx := range kernelPaths(b) {
+		name := "passes/go"
+		if avx {
+			name = "passes/avx2"
+		}
+		useAVX2 = avx
+		b.Run(name, func(b *testing.B) {
+			start()
+			for b.Loop() {
+				lo := sweepLo(&a, false)
+				clear(cb)
+				clear(sb)
+				sweepBits(&a, lo, cb, sb)
+				cand, inS = cand[:0], inS[:0]
+				for w, x := range cb {
+					for ; x != 0; x &= x - 1 {
+						cand = append(cand, w<<6+bits.TrailingZeros64(x))
+					}
+				}
+				for w, x := range sb {
+					for ; x != 0; x &= x - 1 {
+						inS = append(inS, w<<6+bits.TrailingZeros64(x))
+					}
+				}
+			}
+			report(b)
+		})
+	}
+}
+
+// BenchmarkWeights times the weight update of one GPS step over N = 400
+// training points (USPS, Fig. 4): the scalar loop it replaced and
+// weights on the pure-Go and assembly paths. Its three sums are kept in
+// order, so the bound is the latency of their adds, N of them in each
+// chain.
+func BenchmarkWeights(b *testing.B) {
+	const n = 400
+	rng := rand.New(rand.NewPCG(1, 400))
+	// Factors of exactly 1 keep the weights where they are over the
+	// benchmark's millions of updates (factors of a real step would
+	// drift them into subnormals or overflow, which time differently);
+	// the arithmetic is the same.
+	w, e := make([]float64, n), make([]float64, n)
+	for i := range w {
+		w[i], e[i] = rng.NormFloat64(), 1
+	}
+	f := 1.0
+	var sink float64
+	var c0 float64
+	start := func() { c0 = cpuSeconds(b) }
+	report := func(b *testing.B) { b.ReportMetric((cpuSeconds(b)-c0)/float64(b.N)*1e9, "cpu-ns/op") }
+	b.Run("scalar", func(b *testing.B) {
+		start()
+		for b.Loop() {
+			s, a, c := weightsScalar(w, e, f)
+			sink += s + a + c
+		}
+		report(b)
+	})
+	for _, avx := range kernelPaths(b) {
+		name := "weights/go"
+		if avx {
+			name = "weights/avx2"
+		}
+		useAVX2 = avx
+		b.Run(name, func(b *testing.B) {
+			start()
+			for b.Loop() {
+				s, a, c := weights(w, e, f)
+				sink += s + a + c
+			}
+			report(b)
+		})
+	}
+	if math.IsNaN(sink) {
+		b.Log(sink)
+	}
+}
+
+// weightsScalar is gpsRow.move's weight update before issue #40.
+func weightsScalar(w, e []float64, f float64) (sum, abs, change float64) {
+	for k, wk := range w {
+		nw := wk * e[k] * f
+		change += math.Abs(nw - wk)
+		w[k] = nw
+		sum += nw
+		abs += math.Abs(nw)
+	}
+	return sum, abs, change
+}
+
+// sweepScalar is gpsRow.bounds's sweep before issue #40, its candidates
+// against the running largest lower bound.
+func sweepScalar(a *sweepArgs, cand, inS []int) ([]int, []int) {
+	floats.AddScaledTo(a.est, a.q, a.w, a.coef)
+	floats.AddScaledTo(a.bnd, a.p, a.a, a.half)
+	floats.AddScaled(a.bnd, a.s, a.rz)
+	lo, k := math.Inf(-1), 0
+	cand, inS = cand[:len(a.est)], inS[:0]
+	for j := range a.est {
+		e, bd := a.est[j], a.bnd[j]
+		u := math.Abs(e) + bd
+		a.up[j] = u
+		if math.Abs(e)-bd > lo {
+			lo = math.Abs(e) - bd
+		}
+		cand[k] = j
+		if u >= lo {
+			k++
+		}
+		if s := a.sg[j]; e*s < bd*(s*s) {
+			inS = append(inS, j)
+		}
+	}
+	return cand[:k], inS
 }

@@ -145,52 +145,17 @@ func (r *RKPCA) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, error) {
 // denoiseWith is Denoise with the step buffers in fw, which a caller
 // running many fits one after another (RKPCAImpute's partitions) keeps.
 func (r *RKPCA) denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fixedWork) ([]Status, error) {
-	if in == nil || in.X0 == nil {
-		return nil, errors.New("rkpca: no inputs to denoise")
-	}
-	if err := checkDenoiseInput(in); err != nil {
-		return nil, fmt.Errorf("rkpca: %w", err)
-	}
-	c, ok := gaussianWidth(in.Model.Kernel)
-	if !ok {
-		return nil, fmt.Errorf("rkpca: needs a Gaussian kernel, got %v", in.Model.Kernel)
-	}
-	if !(r.Gamma2 > 0) || !(r.C > 0) || math.IsInf(r.C, 0) {
-		return nil, fmt.Errorf("rkpca: gamma2 %g and C %g must be positive and finite", r.Gamma2, r.C)
-	}
-	if r.MaxIter < 1 {
-		return nil, fmt.Errorf("rkpca: max_iter %d, want at least 1", r.MaxIter)
-	}
-	if r.E0 != E0L2 && r.E0 != E0GemanMcClure {
-		return nil, fmt.Errorf("rkpca: unknown e0 %q", r.E0)
+	c, err := r.checkDenoise(in)
+	if err != nil {
+		return nil, err
 	}
 	m, d := in.X0.Dims()
-	if err := checkMask(in.Mask, m, d); err != nil {
-		return nil, fmt.Errorf("rkpca: %w", err)
-	}
 	gamma := 1 / c
 	x := in.Model.X
 	mu := colMeans(x)
-
-	// z holds the active rows in its leading slots (as in fixedPoint).
-	z := mat.NewDense(m, d, nil)
-	for i := 0; i < m; i++ {
-		zi := z.RawRowView(i)
-		switch r.Start {
-		case StartMean:
-			copy(zi, mu)
-		case StartNoisy, StartFilled, "":
-			copy(zi, in.X0.RawRowView(i))
-			if r.Start != StartFilled && in.Mask != nil {
-				for j, o := range in.Mask.RawRowView(i) {
-					if o == 0 {
-						zi[j] = mu[j]
-					}
-				}
-			}
-		default:
-			return nil, fmt.Errorf("rkpca: unknown start rule %q", r.Start)
-		}
+	z, err := r.startIterates(in, mu)
+	if err != nil {
+		return nil, err
 	}
 	useDst(dst, m, d)
 	st := make([]Status, m)
@@ -234,20 +199,7 @@ func (r *RKPCA) denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fixedWork) ([]
 				st[row].Diag = map[string]float64{"sigma": sigma}
 			}
 			ni := nxt.RawRowView(i)
-			failed := false
-			for j := range ni {
-				den := a[j] + s
-				if !(math.Abs(den) > r.Eps*(a[j]+abs)) {
-					failed = true
-					break
-				}
-				if a[j] != 0 {
-					ni[j] = (a[j]*xi[j] + ni[j]) / den
-				} else {
-					ni[j] /= den
-				}
-			}
-			if failed {
+			if !r.update(ni, a, xi, s, abs) {
 				st[row].Err = ErrDenominator
 				done[i] = true
 				continue
@@ -261,6 +213,82 @@ func (r *RKPCA) denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fixedWork) ([]
 	}
 	CheckFinite(dst, st)
 	return st, nil
+}
+
+// checkDenoise checks Denoise's input and settings and returns the
+// Gaussian kernel's width c.
+func (r *RKPCA) checkDenoise(in *DenoiseInput) (float64, error) {
+	if in == nil || in.X0 == nil {
+		return 0, errors.New("rkpca: no inputs to denoise")
+	}
+	if err := checkDenoiseInput(in); err != nil {
+		return 0, fmt.Errorf("rkpca: %w", err)
+	}
+	c, ok := gaussianWidth(in.Model.Kernel)
+	if !ok {
+		return 0, fmt.Errorf("rkpca: needs a Gaussian kernel, got %v", in.Model.Kernel)
+	}
+	if !(r.Gamma2 > 0) || !(r.C > 0) || math.IsInf(r.C, 0) {
+		return 0, fmt.Errorf("rkpca: gamma2 %g and C %g must be positive and finite", r.Gamma2, r.C)
+	}
+	if r.MaxIter < 1 {
+		return 0, fmt.Errorf("rkpca: max_iter %d, want at least 1", r.MaxIter)
+	}
+	if r.E0 != E0L2 && r.E0 != E0GemanMcClure {
+		return 0, fmt.Errorf("rkpca: unknown e0 %q", r.E0)
+	}
+	m, d := in.X0.Dims()
+	if err := checkMask(in.Mask, m, d); err != nil {
+		return 0, fmt.Errorf("rkpca: %w", err)
+	}
+	return c, nil
+}
+
+// startIterates returns the starting iterates by r.Start, one row per
+// input; the fixed point keeps the active rows in its leading slots (as
+// in fixedPoint).
+func (r *RKPCA) startIterates(in *DenoiseInput, mu []float64) (*mat.Dense, error) {
+	m, d := in.X0.Dims()
+	z := mat.NewDense(m, d, nil)
+	for i := 0; i < m; i++ {
+		zi := z.RawRowView(i)
+		switch r.Start {
+		case StartMean:
+			copy(zi, mu)
+		case StartNoisy, StartFilled, "":
+			copy(zi, in.X0.RawRowView(i))
+			if r.Start != StartFilled && in.Mask != nil {
+				for j, o := range in.Mask.RawRowView(i) {
+					if o == 0 {
+						zi[j] = mu[j]
+					}
+				}
+			}
+		default:
+			return nil, fmt.Errorf("rkpca: unknown start rule %q", r.Start)
+		}
+	}
+	return z, nil
+}
+
+// update turns ni, which holds (W·D)_j, into the next iterate
+// (a_j x_j + (W·D)_j) / (a_j + Σ_n w_n) of one row, given its pull
+// weights a, its input xi, s = Σ_n w_n and abs = Σ_n |w_n|. It reports
+// false, leaving ni part done, when a denominator is zero to within
+// r.Eps of its terms.
+func (r *RKPCA) update(ni, a, xi []float64, s, abs float64) bool {
+	for j := range ni {
+		den := a[j] + s
+		if !(math.Abs(den) > r.Eps*(a[j]+abs)) {
+			return false
+		}
+		if a[j] != 0 {
+			ni[j] = (a[j]*xi[j] + ni[j]) / den
+		} else {
+			ni[j] /= den
+		}
+	}
+	return true
 }
 
 // gramWork computes the kernel rows k(z_m, d_n) of a batch of iterates
