@@ -210,44 +210,23 @@ func BenchmarkSweep(b *testing.B) {
 	}
 	cb, sb := make([]uint64, d/64), make([]uint64, d/64)
 	cand, inS := make([]int, 0, d), make([]int, 0, d)
-	var c0 float64
-	start := func() { c0 = cpuSeconds(b) }
-	report := func(b *testing.B) { b.ReportMetric((cpuSeconds(b)-c0)/float64(b.N)*1e9, "cpu-ns/op") }
-	b.Run("scalar", func(b *testing.B) {
-		start()
-		for b.Loop() {
-			cand, inS = sweepScalar(&a, cand, inS)
-		}
-		report(b)
-	})
-	for _, avx := range kernelPaths(b) {
-		name := "passes/go"
-		if avx {
-			name = "passes/avx2"
-		}
-		useAVX2 = avx
-		b.Run(name, func(b *testing.B) {
-			start()
-			for b.Loop() {
-				lo := sweepLo(&a, false)
-				clear(cb)
-				clear(sb)
-				sweepBits(&a, lo, cb, sb)
-				cand, inS = cand[:0], inS[:0]
-				for w, x := range cb {
-					for ; x != 0; x &= x - 1 {
-						cand = append(cand, w<<6+bits.TrailingZeros64(x))
-					}
-				}
-				for w, x := range sb {
-					for ; x != 0; x &= x - 1 {
-						inS = append(inS, w<<6+bits.TrailingZeros64(x))
-					}
-				}
+	benchPaths(b, "passes", func() { cand, inS = sweepScalar(&a, cand, inS) }, func() {
+		lo := sweepLo(&a, false)
+		clear(cb)
+		clear(sb)
+		sweepBits(&a, lo, cb, sb)
+		cand, inS = cand[:0], inS[:0]
+		for w, x := range cb {
+			for ; x != 0; x &= x - 1 {
+				cand = append(cand, w<<6+bits.TrailingZeros64(x))
 			}
-			report(b)
-		})
-	}
+		}
+		for w, x := range sb {
+			for ; x != 0; x &= x - 1 {
+				inS = append(inS, w<<6+bits.TrailingZeros64(x))
+			}
+		}
+	})
 }
 
 // BenchmarkWeights times the weight update of one GPS step over N = 400
@@ -268,32 +247,13 @@ func BenchmarkWeights(b *testing.B) {
 	}
 	f := 1.0
 	var sink float64
-	var c0 float64
-	start := func() { c0 = cpuSeconds(b) }
-	report := func(b *testing.B) { b.ReportMetric((cpuSeconds(b)-c0)/float64(b.N)*1e9, "cpu-ns/op") }
-	b.Run("scalar", func(b *testing.B) {
-		start()
-		for b.Loop() {
-			s, a, c := weightsScalar(w, e, f)
-			sink += s + a + c
-		}
-		report(b)
+	benchPaths(b, "weights", func() {
+		s, a, c := weightsScalar(w, e, f)
+		sink += s + a + c
+	}, func() {
+		s, a, c := weights(w, e, f)
+		sink += s + a + c
 	})
-	for _, avx := range kernelPaths(b) {
-		name := "weights/go"
-		if avx {
-			name = "weights/avx2"
-		}
-		useAVX2 = avx
-		b.Run(name, func(b *testing.B) {
-			start()
-			for b.Loop() {
-				s, a, c := weights(w, e, f)
-				sink += s + a + c
-			}
-			report(b)
-		})
-	}
 	if math.IsNaN(sink) {
 		b.Log(sink)
 	}
@@ -335,4 +295,26 @@ func sweepScalar(a *sweepArgs, cand, inS []int) ([]int, []int) {
 		}
 	}
 	return cand[:k], inS
+}
+
+// benchPaths times scalar, the loop a kernel replaced, as "scalar" and
+// step on each kernel path as name+"/go" and name+"/avx2", with the CPU
+// time per call besides the wall time (the benchmark machine is shared).
+func benchPaths(b *testing.B, name string, scalar, step func()) {
+	run := func(b *testing.B, f func()) {
+		c0 := cpuSeconds(b)
+		for b.Loop() {
+			f()
+		}
+		b.ReportMetric((cpuSeconds(b)-c0)/float64(b.N)*1e9, "cpu-ns/op")
+	}
+	b.Run("scalar", func(b *testing.B) { run(b, scalar) })
+	for _, avx := range kernelPaths(b) {
+		useAVX2 = avx
+		sub := name + "/go"
+		if avx {
+			sub = name + "/avx2"
+		}
+		b.Run(sub, func(b *testing.B) { run(b, step) })
+	}
 }
