@@ -8,6 +8,10 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
+// gonumDotChains: on this build floats.Dot is gonum's amd64 assembly,
+// which sums four chains (dotChains), not one.
+const gonumDotChains = true
+
 // useAVX2 selects dot4's assembly kernel; tests switch it off to check the
 // pure-Go path.
 var useAVX2 = cpu.X86.HasAVX2

@@ -8,6 +8,9 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
+// gonumDotChains is false: floats.Dot is gonum's pure-Go loop here.
+const gonumDotChains = false
+
 // useAVX2 is false: there is no assembly kernel on this build.
 var useAVX2 = false
 

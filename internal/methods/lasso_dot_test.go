@@ -57,7 +57,9 @@ func TestDot4IsDot(t *testing.T) {
 				}
 			}
 		}
-		if differ < 1000 {
+		// Without gonum's assembly (noasm, safe, gccgo, other
+		// architectures) floats.Dot is itself the sequential sum.
+		if gonumDotChains && differ < 1000 {
 			t.Errorf("avx2=%t: the sequential sum differed from floats.Dot on only %d of 5412 vectors: the test cannot tell the orders apart", avx, differ)
 		}
 	}
