@@ -3,7 +3,6 @@ package methods
 import (
 	"fmt"
 	"math"
-	"math/bits"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -305,7 +304,6 @@ type gpsRow struct {
 	open         []int // components z_j ≠ 0 whose interval of λ_j·z_j contains 0
 	cand         []int
 	lo           float64 // the largest lower bound of |λ_j|
-	umax         float64 // the largest upper bound of |λ_j| (bounds)
 	batch        []int   // top's components evaluated together
 
 	sw           sweepArgs // bounds' view of the terms above
@@ -480,31 +478,26 @@ func (r *gpsRow) bounds(z []float64, all bool) (zmax float64) {
 	lo := sweepLo(a, all)
 	clear(r.cbits)
 	clear(r.sbits)
-	r.umax = sweepBits(a, lo, r.cbits, r.sbits)
-	cand := r.cand[:0]
-	for w, b := range r.cbits {
-		for ; b != 0; b &= b - 1 {
-			cand = append(cand, w<<6+bits.TrailingZeros64(b))
-		}
-	}
+	sweepBits(a, lo, r.cbits, r.sbits)
+	cand := appendBits(r.cand[:0], r.cbits)
 	// The S set (see inS): with s = sign(z_j), j is in S when
 	// λ_j·s < −ρ_j. The interval of λ_j·s is [x − b, x + b]: below
 	// −ρ_j, j is in S; reaching it, j is open. Both need x < b, the
 	// marked components, which are few (and never those with z_j = 0,
 	// where x = ±0 and b·s² = 0); products with s = ±1 are exact, and a
 	// rounded x + b < −ρ_j implies the exact one.
-	inS, open := r.inS[:0], r.open[:0]
-	for w, b := range r.sbits {
-		for ; b != 0; b &= b - 1 {
-			j := w<<6 + bits.TrailingZeros64(b)
-			x, rho, bnd := r.est[j]*r.sg[j], r.zr[j]*a.s, r.bnd[j]
-			if x+bnd < -rho {
-				inS = append(inS, j)
-			} else if x-bnd <= -rho {
-				open = append(open, j)
-			}
+	inS, open := r.inS[:0], appendBits(r.open[:0], r.sbits)
+	k := 0
+	for _, j := range open {
+		x, rho, bnd := r.est[j]*r.sg[j], r.zr[j]*a.s, r.bnd[j]
+		if x+bnd < -rho {
+			inS = append(inS, j)
+		} else if x-bnd <= -rho {
+			open[k] = j
+			k++
 		}
 	}
+	open = open[:k]
 	r.cand, r.inS, r.open, r.lo = cand, inS, open, lo
 	// max_j |z_j| = max_j |cnt_j|·Δ, the product being monotone in |cnt_j|.
 	return float64(r.maxCnt) * r.delta
@@ -520,24 +513,10 @@ func (r *gpsRow) top(z []float64, t int) (int, float64) {
 	// index) first: its exact value is usually close to the largest, and
 	// then a single pass, in index order, evaluates only the candidates
 	// whose upper bound can still beat the best exact value so far.
-	// bounds found the largest upper bound, umax, which with bnd ≥ 0 is
-	// a candidate's (umax ≥ |λ_j| + bnd_j ≥ lo for the j of lo), so the
-	// first candidate that has it is the one; the scan is kept for the
-	// other cases, and for the S set's candidates (run sets umax to NaN).
 	first, fu := -1, r.lo
-	if r.umax >= r.lo {
-		for _, j := range r.cand {
-			if r.up[j] == r.umax {
-				first, fu = j, r.umax
-				break
-			}
-		}
-	}
-	if first < 0 {
-		for _, j := range r.cand {
-			if u := r.up[j]; u > fu || u == fu && first < 0 {
-				first, fu = j, u
-			}
+	for _, j := range r.cand {
+		if u := r.up[j]; u > fu || u == fu && first < 0 {
+			first, fu = j, u
 		}
 	}
 	if first < 0 {
@@ -650,7 +629,6 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 					r.cand = append(r.cand, j)
 				}
 			}
-			r.umax = math.NaN() // evaluations since bounds have moved the upper bounds: top scans
 			j, lj = r.top(z, t)
 		}
 		r.move(j, lj, z)

@@ -67,7 +67,7 @@ func dotChains(w, x []float64) float64 {
 func sweepLoAVX2(n, all int, q, coef, p, rz, half, est, bnd *float64, w, a, s, lo float64) float64
 
 //go:noescape
-func sweepBitsAVX2(n int, est, bnd, sg, up *float64, lo float64, cand, s *uint64, umax float64) float64
+func sweepBitsAVX2(n int, est, bnd, sg, up *float64, lo float64, cand, s *uint64)
 
 // sweepLo is sweepLoGo over every component, lo starting at −∞.
 func sweepLo(a *sweepArgs, all bool) float64 {
@@ -86,14 +86,14 @@ func sweepLo(a *sweepArgs, all bool) float64 {
 }
 
 // sweepBits is sweepBitsGo over every component.
-func sweepBits(a *sweepArgs, lo float64, cand, s []uint64) (umax float64) {
-	umax, from := math.Inf(-1), 0
+func sweepBits(a *sweepArgs, lo float64, cand, s []uint64) {
+	from := 0
 	if n := len(a.est) &^ 3; useAVX2 && n > 0 {
 		_, _, _, _, _ = a.bnd[n-1], a.sg[n-1], a.up[n-1], cand[(n-1)>>6], s[(n-1)>>6]
-		umax = sweepBitsAVX2(n, &a.est[0], &a.bnd[0], &a.sg[0], &a.up[0], lo, &cand[0], &s[0], umax)
+		sweepBitsAVX2(n, &a.est[0], &a.bnd[0], &a.sg[0], &a.up[0], lo, &cand[0], &s[0])
 		from = n
 	}
-	return sweepBitsGo(a, from, lo, umax, cand, s)
+	sweepBitsGo(a, from, lo, cand, s)
 }
 
 // weightsAVX2 is implemented in lasso_sweep_amd64.s; n is a multiple of 4.

@@ -25,9 +25,7 @@ func dot4(w, x0, x1, x2, x3 []float64) (s0, s1, s2, s3 float64) {
 func sweepLo(a *sweepArgs, all bool) float64 { return sweepLoGo(a, all, 0, math.Inf(-1)) }
 
 // sweepBits is sweepBitsGo over every component.
-func sweepBits(a *sweepArgs, lo float64, cand, s []uint64) (umax float64) {
-	return sweepBitsGo(a, 0, lo, math.Inf(-1), cand, s)
-}
+func sweepBits(a *sweepArgs, lo float64, cand, s []uint64) { sweepBitsGo(a, 0, lo, cand, s) }
 
 // weights is weightsGo over every weight.
 func weights(w, e []float64, f float64) (sum, abs, change float64) {

@@ -1,6 +1,9 @@
 package methods
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The bound sweep of a GPS step (gpsRow.bounds) as two passes over the D
 // components, each a vector loop on amd64 with AVX2 (lasso_sweep_amd64.s)
@@ -46,16 +49,12 @@ func sweepLoGo(a *sweepArgs, all bool, from int, lo float64) float64 {
 // sweepBitsGo is the second pass, for j in [from, len(est)): up_j =
 // |est_j| + bnd_j; bit j of cand (a bitmap, bit j%64 of word j/64) is set
 // when up_j ≥ lo, and bit j of s when est_j·sg_j < bnd_j·sg_j², the test
-// for the S set in gpsRow.bounds. The bits must be clear on entry. It
-// returns the largest of umax and the up_j, NaN skipped.
-func sweepBitsGo(a *sweepArgs, from int, lo, umax float64, cand, s []uint64) float64 {
+// for the S set in gpsRow.bounds. The bits must be clear on entry.
+func sweepBitsGo(a *sweepArgs, from int, lo float64, cand, s []uint64) {
 	est, bnd, up, sg := a.est, a.bnd[:len(a.est)], a.up[:len(a.est)], a.sg[:len(a.est)]
 	for j := from; j < len(est); j++ {
 		u := math.Abs(est[j]) + bnd[j]
 		up[j] = u
-		if u > umax {
-			umax = u
-		}
 		if u >= lo {
 			cand[j>>6] |= 1 << (j & 63)
 		}
@@ -63,7 +62,17 @@ func sweepBitsGo(a *sweepArgs, from int, lo, umax float64, cand, s []uint64) flo
 			s[j>>6] |= 1 << (j & 63)
 		}
 	}
-	return umax
+}
+
+// appendBits appends to dst the indices of the bits set in b (bit j%64 of
+// word j/64), in increasing order.
+func appendBits(dst []int, b []uint64) []int {
+	for w, x := range b {
+		for ; x != 0; x &= x - 1 {
+			dst = append(dst, w<<6+bits.TrailingZeros64(x))
+		}
+	}
+	return dst
 }
 
 // weightsGo is the weight update of a GPS step (gpsRow.move) from k =

@@ -76,8 +76,8 @@ lodone:
 	VZEROUPPER
 	RET
 
-// func sweepBitsAVX2(n int, est, bnd, sg, up *float64, lo float64, cand, s *uint64, umax float64) float64
-TEXT ·sweepBitsAVX2(SB), NOSPLIT, $0-80
+// func sweepBitsAVX2(n int, est, bnd, sg, up *float64, lo float64, cand, s *uint64)
+TEXT ·sweepBitsAVX2(SB), NOSPLIT, $0-64
 	MOVQ n+0(FP), DI
 	MOVQ est+8(FP), R8
 	MOVQ bnd+16(FP), R9
@@ -89,7 +89,6 @@ TEXT ·sweepBitsAVX2(SB), NOSPLIT, $0-80
 	VBROADCASTSD lo+40(FP), Y11
 	VPCMPEQQ     Y15, Y15, Y15
 	VPSRLQ       $1, Y15, Y15
-	VBROADCASTSD umax+64(FP), Y10 // the largest upper bound so far
 
 	XORQ SI, SI // j = 0
 	CMPQ SI, DI
@@ -105,7 +104,6 @@ bits:
 	VANDPD    Y15, Y0, Y2
 	VADDPD    Y1, Y2, Y2
 	VMOVUPD   Y2, (R11)(SI*8)
-	VMAXPD    Y10, Y2, Y10 // NaN keeps the maximum, as in sweepLoAVX2
 	VCMPPD    $0x0d, Y11, Y2, Y3
 	VMOVMSKPD Y3, AX
 	SHLQ      CX, AX
@@ -124,11 +122,6 @@ bits:
 	JL        bits
 
 bitsdone:
-	VEXTRACTF128 $1, Y10, X0
-	VMAXPD       X0, X10, X10
-	VPERMILPD    $1, X10, X0
-	VMAXSD       X0, X10, X10
-	VMOVSD       X10, ret+72(FP)
 	VZEROUPPER
 	RET
 
