@@ -2,7 +2,6 @@ package paperreport
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -683,29 +682,6 @@ func (b *builder) metadata(title string, outcomes map[string]verdictOf) string {
 		w.WriteString("  - id: " + q(pc.ID) + "\n    outcome: " + q(outcomes[pc.ID].Outcome) + "\n")
 	}
 	return w.String()
-}
-
-// Write builds paper's report and writes REPORT.md, report.html and
-// metadata.yaml into dir (created), each atomically, and returns their
-// paths.
-func Write(o Options, paper, dir string) ([]string, error) {
-	r, err := Build(o, paper)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var files []string
-	for name, body := range map[string]string{"REPORT.md": r.Markdown, "report.html": r.HTML, "metadata.yaml": r.Metadata} {
-		p := filepath.Join(dir, name)
-		if err := report.WriteFileAtomic(p, []byte(body)); err != nil {
-			return nil, err
-		}
-		files = append(files, p)
-	}
-	slices.Sort(files)
-	return files, nil
 }
 
 // machineText describes the machine and build a manifest records,
