@@ -24,6 +24,10 @@ func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
 		return string(b)
 	}
 	fig2, fig3 := read("abrahamsen-hansen-fig2.yaml"), read("abrahamsen-hansen-fig3.yaml")
+	// classify, kkcluster and missing corrupt nothing either (issue #46:
+	// huang-fig5's records were the same with and without a corruption
+	// section); nguyen-table1's "type: none" alone says so and passes.
+	fig5, lpkpca, nguyen := read("huang-fig5.yaml"), read("zheng-lpkpca-table1.yaml"), read("nguyen-table1.yaml")
 	for _, tc := range []struct {
 		name, src, want string
 	}{
@@ -35,22 +39,6 @@ func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
 			"c.yaml:9: corruption: local-minima corrupts nothing"},
 		{"corruption in distortion", strings.Replace(fig2, "\nkind: distortion\n", "\nkind: distortion\ncorruption:\n  type: gaussian\n  std: 0.1\n", 1),
 			"c.yaml:9: corruption: distortion corrupts nothing"},
-	} {
-		c, err := config.Parse("c.yaml", []byte(tc.src))
-		if err == nil {
-			_, err = runner.Validate(c)
-		}
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
-		}
-	}
-	// classify, kkcluster and missing corrupt nothing either (issue #46:
-	// huang-fig5's records were the same with and without a corruption
-	// section); nguyen-table1's "type: none" alone says so and passes.
-	fig5, lpkpca, nguyen := read("huang-fig5.yaml"), read("zheng-lpkpca-table1.yaml"), read("nguyen-table1.yaml")
-	for _, tc := range []struct {
-		name, src, want string
-	}{
 		{"corruption in kkcluster", strings.Replace(fig5, "\nkind: kkcluster\n", "\nkind: kkcluster\ncorruption: {type: gaussian, std: 0.06}\n", 1),
 			"c.yaml:7: corruption: kkcluster corrupts nothing"},
 		{"corruption in classify", strings.Replace(lpkpca, "\nkind: classify\n", "\nkind: classify\ncorruption: {type: occlusion, min_side: 2, max_side: 4}\n", 1),
@@ -60,9 +48,6 @@ func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
 		{"type none with copies in missing", strings.Replace(nguyen, "corruption:\n  type: none\n", "corruption:\n  type: none\n  copies: 3\n", 1),
 			"c.yaml:28: corruption: missing corrupts nothing"},
 	} {
-		if !strings.Contains(tc.src, "corruption:") {
-			t.Fatalf("%s: the committed config changed; update the test", tc.name)
-		}
 		c, err := config.Parse("c.yaml", []byte(tc.src))
 		if err == nil {
 			_, err = runner.Validate(c)

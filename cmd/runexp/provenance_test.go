@@ -38,6 +38,8 @@ func TestProvenanceWithoutBuildVCS(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.org", "-c", "user.name=t", "-c", "commit.gpgsign=false"}, args...)...)
 		cmd.Dir = mod
+		// The copy's own repository, whatever lies above it.
+		cmd.Env = append(os.Environ(), "GIT_DIR="+filepath.Join(mod, ".git"), "GIT_WORK_TREE="+mod, "GIT_CEILING_DIRECTORIES="+filepath.Dir(mod))
 		b, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, b)
@@ -69,7 +71,8 @@ func TestProvenanceWithoutBuildVCS(t *testing.T) {
 	t.Setenv("RUNEXP_DATA", "")
 	run := func(bin, out string) string {
 		t.Helper()
-		if code, msg := runBin(t, bin, "-q", "--out", out, cfg); code != exitOK {
+		// The edited estimator fails tiny's claim: exit 1 is a result.
+		if code, msg := runBin(t, bin, "-q", "--out", out, cfg); code != exitOK && code != 1 {
 			t.Fatalf("%s: exit %d: %s", bin, code, msg)
 		}
 		return filepath.Join(out, "tiny")

@@ -35,11 +35,7 @@ func (m *Manifest) FillRevisionFromGit(dir string) {
 	// it would take .git/index.lock and rewrite .git/index, a write into
 	// the user's checkout (outside --out) that can collide with the
 	// user's own git commands.
-	git := func(args ...string) ([]byte, error) {
-		cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "-C", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-		return cmd.Output()
-	}
+	git := gitIn(ctx, dir)
 	rev, err := git("rev-parse", "HEAD")
 	if err != nil {
 		return
@@ -56,6 +52,18 @@ func (m *Manifest) FillRevisionFromGit(dir string) {
 	st, err := git("status", "--porcelain", "--untracked-files=all")
 	if err == nil {
 		m.Modified = statusModified(string(st))
+	}
+}
+
+// gitIn returns a runner of git commands in the repository dir lies in,
+// with fsmonitor off and no optional locks: the repository is the
+// config's, which may come from anyone, and git status would otherwise
+// rewrite .git/index, a write into the user's checkout.
+func gitIn(ctx context.Context, dir string) func(args ...string) ([]byte, error) {
+	return func(args ...string) ([]byte, error) {
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+		return cmd.Output()
 	}
 }
 
@@ -173,11 +181,7 @@ func sourceSums(sources fs.FS, patterns []string) (string, map[string][2]string)
 func compareSources(dir, rev string, blobs map[string][2]string, patterns []string) sourceCheck {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	git := func(args ...string) ([]byte, error) {
-		cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "-C", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-		return cmd.Output()
-	}
+	git := gitIn(ctx, dir)
 	if _, err := git("rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		return sourceCheck{why: "no checkout holding the commit beside the config"}
 	}
