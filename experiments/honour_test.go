@@ -2,6 +2,7 @@ package experiments_test
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,17 +25,27 @@ func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
 		return string(b)
 	}
 	fig2, fig3 := read("abrahamsen-hansen-fig2.yaml"), read("abrahamsen-hansen-fig3.yaml")
+	// lineOf is the line of the first occurrence of s in src, as the
+	// error names it (the shipped configs' layout may change).
+	lineOf := func(src, s string) string {
+		i := strings.Index(src, s)
+		if strings.HasPrefix(s, "\n") {
+			i++ // the line after the newline
+		}
+		return "c.yaml:" + strconv.Itoa(strings.Count(src[:i], "\n")+1) + ":"
+	}
+	fc := strings.Replace(fig2, "fixed_components: 5 ", "fixed_components: 1000000000 ", 1)
+	fw := strings.Replace(fig2, "fixed_width: 0.2", "fixed_width: 0.3", 1)
+	lm := strings.Replace(fig3, "\nkind: local-minima\n", "\nkind: local-minima\ncorruption: {type: gaussian, std: 0.1, copies: 1000000000}\n", 1)
+	dc := strings.Replace(fig2, "\nkind: distortion\n", "\nkind: distortion\ncorruption:\n  type: gaussian\n  std: 0.1\n", 1)
 	for _, tc := range []struct {
 		name, src, want string
 	}{
-		{"fixed_components off the grid", strings.Replace(fig2, "fixed_components: 5 ", "fixed_components: 1000000000 ", 1),
-			"c.yaml:30: experiment.fixed_components: 1000000000 is not in model.components [2 3 5 10 20 50]"},
-		{"fixed_width off the grid", strings.Replace(fig2, "fixed_width: 0.2", "fixed_width: 0.3", 1),
-			"c.yaml:31: experiment.fixed_width: 0.3 is not in model.c"},
-		{"corruption in local-minima", strings.Replace(fig3, "\nkind: local-minima\n", "\nkind: local-minima\ncorruption: {type: gaussian, std: 0.1, copies: 1000000000}\n", 1),
-			"c.yaml:9: corruption: local-minima corrupts nothing"},
-		{"corruption in distortion", strings.Replace(fig2, "\nkind: distortion\n", "\nkind: distortion\ncorruption:\n  type: gaussian\n  std: 0.1\n", 1),
-			"c.yaml:9: corruption: distortion corrupts nothing"},
+		{"fixed_components off the grid", fc,
+			lineOf(fc, "fixed_components: 1") + " experiment.fixed_components: 1000000000 is not in model.components [2 3 5 10 20 50]"},
+		{"fixed_width off the grid", fw, lineOf(fw, "fixed_width: 0.3") + " experiment.fixed_width: 0.3 is not in model.c"},
+		{"corruption in local-minima", lm, lineOf(lm, "\ncorruption:") + " corruption: local-minima corrupts nothing"},
+		{"corruption in distortion", dc, lineOf(dc, "\n  type: gaussian") + " corruption: distortion corrupts nothing"},
 	} {
 		c, err := config.Parse("c.yaml", []byte(tc.src))
 		if err == nil {

@@ -767,6 +767,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	dir := c.flags.String("configs", "configs", "the `DIR` a config's bare name is looked up in")
 	maxCells := c.flags.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
 	allowExternal := c.flags.Bool("allow-external", false, "read the scripts of the commands a config's external methods run, for their cells' cache keys (without it they are only stat'ed)")
+	paperValues := c.flags.String("paper-values", "", "the `DIR` of the paper-values files the ambiguity ids of reads: and ambiguities: are checked against (default: shared/paper-values beside the checkout or above it, or beside $RUNEXP_DATA)")
 	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
@@ -775,6 +776,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 0 {
 		return e.fail(exitUsage, "no config given; see runexp validate --help")
 	}
+	ambs := ambiguityChecker{given: *paperValues, known: map[string][]string{}}
 	code = exitOK
 	tally := keyTally{first: map[string]string{}, files: map[string]bool{}}
 	for _, arg := range pos {
@@ -801,6 +803,10 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 			if err == nil {
 				err = runner.CheckExternalFiles(cf)
 			}
+			var ambNote string
+			if err == nil {
+				ambNote, err = ambs.check(cf)
+			}
 			indent := ""
 			if len(cols) > 0 {
 				indent = "  "
@@ -815,6 +821,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 				mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
 			}
 			fmt.Fprintf(stdout, "%s%s: ok (%s, %s, %s%s)\n", indent, x.File, cf.Kind, count(len(plan.Cells), "cell"), count(len(cf.Claims), "claim"), mem)
+			if ambNote != "" {
+				fmt.Fprintf(stdout, "%s  %s\n", indent, ambNote)
+			}
 			ext := runner.ExternalCommands(cf)
 			if len(ext) > 0 && !*allowExternal {
 				// The cache keys of its cells cover its scripts'
@@ -839,6 +848,40 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 			tally.configs, tally.cells, len(tally.first), tally.shared)
 	}
 	return code
+}
+
+// ambiguityChecker checks the ambiguity ids a config names (reads:,
+// ambiguities:) against its paper's paper-values file, found once per
+// paper (suite.FindPaperValues from the config's folder, or --paper-values).
+type ambiguityChecker struct {
+	given string
+	known map[string][]string // by paper; nil when its file was not found
+}
+
+// check returns the config's error for an unknown id, or a note when its
+// ids could not be checked (no paper values found).
+func (a ambiguityChecker) check(c *config.Config) (string, error) {
+	if c.Reads == "" && len(c.Ambiguities) == 0 {
+		return "", nil
+	}
+	ids, seen := a.known[c.Paper]
+	if !seen {
+		dir, err := suite.FindPaperValues(filepath.Dir(c.File), a.given)
+		if err == nil {
+			var info *config.PaperInfo
+			if info, err = config.ReadPaperInfo(filepath.Join(dir, c.Paper+".yaml")); err == nil {
+				ids = []string{}
+				for _, am := range info.Ambiguities {
+					ids = append(ids, am.ID)
+				}
+			}
+		}
+		a.known[c.Paper] = ids
+	}
+	if ids == nil {
+		return "ambiguity ids not checked: the paper values were not found (--paper-values DIR names them)", nil
+	}
+	return "", c.CheckAmbiguities(ids)
 }
 
 // keyTally counts the cells of the configs validate checks whose cell

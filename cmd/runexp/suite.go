@@ -244,6 +244,14 @@ func (f *suiteFlags) printReport(e *errOut, p printer, stdout io.Writer, rep *su
 	}
 	fmt.Fprintln(stdout)
 	forTerminal(rep.TimesTable(), stdout).RenderText(stdout)
+	if len(rep.PaperClaims) > 0 {
+		// The summary leads with the papers' claims, the unit the
+		// scoreboard and the reports count (rows are evidence).
+		fmt.Fprintln(stdout)
+		for _, l := range rep.PaperClaims {
+			p.line(l)
+		}
+	}
 	for _, l := range rep.Where() {
 		p.line(l)
 	}

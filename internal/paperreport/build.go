@@ -11,6 +11,7 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/scoreboard"
 )
 
 // Options say where a report's sources are.
@@ -28,6 +29,9 @@ type Report struct {
 	Markdown string // REPORT.md
 	HTML     string // report.html
 	Metadata string // metadata.yaml
+	// Bibliography is bibliography.bib, the references metadata.yaml
+	// names.
+	Bibliography string
 	// Counts lists the numbers of the report that are counts of entries
 	// of its sources rather than copies of them, each as "N: what".
 	Counts []string
@@ -43,6 +47,10 @@ type builder struct {
 	suite  *suiteFile
 	counts []string
 	d      doc
+	// sb is the paper on the scoreboard (package scoreboard): its claims'
+	// outcomes and attributions, the one derivation the scoreboard, the
+	// reports and the suite line all read.
+	sb scoreboard.Paper
 }
 
 // count formats n, a count of entries of the sources, and notes it.
@@ -97,112 +105,39 @@ func Build(o Options, paper string) (*Report, error) {
 	if b.suite, err = loadSuite(o.Root); err != nil {
 		return nil, err
 	}
+	board, err := scoreboard.Load(o.Configs, o.Root, o.PaperValues)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := board.Paper(paper)
+	if !ok {
+		return nil, fmt.Errorf("paperreport: the scoreboard of %s has no paper %s", o.Root, paper)
+	}
+	b.sb = p
 	return b.render(), nil
 }
 
-// verdictOf is a paper claim's outcome under a set of runs: reproduced
-// when every config claim citing it passes, not reproduced when one
-// fails, inconclusive otherwise; "not tested" when no claim cites it and
-// "not run" when the configs citing it have no results.
-type verdictOf struct {
-	Outcome string
-	Claims  []string // "config: id VERDICT [lo, hi] (attribution)"
-	Failing []string // the config claims that did not pass
-}
-
-const (
-	reproduced    = "reproduced"
-	notReproduced = "not reproduced"
-	inconclusive  = "inconclusive"
-	notTested     = "not tested"
-	notRun        = "not run"
-)
-
-func (b *builder) judge(runs []*run, pc string) verdictOf {
-	var v verdictOf
-	cited, ran, fail, open := false, false, false, false
-	for _, r := range runs {
-		for _, cc := range r.Config.Claims {
-			if paperClaimOf(cc.Source, b.paper) != pc {
-				continue
-			}
-			cited = true
-			i := slices.IndexFunc(r.Claims, func(c claim) bool { return c.ID == cc.ID })
-			if i < 0 {
-				continue
-			}
-			ran = true
-			c := r.Claims[i]
-			line := "`" + r.Config.Name + "` " + c.ID + ": " + c.Status
-			if c.CILo != nil && c.CIHi != nil {
-				line += " [" + strconv.FormatFloat(*c.CILo, 'g', 4, 64) + ", " + strconv.FormatFloat(*c.CIHi, 'g', 4, 64) + "]"
-			}
-			if c.Attribution != "" {
-				line += "; attribution: " + c.Attribution
-				if c.AttributionEvidence != "" {
-					line += " (" + c.AttributionEvidence + ")"
-				}
-			}
-			if c.CannotDiscriminate != "" {
-				line += "; cannot discriminate: " + c.CannotDiscriminate
-			}
-			v.Claims = append(v.Claims, line)
-			switch c.Status {
-			case "PASS":
-			case "FAIL":
-				fail = true
-				v.Failing = append(v.Failing, r.Config.Name+" "+c.ID)
-			default:
-				open = true
-				v.Failing = append(v.Failing, r.Config.Name+" "+c.ID)
-			}
+// abstract states the outcome per paper claim (the scoreboard's units and
+// rule) and whether the paper's data were used.
+func (b *builder) abstract(mark, why string) string {
+	var standIns []string
+	for _, t := range b.sb.Tables {
+		if t.StandIn != "" {
+			standIns = append(standIns, t.StandIn)
 		}
 	}
-	switch {
-	case !cited:
-		v.Outcome = notTested
-	case !ran:
-		v.Outcome = notRun
-	case fail:
-		v.Outcome = notReproduced
-	case open:
-		v.Outcome = inconclusive
-	default:
-		v.Outcome = reproduced
+	s := fmt.Sprintf("We reproduce %s with runexp, from YAML configs, on real data. Verdict %s: %s.", b.citation(), mark, why)
+	if len(standIns) > 0 {
+		s += fmt.Sprintf(" %d of the %d configs of the stated protocol run on stand-ins for the paper's data (%s).", len(standIns), len(b.sb.Tables), standIns[0])
+	} else {
+		s += " Every config of the stated protocol runs on the paper's own data."
 	}
-	return v
+	return s
 }
 
 func (b *builder) render() *Report {
 	d := &b.d
-	outcomes := map[string]verdictOf{}
-	re := true
-	var deciding []string
-	tested, ran := 0, 0
-	for _, pc := range b.info.Claims {
-		v := b.judge(b.base, pc.ID)
-		outcomes[pc.ID] = v
-		switch v.Outcome {
-		case notTested:
-			continue
-		case reproduced:
-		default:
-			re = false
-			deciding = append(deciding, pc.ID+" ("+v.Outcome+")")
-		}
-		tested++
-		if v.Outcome != notRun {
-			ran++
-		}
-	}
-	mark := "[¬Re]"
-	switch {
-	case ran == 0:
-		// Nothing of the stated protocol ran: no verdict either way.
-		re, mark = false, "[not run]"
-	case re:
-		mark = "[Re]"
-	}
+	mark, why := scoreboard.Headline(b.sb)
 	title := mark + " " + b.info.Title
 	d.h(1, title)
 	cite := strings.Join(b.info.Authors, ", ")
@@ -217,19 +152,13 @@ func (b *builder) render() *Report {
 		cite += " doi:" + b.info.DOI
 	}
 	d.p("A reproduction of " + cite + " Generated by `runexp report " + b.paper + "` from the results in `" + filepath.ToSlash(b.o.Root) + "`, the configs in `" + filepath.ToSlash(b.o.Configs) + "` and the paper values in `" + filepath.ToSlash(filepath.Join(b.o.PaperValues, b.paper+".yaml")) + "`.")
-	rule := "The rule: [Re] when every claim of the paper that a config of the stated protocol tests reproduces there (every claim of those configs that cites it PASSes); [¬Re] otherwise, a claim whose configs have no results counting against it; [not run] when no config of the stated protocol has results. Readings (variant configs) never decide it."
-	reproducedN := 0
-	for _, pc := range b.info.Claims {
-		if outcomes[pc.ID].Outcome == reproduced {
-			reproducedN++
-		}
+	d.p("**" + mark + "**: " + why + ". The rule: " + scoreboard.HeadlineRule)
+	d.p("The unit is the paper's claim: " + scoreboard.OutcomeRule)
+	b.count(len(b.sb.Accounts), "paper claims in the paper values")
+	outcomes := map[string]scoreboard.Account{}
+	for _, a := range b.sb.Accounts {
+		outcomes[a.Claim.ID] = a
 	}
-	summary := b.count(reproducedN, "paper claims reproduced under the stated protocol") + " of the " + b.count(tested, "paper claims tested under the stated protocol") + " paper claims tested under the stated protocol reproduce"
-	if len(deciding) > 0 {
-		summary += "; decided by: " + strings.Join(deciding, ", ")
-	}
-	d.p(rule + " " + summary + ".")
-
 	b.scope(outcomes)
 	b.methodology()
 	b.results()
@@ -237,119 +166,86 @@ func (b *builder) render() *Report {
 	b.compute()
 	b.reproduce()
 
-	rep := &Report{Paper: b.paper, Title: title, Re: re, Counts: b.counts}
+	rep := &Report{Paper: b.paper, Title: title, Re: mark == scoreboard.MarkRe, Counts: b.counts}
 	rep.Markdown = d.markdown()
 	rep.HTML = d.html(title, report.PageCSS)
-	rep.Metadata = b.metadata(title, outcomes)
+	rep.Metadata = b.metadata(title, b.abstract(mark, why), outcomes)
+	rep.Bibliography = b.bibliography()
 	return rep
 }
 
-func (b *builder) scope(outcomes map[string]verdictOf) {
+func (b *builder) scope(outcomes map[string]scoreboard.Account) {
 	d := &b.d
 	d.h(2, "Scope")
-	d.p("Each claim of the paper (its paper-values file), its outcome under the stated protocol, and the config claims that test it with their verdicts, intervals and, where the results record them, attributions; then the same claims under each documented reading.")
+	d.p("Each claim of the paper (its paper-values file) with its outcome over the rows that test it (the rule above; the scoreboard, REPRODUCIBILITY.md, counts the same units), whose failure a claim not reproduced is, and what would decide one left undetermined.")
 	var rows [][]string
 	for _, pc := range b.info.Claims {
-		v := outcomes[pc.ID]
-		rows = append(rows, []string{pc.ID, pc.Statement, v.Outcome, b.count(len(v.Claims), "config claims of the stated protocol citing "+pc.ID)})
+		a := outcomes[pc.ID]
+		whose := ""
+		if a.Attribution != "" && a.Category != scoreboard.OtherReading {
+			whose = scoreboard.AttributionName(a.Attribution)
+		}
+		rows = append(rows, []string{pc.ID, pc.Statement, scoreboard.OutcomeText(a), whose, b.count(len(a.Rows), "rows testing "+pc.ID)})
 	}
-	d.table([]string{"claim", "statement (the paper's)", "stated protocol", "config claims"}, rows)
+	d.table([]string{"claim", "statement (the paper's)", "outcome", "whose failure", "rows"}, rows)
 	for _, pc := range b.info.Claims {
-		v := outcomes[pc.ID]
-		if len(v.Claims) == 0 {
+		a := outcomes[pc.ID]
+		var items []string
+		if a.Why != "" {
+			items = append(items, "Why: "+a.Why+".")
+		}
+		if a.Decide != "" {
+			items = append(items, "Would be decided by: "+a.Decide+".")
+		}
+		for _, r := range a.Rows {
+			line := "`" + r.Table + "#" + r.Row + "`: " + r.Verdict
+			if r.Attribution != "" {
+				line += " (" + scoreboard.AttributionName(r.Attribution) + ": " + r.Why + ")"
+			}
+			items = append(items, line)
+		}
+		if a.Beyond > 0 {
+			items = append(items, b.count(a.Beyond, "rows beyond "+pc.ID)+" rows go beyond the claim (groups or quantities the paper does not have) and are not counted.")
+		}
+		if len(items) == 0 {
 			continue
 		}
-		d.p(pc.ID + " (" + v.Outcome + "), tested by:")
-		d.ul(v.Claims)
+		d.p(pc.ID + " (" + scoreboard.OutcomeText(a) + "):")
+		d.ul(items)
 	}
 	var rrows [][]string
-	for _, r := range b.varies {
-		for _, pc := range b.info.Claims {
-			v := b.judge([]*run{r}, pc.ID)
-			if v.Outcome == notTested {
-				continue
+	for _, t := range b.sb.Tables {
+		for _, v := range t.Variants {
+			role := v.Role()
+			if len(v.Reads) > 0 {
+				role += " of " + strings.Join(v.Reads, ", ")
 			}
-			kind := "reading"
-			if r.Config.Diagnostic {
-				kind = "diagnostic"
-			}
-			what := r.Config.Reading
+			what := v.Reading
 			if what == "" {
-				what = r.Config.Title
+				what = v.Title
 			}
-			var ids []string
-			for _, c := range v.Claims {
-				_, after, _ := strings.Cut(c, "` ")
-				ids = append(ids, after)
-			}
-			rrows = append(rrows, []string{"`" + r.Config.Name + "` (" + kind + ")", what, pc.ID, v.Outcome, strings.Join(ids, "\n")})
+			rrows = append(rrows, []string{"`" + v.Name + "`", "`" + t.Base.Name + "`", role, what})
 		}
 	}
 	if len(rrows) > 0 {
-		d.h(3, "Under the readings")
-		d.table([]string{"config", "reading", "claim", "outcome", "config claims"}, rrows)
+		d.h(3, "Readings, post-hoc variants and diagnostics")
+		d.table([]string{"config", "of the base", "what it is", "reading"}, rrows)
 	}
-	missingAttr := 0
-	for _, r := range b.base {
-		for _, c := range r.Claims {
-			if c.Attribution == "" {
-				missingAttr++
+}
+
+// readingsOf returns the readings run for ambiguity id: the variants
+// whose reads: names it (a reading of a variant reads what its chain
+// reads), post-hoc and diagnostic variants left out.
+func (b *builder) readingsOf(id string) []string {
+	var names []string
+	for _, t := range b.sb.Tables {
+		for _, v := range t.Variants {
+			if v.Role() == "reading" && slices.Contains(v.Reads, id) {
+				names = append(names, v.Name)
 			}
 		}
 	}
-	if missingAttr > 0 {
-		d.p("Attribution: " + b.count(missingAttr, "claims of the stated protocol without an attribution field") + " claims of the stated protocol have no attribution in their claims.json (written before runexp recorded one: paper, data, reading or test); they are shown without it.")
-	}
-}
-
-// ambiguityRef finds the ambiguity ids (a1, a2, …) a text names;
-// ambiguityWord those a text names after the word ambiguity.
-var (
-	ambiguityRef  = regexp.MustCompile(`\b(a[0-9]+)\b`)
-	ambiguityWord = regexp.MustCompile(`(?i)ambiguit(?:y|ies)\s+((?:a[0-9]+(?:,\s*|\s+and\s+)?)+)`)
-)
-
-// readingAmbiguities returns the ambiguity ids a reading config is run
-// for: those its notes or reading line name after the word "ambiguity",
-// and those named in the sentences of its notes that its base config's
-// notes do not have (the sentences that state the reading).
-func (b *builder) readingAmbiguities(r *run) []string {
-	var ids []string
-	add := func(id string) {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	text := r.Config.Reading + " " + r.Config.Notes
-	for _, m := range ambiguityWord.FindAllStringSubmatch(text, -1) {
-		for _, id := range ambiguityRef.FindAllString(m[1], -1) {
-			add(id)
-		}
-	}
-	baseNotes := ""
-	if base := b.baseOf(r); base != nil {
-		baseNotes = strings.Join(strings.Fields(base.Config.Notes), " ")
-	}
-	for _, sent := range strings.SplitAfter(strings.Join(strings.Fields(r.Config.Notes), " "), ". ") {
-		if strings.Contains(baseNotes, strings.TrimSpace(sent)) {
-			continue
-		}
-		for _, id := range ambiguityRef.FindAllString(sent, -1) {
-			add(id)
-		}
-	}
-	return ids
-}
-
-// readingsOf returns the readings run for ambiguity id.
-func (b *builder) readingsOf(id string) []*run {
-	var rs []*run
-	for _, r := range b.varies {
-		if !r.Config.Diagnostic && slices.Contains(b.readingAmbiguities(r), id) {
-			rs = append(rs, r)
-		}
-	}
-	return rs
+	return names
 }
 
 func (b *builder) methodology() {
@@ -376,8 +272,8 @@ func (b *builder) methodology() {
 		var rows [][]string
 		for _, a := range b.info.Ambiguities {
 			var names []string
-			for _, r := range b.readingsOf(a.ID) {
-				names = append(names, "`"+r.Config.Name+"`")
+			for _, n := range b.readingsOf(a.ID) {
+				names = append(names, "`"+n+"`")
 			}
 			run := "none"
 			if len(names) > 0 {
@@ -503,8 +399,17 @@ func (b *builder) easyDifficult() {
 			easy = append(easy, "`"+r.Config.Name+"`: every one of its "+b.count(all, "claims of "+r.Config.Name)+" claims passes under the stated protocol.")
 		}
 	}
+	byName := map[string]*run{}
+	for _, r := range b.varies {
+		byName[r.Config.Name] = r
+	}
 	for _, a := range b.info.Ambiguities {
-		rs := b.readingsOf(a.ID)
+		var rs []*run
+		for _, n := range b.readingsOf(a.ID) {
+			if r := byName[n]; r != nil {
+				rs = append(rs, r)
+			}
+		}
 		if len(rs) == 0 {
 			continue
 		}
@@ -545,7 +450,7 @@ func (b *builder) easyDifficult() {
 // baseOf returns the run of r's base config.
 func (b *builder) baseOf(r *run) *run {
 	name := strings.TrimSuffix(filepath.Base(r.Config.VariantOf), ".yaml")
-	for _, x := range b.base {
+	for _, x := range append(append([]*run(nil), b.base...), b.varies...) {
 		if x.Config.Name == name {
 			return x
 		}
@@ -651,40 +556,6 @@ func (b *builder) reproduce() {
 	d.ul(items)
 }
 
-// metadata writes the ReScience C metadata of the report: what runexp
-// knows, and the fields only the authors can fill left empty and marked.
-func (b *builder) metadata(title string, outcomes map[string]verdictOf) string {
-	q := strconv.Quote
-	var w strings.Builder
-	w.WriteString("# ReScience C article metadata (https://github.com/ReScience/template), written by runexp report.\n")
-	w.WriteString("# Fields runexp cannot know (authors, editors, reviewers, dates of the article) are left empty for the authors.\n")
-	w.WriteString("title: " + q(title) + "\n")
-	w.WriteString("authors: []\n")
-	w.WriteString("type: \"Replication\"\n")
-	w.WriteString("language: \"English\"\n")
-	w.WriteString("domain: \"Machine learning\"\n")
-	w.WriteString("keywords: [\"kernel PCA\", \"pre-image\", \"reproduction\"]\n")
-	mark, _, _ := strings.Cut(title, " ")
-	w.WriteString("verdict: " + q(strings.Trim(mark, "[]")) + "\n")
-	w.WriteString("replication:\n")
-	w.WriteString("  cite: " + q(strings.Join(b.info.Authors, ", ")+" ("+b.info.Year+"). "+b.info.Title+". "+b.info.Venue) + "\n")
-	w.WriteString("  bib: \"\"\n")
-	w.WriteString("  url: \"\"\n")
-	w.WriteString("  doi: " + q(b.info.DOI) + "\n")
-	var revs []string
-	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
-		if r.Manifest != nil && !slices.Contains(revs, r.Manifest.Revision) {
-			revs = append(revs, r.Manifest.Revision)
-		}
-	}
-	w.WriteString("code:\n  - url: \"\"\n    revision: " + q(strings.Join(revs, ", ")) + "\n")
-	w.WriteString("claims:\n")
-	for _, pc := range b.info.Claims {
-		w.WriteString("  - id: " + q(pc.ID) + "\n    outcome: " + q(outcomes[pc.ID].Outcome) + "\n")
-	}
-	return w.String()
-}
-
 // Write builds paper's report and writes REPORT.md, report.html and
 // metadata.yaml into dir (created), each atomically, and returns their
 // paths.
@@ -697,7 +568,7 @@ func Write(o Options, paper, dir string) ([]string, error) {
 		return nil, err
 	}
 	var files []string
-	for name, body := range map[string]string{"REPORT.md": r.Markdown, "report.html": r.HTML, "metadata.yaml": r.Metadata} {
+	for name, body := range map[string]string{"REPORT.md": r.Markdown, "report.html": r.HTML, "metadata.yaml": r.Metadata, "bibliography.bib": r.Bibliography} {
 		p := filepath.Join(dir, name)
 		if err := report.WriteFileAtomic(p, []byte(body)); err != nil {
 			return nil, err

@@ -113,6 +113,11 @@ type Report struct {
 	// the baseline, writing the baseline.
 	Problems []string `json:"problems,omitempty"`
 	Status   int      `json:"status"`
+	// PaperClaims are the scoreboard's lines over the papers' claims
+	// (scoreboard.Board.ClaimLines): the unit the scoreboard and the
+	// reports count, which the suite's summary leads with; none when the
+	// scoreboard was not written.
+	PaperClaims []string `json:"paper_claims,omitempty"`
 	// CPUSeconds is the process's CPU time (user and system, every
 	// thread) over the suite; CellCPUSeconds the part the configs' tasks
 	// were measured to use (ConfigRun.CPUSeconds); the rest is what the

@@ -115,6 +115,7 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 		if len(b.Untitled) > 0 {
 			log.Warn("scoreboard: paper titles not found, those papers are headed by their ids", "papers", len(b.Untitled), "first", b.Untitled[0])
 		}
+		rep.PaperClaims = b.ClaimLines()
 		log.Info("scoreboard", "file", file)
 	}
 	if pages, err := WriteIndexes(o.Out, o.Run.OutRoot); err != nil {
