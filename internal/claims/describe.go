@@ -34,8 +34,12 @@ func Describe(cl config.Claim) (Description, error) {
 	m := "`" + sp.metric + "`"
 	side := func(op string) string {
 		switch op {
-		case ">", ">=":
+		case ">":
 			return "above"
+		case ">=":
+			return "at or above"
+		case "<=":
+			return "at or below"
 		}
 		return "below"
 	}

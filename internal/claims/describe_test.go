@@ -18,7 +18,7 @@ func TestDescribe(t *testing.T) {
 		{`{type: ratio, metric: band_width, summary: mean, left: {method: Mika et al., c: 10}, op: ">", factor: 2, right: {method: Mika et al., c: 500}}`,
 			"the mean of `band_width` over {c: 10, method: Mika et al.} > 2 × the mean over {c: 500, method: Mika et al.}", "left − 2 × right lies above 0"},
 		{`{type: value, metric: cost_lpkpca_max, where: {components: 60}, op: "<=", value: 0.1}`,
-			"`cost_lpkpca_max` of {components: 60} <= 0.1", "lies below 0.1"},
+			"`cost_lpkpca_max` of {components: 60} <= 0.1", "lies at or below 0.1"},
 		{`{type: best, metric: ape_mean_normal, among: method, winner: "Ours", sense: min, where: {method: [A, Ours]}}`,
 			"method = Ours has the lowest `ape_mean_normal` among the methods of {method: [A, Ours]}", "closest rival lies below 0"},
 		{`{type: trend, metric: sse_mean, along: neighbors, direction: increasing, where: {method: R-LPL}}`,

@@ -19,6 +19,9 @@ type Options struct {
 	Configs     string // the configs folder
 	Root        string // the results root (a suite's --out, or baseline/)
 	PaperValues string // the folder of the paper-values files
+	// OutDir is the folder the report is written to, which its links to
+	// the runs' figures are relative to (default Root/reports/PAPER).
+	OutDir string
 }
 
 // Report is one paper's report, rendered.
@@ -343,47 +346,6 @@ func mdTable(text string) (header []string, rows [][]string, after []string) {
 	return header, rows, after
 }
 
-func (b *builder) results() {
-	d := &b.d
-	d.h(2, "Results")
-	for _, r := range b.base {
-		d.h(3, r.Config.Title)
-		if !r.Ran {
-			d.p("Not run: the results root has no folder `" + r.Config.Name + "`.")
-			continue
-		}
-		tabs := paperTables(r)
-		if r.Tables == "" {
-			d.p("No tables.md in this results root (a baseline keeps only claims.json and records.jsonl): the paper's table in its layout is written by `runexp " + "suite`, on the run's page.")
-		}
-		for _, t := range tabs {
-			header, rows, after := mdTable(t[1])
-			if header == nil {
-				continue
-			}
-			d.h(4, t[0])
-			d.table(header, rows)
-			for _, p := range after {
-				d.p(p)
-			}
-		}
-		if len(r.Figures) > 0 {
-			var items []string
-			for _, f := range r.Figures {
-				cap := strings.Join(strings.Fields(f.Caption), " ")
-				if cap == "" {
-					cap = "(no caption embedded)"
-				}
-				items = append(items, "`"+f.File+"`: "+cap)
-			}
-			d.p("Figures:")
-			d.ul(items)
-		} else if r.Manifest == nil {
-			d.p("No figures in this results root.")
-		}
-	}
-}
-
 func (b *builder) easyDifficult() {
 	d := &b.d
 	d.h(2, "What was easy, what was difficult")
@@ -560,6 +522,7 @@ func (b *builder) reproduce() {
 // metadata.yaml into dir (created), each atomically, and returns their
 // paths.
 func Write(o Options, paper, dir string) ([]string, error) {
+	o.OutDir = dir
 	r, err := Build(o, paper)
 	if err != nil {
 		return nil, err
