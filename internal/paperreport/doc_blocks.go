@@ -101,7 +101,10 @@ func (d *doc) markdown() string {
 	return b.String()
 }
 
-var codeSpan = regexp.MustCompile("`([^`]*)`")
+var (
+	codeSpan = regexp.MustCompile("`([^`]*)`")
+	boldSpan = regexp.MustCompile(`\*\*([^*]+)\*\*`)
+)
 
 // inline renders Markdown inline text as HTML: escaped, `code` as <code>,
 // and the <br> of tables.md's cells kept as line breaks.
@@ -110,7 +113,8 @@ func inline(s string) string {
 	// escaping); decoding first keeps the page at one escaping too.
 	s = html.EscapeString(html.UnescapeString(s))
 	s = strings.ReplaceAll(s, "&lt;br&gt;", "<br />")
-	return codeSpan.ReplaceAllString(s, "<code>$1</code>")
+	s = codeSpan.ReplaceAllString(s, "<code>$1</code>")
+	return boldSpan.ReplaceAllString(s, "<b>$1</b>")
 }
 
 // slug is the id of a heading.
@@ -165,6 +169,7 @@ const pageCSS = `.muted { color: #555; } td.re { background: #dcf3dc; } td.nre {
 figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figure img.thumb { max-width: min(100%, 32em); } figcaption { font-size: 0.9em; color: #333; }
 .tap-cue { display: none; } @media (max-width: 600px) { .tap-cue { display: inline; } }
+table { background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)), linear-gradient(to right, rgba(255,255,255,0), #fff 70%) 100% 0, radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.25), rgba(0,0,0,0)), radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.25), rgba(0,0,0,0)) 100% 0; background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 14px 100%, 14px 100%; background-attachment: local, local, scroll, scroll; }
 h1 { font-size: 1.5em; } nav { font-size: 0.95em; }
 `
 

@@ -83,7 +83,7 @@ func TestGoldenStructure(t *testing.T) {
 			sections = append(sections, l[3:])
 		}
 	}
-	if want := []string{"Scope", "Methodology", "Results", "What was easy, what was difficult", "Compute", "Reproduce"}; !slices.Equal(sections, want) {
+	if want := []string{"Scope", "Methodology", "Results", "Discussion", "What was easy, what was difficult", "Compute", "Reproduce", "References"}; !slices.Equal(sections, want) {
 		t.Errorf("sections %q, want %q", sections, want)
 	}
 	if !strings.HasPrefix(r.Title, "[¬Re] ") && !strings.HasPrefix(r.Title, "[Re] ") && !strings.HasPrefix(r.Title, "[Re?] ") {
