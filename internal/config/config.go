@@ -464,7 +464,7 @@ func (c *Config) parseCorruption(w *walker, n *yaml.Node) error {
 		} else {
 			v := r.Float("variance", 0, pos, "a variance ≥ 0")
 			c.Corruption.Std = sqrt(v)
-			c.Corruption.Printed = fmt.Sprintf("variance %g (std %g)", v, c.Corruption.Std)
+			c.Corruption.Printed = fmt.Sprintf("variance %g (std %.4g)", v, c.Corruption.Std)
 		}
 	}
 	if c.Corruption.Stretch {
