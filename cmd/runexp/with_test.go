@@ -452,7 +452,7 @@ func TestWithSuiteBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr = runSuite()
-	if code != exitClaim || !strings.Contains(stdout, "metric mse_median") || !strings.Contains(stdout, "1 change.") {
+	if code != exitClaim || !strings.Contains(stdout, "mse_median") || !strings.Contains(stdout, "1 change.") {
 		t.Errorf("suite --with against a baseline with a moved HR metric: exit %d, want 1 and that one change\n%s%s", code, stdout, stderr)
 	}
 }
