@@ -49,3 +49,17 @@ func TestHistoryTwoNights(t *testing.T) {
 		t.Errorf("the history page lacks the claim's series:\n%s", page)
 	}
 }
+
+// TestSuiteNamesNotEvaluated (issue 47): a suite whose exit status is 3
+// because a claim could not be evaluated says which, on its last line.
+func TestSuiteNamesNotEvaluated(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	cfgs := t.TempDir()
+	writeTiny(t, cfgs, `  - id: which-trend
+    check: {type: trend, metric: mse_median, along: c, direction: increasing}
+`)
+	code, stdout, stderr := runCLI("suite", "--configs", cfgs, "--out", t.TempDir(), "-q")
+	if code != exitIncomplete || !strings.Contains(stdout, "\nincomplete (exit status 3): tiny: claim which-trend not evaluated\n") {
+		t.Errorf("exit %d, want %d naming the claim\n%s%s", code, exitIncomplete, stdout, stderr)
+	}
+}

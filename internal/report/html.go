@@ -1030,12 +1030,9 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 <h1>{{.Title}}</h1>
 <p class="prov">{{.Name}} · {{.Provenance}}</p>
-<p class="nav">On this page:{{if .Tables}} <a href="#{{(index .Tables 0).Anchor}}">table</a> ·{{end}}{{if .Figures}} <a href="#figures">figures</a> ·{{end}}{{if .Readings}} <a href="#readings">readings</a> ·{{end}}{{if .HasClaims}} <a href="#claims">claims</a> ·{{end}}{{if gt (len .Tables) 1}} <a href="#tables">more tables</a> ·{{end}} <a href="#files">files</a></p>
+<p class="nav">On this page:{{if .Tables}} <a href="#{{(index .Tables 0).Anchor}}">table</a> ·{{end}}{{if .Added}} <a href="#added">added estimators</a> ·{{end}}{{if .Figures}} <a href="#figures">figures</a> ·{{end}}{{if .Readings}} <a href="#readings">readings</a> ·{{end}}{{if .HasClaims}} <a href="#claims">claims</a> ·{{end}}{{if gt (len .Tables) 1}} <a href="#tables">more tables</a> ·{{end}} <a href="#files">files</a></p>
 {{- if .HasClaims}}
 <p>Claims: {{template "claimsline" .Counts}}.</p>
-{{- end}}
-{{- if .Added}}
-{{template "added" .Added}}
 {{- end}}
 {{- if and .Notes .Tables}}
 <p class="muted">The config's notes (our data against the paper's, the readings taken) follow the table: <a href="#notes">notes</a>.</p>
@@ -1045,6 +1042,9 @@ tr:target { outline: 2px solid #4a7fd0; }
 <h2>{{if .Title}}{{.Title}}{{else}}Results{{end}}</h2>
 {{- template "table" .}}
 {{- end}}
+{{- end}}
+{{- if .Added}}
+{{template "added" .Added}}
 {{- end}}
 {{- if .Notes}}
 <h2 id="notes">Notes</h2>
