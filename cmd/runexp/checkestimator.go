@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/runexp/runexp/internal/methods/conformance"
+	"github.com/runexp/runexp/internal/report"
 )
 
 // cmdCheckEstimator runs the conformance kit (internal/methods/conformance)
@@ -52,7 +52,7 @@ verdict per check. Exit status 0 when every check passes, 1 otherwise.`)
 	spec := rep.Spec
 	fmt.Fprintf(stdout, "%s (%s): %s, %s", rep.Label, spec.Title, spec.Does, spec.Kernels)
 	if len(rep.Params) > 0 {
-		fmt.Fprintf(stdout, ", parameters %s", kitParams(rep.Params))
+		fmt.Fprintf(stdout, ", parameters %s", report.ParamList(rep.Params))
 	}
 	fmt.Fprintf(stdout, ", exact tolerance %g\n", rep.ExactTol)
 	if rep.ExactTol >= looseExactTol {
@@ -88,18 +88,3 @@ func indent(s string) string { return strings.ReplaceAll(strings.TrimRight(s, "\
 // looseExactTol is the exact checks' relative tolerance from which they
 // say little: check-estimator notes it.
 const looseExactTol = 0.1
-
-// kitParams writes the estimator's parameters as the kit was given them:
-// name=value, in name order, the value as typed.
-func kitParams(p map[string]any) string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%v", k, p[k])
-	}
-	return strings.Join(parts, " ")
-}

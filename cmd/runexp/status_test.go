@@ -5,14 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/runexp/runexp"
+	"github.com/runexp/runexp/internal/codefp/codefptest"
 	"github.com/runexp/runexp/internal/runner"
 )
 
@@ -76,34 +75,6 @@ func writeOilRoot(t *testing.T, dir string, shift float64) {
 	}
 }
 
-// editedSources returns the module's sources with file's text old
-// replaced by new: an edit of an estimator's code, without rebuilding.
-func editedSources(t *testing.T, file, old, new string) fs.FS {
-	t.Helper()
-	m := fstest.MapFS{}
-	err := fs.WalkDir(runexp.Sources, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(runexp.Sources, p)
-		if err != nil {
-			return err
-		}
-		if p == file {
-			if !strings.Contains(string(b), old) {
-				t.Fatalf("%s does not hold %q", file, old)
-			}
-			b = []byte(strings.Replace(string(b), old, new, 1))
-		}
-		m[p] = &fstest.MapFile{Data: b}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestStatusNamesEachReason (issue 47): runexp status and run --dry-run
 // compute and write nothing; after a run, changing a config value, then
 // a Go estimator's code, then a data file, status names each reason for
@@ -156,7 +127,7 @@ func TestStatusNamesEachReason(t *testing.T) {
 	want("config changed", got, "2 cells to compute: config changed: corruption.std 0.1 → 0.2")
 	setConfig("0.1")
 
-	restore, err := runner.UseSources(editedSources(t, "internal/methods/identity.go", `"identity: no inputs"`, `"identity: no input"`))
+	restore, err := runner.UseSources(codefptest.Edited(t, runexp.Sources, "internal/methods/identity.go", `"identity: no inputs"`, `"identity: no input"`))
 	if err != nil {
 		t.Fatal(err)
 	}
