@@ -514,10 +514,19 @@ func (b *builder) reproduce() {
 	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
 		names = append(names, r.Config.Name)
 	}
-	d.p("With the data root of the shared folder and a build of runexp at the revision below:")
+	out, with, added := b.reproduceWith()
+	if len(added) > 0 {
+		var items []string
+		for _, a := range added {
+			items = append(items, a.Label+": `--with "+a.Quoted+"`, parameters "+a.Params+"; ran with "+a.Ran)
+		}
+		d.p("Estimators added on the command line (runexp --with), beside the configs' own methods:")
+		d.ul(items)
+	}
+	d.p("With RUNEXP_DATA naming the data root (the folder holding SHA256SUMS) and a build of runexp at the revision below:")
 	d.ul([]string{
-		"`RUNEXP_DATA=../shared/data runexp suite --out results " + strings.Join(names, " ") + "`",
-		"`runexp report --results results " + b.paper + "`",
+		"`runexp suite --out " + report.ShellQuote(relName(out)) + with + " " + strings.Join(names, " ") + "`",
+		"`runexp report --results " + report.ShellQuote(relName(b.o.Root)) + " " + b.paper + "`",
 	})
 	var revs []string
 	sums := map[string]string{}
@@ -554,6 +563,40 @@ func (b *builder) reproduce() {
 	}
 	d.p("Data files read: " + b.count(len(paths), "distinct data files in the manifests") + " (SHA-256 from the manifests; the data root's SHA256SUMS lists them all).")
 	d.ul(items)
+}
+
+// reproduceWith returns what the reproduce commands need of the estimators
+// added on the command line: the --out that writes the results root (its
+// parent when the root is a --with folder, OUT/with-SLUG), the --with
+// flags as a command line's words, and the added estimators as rows.
+func (b *builder) reproduceWith() (out, flags string, added []report.AddedRow) {
+	var specs []string
+	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
+		if r.Manifest == nil {
+			continue
+		}
+		for _, a := range report.AddedRows(r.Manifest.With) {
+			if !slices.Contains(specs, a.Spec) {
+				specs = append(specs, a.Spec)
+				flags += " --with " + a.Quoted
+			}
+			if !strings.HasPrefix(a.Ran, "skipped") && !slices.Contains(added, a) {
+				added = append(added, a)
+			}
+		}
+	}
+	out = b.o.Root
+	switch {
+	case len(specs) == 0:
+	case strings.HasPrefix(filepath.Base(filepath.Clean(out)), "with-"):
+		// The default folder of a --with run, OUT/with-SLUG: the same
+		// flags find it again.
+		out = filepath.Dir(filepath.Clean(out))
+	default:
+		// --with-dir named the folder: writing into it is --with-dir .
+		flags += " --with-dir ."
+	}
+	return out, flags, added
 }
 
 // Write builds paper's report and writes REPORT.md, report.html and

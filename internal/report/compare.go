@@ -60,6 +60,16 @@ type Comparison struct {
 // [FormatFloat] with the shortest round-tripping precision.
 type Change struct {
 	Config, Key, What, Old, New string
+	// Cell is the cell's short label (CellLabels, over the cells of the
+	// run on both sides), "" for a change of a run or a claim.
+	Cell string `json:"cell,omitempty"`
+	// OldValue and NewValue are a metric's two values as numbers, where
+	// they are finite (JSON has no NaN; Old and New say it).
+	OldValue *float64 `json:"old_value,omitempty"`
+	NewValue *float64 `json:"new_value,omitempty"`
+	// Because names, for a claim whose verdict changed, the metrics of
+	// its evidence that moved in its run.
+	Because []string `json:"because,omitempty"`
 }
 
 // absent stands for a value, cell, claim or run that one side does not have.
@@ -313,13 +323,16 @@ func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, erro
 			switch {
 			case !ok:
 				add(key, "metric "+name, FormatFloat(ov, -1), absent)
+				ch[len(ch)-1].OldValue = finite(ov)
 			case metricMoved(ov, nv, o):
 				add(key, "metric "+name, FormatFloat(ov, -1), FormatFloat(nv, -1))
+				ch[len(ch)-1].OldValue, ch[len(ch)-1].NewValue = finite(ov), finite(nv)
 			}
 		}
 		for name, nv := range nr.Metrics {
 			if _, ok := or.Metrics[name]; !ok {
 				add(key, "metric "+name, absent, FormatFloat(nv, -1))
+				ch[len(ch)-1].NewValue = finite(nv)
 			}
 		}
 	}
@@ -350,6 +363,10 @@ func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, erro
 		if _, ok := oldClaims[id]; !ok {
 			add("", "claim "+id, absent, now)
 		}
+	}
+	labelCells(ch, oldRecs, newRecs)
+	if err := explainClaims(ch, oldDir, newDir); err != nil {
+		return nil, err
 	}
 	return ch, nil
 }

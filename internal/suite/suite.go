@@ -140,6 +140,12 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 			if len(ch) > 0 {
 				code = Worse(code, Changed)
 			}
+			if page, err := writeDiffPage(o.Run.OutRoot, o.Baseline, ch); err != nil {
+				rep.Problems = append(rep.Problems, err.Error())
+				code = Worse(code, Usage)
+			} else {
+				rep.DiffPage = page
+			}
 		}
 	}
 	if o.WriteBaseline != "" {
