@@ -99,7 +99,7 @@ func TestReferenceValuesArePrinted(t *testing.T) {
 func TestPaperTablesFit(t *testing.T) {
 	for _, c := range paperConfigs(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			recs := paperRecords(c, 1.2345)
+			recs := paperRecords(c, func(string) float64 { return 1.2345 })
 			var res []claims.Result
 			for _, cl := range c.Claims {
 				res = append(res, claims.Evaluate(cl, recs))

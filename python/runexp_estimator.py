@@ -41,6 +41,36 @@ class Unsupported(Exception):
     status 3 as declining; any other failure is a crash."""
 
 
+class Params(dict):
+    """The estimator's own parameters (the manifest's "params"), recording
+    each one the estimator reads with the value it got: p.params.get("k", 5)
+    records k = 5 when runexp gave no k. write() reports them to runexp in
+    params.json, and runexp shows them as the parameters that ran (its
+    pages, tables and manifest.json), so a script's defaults are never
+    unnamed. Defaults declared with main(estimate, defaults={...}) are
+    reported whether or not the estimator reads them."""
+
+    def __init__(self, given=(), defaults=None):
+        super().__init__(defaults or {})
+        self.update(given)
+        self.used = {k: self[k] for k in (defaults or {})}
+
+    def __getitem__(self, key):
+        value = super().__getitem__(key)
+        self.used[key] = value
+        return value
+
+    def get(self, key, default=None):
+        value = super().get(key, default)
+        self.used[key] = value
+        return value
+
+    def setdefault(self, key, default=None):
+        value = super().setdefault(key, default)
+        self.used[key] = value
+        return value
+
+
 class Problem:
     """One batch, as runexp wrote it.
 
@@ -49,8 +79,9 @@ class Problem:
     "polynomial" with degree and offset; or another description, None
     without a model), seed (an int or None), q (components of a de-noising
     batch, or None), m, n, d (batch size, training inputs, dimension),
-    params (a dict: the estimator's own parameters, the external
-    estimator's params parameter, a JSON object; {} when none are given),
+    params (a dict, Params: the estimator's own parameters, the external
+    estimator's params parameter, a JSON object, over the defaults given to
+    main; every one read is reported back to runexp as a parameter that ran),
     options (the command's arguments before DIR), manifest (the raw dict),
     and one NumPy array or None per input: X (N×D training inputs), K (N×N
     Gram matrix), Gamma (M×N: the points Psi_m = sum_n Gamma[m,n] phi(x_n)
@@ -62,7 +93,7 @@ class Problem:
 
     NAMES = ("X", "K", "Gamma", "X0", "Start", "Kx", "Mask")
 
-    def __init__(self, directory, options=()):
+    def __init__(self, directory, options=(), defaults=None):
         self.directory = directory
         self.options = list(options)
         with open(os.path.join(directory, "manifest.json")) as f:
@@ -75,7 +106,7 @@ class Problem:
         self.seed = man["seed"]
         self.q = man["q"]
         self.m, self.n, self.d = man["m"], man["n"], man["d"]
-        self.params = dict(man.get("params") or {})
+        self.params = Params(man.get("params") or {}, defaults)
         for name in self.NAMES:
             setattr(self, name, None)
         for name, spec in man["inputs"].items():
@@ -124,6 +155,10 @@ def write(problem, result):
     out = os.path.join(problem.directory, problem.manifest["output"])
     np.save(out + ".tmp.npy", z, allow_pickle=False)
     os.replace(out + ".tmp.npy", out)
+    report = problem.manifest.get("params_out")
+    if report and isinstance(problem.params, Params) and problem.params.used:
+        with open(os.path.join(problem.directory, report), "w") as f:
+            json.dump(problem.params.used, f, allow_nan=False, default=str)
     if rows is not None:
         if len(rows) != problem.m:
             raise ValueError("%d status rows for %d results" % (len(rows), problem.m))
@@ -132,15 +167,19 @@ def write(problem, result):
             json.dump(rows, f, allow_nan=False)
 
 
-def main(estimate, argv=None):
-    """Run estimate on the batch in the directory given as the last argument."""
+def main(estimate, argv=None, defaults=None):
+    """Run estimate on the batch in the directory given as the last argument.
+
+    defaults, a dict, are the estimator's parameters with their default
+    values: p.params holds them where runexp gave none, and they are
+    reported back as parameters that ran."""
     argv = sys.argv[1:] if argv is None else list(argv)
     directory = argv[-1] if argv else os.environ.get("RUNEXP_ESTIMATOR_DIR")
     if not directory:
         print("usage: %s [OPTIONS...] DIR" % sys.argv[0], file=sys.stderr)
         sys.exit(EXIT_USAGE)
     try:
-        problem = Problem(directory, argv[:-1])
+        problem = Problem(directory, argv[:-1], defaults)
     except (OSError, ValueError, KeyError) as e:
         print("runexp_estimator: reading %s: %s" % (directory, e), file=sys.stderr)
         sys.exit(EXIT_USAGE)

@@ -32,6 +32,7 @@ func TestHelpWalk(t *testing.T) {
 		"scoreboard":      "Usage: runexp scoreboard [flags] RESULTS_ROOT",
 		"report":          "Usage: runexp report [flags] PAPER...",
 		"help":            "Usage: runexp help [COMMAND]",
+		"status":          "Usage: runexp status [flags] CONFIG...",
 	}
 	for _, sub := range commands {
 		want, ok := synopsis[sub]

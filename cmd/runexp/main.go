@@ -1,19 +1,21 @@
 // Command runexp regenerates the tables and figures of kernel PCA pre-image
 // papers from YAML configs, with the papers' own numbers beside ours.
 //
-// Usage:
+// Usage (runexp [flags] CONFIG... is runexp run):
 //
-//	runexp [flags] CONFIG...          run experiments (same as runexp run)
-//	runexp validate CONFIG...         check configs without running
-//	runexp list [WHAT...]             estimators, experiment kinds, datasets, configs
-//	runexp version                    build information
-//	runexp denoise [flags]            apply an estimator to your own CSV data
-//	runexp merge CONFIG...            assemble the shards of an array job
-//	runexp compare OLD NEW            cells and claims that moved (nightly diffs)
-//	runexp suite [flags] [CONFIG...]  every config once, compared with a baseline
-//	runexp check-estimator NAME       the conformance kit on an estimator
-//	runexp scoreboard RESULTS_ROOT    claims × readings, REPRODUCIBILITY.md
-//	runexp help [COMMAND]             what each command does
+//	runexp run [flags] CONFIG...       run experiments (the default command)
+//	runexp status [flags] CONFIG...    what a run would compute, and why (also run --dry-run)
+//	runexp validate [flags] CONFIG...  check configs without running
+//	runexp list [WHAT...]              estimators, experiment kinds, datasets, configs
+//	runexp version                     build information (also runexp --version)
+//	runexp denoise [flags]             apply an estimator to your own CSV data
+//	runexp merge [flags] CONFIG...     assemble the shards of an array job
+//	runexp compare [flags] OLD NEW     cells and claims that moved (exit 1)
+//	runexp suite [flags] [CONFIG...]   every config once, compared with a baseline
+//	runexp check-estimator NAME        conformance kit, a verdict per check (exit 1)
+//	runexp scoreboard [flags] ROOT     claims × readings (REPRODUCIBILITY.md)
+//	runexp report [flags] PAPER...     a reproduction report per paper
+//	runexp help [COMMAND]              this text, or a command's
 //
 // A CONFIG is a file, a collection of configs (configs/table1.yaml) or a
 // bare name in the configs folder; flags may come anywhere, -- ends them.
@@ -25,6 +27,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -63,27 +66,54 @@ var (
 	commandFuncs = map[string]commandFunc{}
 )
 
+// commandEntry is one command of commandTable: its name, the synopsis of
+// its arguments, what it does in a few words, and its function.
+type commandEntry struct {
+	name, args, short string
+	run               commandFunc
+}
+
+// commandTable is the one list of runexp's commands: overview (runexp
+// --help) prints it, and TestCommandsListedOnce holds the package comment
+// and the README's table of commands to it. init fills it, since help
+// dispatches through it (a package variable's initializer could not
+// refer to cmdHelp).
+var commandTable []commandEntry
+
 func init() {
-	for _, c := range []struct {
-		name string
-		run  commandFunc
-	}{
-		{"run", cmdRun},
-		{"validate", cmdValidate},
-		{"list", cmdList},
-		{"version", cmdVersion},
-		{"denoise", cmdDenoise},
-		{"merge", cmdMerge},
-		{"compare", cmdCompare},
-		{"suite", cmdSuite},
-		{"check-estimator", cmdCheckEstimator},
-		{"scoreboard", cmdScoreboard},
-		{"report", cmdReport},
-		{"help", cmdHelp},
-	} {
+	commandTable = []commandEntry{
+		{"run", "[flags] CONFIG...", "run experiments (the default command)", cmdRun},
+		{"status", "[flags] CONFIG...", "what a run would compute, and why (also run --dry-run)", cmdStatus},
+		{"validate", "[flags] CONFIG...", "check configs without running", cmdValidate},
+		{"list", "[WHAT...]", "estimators, experiment kinds, datasets, configs", cmdList},
+		{"version", "", "build information (also runexp --version)", cmdVersion},
+		{"denoise", "[flags]", "apply an estimator to your own CSV data", cmdDenoise},
+		{"merge", "[flags] CONFIG...", "assemble the shards of an array job", cmdMerge},
+		{"compare", "[flags] OLD NEW", "cells and claims that moved (exit 1)", cmdCompare},
+		{"suite", "[flags] [CONFIG...]", "every config once, compared with a baseline", cmdSuite},
+		{"check-estimator", "NAME", "conformance kit, a verdict per check (exit 1)", cmdCheckEstimator},
+		{"scoreboard", "[flags] ROOT", "claims × readings (REPRODUCIBILITY.md)", cmdScoreboard},
+		{"report", "[flags] PAPER...", "a reproduction report per paper", cmdReport},
+		{"help", "[COMMAND]", "this text, or a command's", cmdHelp},
+	}
+	for _, c := range commandTable {
 		commands = append(commands, c.name)
 		commandFuncs[c.name] = c.run
 	}
+}
+
+// commandLines are the lines of commandTable as --help and the package
+// comment show them: "  NAME ARGS   SHORT", the short texts aligned.
+func commandLines(indent string) []string {
+	width := 0
+	for _, c := range commandTable {
+		width = max(width, len(strings.TrimSpace(c.name+" "+c.args)))
+	}
+	var out []string
+	for _, c := range commandTable {
+		out = append(out, fmt.Sprintf("%s%-*s  %s", indent, width, strings.TrimSpace(c.name+" "+c.args), c.short))
+	}
+	return out
 }
 
 func isCommand(s string) bool {
@@ -156,24 +186,14 @@ func overview(w io.Writer) {
 runexp regenerates kernel PCA pre-image experiments from YAML configs.
 
 Commands:
-  run [flags] CONFIG...         run experiments (the default command)
-  validate [flags] CONFIG...    check configs without running
-  list [WHAT...]                estimators, experiment kinds, datasets, configs
-  version                       build information (also runexp --version)
-  denoise [flags]               apply an estimator to your own CSV data
-  merge [flags] CONFIG...       assemble the shards of an array job
-  compare [flags] OLD NEW       cells and claims that moved (exit 1)
-  suite [flags] [CONFIG...]     every config once, compared with a baseline
-  check-estimator NAME          conformance kit, a verdict per check (exit 1)
-  scoreboard [flags] ROOT       claims × readings (REPRODUCIBILITY.md)
-  help [COMMAND]                this text, or a command's
+%s
 
 %s
 
 Run flags:
 %s
 %s
-`, configWords, c.flagHelp(), strings.TrimRight(c.footer, "\n"))
+`, strings.Join(commandLines("  "), "\n"), configWords, c.flagHelp(), strings.TrimRight(c.footer, "\n"))
 }
 
 // configWords says what a CONFIG argument may be, in every command's help.
@@ -241,6 +261,8 @@ type runFlags struct {
 	jobFlags
 	shard    string
 	maxCells int
+	// dryRun and listCached are runexp status's (and run --dry-run's).
+	dryRun, listCached bool
 }
 
 func newRunCommand() (*command, *runFlags) {
@@ -252,6 +274,7 @@ func newRunCommand() (*command, *runFlags) {
 	fs := c.flags
 	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the cells (0 ≤ i < n), then runexp merge (docs/array-jobs.md)")
 	fs.IntVar(&f.maxCells, "max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "compute and write nothing: say which cells the cache serves and why each other one would be computed (runexp status)")
 	c.footer = `On a terminal the progress bar (cells done, time spent, time left) redraws
 below the log lines, log lines and summaries are wrapped to the terminal's
 width (COLUMNS, else the terminal's own) and the full tables stay in each
@@ -297,6 +320,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	o, entries, err := f.options(e, term, pos, stdout)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
+	}
+	if f.dryRun {
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet)
 	}
 	code = exitOK
 	p := newPrinter(stdout)
@@ -583,11 +609,19 @@ when anything changed, 0 when nothing did. By default only the runs NEW holds
 are compared (a partial run is no change); --complete counts the runs of OLD
 that NEW lacks. Against a --with folder (runexp compare OUT OUT/with-SLUG) the
 added estimator's cells are the new cells, and a run whose --with estimators
-were all skipped is not listed when OLD lacks it (nothing was added to it).`)
+were all skipped is not listed when OLD lacks it (nothing was added to it).
+
+The changes are laid out per config: the claims whose verdict changed first
+(with the moved metrics their evidence names), then the metrics that moved,
+largest relative change first, each with old, new, delta and ratio at the
+precision that tells old from new, its cell named by the parameters that
+differ within the config; then the other changes (status, new or missing
+cells and runs). Lines fit 120 columns (a terminal's width on a terminal).`)
 	fs := c.flags
 	rtol := fs.Float64("rtol", 1e-9, "relative tolerance `R`: a metric moved if |new−old| > atol + rtol·|old|")
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance `A`")
-	md := fs.Bool("markdown", false, "print the changes as a Markdown table")
+	md := fs.Bool("markdown", false, "print the changes as a Markdown table (one row per change) instead of the diff laid out per config")
+	page := fs.String("html", "", "also write the changes as an HTML page to `FILE`")
 	complete := fs.Bool("complete", false, "count runs of OLD that NEW lacks as changes (default: compare only the runs NEW has, as a partial suite run needs)")
 	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
@@ -601,14 +635,28 @@ were all skipped is not listed when OLD lacks it (nothing was added to it).`)
 		return e.fail(exitUsage, "%v", err)
 	}
 	ch := cmp.Changes
-	t := report.ChangesTable(ch)
+	notCompared := ""
 	if n := len(cmp.NotCompared); n > 0 {
-		t.Caption += fmt.Sprintf(" Not compared: %d runs of %s that %s lacks, in which every --with estimator was skipped (their cells are the configs' own): %s.", n, pos[1], pos[0], strings.Join(cmp.NotCompared, ", "))
+		notCompared = fmt.Sprintf("Not compared: %d runs of %s that %s lacks, in which every --with estimator was skipped (their cells are the configs' own): %s.", n, pos[1], pos[0], strings.Join(cmp.NotCompared, ", "))
 	}
+	title := "Changes from " + pos[0] + " to " + pos[1]
 	if *md {
+		t := report.ChangesTable(ch)
+		if notCompared != "" {
+			t.Caption += " " + notCompared
+		}
 		err = t.RenderMarkdown(stdout)
 	} else {
-		err = forTerminal(t, stdout).RenderText(stdout)
+		err = report.NewDiff(ch).RenderText(stdout, title, diffWidth(stdout))
+		if err == nil && notCompared != "" {
+			fmt.Fprintln(stdout, report.Wrap(notCompared, diffWidth(stdout)))
+		}
+	}
+	if err == nil && *page != "" {
+		var b bytes.Buffer
+		if err = report.NewDiff(ch).RenderHTML(&b, title); err == nil {
+			err = report.WriteFileAtomic(*page, b.Bytes())
+		}
 	}
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
@@ -766,10 +814,11 @@ func humanAttrs(tty bool) func(groups []string, a slog.Attr) slog.Attr {
 
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("validate", []string{"runexp validate [flags] CONFIG..."},
-		"Checks configs (keys, types, values, names, bounds, estimator parameters,\nclaims) without loading data or running; errors read FILE:LINE: what was found\nand what was expected. A collection is checked member by member, each listed.\nA config with cells of a config before it (the same cell cache keys: one\nrunexp suite computes them once) says how many, and the last line counts the\ndistinct cells.\n\n"+configWords)
+		"Checks configs (keys, types, values, names, bounds, estimator parameters,\nclaims) without loading data, running or reading the cell cache (runexp status\nreads it: which cells a run would compute, and why); errors read FILE:LINE:\nwhat was found and what was expected. A collection is checked member by member, each listed.\nA config with cells of a config before it (the same cell cache keys: one\nrunexp suite computes them once) says how many, and the last line counts the\ndistinct cells.\n\n"+configWords)
 	dir := c.flags.String("configs", "configs", "the `DIR` a config's bare name is looked up in")
 	maxCells := c.flags.Int("max-cells", runner.DefaultMaxCells, "refuse configs with more than `N` cells")
 	allowExternal := c.flags.Bool("allow-external", false, "read the scripts of the commands a config's external methods run, for their cells' cache keys (without it they are only stat'ed)")
+	paperValues := c.flags.String("paper-values", "", "the `DIR` of the paper-values files the ambiguity ids of reads: and ambiguities: are checked against (default: shared/paper-values beside the checkout or above it, or beside $RUNEXP_DATA)")
 	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
@@ -778,6 +827,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 0 {
 		return e.fail(exitUsage, "no config given; see runexp validate --help")
 	}
+	ambs := ambiguityChecker{given: *paperValues, known: map[string][]string{}}
 	code = exitOK
 	tally := keyTally{first: map[string]string{}, files: map[string]bool{}}
 	for _, arg := range pos {
@@ -804,6 +854,10 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 			if err == nil {
 				err = runner.CheckExternalFiles(cf)
 			}
+			var ambNote string
+			if err == nil {
+				ambNote, err = ambs.check(cf)
+			}
 			indent := ""
 			if len(cols) > 0 {
 				indent = "  "
@@ -818,6 +872,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 				mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
 			}
 			fmt.Fprintf(stdout, "%s%s: ok (%s, %s, %s%s)\n", indent, x.File, cf.Kind, count(len(plan.Cells), "cell"), count(len(cf.Claims), "claim"), mem)
+			if ambNote != "" {
+				fmt.Fprintf(stdout, "%s  %s\n", indent, ambNote)
+			}
 			ext := runner.ExternalCommands(cf)
 			if len(ext) > 0 && !*allowExternal {
 				// The cache keys of its cells cover its scripts'
@@ -842,6 +899,40 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 			tally.configs, tally.cells, len(tally.first), tally.shared)
 	}
 	return code
+}
+
+// ambiguityChecker checks the ambiguity ids a config names (reads:,
+// ambiguities:) against its paper's paper-values file, found once per
+// paper (suite.FindPaperValues from the config's folder, or --paper-values).
+type ambiguityChecker struct {
+	given string
+	known map[string][]string // by paper; nil when its file was not found
+}
+
+// check returns the config's error for an unknown id, or a note when its
+// ids could not be checked (no paper values found).
+func (a ambiguityChecker) check(c *config.Config) (string, error) {
+	if c.Reads == "" && len(c.Ambiguities) == 0 {
+		return "", nil
+	}
+	ids, seen := a.known[c.Paper]
+	if !seen {
+		dir, err := suite.FindPaperValues(filepath.Dir(c.File), a.given)
+		if err == nil {
+			var info *config.PaperInfo
+			if info, err = config.ReadPaperInfo(filepath.Join(dir, c.Paper+".yaml")); err == nil {
+				ids = []string{}
+				for _, am := range info.Ambiguities {
+					ids = append(ids, am.ID)
+				}
+			}
+		}
+		a.known[c.Paper] = ids
+	}
+	if ids == nil {
+		return "ambiguity ids not checked: the paper values were not found (--paper-values DIR names them)", nil
+	}
+	return "", c.CheckAmbiguities(ids)
 }
 
 // keyTally counts the cells of the configs validate checks whose cell

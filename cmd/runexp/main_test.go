@@ -177,7 +177,7 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	code, stdout, _ := runCLI("compare", run, moved)
-	if code != exitClaim || !strings.Contains(stdout, "metric distinct_preimages") || !strings.Contains(stdout, "29") {
+	if code != exitClaim || !strings.Contains(stdout, "distinct_preimages") || !strings.Contains(stdout, "29") {
 		t.Errorf("an injected change: exit %d\n%s", code, stdout)
 	}
 }

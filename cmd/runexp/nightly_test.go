@@ -239,17 +239,17 @@ func TestNightlyDryRun(t *testing.T) {
 		t.Fatalf("after the edit: exit %d, want %d\n%s", code, exitClaim, log)
 	}
 	for _, want := range []string{
-		"tiny: 4 cells (2 computed, 2 cached", // HR recomputed, Mika reused
-		"mika: 1 cells (0 computed, 1 cached", // the other config untouched
-		"claim hr-mse: FAIL, expected PASS",   // the verdict that changed
-		"method=HR,nu=0 │ metric mse_median",  // a moved cell, named
+		"tiny: 4 cells (2 computed, 2 cached",           // HR recomputed, Mika reused
+		"mika: 1 cells (0 computed, 1 cached",           // the other config untouched
+		"claim hr-mse: FAIL, expected PASS",             // the verdict that changed
+		"claim hr-mse: PASS → FAIL (moved: mse_median)", // the verdict that changed, and why
 	} {
 		if !strings.Contains(log, want) {
 			t.Errorf("after the edit, the output lacks %q", want)
 		}
 	}
-	if !regexp.MustCompile(`claim hr-mse\s*│\s*PASS\s*│\s*FAIL`).MatchString(log) {
-		t.Error("the changes table does not list the claim's verdict PASS → FAIL")
+	if !regexp.MustCompile(`\n  method=HR c=5[^\n]* mse_median +[0-9.e-]+ +[0-9.e-]+ +[-+][0-9.e-]+ +[0-9.]+\n`).MatchString(log) {
+		t.Error("the changes do not name a moved cell of HR by its short label, with old, new, delta and ratio")
 	}
 	// The changes table, not the summary lines after it, whose critical
 	// path may name a Mika cell read from the cache.

@@ -17,7 +17,7 @@ import (
 // written (pprof's format is gzip-compressed protocol buffers) and that
 // suite.json records the config's CPU seconds.
 func TestCPUProfilePerConfig(t *testing.T) {
-	t.Setenv("RUNEXP_DATA", "")
+	noDataWithPaperValues(t) // the suite writes the scoreboard, which reads them
 	out, prof := t.TempDir(), filepath.Join(t.TempDir(), "profiles")
 	code, _, stderr := runCLI("suite", "--configs", "../../configs", "--out", out, "--cpuprofile", prof, "-q", "abrahamsen-hansen-fig3")
 	if code != exitOK {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -302,14 +303,18 @@ func fit(s string, width int) string {
 
 // printSummary writes, in lines narrower than width (a line of exactly
 // the width leaves some terminals' cursor on the next line), what a
-// terminal user needs from a run: each claim's verdict and the failed
-// cells with their reasons. A verdict other than PASS that the config
-// expects (a known non-reproduction) reads "FAIL (expected)"; "!" marks a
-// verdict that is not the expected one. The full tables are in the
-// result folder.
+// terminal user needs from a run: each claim's verdict in the paper's
+// claim order (c1 before c10), its statement and the numbers that decided
+// it (the point values, the interval), wrapped rather than cut, and the
+// failed cells with their reasons. A verdict other than PASS that the
+// config expects (a known non-reproduction) reads "FAIL (expected)"; "!"
+// marks a verdict that is not the expected one. The full tables are in
+// the result folder.
 func printSummary(w io.Writer, s *runner.Summary, width int) {
 	width--
-	for _, c := range s.Claims {
+	cs := append([]claims.Result(nil), s.Claims...)
+	sort.SliceStable(cs, func(i, j int) bool { return paperClaimNumber(cs[i].Source) < paperClaimNumber(cs[j].Source) })
+	for _, c := range cs {
 		mark, status := " ", c.Status
 		switch {
 		case !c.AsExpected:
@@ -317,10 +322,44 @@ func printSummary(w io.Writer, s *runner.Summary, width int) {
 		case c.Status != claims.Pass:
 			status += " (expected)"
 		}
-		fmt.Fprintln(w, fit(fmt.Sprintf("%s %-23s %s: %s", mark, status, c.ID, c.Statement), width))
+		head := fmt.Sprintf("%s %s %s: %s", mark, status, c.ID, strings.Join(strings.Fields(c.Statement), " "))
+		for _, l := range strings.Split(report.Wrap(head, width-4), "\n") {
+			fmt.Fprintln(w, l)
+		}
+		if n := decidingNumbers(c); n != "" {
+			for _, l := range strings.Split(report.Wrap(n, width-6), "\n") {
+				fmt.Fprintln(w, "      "+l)
+			}
+		}
 	}
 	if s.Failed > 0 {
 		fmt.Fprintln(w, fit(fmt.Sprintf("! %d failed cells; reasons in the table \"Failed and partial cells\"", s.Failed), width))
 	}
 	fmt.Fprintln(w, fit("  full tables: "+s.Dir+"/tables.txt", width))
+}
+
+// paperClaimNumber is the number of the paper claim a source cites
+// (paper-values/<paper>.yaml#claims/c3: 3); a large number for none, so
+// that checks beyond the paper's claims come last.
+func paperClaimNumber(source string) int {
+	_, frag, _ := strings.Cut(source, "#claims/c")
+	n, err := strconv.Atoi(frag)
+	if err != nil {
+		return 1 << 30
+	}
+	return n
+}
+
+// decidingNumbers is what decided a verdict, in a line: the point values
+// of its evidence (before the interval's restatement) and the interval.
+func decidingNumbers(c claims.Result) string {
+	ev, _, _ := strings.Cut(c.Evidence, " | ")
+	ev = strings.TrimSpace(ev)
+	if r := []rune(ev); len(r) > 300 {
+		ev = string(r[:299]) + "…"
+	}
+	if c.CILo != nil && c.CIHi != nil {
+		ev += fmt.Sprintf("; interval [%s, %s]", report.FormatFloat(*c.CILo, 4), report.FormatFloat(*c.CIHi, 4))
+	}
+	return ev
 }

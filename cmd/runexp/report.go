@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/runexp/runexp/internal/paperreport"
+	"github.com/runexp/runexp/internal/suggest"
 	"github.com/runexp/runexp/internal/suite"
 )
 
@@ -34,6 +37,19 @@ paper of the configs.`)
 	if len(pos) == 0 {
 		return e.fail(exitUsage, "want at least one PAPER; see runexp report --help")
 	}
+	known, err := paperreport.Papers(*configs)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	papers := pos
+	if len(pos) == 1 && pos[0] == "all" {
+		papers = known
+	}
+	for _, p := range papers {
+		if !slices.Contains(known, p) {
+			return e.fail(exitUsage, "%q is not a paper of the configs in %s%s: a report is of a paper whose configs' claims cite its paper-values file (%s); a config's own results are its folder under --results", p, *configs, suggest.Hint(p, known, 3), strings.Join(known, ", "))
+		}
+	}
 	dir, err := suite.FindPaperValues(*configs, *pv)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
@@ -44,12 +60,6 @@ paper of the configs.`)
 	top := *out
 	if *out == "" {
 		*out, top = filepath.Join(*results, "reports"), *results
-	}
-	papers := pos
-	if len(pos) == 1 && pos[0] == "all" {
-		if papers, err = paperreport.Papers(*configs); err != nil {
-			return e.fail(exitUsage, "%v", err)
-		}
 	}
 	for _, p := range papers {
 		files, err := paperreport.WriteUnder(paperreport.Options{Configs: *configs, Root: *results, PaperValues: dir}, p, top, filepath.Join(*out, p))

@@ -183,7 +183,7 @@ func TestReportSetReplacedWhole(t *testing.T) {
 	for _, f := range files {
 		names = append(names, f.Name())
 	}
-	if strings.Join(names, " ") != "REPORT.md metadata.yaml report.html" {
+	if strings.Join(names, " ") != "REPORT.md bibliography.bib metadata.yaml report.html" {
 		t.Errorf("the report's folder holds %v", names)
 	}
 	if again, _ := os.ReadFile(filepath.Join(dir, "REPORT.md")); string(again) != string(first) {

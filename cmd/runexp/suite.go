@@ -34,8 +34,9 @@ func (o *onlyFlag) Set(s string) error {
 type suiteFlags struct {
 	jobFlags
 	baseline, writeBaseline, shard, predict string
+	history                                 string
 	only                                    onlyFlag
-	merge                                   bool
+	merge, dryRun                           bool
 	rtol, atol                              float64
 }
 
@@ -60,7 +61,9 @@ or selected by --only, stands for its configs.
 	fs.Float64Var(&f.atol, "atol", 1e-12, "absolute tolerance `A` of the baseline comparison")
 	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite's cells (0 ≤ i < n; the cells of all configs numbered one after another, a cell several configs share once) and write their records for runexp suite --merge (docs/array-jobs.md)")
 	fs.BoolVar(&f.merge, "merge", false, "assemble the shards of runexp suite --shard i/n (same configs and flags) into every config's outputs, the index, the scoreboard, the baseline comparison and suite.json")
-	fs.StringVar(&f.predict, "predict", "", "print the wall time predicted on `N` workers (a comma-separated list) from recorded cell times, and exit: from the suite.json given as the one argument, else from the cell cache for the configs selected")
+	fs.StringVar(&f.predict, "predict", "", "print the wall time predicted on `N` workers (a comma-separated list) from recorded cell times, and exit: from the suite.json given as the one argument, else from the cell cache for the cells of the configs selected that a run would compute (cached cells cost nothing; runexp status says why each is computed)")
+	fs.StringVar(&f.history, "history", "", "keep this night's suite.json, claim verdicts and headline metrics in `DIR` (DIR/nights/), then print the claims and headline metrics that moved on this night, each with its series over the last nights, and write DIR/index.html with every series (docs/nightly.md)")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "compute and write nothing: say which cells the cache serves and why each other one would be computed (runexp status)")
 	return c, f
 }
 
@@ -79,13 +82,16 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.predict != "" {
-		return cmdPredict(e, f.predict, f.configs, f.out, f.cache, pos, f.only, stdout)
+		return cmdPredict(e, f, pos, stdout)
 	}
 	e, ctx, stop := f.begin(term, "runexp suite")
 	defer stop()
 	o, entries, err := f.options(e, term, pos, shard)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
+	}
+	if f.dryRun {
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet)
 	}
 	p := newPrinter(stdout)
 	var rep *suite.Report
@@ -104,7 +110,36 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		}
 		return runError(e, err)
 	}
-	return f.printReport(e, p, stdout, rep, o.Run.OutRoot, shard)
+	code = f.printReport(e, p, stdout, rep, o.Run.OutRoot, shard)
+	if f.history != "" && !shard.Active() {
+		code = suite.Worse(code, f.keepHistory(e, stdout, rep, entries, o.Run.OutRoot))
+	}
+	return code
+}
+
+// historyShown is how many nights the text view of --history shows.
+const historyShown = 6
+
+// keepHistory adds the suite to the history of --history (suite.KeepNight)
+// and shows what moved on this night; a history that cannot be kept is a
+// usage error (exit status 2), the night being lost otherwise.
+func (f *suiteFlags) keepHistory(e *errOut, stdout io.Writer, rep *suite.Report, entries []suite.Entry, root string) int {
+	if _, err := suite.KeepNight(f.history, root, rep, entries); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	nights, err := suite.ReadHistory(f.history)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	series := suite.HistorySeries(nights, report.CompareOptions{RelTol: f.rtol, AbsTol: f.atol})
+	fmt.Fprintln(stdout)
+	suite.WriteHistoryText(stdout, f.history, nights, series, historyShown)
+	page, err := suite.WriteHistoryPage(f.history, nights, series)
+	if err != nil {
+		return e.fail(exitUsage, "--history: %v", err)
+	}
+	fmt.Fprintf(stdout, "history page: %s\n", page)
+	return exitOK
 }
 
 // printStopped says where an interrupted suite kept the times of what
@@ -227,10 +262,12 @@ func (f *suiteFlags) printReport(e *errOut, p printer, stdout io.Writer, rep *su
 	}
 	if rep.Compared {
 		fmt.Fprintln(stdout)
-		t := report.ChangesTable(rep.Changes)
-		t.Title = "Changes against the baseline " + f.baseline
-		if err := forTerminal(t, stdout).RenderText(stdout); err != nil {
+		title := "Changes against the baseline in " + filepath.Clean(f.baseline) + string(filepath.Separator)
+		if err := report.NewDiff(rep.Changes).RenderText(stdout, title, diffWidth(stdout)); err != nil {
 			e.err("%v", err)
+		}
+		if rep.DiffPage != "" {
+			p.line("the changes as a page: " + rep.DiffPage)
 		}
 		if len(rep.NotCompared) > 0 {
 			fmt.Fprintln(stdout)
@@ -244,6 +281,14 @@ func (f *suiteFlags) printReport(e *errOut, p printer, stdout io.Writer, rep *su
 	}
 	fmt.Fprintln(stdout)
 	forTerminal(rep.TimesTable(), stdout).RenderText(stdout)
+	if len(rep.PaperClaims) > 0 {
+		// The summary leads with the papers' claims, the unit the
+		// scoreboard and the reports count (rows are evidence).
+		fmt.Fprintln(stdout)
+		for _, l := range rep.PaperClaims {
+			p.line(l)
+		}
+	}
 	for _, l := range rep.Where() {
 		p.line(l)
 	}
@@ -253,17 +298,46 @@ func (f *suiteFlags) printReport(e *errOut, p printer, stdout io.Writer, rep *su
 		return rep.Status
 	}
 	p.line(fmt.Sprintf("suite: %d configs, %.1f s, exit status %d (docs/exit-status.md) → %s", len(rep.Runs), rep.Seconds, rep.Status, filepath.Join(root, "suite.json")))
+	if why := incomplete(rep.Runs); why != "" {
+		p.line("incomplete (exit status 3): " + why)
+	}
 	return rep.Status
 }
 
-// cmdPredict prints the wall time predicted at each worker count in list
-// (comma-separated) from recorded cell times: of the suite.json named by
-// args when it is one file ending in .json, else of the cell cache for
-// the configs selected.
-func cmdPredict(e *errOut, list, dir, out, cache string, args, only []string, stdout io.Writer) int {
+// incomplete names what makes a suite incomplete (exit status 3): the
+// claims not evaluated and the configs with failed cells, "" when none.
+func incomplete(runs []suite.ConfigRun) string {
+	var parts []string
+	for _, r := range runs {
+		for _, id := range r.NotEvaluatedIDs {
+			parts = append(parts, r.Name+": claim "+id+" not evaluated")
+		}
+		if r.Failed > 0 {
+			parts = append(parts, fmt.Sprintf("%s: %s failed", r.Name, count(r.Failed, "cell")))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// diffWidth is the width the changes are printed in: report.TextWidth
+// (120), or a narrower terminal's.
+func diffWidth(w io.Writer) int {
+	if isTerminal(w) {
+		return min(terminalWidth(w), report.TextWidth)
+	}
+	return report.TextWidth
+}
+
+// cmdPredict prints the wall time predicted at each worker count in
+// f.predict (comma-separated) from recorded cell times: of the suite.json
+// named by args when it is one file ending in .json, else of the cells of
+// the configs selected that a run would compute, as the cell cache
+// recorded them (suite.DryRun: cached cells cost nothing).
+func cmdPredict(e *errOut, f *suiteFlags, args []string, stdout io.Writer) int {
+	list := f.predict
 	var ns []int
-	for _, f := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
+	for _, x := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(x))
 		if err != nil || n < 1 {
 			return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1, comma-separated", list)
 		}
@@ -285,21 +359,26 @@ func cmdPredict(e *errOut, list, dir, out, cache string, args, only []string, st
 			from += "; the suite was interrupted, so this predicts only the cells that have a time"
 		}
 	} else {
-		files, err := suite.Select(dir, args, only)
+		files, err := suite.Select(f.configs, args, f.only)
 		var entries []suite.Entry
 		if err == nil {
 			entries, err = suite.Load(files, nil, e.lines())
 		}
+		if err == nil {
+			err = suite.CheckExternal(entries, f.allowExternal)
+		}
+		var dry *suite.DryRunReport
+		cache := cacheFor(f.cache, f.out)
+		if err == nil {
+			dry, err = suite.DryRun(entries, runner.Options{DataDir: f.data, OutRoot: f.out, CacheDir: cache, NoCache: f.noCache, Force: f.force, AllowExternal: f.allowExternal})
+		}
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
-		cache = cacheFor(cache, out)
-		var missing, total int
-		w, missing, total, err = suite.CacheWorkload(entries, cache)
-		if err != nil {
-			return e.fail(exitUsage, "%v", err)
-		}
-		from = fmt.Sprintf("the cell cache %s: %d of %d cells have a recorded time; Start and report times are not in the cache", cache, total-missing, total)
+		var unknown int
+		w, unknown = dry.Workload()
+		_, cached, run, distinct := dry.Counts()
+		from = fmt.Sprintf("the cell cache %s: of the %d cells a run would compute (%d computations; %d cells are cached and cost nothing), %d have a recorded time; Start and report times are not in the cache", cache, run, distinct, cached, distinct-unknown)
 	}
 	t := suite.PredictionTable(w, ns)
 	t.Caption += " From " + from + "."

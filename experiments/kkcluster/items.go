@@ -20,7 +20,7 @@ const (
 // images (package claims, ItemStat.Joint): on each resample of images the
 // purity is recomputed from the resampled images' poses and clusters (the
 // majority pose of each cluster recounted), the clustering itself held
-// fixed. A purity near chance (0.2 with 5 poses) or a gain of a few images
+// fixed. A purity near chance (measured by permutation: purity_chance_<kernel>, purity_p_<kernel>) or a gain of a few images
 // is then judged on the spread over images, not on one number.
 func items(_ *report.Record, metric string) (claims.ItemStat, bool) {
 	const unit = "images (their clusters held fixed: one k-means run)"

@@ -168,6 +168,11 @@ func check(c *config.Config) (options, error) {
 	return o, nil
 }
 
+// chancePerms is the number of permutations chance purity is measured
+// over: the p-value's resolution is 1/2000, and its Monte Carlo error at
+// p = 0.05 about 0.005.
+const chancePerms = 1999
+
 // clustering is one kernel's k-means result and what the pre-images need.
 type clustering struct {
 	name     string
@@ -179,8 +184,11 @@ type clustering struct {
 	majority []string
 	sizes    []int
 	purity   float64
-	contrast float64
-	m        kernelMetrics // the names of its metrics
+	// chance and pvalue: the purity by chance and the observed one's
+	// permutation p-value (cluster.PurityChance).
+	chance, pvalue float64
+	contrast       float64
+	m              kernelMetrics // the names of its metrics
 }
 
 type instance struct {
@@ -234,6 +242,7 @@ func (in *instance) cluster(kn string) (*clustering, error) {
 	}
 	c.gamma = c.res.Centres(o.clusters)
 	c.purity = cluster.Purity(c.res.Labels, set.Labels)
+	c.chance, c.pvalue = cluster.PurityChance(c.res.Labels, set.Labels, chancePerms, in.env.Rand("purity-chance:"+kn))
 	c.describe(set, o.clusters)
 	c.contrast = metrics.BlockContrast(c.basis.K, set.Labels)
 	in.env.Log.Info("kernel k-means", "kernel", kn, "sigma", fit.Sigma, "neighbors", fit.Neighbors,
@@ -291,6 +300,8 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	for _, c := range in.cl {
 		rec.Arrays[clustersArray+c.name] = floatsOf(c.res.Labels)
 		rec.Set(c.m.purity, c.purity)
+		rec.Set(c.m.chance, c.chance)
+		rec.Set(c.m.pvalue, c.pvalue)
 		rec.Set(c.m.contrast, c.contrast)
 		rec.Set(c.m.sigma, c.fit.Sigma)
 		rec.Set(c.m.neighbors, float64(huang.Neighbors(cell, in.opt.kern, c.fit.Neighbors)))

@@ -29,6 +29,11 @@ const (
 // family each, named after the kernel (purity_raw, purity_hog).
 type kernelMetrics struct {
 	purity, contrast, sigma, neighbors report.Metric
+	// chance is the mean purity of the clusters against randomly
+	// permuted poses (the same sizes), and pvalue the permutation p-value
+	// of the observed purity (cluster.PurityChance): "clusters poorly"
+	// is judged against chance measured on these images, not assumed.
+	chance, pvalue report.Metric
 	// refused is 1 when the estimator refuses the kernel, 0 otherwise;
 	// failed counts its failed centres; the distance and the cost are
 	// recorded when some centre's pre-image did not fail.
@@ -39,6 +44,7 @@ func metricsOf(kernel string) kernelMetrics {
 	m := func(prefix string) report.Metric { return report.Metric(prefix + kernel) }
 	return kernelMetrics{
 		purity: m("purity_"), contrast: m("block_contrast_"), sigma: m("sigma_"), neighbors: m("neighbors_"),
+		chance: m("purity_chance_"), pvalue: m("purity_p_"),
 		refused: m("refused_"), failed: m("failed_"), distMean: m("dist_mean_"), distMax: m("dist_max_"), featureCost: m("feature_cost_"),
 	}
 }
@@ -55,7 +61,7 @@ func metricNames(_ *config.Config, o options) []report.Metric {
 	}
 	for _, k := range o.kernels {
 		m := metricsOf(k)
-		names = append(names, m.purity, m.contrast, m.sigma, m.neighbors, m.refused, m.failed, m.distMean, m.distMax, m.featureCost)
+		names = append(names, m.purity, m.chance, m.pvalue, m.contrast, m.sigma, m.neighbors, m.refused, m.failed, m.distMean, m.distMax, m.featureCost)
 	}
 	return names
 }

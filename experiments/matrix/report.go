@@ -242,7 +242,7 @@ func (in *instance) scoreTables(g *grid) (scores, intervals *report.Table) {
 	t := &report.Table{
 		Title: "Cross-paper matrix: MSE per pixel on a [0, 1] scale, mean over test images (rank), best mean rank first",
 		Caption: "Each benchmark's pixel range is mapped onto [0, 1] before squaring, so rows are comparable; lower is better. " +
-			"Rank 1 (marked ★) is the lowest mean on that benchmark over the test images every ranked method de-noised (ties share the mean rank; the next table says where those are fewer than a method's own); a method that refused or failed a benchmark is not ranked there, and its mean rank is over the benchmarks it was ranked on (the count beside it). Rows are sorted by mean rank. " +
+			"Each mean and its rank are over the same test images, those every ranked method de-noised, so rank 1 (marked ★) is the lowest mean shown in its column (ties share the mean rank); where a method's own mean over all its images differs, a note gives it. A method that refused or failed a benchmark is not ranked there, and its mean rank is over the benchmarks it was ranked on (the count beside it). Rows are sorted by mean rank. " +
 			"Test and training images are subsampled (see the benchmark table). The intervals of the means are in the next table.",
 		Header: []string{"method"},
 	}
@@ -258,6 +258,11 @@ func (in *instance) scoreTables(g *grid) (scores, intervals *report.Table) {
 	}
 	t.Header = append(t.Header, "mean rank")
 	rk, mean, n := g.rankTable()
+	common := make([][]float64, len(in.benches))
+	for b := range in.benches {
+		common[b], _, _ = g.commonMeans(b)
+	}
+	noisy := in.noisyInput(g)
 	for _, m := range byMeanRank(mean) {
 		label := g.labels[m]
 		row, irow := []string{label}, []string{label}
@@ -271,7 +276,14 @@ func (in *instance) scoreTables(g *grid) (scores, intervals *report.Table) {
 			if rk[m][b] == 1 {
 				best = " ★"
 			}
-			cell := report.FormatFloat(sc.est.Mean, 4) + fmt.Sprintf(" (%s%s)", report.FormatFloat(rk[m][b], 3), best)
+			shown := common[b][m]
+			cell := report.FormatFloat(shown, 4) + fmt.Sprintf(" (%s%s)", report.FormatFloat(rk[m][b], 3), best)
+			if own := sc.est.Mean; report.FormatFloat(own, 4) != report.FormatFloat(shown, 4) {
+				cell += " " + t.Note(fmt.Sprintf("Over the images every ranked method de-noised; %s's own mean over all its images is %s (its interval in the next table).", g.labels[m], report.FormatFloat(own, 4)))
+			}
+			if m == noisy && rk[m][b] == 1 {
+				cell += " " + t.Note("The noisy input itself ranks first here: no estimator improves on it.")
+			}
 			icell := report.Dash
 			if sc.ciErr == nil {
 				icell = "[" + report.FormatFloat(sc.est.CI.Lo, 4) + ", " + report.FormatFloat(sc.est.CI.Hi, 4) + "]"

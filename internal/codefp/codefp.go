@@ -579,3 +579,74 @@ func (ix *Index) All() string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// DeclSums returns the declarations the root file's fingerprint covers
+// with the first 16 hex digits of each one's digest, by their identity
+// ("path#names#ordinal", as Decls): what a cache stores beside a
+// fingerprint so that, when the fingerprint changes, it can name the
+// declarations that changed (Diff).
+func (ix *Index) DeclSums(root string) (map[string]string, error) {
+	seen, err := ix.reach(root)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(seen))
+	for d := range seen {
+		out[d.id] = hex.EncodeToString(d.sum[:8])
+	}
+	return out, nil
+}
+
+// DeclChange is one declaration that differs between two DeclSums.
+type DeclChange struct {
+	// File is its module-relative file; Name its names as declared (a
+	// method as Type.Method, a group as its names joined by commas).
+	File, Name string
+	// How is "changed", "added" or "removed".
+	How string
+}
+
+// String is "internal/methods/mika.go: Mika.PreImage (changed)".
+func (c DeclChange) String() string { return c.File + ": " + c.Name + " (" + c.How + ")" }
+
+// Diff returns the declarations that differ between two DeclSums, old
+// and now, sorted by file and name.
+func Diff(old, now map[string]string) []DeclChange {
+	var out []DeclChange
+	add := func(id, how string) {
+		file, rest, _ := strings.Cut(id, "#")
+		name, ord, _ := strings.Cut(rest, "#")
+		// A method's names are "Type.Method,Type": the first names it.
+		if first, _, ok := strings.Cut(name, ","); ok && strings.Contains(first, ".") {
+			name = first
+		}
+		if ord != "0" && ord != "" {
+			name += " #" + ord
+		}
+		if name == "" {
+			name = "init"
+		}
+		out = append(out, DeclChange{File: file, Name: name, How: how})
+	}
+	for id, s := range now {
+		o, ok := old[id]
+		switch {
+		case !ok:
+			add(id, "added")
+		case o != s:
+			add(id, "changed")
+		}
+	}
+	for id := range old {
+		if _, ok := now[id]; !ok {
+			add(id, "removed")
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].File != out[j].File {
+			return out[i].File < out[j].File
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -44,7 +43,31 @@ type Config struct {
 	// Diagnostic marks a variant that is not a reading of the paper but a
 	// probe of our stand-in (e.g. LPKPCA with a graph from the labels): the
 	// scoreboard shows it and never counts it as reproducing a claim.
+	// Probe says what it probes (the diagnostic: key's text).
 	Diagnostic bool
+	Probe      string
+	// Reads is the id of the paper's ambiguity (a1, a2, … of its
+	// paper-values file) that a reading variant reads otherwise than its
+	// base; ReadsLine is the key's line, for the error an unknown id
+	// gets (the ids are checked against the paper values, which this
+	// package does not locate: CheckAmbiguities).
+	Reads     string
+	ReadsLine int
+	// PostHoc says why a variant that reads no ambiguity the paper values
+	// list was added: it is shown and labelled, never a reading.
+	PostHoc string
+	// Moves names, for a diagnostic, the property of the data it moves
+	// toward the paper's data, everything else kept: a diagnostic with
+	// it that turns a claim is the evidence a data attribution needs.
+	Moves string
+	// Ambiguities maps the ids of the paper's ambiguities that can change
+	// this config's verdicts to how the config reads each (a base's
+	// settled readings); AmbiguityLines gives each id's line.
+	Ambiguities    map[string]string
+	AmbiguityLines map[string]int
+	// StandIn, when not empty, says what our data stand in for: the
+	// config does not run on the paper's own data.
+	StandIn string
 
 	Dataset    Dataset
 	Corruption Corruption
@@ -156,7 +179,14 @@ type PaperTable struct {
 	Parts   []string
 	Rows    []string
 	Columns []string
-	Line    int
+	// Supported lists the columns that are readings of one printed
+	// number (interpretations: the same value referenced under several
+	// metrics, e.g. Zheng & Lai's MSE as a per-image SSE or a per-pixel
+	// MSE) which the paper's text and figures support, with SupportedWhy;
+	// empty when the config declares none (every interpretation counts).
+	Supported    []string
+	SupportedWhy string
+	Line         int
 }
 
 // Claim is one of the paper's qualitative claims with its check.
@@ -178,7 +208,15 @@ type Claim struct {
 	// does; AttributionLine is the line of the attribution: key.
 	Attribution, AttributionEvidence string
 	AttributionLine                  int
-	Line                             int
+	// Defect names, for an attribution to the test, the defect of our
+	// check (Defects).
+	Defect string
+	// Beyond, when not empty, says why the claim is a check beyond the
+	// paper's claim its source cites (a condition, group or quantity the
+	// paper's table or sentence does not have): it is shown and never
+	// counted toward that claim.
+	Beyond string
+	Line   int
 }
 
 // Attributions are the kinds of attribution: whose failure a verdict
@@ -191,9 +229,29 @@ type Claim struct {
 //     (the evidence quotes the diagnostic metric, {metric:NAME});
 //   - reading: another documented reading of a paper ambiguity changes
 //     the verdict (the evidence names the reading's config);
-//   - test: our operationalisation cannot discriminate on this run, or
-//     adds a quantifier the paper's sentence does not have.
-var Attributions = []string{"paper", "data", "reading", "test"}
+//   - test: a named defect of our check (Defects): a comparison our
+//     metric cannot make here, a quantifier or threshold of ours, our
+//     metric for a visual claim;
+//   - undetermined: none of the above is shown; the evidence names the
+//     experiment that would decide it.
+//
+// Package scoreboard derives the kind from the verdicts of the base and
+// its variants and the declarations of the configs (docs/readings.md,
+// "Attribution"); a declared kind that the derivation does not give is
+// reported there.
+var Attributions = []string{"paper", "data", "reading", "test", "undetermined"}
+
+// Defects are the defects of our check an attribution to the test names:
+//
+//   - degenerate: the check compares quantities equal by construction or
+//     to rounding on this data (claims.json's cannot_discriminate);
+//   - quantifier: the check adds a quantifier the paper's sentence does
+//     not have ("for every #PCs", "on every split");
+//   - threshold: the check's threshold or margin is ours (the paper
+//     gives none);
+//   - visual-metric: the paper's claim is visual, and the number we check
+//     it by is ours.
+var Defects = []string{"degenerate", "quantifier", "threshold", "visual-metric"}
 
 // Load reads and validates the config at path. A collection (a file
 // listing other configs) is an error here: Open reads either.
@@ -226,7 +284,8 @@ func Parse(file string, b []byte) (*Config, error) {
 	if err := CheckFileName(c.Name); err != nil {
 		return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file name gives the result folder name %q, which would write outside --out or over runexp's own files (%v): rename the file", c.Name, err)}
 	}
-	f, keys, err := w.fields(root, "config", "title", "paper", "kind", "seed", "repeats", "notes", "reading", "variant_of", "diagnostic", "dataset",
+	f, keys, err := w.fields(root, "config", "title", "paper", "kind", "seed", "repeats", "notes", "reading", "variant_of", "diagnostic", "reads", "post_hoc", "moves",
+		"ambiguities", "stand_in", "dataset",
 		"corruption", "model", "methods", "experiment", "outputs", "paper_table", "reference", "claims")
 	if err != nil {
 		return nil, err
@@ -240,7 +299,7 @@ func Parse(file string, b []byte) (*Config, error) {
 	if err := c.parseHeader(w, f); err != nil {
 		return nil, err
 	}
-	if err := c.parseVariant(w, f["variant_of"], f["diagnostic"]); err != nil {
+	if err := c.parseVariant(w, f); err != nil {
 		return nil, err
 	}
 	if err := c.parseDataset(w, f["dataset"]); err != nil {
@@ -354,41 +413,6 @@ func (c *Config) parseExperiment(w *walker, n *yaml.Node) error {
 	return nil
 }
 
-// parseVariant reads variant_of and diagnostic. The base must be a file
-// beside this one: a variant whose base was renamed or deleted would
-// otherwise drop out of the scoreboard's matrix silently.
-func (c *Config) parseVariant(w *walker, v, d *yaml.Node) error {
-	if v != nil {
-		s, err := w.str(v, "variant_of")
-		if err != nil {
-			return err
-		}
-		if err := CheckFileName(s); err != nil {
-			return w.errf(v, "variant_of: %v; want the base config's file name, e.g. variant_of: huang-table1.yaml", err)
-		}
-		if s == filepath.Base(c.File) {
-			return w.errf(v, "variant_of: %s names this config itself; want its base config", s)
-		}
-		base := filepath.Join(filepath.Dir(c.File), s)
-		if fi, err := os.Stat(base); err != nil || !fi.Mode().IsRegular() {
-			return w.errf(v, "variant_of: no config %s beside this one (%s): give the base config's file name", s, base)
-		}
-		c.VariantOf = s
-	}
-	if d != nil {
-		if d.Kind != yaml.ScalarNode || d.Tag != "!!bool" {
-			return w.errf(d, "diagnostic: want true or false, got %s", describe(d))
-		}
-		if err := d.Decode(&c.Diagnostic); err != nil {
-			return w.errf(d, "diagnostic: want true or false, got %s", describe(d))
-		}
-		if c.Diagnostic && c.VariantOf == "" {
-			return w.errf(d, "diagnostic: true needs variant_of: a diagnostic probes a base config")
-		}
-	}
-	return nil
-}
-
 func (c *Config) parseDataset(w *walker, n *yaml.Node) error {
 	s, err := w.section(n, "dataset")
 	if err != nil {
@@ -440,7 +464,7 @@ func (c *Config) parseCorruption(w *walker, n *yaml.Node) error {
 		} else {
 			v := r.Float("variance", 0, pos, "a variance ≥ 0")
 			c.Corruption.Std = sqrt(v)
-			c.Corruption.Printed = fmt.Sprintf("variance %g (std %g)", v, c.Corruption.Std)
+			c.Corruption.Printed = fmt.Sprintf("variance %g (std %.4g)", v, c.Corruption.Std)
 		}
 	}
 	if c.Corruption.Stretch {
@@ -627,7 +651,7 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 
 func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 	ids := map[string]bool{}
-	return w.eachItem(n, "claims", "claims", []string{"id", "statement", "source", "check", "expect", "because", "attribution"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
+	return w.eachItem(n, "claims", "claims", []string{"id", "statement", "source", "check", "expect", "because", "attribution", "beyond"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
 		var err error
 		if f["id"] == nil || f["check"] == nil {
 			return w.errf(item, "%s: a claim needs an id and a check", what)
@@ -640,7 +664,7 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 			return w.errf(f["id"], "%s: claim id %q used twice", what, Excerpt(cl.ID))
 		}
 		ids[cl.ID] = true
-		for key, dst := range map[string]*string{"statement": &cl.Statement, "source": &cl.Source, "expect": &cl.Expect, "because": &cl.Because} {
+		for key, dst := range map[string]*string{"statement": &cl.Statement, "source": &cl.Source, "expect": &cl.Expect, "because": &cl.Because, "beyond": &cl.Beyond} {
 			if x := f[key]; x != nil {
 				if *dst, err = w.str(x, what+"."+key); err != nil {
 					return err
@@ -664,6 +688,9 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 		if cl.Expect == "" && cl.Because != "" {
 			return w.errf(f["because"], "%s: because: explains an expectation; add expect: fail or expect: inconclusive, or remove it", what)
 		}
+		if n := f["beyond"]; n != nil && strings.TrimSpace(cl.Beyond) == "" {
+			return w.errf(n, "%s.beyond: say why the check goes beyond the paper's claim (a group or quantity the paper does not have)", what)
+		}
 		if a := f["attribution"]; a != nil {
 			if err := w.attribution(a, what+".attribution", &cl); err != nil {
 				return err
@@ -680,7 +707,7 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 // or which reading was run, never a bare assertion. Package claims checks
 // the references themselves (claims.Check).
 func (w *walker) attribution(n *yaml.Node, what string, cl *Claim) error {
-	f, _, err := w.fields(n, what, "kind", "evidence")
+	f, _, err := w.fields(n, what, "kind", "evidence", "defect")
 	if err != nil {
 		return err
 	}
@@ -695,6 +722,20 @@ func (w *walker) attribution(n *yaml.Node, what string, cl *Claim) error {
 	}
 	if cl.AttributionEvidence, err = w.str(f["evidence"], what+".evidence"); err != nil {
 		return err
+	}
+	if d := f["defect"]; d != nil {
+		if cl.Defect, err = w.str(d, what+".defect"); err != nil {
+			return err
+		}
+		if cl.Attribution != "test" {
+			return w.errf(d, "%s.defect: only an attribution to the test names a defect of our check", what)
+		}
+		if !contains(Defects, cl.Defect) {
+			return w.errf(d, "%s.defect: %q: want one of %s", what, Excerpt(cl.Defect), strings.Join(Defects, ", "))
+		}
+	}
+	if cl.Attribution == "test" && cl.Defect == "" {
+		return w.errf(n, "%s: an attribution to the test names the defect of our check (defect: %s)", what, strings.Join(Defects, " | "))
 	}
 	ev := cl.AttributionEvidence
 	switch {

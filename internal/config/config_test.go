@@ -183,7 +183,7 @@ func TestParseErrors(t *testing.T) {
 			name: "unknown top-level key",
 			src:  head + "colour: red\n",
 			line: 5,
-			want: []string{`config: unknown key "colour"`, "expected one of: title, paper, kind, seed, repeats, notes, reading, variant_of, diagnostic, dataset, corruption, model, methods, experiment, outputs, paper_table, reference, claims"},
+			want: []string{`config: unknown key "colour"`, "expected one of: title, paper, kind, seed, repeats, notes, reading, variant_of, diagnostic, reads, post_hoc, moves, ambiguities, stand_in, dataset, corruption, model, methods, experiment, outputs, paper_table, reference, claims"},
 		},
 		{
 			name: "unknown key in model",

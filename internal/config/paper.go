@@ -213,3 +213,8 @@ func PaperTableValues(path, id string) ([]PrintedValue, error) {
 	}
 	return nil, &Error{File: path, Msg: fmt.Sprintf("paper values: no table %q", id)}
 }
+
+// UnmarshalYAML decodes YAML b into v, for the packages that read a YAML
+// file runexp writes (a report's metadata.yaml, in its tests): the YAML
+// library stays behind this package.
+func UnmarshalYAML(b []byte, v any) error { return yaml.Unmarshal(b, v) }

@@ -110,7 +110,7 @@ func TestDescribeInErrors(t *testing.T) {
 		{head + "methods: 3\n", "f.yaml:5: methods: want a list of estimators (- name: mika), got 3"},
 		{head + "claims: {a: 1}\n", "f.yaml:5: claims: want a list of claims, got a mapping"},
 		{head + "reference: true\n", "f.yaml:5: reference: want a list of paper values, got true"},
-		{head + "diagnostic: [1]\n", "f.yaml:5: diagnostic: want true or false, got a list"},
+		{head + "diagnostic: [1]\n", "f.yaml:5: diagnostic: want a string saying what the diagnostic probes of our data (e.g. diagnostic: \"the graph built from the labels\"), got a list"},
 		{"title: t\npaper: p\nkind: k\ndataset: [d]\n", "f.yaml:4: dataset: want a mapping (key: value lines), got a list"},
 	} {
 		_, err := config.Parse("f.yaml", []byte(c.src))

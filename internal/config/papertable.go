@@ -31,7 +31,7 @@ func (w *walker) label(n *yaml.Node, what string) (string, error) {
 }
 
 func (c *Config) parsePaperTable(w *walker, n *yaml.Node) error {
-	f, _, err := w.fields(n, "paper_table", "title", "corner", "parts", "rows", "columns")
+	f, _, err := w.fields(n, "paper_table", "title", "corner", "parts", "rows", "columns", "interpretations")
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,37 @@ func (c *Config) parsePaperTable(w *walker, n *yaml.Node) error {
 			return err
 		}
 	}
+	if in := f["interpretations"]; in != nil {
+		if err := pt.parseInterpretations(w, in); err != nil {
+			return err
+		}
+	}
 	c.PaperTable = pt
+	return nil
+}
+
+// parseInterpretations reads paper_table.interpretations: {supported:
+// [column labels], why: text}, the columns (interpretations of one
+// printed number) that the paper's text and figures support.
+func (pt *PaperTable) parseInterpretations(w *walker, n *yaml.Node) error {
+	f, _, err := w.fields(n, "paper_table.interpretations", "supported", "why")
+	if err != nil {
+		return err
+	}
+	if f["supported"] == nil || f["why"] == nil {
+		return w.errf(n, "paper_table.interpretations: want supported: [the columns the paper's text supports] and why:")
+	}
+	if pt.Supported, err = w.labels(f["supported"], "paper_table.interpretations.supported"); err != nil {
+		return err
+	}
+	for i, s := range pt.Supported {
+		if !contains(pt.Columns, s) {
+			return w.errf(f["supported"].Content[i], "paper_table.interpretations.supported[%d]: %q is not one of paper_table's columns %s", i, Excerpt(s), quoteList(pt.Columns))
+		}
+	}
+	if pt.SupportedWhy, err = w.str(f["why"], "paper_table.interpretations.why"); err != nil {
+		return err
+	}
 	return nil
 }
 

@@ -15,8 +15,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/sbinet/npyio/npy"
 	"gonum.org/v1/gonum/mat"
@@ -61,7 +63,28 @@ type External struct {
 	// Params are the estimator's own parameters, written to the
 	// manifest's "params" object (the params parameter, a JSON object).
 	Params map[string]any
+
+	// report receives the parameters a batch's process reported it ran
+	// with (ReportParams).
+	report func(map[string]any)
 }
+
+// ParamsReporter is an estimator that learns, as it runs, the values of
+// the parameters it ran with: an external script reports its own
+// parameters, the defaults it used included, in params.json (see
+// docs/external-estimators.md, "Parameters that ran"). The runner hands
+// it a function that receives them, once per batch, and writes them into
+// the cell's record (report.Record.Ran).
+type ParamsReporter interface {
+	ReportParams(func(map[string]any))
+}
+
+// ReportParams sets the function that receives the parameters each
+// batch's process reports it ran with.
+func (e *External) ReportParams(f func(map[string]any)) { e.report = f }
+
+func (x externalPreImager) ReportParams(f func(map[string]any)) { x.e.ReportParams(f) }
+func (x externalDenoiser) ReportParams(f func(map[string]any))  { x.e.ReportParams(f) }
 
 // Protocol is the version of the external estimator protocol written in
 // every manifest.
@@ -297,9 +320,12 @@ type Manifest struct {
 	D int `json:"d"`
 	// Inputs maps each array's name to its file and shape.
 	Inputs map[string]ManifestArray `json:"inputs"`
-	// Output and Status name the files the process writes.
-	Output string `json:"output"`
-	Status string `json:"status"`
+	// Output and Status name the files the process writes; ParamsOut
+	// the optional file in which it reports the parameters it ran with
+	// (its defaults included), a JSON object.
+	Output    string `json:"output"`
+	Status    string `json:"status"`
+	ParamsOut string `json:"params_out"`
 	// Params are the estimator's own parameters (the params parameter),
 	// an empty object when none are given.
 	Params map[string]any `json:"params"`
@@ -360,7 +386,7 @@ func newBatch(capability string, k kernel.Kernel, m, n, d int) *batch {
 		manifest: Manifest{
 			Protocol: Protocol, Capability: capability, Kernel: manifestKernel(k),
 			M: m, N: n, D: d, Inputs: map[string]ManifestArray{},
-			Output: "Z.npy", Status: "status.json",
+			Output: "Z.npy", Status: "status.json", ParamsOut: "params.json",
 		},
 		arrays: map[string]mat.Matrix{},
 	}
@@ -484,6 +510,13 @@ func (e *External) run(dst *mat.Dense, b *batch) (st []Status, err error) {
 	st, err = readStatus(filepath.Join(dir, b.manifest.Status), m)
 	if err != nil {
 		return nil, refuse(err)
+	}
+	ran, err := readRanParams(filepath.Join(dir, b.manifest.ParamsOut))
+	if err != nil {
+		return nil, refuse(err)
+	}
+	if ran != nil && e.report != nil {
+		e.report(ran)
 	}
 	useDst(dst, m, d)
 	dst.Copy(z)
@@ -800,6 +833,47 @@ func readRegular(path string, max int64) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
+// maxRanParams bounds params.json: a parameter list, not data.
+const maxRanParams = 1 << 20
+
+// readRanParams reads the optional params.json, in which the process
+// reports the parameters it ran with: a JSON object whose values are
+// numbers, strings, booleans or null (nil without the file).
+func readRanParams(path string) (map[string]any, error) {
+	data, err := readRegular(path, maxRanParams)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return nil, fmt.Errorf("params.json is not a JSON object of parameters: %v", err)
+	}
+	out := make(map[string]any, len(raw))
+	for k, v := range raw {
+		switch x := v.(type) {
+		case json.Number:
+			f, err := x.Float64()
+			if err != nil {
+				return nil, fmt.Errorf("params.json: %s: %v", k, err)
+			}
+			out[k] = f
+		case string, bool, nil:
+			out[k] = x
+		default:
+			// A list or an object is kept as its JSON text: a label,
+			// not a value to compute with.
+			b, _ := json.Marshal(x)
+			out[k] = string(b)
+		}
+	}
+	return out, nil
+}
+
 // readStatus reads the optional status.json: a JSON array of m rows, each
 // null (the row went well) or a ManifestRow. No file means every row went
 // well.
@@ -835,4 +909,44 @@ func readStatus(path string, m int) ([]Status, error) {
 		}
 	}
 	return st, nil
+}
+
+// ExternalLabel is the label an external estimator added without one
+// gets (runexp --with external:…): the name of its script (the last
+// word of the command that names a file with an extension, else the
+// program), without folder and extension, then its own parameters (the
+// params JSON object) in brackets, "knn_input[k=3]", as benchopt names a
+// solver run. A command that does not split gives "external".
+func ExternalLabel(command, params string) string {
+	words, err := SplitCommand(command)
+	if err != nil || len(words) == 0 {
+		return "external"
+	}
+	name := words[0]
+	for _, w := range words[1:] {
+		if ext := filepath.Ext(w); len(ext) >= 2 && len(ext) <= 4 && unicode.IsLetter(rune(ext[1])) && !strings.HasPrefix(w, "-") {
+			name = w
+		}
+	}
+	name = filepath.Base(name)
+	name = strings.TrimSuffix(name, filepath.Ext(name))
+	var obj map[string]json.RawMessage
+	if strings.TrimSpace(params) == "" || json.Unmarshal([]byte(params), &obj) != nil || len(obj) == 0 {
+		return name
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		v := string(obj[k])
+		var s string
+		if json.Unmarshal(obj[k], &s) == nil {
+			v = s
+		}
+		parts[i] = k + "=" + v
+	}
+	return name + "[" + strings.Join(parts, ",") + "]"
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/scoreboard"
 )
 
 // Options say where a report's sources are.
@@ -17,6 +18,9 @@ type Options struct {
 	Configs     string // the configs folder
 	Root        string // the results root (a suite's --out, or baseline/)
 	PaperValues string // the folder of the paper-values files
+	// OutDir is the folder the report is written to, which its links to
+	// the runs' figures are relative to (default Root/reports/PAPER).
+	OutDir string
 }
 
 // Report is one paper's report, rendered.
@@ -27,6 +31,9 @@ type Report struct {
 	Markdown string // REPORT.md
 	HTML     string // report.html
 	Metadata string // metadata.yaml
+	// Bibliography is bibliography.bib, the references metadata.yaml
+	// names.
+	Bibliography string
 	// Counts lists the numbers of the report that are counts of entries
 	// of its sources rather than copies of them, each as "N: what".
 	Counts []string
@@ -42,6 +49,10 @@ type builder struct {
 	suite  *suiteFile
 	counts []string
 	d      doc
+	// sb is the paper on the scoreboard (package scoreboard): its claims'
+	// outcomes and attributions, the one derivation the scoreboard, the
+	// reports and the suite line all read.
+	sb scoreboard.Paper
 }
 
 // count formats n, a count of entries of the sources, and notes it.
@@ -96,112 +107,69 @@ func Build(o Options, paper string) (*Report, error) {
 	if b.suite, err = loadSuite(o.Root); err != nil {
 		return nil, err
 	}
+	board, err := scoreboard.Load(o.Configs, o.Root, o.PaperValues)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := board.Paper(paper)
+	if !ok {
+		return nil, fmt.Errorf("paperreport: the scoreboard of %s has no paper %s", o.Root, paper)
+	}
+	b.sb = p
 	return b.render(), nil
 }
 
-// verdictOf is a paper claim's outcome under a set of runs: reproduced
-// when every config claim citing it passes, not reproduced when one
-// fails, inconclusive otherwise; "not tested" when no claim cites it and
-// "not run" when the configs citing it have no results.
-type verdictOf struct {
-	Outcome string
-	Claims  []string // "config: id VERDICT [lo, hi] (attribution)"
-	Failing []string // the config claims that did not pass
-}
-
-const (
-	reproduced    = "reproduced"
-	notReproduced = "not reproduced"
-	inconclusive  = "inconclusive"
-	notTested     = "not tested"
-	notRun        = "not run"
-)
-
-func (b *builder) judge(runs []*run, pc string) verdictOf {
-	var v verdictOf
-	cited, ran, fail, open := false, false, false, false
-	for _, r := range runs {
-		for _, cc := range r.Config.Claims {
-			if paperClaimOf(cc.Source, b.paper) != pc {
-				continue
-			}
-			cited = true
-			i := slices.IndexFunc(r.Claims, func(c claim) bool { return c.ID == cc.ID })
-			if i < 0 {
-				continue
-			}
-			ran = true
-			c := r.Claims[i]
-			line := "`" + r.Config.Name + "` " + c.ID + ": " + c.Status
-			if c.CILo != nil && c.CIHi != nil {
-				line += " [" + strconv.FormatFloat(*c.CILo, 'g', 4, 64) + ", " + strconv.FormatFloat(*c.CIHi, 'g', 4, 64) + "]"
-			}
-			if c.Attribution != "" {
-				line += "; attribution: " + c.Attribution
-				if c.AttributionEvidence != "" {
-					line += " (" + c.AttributionEvidence + ")"
-				}
-			}
-			if c.CannotDiscriminate != "" {
-				line += "; cannot discriminate: " + c.CannotDiscriminate
-			}
-			v.Claims = append(v.Claims, line)
-			switch c.Status {
-			case "PASS":
-			case "FAIL":
-				fail = true
-				v.Failing = append(v.Failing, r.Config.Name+" "+c.ID)
-			default:
-				open = true
-				v.Failing = append(v.Failing, r.Config.Name+" "+c.ID)
-			}
+// abstract states the outcome of the paper's claims by the scoreboard's
+// units and rule, whose failure those not reproduced are, and whether the
+// paper's data were used.
+func (b *builder) abstract() string {
+	var n int
+	byCat := map[scoreboard.Category][]string{}
+	whose := map[string]int{}
+	for _, a := range b.sb.Accounts {
+		if a.Category == scoreboard.NotTestable {
+			continue
+		}
+		n++
+		byCat[a.Category] = append(byCat[a.Category], a.Claim.ID)
+		if a.Category != scoreboard.AsStated && a.Category != scoreboard.OtherReading && a.Attribution != "" {
+			whose[scoreboard.AttributionName(a.Attribution)]++
 		}
 	}
-	switch {
-	case !cited:
-		v.Outcome = notTested
-	case !ran:
-		v.Outcome = notRun
-	case fail:
-		v.Outcome = notReproduced
-	case open:
-		v.Outcome = inconclusive
-	default:
-		v.Outcome = reproduced
+	var parts []string
+	for _, c := range []scoreboard.Category{scoreboard.AsStated, scoreboard.OtherReading, scoreboard.PostHocOnly, scoreboard.NotReproduced, scoreboard.Inconclusive, scoreboard.NotEvaluated, scoreboard.NotRun} {
+		if ids := byCat[c]; len(ids) > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s (%s)", b.count(len(ids), c.String()+" claims"), c, strings.Join(ids, ", ")))
+		}
 	}
-	return v
+	s := fmt.Sprintf("We reproduce the paper's %s claims with runexp, from YAML configs, on real data: %s.", b.count(n, "paper claims tested"), strings.Join(parts, "; "))
+	if len(whose) > 0 {
+		var ws []string
+		for _, k := range []string{"fails as the paper states it", "fails here: our data", "fails here: our test", "undetermined"} {
+			if whose[k] > 0 {
+				ws = append(ws, fmt.Sprintf("%d %s", whose[k], k))
+			}
+		}
+		s += " Of those not reproduced or inconclusive: " + strings.Join(ws, ", ") + "."
+	}
+	var standIns []string
+	for _, t := range b.sb.Tables {
+		if t.StandIn != "" {
+			standIns = append(standIns, "`"+t.Base.Name+"`")
+		}
+	}
+	if len(standIns) > 0 {
+		s += fmt.Sprintf(" The paper's own data were not used for %s of the %s configs of the stated protocol (%s): stand-ins replace them, as the Datasets table says.",
+			b.count(len(standIns), "configs on stand-ins"), b.count(len(b.sb.Tables), "configs of the stated protocol"), strings.Join(standIns, ", "))
+	} else {
+		s += " Every config of the stated protocol runs on the paper's own data."
+	}
+	return s
 }
 
 func (b *builder) render() *Report {
 	d := &b.d
-	outcomes := map[string]verdictOf{}
-	re := true
-	var deciding []string
-	tested, ran := 0, 0
-	for _, pc := range b.info.Claims {
-		v := b.judge(b.base, pc.ID)
-		outcomes[pc.ID] = v
-		switch v.Outcome {
-		case notTested:
-			continue
-		case reproduced:
-		default:
-			re = false
-			deciding = append(deciding, pc.ID+" ("+v.Outcome+")")
-		}
-		tested++
-		if v.Outcome != notRun {
-			ran++
-		}
-	}
-	mark := "[¬Re]"
-	switch {
-	case ran == 0:
-		// Nothing of the stated protocol ran: no verdict either way.
-		re, mark = false, "[not run]"
-	case re:
-		mark = "[Re]"
-	}
+	mark, why := scoreboard.Headline(b.sb)
 	title := mark + " " + b.info.Title
 	d.h(1, title)
 	cite := strings.Join(b.info.Authors, ", ")
@@ -215,140 +183,106 @@ func (b *builder) render() *Report {
 	if b.info.DOI != "" {
 		cite += " doi:" + b.info.DOI
 	}
-	d.p("A reproduction of " + cite + " Generated by `runexp report " + b.paper + "` from the results in `" + filepath.ToSlash(b.o.Root) + "`, the configs in `" + filepath.ToSlash(b.o.Configs) + "` and the paper values in `" + filepath.ToSlash(filepath.Join(b.o.PaperValues, b.paper+".yaml")) + "`.")
-	rule := "The rule: [Re] when every claim of the paper that a config of the stated protocol tests reproduces there (every claim of those configs that cites it PASSes); [¬Re] otherwise, a claim whose configs have no results counting against it; [not run] when no config of the stated protocol has results. Readings (variant configs) never decide it."
-	reproducedN := 0
-	for _, pc := range b.info.Claims {
-		if outcomes[pc.ID].Outcome == reproduced {
-			reproducedN++
-		}
+	d.p("A reproduction of " + cite + " Generated by `runexp report " + b.paper + "` from the results in `" + relName(b.o.Root) + "`, the configs in `" + relName(b.o.Configs) + "` and the paper values `" + b.paper + ".yaml`.")
+	d.p("**Abstract.** " + b.abstract())
+	d.p("**" + mark + "** " + why + ". The rule: " + scoreboard.HeadlineRule)
+	b.count(len(b.sb.Accounts), "paper claims in the paper values")
+	outcomes := map[string]scoreboard.Account{}
+	for _, a := range b.sb.Accounts {
+		outcomes[a.Claim.ID] = a
 	}
-	summary := b.count(reproducedN, "paper claims reproduced under the stated protocol") + " of the " + b.count(tested, "paper claims tested under the stated protocol") + " paper claims tested under the stated protocol reproduce"
-	if len(deciding) > 0 {
-		summary += "; decided by: " + strings.Join(deciding, ", ")
-	}
-	d.p(rule + " " + summary + ".")
-
 	b.scope(outcomes)
 	b.methodology()
 	b.results()
+	b.discussion()
 	b.easyDifficult()
 	b.compute()
 	b.reproduce()
+	b.references()
+	b.appendix()
 
-	rep := &Report{Paper: b.paper, Title: title, Re: re, Counts: b.counts}
+	rep := &Report{Paper: b.paper, Title: title, Re: mark == scoreboard.MarkRe, Counts: b.counts}
 	rep.Markdown = d.markdown()
 	rep.HTML = d.html(title, report.PageCSS)
-	rep.Metadata = b.metadata(title, outcomes)
+	rep.Metadata = b.metadata(title, b.abstract(), outcomes)
+	rep.Bibliography = b.bibliography()
 	return rep
 }
 
-func (b *builder) scope(outcomes map[string]verdictOf) {
+func (b *builder) scope(outcomes map[string]scoreboard.Account) {
 	d := &b.d
 	d.h(2, "Scope")
-	d.p("Each claim of the paper (its paper-values file), its outcome under the stated protocol, and the config claims that test it with their verdicts, intervals and, where the results record them, attributions; then the same claims under each documented reading.")
+	d.p("Each claim of the paper (its paper-values file) with its outcome over the rows that test it, whose failure a claim not reproduced is, and what would decide one left undetermined; the scoreboard (REPRODUCIBILITY.md) counts the same units. " + scoreboard.OutcomeRule)
 	var rows [][]string
 	for _, pc := range b.info.Claims {
-		v := outcomes[pc.ID]
-		rows = append(rows, []string{pc.ID, pc.Statement, v.Outcome, b.count(len(v.Claims), "config claims of the stated protocol citing "+pc.ID)})
+		a := outcomes[pc.ID]
+		whose := ""
+		if a.Attribution != "" && a.Category != scoreboard.OtherReading {
+			whose = scoreboard.AttributionName(a.Attribution)
+		}
+		rows = append(rows, []string{pc.ID, scoreboard.OutcomeText(a), whose, b.count(len(a.Rows), "rows testing "+pc.ID), pc.Statement})
 	}
-	d.table([]string{"claim", "statement (the paper's)", "stated protocol", "config claims"}, rows)
+	// The outcome comes right after the claim's id, so that a narrow
+	// screen shows it before the table scrolls.
+	d.table([]string{"claim", "outcome", "whose failure", "rows", "statement (the paper's)"}, rows)
 	for _, pc := range b.info.Claims {
-		v := outcomes[pc.ID]
-		if len(v.Claims) == 0 {
+		a := outcomes[pc.ID]
+		var items []string
+		if a.Why != "" {
+			items = append(items, "Why: "+a.Why+".")
+		}
+		if a.Decide != "" {
+			items = append(items, "Would be decided by: "+a.Decide+".")
+		}
+		for _, r := range a.Rows {
+			line := "`" + r.Table + "#" + r.Row + "`: " + r.Verdict
+			if r.Attribution != "" {
+				line += " (" + scoreboard.AttributionName(r.Attribution) + ": " + r.Why + ")"
+			}
+			items = append(items, line)
+		}
+		if a.Beyond > 0 {
+			items = append(items, b.count(a.Beyond, "rows beyond "+pc.ID)+" rows go beyond the claim (groups or quantities the paper does not have) and are not counted.")
+		}
+		if len(items) == 0 {
 			continue
 		}
-		d.p(pc.ID + " (" + v.Outcome + "), tested by:")
-		d.ul(v.Claims)
+		d.p(pc.ID + " (" + scoreboard.OutcomeText(a) + "):")
+		d.ul(items)
 	}
 	var rrows [][]string
-	for _, r := range b.varies {
-		for _, pc := range b.info.Claims {
-			v := b.judge([]*run{r}, pc.ID)
-			if v.Outcome == notTested {
-				continue
+	for _, t := range b.sb.Tables {
+		for _, v := range t.Variants {
+			role := v.Role()
+			if len(v.Reads) > 0 {
+				role += " of " + strings.Join(v.Reads, ", ")
 			}
-			kind := "reading"
-			if r.Config.Diagnostic {
-				kind = "diagnostic"
-			}
-			what := r.Config.Reading
+			what := v.Reading
 			if what == "" {
-				what = r.Config.Title
+				what = v.Title
 			}
-			var ids []string
-			for _, c := range v.Claims {
-				_, after, _ := strings.Cut(c, "` ")
-				ids = append(ids, after)
-			}
-			rrows = append(rrows, []string{"`" + r.Config.Name + "` (" + kind + ")", what, pc.ID, v.Outcome, strings.Join(ids, "\n")})
+			rrows = append(rrows, []string{"`" + v.Name + "`", "`" + t.Base.Name + "`", role, what})
 		}
 	}
 	if len(rrows) > 0 {
-		d.h(3, "Under the readings")
-		d.table([]string{"config", "reading", "claim", "outcome", "config claims"}, rrows)
+		d.h(3, "Readings, post-hoc variants and diagnostics")
+		d.table([]string{"config", "of the base", "what it is", "reading"}, rrows)
 	}
-	missingAttr := 0
-	for _, r := range b.base {
-		for _, c := range r.Claims {
-			if c.Attribution == "" {
-				missingAttr++
+}
+
+// readingsOf returns the readings run for ambiguity id: the variants
+// whose reads: names it (a reading of a variant reads what its chain
+// reads), post-hoc and diagnostic variants left out.
+func (b *builder) readingsOf(id string) []string {
+	var names []string
+	for _, t := range b.sb.Tables {
+		for _, v := range t.Variants {
+			if v.Role() == "reading" && slices.Contains(v.Reads, id) {
+				names = append(names, v.Name)
 			}
 		}
 	}
-	if missingAttr > 0 {
-		d.p("Attribution: " + b.count(missingAttr, "claims of the stated protocol without an attribution field") + " claims of the stated protocol have no attribution in their claims.json (written before runexp recorded one: paper, data, reading or test); they are shown without it.")
-	}
-}
-
-// ambiguityRef finds the ambiguity ids (a1, a2, …) a text names;
-// ambiguityWord those a text names after the word ambiguity.
-var (
-	ambiguityRef  = regexp.MustCompile(`\b(a[0-9]+)\b`)
-	ambiguityWord = regexp.MustCompile(`(?i)ambiguit(?:y|ies)\s+((?:a[0-9]+(?:,\s*|\s+and\s+)?)+)`)
-)
-
-// readingAmbiguities returns the ambiguity ids a reading config is run
-// for: those its notes or reading line name after the word "ambiguity",
-// and those named in the sentences of its notes that its base config's
-// notes do not have (the sentences that state the reading).
-func (b *builder) readingAmbiguities(r *run) []string {
-	var ids []string
-	add := func(id string) {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	text := r.Config.Reading + " " + r.Config.Notes
-	for _, m := range ambiguityWord.FindAllStringSubmatch(text, -1) {
-		for _, id := range ambiguityRef.FindAllString(m[1], -1) {
-			add(id)
-		}
-	}
-	baseNotes := ""
-	if base := b.baseOf(r); base != nil {
-		baseNotes = strings.Join(strings.Fields(base.Config.Notes), " ")
-	}
-	for _, sent := range strings.SplitAfter(strings.Join(strings.Fields(r.Config.Notes), " "), ". ") {
-		if strings.Contains(baseNotes, strings.TrimSpace(sent)) {
-			continue
-		}
-		for _, id := range ambiguityRef.FindAllString(sent, -1) {
-			add(id)
-		}
-	}
-	return ids
-}
-
-// readingsOf returns the readings run for ambiguity id.
-func (b *builder) readingsOf(id string) []*run {
-	var rs []*run
-	for _, r := range b.varies {
-		if !r.Config.Diagnostic && slices.Contains(b.readingAmbiguities(r), id) {
-			rs = append(rs, r)
-		}
-	}
-	return rs
+	return names
 }
 
 func (b *builder) methodology() {
@@ -370,13 +304,14 @@ func (b *builder) methodology() {
 			d.p(strings.Join(strings.Fields(n), " "))
 		}
 	}
+	b.settings()
 	if len(b.info.Ambiguities) > 0 {
 		d.h(3, "The paper's ambiguities and the readings run")
 		var rows [][]string
 		for _, a := range b.info.Ambiguities {
 			var names []string
-			for _, r := range b.readingsOf(a.ID) {
-				names = append(names, "`"+r.Config.Name+"`")
+			for _, n := range b.readingsOf(a.ID) {
+				names = append(names, "`"+n+"`")
 			}
 			run := "none"
 			if len(names) > 0 {
@@ -446,105 +381,75 @@ func mdTable(text string) (header []string, rows [][]string, after []string) {
 	return header, rows, after
 }
 
-func (b *builder) results() {
-	d := &b.d
-	d.h(2, "Results")
-	for _, r := range b.base {
-		d.h(3, r.Config.Title)
-		if !r.Ran {
-			d.p("Not run: the results root has no folder `" + r.Config.Name + "`.")
-			continue
-		}
-		tabs := paperTables(r)
-		if r.Tables == "" {
-			d.p("No tables.md in this results root (a baseline keeps only claims.json and records.jsonl): the paper's table in its layout is written by `runexp " + "suite`, on the run's page.")
-		}
-		for _, t := range tabs {
-			header, rows, after := mdTable(t[1])
-			if header == nil {
-				continue
-			}
-			d.h(4, t[0])
-			d.table(header, rows)
-			for _, p := range after {
-				d.p(p)
-			}
-		}
-		if len(r.Figures) > 0 {
-			var items []string
-			for _, f := range r.Figures {
-				cap := strings.Join(strings.Fields(f.Caption), " ")
-				if cap == "" {
-					cap = "(no caption embedded)"
-				}
-				items = append(items, "`"+f.File+"`: "+cap)
-			}
-			d.p("Figures:")
-			d.ul(items)
-		} else if r.Manifest == nil {
-			d.p("No figures in this results root.")
-		}
-	}
-}
-
+// easyDifficult says, in substance, what reproduced as the paper states
+// it and on which data, which of the paper's ambiguities a verdict turned
+// on (a reading that reproduces a claim the stated protocol does not),
+// and what blocked the rest.
 func (b *builder) easyDifficult() {
 	d := &b.d
 	d.h(2, "What was easy, what was difficult")
 	var easy, hard []string
-	for _, r := range b.base {
-		pass, all := 0, len(r.Claims)
-		for _, c := range r.Claims {
-			if c.Status == "PASS" {
-				pass++
-			}
-		}
-		if all > 0 && pass == all {
-			easy = append(easy, "`"+r.Config.Name+"`: every one of its "+b.count(all, "claims of "+r.Config.Name)+" claims passes under the stated protocol.")
-		}
+	standIn := map[string]bool{}
+	for _, t := range b.sb.Tables {
+		standIn[t.Base.Name] = t.StandIn != ""
 	}
-	for _, a := range b.info.Ambiguities {
-		rs := b.readingsOf(a.ID)
-		if len(rs) == 0 {
+	for _, a := range b.sb.Accounts {
+		if a.Category != scoreboard.AsStated {
 			continue
 		}
-		var changed []string
-		for _, r := range rs {
-			base := b.baseOf(r)
-			if base == nil {
-				continue
-			}
-			for _, c := range r.Claims {
-				i := slices.IndexFunc(base.Claims, func(x claim) bool { return x.ID == c.ID })
-				if i >= 0 && base.Claims[i].Status != c.Status {
-					changed = append(changed, "`"+r.Config.Name+"` "+c.ID+": "+base.Claims[i].Status+" → "+c.Status)
-				}
+		var on []string
+		for _, r := range a.Rows {
+			if !slices.Contains(on, r.Table) {
+				on = append(on, r.Table)
 			}
 		}
-		line := a.ID + " (" + a.Topic + "): " + b.count(len(rs), "readings run for "+a.ID) + " readings run"
-		if len(changed) > 0 {
-			line += "; verdicts the reading changes: " + strings.Join(changed, ", ")
-		} else {
-			line += "; no verdict changes under them"
+		data := "the paper's own data"
+		for _, t := range on {
+			if standIn[t] {
+				data = "a stand-in for the paper's data"
+			}
 		}
-		hard = append(hard, line)
+		easy = append(easy, a.Claim.ID+": "+short(a.Claim.Statement, 110)+" — reproduced as stated on "+data+" (`"+strings.Join(on, "`, `")+"`).")
 	}
-	d.p("Easy: the configs whose claims all reproduce as the paper states them.")
+	for _, a := range b.sb.Accounts {
+		switch {
+		case a.Category == scoreboard.OtherReading:
+			hard = append(hard, a.Claim.ID+": reproduced only under the reading "+strings.Join(a.Under, ", ")+" of the paper's text, not under the stated protocol: which of the paper's readings is meant decides it.")
+		case a.Category != scoreboard.AsStated && a.Category != scoreboard.NotTestable:
+			s := a.Claim.ID + ": " + scoreboard.OutcomeText(a) + "."
+			if a.Decide != "" {
+				s += " What it needs: " + a.Decide + "."
+			}
+			hard = append(hard, s)
+		}
+	}
+	d.p("Easy: the paper's claims that reproduce as the paper states them, and on which data.")
 	if len(easy) == 0 {
-		easy = []string{"none: every config of the stated protocol has a claim that does not pass, or has no results here"}
+		easy = []string{"none of the paper's claims reproduces as stated here"}
 	}
 	d.ul(easy)
-	d.p("Difficult: the paper's ambiguities for which readings were run, and whether a reading changes a verdict of the stated protocol. Ambiguities without a reading run are in the Methodology table.")
+	d.p("Difficult: the claims whose verdict turns on a reading of the paper's text, and those not reproduced, with what would decide them.")
 	if len(hard) == 0 {
-		hard = []string{"no reading of an ambiguity was run"}
+		hard = []string{"nothing: every claim reproduces as stated"}
 	}
 	d.ul(hard)
 	d.p("Communication with the authors: none recorded by runexp.")
 }
 
+// short cuts s to n runes on one line.
+func short(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
 // baseOf returns the run of r's base config.
 func (b *builder) baseOf(r *run) *run {
 	name := strings.TrimSuffix(filepath.Base(r.Config.VariantOf), ".yaml")
-	for _, x := range b.base {
+	for _, x := range append(append([]*run(nil), b.base...), b.varies...) {
 		if x.Config.Name == name {
 			return x
 		}
@@ -608,10 +513,19 @@ func (b *builder) reproduce() {
 	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
 		names = append(names, r.Config.Name)
 	}
-	d.p("With the data root of the shared folder and a build of runexp at the revision below:")
+	out, with, added := b.reproduceWith()
+	if len(added) > 0 {
+		var items []string
+		for _, a := range added {
+			items = append(items, a.Label+": `--with "+a.Quoted+"`, parameters "+a.Params+"; ran with "+a.Ran)
+		}
+		d.p("Estimators added on the command line (runexp --with), beside the configs' own methods:")
+		d.ul(items)
+	}
+	d.p("With RUNEXP_DATA naming the data root (the folder holding SHA256SUMS) and a build of runexp at the revision below:")
 	d.ul([]string{
-		"`RUNEXP_DATA=../shared/data runexp suite --out results " + strings.Join(names, " ") + "`",
-		"`runexp report --results results " + b.paper + "`",
+		"`runexp suite --out " + report.ShellQuote(relName(out)) + with + " " + strings.Join(names, " ") + "`",
+		"`runexp report --results " + report.ShellQuote(relName(b.o.Root)) + " " + b.paper + "`",
 	})
 	var revs []string
 	sums := map[string]string{}
@@ -650,38 +564,38 @@ func (b *builder) reproduce() {
 	d.ul(items)
 }
 
-// metadata writes the ReScience C metadata of the report: what runexp
-// knows, and the fields only the authors can fill left empty and marked.
-func (b *builder) metadata(title string, outcomes map[string]verdictOf) string {
-	q := strconv.Quote
-	var w strings.Builder
-	w.WriteString("# ReScience C article metadata (https://github.com/ReScience/template), written by runexp report.\n")
-	w.WriteString("# Fields runexp cannot know (authors, editors, reviewers, dates of the article) are left empty for the authors.\n")
-	w.WriteString("title: " + q(title) + "\n")
-	w.WriteString("authors: []\n")
-	w.WriteString("type: \"Replication\"\n")
-	w.WriteString("language: \"English\"\n")
-	w.WriteString("domain: \"Machine learning\"\n")
-	w.WriteString("keywords: [\"kernel PCA\", \"pre-image\", \"reproduction\"]\n")
-	mark, _, _ := strings.Cut(title, " ")
-	w.WriteString("verdict: " + q(strings.Trim(mark, "[]")) + "\n")
-	w.WriteString("replication:\n")
-	w.WriteString("  cite: " + q(strings.Join(b.info.Authors, ", ")+" ("+b.info.Year+"). "+b.info.Title+". "+b.info.Venue) + "\n")
-	w.WriteString("  bib: \"\"\n")
-	w.WriteString("  url: \"\"\n")
-	w.WriteString("  doi: " + q(b.info.DOI) + "\n")
-	var revs []string
+// reproduceWith returns what the reproduce commands need of the estimators
+// added on the command line: the --out that writes the results root (its
+// parent when the root is a --with folder, OUT/with-SLUG), the --with
+// flags as a command line's words, and the added estimators as rows.
+func (b *builder) reproduceWith() (out, flags string, added []report.AddedRow) {
+	var specs []string
 	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
-		if r.Manifest != nil && !slices.Contains(revs, r.Manifest.Revision) {
-			revs = append(revs, r.Manifest.Revision)
+		if r.Manifest == nil {
+			continue
+		}
+		for _, a := range report.AddedRows(r.Manifest.With) {
+			if !slices.Contains(specs, a.Spec) {
+				specs = append(specs, a.Spec)
+				flags += " --with " + a.Quoted
+			}
+			if !strings.HasPrefix(a.Ran, "skipped") && !slices.Contains(added, a) {
+				added = append(added, a)
+			}
 		}
 	}
-	w.WriteString("code:\n  - url: \"\"\n    revision: " + q(strings.Join(revs, ", ")) + "\n")
-	w.WriteString("claims:\n")
-	for _, pc := range b.info.Claims {
-		w.WriteString("  - id: " + q(pc.ID) + "\n    outcome: " + q(outcomes[pc.ID].Outcome) + "\n")
+	out = b.o.Root
+	switch {
+	case len(specs) == 0:
+	case strings.HasPrefix(filepath.Base(filepath.Clean(out)), "with-"):
+		// The default folder of a --with run, OUT/with-SLUG: the same
+		// flags find it again.
+		out = filepath.Dir(filepath.Clean(out))
+	default:
+		// --with-dir named the folder: writing into it is --with-dir .
+		flags += " --with-dir ."
 	}
-	return w.String()
+	return out, flags, added
 }
 
 // machineText describes the machine and build a manifest records,

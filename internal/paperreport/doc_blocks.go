@@ -3,6 +3,7 @@ package paperreport
 import (
 	"html"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/runexp/runexp/internal/report"
@@ -11,7 +12,9 @@ import (
 // A report is a list of blocks, written once and rendered twice: as
 // Markdown (REPORT.md) and as HTML (report.html).
 type block struct {
-	kind   blockKind
+	kind blockKind
+	// fig is a figure block's image.
+	fig    figBlock
 	level  int      // heading level
 	text   string   // heading or paragraph text (Markdown inline: `code` only)
 	items  []string // list items
@@ -26,7 +29,21 @@ const (
 	para
 	list
 	table
+	figureBlock
 )
+
+// figBlock is an embedded figure: its source relative to the report, its
+// name, caption, smallest label height in its own pixels and size.
+type figBlock struct {
+	src, name, caption string
+	textPx             float64
+	w, h               int
+}
+
+// fig appends a figure.
+func (d *doc) fig(src, name, caption string, textPx float64, w, h int) {
+	d.blocks = append(d.blocks, block{kind: figureBlock, fig: figBlock{src, name, caption, textPx, w, h}})
+}
 
 type doc struct{ blocks []block }
 
@@ -73,6 +90,9 @@ func (d *doc) markdown() string {
 			for _, it := range bl.items {
 				b.WriteString("- " + strings.ReplaceAll(mdText(it), "\n", "\n  ") + "\n")
 			}
+		case figureBlock:
+			f := bl.fig
+			b.WriteString("[![" + mdCell(f.name) + "](" + f.src + ")](" + f.src + ")\n\n*" + mdText(f.caption) + "*\n")
 		case table:
 			cells := func(cs []string) {
 				b.WriteString("|")
@@ -91,14 +111,20 @@ func (d *doc) markdown() string {
 	return b.String()
 }
 
-var codeSpan = regexp.MustCompile("`([^`]*)`")
+var (
+	codeSpan = regexp.MustCompile("`([^`]*)`")
+	boldSpan = regexp.MustCompile(`\*\*([^*]+)\*\*`)
+)
 
 // inline renders Markdown inline text as HTML: escaped, `code` as <code>,
 // and the <br> of tables.md's cells kept as line breaks.
 func inline(s string) string {
-	s = html.EscapeString(s)
+	// The text is Markdown, whose writers escape "<" as "&lt;" (one
+	// escaping); decoding first keeps the page at one escaping too.
+	s = html.EscapeString(html.UnescapeString(s))
 	s = strings.ReplaceAll(s, "&lt;br&gt;", "<br />")
-	return codeSpan.ReplaceAllString(s, "<code>$1</code>")
+	s = codeSpan.ReplaceAllString(s, "<code>$1</code>")
+	return boldSpan.ReplaceAllString(s, "<b>$1</b>")
 }
 
 // slug is the id of a heading.
@@ -117,8 +143,43 @@ func slug(s string) string {
 	return strings.TrimSuffix(b.String(), "-")
 }
 
+// columnPx is the widest a figure is shown, in CSS pixels (the page's
+// 80em column less its padding), and minLabelPx the smallest its labels
+// may be shown (internal/pagecheck's MinTextPx): a figure whose labels
+// would shrink below it is shown as a thumbnail that links to the full
+// image and says so, as the run pages do.
+const (
+	columnPx   = 80*16 - 2*16
+	minLabelPx = 9
+)
+
+// figureHTML renders a figure: the image linking to itself, its labels'
+// height for internal/pagecheck, a thumbnail's note, the caption.
+func figureHTML(f figBlock) string {
+	thumb := f.textPx > 0 && f.w > 0 && float64(min(f.w, columnPx))/float64(f.w)*f.textPx < minLabelPx
+	var b strings.Builder
+	b.WriteString(`<figure><a href="` + html.EscapeString(f.src) + `"><img src="` + html.EscapeString(f.src) + `" alt="` + html.EscapeString(f.name) + `" loading="lazy"`)
+	if f.textPx > 0 {
+		b.WriteString(` data-text-px="` + strconv.FormatFloat(f.textPx, 'f', 1, 64) + `"`)
+	}
+	if thumb {
+		b.WriteString(` class="thumb"`)
+	}
+	b.WriteString(" /></a>\n<figcaption>")
+	if thumb {
+		b.WriteString("<b>A thumbnail</b> of a " + strconv.Itoa(f.w) + "×" + strconv.Itoa(f.h) + " px figure whose labels would be illegible at this width: open it to read them.<br />")
+	}
+	b.WriteString(`<span class="tap-cue">Tap the figure to open it at full size.<br /></span>`)
+	b.WriteString(inline(f.caption) + ` <span class="muted">` + html.EscapeString(f.name) + "</span></figcaption></figure>\n")
+	return b.String()
+}
+
 // pageCSS is the report page's style on top of report.PageCSS.
 const pageCSS = `.muted { color: #555; } td.re { background: #dcf3dc; } td.nre { background: #f9d6d6; }
+figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+figure img.thumb { max-width: min(100%, 32em); } figcaption { font-size: 0.9em; color: #333; }
+.tap-cue { display: none; } @media (max-width: 600px) { .tap-cue { display: inline; } }
+table { background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)), linear-gradient(to right, rgba(255,255,255,0), #fff 70%) 100% 0, radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.25), rgba(0,0,0,0)), radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.25), rgba(0,0,0,0)) 100% 0; background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 14px 100%, 14px 100%; background-attachment: local, local, scroll, scroll; }
 h1 { font-size: 1.5em; } nav { font-size: 0.95em; }
 `
 
@@ -155,6 +216,8 @@ func (d *doc) html(title, baseCSS string) string {
 				body.WriteString("<li>" + strings.ReplaceAll(inline(it), "\n", "<br />") + "</li>\n")
 			}
 			body.WriteString("</ul>\n")
+		case figureBlock:
+			body.WriteString(figureHTML(bl.fig))
 		case table:
 			body.WriteString("<table>\n<thead><tr>")
 			for _, c := range bl.header {

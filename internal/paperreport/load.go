@@ -38,9 +38,13 @@ type run struct {
 	Figures       []figure
 }
 
-// figure is a figure file of a run with its embedded caption.
+// figure is a figure file of a run with its embedded caption, its size
+// and the height of its smallest label in its own pixels (0 when the PNG
+// does not say).
 type figure struct {
 	File, Caption string
+	TextPx        float64
+	W, H          int
 }
 
 // suiteRun is the part of suite.json's runs a report reads.
@@ -137,7 +141,8 @@ func (r *run) loadFigures(root string) error {
 		if err != nil {
 			return err
 		}
-		r.Figures = append(r.Figures, figure{File: n, Caption: cap})
+		px, w, h := pngFacts(filepath.Join(r.Dir, n))
+		r.Figures = append(r.Figures, figure{File: n, Caption: cap, TextPx: px, W: w, H: h})
 	}
 	return nil
 }

@@ -9,14 +9,15 @@ import (
 	"github.com/runexp/runexp/internal/safefs"
 )
 
-// Write builds paper's report and writes REPORT.md, report.html and
-// metadata.yaml into dir, as WriteUnder does with dir's parent as top.
+// Write builds paper's report and writes REPORT.md, report.html,
+// metadata.yaml and bibliography.bib into dir, as WriteUnder does with
+// dir's parent as top.
 func Write(o Options, paper, dir string) ([]string, error) {
 	return WriteUnder(o, paper, filepath.Dir(dir), dir)
 }
 
-// WriteUnder builds paper's report and writes REPORT.md, report.html and
-// metadata.yaml as one set: into a staging folder beside dir that then
+// WriteUnder builds paper's report and writes REPORT.md, report.html,
+// metadata.yaml and bibliography.bib as one set: into a staging folder beside dir that then
 // replaces dir as a whole (report.CommitDir), so that an interruption
 // leaves the old three files or the new three, never a new REPORT.md
 // beside an old report.html; what an interrupted write left beside dir is
@@ -25,6 +26,7 @@ func Write(o Options, paper, dir string) ([]string, error) {
 // from top down to dir, dir included, may be a symbolic link: the report
 // is never written through one. It returns the files' paths.
 func WriteUnder(o Options, paper, top, dir string) ([]string, error) {
+	o.OutDir = dir
 	r, err := Build(o, paper)
 	if err != nil {
 		return nil, err
@@ -44,7 +46,7 @@ func WriteUnder(o Options, paper, top, dir string) ([]string, error) {
 		}
 	}()
 	var files []string
-	for name, body := range map[string]string{"REPORT.md": r.Markdown, "report.html": r.HTML, "metadata.yaml": r.Metadata} {
+	for name, body := range map[string]string{"REPORT.md": r.Markdown, "report.html": r.HTML, "metadata.yaml": r.Metadata, "bibliography.bib": r.Bibliography} {
 		if err := report.WriteFileAtomic(filepath.Join(stage, name), []byte(body)); err != nil {
 			return nil, err
 		}

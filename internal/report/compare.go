@@ -60,6 +60,16 @@ type Comparison struct {
 // [FormatFloat] with the shortest round-tripping precision.
 type Change struct {
 	Config, Key, What, Old, New string
+	// Cell is the cell's short label (CellLabels, over the cells of the
+	// run on both sides), "" for a change of a run or a claim.
+	Cell string `json:"cell,omitempty"`
+	// OldValue and NewValue are a metric's two values as numbers, where
+	// they are finite (JSON has no NaN; Old and New say it).
+	OldValue *float64 `json:"old_value,omitempty"`
+	NewValue *float64 `json:"new_value,omitempty"`
+	// Because names, for a claim whose verdict changed, the metrics of
+	// its evidence that moved in its run.
+	Because []string `json:"because,omitempty"`
 }
 
 // absent stands for a value, cell, claim or run that one side does not have.
@@ -291,7 +301,10 @@ func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, erro
 	add := func(key, what, old, new string) {
 		ch = append(ch, Change{Config: config, Key: key, What: what, Old: old, New: new})
 	}
-	if err := compareRecordFiles(oldDir, newDir, o, add); err != nil {
+	if err := compareRecordFiles(oldDir, newDir, o, func(c Change) {
+		c.Config = config
+		ch = append(ch, c)
+	}); err != nil {
 		return nil, err
 	}
 
@@ -316,6 +329,9 @@ func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, erro
 		if _, ok := oldClaims[id]; !ok {
 			add("", "claim "+id, absent, now)
 		}
+	}
+	if err := explainClaims(ch, oldDir, newDir); err != nil {
+		return nil, err
 	}
 	return ch, nil
 }

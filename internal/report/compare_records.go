@@ -45,7 +45,7 @@ type recordIndex struct {
 // openRecordIndex indexes the records file at path, which must lie inside
 // root (safefs.OpenIn), checking every record as ReadJSONL does. The
 // caller closes it.
-func openRecordIndex(root, path string, seed maphash.Seed) (*recordIndex, error) {
+func openRecordIndex(root, path string, seed maphash.Seed, labels *labelSet) (*recordIndex, error) {
 	f, fi, err := safefs.OpenIn(root, path)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
@@ -64,6 +64,7 @@ func openRecordIndex(root, path string, seed maphash.Seed) (*recordIndex, error)
 			return fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		ix.lines = append(ix.lines, recordLine{h: maphash.String(seed, rec.Key), pos: uint64(off)<<32 | uint64(len(b))})
+		labels.add(rec.Params)
 		return nil
 	})
 	if err != nil {
@@ -119,24 +120,28 @@ func (ix *recordIndex) group(ls []recordLine) (map[string]*Record, error) {
 	return out, nil
 }
 
-// changeFunc adds one change of a cell.
-type changeFunc func(key, what, old, new string)
+// changeFunc adds one change of a cell (its Config set by the caller).
+type changeFunc func(Change)
 
 // compareRecordFiles compares the records files of two run folders
 // (oldDir and newDir, each file read inside its folder) and reports each
 // difference to add.
 func compareRecordFiles(oldDir, newDir string, o CompareOptions, add changeFunc) error {
 	seed := maphash.MakeSeed()
-	old, err := openRecordIndex(oldDir, joinRecords(oldDir), seed)
+	// The cells' short labels (CellLabels) over both sides' records,
+	// gathered while indexing.
+	var labels labelSet
+	old, err := openRecordIndex(oldDir, joinRecords(oldDir), seed, &labels)
 	if err != nil {
 		return err
 	}
 	defer old.Close()
-	nw, err := openRecordIndex(newDir, joinRecords(newDir), seed)
+	nw, err := openRecordIndex(newDir, joinRecords(newDir), seed, &labels)
 	if err != nil {
 		return err
 	}
 	defer nw.Close()
+	keys := labels.keys()
 	a, b := old.lines, nw.lines
 	for len(a) > 0 || len(b) > 0 {
 		h := uint64(math.MaxUint64)
@@ -147,7 +152,7 @@ func compareRecordFiles(oldDir, newDir string, o CompareOptions, add changeFunc)
 			h = b[0].h
 		}
 		i, j := hashRun(a, h), hashRun(b, h)
-		if err := compareGroup(old, nw, a[:i], b[:j], o, add); err != nil {
+		if err := compareGroup(old, nw, a[:i], b[:j], o, keys, add); err != nil {
 			return err
 		}
 		a, b = a[i:], b[j:]
@@ -166,7 +171,7 @@ func hashRun(ls []recordLine, h uint64) int {
 
 // compareGroup compares the old and new records of one key hash (almost
 // always one of each, or one on one side).
-func compareGroup(old, nw *recordIndex, a, b []recordLine, o CompareOptions, add changeFunc) error {
+func compareGroup(old, nw *recordIndex, a, b []recordLine, o CompareOptions, keys []string, add changeFunc) error {
 	if len(a) == 1 && len(b) == 1 {
 		x, err := old.line(a[0])
 		if err != nil {
@@ -191,44 +196,50 @@ func compareGroup(old, nw *recordIndex, a, b []recordLine, o CompareOptions, add
 	for key, or := range ga {
 		nr, ok := gb[key]
 		if !ok {
-			add(key, "missing in new", or.Status, absent)
+			add(Change{Key: key, Cell: cellLabel(or.Params, keys), What: "missing in new", Old: or.Status, New: absent})
 			continue
 		}
-		recordChanges(key, or, nr, o, add)
+		label := cellLabel(nr.Params, keys)
+		recordChanges(or, nr, o, func(c Change) {
+			c.Key, c.Cell = key, label
+			add(c)
+		})
 	}
 	for key, nr := range gb {
 		if _, ok := ga[key]; !ok {
-			add(key, "new cell", absent, nr.Status)
+			add(Change{Key: key, Cell: cellLabel(nr.Params, keys), What: "new cell", Old: absent, New: nr.Status})
 		}
 	}
 	return nil
 }
 
 // recordChanges reports what differs between the old and the new record
-// of a cell: status, error, failed rows and metrics (params are part of
-// the key; seeds, arrays and the code fingerprint are not compared).
-func recordChanges(key string, or, nr *Record, o CompareOptions, add changeFunc) {
+// of a cell (the caller sets each change's Key and Cell): status, error,
+// failed rows and metrics, a metric's two values also as numbers (params
+// are part of the key; seeds, arrays and the code fingerprint are not
+// compared).
+func recordChanges(or, nr *Record, o CompareOptions, add changeFunc) {
 	if or.Status != nr.Status {
-		add(key, "status", or.Status, nr.Status)
+		add(Change{What: "status", Old: or.Status, New: nr.Status})
 	}
 	if or.Error != nr.Error {
-		add(key, "error", or.Error, nr.Error)
+		add(Change{What: "error", Old: or.Error, New: nr.Error})
 	}
 	if a, b := or.FailureCounts(), nr.FailureCounts(); a != b {
-		add(key, "failed rows", orDash(a), orDash(b))
+		add(Change{What: "failed rows", Old: orDash(a), New: orDash(b)})
 	}
 	for name, ov := range or.Metrics {
 		nv, ok := nr.Metrics[name]
 		switch {
 		case !ok:
-			add(key, "metric "+name, FormatFloat(ov, -1), absent)
+			add(Change{What: "metric " + name, Old: FormatFloat(ov, -1), New: absent, OldValue: finite(ov)})
 		case metricMoved(ov, nv, o):
-			add(key, "metric "+name, FormatFloat(ov, -1), FormatFloat(nv, -1))
+			add(Change{What: "metric " + name, Old: FormatFloat(ov, -1), New: FormatFloat(nv, -1), OldValue: finite(ov), NewValue: finite(nv)})
 		}
 	}
 	for name, nv := range nr.Metrics {
 		if _, ok := or.Metrics[name]; !ok {
-			add(key, "metric "+name, absent, FormatFloat(nv, -1))
+			add(Change{What: "metric " + name, Old: absent, New: FormatFloat(nv, -1), NewValue: finite(nv)})
 		}
 	}
 }

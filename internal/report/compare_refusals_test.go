@@ -121,10 +121,10 @@ func TestCompareAddedNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkChanges(t, c.Changes, []Change{
-		{"broken", "", "new run", "absent", "present"},
-		{"no-with", "", "new run", "absent", "present"},
-		{"none", "", "new run", "absent", "present"},
-		{"one-taken", "", "new run", "absent", "present"},
+		{Config: "broken", Key: "", What: "new run", Old: "absent", New: "present"},
+		{Config: "no-with", Key: "", What: "new run", Old: "absent", New: "present"},
+		{Config: "none", Key: "", What: "new run", Old: "absent", New: "present"},
+		{Config: "one-taken", Key: "", What: "new run", Old: "absent", New: "present"},
 	})
 	if len(c.NotCompared) != 1 || c.NotCompared[0] != "all-skipped" {
 		t.Errorf("not compared %q, want [all-skipped]", c.NotCompared)

@@ -154,6 +154,11 @@ func WriteIndexUp(root, up string) error {
 			return err
 		}
 		idx.Runs = append(idx.Runs, r)
+		for _, a := range r.Added {
+			if !strings.HasPrefix(a.Ran, "skipped") && !slices.Contains(idx.Added, a) {
+				idx.Added = append(idx.Added, a)
+			}
+		}
 		idx.Cells += r.Manifest.Cells
 		idx.Failed += r.Manifest.Failed
 		idx.Counts.add(r.Counts)
@@ -222,6 +227,9 @@ type htmlRoot struct {
 	// Reports names the papers with a reproduction report
 	// (reports/PAPER/report.html, runexp report), in name order.
 	Reports []string
+	// Added are the estimators its runs added on the command line
+	// (runexp --with), each spec once per set of parameters that ran.
+	Added []AddedRow
 }
 
 // htmlWithRoot is a results root below the root whose runs were made with
@@ -292,6 +300,9 @@ type htmlRun struct {
 	Manifest   Manifest
 	Provenance string
 	Wall       string
+	// Added are the estimators added on the command line (runexp
+	// --with), from the manifest: each one's spec and parameters.
+	Added []AddedRow
 
 	// Readings are the runs of the same results root that read this
 	// config another way (readings.go); OwnFit is this run's fit to the
@@ -470,6 +481,7 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 	r.Manifest = *m
 	r.Wall = strconv.FormatFloat(r.Manifest.WallSeconds, 'f', 1, 64)
 	r.Provenance = provenance(&r.Manifest)
+	r.Added = AddedRows(r.Manifest.With)
 
 	md, err := safefs.ReadFileIn(dir, filepath.Join(dir, "tables.md"), MaxJSONBytes)
 	switch {
@@ -1006,6 +1018,19 @@ tr:target { outline: 2px solid #4a7fd0; }
 </figure>
 {{- end}}
 
+{{- define "added"}}
+<h2 id="added">Added estimators</h2>
+<p class="muted">Added on the command line (runexp --with): the tables and figures show their cells beside the config's own methods; claims and paper values ignore them.</p>
+<table>
+<thead><tr><th>Label</th><th>--with</th><th>Parameters</th><th>Ran with (reported by the estimator)</th></tr></thead>
+<tbody>
+{{- range .}}
+<tr><td>{{.Label}}</td><td><code>--with {{.Quoted}}</code></td><td>{{.Params}}</td><td>{{.Ran}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+
 {{- define "run"}}{{template "head" .Title}}
 <body>
 {{- if .Up}}
@@ -1013,7 +1038,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 <h1>{{.Title}}</h1>
 <p class="prov">{{.Name}} · {{.Provenance}}</p>
-<p class="nav">On this page:{{if .Tables}} <a href="#{{(index .Tables 0).Anchor}}">table</a> ·{{end}}{{if .Figures}} <a href="#figures">figures</a> ·{{end}}{{if .Readings}} <a href="#readings">readings</a> ·{{end}}{{if .HasClaims}} <a href="#claims">claims</a> ·{{end}}{{if gt (len .Tables) 1}} <a href="#tables">more tables</a> ·{{end}} <a href="#files">files</a></p>
+<p class="nav">On this page:{{if .Tables}} <a href="#{{(index .Tables 0).Anchor}}">table</a> ·{{end}}{{if .Added}} <a href="#added">added estimators</a> ·{{end}}{{if .Figures}} <a href="#figures">figures</a> ·{{end}}{{if .Readings}} <a href="#readings">readings</a> ·{{end}}{{if .HasClaims}} <a href="#claims">claims</a> ·{{end}}{{if gt (len .Tables) 1}} <a href="#tables">more tables</a> ·{{end}} <a href="#files">files</a></p>
 {{- if .HasClaims}}
 <p>Claims: {{template "claimsline" .Counts}}.</p>
 {{- end}}
@@ -1025,6 +1050,9 @@ tr:target { outline: 2px solid #4a7fd0; }
 <h2>{{if .Title}}{{.Title}}{{else}}Results{{end}}</h2>
 {{- template "table" .}}
 {{- end}}
+{{- end}}
+{{- if .Added}}
+{{template "added" .Added}}
 {{- end}}
 {{- if .Notes}}
 <h2 id="notes">Notes</h2>
@@ -1105,6 +1133,9 @@ tr:target { outline: 2px solid #4a7fd0; }
 <p class="muted"><a href="{{.Up}}">All results</a></p>
 {{- end}}
 <p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); {{.Counts.Claims}} claims: {{template "claimsline" .Counts}}.</p>
+{{- if .Added}}
+{{template "added" .Added}}
+{{- end}}
 {{- if .Reports}}
 <p>Reproduction reports, one per paper:{{range $i, $p := .Reports}}{{if $i}} ·{{end}} <a href="reports/{{$p}}/report.html">{{$p}}</a>{{end}}.</p>
 {{- end}}

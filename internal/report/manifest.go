@@ -96,6 +96,11 @@ type WithSpec struct {
 	// Skipped says why this config did not take the estimator (its kind
 	// cannot use it); "" when it was added.
 	Skipped string `json:"skipped,omitempty"`
+	// Ran are the parameters its cells reported they ran with (an
+	// external script's own parameters, its defaults included:
+	// Record.Ran), a parameter reported with different values listing
+	// them; nil when none reported any.
+	Ran map[string]any `json:"ran,omitempty"`
 }
 
 // NewManifest returns a Manifest with the build and runtime fields filled

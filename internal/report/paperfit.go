@@ -10,6 +10,14 @@ package report
 type PaperFit struct {
 	// Part names the printed table's part ("" for a table of one part).
 	Part string `json:"part"`
+	// Interpretation names, where the config references one printed
+	// number under several metrics (interpretations of the paper's
+	// unit), the one this fit is over: the paper table's column of its
+	// references; "" where there is one. A fit never pools two.
+	// Supported reports whether the paper's text supports it
+	// (config.PaperTable.Supported; true when the config names none).
+	Interpretation string `json:"interpretation,omitempty"`
+	Supported      bool   `json:"supported"`
 	// Distance is the median |ln(ours/paper)| over Cells cells; 0 when
 	// Cells is 0 (there is then no distance).
 	Distance float64 `json:"distance"`

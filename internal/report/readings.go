@@ -104,6 +104,12 @@ func fitText(fits []PaperFit) string {
 		if f.Missing > 0 {
 			s += fmt.Sprintf(", %d without a value of ours", f.Missing)
 		}
+		if f.Interpretation != "" {
+			s = "read as " + f.Interpretation + ": " + s
+			if !f.Supported {
+				s += " (an interpretation the paper's text does not support)"
+			}
+		}
 		if f.Part != "" {
 			s = f.Part + ": " + s
 		}
@@ -125,6 +131,11 @@ func plural1(n int) string {
 func fitNote(base *htmlRun, byName map[string]*htmlRun) string {
 	var ss []string
 	for i, bf := range base.Manifest.PaperFit {
+		if !bf.Supported && bf.Interpretation != "" {
+			// A reading is named only under an interpretation of the
+			// printed unit that the paper's text supports.
+			continue
+		}
 		best, bestFit := "", PaperFit{}
 		for _, rd := range base.Readings {
 			v := byName[rd.Name]
@@ -132,6 +143,9 @@ func fitNote(base *htmlRun, byName map[string]*htmlRun) string {
 				continue
 			}
 			vf := v.Manifest.PaperFit[i]
+			if vf.Interpretation != bf.Interpretation {
+				continue
+			}
 			if FitsClearlyBetter(vf, bf) && (best == "" || vf.Distance < bestFit.Distance) {
 				best, bestFit = rd.Name, vf
 			}
@@ -142,6 +156,9 @@ func fitNote(base *htmlRun, byName map[string]*htmlRun) string {
 		part := ""
 		if bf.Part != "" {
 			part = " (" + bf.Part + ")"
+		}
+		if bf.Interpretation != "" {
+			part += " read as " + bf.Interpretation
 		}
 		ss = append(ss, fmt.Sprintf("The paper's printed values%s point to the reading %s: its median |ln(ours/paper)| is %.3f over %d cells against this config's %.3f over %d, a factor %.1f closer (a reading is named when it is at most 1/%d of the stated protocol's, both over at least %d cells).",
 			part, best, bestFit.Distance, bestFit.Cells, bf.Distance, bf.Cells, bf.Distance/bestFit.Distance, FitFactor, FitMinCells))

@@ -46,6 +46,11 @@ type Record struct {
 	// Failures counts the cell's failed rows by reason ("pre-image is
 	// not finite": 3); absent when no row failed. AddFailure fills it.
 	Failures map[string]int `json:"failures,omitempty"`
+	// Ran holds the parameters the cell's estimator reported it ran
+	// with, where it reports them (an external script's own parameters,
+	// its defaults included: methods.ParamsReporter); a value reported
+	// differently by the cell's batches is the list of the values.
+	Ran map[string]any `json:"ran,omitempty"`
 	// Code is the fingerprint of the code that computed the record: the
 	// code part of its cell's cache key (the kind's, the dataset's and
 	// the estimator's code, and what an external estimator runs), so

@@ -419,13 +419,17 @@ func dataSum(env *Env) func(path string) (string, bool) {
 }
 
 // lookup is what lookupCells found: every cell's key, the indexes of
-// the cells left to compute, how many entries were rejected, and the
-// time recorded with each cell read from the cache when it was computed
-// (Cached set, grid order; cells whose entry records none are left out),
-// with the index of its cell.
+// the cells left to compute with the reason for each, how many entries
+// were rejected, and the time recorded with each cell read from the cache
+// when it was computed (Cached set, grid order; cells whose entry records
+// none are left out), with the index of its cell. For a cell left to
+// compute, prev is the time its previous entry recorded (another key's:
+// the config or code changed), when one did.
 type lookup struct {
 	keys     []CellKey
 	todo     []int
+	reasons  []Reason
+	prev     []*CellTime
 	rejected int
 	cached   []CellTime
 	cachedAt []int
@@ -434,7 +438,9 @@ type lookup struct {
 // lookupCells computes the key of every cell and fills recs with the
 // cached records that pass Get's checks. A rejected entry is logged (a
 // warning when it was damaged, edited or misplaced; information when its
-// data changed) and recomputed.
+// data changed) and recomputed. Each cell left to compute gets its
+// reason (Reason), logged at debug level. It writes nothing: runexp
+// status and run --dry-run call it too.
 func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, force bool, env *Env, recs []report.Record) (l lookup, err error) {
 	l.keys = make([]CellKey, len(cells))
 	sums := dataSum(env)
@@ -442,28 +448,43 @@ func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, forc
 		if l.keys[i], err = NewCellKey(c, kind, cell); err != nil {
 			return lookup{}, err
 		}
-		if cache == nil || force {
-			l.todo = append(l.todo, i)
-			continue
-		}
-		r, timing, ok, rej := cache.get(l.keys[i], sums)
+		var why Reason
+		var prev *CellTime
 		switch {
-		case ok:
-			recs[i] = r
-			if timing != nil {
-				t := *timing
-				t.Key, t.Cached = cell.Key, true
-				l.cached, l.cachedAt = append(l.cached, t), append(l.cachedAt, i)
+		case cache == nil:
+			why = reasonOf(cell.Key, "no-cache", "--no-cache: the cache is neither read nor written")
+		case force:
+			why = reasonOf(cell.Key, "forced", "--force")
+		default:
+			r, timing, ok, rej := cache.get(l.keys[i], sums)
+			switch {
+			case ok:
+				recs[i] = r
+				if timing != nil {
+					t := *timing
+					t.Key, t.Cached = cell.Key, true
+					l.cached, l.cachedAt = append(l.cached, t), append(l.cachedAt, i)
+				}
+				continue
+			case rej != nil && rej.Stale:
+				env.Log.Info("cached cell computed on other data; recomputing", "cell", cell.Key, "reason", rej.Reason)
+				l.rejected++
+				why = reasonOf(cell.Key, "data", "data changed: "+rej.Reason)
+				if _, rerr := env.Root(); rerr != nil {
+					why.Text = "the data root cannot be read (" + rerr.Error() + "), so the data this cell read cannot be checked: " + rej.Reason
+				}
+			case rej != nil:
+				env.Log.Warn("cache entry rejected; recomputing", "cell", cell.Key, "file", rej.File, "reason", rej.Reason)
+				l.rejected++
+				why = reasonOf(cell.Key, "rejected", "cache entry rejected: "+rej.Reason)
+			default:
+				why, prev = cache.whyMissing(c.Name, kind, cell, l.keys[i], sums)
 			}
-			continue
-		case rej != nil && rej.Stale:
-			env.Log.Info("cached cell computed on other data; recomputing", "cell", cell.Key, "reason", rej.Reason)
-			l.rejected++
-		case rej != nil:
-			env.Log.Warn("cache entry rejected; recomputing", "cell", cell.Key, "file", rej.File, "reason", rej.Reason)
-			l.rejected++
 		}
+		env.Log.Debug("to compute", "config", c.Name, "cell", cell.Key, "reason", why.Text)
 		l.todo = append(l.todo, i)
+		l.reasons = append(l.reasons, why)
+		l.prev = append(l.prev, prev)
 	}
 	return l, nil
 }

@@ -57,7 +57,8 @@ func newCodeIndex(fsys fs.FS) (*codefp.Index, error) {
 
 // bookkeeping lists the files whose code keys, verifies, schedules and
 // ships cells but never computes a record's values: the cell cache and its
-// keys, shard provenance, name checks, the fingerprinting itself, and
+// keys, the explanations of why a cell is computed (why.go: runexp
+// status), shard provenance, name checks, the fingerprinting itself, and
 // package par, which hands a cell's inner items (rows, repetitions,
 // splits) to goroutines whose results the caller stores by index. They never count
 // in a fingerprint, so improving them does not recompute every cell. Code
@@ -71,7 +72,7 @@ func newCodeIndex(fsys fs.FS) (*codefp.Index, error) {
 // kind that declares one.
 func bookkeeping() []string {
 	out := []string{
-		"internal/runner/cache.go", "internal/runner/code.go", "internal/runner/shard.go", "internal/runner/names.go",
+		"internal/runner/cache.go", "internal/runner/code.go", "internal/runner/shard.go", "internal/runner/names.go", "internal/runner/why.go",
 		"internal/codefp/codefp.go", "internal/codefp/doc.go",
 		"internal/par/par.go", "internal/par/doc.go", "internal/par/cputime_linux.go", "internal/par/cputime_other.go",
 	}
@@ -112,4 +113,22 @@ func CodeFiles(file string) ([]string, error) {
 		return nil, fmt.Errorf("runner: %s is not a library source file of the module", file)
 	}
 	return ix.Files(p)
+}
+
+// UseSources makes the code fingerprints from the sources in fsys (a
+// module tree) instead of the binary's own, until restore is called: for
+// tests that change an estimator's code without rebuilding runexp (the
+// reasons runexp status gives: Reason). It is not safe to call while
+// cells run.
+func UseSources(fsys fs.FS) (restore func(), err error) {
+	ix, err := newCodeIndex(fsys)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := codeIndex(); err != nil {
+		return nil, err
+	}
+	old := code.ix
+	code.ix = ix
+	return func() { code.ix = old }, nil
 }

@@ -3,12 +3,11 @@ package runner_test
 import (
 	"io/fs"
 	"slices"
-	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/runexp/runexp"
 	_ "github.com/runexp/runexp/experiments"
+	"github.com/runexp/runexp/internal/codefp/codefptest"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -16,26 +15,7 @@ import (
 // editedSources returns the module's sources with old replaced by new in
 // file.
 func editedSources(t *testing.T, file, old, new string) fs.FS {
-	t.Helper()
-	m := fstest.MapFS{}
-	err := fs.WalkDir(runexp.Sources, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(runexp.Sources, p)
-		if p == file {
-			if !strings.Contains(string(b), old) {
-				t.Fatalf("%s does not hold %q", file, old)
-			}
-			b = []byte(strings.Replace(string(b), old, new, 1))
-		}
-		m[p] = &fstest.MapFile{Data: b}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return codefptest.Edited(t, runexp.Sources, file, old, new)
 }
 
 // changedFingerprints returns the registered estimators, kinds and

@@ -159,11 +159,36 @@ func Prepare(c *config.Config, opt Options) (*Job, error) {
 		return nil, err
 	}
 	j.keys, j.todo, j.cachedAt = l.keys, l.todo, l.cachedAt
-	j.sum = Summary{Dir: j.dir, Cells: len(j.cells), Cached: len(j.cells) - len(j.todo), Computed: len(j.todo), CacheRejected: l.rejected, CachedTimes: l.cached}
+	j.sum = Summary{Dir: j.dir, Cells: len(j.cells), Cached: len(j.cells) - len(j.todo), Computed: len(j.todo), CacheRejected: l.rejected, CachedTimes: l.cached, Reasons: l.reasons}
+	j.keepExplanations()
 	j.done = j.sum.Cached
 	j.estimate()
 	log.Info("preparing", "config", c.File, "kind", c.Kind, "cells", len(j.cells), "cached", j.sum.Cached)
 	return j, nil
+}
+
+// keepExplanations keeps in the cache what a later run needs to say why
+// it recomputes a cell (Reason): the key each cached cell has now, and
+// the declarations of the code the cells to compute run. An error only
+// costs a later explanation, and is not one of the run.
+func (j *Job) keepExplanations() {
+	if j.cache == nil {
+		return
+	}
+	todo := make([]bool, len(j.cells))
+	var cells []*Cell
+	for _, i := range j.todo {
+		todo[i] = true
+		cells = append(cells, j.cells[i])
+	}
+	for i, cell := range j.cells {
+		if !todo[i] {
+			j.cache.remember(j.Config.Name, cell.Key, j.keys[i])
+		}
+	}
+	if len(cells) > 0 {
+		j.cache.keepCodeOf(j.plan.Kind, j.Config.Dataset.Name, cells)
+	}
 }
 
 // openCache sets the job's cell cache, unless caching is off. The cache
@@ -362,6 +387,9 @@ func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 			if err == nil && b != nil {
 				err = j.cache.putEntry(j.keys[i], b)
 			}
+			if err == nil && b != nil {
+				j.cache.remember(j.Config.Name, cell.Key, j.keys[i]) // for explanations only
+			}
 		}
 	}
 	j.mu.Lock()
@@ -404,6 +432,9 @@ func (j *Job) serve(t int, entry []byte) bool {
 	}
 	ct.Key, ct.Shared = cell.Key, true
 	j.recs[i] = r
+	if j.cache != nil {
+		j.cache.remember(j.Config.Name, cell.Key, j.keys[i]) // for explanations only
+	}
 	j.mu.Lock()
 	j.times[t], j.served[t] = ct, true
 	j.done++
@@ -481,6 +512,7 @@ func (j *Job) Finish() (*Summary, error) {
 	j.rep = phaseSince(t0, c0)
 	sum.Times, sum.CachedTimes, sum.SharedTimes = j.timesOf(false, false), j.sum.CachedTimes, shared
 	sum.Start, sum.Report = j.start, j.rep
+	sum.Reasons = j.sum.Reasons
 	// The report is written: the prepared data can go.
 	j.inst, j.recs = nil, nil
 	return sum, nil
@@ -536,7 +568,7 @@ func (b byGrid) Swap(i, k int) {
 func (j *Job) Interrupted() *Summary {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	s := Summary{Dir: j.dir, Cells: j.sum.Cells, Cached: j.sum.Cached, CacheRejected: j.sum.CacheRejected, CachedTimes: j.sum.CachedTimes}
+	s := Summary{Dir: j.dir, Cells: j.sum.Cells, Cached: j.sum.Cached, CacheRejected: j.sum.CacheRejected, CachedTimes: j.sum.CachedTimes, Reasons: j.sum.Reasons}
 	s.Times, s.SharedTimes = j.timesOf(false, true), j.timesOf(true, false)
 	s.Computed, s.Shared = len(s.Times), len(s.SharedTimes)
 	if j.startEnd {

@@ -136,6 +136,9 @@ type Summary struct {
 	CachedTimes   []CellTime
 	SharedTimes   []CellTime
 	Start, Report Phase
+	// Reasons says, for each cell this run computed or was to compute
+	// (the cache did not serve it), why (Reason), in grid order.
+	Reasons []Reason
 }
 
 // InterruptedError reports a run stopped by a signal. Finished cells are
@@ -448,7 +451,7 @@ func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []r
 	man.Failed = sum.Failed
 	man.Start = start
 	man.Outputs = append(sum.Outputs, "manifest.json")
-	man.With = with
+	man.With = withRan(with, recs)
 	man.VariantOf, man.Diagnostic = c.VariantOf, c.Diagnostic
 	// The fit reads the records as the config reports them (present), as
 	// the paper table and records.jsonl do.
@@ -503,6 +506,8 @@ func runCell(inst Instance, cell *Cell, log *slog.Logger) (rec report.Record) {
 			}
 		}
 	}()
+	cell, ran := reporting(cell)
+	defer func() { rec.Ran = ran() }()
 	if err := inst.Run(cell, &rec); err != nil {
 		rec.Status = "failed"
 		rec.Error = err.Error()

@@ -14,18 +14,32 @@ import (
 
 // Account is one claim of a paper's paper-values file and how the board
 // accounts for it: the base rows testing it (Rows), or the claims whose
-// rows it combines (Aggregate, with Reading and the combined Category),
-// or why it cannot be tested here (NotTestable).
+// outcomes it combines (Aggregate, with Reading), or why it cannot be
+// tested here (NotTestable). The paper's claim, not a row, is the unit
+// every total counts; its outcome follows from its rows by one rule
+// (outcome.go).
 type Account struct {
 	Claim       config.PaperClaim
 	Rows        []RowRef
 	Aggregate   []string
 	Reading     string
 	NotTestable string
-	// Category is an aggregate's category (see combineCategories), and
-	// Attribution whose failure it is (combineAttributions).
+	// Beyond counts the rows that cite the claim but go beyond it (a
+	// group or quantity the paper does not have): shown, never counted.
+	Beyond int
+	// Category is the claim's outcome, Attribution whose failure it is
+	// (derived from its rows: outcome.go), Why the rule's words and
+	// Decide, for undetermined, what would decide it.
 	Category    Category
 	Attribution string
+	Why, Decide string
+	// Under lists the readings (column labels) under which every row of
+	// the claim passes: listed-ambiguity readings for OtherReading,
+	// post-hoc ones for PostHocOnly.
+	Under []string
+	// Stated is the combined verdict of the rows under the stated
+	// protocol (PASS, FAIL, INCONCLUSIVE, NOT-EVALUATED or "not run").
+	Stated string
 }
 
 // RowRef names one base row testing a paper claim.
@@ -34,8 +48,17 @@ type RowRef struct {
 	Category   Category
 	Verdict    string
 	Basis      string
-	// Attribution is the row's: whose failure its verdict is.
-	Attribution string
+	// Attribution is the row's derived attribution (Row.Derived), with
+	// Why; Decide for undetermined, and the derivation whole.
+	Attribution, Why, Decide string
+	Derived                  Derivation
+	// Under maps a reading's column label to the row's verdict under it
+	// (the variant's where the row's table has that reading and the
+	// variant restates the row; otherwise the row keeps its stated
+	// verdict, as a reading changes only what it reads); PostHoc marks
+	// the labels of post-hoc readings.
+	Under   map[string]string
+	PostHoc map[string]bool
 }
 
 // Status is "tested", "aggregate", "not testable here" or "not
@@ -71,11 +94,32 @@ func paperClaim(cl config.Claim) string {
 	return m[1]
 }
 
+// rowRef is row r of table t as a paper claim's evidence, with its
+// verdict under each reading column of t.
+func rowRef(t Table, r Row) RowRef {
+	ref := RowRef{Table: t.Base.Name, Row: r.ID, Category: r.Category, Verdict: verdictOrNotRun(r.Base), Basis: r.Base.Basis,
+		Attribution: r.Derived.Kind, Why: r.Derived.Why, Decide: r.Derived.Decide, Derived: r.Derived, Under: map[string]string{}, PostHoc: map[string]bool{}}
+	for i, c := range t.Variants {
+		if c.Diagnostic {
+			continue
+		}
+		v := r.Variants[i]
+		switch {
+		case !v.Run && v.Present:
+			ref.Under[c.Label] = "not run"
+		case v.Run && v.Present:
+			ref.Under[c.Label] = v.Verdict
+		}
+		ref.PostHoc[c.Label] = c.PostHoc != ""
+	}
+	return ref
+}
+
 // account fills p's Accounts and Unaccounted from its paper claims and
-// accounting file, and counts each aggregate in its category and each
-// claim not testable here in NotTestable. A row citing a claim the
-// paper-values file lacks, an accounting entry for an unknown claim or
-// for one a config tests, and an aggregate of unknown claims are errors.
+// accounting file, and counts each claim in the paper's Totals and Split
+// by its outcome. A row citing a claim the paper-values file lacks, an
+// accounting entry for an unknown claim or for one a config tests, and an
+// aggregate of unknown claims are errors.
 func account(p *Paper, in Inputs) error {
 	if in.Claims == nil {
 		return nil
@@ -89,6 +133,7 @@ func account(p *Paper, in Inputs) error {
 		known[c.ID] = true
 	}
 	rows := map[string][]RowRef{}
+	beyond := map[string]int{}
 	for _, t := range p.Tables {
 		for _, r := range t.Rows {
 			if r.Paper == "" {
@@ -97,101 +142,75 @@ func account(p *Paper, in Inputs) error {
 			if !known[r.Paper] {
 				return fmt.Errorf("scoreboard: %s: claim %s cites %s, which is not a claim of paper %s", t.Base.Name, r.ID, r.Paper, p.ID)
 			}
-			rows[r.Paper] = append(rows[r.Paper], RowRef{Table: t.Base.Name, Row: r.ID, Category: r.Category, Verdict: r.Base.Verdict, Basis: r.Base.Basis, Attribution: r.Attribution})
+			if !r.Counted {
+				beyond[r.Paper]++
+				continue
+			}
+			rows[r.Paper] = append(rows[r.Paper], rowRef(t, r))
 		}
 	}
-	decl := map[string]config.Account{}
-	if a := in.Accounting[p.ID]; a != nil {
-		for _, ac := range a.Accounts {
-			if !known[ac.Claim] {
-				return fmt.Errorf("scoreboard: %s:%d: %s is not a claim of paper %s", a.File, ac.Line, ac.Claim, p.ID)
-			}
-			if len(rows[ac.Claim]) > 0 {
-				return fmt.Errorf("scoreboard: %s:%d: %s is tested by %s#%s; an accounting entry is for a claim no config tests", a.File, ac.Line, ac.Claim, rows[ac.Claim][0].Table, rows[ac.Claim][0].Row)
-			}
-			for _, c := range ac.Aggregate {
-				if !known[c] || c == ac.Claim {
-					return fmt.Errorf("scoreboard: %s:%d: aggregate %s: %s is not another claim of paper %s", a.File, ac.Line, ac.Claim, c, p.ID)
-				}
-			}
-			decl[ac.Claim] = ac
-		}
+	decl, err := declared(p, in, known, rows)
+	if err != nil {
+		return err
 	}
+	byID := map[string]*Account{}
+	var aggregates []*Account
 	for _, pc := range pcs {
-		a := Account{Claim: pc, Rows: rows[pc.ID]}
+		a := &Account{Claim: pc, Rows: rows[pc.ID], Beyond: beyond[pc.ID]}
 		if d, ok := decl[pc.ID]; ok {
 			a.NotTestable, a.Aggregate, a.Reading = d.NotTestable, d.Aggregate, d.Reading
 		}
 		switch a.Status() {
+		case "tested":
+			a.judge(p.Ambiguities)
 		case "aggregate":
-			var cats []Category
-			var parts []RowRef
-			for _, c := range a.Aggregate {
-				for _, r := range rows[c] {
-					cats = append(cats, r.Category)
-					parts = append(parts, r)
-				}
-			}
-			a.Category = combineCategories(cats)
-			a.Attribution = combineAttributions(a.Category, parts)
-			p.Totals[a.Category]++
-			p.Split.count(a.Category, a.Attribution)
+			aggregates = append(aggregates, a)
 		case "not testable here":
-			p.Totals[NotTestable]++
+			a.Category = NotTestable
 		case "not accounted for":
 			p.Unaccounted = append(p.Unaccounted, pc.ID)
 		}
-		p.Accounts = append(p.Accounts, a)
+		byID[pc.ID] = a
+	}
+	// An aggregate combines the outcomes of the claims it names, judged
+	// first.
+	for _, a := range aggregates {
+		a.combine(byID)
+	}
+	for _, pc := range pcs {
+		a := byID[pc.ID]
+		if a.Status() != "not accounted for" {
+			p.Totals[a.Category]++
+			p.Split.count(a.Category, a.Attribution)
+		}
+		p.Accounts = append(p.Accounts, *a)
 	}
 	return nil
 }
 
-// combineCategories is the category of an aggregate claim ("overall, our
-// method beats the others") from those of the rows it combines: it is
-// reproduced as stated only when every row is, not run or not evaluated
-// when any row is, not reproduced when any row is, inconclusive when any
-// row is (and none failed), and otherwise reproduced only under another
-// documented reading. No row at all is not evaluated.
-func combineCategories(cs []Category) Category {
-	if len(cs) == 0 {
-		return NotEvaluated
+// declared reads the paper's accounting file: its entries by claim, each
+// checked against the paper's claims and the rows testing them.
+func declared(p *Paper, in Inputs, known map[string]bool, rows map[string][]RowRef) (map[string]config.Account, error) {
+	decl := map[string]config.Account{}
+	a := in.Accounting[p.ID]
+	if a == nil {
+		return decl, nil
 	}
-	has := map[Category]bool{}
-	for _, c := range cs {
-		has[c] = true
-	}
-	for _, c := range []Category{NotRun, NotEvaluated, NotReproduced, Inconclusive, OtherReading} {
-		if has[c] {
-			return c
+	for _, ac := range a.Accounts {
+		if !known[ac.Claim] {
+			return nil, fmt.Errorf("scoreboard: %s:%d: %s is not a claim of paper %s", a.File, ac.Line, ac.Claim, p.ID)
 		}
-	}
-	return AsStated
-}
-
-// combineAttributions is whose failure an aggregate of category c is,
-// from its rows of that category: the paper's if any of them fails as the
-// paper states it (the aggregate then does too), else the one attribution
-// they share, else none (mixed or unattributed).
-func combineAttributions(c Category, rows []RowRef) string {
-	var kinds []string
-	for _, r := range rows {
-		if r.Category != c {
-			continue
+		if len(rows[ac.Claim]) > 0 {
+			return nil, fmt.Errorf("scoreboard: %s:%d: %s is tested by %s#%s; an accounting entry is for a claim no config tests", a.File, ac.Line, ac.Claim, rows[ac.Claim][0].Table, rows[ac.Claim][0].Row)
 		}
-		if r.Attribution == "paper" {
-			return "paper"
+		for _, c := range ac.Aggregate {
+			if !known[c] || c == ac.Claim {
+				return nil, fmt.Errorf("scoreboard: %s:%d: aggregate %s: %s is not another claim of paper %s", a.File, ac.Line, ac.Claim, c, p.ID)
+			}
 		}
-		kinds = append(kinds, r.Attribution)
+		decl[ac.Claim] = ac
 	}
-	if len(kinds) == 0 {
-		return ""
-	}
-	for _, k := range kinds[1:] {
-		if k != kinds[0] {
-			return ""
-		}
-	}
-	return kinds[0]
+	return decl, nil
 }
 
 // Bases counts the base rows' verdicts by their basis: Decided by an

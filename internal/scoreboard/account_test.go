@@ -13,7 +13,7 @@ import (
 func accountFixture(t *testing.T, accounting string) (configs, root string) {
 	t.Helper()
 	configs, root = fixture(t)
-	pv := "citation:\n  title: The Paper\nclaims:\n"
+	pv := "citation:\n  title: The Paper\nambiguities:\n- id: a1\n  topic: the unit\n  text: which unit\nclaims:\n"
 	for _, id := range []string{"c1", "c2", "c3", "c4", "c5", "c6"} {
 		pv += "- id: " + id + "\n  statement: Paper claim " + id + ".\n"
 	}
@@ -67,14 +67,20 @@ func TestAccount(t *testing.T) {
 	if p.Accounts[5].Category != NotRun {
 		t.Errorf("c6 aggregate: %v, want not run (m's c1)", p.Accounts[5].Category)
 	}
-	// The board's 8 counted rows (s's figure-shape row is not a paper
-	// claim) plus the aggregate and the claim not testable.
-	wantTotals := Totals{AsStated: 1, OtherReading: 1, NotReproduced: 2, Inconclusive: 2, NotEvaluated: 1, NotTestable: 1, NotRun: 2}
+	// The paper's claims are the unit: c1 not run (m's row), c2 under the
+	// reading r, c3 and c4 not reproduced as the paper states them (s's
+	// rows), c5 not testable, c6 not run (an aggregate with c1 not run).
+	wantTotals := Totals{OtherReading: 1, NotReproduced: 2, NotTestable: 1, NotRun: 2}
 	if b.Totals != wantTotals {
 		t.Errorf("totals %v, want %v", b.Totals, wantTotals)
 	}
+	for i, want := range []string{"", "reading", "paper", "paper", "", ""} {
+		if got := p.Accounts[i].Attribution; got != want {
+			t.Errorf("c%d: attribution %q, want %q (%s)", i+1, got, want, p.Accounts[i].Why)
+		}
+	}
 	md := string(b.Markdown(Options{Command: "x", ConfigsDir: configs, LinkDir: root}))
-	for _, s := range []string{"| not testable here |", "| c5 [5] | not testable here | not testable here |", "5. c5: Paper claim c5. Not testable here: no data could decide it", "| c6 [6] | aggregate of c1, c2 | not run |", "Aggregate: every table's claim"} {
+	for _, s := range []string{"| not testable here |", "| c5 [5] | — | not testable |", "5. c5: Paper claim c5. not testable here: no data could decide it", "| c6 [6] | aggregate of c1, c2 | not run |", "aggregate: every table's claim"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("page lacks %q", s)
 		}
@@ -163,25 +169,5 @@ func TestBecauseFilled(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("point rows %q lack c2's cannot-discriminate reason", b.Basis.PointRows)
-	}
-}
-
-// TestCombineAttributions: an aggregate fails as the paper states it if
-// any of its rows of its category does; otherwise it takes the one
-// attribution its rows share, or none when they differ.
-func TestCombineAttributions(t *testing.T) {
-	r := func(c Category, a string) RowRef { return RowRef{Category: c, Attribution: a} }
-	for _, tc := range []struct {
-		rows []RowRef
-		want string
-	}{
-		{[]RowRef{r(NotReproduced, "data"), r(NotReproduced, "paper"), r(AsStated, "")}, "paper"},
-		{[]RowRef{r(NotReproduced, "reading"), r(NotReproduced, "reading"), r(Inconclusive, "paper")}, "reading"},
-		{[]RowRef{r(NotReproduced, "reading"), r(NotReproduced, "test")}, ""},
-		{[]RowRef{r(AsStated, "")}, ""},
-	} {
-		if got := combineAttributions(NotReproduced, tc.rows); got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.rows, got, tc.want)
-		}
 	}
 }

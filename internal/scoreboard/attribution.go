@@ -13,12 +13,13 @@ const (
 	AttrData
 	AttrReading
 	AttrTest
+	AttrUndetermined
 	AttrNone
 	nAttr
 )
 
 // attrKinds are the attributions as claims.json writes them, by index.
-var attrKinds = [nAttr]string{"paper", "data", "reading", "test", ""}
+var attrKinds = [nAttr]string{"paper", "data", "reading", "test", "undetermined", ""}
 
 // attrNames head the split's columns: a claim attributed to the paper
 // fails as the paper states it; the others fail here, by our choice.
@@ -27,11 +28,12 @@ var attrNames = [nAttr]string{
 	"fails here: our data",
 	"fails here: our reading",
 	"fails here: our test",
+	"undetermined",
 	"not attributed",
 }
 
 // attrShort names an attribution in a table cell.
-var attrShort = [nAttr]string{"paper", "our data", "our reading", "our test", "not attributed"}
+var attrShort = [nAttr]string{"paper", "our data", "our reading", "our test", "undetermined", "not attributed"}
 
 // attrIndex is the index of attribution kind a ("" or unknown: AttrNone).
 func attrIndex(a string) int {
@@ -55,10 +57,12 @@ func (s *Split) add(u Split) {
 	}
 }
 
-// count adds a row of category c attributed to a.
+// count adds a claim (or row) of category c attributed to a; one
+// reproduced only under a post-hoc reading counts with those not
+// reproduced (a post-hoc reading reproduces nothing).
 func (s *Split) count(c Category, a string) {
 	switch c {
-	case NotReproduced:
+	case NotReproduced, PostHocOnly:
 		s[0][attrIndex(a)]++
 	case Inconclusive:
 		s[1][attrIndex(a)]++
@@ -93,13 +97,30 @@ func (s Split) line() string {
 // reproduced or inconclusive, with whose failure it is.
 func categoryText(r Row) string {
 	if !r.Counted {
+		if r.Beyond != "" {
+			return "beyond the paper"
+		}
 		return "not a paper claim"
 	}
 	s := shortCategory[r.Category]
-	if r.Category == NotReproduced || r.Category == Inconclusive || r.Category == OtherReading {
-		if r.Attribution != "" || r.Category != OtherReading {
-			s += " (" + attrShort[attrIndex(r.Attribution)] + ")"
+	if r.Derived.Kind != "" && r.Category != OtherReading {
+		s += " (" + attrShort[attrIndex(r.Derived.Kind)] + ")"
+	}
+	return s
+}
+
+// accountCategoryText is a paper claim's outcome as a table cell: its
+// category, with the readings that reproduce it or whose failure it is.
+func accountCategoryText(a Account) string {
+	s := shortCategory[a.Category]
+	switch {
+	case len(a.Under) > 0:
+		s += " (" + strings.Join(a.Under, ", ") + ")"
+		if a.Category == PostHocOnly && a.Attribution != "" {
+			s += "; " + attrShort[attrIndex(a.Attribution)]
 		}
+	case a.Attribution != "":
+		s += " (" + attrShort[attrIndex(a.Attribution)] + ")"
 	}
 	return s
 }

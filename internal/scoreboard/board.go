@@ -24,6 +24,7 @@ type Category int
 const (
 	AsStated Category = iota
 	OtherReading
+	PostHocOnly
 	NotReproduced
 	Inconclusive
 	NotEvaluated
@@ -36,6 +37,7 @@ const (
 var categoryNames = [nCategories]string{
 	"reproduced as stated",
 	"reproduced only under another documented reading",
+	"reproduced only under a post-hoc reading",
 	"not reproduced",
 	"inconclusive",
 	"not evaluated",
@@ -107,6 +109,9 @@ type Cell struct {
 	// Detectable is claims.json's detectable (an INCONCLUSIVE interval's
 	// smallest decidable departure), for a because: text's {detectable}.
 	Detectable *float64
+	// ItemsNeeded is claims.json's items_needed: about how many items the
+	// observed departure of an INCONCLUSIVE interval would need.
+	ItemsNeeded *int
 }
 
 // Column is one config of a base's table: the base itself or a variant.
@@ -114,7 +119,16 @@ type Column struct {
 	// Name is the config's name (its file name without .yaml); Label is
 	// the part of it after the base's name, the column's heading.
 	Name, Label, Title, Reading string
-	Diagnostic                  bool
+	// What the variant is to its base, over its chain of variant_of
+	// (a variant of a variant reads what both read): Reads lists the
+	// paper's ambiguities it reads otherwise, PostHoc is set when a link
+	// reads no listed ambiguity (its why), Diagnostic when a link probes
+	// our data (Probe, and Moves when it moves a property of the data
+	// toward the paper's).
+	Reads        []string
+	PostHoc      string
+	Diagnostic   bool
+	Probe, Moves string
 	// Run reports whether the results root holds a folder for it; Dir
 	// is that folder (root/Name).
 	Run bool
@@ -138,12 +152,21 @@ type Row struct {
 	Base     Cell
 	Variants []Cell // one per Table.Variants
 	Category Category
+	// Beyond is the config's reason the row goes beyond the paper claim
+	// its source cites (a group or quantity the paper does not have).
+	Beyond string
 	// Counted is false for a row that traces to no paper claim (Paper
-	// is ""): it is shown, and listed among Board.Beyond, never counted.
+	// is "") or goes beyond it (Beyond): it is shown, and listed among
+	// Board.Beyond, never counted.
 	Counted bool
-	// Attribution is the base's: whose failure a verdict other than PASS
-	// is ("" when claims.json records none).
+	// Attribution is the base's as claims.json records it (the config's
+	// declaration): whose failure a verdict other than PASS is ("" when
+	// it records none). Derived is the attribution the verdicts and the
+	// configs' declarations give (derive.go); the pages show it, and
+	// Board.Mismatches lists the rows where the two differ.
 	Attribution string
+	Defect      string
+	Derived     Derivation
 }
 
 // Beyond is a checked row that traces to no claim of the paper: a base
@@ -151,6 +174,9 @@ type Row struct {
 // a diagnostic variant's own check. It is shown and never counted.
 type Beyond struct {
 	Config, ID, Statement, Source, Verdict string
+	// Why is the config's beyond: reason, "" for a row whose source cites
+	// no claim.
+	Why string
 }
 
 // Table is a base config with its variants' columns and a row per claim.
@@ -158,10 +184,17 @@ type Table struct {
 	Base     Column
 	Variants []Column
 	Rows     []Row
-	Totals   Totals
-	// Split counts the rows not reproduced and inconclusive by whose
-	// failure they are.
-	Split Split
+	// Totals counts the table's counted rows by category, and Split its
+	// rows not reproduced and inconclusive by whose failure they are
+	// (derived). The paper's claims, not these rows, are the unit the
+	// papers' and the board's totals count (Account).
+	Totals Totals
+	Split  Split
+	// Ambiguities are the base's: the paper's ambiguities that can change
+	// its verdicts, with how it reads each; StandIn what its data stand
+	// in for ("" on the paper's own data).
+	Ambiguities map[string]string
+	StandIn     string
 	// Beyond lists the checks of the diagnostic variants that the base
 	// does not state (never counted).
 	Beyond []Beyond
@@ -175,8 +208,14 @@ type Table struct {
 type Paper struct {
 	ID, Title string
 	Tables    []Table
-	Totals    Totals
-	Split     Split
+	// Totals and Split count the paper's claims (Accounts), the unit of
+	// every total; RowTotals and RowSplit count the base rows, the
+	// evidence under them.
+	Totals, RowTotals Totals
+	Split, RowSplit   Split
+	// Ambiguities are the paper's, from its paper-values file (none when
+	// it was not read), by id.
+	Ambiguities map[string]config.Ambiguity
 	// Accounts holds one entry per claim of the paper's paper-values file
 	// (none when it was not read), and Unaccounted the ids of those that
 	// no base config tests and no accounting file declares (account.go).
@@ -189,8 +228,14 @@ type Board struct {
 	// Root is the results root as given.
 	Root   string
 	Papers []Paper
-	Totals Totals
-	Split  Split
+	// Totals and Split count the papers' claims; RowTotals and RowSplit
+	// the base rows testing them.
+	Totals, RowTotals Totals
+	Split, RowSplit   Split
+	// Mismatches lists the base rows whose recorded attribution (the
+	// config's declaration, in claims.json) differs from the one derived
+	// from the verdicts, as "config#claim: recorded X, derived Y (why)".
+	Mismatches []string
 	// Beyond lists every checked row that traces to no paper claim (base
 	// rows without one, diagnostic variants' own checks), never counted.
 	Beyond  []Beyond
@@ -229,6 +274,10 @@ type Inputs struct {
 	Claims func(paper string) ([]config.PaperClaim, bool)
 	// Accounting holds the accounting files, by paper.
 	Accounting map[string]*config.Accounting
+	// Ambiguities gives a paper's ambiguities from its paper-values file;
+	// nil, or ok false, when they are not known (reads: and ambiguities:
+	// ids are then not checked).
+	Ambiguities func(paper string) ([]config.Ambiguity, bool)
 }
 
 // BuildWith is Build that also accounts for every claim of each paper's
@@ -263,20 +312,24 @@ func BuildWith(cfgs []*config.Config, root string, in Inputs) (*Board, error) {
 	if err != nil {
 		return nil, err
 	}
+	ambs, err := checkAmbiguities(cfgs, in)
+	if err != nil {
+		return nil, err
+	}
 	papers := map[string]*Paper{}
 	for _, base := range bd.bases {
-		t := bd.table(base, variants[base.Name])
+		t := bd.table(base, variants[base.Name], ambs[base.Paper])
 		if t.Fits, err = printedFits(root, base, variants[base.Name]); err != nil {
 			return nil, err
 		}
 		p := papers[base.Paper]
 		if p == nil {
-			p = &Paper{ID: base.Paper, Title: title(base.Paper)}
+			p = &Paper{ID: base.Paper, Title: title(base.Paper), Ambiguities: ambs[base.Paper]}
 			papers[base.Paper] = p
 		}
 		p.Tables = append(p.Tables, t)
-		p.Totals.add(t.Totals)
-		p.Split.add(t.Split)
+		p.RowTotals.add(t.Totals)
+		p.RowSplit.add(t.Split)
 	}
 	if err := bd.addPapers(papers, in); err != nil {
 		return nil, err
@@ -359,7 +412,8 @@ func (bd *builder) baseOf(c *config.Config) (*config.Config, error) {
 }
 
 // variants groups the variants by base name, refusing one of another
-// paper than its base or with a claim its base lacks.
+// paper than its base or with a claim its base lacks (a diagnostic may
+// state checks of its own).
 func (bd *builder) variants(cfgs []*config.Config) (map[string][]*config.Config, error) {
 	variants := map[string][]*config.Config{}
 	for _, c := range cfgs {
@@ -377,11 +431,12 @@ func (bd *builder) variants(cfgs []*config.Config) (map[string][]*config.Config,
 		for _, cl := range base.Claims {
 			ids[cl.ID] = true
 		}
+		diag := bd.chainDiagnostic(c)
 		for _, cl := range c.Claims {
 			// A diagnostic probes our data and may state checks of its
 			// own (listed apart, never counted); a reading judges the
 			// base's claims.
-			if !ids[cl.ID] && !c.Diagnostic {
+			if !ids[cl.ID] && !diag {
 				return nil, fmt.Errorf("scoreboard: %s:%d: claim %q is not a claim of its base %s: a reading keeps the base's claim ids (a diagnostic variant may state checks of its own)", c.File, cl.Line, cl.ID, base.File)
 			}
 		}
@@ -393,11 +448,65 @@ func (bd *builder) variants(cfgs []*config.Config) (map[string][]*config.Config,
 	return variants, nil
 }
 
-// column is config c's column in the table of base.
-func (bd *builder) column(c *config.Config, base string) Column {
-	return Column{Name: c.Name, Label: columnLabel(c.Name, base), Title: c.Title, Reading: c.Reading, Diagnostic: c.Diagnostic,
-		Run: bd.run[c.Name], Dir: filepath.Join(bd.root, c.Name), Extra: bd.extra[c.Name]}
+// chain is c and the variants between it and its base, c first.
+func (bd *builder) chain(c *config.Config) []*config.Config {
+	var out []*config.Config
+	for i := 0; c != nil && c.VariantOf != "" && i <= len(bd.byFile); i++ {
+		out = append(out, c)
+		c = bd.byFile[c.VariantOf]
+	}
+	return out
 }
+
+// chainDiagnostic reports whether a link of c's chain is a diagnostic.
+func (bd *builder) chainDiagnostic(c *config.Config) bool {
+	for _, l := range bd.chain(c) {
+		if l.Diagnostic {
+			return true
+		}
+	}
+	return false
+}
+
+// column is config c's column in the table of base: what it reads, over
+// its chain (a variant of a variant reads what both read, is post hoc if
+// either is, a diagnostic if either is).
+func (bd *builder) column(c *config.Config, base string) Column {
+	col := Column{Name: c.Name, Label: columnLabel(c.Name, base), Title: c.Title, Reading: c.Reading,
+		Run: bd.run[c.Name], Dir: filepath.Join(bd.root, c.Name), Extra: bd.extra[c.Name]}
+	for _, l := range bd.chain(c) {
+		if l.Reads != "" && !slices.Contains(col.Reads, l.Reads) {
+			col.Reads = append(col.Reads, l.Reads)
+		}
+		if l.PostHoc != "" && col.PostHoc == "" {
+			col.PostHoc = l.PostHoc
+		}
+		if l.Diagnostic && !col.Diagnostic {
+			col.Diagnostic, col.Probe, col.Moves = true, l.Probe, l.Moves
+		}
+	}
+	slices.SortFunc(col.Reads, config.CompareAmbiguityIDs)
+	return col
+}
+
+// Role is what the column's config is to its base: "stated protocol",
+// "reading", "post hoc" or "diagnostic".
+func (c Column) Role() string {
+	switch {
+	case c.Diagnostic:
+		return "diagnostic"
+	case c.PostHoc != "":
+		return "post hoc"
+	case len(c.Reads) > 0:
+		return "reading"
+	}
+	return "stated protocol"
+}
+
+// isReading reports whether the column reads a listed ambiguity of the
+// paper otherwise (not post hoc, not a diagnostic): only such a column
+// can reproduce a claim "under another documented reading".
+func (c Column) isReading() bool { return c.Role() == "reading" }
 
 // columnLabel is the heading of config name's column in base's table:
 // the part of its name after the base's, or the whole name for the base.
@@ -410,10 +519,11 @@ func columnLabel(name, base string) string {
 }
 
 // table is base's table: a row per claim of the base, with its verdict
-// under the base and each variant (vs, sorted), its category and its
-// because: text filled in; it counts each base row's basis in the board.
-func (bd *builder) table(base *config.Config, vs []*config.Config) Table {
-	t := Table{Base: bd.column(base, base.Name)}
+// under the base and each variant (vs, sorted), its category, its
+// because: text filled in and its derived attribution; it counts each
+// base row's basis in the board.
+func (bd *builder) table(base *config.Config, vs []*config.Config, ambs map[string]config.Ambiguity) Table {
+	t := Table{Base: bd.column(base, base.Name), Ambiguities: base.Ambiguities, StandIn: base.StandIn}
 	vclaims := make([]map[string]bool, len(vs))
 	for i, v := range vs {
 		t.Variants = append(t.Variants, bd.column(v, base.Name))
@@ -432,36 +542,53 @@ func (bd *builder) table(base *config.Config, vs []*config.Config) Table {
 				continue
 			}
 			c := cell(bd.results[v.Name], bd.run[v.Name], cl.ID, vclaims[i][cl.ID])
-			b := Beyond{Config: v.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(c)}
+			b := Beyond{Config: v.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(c), Why: "a check of the diagnostic " + v.Name + "'s own"}
 			t.Beyond = append(t.Beyond, b)
 			bd.b.Beyond = append(bd.b.Beyond, b)
 		}
 	}
 	for _, cl := range base.Claims {
-		r := Row{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expect: cl.Expect, Paper: paperClaim(cl)}
-		r.Counted = r.Paper != ""
+		r := Row{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expect: cl.Expect, Paper: paperClaim(cl), Beyond: cl.Beyond, Defect: cl.Defect}
+		r.Counted = r.Paper != "" && r.Beyond == ""
 		r.Base = cell(bd.results[base.Name], bd.run[base.Name], cl.ID, true)
 		r.Attribution = r.Base.Attribution
 		r.Because = because(cl, base, r.Base, filepath.Join(bd.root, base.Name))
-		bd.b.Basis.add(base.Name, cl.ID, r.Base)
-		passElsewhere := false
 		for i, v := range vs {
-			vc := cell(bd.results[v.Name], bd.run[v.Name], cl.ID, vclaims[i][cl.ID])
-			r.Variants = append(r.Variants, vc)
-			if !v.Diagnostic && vc.Run && vc.Present && vc.Verdict == Pass {
-				passElsewhere = true
+			r.Variants = append(r.Variants, cell(bd.results[v.Name], bd.run[v.Name], cl.ID, vclaims[i][cl.ID]))
+		}
+		r.Category = categorise(r, t.Variants)
+		if r.Counted {
+			// Blame is derived for the rows that count toward a paper
+			// claim; a check beyond it is shown with its verdict alone.
+			r.Derived = derive(r, t, ambs)
+		}
+		if r.Counted && (r.Base.Run && r.Base.Verdict != Pass && r.Base.Verdict != NotEvaluatedV || r.Attribution != "") {
+			if r.Attribution != r.Derived.Kind {
+				bd.b.Mismatches = append(bd.b.Mismatches, fmt.Sprintf("%s#%s: recorded %s, derived %s (%s)", base.Name, cl.ID, orNone(r.Attribution), orNone(r.Derived.Kind), r.Derived.Why))
 			}
 		}
-		r.Category = categorise(r.Base, passElsewhere)
 		t.Rows = append(t.Rows, r)
 		if !r.Counted {
-			bd.b.Beyond = append(bd.b.Beyond, Beyond{Config: base.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(r.Base)})
+			why := r.Beyond
+			if why == "" {
+				why = "its source cites no claim of the paper"
+			}
+			bd.b.Beyond = append(bd.b.Beyond, Beyond{Config: base.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(r.Base), Why: why})
 			continue
 		}
+		bd.b.Basis.add(base.Name, cl.ID, r.Base)
 		t.Totals[r.Category]++
-		t.Split.count(r.Category, r.Attribution)
+		t.Split.count(r.Category, r.Derived.Kind)
 	}
 	return t
+}
+
+// orNone is s, or "none" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // addPapers accounts for each paper's claims and adds the papers with
@@ -474,18 +601,20 @@ func (bd *builder) addPapers(papers map[string]*Paper, in Inputs) error {
 	slices.Sort(ids)
 	for _, id := range ids {
 		p := papers[id]
+		sort.Slice(p.Tables, func(i, j int) bool { return p.Tables[i].Base.Name < p.Tables[j].Base.Name })
 		if err := account(p, in); err != nil {
 			return err
 		}
-		if p.Totals.Claims() == 0 {
+		if p.Totals.Claims() == 0 && p.RowTotals.Claims() == 0 {
 			// A paper whose configs state no claim (the cross-paper
 			// matrix) has no row to show; NoClaims lists its configs.
 			continue
 		}
-		sort.Slice(p.Tables, func(i, j int) bool { return p.Tables[i].Base.Name < p.Tables[j].Base.Name })
 		bd.b.Papers = append(bd.b.Papers, *p)
 		bd.b.Totals.add(p.Totals)
 		bd.b.Split.add(p.Split)
+		bd.b.RowTotals.add(p.RowTotals)
+		bd.b.RowSplit.add(p.RowSplit)
 	}
 	return nil
 }
@@ -520,16 +649,33 @@ func verdictOrNotRun(c Cell) string {
 	return c.Verdict
 }
 
-// categorise applies the package's definitions to a claim's base cell and
-// whether a reading variant passed it.
-func categorise(base Cell, passElsewhere bool) Category {
+// categorise applies the package's definitions to a row: its base cell
+// and its variants' (cols), a listed-ambiguity reading's PASS before a
+// post-hoc one's; diagnostics are never counted.
+func categorise(r Row, cols []Column) Category {
+	base := r.Base
+	reading, postHoc := false, false
+	for i, c := range cols {
+		v := r.Variants[i]
+		if !v.Run || !v.Present || v.Verdict != Pass {
+			continue
+		}
+		switch c.Role() {
+		case "reading":
+			reading = true
+		case "post hoc":
+			postHoc = true
+		}
+	}
 	switch {
 	case !base.Run:
 		return NotRun
 	case base.Verdict == Pass:
 		return AsStated
-	case (base.Verdict == Fail || base.Verdict == Inconc) && passElsewhere:
+	case (base.Verdict == Fail || base.Verdict == Inconc) && reading:
 		return OtherReading
+	case (base.Verdict == Fail || base.Verdict == Inconc) && postHoc:
+		return PostHocOnly
 	case base.Verdict == Fail:
 		return NotReproduced
 	case base.Verdict == Inconc:
@@ -604,7 +750,7 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 		}
 		c := Cell{Verdict: v, Point: r.PointVerdict, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence,
 			Attribution: r.Attribution, AttributionEvidence: r.AttributionEvidence,
-			CannotDiscriminate: r.CannotDiscriminate, Detectable: r.Detectable}
+			CannotDiscriminate: r.CannotDiscriminate, Detectable: r.Detectable, ItemsNeeded: r.ItemsNeeded}
 		if r.CILo != nil && r.CIHi != nil {
 			c.HasCI, c.CILo, c.CIHi = true, *r.CILo, *r.CIHi
 			if r.CILevel != nil {

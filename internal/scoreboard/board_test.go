@@ -35,8 +35,8 @@ func fixture(t *testing.T) (configs, root string) {
 	}
 	write(filepath.Join(configs, "b.yaml"), head("Base table", "")+claim("c1")+claim("c2")+claim("c3")+
 		claim("c4")+"    expect: fail\n    because: \"measured FAIL in issue 9\"\n")
-	write(filepath.Join(configs, "b-r.yaml"), head("Base table, other reading", "variant_of: b.yaml\nreading: the other reading\n")+claim("c1")+claim("c2")+claim("c3"))
-	write(filepath.Join(configs, "b-d.yaml"), head("Base table, diagnostic", "variant_of: b.yaml\ndiagnostic: true\n")+claim("c1")+claim("c2")+claim("c3")+
+	write(filepath.Join(configs, "b-r.yaml"), head("Base table, other reading", "variant_of: b.yaml\nreads: a1\nreading: the other reading\n")+claim("c1")+claim("c2")+claim("c3"))
+	write(filepath.Join(configs, "b-d.yaml"), head("Base table, diagnostic", "variant_of: b.yaml\ndiagnostic: \"a probe of our data\"\n")+claim("c1")+claim("c2")+claim("c3")+
 		"  - id: scan\n    statement: \"A diagnostic's own check\"\n    source: \"pv.yaml#ambiguities/a1\"\n    check: {type: value, metric: m, op: \"<\", value: 1}\n")
 	write(filepath.Join(configs, "m.yaml"), head("Missing table", "")+claim("c1"))
 	// Base s (its rows test paper claims c3 and c4): s1 fails as the
@@ -50,11 +50,11 @@ func fixture(t *testing.T) (configs, root string) {
 		"  - id: shape\n    statement: \"Not a paper claim: the figure's shape\"\n    source: \"pv.yaml#figures/figure2\"\n    check: {type: value, metric: m, op: \"<\", value: 1}\n")
 	write(filepath.Join(root, "s", "claims.json"), `[
  {"id": "s1", "verdict": "FAIL", "attribution": "paper", "attribution_evidence": "the stated protocol fails"},
- {"id": "s2", "verdict": "FAIL", "attribution": "data", "attribution_evidence": "same-subject edges 0.12"},
+ {"id": "s2", "verdict": "FAIL", "attribution": "paper", "attribution_evidence": "same-subject edges 0.12"},
  {"id": "s3", "verdict": "INCONCLUSIVE"},
  {"id": "shape", "verdict": "FAIL"}
 ]`)
-	write(filepath.Join(configs, "pv", "p.yaml"), "citation:\n  title: The Paper\n")
+	write(filepath.Join(configs, "pv", "p.yaml"), "citation:\n  title: The Paper\nambiguities:\n- id: a1\n  topic: the unit\n  text: which unit\n")
 	// Base: c1 PASS; c2 FAIL (passes under the reading); c3 INCONCLUSIVE
 	// with an interval (passes only under the diagnostic); c4 absent
 	// (not evaluated), with a stale claim old.
@@ -80,16 +80,24 @@ func TestTotals(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Totals{AsStated: 1, OtherReading: 1, NotReproduced: 2, Inconclusive: 2, NotEvaluated: 1, NotRun: 1}
-	if b.Totals != want {
-		t.Errorf("totals %v, want %v", b.Totals, want)
+	if b.RowTotals != want {
+		t.Errorf("row totals %v, want %v", b.RowTotals, want)
 	}
-	// Whose failure: s's s1 (paper) and s2 (data) not reproduced; b's c3
-	// and s's s3 inconclusive, not attributed. The figure's shape and the
+	// Whose failure, derived: s's s1 and s2 fail as the paper states it (s
+	// lists no ambiguity and runs on the paper's own data); b's c3 and s's
+	// s3 are inconclusive, undetermined. The figure's shape and the
 	// diagnostic's own check are listed apart and never counted.
 	var split Split
-	split[0][AttrPaper], split[0][AttrData], split[1][AttrNone] = 1, 1, 2
-	if b.Split != split {
-		t.Errorf("split %v, want %v", b.Split, split)
+	split[0][AttrPaper], split[1][AttrUndetermined] = 2, 2
+	if b.RowSplit != split {
+		t.Errorf("row split %v, want %v", b.RowSplit, split)
+	}
+	// The recorded attributions the derivation does not give: b's c2
+	// (none recorded; the reading passes it), c3 and s's s3 (none
+	// recorded; undetermined).
+	if got := strings.Join(b.Mismatches, "\n"); !strings.Contains(got, "b#c2: recorded none, derived reading") ||
+		!strings.Contains(got, "b#c3: recorded none, derived undetermined") || !strings.Contains(got, "s#s3: recorded none, derived undetermined") || len(b.Mismatches) != 3 {
+		t.Errorf("mismatches:\n%s", got)
 	}
 	var beyond []string
 	for _, r := range b.Beyond {
@@ -115,10 +123,10 @@ func TestTotals(t *testing.T) {
 		t.Errorf("stale claims %q, want old", got)
 	}
 	// A FAIL with no reading passing is not reproduced.
-	if got := categorise(Cell{Run: true, Present: true, Verdict: Fail}, false); got != NotReproduced {
+	if got := categorise(Row{Base: Cell{Run: true, Present: true, Verdict: Fail}}, nil); got != NotReproduced {
 		t.Errorf("FAIL alone: %v", got)
 	}
-	if got := categorise(Cell{Run: true, Present: true, Verdict: NotEvaluatedV}, true); got != NotEvaluated {
+	if got := categorise(Row{Base: Cell{Run: true, Present: true, Verdict: NotEvaluatedV}, Variants: []Cell{{Run: true, Present: true, Verdict: Pass}}}, []Column{{Reads: []string{"a1"}}}); got != NotEvaluated {
 		t.Errorf("NOT-EVALUATED with a reading passing: %v", got)
 	}
 }
@@ -169,8 +177,8 @@ func TestBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, body, want string
 	}{
-		{"extra claim", "configs/b-r.yaml", "title: t\npaper: p\nkind: k\nvariant_of: b.yaml\ndataset: {name: d}\nclaims:\n  - id: c9\n    check: {type: value, metric: m, op: \"<\", value: 1}\n", `b-r.yaml:7: claim "c9" is not a claim of its base`},
-		{"other paper", "configs/b-r.yaml", "title: t\npaper: q\nkind: k\nvariant_of: b.yaml\ndataset: {name: d}\n", `paper "q", but its base`},
+		{"extra claim", "configs/b-r.yaml", "title: t\npaper: p\nkind: k\nvariant_of: b.yaml\nreads: a1\ndataset: {name: d}\nclaims:\n  - id: c9\n    check: {type: value, metric: m, op: \"<\", value: 1}\n", `b-r.yaml:8: claim "c9" is not a claim of its base`},
+		{"other paper", "configs/b-r.yaml", "title: t\npaper: q\nkind: k\nvariant_of: b.yaml\nreads: a1\ndataset: {name: d}\n", `paper "q", but its base`},
 		{"bad json", "results/b/claims.json", "[{", "results/b/claims.json"},
 		{"bad verdict", "results/b/claims.json", `[{"id": "c1", "verdict": "MAYBE"}]`, `verdict "MAYBE"`},
 	} {
@@ -214,7 +222,7 @@ func TestHTMLLinksRunPages(t *testing.T) {
 		`href="results/b-r/claims.json"`, // its reading has none
 		`title="[-0.5, 1.25] 95%; point estimate PASS"`,
 		"Intervals: BCa (1 cell).",
-		"the base config gives FAIL or INCONCLUSIVE and at least one reading variant (a config whose <code>variant_of</code> leads",
+		"the base config gives FAIL or INCONCLUSIVE and a reading variant (a config whose <code>variant_of</code> leads",
 	} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("HTML lacks %s", want)

@@ -35,8 +35,9 @@ type Fit struct {
 	// table (the base's own name for the base).
 	Config, Label string
 	// Base is true for the stated protocol's config, Diagnostic for a
-	// variant that probes our stand-in rather than reading the paper.
-	Base, Diagnostic bool
+	// variant that probes our stand-in rather than reading the paper,
+	// PostHoc for one that reads no listed ambiguity (neither is named).
+	Base, Diagnostic, PostHoc bool
 	// Run is false when the results root has no records for the config;
 	// the counts below are then zero.
 	Run bool
@@ -54,6 +55,12 @@ type Fit struct {
 type PrintedFit struct {
 	// Table is the printed table's title (with its part, if any).
 	Table string
+	// Interpretation is the reading of the printed numbers' unit the
+	// fits are over (report.PaperFit.Interpretation; "" where there is
+	// one), and Supported whether the paper's text supports it: a
+	// reading is named as fitting better only under a supported one.
+	Interpretation string
+	Supported      bool
 	// Fits holds the base first, then each variant whose paper_table has
 	// the part, in column order.
 	Fits []Fit
@@ -97,28 +104,35 @@ func printedFits(root string, base *config.Config, vs []*config.Config) ([]Print
 	}
 	var out []PrintedFit
 	for j, part := range parts {
-		pf := PrintedFit{Table: base.PaperTable.Title, Better: -1}
-		if part != "" {
-			pf.Table += " — " + part
-		}
-		for i, c := range append([]*config.Config{base}, vs...) {
-			vp, ok := partOf(c.PaperTable, part, j, len(parts))
-			if !ok {
+		for _, bf := range tables.PaperFits(base, recs[base.Name]) {
+			if bf.Part != part {
 				continue
 			}
-			f := tableFit(c, vp, recs[c.Name])
-			f.Config, f.Base, f.Diagnostic, f.Run = c.Name, i == 0, c.Diagnostic, ran[c.Name]
-			f.Label = c.Name
-			if i > 0 {
-				f.Label = columnLabel(c.Name, base.Name)
+			pf := PrintedFit{Table: base.PaperTable.Title, Better: -1, Interpretation: bf.Interpretation, Supported: bf.Supported}
+			if part != "" {
+				pf.Table += " — " + part
 			}
-			if !f.Run {
-				f = Fit{Config: f.Config, Label: f.Label, Base: f.Base, Diagnostic: f.Diagnostic, Distance: math.NaN()}
+			for i, c := range append([]*config.Config{base}, vs...) {
+				vp, ok := partOf(c.PaperTable, part, j, len(parts))
+				if !ok {
+					continue
+				}
+				f := tableFit(c, vp, bf.Interpretation, recs[c.Name])
+				f.Config, f.Base, f.Diagnostic, f.PostHoc, f.Run = c.Name, i == 0, c.Diagnostic, c.PostHoc != "", ran[c.Name]
+				f.Label = c.Name
+				if i > 0 {
+					f.Label = columnLabel(c.Name, base.Name)
+				}
+				if !f.Run {
+					f = Fit{Config: f.Config, Label: f.Label, Base: f.Base, Diagnostic: f.Diagnostic, PostHoc: f.PostHoc, Distance: math.NaN()}
+				}
+				pf.Fits = append(pf.Fits, f)
 			}
-			pf.Fits = append(pf.Fits, f)
+			if pf.Supported {
+				pf.Better = better(pf.Fits)
+			}
+			out = append(out, pf)
 		}
-		pf.Better = better(pf.Fits)
-		out = append(out, pf)
 	}
 	return out, nil
 }
@@ -151,7 +165,7 @@ func better(fits []Fit) int {
 	}
 	best := -1
 	for i, f := range fits[1:] {
-		if f.Diagnostic || !f.Run || !report.FitsClearlyBetter(f.paperFit(), fits[0].paperFit()) {
+		if f.Diagnostic || f.PostHoc || !f.Run || !report.FitsClearlyBetter(f.paperFit(), fits[0].paperFit()) {
 			continue
 		}
 		if best < 0 || f.Distance < fits[best].Distance {
@@ -166,10 +180,11 @@ func (f Fit) paperFit() report.PaperFit {
 	return report.PaperFit{Distance: f.Distance, Cells: f.Cells, Excluded: f.Excluded, Missing: f.Missing}
 }
 
-// tableFit is config c's fit to the part of its printed table.
-func tableFit(c *config.Config, part string, recs []report.Record) Fit {
+// tableFit is config c's fit to the part of its printed table under
+// interpretation in.
+func tableFit(c *config.Config, part, in string, recs []report.Record) Fit {
 	for _, pf := range tables.PaperFits(c, recs) {
-		if pf.Part == part {
+		if pf.Part == part && pf.Interpretation == in {
 			d := pf.Distance
 			if pf.Cells == 0 {
 				d = math.NaN()

@@ -56,11 +56,11 @@ func fitFixture(t *testing.T) (configs, root string) {
 		write(filepath.Join(root, name, "claims.json"), `[{"id": "c1", "verdict": "FAIL"}]`)
 	}
 	cfg("t", "")
-	cfg("t-r", "variant_of: t.yaml\n")
-	cfg("t-r2", "variant_of: t.yaml\n")
-	cfg("t-r3", "variant_of: t.yaml\n")
-	cfg("t-d", "variant_of: t.yaml\ndiagnostic: true\n")
-	cfg("t-x", "variant_of: t.yaml\n") // not run
+	cfg("t-r", "variant_of: t.yaml\nreads: a1\n")
+	cfg("t-r2", "variant_of: t.yaml\nreads: a2\n")
+	cfg("t-r3", "variant_of: t.yaml\nreads: a3\n")
+	cfg("t-d", "variant_of: t.yaml\ndiagnostic: \"a probe\"\n")
+	cfg("t-x", "variant_of: t.yaml\nreads: a1\n") // not run
 	recs("t", 20, 5, 40, 10, 5, 3)
 	recs("t-r", 12.5, 10, 8, 10)
 	recs("t-r2", 15, 15, 15, 15)
@@ -113,10 +113,10 @@ func TestReadingFit(t *testing.T) {
 		t.Errorf("claim c1's note does not name the reading:\n%s", md)
 	}
 	for _, s := range []string{
-		"| Table 1 | `t` | stated protocol | 0.693 | 4 | 2 | 1 |",
-		"|  | `t-r` | reading | **0.112** | 4 | 0 | 3 |",
-		"|  | `t-d` | diagnostic | 0.000 | 4 | 0 | 3 |",
-		"|  | `t-x` | reading | not run | 0 | 0 | 0 |",
+		"| Table 1 | — | `t` | stated protocol | 0.693 | 4 | 2 | 1 |",
+		"|  |  | `t-r` | reading | **0.112** | 4 | 0 | 3 |",
+		"|  |  | `t-d` | diagnostic | 0.000 | 4 | 0 | 3 |",
+		"|  |  | `t-x` | reading | not run | 0 | 0 | 0 |",
 		"**The printed values point to the reading `r`**",
 	} {
 		if !strings.Contains(md, s) {

@@ -10,7 +10,7 @@ import (
 // FitHeader heads the reading-fit table of REPRODUCIBILITY.md and
 // docs/readings.md (FitMarkdownTable), which cmd/runexp's tests find by
 // it.
-const FitHeader = "| printed table | config | reading | distance | cells | excluded | missing |"
+const FitHeader = "| printed table | interpretation | config | reading | distance | cells | excluded | missing |"
 
 // FitMarkdownTable is the table of every printed table's reading fit: a
 // row per config (the base first, then its variants), the distance to
@@ -20,25 +20,39 @@ const FitHeader = "| printed table | config | reading | distance | cells | exclu
 // stated protocol (BetterFactor, BetterMinCells).
 func (b *Board) FitMarkdownTable() string {
 	var w strings.Builder
-	w.WriteString(FitHeader + "\n|---|---|---|---:|---:|---:|---:|\n")
+	w.WriteString(FitHeader + "\n|---|---|---|---|---:|---:|---:|---:|\n")
 	for _, pp := range b.Papers {
 		for _, t := range pp.Tables {
 			for _, pf := range t.Fits {
 				for i, f := range pf.Fits {
-					table := ""
+					table, in := "", ""
 					if i == 0 {
 						table = mdEsc(short(pf.Table, 70))
+						in = interpretationText(pf)
 					}
 					d := fitDistance(f)
 					if i == pf.Better {
 						d = "**" + d + "**"
 					}
-					fmt.Fprintf(&w, "| %s | `%s` | %s | %s | %d | %d | %d |\n", table, f.Config, fitRole(f), d, f.Cells, f.Excluded, f.Missing)
+					fmt.Fprintf(&w, "| %s | %s | `%s` | %s | %s | %d | %d | %d |\n", table, in, f.Config, fitRole(f), d, f.Cells, f.Excluded, f.Missing)
 				}
 			}
 		}
 	}
 	return w.String()
+}
+
+// interpretationText names a printed fit's interpretation for a table
+// cell: "—" where there is one, its column otherwise, marked when the
+// paper's text does not support it.
+func interpretationText(pf PrintedFit) string {
+	switch {
+	case pf.Interpretation == "":
+		return "—"
+	case !pf.Supported:
+		return mdEsc(pf.Interpretation) + " (not supported by the text)"
+	}
+	return mdEsc(pf.Interpretation)
 }
 
 // fitRole says what a fit's config is to its printed table.
@@ -48,6 +62,8 @@ func fitRole(f Fit) string {
 		return "stated protocol"
 	case f.Diagnostic:
 		return "diagnostic"
+	case f.PostHoc:
+		return "post hoc"
 	}
 	return "reading"
 }
@@ -83,7 +99,11 @@ func (b *Board) markdownFits(md mdWriter) {
 		"cell) as missing; a value the paper prints again for the same metric of the same cell (a baseline row repeated under "+
 		"every column) counts once. A reading whose distance is at most 1/%d of the stated protocol's, both over at least %d cells, "+
 		"fits the printed numbers clearly better (its distance in bold); its base's section and the notes of its "+
-		"claims that do not pass as stated say so. Diagnostic variants are shown and never named.",
+		"claims that do not pass as stated say so. Diagnostic variants are shown and never named. Where a config compares "+
+		"one printed number with several of our metrics (interpretations of the paper's unit, such as an MSE read as a "+
+		"per-image sum of squares on [0, 1] or a per-pixel MSE on 0-255), each interpretation is fitted apart, never pooled "+
+		"in one median, and a reading is named only under an interpretation the paper's text supports (the config's "+
+		"paper_table.interpretations, with its reason).",
 		math.Ln2, BetterFactor, BetterMinCells)
 	md.p("%s\n", b.FitMarkdownTable())
 }
@@ -108,9 +128,13 @@ func (pf PrintedFit) pointsTo() string {
 		return ""
 	}
 	base := pf.Fits[0]
+	table := mdEsc(short(pf.Table, 90))
+	if pf.Interpretation != "" {
+		table += " read as " + mdEsc(pf.Interpretation)
+	}
 	return fmt.Sprintf("**The printed values point to the reading `%s`**: on %s, its distance to the paper's values is %s "+
 		"(median |ln(ours/paper)| over %d cells) against the stated protocol's %s (over %d cells), a factor %.1f closer.",
-		f.Label, mdEsc(short(pf.Table, 90)), fitDistance(f), f.Cells, fitDistance(base), base.Cells, base.Distance/f.Distance)
+		f.Label, table, fitDistance(f), f.Cells, fitDistance(base), base.Cells, base.Distance/f.Distance)
 }
 
 // fitClaimNote is what a claim's note adds when its base verdict is not
@@ -145,6 +169,8 @@ func (t Table) fitLines() []string {
 				name = "stated protocol"
 			} else if f.Diagnostic {
 				name += " (diagnostic)"
+			} else if f.PostHoc {
+				name += " (post hoc)"
 			}
 			d := fitDistance(f)
 			if f.Run && f.Cells > 0 {

@@ -33,8 +33,11 @@ type htmlDetail struct {
 
 type htmlRow struct {
 	ID, Anchor, Statement, Expected, Category string
-	Cells                                     []htmlCell
-	Details                                   []htmlDetail
+	// Whose is whose failure the stated protocol's verdict is, derived,
+	// with the config's evidence; Beyond why the row is not counted.
+	Whose, Beyond string
+	Cells         []htmlCell
+	Details       []htmlDetail
 }
 
 type htmlTable struct {
@@ -63,15 +66,26 @@ type htmlMethod struct {
 
 type htmlPaper struct {
 	ID, Title string
-	Totals    Totals
-	Split     Split
-	Line      string
-	Methods   []htmlMethod // the interval methods of its cells, most used first
-	Tables    []htmlTable
+	// Mark and MarkWhy are the paper's headline (Headline).
+	Mark, MarkWhy string
+	Totals        Totals
+	Split         Split
+	Line          string
+	Methods       []htmlMethod // the interval methods of its cells, most used first
+	Tables        []htmlTable
+}
+
+// htmlClaim is a paper claim's line in the page's leading table.
+type htmlClaim struct {
+	Paper, ID, Statement, Outcome, Rows, Note, Class string
 }
 
 type htmlPage struct {
 	Command, Root, Configs string
+	Rule, HeadlineRule     string
+	Claims                 []htmlClaim
+	RowTotals              Totals
+	Mismatches             []string
 	Categories             []string
 	Definitions            []template.HTML
 	NConfigs, NRun         int
@@ -172,31 +186,54 @@ func htmlOf(c Cell, col Column, id string, o Options) htmlCell {
 func (b *Board) HTML(o Options) ([]byte, error) {
 	pg := htmlPage{Command: o.Command, Root: filepath.ToSlash(b.Root), Configs: filepath.ToSlash(o.ConfigsDir),
 		NConfigs: b.Configs, NRun: b.Configs - len(b.NotRun), NotRun: b.NotRun, Unknown: b.Unknown, Totals: b.Totals, Sets: b.Sets,
-		Split: b.Split, SplitHeads: [2][nAttr]string{attrNames, attrShort}, Beyond: b.Beyond}
+		Split: b.Split, SplitHeads: [2][nAttr]string{attrNames, attrShort}, Beyond: b.Beyond,
+		Rule: OutcomeRule, HeadlineRule: HeadlineRule, RowTotals: b.RowTotals, Mismatches: b.Mismatches}
+	for _, p := range b.Papers {
+		for _, a := range p.Accounts {
+			pg.Claims = append(pg.Claims, htmlClaim{Paper: p.ID, ID: a.Claim.ID, Statement: short(a.Claim.Statement, 90),
+				Outcome: accountCategoryText(a), Rows: plainMarkdown(accountRows(a)), Note: plainMarkdown(accountNote(a)), Class: accountClass(a)})
+		}
+	}
 	for c := Category(0); c < nCategories; c++ {
 		pg.Categories = append(pg.Categories, c.String())
 		pg.Definitions = append(pg.Definitions, codeSpans(definitions[c]))
 	}
 	for _, p := range b.Papers {
-		hp := htmlPaper{ID: p.ID, Title: p.Title, Totals: p.Totals, Split: p.Split, Line: totalsLine(p.Totals) + ". By whose failure: " + p.Split.line()}
+		hp := htmlPaper{ID: p.ID, Title: p.Title, Totals: p.Totals, Split: p.Split,
+			Line: "Paper claims: " + totalsLine(p.Totals) + ". By whose failure: " + p.Split.line() + ". Rows: " + totalsLine(p.RowTotals)}
+		hp.Mark, hp.MarkWhy = Headline(p)
 		if hp.Title == "" {
 			hp.Title = p.ID
 		}
 		methods := map[string]int{}
 		for _, t := range p.Tables {
-			ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: totalsLine(t.Totals),
+			ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: "Rows: " + totalsLine(t.Totals),
 				Fits: t.fitLines(), FitNote: plainMarkdown(t.fitNotes())}
 			cols := append([]Column{t.Base}, t.Variants...)
 			for _, v := range t.Variants {
-				kind := "reading"
-				if v.Diagnostic {
+				kind := v.Role()
+				switch kind {
+				case "reading":
+					kind = "reading of " + strings.Join(v.Reads, ", ")
+				case "diagnostic":
 					kind = "diagnostic, not counted"
+				case "post hoc":
+					kind = "post hoc, never a reproduction"
 				}
 				ht.Heads = append(ht.Heads, v.Label)
 				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: short(v.Reading, 200), Run: v.Run})
 			}
 			for _, r := range t.Rows {
-				hr := htmlRow{ID: r.ID, Anchor: t.Base.Name + "--" + r.ID, Statement: r.Statement, Expected: expectText(r), Category: categoryText(r)}
+				hr := htmlRow{ID: r.ID, Anchor: t.Base.Name + "--" + r.ID, Statement: r.Statement, Expected: expectText(r), Category: categoryText(r), Beyond: r.Beyond}
+				if d := r.Derived; d.Kind != "" {
+					hr.Whose = attrShort[attrIndex(d.Kind)] + ": " + d.Why
+					if d.Decide != "" {
+						hr.Whose += "; would be decided by " + d.Decide
+					}
+					if ev := r.Base.AttributionEvidence; ev != "" {
+						hr.Whose += ". Evidence: " + ev
+					}
+				}
 				cells := append([]Cell{r.Base}, r.Variants...)
 				for i, c := range cells {
 					hr.Cells = append(hr.Cells, htmlOf(c, cols[i], r.ID, o))
@@ -230,6 +267,18 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 		return nil, err
 	}
 	return w.Bytes(), nil
+}
+
+// accountClass colours a paper claim's outcome: reproduced, failed as
+// the paper states it, or open.
+func accountClass(a Account) string {
+	switch {
+	case a.Category == AsStated || a.Category == OtherReading:
+		return "pass"
+	case a.Attribution == "paper":
+		return "fail"
+	}
+	return "ne"
 }
 
 // pageFuncs: list builds a template's list of strings, sum adds a row of
@@ -268,19 +317,34 @@ tr:target { outline: 2px solid #4a7fd0; }
 <body>
 <h1>Reproducibility scoreboard</h1>
 <p>Generated by <code>{{.Command}}</code> from the results in <code>{{.Root}}</code> and the configs in <code>{{.Configs}}</code>. Each verdict links to the claim on its run's page (or, where the results hold no page, to the run's claims.json); open a claim for its statement, expectation and intervals.</p>
-<p class="nav">On this page: <a href="#totals">totals</a> · <a href="#whose-failure">whose failure</a> · <a href="#categories">categories</a> · <a href="#coverage">coverage</a>{{if .Sets}} · <a href="#collections">collections</a>{{end}}{{range .Papers}} · <a href="#{{.ID}}">{{.ID}}</a>{{end}}</p>
+<p class="nav">On this page: <a href="#claims">the paper's claims</a> · <a href="#totals">totals</a> · <a href="#whose-failure">whose failure</a> · <a href="#categories">rows</a> · <a href="#coverage">coverage</a>{{if .Sets}} · <a href="#collections">collections</a>{{end}}{{range .Papers}} · <a href="#{{.ID}}">{{.ID}}</a>{{end}}</p>
+<h2 id="claims">The paper's claims</h2>
+<p>{{.Rule}}</p>
+<p>Headline per paper: {{.HeadlineRule}}</p>
+{{- if .Mismatches}}
+<p class="fail"><b>Attributions recorded that the verdicts do not give ({{len .Mismatches}}):</b></p>
+<ul>{{range .Mismatches}}<li>{{.}}</li>{{end}}</ul>
+{{- end}}
+<table class="claims">
+<thead><tr><th>paper</th><th>claim</th><th>outcome</th><th>rows</th></tr></thead>
+<tbody>
+{{- range .Claims}}
+<tr><td>{{.Paper}}</td><td>{{if .Note}}<details><summary><b>{{.ID}}</b> {{.Statement}}</summary><p>{{.Note}}</p></details>{{else}}<b>{{.ID}}</b> {{.Statement}}{{end}}</td><td class="{{.Class}}">{{.Outcome}}</td><td>{{.Rows}}</td></tr>
+{{- end}}
+</tbody>
+</table>
 <h2 id="totals">Totals</h2>
 <table>
-<thead><tr><th>paper</th><th>claims</th>{{range .Categories}}<th>{{.}}</th>{{end}}</tr></thead>
+<thead><tr><th>paper</th><th>headline</th><th>claims</th>{{range .Categories}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Papers}}
-<tr><td><a href="#{{.ID}}">{{if .Title}}{{.Title}}{{else}}{{.ID}}{{end}}</a></td><td class="r">{{.Totals.Claims}}</td>{{range .Totals}}<td class="r">{{.}}</td>{{end}}</tr>
+<tr><td><a href="#{{.ID}}">{{if .Title}}{{.Title}}{{else}}{{.ID}}{{end}}</a></td><td title="{{.MarkWhy}}">{{.Mark}}</td><td class="r">{{.Totals.Claims}}</td>{{range .Totals}}<td class="r">{{.}}</td>{{end}}</tr>
 {{- end}}
-<tr><td><b>all</b></td><td class="r"><b>{{.Totals.Claims}}</b></td>{{range .Totals}}<td class="r"><b>{{.}}</b></td>{{end}}</tr>
+<tr><td><b>all</b></td><td></td><td class="r"><b>{{.Totals.Claims}}</b></td>{{range .Totals}}<td class="r"><b>{{.}}</b></td>{{end}}</tr>
 </tbody>
 </table>
 <h2 id="whose-failure">Whose failure</h2>
-<p>A claim not reproduced is not by itself a verdict on the paper. Each claim that is not reproduced or is inconclusive under the stated protocol says whose failure it is (its config's <code>attribution</code>): it <b>fails as the paper states it</b> (the faithful protocol, on the paper's data or a stand-in with no known property that breaks the claim's premise, still fails), or it <b>fails here</b> through <b>our data</b> (a named, measured property of our stand-in breaks the premise), <b>our reading</b> (another documented reading changes the verdict) or <b>our test</b> (our check cannot discriminate on this run, or adds a quantifier the paper's sentence does not have).</p>
+<p>A claim not reproduced is not by itself a verdict on the paper. Whose failure it is, is derived from the verdicts of its rows under the stated protocol and the paper's readings and from what the configs declare (docs/readings.md): it <b>fails as the paper states it</b> (FAIL under the stated protocol and under a reading of every ambiguity bearing on it, on the paper's own data), or it <b>fails here</b> through <b>our data</b> (a diagnostic that moves a named property of our data toward the paper's turns it), <b>our reading</b> (a reading of a listed ambiguity passes it) or <b>our test</b> (a named defect of our check), or it is <b>undetermined</b> (none of these is shown; the claim's note names the experiment that would decide it).</p>
 {{- range $i, $what := (list "not reproduced" "inconclusive")}}
 <table>
 <thead><tr><th>paper</th><th>{{$what}}</th>{{range index $.SplitHeads $i}}<th>{{.}}</th>{{end}}</tr></thead>
@@ -296,12 +360,17 @@ tr:target { outline: 2px solid #4a7fd0; }
 <p>Checks beyond the paper's claims (a figure's shape, an ambiguity's scan, a diagnostic's own question), shown in their tables and never counted ({{len .Beyond}}):</p>
 <ul>{{range .Beyond}}<li><code>{{.Config}}#{{.ID}}</code> {{.Verdict}}</li>{{end}}</ul>
 {{- end}}
-<h2 id="categories">Categories</h2>
+<h2 id="categories">Rows: the evidence under the claims</h2>
+<p>Each row of a base config that tests a paper claim falls in one category:</p>
 <ul>
 {{- range $i, $c := .Categories}}
 <li><b>{{$c}}</b>: {{index $.Definitions $i}}</li>
 {{- end}}
 </ul>
+<table>
+<thead><tr><th>rows</th>{{range .Categories}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody><tr><td class="r">{{.RowTotals.Claims}}</td>{{range .RowTotals}}<td class="r">{{.}}</td>{{end}}</tr></tbody>
+</table>
 <p>A diagnostic variant is shown and never counted. Where a claim has an interval, its verdict is PASS when the interval lies on the claimed side of the claim's threshold, FAIL when on the other, INCONCLUSIVE when it straddles it; each paper names its interval methods once, and each claim's fold gives the bounds.</p>
 <h2 id="coverage">Coverage</h2>
 <p>{{.NConfigs}} configs, {{.NRun}} with results.{{if .NotRun}} Not run ({{len .NotRun}}):{{range .NotRun}} <code>{{.}}</code>{{end}}. The full-suite version comes from <code>make suite</code>.{{end}}{{if .Unknown}} Folders no config names, not counted:{{range .Unknown}} <code>{{.}}</code>{{end}}.{{end}}</p>
@@ -323,8 +392,8 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 {{- end}}
 {{- range .Papers}}
-<h2 id="{{.ID}}">{{.Title}} ({{.ID}})</h2>
-<p>{{.Line}}.</p>
+<h2 id="{{.ID}}">{{.Mark}} {{.Title}} ({{.ID}})</h2>
+<p>{{.MarkWhy}}. {{.Line}}.</p>
 {{- if .Methods}}
 <p>Intervals:{{range $i, $m := .Methods}}{{if $i}};{{end}} {{$m.Method}} ({{$m.Cells}} cell{{if ne $m.Cells 1}}s{{end}}){{end}}. A compare or ratio claim's interval bounds the difference of its two sides, a best claim's the winner minus its closest (deciding) rival, named in the fold.</p>
 {{- end}}
@@ -345,6 +414,8 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- range .Rows}}
 <tr id="{{.Anchor}}"><td><details><summary><code>{{.ID}}</code> {{.Statement}}</summary>
 <dl><dt>Expected</dt><dd>{{.Expected}}</dd>
+{{- with .Beyond}}<dt>Beyond the paper's claim</dt><dd>{{.}}</dd>{{end}}
+{{- with .Whose}}<dt>Whose failure</dt><dd>{{.}}</dd>{{end}}
 {{- range .Details}}<dt>{{.Column}}</dt><dd>{{.Verdict}}{{with .Interval}} {{.}}{{end}}</dd>{{end}}
 </dl></details></td>{{range .Cells}}<td class="v {{.Class}}"{{with .Title}} title="{{.}}"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}<td>{{.Category}}</td></tr>
 {{- end}}

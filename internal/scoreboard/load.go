@@ -51,6 +51,13 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 			cs, err := config.PaperClaims(filepath.Join(paperValues, paper+".yaml"))
 			return cs, err == nil && len(cs) > 0
 		}
+		in.Ambiguities = func(paper string) ([]config.Ambiguity, bool) {
+			info, err := config.ReadPaperInfo(filepath.Join(paperValues, paper+".yaml"))
+			if err != nil {
+				return nil, false
+			}
+			return info.Ambiguities, true
+		}
 	}
 	if err := loadAccounting(configsDir, in.Accounting); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -124,4 +125,19 @@ func WriteBaselines(runs []ConfigRun, dir string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// writeDiffPage writes root/changes.html, the comparison with the
+// baseline as a page (report.Diff), and returns its path.
+func writeDiffPage(root, baseline string, ch []report.Change) (string, error) {
+	var b bytes.Buffer
+	title := "Changes against the baseline in " + filepath.Clean(baseline) + string(filepath.Separator)
+	if err := report.NewDiff(ch).RenderHTML(&b, title); err != nil {
+		return "", err
+	}
+	file := filepath.Join(root, "changes.html")
+	if err := report.WriteFileAtomic(file, b.Bytes()); err != nil {
+		return "", fmt.Errorf("changes.html: %w", err)
+	}
+	return file, nil
 }

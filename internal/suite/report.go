@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -64,6 +65,12 @@ type ConfigRun struct {
 	// no report (nor Report time, nor claims); Status is 130.
 	Interrupted bool `json:"interrupted,omitempty"`
 	Unfinished  int  `json:"unfinished,omitempty"`
+	// Recomputed says why each cell the cache did not serve was computed
+	// (runner.Reason), its cells grouped by reason.
+	Recomputed []ReasonGroup `json:"recomputed,omitempty"`
+	// NotEvaluatedIDs names the claims NotEvaluated counts (exit status
+	// 3), for the line that says which.
+	NotEvaluatedIDs []string `json:"claims_not_evaluated_ids,omitempty"`
 }
 
 // NewConfigRun is r's line in suite.json.
@@ -78,6 +85,12 @@ func NewConfigRun(r Result) ConfigRun {
 	c.Claims, c.Unexpected, c.NotEvaluated = len(s.Claims), s.Unexpected, s.NotEvaluated
 	start, rep := s.Start, s.Report
 	c.Start, c.Report, c.CellTimes, c.CachedCellTimes, c.SharedCellTimes = &start, &rep, s.Times, s.CachedTimes, s.SharedTimes
+	c.Recomputed = GroupReasons(s.Reasons)
+	for _, cl := range s.Claims {
+		if !cl.AsExpected && cl.Status == claims.NotEvaluated {
+			c.NotEvaluatedIDs = append(c.NotEvaluatedIDs, cl.ID)
+		}
+	}
 	if r.Interrupted {
 		c.Interrupted, c.Unfinished, c.Report = true, s.Cells-s.Cached-s.Computed-s.Shared, nil
 		if s.Start == (runner.Phase{}) {
@@ -103,8 +116,10 @@ type Report struct {
 	Baseline    string          `json:"baseline,omitempty"`
 	Changes     []report.Change `json:"changes,omitempty"`
 	// Compared reports that the comparison with Baseline was made, so
-	// that no Changes means nothing moved.
-	Compared bool `json:"-"`
+	// that no Changes means nothing moved; DiffPage is the page that
+	// shows the changes (changes.html beside suite.json).
+	Compared bool   `json:"-"`
+	DiffPage string `json:"changes_page,omitempty"`
 	// NotCompared counts, per config and added method, the cells of the
 	// estimators added by --with: a baseline holds the configs' own
 	// methods only, so these have nothing to be compared with.
@@ -113,6 +128,11 @@ type Report struct {
 	// the baseline, writing the baseline.
 	Problems []string `json:"problems,omitempty"`
 	Status   int      `json:"status"`
+	// PaperClaims are the scoreboard's lines over the papers' claims
+	// (scoreboard.Board.ClaimLines): the unit the scoreboard and the
+	// reports count, which the suite's summary leads with; none when the
+	// scoreboard was not written.
+	PaperClaims []string `json:"paper_claims,omitempty"`
 	// CPUSeconds is the process's CPU time (user and system, every
 	// thread) over the suite; CellCPUSeconds the part the configs' tasks
 	// were measured to use (ConfigRun.CPUSeconds); the rest is what the

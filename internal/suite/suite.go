@@ -121,6 +121,7 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 		if len(b.Untitled) > 0 {
 			log.Warn("scoreboard: paper titles not found, those papers are headed by their ids", "papers", len(b.Untitled), "first", b.Untitled[0])
 		}
+		rep.PaperClaims = b.ClaimLines()
 		log.Info("scoreboard", "file", file)
 	}
 	if pages, err := WriteIndexes(o.Out, o.Run.OutRoot); err != nil {
@@ -144,6 +145,12 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 			rep.Changes, rep.Compared = ch, true
 			if len(ch) > 0 {
 				code = Worse(code, Changed)
+			}
+			if page, err := writeDiffPage(o.Run.OutRoot, o.Baseline, ch); err != nil {
+				rep.Problems = append(rep.Problems, err.Error())
+				code = Worse(code, Usage)
+			} else {
+				rep.DiffPage = page
 			}
 		}
 	}

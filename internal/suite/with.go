@@ -91,6 +91,9 @@ func ParseWith(arg string) (*With, error) {
 		return nil, fmt.Errorf("--with %s: %v", arg, err)
 	}
 	w.Bound = bound
+	if w.Label == "" && name == "external" {
+		w.Label = methods.ExternalLabel(bound.String("command"), bound.String("params"))
+	}
 	return w, nil
 }
 

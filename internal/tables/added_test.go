@@ -1,6 +1,7 @@
 package tables_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -95,4 +96,30 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestPaperIntervalsShowAdded (issue 47): the table of intervals under
+// the paper's table has the added method's row too (huang-table1's left
+// it out while the values table and the long form had it), its interval
+// built as the config's own methods' are.
+func TestPaperIntervalsShowAdded(t *testing.T) {
+	c, err := config.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := records()
+	mine := records()[0]
+	mine.Key, mine.Params = "method=Mine", map[string]any{"method": "Mine"}
+	c.Methods = append(c.Methods, config.Method{Name: "identity", Label: "Mine", Added: true})
+	tbl := tables.Build(tables.Input{Config: c, Records: append(slices.Clone(own), mine), Scoped: own, Intervals: options()})
+	vals, ivs := tbl[0], tbl[1]
+	if last := vals.Rows[len(vals.Rows)-1]; last[0] != "Mine (added, not the paper's)" || last[1] != "254.5" {
+		t.Fatalf("values: last row %q", last)
+	}
+	last := ivs.Rows[len(ivs.Rows)-1]
+	var lo, hi float64
+	if _, err := fmt.Sscanf(last[1], "[%g, %g]", &lo, &hi); err != nil || len(ivs.Rows) != len(vals.Rows) ||
+		last[0] != "Mine (added, not the paper's)" || !(lo < 254.5 && 254.5 < hi) || last[2] != "—" {
+		t.Errorf("intervals: rows %q; want the added row, its err interval holding its mean 254.5, no err255 interval", ivs.Rows)
+	}
 }

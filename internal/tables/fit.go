@@ -11,8 +11,9 @@ import (
 )
 
 // PaperFits returns the config's reading fit to each part of its printed
-// table (report.PaperFit), in the paper_table's order of parts; none when
-// the config has no paper_table. recs are the config file's own methods'
+// table (report.PaperFit), in the paper_table's order of parts, and within
+// a part one per interpretation of its printed numbers (interpretations);
+// none when the config has no paper_table. recs are the config file's own methods'
 // records, as Paper reads them.
 //
 // Each reference value of a part is compared with the first record its
@@ -31,19 +32,72 @@ func PaperFits(c *config.Config, recs []report.Record) []report.PaperFit {
 	if len(parts) == 0 {
 		parts = []string{""}
 	}
-	out := make([]report.PaperFit, len(parts))
-	for i, part := range parts {
-		out[i] = paperFit(c, part, recs)
+	var out []report.PaperFit
+	for _, part := range parts {
+		for _, in := range interpretations(c, part) {
+			f := paperFit(c, part, in, recs)
+			f.Supported = in == "" || len(c.PaperTable.Supported) == 0 || slices.Contains(c.PaperTable.Supported, in)
+			out = append(out, f)
+		}
 	}
 	return out
 }
 
-func paperFit(c *config.Config, part string, recs []report.Record) report.PaperFit {
-	var logs []float64
-	f := report.PaperFit{Part: part}
-	seen := map[string]bool{}
+// interpretations lists the interpretations of a part's printed values:
+// where the config references one printed value (the same source and
+// value) under several metrics, each is a reading of the paper's unit,
+// named by the paper table's column its references sit in (Zheng & Lai's
+// MSE as a per-image SSE on [0, 1] or a per-pixel MSE on 0-255), and a
+// fit is computed over each apart, never pooled in one median; [""] when
+// there is none.
+func interpretations(c *config.Config, part string) []string {
+	metrics := map[string]map[string]bool{}
 	for _, ref := range c.Reference {
 		if ref.Part != part || ref.Row == "" {
+			continue
+		}
+		k := fmt.Sprintf("%s\x00%v", ref.Source, ref.Value)
+		if metrics[k] == nil {
+			metrics[k] = map[string]bool{}
+		}
+		metrics[k][ref.Metric] = true
+	}
+	var cols []string
+	for _, ref := range c.Reference {
+		if ref.Part != part || ref.Row == "" || len(metrics[fmt.Sprintf("%s\x00%v", ref.Source, ref.Value)]) < 2 {
+			continue
+		}
+		if !slices.Contains(cols, ref.Column) {
+			cols = append(cols, ref.Column)
+		}
+	}
+	if len(cols) == 0 {
+		return []string{""}
+	}
+	return cols
+}
+
+// inInterpretation reports whether ref enters the fit of interpretation
+// in: every reference when there is one interpretation, else those of
+// its column and those whose printed value has one reading only.
+func inInterpretation(c *config.Config, ref config.Reference, in string) bool {
+	if in == "" || ref.Column == in {
+		return true
+	}
+	for _, o := range c.Reference {
+		if o.Part == ref.Part && o.Source == ref.Source && o.Value == ref.Value && o.Metric != ref.Metric {
+			return false
+		}
+	}
+	return true
+}
+
+func paperFit(c *config.Config, part, in string, recs []report.Record) report.PaperFit {
+	var logs []float64
+	f := report.PaperFit{Part: part, Interpretation: in}
+	seen := map[string]bool{}
+	for _, ref := range c.Reference {
+		if ref.Part != part || ref.Row == "" || !inInterpretation(c, ref, in) {
 			continue
 		}
 		key := fmt.Sprintf("%s\x00%s\x00%v", ref.Metric, config.CanonicalKey(ref.Cell), ref.Value)

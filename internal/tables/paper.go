@@ -41,7 +41,7 @@ func PaperWith(c *config.Config, recs, added []report.Record, res []claims.Resul
 	var out []*report.Table
 	for _, part := range parts {
 		v, iv := paperPart(c, part, recs, res, o)
-		addedPart(c, part, v, added)
+		addedPart(c, part, v, iv, added, o)
 		out = append(out, v)
 		if iv != nil {
 			out = append(out, iv)
@@ -164,9 +164,11 @@ const addedMark = " (added, not the paper's)"
 // references of a column name one method), the added method's values
 // at each row's cell, that is, the cell of the row's first reference
 // with the added method in place of the paper's; where every row does, a
-// row the same way. A table laid out otherwise says in its caption that
-// the added methods are in the long-form table.
-func addedPart(c *config.Config, part string, vals *report.Table, added []report.Record) {
+// row the same way. ivs, the part's table of intervals (nil when it has
+// none), gets the same column or row with the added method's intervals,
+// built as the config's own methods' are (o). A table laid out otherwise
+// says in its caption that the added methods are in the long-form table.
+func addedPart(c *config.Config, part string, vals, ivs *report.Table, added []report.Record, o claims.Options) {
 	labels := addedLabels(c)
 	if len(labels) == 0 || len(vals.Rows) == 0 {
 		return
@@ -188,12 +190,15 @@ func addedPart(c *config.Config, part string, vals *report.Table, added []report
 		}
 		return len(by) > 1
 	}
-	value := func(ref config.Reference, label string) string { return addedValue(ref, label, added) }
+	value := func(ref config.Reference, label string) (string, string) { return addedValue(ref, label, added, o) }
 	first := func(match func(config.Reference) bool) (config.Reference, bool) { return typical(refs, match) }
 	switch {
 	case oneMethod(func(r config.Reference) string { return r.Column }):
 		for _, l := range labels {
 			vals.Header = append(vals.Header, l+addedMark)
+			if ivs != nil {
+				ivs.Header = append(ivs.Header, l+addedMark)
+			}
 			for i, row := range vals.Rows {
 				name := "" // the longest row name the label begins with (notes follow it)
 				for _, r := range c.PaperTable.Rows {
@@ -201,24 +206,30 @@ func addedPart(c *config.Config, part string, vals *report.Table, added []report
 						name = r
 					}
 				}
-				v := report.Dash
+				v, iv := report.Dash, report.Dash
 				if ref, ok := first(func(r config.Reference) bool { return r.Row == name }); ok {
-					v = value(ref, l)
+					v, iv = value(ref, l)
 				}
 				vals.Rows[i] = append(vals.Rows[i], v)
+				if ivs != nil && i < len(ivs.Rows) {
+					ivs.Rows[i] = append(ivs.Rows[i], iv)
+				}
 			}
 		}
 	case oneMethod(func(r config.Reference) string { return r.Row }):
 		for _, l := range labels {
-			row := []string{l + addedMark}
+			row, ivRow := []string{l + addedMark}, []string{l + addedMark}
 			for _, col := range c.PaperTable.Columns {
-				v := report.Dash
+				v, iv := report.Dash, report.Dash
 				if ref, ok := first(func(r config.Reference) bool { return r.Column == col }); ok {
-					v = value(ref, l)
+					v, iv = value(ref, l)
 				}
-				row = append(row, v)
+				row, ivRow = append(row, v), append(ivRow, iv)
 			}
 			vals.Rows = append(vals.Rows, row)
+			if ivs != nil {
+				ivs.Rows = append(ivs.Rows, ivRow)
+			}
 		}
 	default:
 		vals.Caption += " The methods added with --with (" + strings.Join(labels, ", ") + ") are in the long-form table: this table's rows and columns are not one method each."
@@ -248,8 +259,10 @@ func typical(refs []config.Reference, match func(config.Reference) bool) (config
 }
 
 // addedValue is the added method label's value at ref's cell (ref's
-// selector with label for its method), as referenceCell writes ours.
-func addedValue(ref config.Reference, label string, added []report.Record) string {
+// selector with label for its method), as referenceCell writes ours, and
+// its interval built with o as referenceCell builds ours (a dash where
+// there is none).
+func addedValue(ref config.Reference, label string, added []report.Record, o claims.Options) (string, string) {
 	sel := make(map[string]any, len(ref.Cell))
 	for k, v := range ref.Cell {
 		sel[k] = v
@@ -265,11 +278,15 @@ func addedValue(ref config.Reference, label string, added []report.Record) strin
 			if sd, ok := r.Metrics[ref.Std]; ok && ref.Std != "" {
 				s += " ± " + report.FormatFloat(sd, 3)
 			}
-			return s
+			iv := report.Dash
+			if est, _, w := claims.CellInterval(o, "table-ci:"+r.Key+":"+ref.Metric, &r, ref.Metric); w == "" {
+				iv = fmt.Sprintf("[%s, %s]", report.FormatFloat(est.CI.Lo, 4), report.FormatFloat(est.CI.Hi, 4))
+			}
+			return s, iv
 		}
-		return report.Failed
+		return report.Failed, report.Dash
 	}
-	return "no cell"
+	return "no cell", report.Dash
 }
 
 // cellInterval says how a reference cell's interval came out: ok with

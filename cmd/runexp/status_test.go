@@ -1,0 +1,168 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/runexp/runexp"
+	"github.com/runexp/runexp/internal/codefp/codefptest"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// oilConfig de-noises the rows of a fixture Oil Flow data root with two
+// estimators; std is the corruption's noise.
+func oilConfig(std string) string {
+	return `title: "oil: two estimators on a fixture data root"
+paper: none
+kind: denoise
+seed: 1
+dataset:
+  name: oilflow
+corruption:
+  type: gaussian
+  std: ` + std + `
+model:
+  kernel: gaussian
+  c: [5]
+  components: 3
+methods:
+  - name: linear-pca
+    label: PCA
+  - name: identity
+    label: Base
+experiment: {renormalize: false, figure: none}
+`
+}
+
+// writeOilRoot writes a data root holding the Oil Flow training split
+// (its 1000 rows of 12 values, the first shifted by shift) and its
+// SHA256SUMS.
+func writeOilRoot(t *testing.T, dir string, shift float64) {
+	t.Helper()
+	var x, l strings.Builder
+	for i := 0; i < 1000; i++ {
+		for j := 0; j < 12; j++ {
+			v := float64((i*7+j*3)%11) / 10
+			if i == 0 && j == 0 {
+				v += shift
+			}
+			fmt.Fprintf(&x, " %g", v)
+		}
+		x.WriteString("\n")
+		l.WriteString([]string{"1 0 0\n", "0 1 0\n", "0 0 1\n"}[i%3])
+	}
+	files := map[string]string{"oilflow/DataTrn.txt": x.String(), "oilflow/DataTrnLbls.txt": l.String()}
+	var sums strings.Builder
+	for _, name := range []string{"oilflow/DataTrn.txt", "oilflow/DataTrnLbls.txt"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.Sum256([]byte(files[name]))
+		fmt.Fprintf(&sums, "%s  ./%s\n", hex.EncodeToString(h[:]), name)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte(sums.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStatusNamesEachReason (issue 47): runexp status and run --dry-run
+// compute and write nothing; after a run, changing a config value, then
+// a Go estimator's code, then a data file, status names each reason for
+// the cells it would recompute (the keys with their old and new values,
+// the declaration, the file) and leaves the others cached; a real run
+// logs the same reason (-v) and suite.json keeps it.
+func TestStatusNamesEachReason(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	data, dir := t.TempDir(), t.TempDir()
+	writeOilRoot(t, data, 0)
+	cfg := filepath.Join(dir, "oil.yaml")
+	setConfig := func(std string) {
+		if err := os.WriteFile(cfg, []byte(oilConfig(std)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setConfig("0.1")
+	out := filepath.Join(t.TempDir(), "out")
+	cli := func(args ...string) (string, string) {
+		t.Helper()
+		code, stdout, stderr := runCLI(append(args, "--data", data, "--out", out)...)
+		if code != exitOK {
+			t.Fatalf("runexp %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+		}
+		return stdout, stderr
+	}
+	want := func(what, got string, parts ...string) {
+		t.Helper()
+		for _, p := range parts {
+			if !strings.Contains(got, p) {
+				t.Errorf("%s: no %q in\n%s", what, p, got)
+			}
+		}
+	}
+
+	for _, args := range [][]string{{"status", cfg}, {"run", "--dry-run", cfg}} {
+		got, _ := cli(args...)
+		want(strings.Join(args[:len(args)-1], " "), got, "oil: 2 cells: 0 cached, 2 to compute", "2 cells to compute: not in the cache", "method=PCA", "method=Base")
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("status and run --dry-run wrote %s (%v)", out, err)
+	}
+
+	cli("-q", cfg)
+	got, _ := cli("status", cfg)
+	want("after the run", got, "oil: 2 cells: 2 cached, 0 to compute", "nothing to compute")
+
+	setConfig("0.2")
+	got, _ = cli("status", cfg)
+	want("config changed", got, "2 cells to compute: config changed: corruption.std 0.1 → 0.2")
+	setConfig("0.1")
+
+	restore, err := runner.UseSources(codefptest.Edited(t, runexp.Sources, "internal/methods/identity.go", `"identity: no inputs"`, `"identity: no input"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = cli("status", cfg)
+	restore()
+	want("code changed", got, "oil: 2 cells: 1 cached, 1 to compute",
+		"1 cell to compute: code changed (estimator identity): internal/methods/identity.go: Identity.Denoise (changed)", "    method=Base\n")
+
+	writeOilRoot(t, data, 0.5)
+	got, _ = cli("status", "--cached", cfg)
+	want("data changed", got, "2 cells to compute: data changed: ", "oilflow/DataTrn.txt", "predicted wall time")
+	_, stderr := cli("-v", cfg)
+	want("the run's log (-v)", stderr, "to compute", "data changed: ", "oilflow/DataTrn.txt")
+	cli("status", cfg) // now cached
+
+	// suite.json keeps the reason of each cell computed.
+	writeOilRoot(t, data, 0.25)
+	cli("suite", "-q", "--configs", dir)
+	b, err := os.ReadFile(filepath.Join(out, "suite.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Runs []struct {
+			Recomputed []struct {
+				Why   []string `json:"why"`
+				Text  string   `json:"text"`
+				Cells []string `json:"cells"`
+			} `json:"recomputed"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 1 || len(rep.Runs[0].Recomputed) != 1 || rep.Runs[0].Recomputed[0].Why[0] != "data" || len(rep.Runs[0].Recomputed[0].Cells) != 2 {
+		t.Errorf("suite.json recomputed: %+v, want both cells under one data reason", rep.Runs)
+	}
+}

@@ -1,0 +1,77 @@
+package scoreboard
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Marks a paper's headline can take (Headline).
+const (
+	MarkRe        = "[Re]"
+	MarkNotRe     = "[¬Re]"
+	MarkUndecided = "[Re?]"
+	MarkNotRun    = "[not run]"
+)
+
+// HeadlineRule states how Headline decides, for the first screen of a
+// report and of the scoreboard.
+const HeadlineRule = "[Re] when every claim of the paper that a config tests is reproduced, as stated or under a reading " +
+	"of one of the paper's listed ambiguities; [¬Re] when at least one claim fails as the paper states it (the stated " +
+	"protocol and every reading of the ambiguities bearing on it fail, on the paper's own data); [Re?] otherwise: no claim " +
+	"fails as the paper states it, but some are not reproduced here for reasons of ours (our test, our data), undetermined " +
+	"or inconclusive, so the reproduction is not decided; [not run] when no claim was run. Claims not testable here do not count."
+
+// Headline is paper p's mark by HeadlineRule and the counts behind it.
+func Headline(p Paper) (mark, why string) {
+	var n, reproduced, ran, paper int
+	var open []string
+	for _, a := range p.Accounts {
+		switch a.Category {
+		case NotTestable:
+			continue
+		case AsStated, OtherReading:
+			reproduced++
+		}
+		if a.Status() == "not accounted for" {
+			continue
+		}
+		n++
+		if a.Category != NotRun {
+			ran++
+		}
+		if a.Attribution == "paper" && (a.Category == NotReproduced || a.Category == PostHocOnly) {
+			paper++
+		}
+		if a.Category != AsStated && a.Category != OtherReading {
+			open = append(open, a.Claim.ID+" "+accountCategoryText(a))
+		}
+	}
+	counts := fmt.Sprintf("%d of %d claims reproduced", reproduced, n)
+	switch {
+	case ran == 0:
+		return MarkNotRun, "no claim was run"
+	case paper > 0:
+		return MarkNotRe, fmt.Sprintf("%s; %d fail as the paper states it (%s)", counts, paper, strings.Join(open, "; "))
+	case reproduced == n:
+		return MarkRe, counts
+	}
+	return MarkUndecided, fmt.Sprintf("%s; none fails as the paper states it; not decided: %s", counts, strings.Join(open, "; "))
+}
+
+// OutcomeText is a paper claim's outcome as the pages show it: its
+// category with the readings that reproduce it or whose failure it is.
+func OutcomeText(a Account) string { return accountCategoryText(a) }
+
+// AttributionName names an attribution kind as the pages do ("fails as
+// the paper states it", "fails here: our test", "undetermined").
+func AttributionName(kind string) string { return attrNames[attrIndex(kind)] }
+
+// Paper returns the board's paper id, and whether it has one.
+func (b *Board) Paper(id string) (Paper, bool) {
+	for _, p := range b.Papers {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Paper{}, false
+}

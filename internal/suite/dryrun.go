@@ -1,0 +1,157 @@
+package suite
+
+import (
+	"sort"
+
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
+)
+
+// ConfigPlan is what a run would do with one config's cells (DryRun).
+type ConfigPlan struct {
+	Config *config.Config
+	Cells  []runner.CellPlan
+	// Labels are the cells' short labels (report.CellLabels).
+	Labels []string
+	// Shared marks, beside Cells, a cell that would be computed whose
+	// cache key a config before it in the same run has too: one pool
+	// computes it once, for the first.
+	Shared []bool
+}
+
+// DryRunReport is what a run of some configs would do: which cells the
+// cache serves, and which it would compute, and why (runexp status, run
+// --dry-run).
+type DryRunReport struct {
+	Configs []ConfigPlan
+}
+
+// DryRun says what running entries with o would do, config by config
+// (runner.DryRun): it locks, writes and computes nothing.
+func DryRun(entries []Entry, o runner.Options) (*DryRunReport, error) {
+	rep := &DryRunReport{}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		ro := o
+		ro.With = e.Added
+		cells, err := runner.DryRun(e.Config, ro)
+		if err != nil {
+			return nil, err
+		}
+		p := ConfigPlan{Config: e.Config, Cells: cells, Shared: make([]bool, len(cells))}
+		params := make([]map[string]any, len(cells))
+		for i, c := range cells {
+			params[i] = c.Cell.Params
+			if c.Cached {
+				continue
+			}
+			h := c.Key.Hash()
+			p.Shared[i] = seen[h]
+			seen[h] = true
+		}
+		p.Labels = report.CellLabels(params)
+		rep.Configs = append(rep.Configs, p)
+	}
+	return rep, nil
+}
+
+// Counts returns the cells of the report, those the cache serves, those
+// that would be computed, and how many computations those are (a cell
+// several configs share is computed once).
+func (r *DryRunReport) Counts() (cells, cached, run, distinct int) {
+	for _, p := range r.Configs {
+		for i, c := range p.Cells {
+			cells++
+			switch {
+			case c.Cached:
+				cached++
+			default:
+				run++
+				if !p.Shared[i] {
+					distinct++
+				}
+			}
+		}
+	}
+	return cells, cached, run, distinct
+}
+
+// Workload is the work of what would be computed, for the prediction
+// (Workload.Predict): each distinct cell that would be computed at the
+// time it took when last computed (runner.CellPlan.Cost); cached cells
+// cost nothing. unknown counts the cells that would be computed whose
+// time no entry records (left out). It knows nothing of the configs'
+// Start and report times.
+func (r *DryRunReport) Workload() (w Workload, unknown int) {
+	for _, p := range r.Configs {
+		l := ConfigWork{Config: p.Config.Name}
+		for i, c := range p.Cells {
+			if c.Cached || p.Shared[i] {
+				continue
+			}
+			if c.Cost <= 0 {
+				unknown++
+				continue
+			}
+			l.Cells = append(l.Cells, c.Cost)
+			l.Keys = append(l.Keys, c.Cell.Key)
+		}
+		w = append(w, l)
+	}
+	return w, unknown
+}
+
+// ReasonGroup is the cells computed for one reason (runner.Reason), as
+// suite.json lists them.
+type ReasonGroup struct {
+	Why   []string `json:"why"`
+	Text  string   `json:"text"`
+	Cells []string `json:"cells"`
+}
+
+// GroupReasons groups reasons by their text, in the order first met.
+func GroupReasons(rs []runner.Reason) []ReasonGroup {
+	var out []ReasonGroup
+	at := map[string]int{}
+	for _, r := range rs {
+		i, ok := at[r.Text]
+		if !ok {
+			i = len(out)
+			at[r.Text] = i
+			out = append(out, ReasonGroup{Why: r.Why, Text: r.Text})
+		}
+		out[i].Cells = append(out[i].Cells, r.Cell)
+	}
+	return out
+}
+
+// WhyCounts counts the cells that would be computed by their first
+// cause (runner.Reason.Why), sorted by count then cause.
+func (r *DryRunReport) WhyCounts() []WhyCount {
+	n := map[string]int{}
+	for _, p := range r.Configs {
+		for _, c := range p.Cells {
+			if !c.Cached && len(c.Reason.Why) > 0 {
+				n[c.Reason.Why[0]]++
+			}
+		}
+	}
+	var out []WhyCount
+	for w, k := range n {
+		out = append(out, WhyCount{w, k})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Cells != out[j].Cells {
+			return out[i].Cells > out[j].Cells
+		}
+		return out[i].Why < out[j].Why
+	})
+	return out
+}
+
+// WhyCount is a number of cells that would be computed for one cause.
+type WhyCount struct {
+	Why   string
+	Cells int
+}
