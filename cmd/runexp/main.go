@@ -481,7 +481,7 @@ func (f *jobFlags) open(c *command, name string, args []string, stdout, stderr i
 func (f *jobFlags) begin(tw *term, name string) (e *errOut, ctx context.Context, stop func()) {
 	e = newErrOut(tw, name, f.logFormat == "json")
 	tw.json = f.logFormat == "json"
-	ctx, stop = interrupts(e, f.noCache)
+	ctx, stop = interrupts(e, f.noCache, f.force)
 	return e, ctx, stop
 }
 
@@ -536,7 +536,7 @@ func printSets(p printer, entries []suite.Entry, root string, log *slog.Logger) 
 // which it acknowledges at once on e (how many cells are running, and
 // whether the finished ones are kept); a second signal exits at once with
 // status 130. stop releases the signals.
-func interrupts(e *errOut, noCache bool) (ctx context.Context, stop func()) {
+func interrupts(e *errOut, noCache, force bool) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 2)
 	quit := make(chan struct{})
@@ -553,8 +553,11 @@ func interrupts(e *errOut, noCache bool) (ctx context.Context, stop func()) {
 		}
 		at := time.Now()
 		kept := "finished cells are kept (cached: the same command resumes)"
-		if noCache {
+		switch {
+		case noCache:
 			kept = "finished cells are not kept (--no-cache)"
+		case force:
+			kept = "finished cells are kept (cached: the same command without --force resumes; with it, every cell is computed again)"
 		}
 		e.warn("stopping: %d cells running, %s; interrupt again to exit at once", runner.RunningCells(), kept)
 		cancel()

@@ -90,7 +90,7 @@ func LoadScoreboard(configs, root, paperValues string) (*scoreboard.Board, error
 // collection's run, and returns the board and the HTML page's path. A
 // partial run lists the configs it did not run as not run.
 func WriteScoreboard(configs, out string) (*scoreboard.Board, string, error) {
-	pv, err := FindPaperValues(configs, "")
+	pv, err := SuitePaperValues(configs)
 	if err != nil {
 		return nil, "", err
 	}
