@@ -142,6 +142,12 @@ func (b *GraphBuilder) AddKNN(x mat.Matrix, rows []int, k int) {
 	}
 }
 
+// Add joins points i and j (i ≠ j) both ways.
+func (b *GraphBuilder) Add(i, j int) {
+	b.sets[i][j] = true
+	b.sets[j][i] = true
+}
+
 // Graph returns the graph built so far, neighbours in increasing order.
 func (b *GraphBuilder) Graph() *Graph {
 	g := &Graph{Adj: make([][]int, len(b.sets))}
