@@ -19,8 +19,8 @@ const FileWidth = 80
 const maxParts = 2
 
 // RenderNarrow writes t within width columns. A table that fits, or fits
-// once split into at most two boxes that repeat its key columns, is
-// written by RenderText at that width. A wider one (a paper's table of
+// once split into at most two boxes that repeat its key columns, without
+// breaking a number, is written by RenderText at that width. A wider one (a paper's table of
 // six methods at 80 columns, a long-form table of ten parameters) is laid
 // out one block per row instead: the row's key columns on a line of their
 // own, then one line per other column, "column: value", wrapped under its
@@ -38,10 +38,26 @@ func (t *Table) RenderNarrow(w io.Writer, width int) error {
 	for j, a := range al {
 		right[j] = a == tw.AlignRight
 	}
-	if _, _, parts, _ := t.fit(width, t.paddedRows(nil), right); len(parts) <= maxParts {
+	rows := t.paddedRows(nil)
+	_, body, parts, _ := t.fit(width, rows, right)
+	if len(parts) <= maxParts && !numberBroken(rows, body, right) {
 		return c.RenderText(w)
 	}
 	return t.renderBlocks(w, width)
+}
+
+// numberBroken reports whether fitting wrapped a cell of a numeric column
+// (right-aligned): boxes that must break a number to fit the width are
+// no layout for it.
+func numberBroken(rows, body [][]string, right []bool) bool {
+	for i, r := range rows {
+		for j, c := range r {
+			if right[j] && body[i][j] != c {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // renderBlocks writes t a row at a time (RenderNarrow).

@@ -229,32 +229,7 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: short(v.Reading, 200), Run: v.Run})
 			}
 			for _, r := range t.Rows {
-				hr := htmlRow{ID: r.ID, Anchor: t.Base.Name + "--" + r.ID, Statement: r.Statement, Expected: expectText(r), Category: categoryText(r), Beyond: r.Beyond}
-				if d := r.Derived; d.Kind != "" {
-					hr.Whose = attrShort[attrIndex(d.Kind)] + ": " + d.Why
-					if d.Decide != "" {
-						hr.Whose += "; would be decided by " + d.Decide
-					}
-					if ev := r.Base.AttributionEvidence; ev != "" {
-						hr.Whose += ". Evidence: " + ev
-					}
-				}
-				cells := append([]Cell{r.Base}, r.Variants...)
-				for i, c := range cells {
-					name := "stated protocol"
-					if i > 0 {
-						name = cols[i].Label
-					}
-					hc := htmlOf(c, cols[i], r.ID, o)
-					hc.Label = name
-					hr.Cells = append(hr.Cells, hc)
-					v, _ := verdictText(c)
-					hr.Details = append(hr.Details, htmlDetail{Column: name, Verdict: v, Interval: intervalText(c)})
-					if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
-						methods[m]++
-					}
-				}
-				ht.Rows = append(ht.Rows, hr)
+				ht.Rows = append(ht.Rows, htmlRowOf(r, t.Base.Name, cols, o, methods))
 			}
 			hp.Tables = append(hp.Tables, ht)
 		}
@@ -274,6 +249,38 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 		return nil, err
 	}
 	return w.Bytes(), nil
+}
+
+// htmlRowOf is row r of base's table on the page, its cells under cols
+// (the base, then its variants), counting the interval method of each
+// cell in methods.
+func htmlRowOf(r Row, base string, cols []Column, o Options, methods map[string]int) htmlRow {
+	hr := htmlRow{ID: r.ID, Anchor: base + "--" + r.ID, Statement: r.Statement, Expected: expectText(r), Category: categoryText(r), Beyond: r.Beyond}
+	if d := r.Derived; d.Kind != "" {
+		hr.Whose = attrShort[attrIndex(d.Kind)] + ": " + d.Why
+		if d.Decide != "" {
+			hr.Whose += "; would be decided by " + d.Decide
+		}
+		if ev := r.Base.AttributionEvidence; ev != "" {
+			hr.Whose += ". Evidence: " + ev
+		}
+	}
+	cells := append([]Cell{r.Base}, r.Variants...)
+	for i, c := range cells {
+		name := "stated protocol"
+		if i > 0 {
+			name = cols[i].Label
+		}
+		hc := htmlOf(c, cols[i], r.ID, o)
+		hc.Label = name
+		hr.Cells = append(hr.Cells, hc)
+		v, _ := verdictText(c)
+		hr.Details = append(hr.Details, htmlDetail{Column: name, Verdict: v, Interval: intervalText(c)})
+		if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
+			methods[m]++
+		}
+	}
+	return hr
 }
 
 // accountClass colours a paper claim's outcome: reproduced green; not
