@@ -205,18 +205,7 @@ func TestBadInput(t *testing.T) {
 // claims.json. The intervals of a paper are stated once, the bounds per
 // claim in its fold and tooltip.
 func TestHTMLLinksRunPages(t *testing.T) {
-	configs, root := fixture(t)
-	if err := os.WriteFile(filepath.Join(root, "b", "index.html"), []byte("<!DOCTYPE html>\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := Load(configs, root, filepath.Join(configs, "pv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := b.HTML(Options{Command: "runexp scoreboard results", ConfigsDir: "configs", LinkDir: filepath.Dir(root)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := fixturePage(t, "b")
 	for _, want := range []string{
 		`href="results/b/index.html#claim-c1"`, `href="results/b/index.html#claim-c3"`, // the base has a page
 		`href="results/b-r/claims.json"`, // its reading has none
@@ -240,15 +229,7 @@ func TestHTMLLinksRunPages(t *testing.T) {
 // verdicts and outcomes take the shared palette (a FAIL red, an
 // inconclusive amber, a headline by its mark: grey for [not run]).
 func TestHTMLPhoneLayout(t *testing.T) {
-	configs, root := fixture(t)
-	b, err := Load(configs, root, filepath.Join(configs, "pv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := b.HTML(Options{Command: "runexp scoreboard results", ConfigsDir: "configs", LinkDir: filepath.Dir(root)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := fixturePage(t)
 	if n := bytes.Count(page, []byte(`<table class="claims stack">`)); n < 2 {
 		t.Errorf("%d tables of claims laid out as records, want the papers' claims and each base's", n)
 	}
@@ -265,4 +246,25 @@ func TestHTMLPhoneLayout(t *testing.T) {
 	if bytes.Contains(page, []byte(".fail { background: #f9e0e0; }")) {
 		t.Error("the scoreboard keeps its own verdict colours")
 	}
+}
+
+// fixturePage is the HTML page of the fixture's board, the runs named
+// having a run page (index.html beside their claims.json).
+func fixturePage(t *testing.T, paged ...string) []byte {
+	t.Helper()
+	configs, root := fixture(t)
+	for _, run := range paged {
+		if err := os.WriteFile(filepath.Join(root, run, "index.html"), []byte("<!DOCTYPE html>\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := Load(configs, root, filepath.Join(configs, "pv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := b.HTML(Options{Command: "runexp scoreboard results", ConfigsDir: "configs", LinkDir: filepath.Dir(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
 }
