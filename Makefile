@@ -1,7 +1,12 @@
 # runexp — make targets. `make test` is what CI runs (see .ci/run).
 GO       ?= go
 REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION)
+# Whether the tree differs from REVISION (a changed tracked file, or an
+# untracked Go or module file): the manifest's vcs_modified when GOFLAGS
+# holds -buildvcs=false and the go command stamps nothing.
+MODIFIED := $(shell git status --porcelain --untracked-files=all 2>/dev/null | grep -qE '^([^?]|\?\? .*(\.go|go\.mod|go\.sum)$$)' && echo true || echo false)
+LDFLAGS  := -X github.com/runexp/runexp/internal/report.Revision=$(REVISION) \
+	-X github.com/runexp/runexp/internal/report.BuildModified=$(MODIFIED)
 DATA     ?= $(RUNEXP_DATA)
 
 .PHONY: all build test vet fmt bench fuzz stress suite suite-quick scoreboard browser-check clean
@@ -23,15 +28,21 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 60m ./...
 
-# The kill -9 and lock-race tests at length (make test runs 3 kills and
-# 12 pairs): STRESS_KILLS starts killed at random moments, each rerun
-# compared with a clean run byte for byte, and STRESS_PAIRS pairs of
-# processes taking one results lock at once. Run it on a loaded machine.
+# The kill -9 and lock-race tests at length (make test runs 3 kills, 12
+# pairs and one orphan round of each kind): STRESS_KILLS starts killed at
+# random moments, each rerun compared with a clean run byte for byte,
+# STRESS_PAIRS pairs of processes taking one results lock at once, and
+# STRESS_ORPHANS runs of an external estimator killed each way (kill -9 of
+# runexp's pid, of its process group, SIGTERM), after which no process of
+# the estimator and no batch folder may be left. Run it on a loaded
+# machine.
 STRESS_KILLS ?= 40
 STRESS_PAIRS ?= 500
+STRESS_ORPHANS ?= 10
 stress:
 	RUNEXP_STRESS_KILLS=$(STRESS_KILLS) $(GO) test -count=1 -run '^TestKill9ParentRerun$$' -timeout 60m ./cmd/runexp/
 	RUNEXP_STRESS_PAIRS=$(STRESS_PAIRS) $(GO) test -count=1 -run '^TestLockRace$$' -timeout 60m ./internal/runner/
+	RUNEXP_STRESS_ORPHANS=$(STRESS_ORPHANS) $(GO) test -count=1 -run '^TestExternalOrphans$$' -timeout 60m ./cmd/runexp/
 
 # Fuzz every parser (config, config + validate, CSV, USPS text and gzip file, GIF, PGM, MAT,
 # SHA256SUMS, the PIE index map, Oil Flow text, the ORL zip, JPEG) for

@@ -14,5 +14,11 @@ import "embed"
 //go:embed internal/*/*.go internal/*/*/*.go experiments/*.go experiments/*/*.go experiments/*/*/*.go
 var Sources embed.FS
 
+// SourcePatterns are the patterns of the go:embed line above, as
+// fs.Glob and path.Match read them: a manifest compares the files they
+// match in a commit with the embedded ones (report.Manifest.CheckSources).
+// TestSourcePatterns checks that they are the line's.
+var SourcePatterns = []string{"internal/*/*.go", "internal/*/*/*.go", "experiments/*.go", "experiments/*/*.go", "experiments/*/*/*.go"}
+
 // Module is the module path, which import paths inside the module start with.
 const Module = "github.com/runexp/runexp"

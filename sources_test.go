@@ -61,3 +61,39 @@ func TestSourcesEmbedded(t *testing.T) {
 		t.Errorf("only %d source files found: is the test running at the module root?", len(onDisk))
 	}
 }
+
+// TestSourcePatterns checks that SourcePatterns are the patterns of
+// sources.go's go:embed line, in order, and match what is embedded.
+func TestSourcePatterns(t *testing.T) {
+	src, err := os.ReadFile("sources.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, l := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(l, "//go:embed "); ok {
+			line = rest
+		}
+	}
+	if got := strings.Join(SourcePatterns, " "); got != line {
+		t.Errorf("SourcePatterns %q, the go:embed line %q", got, line)
+	}
+	n := 0
+	for _, p := range SourcePatterns {
+		m, err := fs.Glob(Sources, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(m)
+	}
+	all := 0
+	fs.WalkDir(Sources, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			all++
+		}
+		return nil
+	})
+	if n != all || n == 0 {
+		t.Errorf("the patterns match %d files, %d are embedded", n, all)
+	}
+}

@@ -38,6 +38,14 @@ func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
 	fw := strings.Replace(fig2, "fixed_width: 0.2", "fixed_width: 0.3", 1)
 	lm := strings.Replace(fig3, "\nkind: local-minima\n", "\nkind: local-minima\ncorruption: {type: gaussian, std: 0.1, copies: 1000000000}\n", 1)
 	dc := strings.Replace(fig2, "\nkind: distortion\n", "\nkind: distortion\ncorruption:\n  type: gaussian\n  std: 0.1\n", 1)
+	// classify, kkcluster and missing corrupt nothing either (issue #46:
+	// huang-fig5's records were the same with and without a corruption
+	// section); nguyen-table1's "type: none" alone says so and passes.
+	fig5, lpkpca, nguyen := read("huang-fig5.yaml"), read("zheng-lpkpca-table1.yaml"), read("nguyen-table1.yaml")
+	kk := strings.Replace(fig5, "\nkind: kkcluster\n", "\nkind: kkcluster\ncorruption: {type: gaussian, std: 0.06}\n", 1)
+	cl := strings.Replace(lpkpca, "\nkind: classify\n", "\nkind: classify\ncorruption: {type: occlusion, min_side: 2, max_side: 4}\n", 1)
+	mi := strings.Replace(nguyen, "corruption:\n  type: none\n", "corruption:\n  type: gaussian\n  std: 0.1\n", 1)
+	mn := strings.Replace(nguyen, "corruption:\n  type: none\n", "corruption:\n  type: none\n  copies: 3\n", 1)
 	for _, tc := range []struct {
 		name, src, want string
 	}{
@@ -46,6 +54,10 @@ func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
 		{"fixed_width off the grid", fw, lineOf(fw, "fixed_width: 0.3") + " experiment.fixed_width: 0.3 is not in model.c"},
 		{"corruption in local-minima", lm, lineOf(lm, "\ncorruption:") + " corruption: local-minima corrupts nothing"},
 		{"corruption in distortion", dc, lineOf(dc, "\n  type: gaussian") + " corruption: distortion corrupts nothing"},
+		{"corruption in kkcluster", kk, lineOf(kk, "\ncorruption:") + " corruption: kkcluster corrupts nothing"},
+		{"corruption in classify", cl, lineOf(cl, "\ncorruption:") + " corruption: classify corrupts nothing"},
+		{"corruption in missing", mi, lineOf(mi, "\n  type: gaussian") + " corruption: missing corrupts nothing"},
+		{"type none with copies in missing", mn, lineOf(mn, "\n  type: none") + " corruption: missing corrupts nothing"},
 	} {
 		c, err := config.Parse("c.yaml", []byte(tc.src))
 		if err == nil {
@@ -56,7 +68,7 @@ func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
 		}
 	}
 	// The configs as committed pass.
-	for _, src := range []string{fig2, fig3} {
+	for _, src := range []string{fig2, fig3, fig5, lpkpca, nguyen} {
 		c, err := config.Parse("c.yaml", []byte(src))
 		if err == nil {
 			_, err = runner.Validate(c)

@@ -262,10 +262,11 @@ func TestResultModesHonourUmask(t *testing.T) {
 // The first interrupt is acknowledged at once, saying how many cells run
 // and whether the finished ones are kept; the context is cancelled.
 func TestInterruptAcknowledged(t *testing.T) {
-	for _, noCache := range []bool{false, true} {
+	for _, tc := range []struct{ noCache, force bool }{{false, false}, {true, false}, {false, true}} {
+		noCache := tc.noCache
 		var b bytes.Buffer
 		e := newErrOut(&b, "runexp", false)
-		ctx, stop := interrupts(e, noCache)
+		ctx, stop := interrupts(e, noCache, tc.force)
 		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
 			t.Fatal(err)
 		}
@@ -276,16 +277,24 @@ func TestInterruptAcknowledged(t *testing.T) {
 		}
 		stop()
 		want := "runexp: stopping: 0 cells running, finished cells are kept (cached: the same command resumes)"
-		if noCache {
+		switch {
+		case noCache:
 			want = "runexp: stopping: 0 cells running, finished cells are not kept (--no-cache)"
+		case tc.force:
+			// --force recomputes cached cells: the same command does
+			// not resume (issue #46).
+			want = "runexp: stopping: 0 cells running, finished cells are kept (cached: the same command without --force resumes; with it, every cell is computed again)"
 		}
 		if !strings.HasPrefix(b.String(), want) {
-			t.Errorf("no-cache %v: %q, want it to start with %q", noCache, b.String(), want)
+			t.Errorf("no-cache %v, force %v: %q, want it to start with %q", noCache, tc.force, b.String(), want)
 		}
 	}
 	// What the run says when it has stopped: the truth about the cache.
 	if msg := (&runner.InterruptedError{Done: 3, Total: 7, NoCache: true}).Error(); strings.Contains(msg, "cached,") || !strings.Contains(msg, "nothing was cached") {
 		t.Errorf("--no-cache interruption: %q", msg)
+	}
+	if msg := (&runner.InterruptedError{Done: 3, Total: 7, Force: true}).Error(); strings.Contains(msg, "so the same command resumes") || !strings.Contains(msg, "without --force resumes") {
+		t.Errorf("--force interruption: %q", msg)
 	}
 }
 

@@ -480,7 +480,7 @@ func (f *jobFlags) open(c *command, name string, args []string, stdout, stderr i
 func (f *jobFlags) begin(tw *term, name string) (e *errOut, ctx context.Context, stop func()) {
 	e = newErrOut(tw, name, f.logFormat == "json")
 	tw.json = f.logFormat == "json"
-	ctx, stop = interrupts(e, f.noCache)
+	ctx, stop = interrupts(e, f.noCache, f.force)
 	return e, ctx, stop
 }
 
@@ -541,7 +541,7 @@ func writePages(p printer, entries []suite.Entry, out, root string, log *slog.Lo
 // which it acknowledges at once on e (how many cells are running, and
 // whether the finished ones are kept); a second signal exits at once with
 // status 130. stop releases the signals.
-func interrupts(e *errOut, noCache bool) (ctx context.Context, stop func()) {
+func interrupts(e *errOut, noCache, force bool) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 2)
 	quit := make(chan struct{})
@@ -558,8 +558,11 @@ func interrupts(e *errOut, noCache bool) (ctx context.Context, stop func()) {
 		}
 		at := time.Now()
 		kept := "finished cells are kept (cached: the same command resumes)"
-		if noCache {
+		switch {
+		case noCache:
 			kept = "finished cells are not kept (--no-cache)"
+		case force:
+			kept = "finished cells are kept (cached: the same command without --force resumes; with it, every cell is computed again)"
 		}
 		e.warn("stopping: %d cells running, %s; interrupt again to exit at once", runner.RunningCells(), kept)
 		cancel()
@@ -846,52 +849,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		if len(cols) > 0 {
 			fmt.Fprintf(stdout, "%s: collection %s, %d configs:\n", files[0], cols[0].Name, len(xs))
 		}
+		indent := ""
+		if len(cols) > 0 {
+			indent = "  "
+		}
 		for _, x := range xs {
-			cf, err := config.Load(x.File)
-			var plan *runner.Plan
-			if err == nil {
-				plan, err = runner.Validate(cf)
-			}
-			if err == nil {
-				err = runner.CheckExternalFiles(cf)
-			}
-			var ambNote string
-			if err == nil {
-				ambNote, err = ambs.check(cf)
-			}
-			indent := ""
-			if len(cols) > 0 {
-				indent = "  "
-			}
-			if err != nil {
-				fmt.Fprintln(stderr, indent+err.Error())
+			if !validateOne(x.File, indent, &ambs, &tally, *allowExternal, stdout, stderr) {
 				code = exitUsage
-				continue
-			}
-			mem := ""
-			if est := plan.Estimate; est != nil {
-				mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
-			}
-			fmt.Fprintf(stdout, "%s%s: ok (%s, %s, %s%s)\n", indent, x.File, cf.Kind, count(len(plan.Cells), "cell"), count(len(cf.Claims), "claim"), mem)
-			if ambNote != "" {
-				fmt.Fprintf(stdout, "%s  %s\n", indent, ambNote)
-			}
-			ext := runner.ExternalCommands(cf)
-			if len(ext) > 0 && !*allowExternal {
-				// The cache keys of its cells cover its scripts'
-				// contents: a config that runs commands is read no
-				// further than its files' stat without leave.
-				fmt.Fprintf(stdout, "%s  cache keys not compared with other configs' (they read the scripts of its commands: --allow-external)\n", indent)
-			} else if line, err := tally.add(cf, plan); err != nil {
-				fmt.Fprintln(stderr, indent+err.Error())
-				code = exitUsage
-			} else if line != "" {
-				fmt.Fprintf(stdout, "%s  %s\n", indent, line)
-			}
-			// A config that runs commands is code: say which, before
-			// anyone runs it.
-			for _, ec := range ext {
-				fmt.Fprintf(stdout, "%s  %s:%d: method %s runs the command %q (only with --allow-external)\n", indent, x.File, ec.Line, ec.Method, ec.Command)
 			}
 		}
 	}
@@ -900,6 +864,55 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 			tally.configs, tally.cells, len(tally.first), tally.shared)
 	}
 	return code
+}
+
+// validateOne checks one config for validate, printing its line (and
+// its notes: ambiguities read, cells shared with earlier configs,
+// commands run) under indent; false when it is refused.
+func validateOne(file, indent string, ambs *ambiguityChecker, tally *keyTally, allowExternal bool, stdout, stderr io.Writer) bool {
+	cf, err := config.Load(file)
+	var plan *runner.Plan
+	if err == nil {
+		plan, err = runner.Validate(cf)
+	}
+	if err == nil {
+		err = runner.CheckExternalFiles(cf)
+	}
+	var ambNote string
+	if err == nil {
+		ambNote, err = ambs.check(cf)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, indent+err.Error())
+		return false
+	}
+	mem := ""
+	if est := plan.Estimate; est != nil {
+		mem = fmt.Sprintf(", %d points × %d, memory ≤ %s", est.Points, est.Dim, runner.Bytes(est.Bytes))
+	}
+	fmt.Fprintf(stdout, "%s%s: ok (%s, %s, %s%s)\n", indent, file, cf.Kind, count(len(plan.Cells), "cell"), count(len(cf.Claims), "claim"), mem)
+	if ambNote != "" {
+		fmt.Fprintf(stdout, "%s  %s\n", indent, ambNote)
+	}
+	ok := true
+	ext := runner.ExternalCommands(cf)
+	if len(ext) > 0 && !allowExternal {
+		// The cache keys of its cells cover its scripts' contents: a
+		// config that runs commands is read no further than its files'
+		// stat without leave.
+		fmt.Fprintf(stdout, "%s  cache keys not compared with other configs' (they read the scripts of its commands: --allow-external)\n", indent)
+	} else if line, err := tally.add(cf, plan); err != nil {
+		fmt.Fprintln(stderr, indent+err.Error())
+		ok = false
+	} else if line != "" {
+		fmt.Fprintf(stdout, "%s  %s\n", indent, line)
+	}
+	// A config that runs commands is code: say which, before anyone
+	// runs it.
+	for _, ec := range ext {
+		fmt.Fprintf(stdout, "%s  %s:%d: method %s runs the command %q (only with --allow-external)\n", indent, file, ec.Line, ec.Method, ec.Command)
+	}
+	return ok
 }
 
 // ambiguityChecker checks the ambiguity ids a config names (reads:,

@@ -82,7 +82,9 @@ const (
 )
 
 // copyModule copies the module at src to dst without .git, results and
-// bin.
+// bin. A worktree's .git is a file naming the repository: copied, it
+// would make the copy a second work tree of that repository, and a git
+// command run in the copy would change the original's index and branch.
 func copyModule(t *testing.T, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -97,7 +99,7 @@ func copyModule(t *testing.T, src, dst string) {
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		if !d.Type().IsRegular() {
+		if !d.Type().IsRegular() || d.Name() == ".git" {
 			return nil
 		}
 		b, err := os.ReadFile(p)

@@ -54,11 +54,15 @@ paper of the configs.`)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
+	// The reports are written under the folder the user named: --out,
+	// or the results root, whose reports/ folder must then be a real
+	// one (a link there would put them elsewhere).
+	top := *out
 	if *out == "" {
-		*out = filepath.Join(*results, "reports")
+		*out, top = filepath.Join(*results, "reports"), *results
 	}
 	for _, p := range papers {
-		files, err := paperreport.Write(paperreport.Options{Configs: *configs, Root: *results, PaperValues: dir}, p, filepath.Join(*out, p))
+		files, err := paperreport.WriteUnder(paperreport.Options{Configs: *configs, Root: *results, PaperValues: dir}, p, top, filepath.Join(*out, p))
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}

@@ -28,13 +28,24 @@ func TestScoreboardExit(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a", "claims.json"), []byte(`[{"id": "c1", "status": "PASS"}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The paper's claim c1, the unit the scoreboard counts; the row is its
+	// evidence, counted apart.
+	pv := filepath.Join(dir, "pv")
+	if err := os.MkdirAll(pv, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pv, "p.yaml"), []byte("claims:\n  - id: c1\n    statement: s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	md, page := filepath.Join(dir, "R.md"), filepath.Join(dir, "s.html")
 	var out, errb bytes.Buffer
-	if code := run([]string{"scoreboard", "--configs", cfgs, "--out", md, "--html", page, root}, &out, &errb); code != exitOK {
+	if code := run([]string{"scoreboard", "--configs", cfgs, "--paper-values", pv, "--out", md, "--html", page, root}, &out, &errb); code != exitOK {
 		t.Fatalf("status %d, want 0; stderr %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "all: 1 claims: 1 reproduced as stated") {
-		t.Errorf("stdout %q", out.String())
+	for _, want := range []string{"all papers: paper claims 1: 1 reproduced as stated", "rows: 1: 1 reproduced as stated"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stdout %q lacks %q", out.String(), want)
+		}
 	}
 	for _, f := range []string{md, page} {
 		if b, err := os.ReadFile(f); err != nil || !bytes.Contains(b, []byte("results/a/claims.json")) {

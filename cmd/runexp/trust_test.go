@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -222,11 +223,21 @@ func TestValidateAndRunAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	// The line each message names, found in the config as it stands (the
+	// first key of the dataset and of the model, the point), so an edit of
+	// the config's description does not break the test.
+	at := func(needle string) string {
+		i := strings.Index(string(src), needle)
+		if i < 0 {
+			t.Fatalf("abrahamsen-hansen-fig3.yaml has no %q", needle)
+		}
+		return fmt.Sprintf(":%d: ", strings.Count(string(src[:i]), "\n")+1)
+	}
 	for _, tc := range []struct{ name, from, to, want string }{
-		{"n200000", "n: 500 ", "n: 200000 ", ":18: dataset: 200000 points of 2 values need about 1.7 TiB of memory (the kernel matrix alone, 200000² float64, is 298.0 GiB), more than the 8.0 GiB"},
-		{"components", "components: 50 ", "components: 1000000000 ", ":26: model.components: 1000000000 exceeds the 500 points of the data"},
-		{"point", "point: [0, 0]", "point: [0, 0, 0]", ":38: experiment.point: has 3 coordinates, the data has 2"},
-		{"n3", "n: 500 ", "n: 3 ", ":26: model.components: 50 exceeds the 3 points of the data"},
+		{"n200000", "n: 500 ", "n: 200000 ", at("  name: two-rings") + "dataset: 200000 points of 2 values need about 1.7 TiB of memory (the kernel matrix alone, 200000² float64, is 298.0 GiB), more than the 8.0 GiB"},
+		{"components", "components: 50 ", "components: 1000000000 ", at("  kernel: gaussian") + "model.components: 1000000000 exceeds the 500 points of the data"},
+		{"point", "point: [0, 0]", "point: [0, 0, 0]", at("point: [0, 0]") + "experiment.point: has 3 coordinates, the data has 2"},
+		{"n3", "n: 500 ", "n: 3 ", at("  kernel: gaussian") + "model.components: 50 exceeds the 3 points of the data"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := filepath.Join(dir, tc.name+".yaml")

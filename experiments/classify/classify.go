@@ -138,6 +138,7 @@ func init() {
 	k.Items = items
 	k.PointReason = pointReason
 	runner.RegisterKind(k)
+	runner.RegisterNoCorruption("classify", "it classifies the data set's own images, as the paper does")
 }
 
 type options struct {

@@ -69,7 +69,13 @@ func init() {
 	k.Tolerance = tolerance
 	k.Takes = methods.PreImages
 	k.Metrics = runner.MetricsOf(metricNames)
+	// Keys show the neighbour count that runs (the rule, or the
+	// experiment's count), not the estimator's bound default.
+	k.KeyParams = runner.KeyParamsOf(func(_ *config.Config, o options, cell *runner.Cell) map[string]any {
+		return huang.KeyParams(cell, o.kern)
+	})
 	runner.RegisterKind(k)
+	runner.RegisterNoCorruption("kkcluster", "it clusters the data set's own images and takes the pre-images of the centres")
 }
 
 type options struct {

@@ -79,6 +79,11 @@ func init() {
 	k.Items = items
 	k.Takes = methods.Denoises
 	k.Metrics = runner.MetricsOf(metricNames)
+	// Keys show the neighbour count that runs (the rule, or the
+	// experiment's count), not the estimator's bound default.
+	k.KeyParams = runner.KeyParamsOf(func(_ *config.Config, o options, cell *runner.Cell) map[string]any {
+		return huang.KeyParams(cell, o.kern)
+	})
 	runner.RegisterKind(k)
 }
 

@@ -63,6 +63,7 @@ func init() {
 	k.Takes = methods.Imputes
 	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
+	runner.RegisterNoCorruption("missing", "it deletes attribute values at random (experiment options) and imputes them")
 }
 
 type paperRow struct {

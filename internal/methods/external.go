@@ -56,8 +56,9 @@ type External struct {
 	Command []string
 	// Timeout bounds one batch's run.
 	Timeout time.Duration
-	// Script names a file whose contents the fingerprint covers, besides
-	// every argument of Command ending in .py.
+	// Script names files whose contents the fingerprint covers, besides
+	// every argument of Command ending in .py and the project modules
+	// they import (ExternalFingerprint).
 	Script string
 	// Params are the estimator's own parameters, written to the
 	// manifest's "params" object (the params parameter, a JSON object).
@@ -110,7 +111,7 @@ func init() {
 		Params: []Param{
 			StringParam("command", "", nil, "the command line, split on white space with single and double quotes grouping (no shell); the problem's directory is appended as the last argument"),
 			StringParam("timeout", "10m", nil, "time limit of one batch, a Go duration (90s, 10m); the process group is killed when it runs out"),
-			StringParam("script", "", nil, "a file the cache fingerprint covers besides the command's .py arguments (a MATLAB or shell script, say)"),
+			StringParam("script", "", nil, "files the cache fingerprint covers besides the command's .py arguments and the project modules they import (a MATLAB or shell script, a module imported by a computed name), separated by white space, quoted as in command"),
 			StringParam("does", "both", []string{"both", "pre-image", "de-noise"}, "which protocol capability the command implements: a pre-image or de-noise script is built as only a PreImager or only a Denoiser"),
 			StringParam("params", "", nil, `the estimator's own parameters as a JSON object ({"k": 5, "alpha": 0.01}), written to every batch's manifest.json as "params" (the helper's p.params); "" for none`),
 		},
@@ -232,11 +233,14 @@ const MaxScriptBytes = 16 << 20
 
 // ExternalFingerprint returns a hex SHA-256 that changes whenever the
 // external estimator bound in p would compute something else: its command
-// line, and the contents of every file it names as a script (each command
-// argument ending in .py, and the script parameter). The runner's cell
-// cache includes it in the key of a cell that runs an external estimator
-// (runner.CellKey.MethodExternal), so that editing the script recomputes.
-// A script that cannot be read is an error, not a fingerprint without it.
+// line, the contents of every file it names as a script (each command
+// argument ending in .py, and each file of the script parameter), and of
+// every module of the project those Python scripts import, directly or
+// not (external_imports.go says which). The runner's cell cache includes
+// it in the key of a cell that runs an external estimator
+// (runner.CellKey.MethodExternal), so that editing the script or a helper
+// it imports recomputes. A file that cannot be read is an error, not a
+// fingerprint without it.
 func ExternalFingerprint(p Params) (string, error) {
 	cmd, err := SplitCommand(p.String("command"))
 	if err != nil {
@@ -246,15 +250,11 @@ func ExternalFingerprint(p Params) (string, error) {
 	fmt.Fprintf(h, "runexp external protocol %d\n", Protocol)
 	enc, _ := json.Marshal(cmd)
 	fmt.Fprintf(h, "command %s\n", enc)
-	var files []string
-	for _, a := range cmd {
-		if strings.HasSuffix(a, ".py") {
-			files = append(files, a)
-		}
+	files, err := ExternalScripts(p)
+	if err != nil {
+		return "", err
 	}
-	if s := p.String("script"); s != "" {
-		files = append(files, s)
-	}
+	imports := newPyImports()
 	for _, f := range files {
 		// Read as every file runexp reads: a regular file (a link to
 		// /dev/zero or a named pipe is refused before it is opened),
@@ -265,8 +265,38 @@ func ExternalFingerprint(p Params) (string, error) {
 		}
 		sum := sha256.Sum256(b)
 		fmt.Fprintf(h, "file %q %x\n", f, sum)
+		if strings.HasSuffix(f, ".py") {
+			if err := imports.script(f); err != nil {
+				return "", err
+			}
+		}
+	}
+	for _, l := range imports.lines() {
+		fmt.Fprintln(h, l)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ExternalScripts returns the files the external estimator bound in p
+// names as its scripts: each argument of its command ending in .py, then
+// the files of its script parameter (split as a command line is, so that
+// it may name several).
+func ExternalScripts(p Params) ([]string, error) {
+	cmd, err := SplitCommand(p.String("command"))
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, a := range cmd {
+		if strings.HasSuffix(a, ".py") {
+			files = append(files, a)
+		}
+	}
+	more, err := SplitCommand(p.String("script"))
+	if err != nil {
+		return nil, &ParamError{"script", err.Error()}
+	}
+	return append(files, more...), nil
 }
 
 // Manifest is manifest.json, what the process reads first.
@@ -540,42 +570,34 @@ func writeNpy(path string, a mat.Matrix) error {
 // exec runs the command on dir with the time limit, killing its whole
 // process group when the limit passes and as soon as the command itself
 // exits, so that nothing it left in its group outlives the batch or
-// touches the result while it is read. Standard error goes through a pipe
-// runexp reads itself: a child that inherited it and still runs cannot
-// hold the batch (os/exec would wait for it, then fail a good batch with
-// "WaitDelay expired"). The returned note, when not empty, says that
-// processes the command had started were still running when it exited
-// and were killed; a refused result quotes it.
+// touches the result while it is read. Where it can (Unix), it runs the
+// command under a reaper (external_reaper.go), a small process of its
+// own that kills the command's group and removes dir if runexp dies
+// first, however it dies: kill -9 of runexp or of its process group,
+// SIGTERM, a crash. Standard error goes through a pipe runexp reads
+// itself: a child that inherited it and still runs cannot hold the batch
+// (os/exec would wait for it, then fail a good batch with "WaitDelay
+// expired"). The returned note, when not empty, says that processes the
+// command had started were still running when it exited and were killed;
+// a refused result quotes it.
 func (e *External) exec(dir string) (note string, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), e.Timeout)
 	defer cancel()
 	args := append(append([]string(nil), e.Command[1:]...), dir)
-	cmd := exec.CommandContext(ctx, e.Command[0], args...)
-	cmd.Env = append(os.Environ(), "RUNEXP_ESTIMATOR_DIR="+dir)
-	newProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return "", fmt.Errorf("external: %w", err)
 	}
 	defer pr.Close()
-	cmd.Stderr = pw
 	tail := &tailWriter{max: externalStderrTail}
 	copied := make(chan struct{})
 	go func() {
 		io.Copy(tail, pr)
 		close(copied)
 	}()
-	err = cmd.Start()
-	pw.Close() // the child holds its own copy
-	if err != nil {
-		return "", fmt.Errorf("external: starting %s: %w", e.name(), err)
-	}
-	err = cmd.Wait()
-	// Whatever the command left in its group is killed now, before the
-	// result is read. kill(2) succeeds only when the group still had a
-	// member.
-	if killProcessGroup(cmd) == nil {
+	out, err := runBatch(ctx, e.Command[0], args, dir, pw)
+	pw.Close() // every process that writes it holds its own copy
+	if err == nil && out.Leftover {
 		note = "processes the command had started were still running when it exited, and were killed"
 	}
 	// The tail is complete once every holder of the pipe is gone; one
@@ -587,17 +609,74 @@ func (e *External) exec(dir string) (note string, err error) {
 		pr.Close()
 		<-copied
 	}
-	var ee *exec.ExitError
+	var se *startError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return note, &CommandError{Command: e.name(), Reason: fmt.Sprintf("timed out after %v (process group killed)", e.Timeout), Stderr: tail.text()}
-	case errors.As(err, &ee):
-		return note, &CommandError{Command: e.name(), Reason: fmt.Sprintf("failed (%v)", ee.ProcessState), Stderr: tail.text(),
-			Unsupported: ee.ExitCode() == ExitUnsupported}
+	case errors.As(err, &se):
+		return "", fmt.Errorf("external: starting %s: %w", e.name(), se.err)
 	case err != nil:
 		return note, fmt.Errorf("external: %s: %w%s", e.name(), err, quoteStderr(tail.text()))
+	case out.State != exitedOK:
+		return note, &CommandError{Command: e.name(), Reason: fmt.Sprintf("failed (%s)", out.State), Stderr: tail.text(),
+			Unsupported: out.Code == ExitUnsupported}
 	}
 	return note, nil
+}
+
+// exitedOK is the ProcessState text of a command that exited with status 0.
+const exitedOK = "exit status 0"
+
+// batchOutcome is how a batch's command ended.
+type batchOutcome struct {
+	// State is the command's os.ProcessState as text: "exit status 0",
+	// "exit status 1", "signal: killed".
+	State string `json:"state"`
+	// Code is its exit status, -1 when a signal ended it.
+	Code int `json:"code"`
+	// Leftover is set when processes of its group were still running
+	// when it exited (they were killed).
+	Leftover bool `json:"leftover,omitempty"`
+	// StartErr is why it could not start (from the reaper).
+	StartErr string `json:"start_error,omitempty"`
+}
+
+// startError is a command that could not start.
+type startError struct{ err error }
+
+func (e *startError) Error() string { return e.err.Error() }
+
+// runDirect runs name with args as the leader of a new process group,
+// standard error to stderr, and kills the group when ctx ends and once
+// the command has exited: the batch without a reaper.
+func runDirect(ctx context.Context, name string, args []string, dir string, stderr *os.File) (batchOutcome, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = append(os.Environ(), "RUNEXP_ESTIMATOR_DIR="+dir)
+	cmd.Stderr = stderr
+	newProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	lock := dieWithCaller(cmd)
+	err := cmd.Start()
+	if err != nil {
+		lock()
+		return batchOutcome{}, &startError{err}
+	}
+	err = cmd.Wait()
+	lock()
+	// Whatever the command left in its group is killed now, before the
+	// result is read. kill(2) succeeds only when the group still had a
+	// member.
+	out := batchOutcome{Leftover: killProcessGroup(cmd) == nil}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		out.State, out.Code = exitedOK, 0
+	case errors.As(err, &ee):
+		out.State, out.Code = ee.ProcessState.String(), ee.ExitCode()
+	default:
+		return out, err
+	}
+	return out, nil
 }
 
 // ExitUnsupported is the exit status by which an external command declines

@@ -2,7 +2,11 @@
 
 package methods
 
-import "os/exec"
+import (
+	"context"
+	"os"
+	"os/exec"
+)
 
 // newProcessGroup does nothing where there are no Unix process groups.
 func newProcessGroup(*exec.Cmd) {}
@@ -10,3 +14,12 @@ func newProcessGroup(*exec.Cmd) {}
 // killProcessGroup kills cmd's process only: without Unix process groups
 // its children may outlive a time-out.
 func killProcessGroup(cmd *exec.Cmd) error { return cmd.Process.Kill() }
+
+// runBatch runs the command directly: the reaper needs Unix process
+// groups.
+func runBatch(ctx context.Context, name string, args []string, dir string, stderr *os.File) (batchOutcome, error) {
+	return runDirect(ctx, name, args, dir, stderr)
+}
+
+// dieWithCaller does nothing where there is no parent-death signal.
+func dieWithCaller(*exec.Cmd) (unlock func()) { return func() {} }

@@ -2,7 +2,6 @@ package paperreport
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -597,30 +596,6 @@ func (b *builder) reproduceWith() (out, flags string, added []report.AddedRow) {
 		flags += " --with-dir ."
 	}
 	return out, flags, added
-}
-
-// Write builds paper's report and writes REPORT.md, report.html and
-// metadata.yaml into dir (created), each atomically, and returns their
-// paths.
-func Write(o Options, paper, dir string) ([]string, error) {
-	o.OutDir = dir
-	r, err := Build(o, paper)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var files []string
-	for name, body := range map[string]string{"REPORT.md": r.Markdown, "report.html": r.HTML, "metadata.yaml": r.Metadata, "bibliography.bib": r.Bibliography} {
-		p := filepath.Join(dir, name)
-		if err := report.WriteFileAtomic(p, []byte(body)); err != nil {
-			return nil, err
-		}
-		files = append(files, p)
-	}
-	slices.Sort(files)
-	return files, nil
 }
 
 // machineText describes the machine and build a manifest records,

@@ -72,11 +72,19 @@ func (d *doc) paperTable(title string, header []string, rows [][]string) {
 	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows, grid: true, pin: report.PinsOwnMethod(title, header)})
 }
 
-// mdCell escapes a table cell's pipes and line breaks for Markdown.
+// mdCell escapes a table cell for Markdown: its pipes, its line breaks
+// and, as in every block (mdText), its HTML.
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", "<br>")
+	return mdText(strings.ReplaceAll(s, "\n", "<br>"))
 }
+
+// mdText is a block's text as REPORT.md holds it: escaped by
+// report.MarkdownText, the one escape of every Markdown runexp writes, so
+// that a title, label, claim id, evidence or manifest value quoted into
+// the report opens no HTML tag in a viewer. The blocks hold plain text
+// with `code` spans only, so nothing the report means as markup is lost.
+func mdText(s string) string { return report.MarkdownText(s) }
 
 // markdown renders the document.
 func (d *doc) markdown() string {
@@ -87,16 +95,16 @@ func (d *doc) markdown() string {
 		}
 		switch bl.kind {
 		case heading:
-			b.WriteString(strings.Repeat("#", bl.level) + " " + bl.text + "\n")
+			b.WriteString(strings.Repeat("#", bl.level) + " " + mdText(bl.text) + "\n")
 		case para:
-			b.WriteString(bl.text + "\n")
+			b.WriteString(mdText(bl.text) + "\n")
 		case list:
 			for _, it := range bl.items {
-				b.WriteString("- " + strings.ReplaceAll(it, "\n", "\n  ") + "\n")
+				b.WriteString("- " + strings.ReplaceAll(mdText(it), "\n", "\n  ") + "\n")
 			}
 		case figureBlock:
 			f := bl.fig
-			b.WriteString("[![" + mdCell(f.name) + "](" + f.src + ")](" + f.src + ")\n\n*" + f.caption + "*\n")
+			b.WriteString("[![" + mdCell(f.name) + "](" + f.src + ")](" + f.src + ")\n\n*" + mdText(f.caption) + "*\n")
 		case table:
 			cells := func(cs []string) {
 				b.WriteString("|")

@@ -1,7 +1,6 @@
 package paperreport
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // claim is a claim's verdict as claims.json holds it: claims.Result, the
@@ -67,10 +67,19 @@ type suiteFile struct {
 	Runs       []suiteRun `json:"runs"`
 }
 
-// loadRun reads the results of c under root.
+// loadRun reads the results of c under root. Every file is read as a run
+// reads its inputs (package safefs): a regular file of bounded size, and
+// only inside root: a result folder or file that is a link leading out of
+// it is refused, naming it, rather than quoted into the report.
 func loadRun(root string, c *config.Config) (*run, error) {
 	r := &run{Config: c, Dir: filepath.Join(root, c.Name)}
-	b, err := os.ReadFile(filepath.Join(r.Dir, "claims.json"))
+	switch err := safefs.CheckInside(root, r.Dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		return r, nil // not run
+	case err != nil:
+		return nil, err
+	}
+	b, err := safefs.ReadFileIn(root, filepath.Join(r.Dir, "claims.json"), report.MaxJSONBytes)
 	switch {
 	case err == nil:
 		r.Ran = true
@@ -80,43 +89,48 @@ func loadRun(root string, c *config.Config) (*run, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
-	if f, err := os.Open(filepath.Join(r.Dir, "records.jsonl")); err == nil {
-		r.Ran, r.HasRecords = true, true
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<30)
-		for sc.Scan() {
-			var rec struct {
-				Status string `json:"status"`
-			}
-			if len(strings.TrimSpace(sc.Text())) == 0 {
-				continue
-			}
-			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-				f.Close()
-				return nil, fmt.Errorf("%s: %w", filepath.Join(r.Dir, "records.jsonl"), err)
-			}
-			r.Cells++
-			if rec.Status != "ok" {
-				r.Failed++
-			}
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return nil, err
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if err := r.countRecords(root); err != nil {
 		return nil, err
 	}
-	if b, err := os.ReadFile(filepath.Join(r.Dir, "manifest.json")); err == nil {
-		var m report.Manifest
-		if err := json.Unmarshal(b, &m); err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(r.Dir, "manifest.json"), err)
-		}
-		r.Manifest = &m
+	switch m, err := report.ReadManifest(root, filepath.Join(r.Dir, "manifest.json")); {
+	case err == nil:
+		r.Manifest = m
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
 	}
-	if b, err := os.ReadFile(filepath.Join(r.Dir, "tables.md")); err == nil {
+	switch b, err := safefs.ReadFileIn(root, filepath.Join(r.Dir, "tables.md"), report.MaxJSONBytes); {
+	case err == nil:
 		r.Tables = string(b)
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
 	}
+	return r, r.loadFigures(root)
+}
+
+// countRecords counts the records of the run's records.jsonl and those
+// not ok, reading one record at a time (report.EachRecord's bounds).
+func (r *run) countRecords(root string) error {
+	path := filepath.Join(r.Dir, "records.jsonl")
+	switch err := safefs.CheckInside(root, path); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	}
+	r.Ran, r.HasRecords = true, true
+	return report.EachRecord(path, func(_ int, rec *report.Record) error {
+		r.Cells++
+		if rec.Status != report.StatusOK {
+			r.Failed++
+		}
+		return nil
+	})
+}
+
+// loadFigures reads the captions of the run's figures: the regular .png
+// files of its folder (links are not followed), each read only as far as
+// its caption (report.ReadCaption).
+func (r *run) loadFigures(root string) error {
 	ents, _ := os.ReadDir(r.Dir)
 	for _, e := range ents {
 		n := e.Name()
@@ -125,17 +139,17 @@ func loadRun(root string, c *config.Config) (*run, error) {
 		}
 		cap, err := report.ReadCaption(filepath.Join(r.Dir, n))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		px, w, h := pngFacts(filepath.Join(r.Dir, n))
 		r.Figures = append(r.Figures, figure{File: n, Caption: cap, TextPx: px, W: w, H: h})
 	}
-	return r, nil
+	return nil
 }
 
 // loadSuite reads root/suite.json; nil when there is none (baseline/).
 func loadSuite(root string) (*suiteFile, error) {
-	b, err := os.ReadFile(filepath.Join(root, "suite.json"))
+	b, err := safefs.ReadFileIn(root, filepath.Join(root, "suite.json"), report.MaxJSONBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"html"
+	"io"
 	"strconv"
 	"strings"
 
@@ -162,23 +163,135 @@ func svgDesc(b []byte) (string, bool) {
 
 // ReadCaption returns the caption embedded in the figure file at path (a
 // .png or .svg written by [Figure.Save] or [ImageGrid.Save]), or "" when
-// it has none.
+// it has none. Only the head of the file is read: a PNG's chunks before
+// its image data (ReadPNGHead), an SVG's first svgHeadBytes, where
+// svgWithDesc puts the caption; a figure of any size costs the same.
 func ReadCaption(path string) (string, error) {
-	b, err := safefs.ReadFile(path, maxFigureBytes)
-	if err != nil {
-		return "", fmt.Errorf("report: %w", err)
-	}
 	switch {
 	case strings.HasSuffix(path, ".png"):
-		s, _ := pngText(b, pngCaptionKeyword)
-		return s, nil
+		h, err := ReadPNGHead(path)
+		if err != nil {
+			return "", err
+		}
+		return h.Caption, nil
 	case strings.HasSuffix(path, ".svg"):
+		f, _, err := safefs.Open(path)
+		if err != nil {
+			return "", fmt.Errorf("report: %w", err)
+		}
+		defer f.Close()
+		b, err := io.ReadAll(io.LimitReader(f, svgHeadBytes))
+		if err != nil {
+			return "", fmt.Errorf("report: %s: %w", path, err)
+		}
 		s, _ := svgDesc(b)
 		return s, nil
 	}
 	return "", nil
 }
 
-// maxFigureBytes bounds a figure file ReadCaption reads (the largest a
-// run writes is a few megabytes).
-const maxFigureBytes = 512 << 20
+// svgHeadBytes is how much of an SVG ReadCaption reads: the <desc> of a
+// caption follows the <svg> tag, and a caption is at most a few
+// kilobytes.
+const svgHeadBytes = 4 << 20
+
+// PNGHead is what the chunks of a PNG before its image data say: its
+// size and the texts runexp embeds (the caption, the smallest label's
+// height).
+type PNGHead struct {
+	W, H    int
+	Caption string
+	// TextPx is the height of the smallest label in the PNG's own
+	// pixels (withTextPx), 0 when it does not say.
+	TextPx float64
+}
+
+// maxPNGTextChunk bounds one text chunk ReadPNGHead reads; other chunks
+// before the image data (a palette, a colour profile) are skipped
+// unread.
+const maxPNGTextChunk = 16 << 20
+
+// ReadPNGHead reads the chunks of the PNG at path up to its first image
+// data chunk, reading only IHDR and the text chunks (each at most
+// maxPNGTextChunk bytes) and seeking past the rest, so that a PNG of any
+// size costs a few reads. A file that is not a regular file is an error
+// naming it; one that is no PNG gives an empty PNGHead.
+func ReadPNGHead(path string) (PNGHead, error) {
+	var h PNGHead
+	f, _, err := safefs.Open(path)
+	if err != nil {
+		return h, fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	// A file that is no PNG, or one cut short, says nothing: the page
+	// shows it without a caption or size, as a browser would show it.
+	bad := func(string) (PNGHead, error) { return PNGHead{}, nil }
+	sig := make([]byte, len(pngSignature))
+	if _, err := io.ReadFull(f, sig); err != nil || !bytes.Equal(sig, pngSignature) {
+		return bad("no PNG signature")
+	}
+	hdr := make([]byte, 8)
+	for i := 0; ; i++ {
+		if _, err := io.ReadFull(f, hdr); err != nil {
+			return bad("it ends before its image data")
+		}
+		n, typ := int64(binary.BigEndian.Uint32(hdr)), string(hdr[4:])
+		first := i == 0
+		switch {
+		case i > maxPNGHeadChunks || !pngChunkType(hdr[4:]):
+			return bad("no image data among its first chunks")
+		case first && (typ != "IHDR" || n != 13):
+			return bad("no IHDR chunk first")
+		case typ == "IDAT" || typ == "IEND":
+			return h, nil
+		case typ == "IHDR" || ((typ == "iTXt" || typ == "tEXt") && n <= maxPNGTextChunk):
+			data := make([]byte, n)
+			if _, err := io.ReadFull(f, data); err != nil {
+				return bad("a chunk is cut short")
+			}
+			h.read(typ, data)
+			if _, err := f.Seek(4, io.SeekCurrent); err != nil { // the CRC
+				return bad(err.Error())
+			}
+		default:
+			if _, err := f.Seek(n+4, io.SeekCurrent); err != nil {
+				return bad(err.Error())
+			}
+		}
+	}
+}
+
+// maxPNGHeadChunks bounds the chunks ReadPNGHead reads before the image
+// data: runexp's PNGs have four.
+const maxPNGHeadChunks = 256
+
+// pngChunkType reports whether b is a chunk type: four ASCII letters.
+func pngChunkType(b []byte) bool {
+	for _, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// read takes what a chunk of type typ with data says.
+func (h *PNGHead) read(typ string, data []byte) {
+	if typ == "IHDR" {
+		h.W, h.H = int(binary.BigEndian.Uint32(data)), int(binary.BigEndian.Uint32(data[4:]))
+		return
+	}
+	// pngText reads a PNG; give it this chunk alone behind a signature.
+	one := make([]byte, 0, len(pngSignature)+12+len(data))
+	one = append(one, pngSignature...)
+	one = binary.BigEndian.AppendUint32(one, uint32(len(data)))
+	one = append(one, typ...)
+	one = append(one, data...)
+	one = append(one, 0, 0, 0, 0)
+	if s, ok := pngText(one, pngCaptionKeyword); ok && h.Caption == "" {
+		h.Caption = s
+	}
+	if px := ReadTextPx(one); px > 0 && h.TextPx == 0 {
+		h.TextPx = px
+	}
+}

@@ -218,7 +218,7 @@ func Compare(oldRoot, newRoot string, o CompareOptions) (*Comparison, error) {
 // in which every added estimator was skipped (its manifest's with lists
 // only skipped specs): its cells are the config's own.
 func addedNothing(dir string) bool {
-	b, err := safefs.ReadFile(filepath.Join(dir, "manifest.json"), maxManifestBytes)
+	b, err := safefs.ReadFileIn(dir, filepath.Join(dir, "manifest.json"), maxManifestBytes)
 	if err != nil {
 		return false
 	}
@@ -278,6 +278,12 @@ func runDirs(root string) ([]string, error) {
 		if strings.HasPrefix(n, ".") || !isDir(filepath.Join(root, n)) {
 			continue
 		}
+		// A run folder that is a link must stay inside the root: the
+		// comparison is of the results given, not of a folder a link
+		// leads to elsewhere.
+		if err := safefs.CheckInside(root, filepath.Join(root, n)); err != nil {
+			return nil, fmt.Errorf("report: compare: %w", err)
+		}
 		ok, err := hasRecords(filepath.Join(root, n))
 		if err != nil {
 			return nil, err
@@ -291,55 +297,15 @@ func runDirs(root string) ([]string, error) {
 
 // compareRun compares two run directories.
 func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, error) {
-	oldRecs, err := readRecordsByKey(filepath.Join(oldDir, "records.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	newRecs, err := readRecordsByKey(filepath.Join(newDir, "records.jsonl"))
-	if err != nil {
-		return nil, err
-	}
 	var ch []Change
 	add := func(key, what, old, new string) {
 		ch = append(ch, Change{Config: config, Key: key, What: what, Old: old, New: new})
 	}
-	for key, or := range oldRecs {
-		nr, ok := newRecs[key]
-		if !ok {
-			add(key, "missing in new", or.Status, absent)
-			continue
-		}
-		if or.Status != nr.Status {
-			add(key, "status", or.Status, nr.Status)
-		}
-		if or.Error != nr.Error {
-			add(key, "error", or.Error, nr.Error)
-		}
-		if a, b := or.FailureCounts(), nr.FailureCounts(); a != b {
-			add(key, "failed rows", orDash(a), orDash(b))
-		}
-		for name, ov := range or.Metrics {
-			nv, ok := nr.Metrics[name]
-			switch {
-			case !ok:
-				add(key, "metric "+name, FormatFloat(ov, -1), absent)
-				ch[len(ch)-1].OldValue = finite(ov)
-			case metricMoved(ov, nv, o):
-				add(key, "metric "+name, FormatFloat(ov, -1), FormatFloat(nv, -1))
-				ch[len(ch)-1].OldValue, ch[len(ch)-1].NewValue = finite(ov), finite(nv)
-			}
-		}
-		for name, nv := range nr.Metrics {
-			if _, ok := or.Metrics[name]; !ok {
-				add(key, "metric "+name, absent, FormatFloat(nv, -1))
-				ch[len(ch)-1].NewValue = finite(nv)
-			}
-		}
-	}
-	for key, nr := range newRecs {
-		if _, ok := oldRecs[key]; !ok {
-			add(key, "new cell", absent, nr.Status)
-		}
+	if err := compareRecordFiles(oldDir, newDir, o, func(c Change) {
+		c.Config = config
+		ch = append(ch, c)
+	}); err != nil {
+		return nil, err
 	}
 
 	oldClaims, err := readClaimsByID(oldDir)
@@ -364,7 +330,6 @@ func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, erro
 			add("", "claim "+id, absent, now)
 		}
 	}
-	labelCells(ch, oldRecs, newRecs)
 	if err := explainClaims(ch, oldDir, newDir); err != nil {
 		return nil, err
 	}
@@ -384,21 +349,6 @@ func metricMoved(was, now float64, o CompareOptions) bool {
 		return true
 	}
 	return math.Abs(now-was) > o.AbsTol+o.RelTol*math.Abs(was)
-}
-
-func readRecordsByKey(path string) (map[string]*Record, error) {
-	recs, err := ReadJSONL(path)
-	if err != nil {
-		return nil, err
-	}
-	m := make(map[string]*Record, len(recs))
-	for i := range recs {
-		if _, dup := m[recs[i].Key]; dup {
-			return nil, fmt.Errorf("report: %s: key %q appears twice", path, recs[i].Key)
-		}
-		m[recs[i].Key] = &recs[i]
-	}
-	return m, nil
 }
 
 // readClaimsByID maps claim ids in dir/claims.json to their verdicts; a

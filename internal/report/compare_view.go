@@ -22,36 +22,6 @@ func finite(v float64) *float64 {
 	return &v
 }
 
-// labelCells sets the short label (CellLabels) of every change of one
-// run's cells, from the parameters of the run's records on both sides.
-func labelCells(ch []Change, oldRecs, newRecs map[string]*Record) {
-	keys := make([]string, 0, len(newRecs)+len(oldRecs))
-	params := map[string]map[string]any{}
-	for _, recs := range []map[string]*Record{oldRecs, newRecs} {
-		for k, r := range recs {
-			if _, ok := params[k]; !ok {
-				keys = append(keys, k)
-			}
-			params[k] = r.Params
-		}
-	}
-	sort.Strings(keys)
-	ps := make([]map[string]any, len(keys))
-	for i, k := range keys {
-		ps[i] = params[k]
-	}
-	labels := CellLabels(ps)
-	at := make(map[string]string, len(keys))
-	for i, k := range keys {
-		at[k] = labels[i]
-	}
-	for i := range ch {
-		if ch[i].Key != "" {
-			ch[i].Cell = at[ch[i].Key]
-		}
-	}
-}
-
 // explainClaims sets, on each change of a claim's verdict in ch (one
 // run's changes), the moved metrics its evidence names on either side
 // (Change.Because): why the verdict moved.

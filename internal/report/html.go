@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	stdpng "image/png"
 	"io/fs"
 	"net/url"
 	"os"
@@ -63,7 +62,7 @@ func (c claimJSON) unexpected() bool {
 // false.
 func readClaims(dir string) (cl []claimJSON, ok bool, err error) {
 	path := filepath.Join(dir, "claims.json")
-	b, err := safefs.ReadFile(path, MaxJSONBytes)
+	b, err := safefs.ReadFileIn(dir, path, MaxJSONBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -139,7 +138,10 @@ func WriteIndexWith(root string, o IndexOptions) error {
 	for _, e := range ents {
 		name := e.Name()
 		dir := filepath.Join(root, name)
-		if strings.HasPrefix(name, ".") || !isDir(dir) {
+		// A real folder only: one reached through a link lies outside
+		// the results (it gets no page written into it, and nothing of
+		// it is read).
+		if strings.HasPrefix(name, ".") || !isRealDir(dir) {
 			continue
 		}
 		if !isRegular(filepath.Join(dir, "manifest.json")) {
@@ -188,6 +190,12 @@ func WriteIndexWith(root string, o IndexOptions) error {
 func isRegular(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// isRealDir reports whether path is a folder and not a link to one.
+func isRealDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
 }
 
 func isDir(path string) bool {
@@ -258,16 +266,12 @@ func loadWithRoot(dir, name string) (*htmlWithRoot, error) {
 	w := &htmlWithRoot{Name: name, Href: relURL(name)}
 	for _, e := range ents {
 		mpath := filepath.Join(dir, e.Name(), "manifest.json")
-		if strings.HasPrefix(e.Name(), ".") || !isRegular(mpath) {
+		if strings.HasPrefix(e.Name(), ".") || !isRealDir(filepath.Join(dir, e.Name())) || !isRegular(mpath) {
 			continue
 		}
-		b, err := safefs.ReadFile(mpath, MaxJSONBytes)
+		m, err := ReadManifest(filepath.Join(dir, e.Name()), mpath)
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
-		}
-		var m Manifest
-		if err := json.Unmarshal(b, &m); err != nil {
-			return nil, fmt.Errorf("report: %s: %w", mpath, err)
 		}
 		w.Runs++
 		for _, ws := range m.With {
@@ -475,19 +479,18 @@ func verdictClass(s string) string {
 func loadRun(dir, name, up string) (*htmlRun, error) {
 	r := &htmlRun{Name: name, Href: relURL(name), Up: up, Title: name}
 
-	mpath := filepath.Join(dir, "manifest.json")
-	b, err := safefs.ReadFile(mpath, MaxJSONBytes)
+	// Every file is read inside the run's folder: a link among them
+	// leading elsewhere is refused, naming it.
+	m, err := ReadManifest(dir, filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	if err := json.Unmarshal(b, &r.Manifest); err != nil {
-		return nil, fmt.Errorf("report: %s: %w", mpath, err)
-	}
+	r.Manifest = *m
 	r.Wall = strconv.FormatFloat(r.Manifest.WallSeconds, 'f', 1, 64)
 	r.Provenance = provenance(&r.Manifest)
 	r.Added = AddedRows(r.Manifest.With)
 
-	md, err := safefs.ReadFile(filepath.Join(dir, "tables.md"), MaxJSONBytes)
+	md, err := safefs.ReadFileIn(dir, filepath.Join(dir, "tables.md"), MaxJSONBytes)
 	switch {
 	case err == nil:
 		doc := parseTablesMarkdown(string(md))
@@ -592,21 +595,26 @@ func loadFigure(dir, f string, have map[string]bool) (htmlFigure, error) {
 	if png {
 		capFile = f + ".png"
 	}
-	caption, err := ReadCaption(filepath.Join(dir, capFile))
-	if err != nil {
-		return fig, err
-	}
-	fig.Caption = parseRich(caption)
 	if png {
-		if b, err := os.ReadFile(filepath.Join(dir, f+".png")); err == nil {
-			if cfg, err := stdpng.DecodeConfig(bytes.NewReader(b)); err == nil {
-				fig.W, fig.H = cfg.Width, cfg.Height
-				if px := ReadTextPx(b); px > 0 {
-					fig.TextPx = strconv.FormatFloat(px, 'f', 1, 64)
-					fig.Thumb = float64(columnPx)/float64(cfg.Width)*px < minLabelPx
-				}
+		// The head alone: a figure of any size costs a few reads.
+		h, err := ReadPNGHead(filepath.Join(dir, capFile))
+		if err != nil {
+			return fig, err
+		}
+		fig.Caption = parseRich(h.Caption)
+		if h.W > 0 && h.H > 0 {
+			fig.W, fig.H = h.W, h.H
+			if h.TextPx > 0 {
+				fig.TextPx = strconv.FormatFloat(h.TextPx, 'f', 1, 64)
+				fig.Thumb = float64(columnPx)/float64(h.W)*h.TextPx < minLabelPx
 			}
 		}
+	} else {
+		caption, err := ReadCaption(filepath.Join(dir, capFile))
+		if err != nil {
+			return fig, err
+		}
+		fig.Caption = parseRich(caption)
 	}
 	switch {
 	case png && svg:

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,21 +16,56 @@ import (
 // differ in no parameter (a config of one cell) are labelled by their
 // method, or "(the one cell)".
 func CellLabels(params []map[string]any) []string {
-	values := map[string]map[string]bool{}
+	var ls labelSet
 	for _, p := range params {
-		for k, v := range p {
-			if values[k] == nil {
-				values[k] = map[string]bool{}
+		ls.add(p)
+	}
+	keys := ls.keys()
+	out := make([]string, len(params))
+	for i, p := range params {
+		out[i] = cellLabel(p, keys)
+	}
+	return out
+}
+
+// labelSet gathers, one cell at a time, what tells a config's cells
+// apart: each parameter's distinct values (two are enough to know that it
+// varies) and the sets of parameter names the cells have (a parameter
+// some cells lack tells them apart too). It holds no cell, so that a
+// comparison of millions of records labels its changes in bounded
+// memory.
+type labelSet struct {
+	values map[string][]string // parameter → up to two distinct label values
+	names  map[string][]string // the names of a cell's parameters, joined → the names
+}
+
+func (s *labelSet) add(p map[string]any) {
+	if s.values == nil {
+		s.values, s.names = map[string][]string{}, map[string][]string{}
+	}
+	names := make([]string, 0, len(p))
+	for k, v := range p {
+		names = append(names, k)
+		if vs := s.values[k]; len(vs) < 2 {
+			if lv := labelValue(v); !slices.Contains(vs, lv) {
+				s.values[k] = append(vs, lv)
 			}
-			values[k][labelValue(v)] = true
 		}
 	}
+	sort.Strings(names)
+	if sig := strings.Join(names, "\x00"); s.names[sig] == nil {
+		s.names[sig] = names
+	}
+}
+
+// keys returns the parameters that tell the cells apart, the method
+// first, then by name.
+func (s *labelSet) keys() []string {
 	var keys []string
-	for k, vs := range values {
-		// A parameter some cells lack tells them apart too.
+	for k, vs := range s.values {
 		missing := false
-		for _, p := range params {
-			if _, ok := p[k]; !ok {
+		for _, names := range s.names {
+			if !slices.Contains(names, k) {
 				missing = true
 				break
 			}
@@ -44,26 +80,27 @@ func CellLabels(params []map[string]any) []string {
 		}
 		return keys[i] < keys[j]
 	})
-	out := make([]string, len(params))
-	for i, p := range params {
-		var parts []string
-		for _, k := range keys {
-			v, ok := p[k]
-			if !ok {
-				continue
-			}
-			parts = append(parts, k+"="+labelValue(v))
+	return keys
+}
+
+// cellLabel is the label of a cell with parameters p, keys being those
+// that tell the cells apart (labelSet.keys).
+func cellLabel(p map[string]any, keys []string) string {
+	var parts []string
+	for _, k := range keys {
+		v, ok := p[k]
+		if !ok {
+			continue
 		}
-		switch {
-		case len(parts) > 0:
-			out[i] = strings.Join(parts, " ")
-		case p[MethodParam] != nil:
-			out[i] = MethodParam + "=" + labelValue(p[MethodParam])
-		default:
-			out[i] = "(the one cell)"
-		}
+		parts = append(parts, k+"="+labelValue(v))
 	}
-	return out
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, " ")
+	case p[MethodParam] != nil:
+		return MethodParam + "=" + labelValue(p[MethodParam])
+	}
+	return "(the one cell)"
 }
 
 // labelValue writes a parameter value as a label shows it: numbers in

@@ -18,6 +18,11 @@ import (
 //	go build -ldflags "-X github.com/runexp/runexp/internal/report.Revision=$(git rev-parse HEAD)"
 var Revision string
 
+// BuildModified is "true" when the tree the binary was built from had
+// changes its revision does not hold (make build sets it with Revision,
+// from git status, whatever GOFLAGS says about -buildvcs).
+var BuildModified string
+
 // FileSum is a file and its SHA-256, hex encoded.
 type FileSum struct {
 	Path   string `json:"path"`
@@ -39,20 +44,24 @@ type Manifest struct {
 	// vcs stamp or pseudo-version), "ldflags" (make build), "git" (the
 	// checkout when the run started: right for go run, but a binary
 	// built earlier may hold other code) or "" when unknown.
-	RevisionFrom string    `json:"revision_from,omitempty"`
-	GoVersion    string    `json:"go_version"`
-	GOOS         string    `json:"goos"`
-	GOARCH       string    `json:"goarch"`
-	GOMAXPROCS   int       `json:"gomaxprocs"`
-	Workers      int       `json:"workers"`
-	Seed         uint64    `json:"seed"`
-	Data         []FileSum `json:"data"`
-	Cells        int       `json:"cells"`
-	Failed       int       `json:"failed"`
-	Start        time.Time `json:"start"` // RFC 3339 (with fractional seconds)
-	End          time.Time `json:"end"`
-	WallSeconds  float64   `json:"wall_seconds"`
-	Outputs      []string  `json:"outputs"` // files written, relative to the result directory
+	RevisionFrom string `json:"revision_from,omitempty"`
+	// Code is the SHA-256 of the library sources the binary embeds (and
+	// computes with; runexp.Sources): two manifests with the same code
+	// were written by the same code, whatever their revision says.
+	Code        string    `json:"code_sha256,omitempty"`
+	GoVersion   string    `json:"go_version"`
+	GOOS        string    `json:"goos"`
+	GOARCH      string    `json:"goarch"`
+	GOMAXPROCS  int       `json:"gomaxprocs"`
+	Workers     int       `json:"workers"`
+	Seed        uint64    `json:"seed"`
+	Data        []FileSum `json:"data"`
+	Cells       int       `json:"cells"`
+	Failed      int       `json:"failed"`
+	Start       time.Time `json:"start"` // RFC 3339 (with fractional seconds)
+	End         time.Time `json:"end"`
+	WallSeconds float64   `json:"wall_seconds"`
+	Outputs     []string  `json:"outputs"` // files written, relative to the result directory
 	// With lists the estimators added on the command line (runexp
 	// --with), in the order given; absent when there were none. The
 	// config file alone does not say what ran when it is set.
@@ -128,6 +137,7 @@ func NewManifest() *Manifest {
 	}
 	if m.Revision == "unknown" && Revision != "" {
 		m.Revision, m.RevisionFrom = Revision, "ldflags"
+		m.Modified = BuildModified == "true"
 	}
 	if m.Revision == "unknown" {
 		// Without vcs.* settings (a build outside the checkout, or with

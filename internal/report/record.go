@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -52,6 +51,13 @@ type Record struct {
 	// its defaults included: methods.ParamsReporter); a value reported
 	// differently by the cell's batches is the list of the values.
 	Ran map[string]any `json:"ran,omitempty"`
+	// Code is the fingerprint of the code that computed the record: the
+	// code part of its cell's cache key (the kind's, the dataset's and
+	// the estimator's code, and what an external estimator runs), so
+	// that the results themselves say which code made each number. The
+	// runner sets it; comparisons do not read it (it is provenance, not
+	// a result). JSON Lines only, not CSV.
+	Code string `json:"code,omitempty"`
 }
 
 // MaxFailureReasons bounds the distinct reasons a record keeps; further
@@ -130,6 +136,7 @@ type recordJSON struct {
 	Status   string                `json:"status"`
 	Error    string                `json:"error,omitempty"`
 	Failures map[string]int        `json:"failures,omitempty"`
+	Code     string                `json:"code,omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler; see [Record] for the encoding.
@@ -147,6 +154,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		Status:   r.Status,
 		Error:    r.Error,
 		Failures: r.Failures,
+		Code:     r.Code,
 	}
 	if w.Params == nil {
 		w.Params = map[string]any{}
@@ -177,6 +185,7 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 		Status:   w.Status,
 		Error:    w.Error,
 		Failures: w.Failures,
+		Code:     w.Code,
 	}
 	if w.Params != nil {
 		r.Params = make(map[string]any, len(w.Params))
@@ -382,36 +391,49 @@ const (
 // by name, and one beyond MaxRecordsBytes from its size; a line beyond
 // MaxRecordLine is refused without reading past the bound.
 func ReadJSONL(path string) ([]Record, error) {
-	f, fi, err := safefs.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
-	}
-	defer f.Close()
-	if fi.Size() > MaxRecordsBytes {
-		return nil, fmt.Errorf("report: %w", &safefs.TooLargeError{Path: path, What: "the records file", Size: fi.Size(), Limit: MaxRecordsBytes})
-	}
-	recs, err := readJSONL(safefs.Limit(f, path, MaxRecordsBytes), path)
-	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
-	}
-	return recs, nil
-}
-
-// readJSONL decodes JSON Lines from r; errors start with name and the
-// line number.
-func readJSONL(r io.Reader, name string) ([]Record, error) {
 	var recs []Record
-	err := safefs.Lines(r, name, MaxRecordLine, MaxRecords, func(line int, b []byte) error {
-		if t := bytes.TrimSpace(b); len(t) > 0 {
-			var rec Record
-			if uerr := json.Unmarshal(t, &rec); uerr != nil {
-				return fmt.Errorf("%s:%d: %w", name, line, uerr)
-			}
-			recs = append(recs, rec)
-		}
+	err := EachRecord(path, func(_ int, r *Record) error {
+		recs = append(recs, *r)
 		return nil
 	})
 	return recs, err
+}
+
+// EachRecord calls fn with each record of the records file at path, in
+// file order, with its 1-based line number, holding one record at a
+// time: ReadJSONL's bounds and refusals without keeping the records. fn's
+// error stops the reading and is returned as it is.
+func EachRecord(path string, fn func(line int, r *Record) error) error {
+	f, fi, err := safefs.Open(path)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	if fi.Size() > MaxRecordsBytes {
+		return fmt.Errorf("report: %w", &safefs.TooLargeError{Path: path, What: "the records file", Size: fi.Size(), Limit: MaxRecordsBytes})
+	}
+	var fnErr error
+	err = safefs.Lines(safefs.Limit(f, path, MaxRecordsBytes), path, MaxRecordLine, MaxRecords, func(line int, b []byte) error {
+		t := bytes.TrimSpace(b)
+		if len(t) == 0 {
+			return nil
+		}
+		var rec Record
+		if uerr := json.Unmarshal(t, &rec); uerr != nil {
+			return fmt.Errorf("%s:%d: %w", path, line, uerr)
+		}
+		if fnErr = fn(line, &rec); fnErr != nil {
+			return fnErr
+		}
+		return nil
+	})
+	if err != nil && err == fnErr {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
 }
 
 // MarshalCSV returns recs as CSV. The header is key, status, error, then

@@ -153,6 +153,21 @@ func cellContext(c *config.Config, k *Kind) string {
 	return cc.Context()
 }
 
+// CodeFingerprint is the code part of the key, the fingerprint each
+// record carries (report.Record.Code): the first 16 hex digits of the
+// SHA-256 of the kind's, the dataset's and the estimator's names,
+// versions and code fingerprints and of what an external estimator runs.
+// Two records with the same code fingerprint were computed by the same
+// code; the build's BLAS/LAPACK backend is in the manifest instead.
+func (k CellKey) CodeFingerprint() string {
+	h := sha256.New()
+	for _, s := range []string{k.Kind, k.KindVersion, k.KindCode, k.Dataset, k.DatasetCode, k.Method, k.MethodVersion, k.MethodCode, k.MethodExternal} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
 // Hash names the cache file of the key.
 func (k CellKey) Hash() string {
 	b, _ := json.Marshal(k) // a struct of strings always marshals

@@ -29,6 +29,9 @@ type Cell struct {
 	Method *BoundMethod
 	// Params is the flat parameter map written to the record.
 	Params map[string]any
+	// stream is the key the cell's random stream derives from: its key
+	// as bound, kept when Kind.KeyParams shows another value in Key.
+	stream string
 }
 
 // BoundMethod is an estimator with checked parameters.
@@ -50,7 +53,40 @@ func (b *BoundMethod) NewPreImager() (methods.PreImager, error) { return b.Spec.
 func (b *BoundMethod) NewDenoiser() (methods.Denoiser, error) { return b.Spec.NewDenoiser(b.Params) }
 
 // Rand returns the cell's random stream.
-func (c *Cell) Rand() *rand.Rand { return NewRand(c.Seed, c.Key) }
+func (c *Cell) Rand() *rand.Rand {
+	if c.stream != "" {
+		return NewRand(c.Seed, c.stream)
+	}
+	return NewRand(c.Seed, c.Key)
+}
+
+// rekey shows params in the cell's key and record (Kind.KeyParams),
+// keeping its seed and random stream.
+func (c *Cell) rekey(params map[string]any) {
+	if c.stream == "" {
+		c.stream = c.Key
+	}
+	c.Params, c.Key = params, config.CanonicalKey(params)
+}
+
+// rekeyCells applies the kind's KeyParams to every cell of c, refusing a
+// grid whose keys then coincide.
+func rekeyCells(c *config.Config, k *Kind, opts any, cells []*Cell) error {
+	if k.KeyParams == nil {
+		return nil
+	}
+	seen := map[string]int{}
+	for _, cell := range cells {
+		if p := k.KeyParams(c, opts, cell); p != nil {
+			cell.rekey(p)
+		}
+		if prev, dup := seen[cell.Key]; dup {
+			return c.Errorf(0, "cells %d and %d both run %s: the experiment sets the value that told them apart; remove one", prev, cell.Index, cell.Key)
+		}
+		seen[cell.Key] = cell.Index
+	}
+	return nil
+}
 
 // DeriveSeed hashes the root seed and a key into a stream seed.
 func DeriveSeed(root uint64, key string) uint64 {

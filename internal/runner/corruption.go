@@ -15,7 +15,8 @@ var noCorruption sync.Map
 
 // RegisterNoCorruption declares that kind corrupts no input: validate
 // refuses a config of it with a corruption section, at the section's
-// line, saying why.
+// line, saying why; a section of "type: none" alone, which says what the
+// kind does, passes.
 func RegisterNoCorruption(kind, why string) { noCorruption.Store(kind, why) }
 
 // checkCorruption refuses a corruption section the kind of c ignores.
@@ -23,6 +24,10 @@ func checkCorruption(c *config.Config, k *Kind) error {
 	why, ok := noCorruption.Load(k.Name)
 	line := c.Corruption.Options.Line("")
 	if !ok || line == 0 {
+		return nil
+	}
+	if c.Corruption.Type == "none" && len(c.Corruption.Options.Values) == 1 {
+		// "type: none" alone says what the kind does: nothing ignored.
 		return nil
 	}
 	return c.Errorf(line, "corruption: %s corrupts nothing (%s), so this section would be ignored; remove it, or use a kind that de-noises corrupted inputs (denoise, lgdenoise, robust)", k.Name, why)

@@ -78,8 +78,8 @@ func (e *ExternalNotAllowedError) Error() string {
 }
 
 // CheckExternalFiles stats (never opens) the files c's external methods
-// name as scripts (each command argument ending in .py, and the script
-// parameter) and refuses, FILE:LINE:, one that is not a regular file: a
+// name as scripts (each command argument ending in .py, and the files of
+// the script parameter) and refuses, FILE:LINE:, one that is not a regular file: a
 // device or a named pipe would exhaust memory or block whoever reads it
 // for the cache key. A file that does not exist is left to the run,
 // which may create it first. validate runs this; it reads the scripts
@@ -101,7 +101,13 @@ func CheckExternalFiles(c *config.Config) error {
 				}
 			}
 		}
-		files = append(files, paramStrings(m.Params.Values["script"])...)
+		for _, v := range paramStrings(m.Params.Values["script"]) {
+			words, err := methods.SplitCommand(v)
+			if err != nil {
+				continue // the method's own validation reports it
+			}
+			files = append(files, words...)
+		}
 		for _, f := range files {
 			fi, err := os.Stat(f)
 			if err != nil || fi.Mode().IsRegular() {

@@ -465,6 +465,11 @@ func (j *Job) Finish() (*Summary, error) {
 		lost = fmt.Sprintf("cell cache: %d computed cells not written to the cache %s (%v); the results are written from them, and a rerun computes those cells again", j.cacheLost, j.cache.Dir, j.cacheErr)
 		j.log.Error("cell cache not written", "config", j.Config.Name, "cells", j.cacheLost, "err", j.cacheErr)
 	}
+	// Each record says which code computed it: the code part of its
+	// key, whether it was computed here, read from the cache or served.
+	for i := range j.recs {
+		j.recs[i].Code = j.keys[i].CodeFingerprint()
+	}
 	shared := j.timesOf(true, false)
 	var sum *Summary
 	if j.opt.Shard.Active() {

@@ -460,7 +460,12 @@ func (s *scheduler) outcome(ctx context.Context, stopping bool) error {
 			done += d
 			total += n
 		}
-		return &InterruptedError{Done: done, Total: total}
+		ie := &InterruptedError{Done: done, Total: total}
+		for _, js := range s.states {
+			ie.NoCache = ie.NoCache || js.j.opt.NoCache
+			ie.Force = ie.Force || js.j.opt.Force
+		}
+		return ie
 	}
 	return nil
 }

@@ -83,6 +83,27 @@ type Kind struct {
 	// its per-item arrays over the draws. Validate rejects repeats on
 	// any other kind.
 	Repeats bool
+	// KeyParams, when set, gives the parameters a cell's key and record
+	// show where the kind sets one from the data rather than running
+	// the value bound from the estimator's defaults (Huang et al.'s
+	// neighbour count, "mean-distance": the count differs per model,
+	// and the bound 10 never runs), so that the key says what ran; nil
+	// (or a nil map) leaves the cell as bound. Validate applies it after
+	// Parse; the cell's random stream stays that of its bound key, so
+	// showing the value changes no number. Build it with KeyParamsOf.
+	KeyParams func(c *config.Config, opts any, cell *Cell) map[string]any
+}
+
+// KeyParamsOf returns a Kind.KeyParams of a kind defined with options of
+// the type O (Define); options of another type change nothing.
+func KeyParamsOf[O any](f func(c *config.Config, o O, cell *Cell) map[string]any) func(*config.Config, any, *Cell) map[string]any {
+	return func(c *config.Config, opts any, cell *Cell) map[string]any {
+		o, ok := opts.(O)
+		if !ok {
+			return nil
+		}
+		return f(c, o, cell)
+	}
 }
 
 // Needs is what a kind asks of a config's model and methods: the checks

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/runexp/runexp"
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
@@ -142,14 +143,20 @@ type Summary struct {
 
 // InterruptedError reports a run stopped by a signal. Finished cells are
 // in the cache, unless the run had none (NoCache); then nothing is kept.
+// A run with Force recomputes cached cells, so the same command would
+// compute every cell again.
 type InterruptedError struct {
 	Done, Total int
 	NoCache     bool
+	Force       bool
 }
 
 func (e *InterruptedError) Error() string {
-	if e.NoCache {
+	switch {
+	case e.NoCache:
 		return fmt.Sprintf("interrupted with %d of %d cells done; nothing was cached (--no-cache), so the same command computes them again", e.Done, e.Total)
+	case e.Force:
+		return fmt.Sprintf("interrupted with %d of %d cells done; they are cached, but --force computes every cell again: the same command without --force resumes", e.Done, e.Total)
 	}
 	return fmt.Sprintf("interrupted with %d of %d cells done; they are cached, so the same command resumes", e.Done, e.Total)
 }
@@ -230,6 +237,9 @@ func validate(c *config.Config) (*Plan, error) {
 		return nil, err
 	}
 	if p.Cells, err = Cells(c); err != nil {
+		return nil, err
+	}
+	if err := rekeyCells(c, p.Kind, p.Options, p.Cells); err != nil {
 		return nil, err
 	}
 	for _, cl := range c.Claims {
@@ -363,7 +373,7 @@ func VerifyShards(c *config.Config, opt Options) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = Merge(dir, c, plan.Cells, fp, opt.With)
+	_, _, err = Merge(dir, c, plan.Cells, fp, opt.With, opt.Shard.Numbers)
 	return err
 }
 
@@ -394,7 +404,7 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, data, err := Merge(dir, c, plan.Cells, fp, opt.With)
+	recs, data, err := Merge(dir, c, plan.Cells, fp, opt.With, opt.Shard.Numbers)
 	if err != nil {
 		return nil, err
 	}
@@ -431,6 +441,7 @@ func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []r
 	sum.Dir = dir
 	man := report.NewManifest()
 	man.FillRevisionFromGit(filepath.Dir(c.File))
+	man.CheckSources(filepath.Dir(c.File), runexp.Sources, runexp.SourcePatterns)
 	man.Config = c.File
 	man.ConfigSHA256 = c.SHA256
 	man.Workers = workers

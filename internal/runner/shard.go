@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,6 +88,13 @@ type shardProvenance struct {
 	// before them.
 	Build    string            `json:"code_without_external,omitempty"`
 	External map[string]string `json:"external,omitempty"`
+	// Numbering is "suite" for the shard of a suite's split (runexp
+	// suite --shard), whose cells are numbered across the suite's
+	// configs (Numbers, by grid index), and absent for a config's own
+	// split, numbered by grid index: merge checks that every record a
+	// shard holds is of a cell that shard was to compute.
+	Numbering string `json:"numbering,omitempty"`
+	Numbers   []int  `json:"numbers,omitempty"`
 }
 
 func provenanceFile(records string) string {
@@ -169,6 +177,9 @@ func writeShard(file string, c *config.Config, s Shard, fp PlanFingerprint, with
 	p := shardProvenance{Format: shardFormat, Shard: fmt.Sprintf("%d/%d", s.Index, s.Count), Config: c.File,
 		ConfigSHA256: c.SHA256, Code: fp.Code, Data: data, Records: sum, With: with,
 		Build: fp.Build, External: fp.External}
+	if s.Numbers != nil {
+		p.Numbering, p.Numbers = "suite", s.Numbers
+	}
 	out, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
@@ -185,7 +196,13 @@ func writeShard(file string, c *config.Config, s Shard, fp PlanFingerprint, with
 // code, the added estimators or a data file's content. A code mismatch
 // says whether runexp was rebuilt or an external estimator's command or
 // script changed, when the shards' provenance tells.
-func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with []report.WithSpec) ([]report.Record, []report.FileSum, error) {
+//
+// Every record must be of a cell of the plan, appear once across the
+// shards, and lie in the shard that was to compute its cell: a record
+// copied into another shard (its provenance's checksum updated) is
+// refused, not merged over the real one. numbers is the suite-wide
+// numbering of a suite merge (Shard.Numbers), nil for a config's merge.
+func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with []report.WithSpec, numbers []int) ([]report.Record, []report.FileSum, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "shards", "shard-*-of-*.jsonl"))
 	if err != nil {
 		return nil, nil, err
@@ -194,12 +211,12 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 		return nil, nil, fmt.Errorf("no shard files in %s: run the shards first (runexp --shard i/n %s)", filepath.Join(dir, "shards"), c.File)
 	}
 	sort.Strings(files)
-	byKey := map[string]report.Record{}
 	counts := map[int]bool{}
 	data := map[string]string{}
 	dataFrom := map[string]string{}
 	var first *shardProvenance
 	var firstName string
+	var shards []shardFile
 	for _, f := range files {
 		var i, n int
 		if _, err := fmt.Sscanf(filepath.Base(f), "shard-%d-of-%d.jsonl", &i, &n); err != nil {
@@ -223,13 +240,7 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 			}
 			data[d.Path], dataFrom[d.Path] = d.SHA256, name
 		}
-		recs, err := report.ReadJSONL(f)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading a shard: %w", err)
-		}
-		for _, r := range recs {
-			byKey[r.Key] = r
-		}
+		shards = append(shards, shardFile{path: f, name: name, i: i, n: n, p: p})
 	}
 	if len(counts) > 1 {
 		return nil, nil, fmt.Errorf("%s holds shards of different counts; remove the stale ones", filepath.Join(dir, "shards"))
@@ -247,6 +258,12 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 	if first.Code != fp.Code {
 		return nil, nil, codeChanged(filepath.Join(dir, "shards"), first, fp)
 	}
+	// The records last: a shard of another build or config is refused
+	// for that first, not for the records it holds.
+	byKey, err := readShards(shards, cells, numbers)
+	if err != nil {
+		return nil, nil, err
+	}
 	out, err := inGridOrder(cells, byKey)
 	if err != nil {
 		return nil, nil, err
@@ -257,6 +274,91 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 	}
 	sort.Slice(sums, func(i, j int) bool { return sums[i].Path < sums[j].Path })
 	return out, sums, nil
+}
+
+// shardFile is a shard's records file, its place in the split and its
+// provenance.
+type shardFile struct {
+	path, name string
+	i, n       int
+	p          *shardProvenance
+}
+
+// readShards reads the records of every shard, one at a time, by key,
+// refusing any that is not of a cell of the plan, is recorded twice or
+// lies in another shard than its cell's (owners).
+func readShards(shards []shardFile, cells []*Cell, numbers []int) (map[string]report.Record, error) {
+	own := &owners{cells: map[string]*Cell{}, from: map[string]string{}, numbers: numbers}
+	for _, cell := range cells {
+		own.cells[cell.Key] = cell
+	}
+	byKey := map[string]report.Record{}
+	for _, s := range shards {
+		nums, err := own.numbering(s.name, s.p, len(cells))
+		if err != nil {
+			return nil, err
+		}
+		err = report.EachRecord(s.path, func(line int, r *report.Record) error {
+			if err := own.check(s.path, line, r.Key, s.i, s.n, nums); err != nil {
+				return err
+			}
+			byKey[r.Key] = *r
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("reading a shard: %w", err)
+		}
+	}
+	return byKey, nil
+}
+
+// owners checks that each record of a merge is of a cell of the plan,
+// recorded once, by the shard that was to compute it.
+type owners struct {
+	cells   map[string]*Cell
+	from    map[string]string // key → "file:line" of its record
+	numbers []int             // a suite merge's numbering, or nil
+}
+
+// numbering returns the cell numbers by grid index that the shard name
+// with provenance p was split by: nil for a config's own split (the grid
+// index), a suite's numbering otherwise, the merge's own (which must be
+// the one the shard recorded) or, merging one config of a suite's split,
+// the one the shard recorded.
+func (o *owners) numbering(name string, p *shardProvenance, cells int) ([]int, error) {
+	if p.Numbering == "" {
+		return nil, nil
+	}
+	if p.Numbering != "suite" || len(p.Numbers) != cells {
+		return nil, fmt.Errorf("%s: its provenance gives a numbering of %d cells by %q, this config has %d cells; rerun that shard", name, len(p.Numbers), p.Numbering, cells)
+	}
+	if o.numbers != nil && !slices.Equal(o.numbers, p.Numbers) {
+		return nil, fmt.Errorf("%s was split over another list of configs than this merge's (the suite numbers its cells across its configs): merge with the configs and --only globs the shards ran with, or rerun them", name)
+	}
+	return p.Numbers, nil
+}
+
+// check refuses the record of key at file:line of shard i of n (cells
+// numbered by nums, or by grid index when nil) when key is no cell of
+// the plan, was recorded already, or belongs to another shard.
+func (o *owners) check(file string, line int, key string, i, n int, nums []int) error {
+	at := fmt.Sprintf("%s:%d", file, line)
+	cell, ok := o.cells[key]
+	if !ok {
+		return fmt.Errorf("%s: a record of cell %q, which is not a cell of this config's grid: the shard is of another config or was edited; rerun it", at, key)
+	}
+	num := cell.Index
+	if nums != nil {
+		num = nums[cell.Index]
+	}
+	if num%n != i {
+		return fmt.Errorf("%s: cell %q is shard %d's of %d, not this shard's: a record was copied between shards; rerun the shards", at, key, num%n, n)
+	}
+	if prev, dup := o.from[key]; dup {
+		return fmt.Errorf("%s: cell %q is recorded a second time (first at %s): a shard was edited or copied; rerun the shards", at, key, prev)
+	}
+	o.from[key] = at
+	return nil
 }
 
 // agree refuses a shard, name with provenance p, that another, firstName

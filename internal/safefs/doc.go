@@ -7,7 +7,11 @@
 // reads at most a stated number of bytes, deciding from the file's size
 // before reading anything; [Lines] hands a reader's lines out one at a
 // time, each at most a stated length, and counts them against a stated
-// number. A refusal names the file and what it is.
+// number. [ReadFileIn], [OpenIn] and [CheckInside] add that the file lie
+// inside a root (the results root a report, the scoreboard, compare or
+// the index reads): a symbolic link leading out of it is refused with an
+// [OutsideError] naming the path and where it leads. A refusal names the
+// file and what it is.
 //
 // Writing: [MkdirUnder] creates a folder below a root and [CheckUnder]
 // checks one, refusing a symbolic link at any component between the root

@@ -154,8 +154,16 @@ func (l *limited) Read(p []byte) (int, error) {
 // last line without a newline counts. fn's error stops the reading and is
 // returned as it is.
 func Lines(r io.Reader, name string, maxLine, maxLines int, fn func(n int, line []byte) error) error {
+	return LinesAt(r, name, maxLine, maxLines, func(n int, _ int64, line []byte) error { return fn(n, line) })
+}
+
+// LinesAt is Lines that also gives fn the offset in r of each line's
+// first byte, so that a caller can index a file by line and read a line
+// again later (os.File.ReadAt) instead of keeping it.
+func LinesAt(r io.Reader, name string, maxLine, maxLines int, fn func(n int, off int64, line []byte) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte
+	var off int64
 	for n := 1; ; n++ {
 		buf = buf[:0]
 		var err error
@@ -185,9 +193,10 @@ func Lines(r io.Reader, name string, maxLine, maxLines int, fn func(n int, line 
 		if len(line) > maxLine {
 			return &TooLargeError{Path: name, What: fmt.Sprintf("line %d", n), Size: -1, Limit: int64(maxLine)}
 		}
-		if ferr := fn(n, line); ferr != nil {
+		if ferr := fn(n, off, line); ferr != nil {
 			return ferr
 		}
+		off += int64(len(buf))
 		if err == io.EOF {
 			return nil
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // Account is one claim of a paper's paper-values file and how the board
@@ -267,7 +268,9 @@ func because(cl config.Claim, c *config.Config, cell Cell, dir string) string {
 	}
 	var recs []report.Record
 	if strings.Contains(cl.Because, "{metric:") {
-		recs, _ = report.ReadJSONL(filepath.Join(dir, "records.jsonl"))
+		if path := filepath.Join(dir, "records.jsonl"); safefs.CheckInside(filepath.Dir(dir), path) == nil { // inside the results root
+			recs, _ = report.ReadJSONL(path)
+		}
 	}
 	if !cell.Run {
 		// Nothing was judged: only the setup can be filled.

@@ -717,7 +717,9 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 		return nil, false, nil
 	}
 	path := filepath.Join(dir, "claims.json")
-	data, err := safefs.ReadFile(path, maxClaimsBytes)
+	// Read inside the results root only (dir is a folder of it): a link
+	// leading out of it is refused, naming it.
+	data, err := safefs.ReadFileIn(filepath.Dir(dir), path, maxClaimsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]Cell{}, true, nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 	"github.com/runexp/runexp/internal/tables"
 )
 
@@ -201,6 +202,9 @@ func readRecords(dir string) ([]report.Record, bool, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, false, nil
 		}
+		return nil, false, fmt.Errorf("scoreboard: %w", err)
+	}
+	if err := safefs.CheckInside(filepath.Dir(dir), path); err != nil { // inside the results root
 		return nil, false, fmt.Errorf("scoreboard: %w", err)
 	}
 	recs, err := report.ReadJSONL(path)

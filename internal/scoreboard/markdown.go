@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/runexp/runexp/internal/report"
 )
 
 // Options say how the pages name their inputs and where they link from.
@@ -74,7 +76,7 @@ func verdictText(c Cell) (verdict, extra string) {
 			fmt.Fprintf(&b, " %s%%", num(lvl))
 		}
 		if c.CIMethod != "" {
-			b.WriteString(" " + c.CIMethod)
+			b.WriteString(" " + mdEsc(c.CIMethod))
 		}
 	}
 	return c.Verdict, b.String()
@@ -94,11 +96,11 @@ func short(s string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-// mdEsc makes s safe inside a Markdown table cell, and for a viewer that
-// renders HTML: "<" becomes "&lt;" (report.MarkdownText), so a title or
-// name opens no tag.
+// mdEsc makes s safe inside a Markdown table cell, on one line, and for a
+// viewer that renders HTML: report.MarkdownText, the escape of every
+// Markdown writer, so a title or name opens no tag.
 func mdEsc(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;").Replace(s)
+	return report.MarkdownText(strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s))
 }
 
 func expectText(r Row) string {
@@ -409,7 +411,7 @@ func (pp *Paper) markdown(md mdWriter, o Options) {
 		if len(methods) > 1 {
 			md.p("\n")
 			for i, m := range methods {
-				md.item(fmt.Sprintf("- (%c) ", 'a'+i), m+".")
+				md.item(fmt.Sprintf("- (%c) ", 'a'+i), mdEsc(m)+".")
 			}
 		}
 	}
@@ -597,7 +599,7 @@ func intervalsText(methods []string) string {
 		"are drawn from, with the training data, model and estimators fixed: PASS when it lies on the claimed side, " +
 		"FAIL when it lies on the other, INCONCLUSIVE when it straddles the boundary. "
 	if len(methods) == 1 {
-		return s + "Method: " + methods[0] + "."
+		return s + "Method: " + mdEsc(methods[0]) + "."
 	}
 	return s + "Methods (the letter after an interval):"
 }

@@ -116,91 +116,106 @@ func (a *Account) judge(ambs map[string]config.Ambiguity) {
 // from its rows that do not pass, and gathers what would decide it: each
 // experiment once, over all its rows.
 func (a *Account) attribute(ambs map[string]config.Ambiguity) {
-	count := map[string]int{}
-	var paperRows []string
-	var untried, notConfirmed, postHoc []string
-	more, most, standIn := false, 0, false
-	failing := 0
-	for _, r := range a.Rows {
-		if r.Verdict == Pass {
-			continue
-		}
-		failing++
-		k := r.Attribution
-		if k == "" {
-			k = "undetermined"
-		}
-		count[k]++
-		if k == "paper" {
-			paperRows = append(paperRows, fmt.Sprintf("`%s#%s`", r.Table, r.Row))
-		}
-		d := r.Derived
-		for _, id := range d.Untried {
-			if !slices.Contains(untried, id) {
-				untried = append(untried, id)
-			}
-		}
-		for _, v := range d.NotConfirmed {
-			if !slices.Contains(notConfirmed, v) {
-				notConfirmed = append(notConfirmed, v)
-			}
-		}
-		for _, v := range d.PostHocPass {
-			if !slices.Contains(postHoc, v) {
-				postHoc = append(postHoc, v)
-			}
-		}
-		more = more || d.MoreItems
-		most = max(most, d.ItemsNeeded)
-		standIn = standIn || d.StandIn
-	}
+	t := tallyRows(a.Rows)
 	var kinds []string
 	for _, k := range []string{"paper", "undetermined", "reading", "data", "test"} {
-		if count[k] > 0 {
-			kinds = append(kinds, fmt.Sprintf("%d %s", count[k], k))
+		if t.count[k] > 0 {
+			kinds = append(kinds, fmt.Sprintf("%d %s", t.count[k], k))
 		}
 	}
-	a.Why = fmt.Sprintf("%d of %d rows do not pass (%s)", failing, len(a.Rows), strings.Join(kinds, ", "))
+	a.Why = fmt.Sprintf("%d of %d rows do not pass (%s)", t.failing, len(a.Rows), strings.Join(kinds, ", "))
 	switch {
-	case count["paper"] > 0:
+	case t.count["paper"] > 0:
 		a.Attribution = "paper"
-		a.Why += "; fails as the paper states it in " + strings.Join(paperRows, ", ")
+		a.Why += "; fails as the paper states it in " + strings.Join(t.paperRows, ", ")
 		return
-	case count["undetermined"] > 0 || count["reading"] > 0:
+	case t.count["undetermined"] > 0 || t.count["reading"] > 0:
 		a.Attribution = "undetermined"
-	case count["data"] > 0:
+	case t.count["data"] > 0:
 		a.Attribution = "data"
 		return
 	default:
 		a.Attribution = "test"
 		return
 	}
-	var decide []string
-	if count["reading"] > 0 {
+	if t.count["reading"] > 0 {
 		a.Why += "; readings pass some rows, but no one reading passes every row"
+	}
+	a.Decide = strings.Join(t.decide(ambs), "; ")
+}
+
+// rowTally is what the rows of a claim that do not pass say together:
+// their attributions counted, the rows the paper fails, and the
+// experiments their derivations name as deciding.
+type rowTally struct {
+	count                          map[string]int
+	failing                        int
+	paperRows                      []string
+	untried, notConfirmed, postHoc []string
+	more, standIn                  bool
+	most                           int
+}
+
+func tallyRows(rows []RowRef) rowTally {
+	t := rowTally{count: map[string]int{}}
+	add := func(to *[]string, vs []string) {
+		for _, v := range vs {
+			if !slices.Contains(*to, v) {
+				*to = append(*to, v)
+			}
+		}
+	}
+	for _, r := range rows {
+		if r.Verdict == Pass {
+			continue
+		}
+		t.failing++
+		k := r.Attribution
+		if k == "" {
+			k = "undetermined"
+		}
+		t.count[k]++
+		if k == "paper" {
+			t.paperRows = append(t.paperRows, fmt.Sprintf("`%s#%s`", r.Table, r.Row))
+		}
+		d := r.Derived
+		add(&t.untried, d.Untried)
+		add(&t.notConfirmed, d.NotConfirmed)
+		add(&t.postHoc, d.PostHocPass)
+		t.more = t.more || d.MoreItems
+		t.most = max(t.most, d.ItemsNeeded)
+		t.standIn = t.standIn || d.StandIn
+	}
+	return t
+}
+
+// decide lists the experiments that would decide an undetermined claim.
+func (t rowTally) decide(ambs map[string]config.Ambiguity) []string {
+	var decide []string
+	if t.count["reading"] > 0 {
 		decide = append(decide, "one config taking together the readings that pass those rows")
 	}
-	if more {
+	if t.more {
 		s := "more test items (or repetitions) for the undecided intervals"
-		if most > 0 {
-			s += fmt.Sprintf(" (up to about %d)", most)
+		if t.most > 0 {
+			s += fmt.Sprintf(" (up to about %d)", t.most)
 		}
 		decide = append(decide, s)
 	}
-	if len(untried) > 0 {
-		slices.SortFunc(untried, config.CompareAmbiguityIDs)
-		decide = append(decide, "a reading of "+ambiguityList(untried, ambs))
+	if len(t.untried) > 0 {
+		slices.SortFunc(t.untried, config.CompareAmbiguityIDs)
+		decide = append(decide, "a reading of "+ambiguityList(t.untried, ambs))
 	}
-	if len(notConfirmed) > 0 {
-		decide = append(decide, "more items under "+strings.Join(notConfirmed, ", "))
+	if len(t.notConfirmed) > 0 {
+		decide = append(decide, "more items under "+strings.Join(t.notConfirmed, ", "))
 	}
-	if len(postHoc) > 0 {
-		decide = append(decide, "a reading of the paper's text that settles the choices of the post-hoc "+strings.Join(postHoc, ", "))
+	if len(t.postHoc) > 0 {
+		decide = append(decide, "a reading of the paper's text that settles the choices of the post-hoc "+strings.Join(t.postHoc, ", "))
 	}
-	if standIn {
+	if t.standIn {
 		decide = append(decide, "the paper's data, or a diagnostic showing the stand-in does not decide the verdict")
 	}
-	a.Decide = strings.Join(decide, "; ")
+	return decide
 }
 
 // combine sets an aggregate claim's outcome from the claims it names

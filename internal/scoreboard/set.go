@@ -85,7 +85,7 @@ func setRow(c *config.Config, dir string) (SetRow, error) {
 	}
 	r.Run = true
 	path := filepath.Join(dir, "claims.json")
-	data, err := safefs.ReadFile(path, maxClaimsBytes)
+	data, err := safefs.ReadFileIn(filepath.Dir(dir), path, maxClaimsBytes) // inside the results root
 	if errors.Is(err, fs.ErrNotExist) {
 		// A run whose claims were all not evaluated.
 		r.NotEvaluated = r.Claims

@@ -106,7 +106,7 @@ func Headlines(b *scoreboard.Board) []report.IndexPaper {
 // collection's run, and returns the board and the HTML page's path. A
 // partial run lists the configs it did not run as not run.
 func WriteScoreboard(configs, out string) (*scoreboard.Board, string, error) {
-	pv, err := FindPaperValues(configs, "")
+	pv, err := SuitePaperValues(configs)
 	if err != nil {
 		return nil, "", err
 	}

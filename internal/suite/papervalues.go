@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // PaperValuesNeeded returns the papers whose paper-values file the configs
@@ -49,6 +50,18 @@ func PaperValuesNeeded(configs string) ([]string, error) {
 // does, the error names the files missing and the folders tried, so that a
 // scoreboard never counts a different set of claims for want of a file.
 func FindPaperValues(configs, given string) (string, error) {
+	return findPaperValues(configs, given, "--paper-values DIR names the folder")
+}
+
+// SuitePaperValues is FindPaperValues for the commands without a
+// --paper-values flag (runexp suite, a collection's run): its error says
+// where they are looked for instead.
+func SuitePaperValues(configs string) (string, error) {
+	return findPaperValues(configs, "", "they are looked for in shared/paper-values beside the checkout or a folder above it, and beside $RUNEXP_DATA: put them there, or set RUNEXP_DATA to a data root beside them")
+}
+
+// findPaperValues is FindPaperValues whose error ends in hint.
+func findPaperValues(configs, given, hint string) (string, error) {
 	need, err := PaperValuesNeeded(configs)
 	if err != nil {
 		return "", err
@@ -77,7 +90,14 @@ func FindPaperValues(configs, given string) (string, error) {
 	for _, dir := range tried {
 		var missing []string
 		for _, p := range need {
-			if fi, err := os.Stat(filepath.Join(dir, p+".yaml")); err != nil || !fi.Mode().IsRegular() {
+			f := filepath.Join(dir, p+".yaml")
+			fi, err := os.Stat(f)
+			switch {
+			case err == nil && !fi.Mode().IsRegular():
+				// There, but no file to read (a link to /dev/zero, a
+				// FIFO): say so, not "missing".
+				return "", fmt.Errorf("paper values: %w; want the paper's YAML file", &safefs.NotRegularError{Path: f, Mode: fi.Mode()})
+			case err != nil:
 				missing = append(missing, p+".yaml")
 			}
 		}
@@ -88,6 +108,6 @@ func FindPaperValues(configs, given string) (string, error) {
 			firstMissing = missing
 		}
 	}
-	return "", fmt.Errorf("paper values not found: the configs of %s cite %s, missing from %s (--paper-values DIR names the folder)",
-		configs, strings.Join(firstMissing, ", "), strings.Join(tried, ", "))
+	return "", fmt.Errorf("paper values not found: the configs of %s cite %s, missing from %s (%s)",
+		configs, strings.Join(firstMissing, ", "), strings.Join(tried, ", "), hint)
 }

@@ -114,9 +114,21 @@ func MergeSuite(entries []Entry, o SuiteOptions) (*Report, error) {
 	// All or nothing: every config's shards verify before any output
 	// (a config's folder, the index, the scoreboard, suite.json) is
 	// written.
+	if _, err := SuitePaperValues(o.ConfigsDir); err != nil {
+		return nil, err
+	}
+	// The suite's numbering of the cells: merge checks that each shard
+	// holds only the records of the cells it was to compute.
+	numbers, err := shardNumbers(entries)
+	if err != nil {
+		return nil, err
+	}
+	opts := make([]runner.Options, len(entries))
 	var bad []error
-	for _, e := range entries {
-		if err := runner.VerifyShards(e.Config, o.runOptions(e)); err != nil {
+	for i, e := range entries {
+		opts[i] = o.runOptions(e)
+		opts[i].Shard.Numbers = numbers[i]
+		if err := runner.VerifyShards(e.Config, opts[i]); err != nil {
 			bad = append(bad, err)
 		}
 	}
@@ -126,8 +138,8 @@ func MergeSuite(entries []Entry, o SuiteOptions) (*Report, error) {
 	rep := &Report{Started: time.Now(), Workers: o.Run.Workers, Baseline: o.Baseline, Manifest: report.NewManifest()}
 	cpu0 := ProcessCPU()
 	times := shardTimes(o.Run.OutRoot)
-	for _, e := range entries {
-		ro := o.runOptions(e)
+	for i, e := range entries {
+		ro := opts[i]
 		t0 := time.Now()
 		sum, err := runner.MergeShards(e.Config, ro)
 		r := Result{Entry: e, Summary: sum, Err: err, Seconds: time.Since(t0).Seconds(),

@@ -51,6 +51,12 @@ func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error
 	if o.Shard.Active() {
 		return runShard(ctx, entries, o, rep, cpu0)
 	}
+	// The scoreboard after the runs needs the paper values: without them
+	// the suite would compute everything and then fail, so it fails
+	// first.
+	if _, err := SuitePaperValues(o.ConfigsDir); err != nil {
+		return nil, err
+	}
 	results, err := Run(ctx, entries, o.Options)
 	if isInterrupted(err) {
 		rep.stopped(results, cpu0, func() error { return rep.Write(o.Run.OutRoot) })
@@ -210,13 +216,13 @@ func WriteReports(configs, root string, entries []Entry) ([]string, error) {
 		return nil, nil
 	}
 	slices.Sort(papers)
-	pv, err := FindPaperValues(configs, "")
+	pv, err := SuitePaperValues(configs)
 	if err != nil {
 		return nil, err
 	}
 	var pages []string
 	for _, p := range papers {
-		files, err := paperreport.Write(paperreport.Options{Configs: configs, Root: root, PaperValues: pv}, p, filepath.Join(root, "reports", p))
+		files, err := paperreport.WriteUnder(paperreport.Options{Configs: configs, Root: root, PaperValues: pv}, p, root, filepath.Join(root, "reports", p))
 		if err != nil {
 			return pages, err
 		}

@@ -200,6 +200,20 @@ func Neighbors(cell *runner.Cell, o KernelOpts, k int) int {
 	return cell.Method.Params.Int(par.Name)
 }
 
+// KeyParams returns the cell's parameters with the neighbour count shown
+// as it runs when the experiment sets it (MarkNeighbors' value: the
+// rule's name, or the experiment's count), for the cell's key
+// (runner.Kind.KeyParams): the bound default never runs. nil when the
+// config gives the count itself or the estimator has none.
+func KeyParams(cell *runner.Cell, o KernelOpts) map[string]any {
+	rec := report.Record{Params: cell.Params}
+	MarkNeighbors(&rec, cell, o)
+	if len(rec.Params) == len(cell.Params) && fmt.Sprint(rec.Params) == fmt.Sprint(cell.Params) {
+		return nil
+	}
+	return rec.Params
+}
+
 // MarkNeighbors rewrites the record's neighbour count, when the experiment
 // set it from the data, to the rule's name: the bound default the cell was
 // built with never ran, and the counts actually used are in the record's
