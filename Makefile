@@ -189,26 +189,36 @@ suite-quick: build
 	./bin/runexp suite --baseline baseline nightly-quick
 
 # The pages in a real browser (internal/pagecheck): first the fixture
-# pages (one with an overflowing cell must fail the check, its fixed copy
-# pass), then BROWSER_CONFIGS run into BROWSER_OUT (one config per
-# experiment kind of the quick configs, and the cross-paper matrix) and
-# headless Chromium loads the index, every run page and the scoreboard at
-# 1280 px and at 390 px (a phone): no sideways scrolling (a wide table
-# scrolls in its own box, first column fixed), no text under 9 px, figure
-# labels legible or the figure a link to its full image, every image
-# loaded, every link resolved. Screenshots land in
-# BROWSER_OUT/screenshots/1280 and /390. Needs Debian's chromium
-# (RUNEXP_CHROMIUM names another); .ci/run installs it. Without data only
-# the two synthetic figures run. The suite's exit status 1 (a verdict not
-# as expected) and 3 (incomplete) still leave pages to check.
+# pages, each broken one of which must fail the check and its fixed copy
+# pass (a cell that overflows, broken links, figure labels shrunk to 4 px
+# at 390 px with nothing saying so, a ★ not on the lowest value of its
+# column), then BROWSER_CONFIGS run into BROWSER_OUT (one config per
+# experiment kind of the quick configs, and the cross-paper matrix), the
+# paper report of every paper from those results and from the committed
+# baseline (BROWSER_OUT/reports, BROWSER_OUT/reports-baseline), and
+# headless Chromium loads the index, every run page, the scoreboard and
+# every report at 1280 px and at 390 px (a phone): no sideways scrolling
+# (a wide table scrolls in its own box with a scroll shadow, its first
+# column and the paper's own method fixed; a table of records lays out a
+# record a block), no text under 9 px, figure labels at 9 px or more or
+# the figure a thumbnail that says so and links its full image, a ★ on
+# its column's lowest value, every image loaded, every link resolved.
+# Screenshots land in BROWSER_OUT/screenshots/1280 and /390. Needs
+# Debian's chromium (RUNEXP_CHROMIUM names another); .ci/run installs it.
+# Without data only the two synthetic figures run. The suite's exit
+# status 1 (a verdict not as expected) and 3 (incomplete) still leave
+# pages to check.
 BROWSER_OUT ?= results/browser
 BROWSER_CONFIGS ?= abrahamsen-hansen-fig2 abrahamsen-hansen-fig3 \
 	$(if $(DATA),abrahamsen-hansen-fig6 huang-table1 huang-fig5 nguyen-table2 zheng-lpkpca-fig2 matrix)
 browser-check: build
-	RUNEXP_BROWSER_CHECK=require $(GO) test -count=1 -v -run 'Fixture' ./internal/pagecheck
+	RUNEXP_BROWSER_CHECK=require $(GO) test -count=1 -v -run 'Fixture|ScrollingTable' ./internal/pagecheck
 	rm -rf $(BROWSER_OUT)/screenshots
 	./bin/runexp suite -q --out $(BROWSER_OUT) $(BROWSER_CONFIGS); rc=$$?; \
 		if [ $$rc -ne 0 ] && [ $$rc -ne 1 ] && [ $$rc -ne 3 ]; then exit $$rc; fi
+	./bin/runexp report --results $(BROWSER_OUT) all >/dev/null
+	rm -rf $(BROWSER_OUT)/reports-baseline
+	./bin/runexp report --results baseline --out $(BROWSER_OUT)/reports-baseline all >/dev/null
 	RUNEXP_BROWSER_CHECK=require RUNEXP_PAGES=$(abspath $(BROWSER_OUT)) $(GO) test -count=1 -v -run 'Results' ./internal/pagecheck
 
 clean:

@@ -337,8 +337,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return runError(e, err)
 	}
 	if !o.Run.Shard.Active() {
-		writeIndexes(f.out, o.Run.OutRoot, o.Run.Log)
-		printSets(p, entries, o.Run.OutRoot, o.Run.Log)
+		writePages(p, entries, f.out, o.Run.OutRoot, o.Run.Log)
 	}
 	return code
 }
@@ -518,17 +517,23 @@ func runError(e *errOut, err error) int {
 	return e.fail(exitUsage, "%v%s", err, dataRootHint(err))
 }
 
-// printSets writes the scoreboard of the results under root when some of
-// the configs run came from collections, and prints each collection's
-// line (suite.WriteSets).
-func printSets(p printer, entries []suite.Entry, root string, log *slog.Logger) {
-	sets, file, err := suite.WriteSets(entries, root)
+// writePages writes the pages of the results under root: the index and
+// the run pages (writeIndexes), then, when some of the configs run came
+// from collections, the scoreboard, whose verdicts link the run pages,
+// with each collection's line printed (suite.WriteSets), and the index
+// again to link it and show the papers' headlines.
+func writePages(p printer, entries []suite.Entry, out, root string, log *slog.Logger) {
+	writeIndexes(out, root, nil, log)
+	sets, file, b, err := suite.WriteSets(entries, root)
 	if err != nil {
 		log.Warn("scoreboard not written", "err", err)
 		return
 	}
 	for _, s := range sets {
 		p.line(s.Line() + " → " + file)
+	}
+	if b != nil {
+		writeIndexes(out, root, suite.Headlines(b), log)
 	}
 }
 
@@ -590,8 +595,8 @@ var exitNow = os.Exit
 // out when root is a --with folder inside it (suite.WriteIndexes). A
 // broken sibling result directory must not fail a run that succeeded,
 // so problems are logged.
-func writeIndexes(out, root string, log *slog.Logger) {
-	pages, err := suite.WriteIndexes(out, root)
+func writeIndexes(out, root string, papers []report.IndexPaper, log *slog.Logger) {
+	pages, err := suite.WriteIndexes(out, root, papers)
 	for _, p := range pages {
 		log.Info("results index", "file", p)
 	}
@@ -715,8 +720,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		code = worse(code, summaryStatus(sum))
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	writeIndexes(*out, root, log)
-	printSets(printer{w: stdout}, entries, root, log)
+	writePages(printer{w: stdout}, entries, *out, root, log)
 	return code
 }
 

@@ -37,15 +37,29 @@ type Result struct {
 	// their first column fixed (position: sticky), as a wide table must
 	// at a phone's width; they are not a problem.
 	Boxes []string
+	// NoCue names the boxes of Boxes that show no sign that they scroll:
+	// no scroll shadow (a gradient in their background, report.PageCSS).
+	NoCue []string
+	// HiddenKeys names the tables that scroll in their own box and lose a
+	// cell that must stay in view, at the start or scrolled to the end:
+	// a row's first cell (its name) or a cell marked key (the verdict) or
+	// pin (the paper's own method in the paper's layout).
+	HiddenKeys []string
+	// BadStars names the table columns whose cell marked ★ (the best) does
+	// not show the lowest number of the column: the number a ★ cell
+	// shows first is not the least of the numbers the column's cells show
+	// first.
+	BadStars []string
 	// SmallText names elements whose own text is set under MinTextPx CSS
 	// pixels.
 	SmallText []string
 	// SmallFigures names figures (images with a data-text-px attribute:
 	// the height of their smallest label, in the image's own pixels)
 	// shown so small that the label falls under MinTextPx CSS pixels,
-	// where they may not be: at any width unless the image is a
-	// thumbnail (class thumb) inside a link to the full image, and below
-	// NarrowPx only when it is inside such a link.
+	// unless they say so: the image is inside a link to its full image
+	// (the same file, or the figure's other format: NAME.png, NAME.svg)
+	// and its <figure> shows a note (an element of class thumb-note, in
+	// view) that it is a thumbnail to open.
 	SmallFigures []string
 	// BrokenImages lists the src of every image that did not load.
 	BrokenImages []string
@@ -64,18 +78,15 @@ type Result struct {
 const maxListed = 8
 
 // MinTextPx is the smallest text a page may set, in CSS pixels, and the
-// smallest a figure's labels may be drawn at as shown; NarrowPx is the
-// width below which a window is a phone's, where a figure may be shown
-// as a link to its full image rather than be legible in place.
-const (
-	MinTextPx = 9
-	NarrowPx  = 600
-)
+// smallest a figure's labels may be drawn at as shown, unless the figure
+// says it is a thumbnail and links its full image.
+const MinTextPx = 9
 
 // OK reports whether the page has none of the problems checked.
 func (r *Result) OK() bool {
 	return r.ScrollWidth <= r.ClientWidth && len(r.Overflow) == 0 && len(r.Scrollers) == 0 &&
-		len(r.BrokenImages) == 0 && len(r.BrokenLinks) == 0 && len(r.SmallText) == 0 && len(r.SmallFigures) == 0
+		len(r.BrokenImages) == 0 && len(r.BrokenLinks) == 0 && len(r.SmallText) == 0 && len(r.SmallFigures) == 0 &&
+		len(r.NoCue) == 0 && len(r.HiddenKeys) == 0 && len(r.BadStars) == 0
 }
 
 // Problems describes each problem in one line.
@@ -95,6 +106,15 @@ func (r *Result) Problems() []string {
 	}
 	for _, s := range r.SmallFigures {
 		p = append(p, fmt.Sprintf("figure labels under %d px: %s", MinTextPx, s))
+	}
+	for _, s := range r.NoCue {
+		p = append(p, "scrolls with no scroll shadow: "+s)
+	}
+	for _, s := range r.HiddenKeys {
+		p = append(p, "out of view as it scrolls: "+s)
+	}
+	for _, s := range r.BadStars {
+		p = append(p, "★ not on the lowest value shown: "+s)
 	}
 	for _, i := range r.BrokenImages {
 		p = append(p, "image does not load: "+i)
@@ -127,8 +147,9 @@ const pageScript = `(async () => {
 })()`
 
 // measureScript opens every <details> (a closed one hides what overflows)
-// and lists what reaches past the viewport.
-var measureScript = strings.NewReplacer("MIN", fmt.Sprint(MinTextPx), "NARROW", fmt.Sprint(NarrowPx)).Replace(`(() => {
+// and lists what reaches past the viewport, and the tables, figures and
+// stars that fail their rules (Result).
+var measureScript = strings.NewReplacer("MIN", fmt.Sprint(MinTextPx)).Replace(`(() => {
   for (const d of document.querySelectorAll('details')) d.open = true;
   const de = document.documentElement;
   const vw = de.clientWidth;
@@ -159,11 +180,64 @@ var measureScript = strings.NewReplacer("MIN", fmt.Sprint(MinTextPx), "NARROW", 
     const cell = row && row.firstElementChild;
     return el.tagName === 'TABLE' && !!cell && getComputedStyle(cell).position === 'sticky';
   };
+  const noCue = [], hidden = [];
+  // The cells that must stay in view in a table scrolling in its box:
+  // each row's first, and those marked key or pin.
+  const keysInView = (t, when) => {
+    const b = t.getBoundingClientRect();
+    const left = b.left + t.clientLeft, right = left + t.clientWidth;
+    for (const row of t.querySelectorAll('tr')) {
+      const cells = [row.firstElementChild, ...row.querySelectorAll(':scope > .key, :scope > .pin')];
+      for (const c of cells) {
+        const r = c ? c.getBoundingClientRect() : null;
+        if (!r || r.width === 0) continue;
+        if (r.left < left - 1 || r.right > right + 1) {
+          hidden.push(describe(t) + ': ' + describe(c) + ' ' + when);
+          return;
+        }
+      }
+    }
+  };
   for (const el of document.body.querySelectorAll('*')) {
     const ox = getComputedStyle(el).overflowX;
     if ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
-      (stickyFirst(el) ? boxes : scrollers).push(describe(el) + ' ' + el.scrollWidth + ' px in ' + el.clientWidth);
+      const what = describe(el) + ' ' + el.scrollWidth + ' px in ' + el.clientWidth;
+      if (!stickyFirst(el)) { scrollers.push(what); continue; }
+      boxes.push(what);
+      if (!getComputedStyle(el).backgroundImage.includes('gradient')) noCue.push(what);
+      const keep = el.scrollLeft;
+      el.scrollLeft = 0;
+      keysInView(el, 'at the start');
+      el.scrollLeft = el.scrollWidth;
+      keysInView(el, 'scrolled to the end');
+      el.scrollLeft = keep;
     }
+  }
+  // A ★ marks the best of its column: the number it shows first (the
+  // mean, before its rank) is the lowest that column's cells show first.
+  const stars = [];
+  const firstNumber = c => {
+    const m = c.textContent.match(/[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/i);
+    return m ? parseFloat(m[0]) : NaN;
+  };
+  for (const t of document.querySelectorAll('table')) {
+    const cols = [];
+    for (const row of t.querySelectorAll('tr')) {
+      [...row.children].forEach((c, j) => { if (c.tagName === 'TD') (cols[j] = cols[j] || []).push(c); });
+    }
+    const heads = [...t.querySelectorAll('thead th')];
+    cols.forEach((cells, j) => {
+      const starred = cells.filter(c => c.textContent.includes('\u2605'));
+      if (!cells || starred.length === 0) return;
+      const lo = Math.min(...cells.map(firstNumber).filter(v => !isNaN(v)));
+      for (const c of starred) {
+        const v = firstNumber(c);
+        if (!(v <= lo)) {
+          const head = heads[j] ? ' "' + heads[j].textContent.trim() + '"' : '';
+          stars.push(describe(t) + ' column ' + (j + 1) + head + ': \u2605 on ' + v + ' while ' + lo + ' is shown');
+        }
+      }
+    });
   }
   const small = [];
   for (const el of document.body.querySelectorAll('*')) {
@@ -174,17 +248,30 @@ var measureScript = strings.NewReplacer("MIN", fmt.Sprint(MinTextPx), "NARROW", 
     const fs = parseFloat(getComputedStyle(el).fontSize);
     if (fs < MIN - 0.01) small.push(describe(el) + ' at ' + fs.toFixed(1) + ' px');
   }
+  // A figure whose labels are shown under the minimum passes only as a
+  // thumbnail that says so (a note of class thumb-note in view in its
+  // figure) and links its full image (the same file or its other format).
+  const stem = u => new URL(u, location.href).pathname.replace(/\.(png|svg)$/i, '');
+  const linksFull = img => { const a = img.closest('a[href]'); return !!a && stem(a.href) === stem(img.src); };
+  const saysThumb = img => {
+    const f = img.closest('figure');
+    return !!f && [...f.querySelectorAll('.thumb-note')].some(n => {
+      const r = n.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(n).visibility === 'visible' && n.textContent.trim() !== '';
+    });
+  };
   const smallFigs = [];
   for (const img of document.images) {
     const tp = parseFloat(img.dataset.textPx || '');
     if (!(tp > 0) || !(img.naturalWidth > 0)) continue;
     const shown = img.getBoundingClientRect().width / img.naturalWidth * tp;
     if (shown >= MIN - 0.01) continue;
-    const linked = !!img.closest('a[href]');
-    if (linked && (img.classList.contains('thumb') || vw < NARROW)) continue;
-    smallFigs.push((img.getAttribute('src') || '') + ': labels ' + shown.toFixed(1) + ' px (' + img.naturalWidth + ' px wide shown at ' + Math.round(img.getBoundingClientRect().width) + ')');
+    const link = linksFull(img), note = saysThumb(img);
+    if (link && note) continue;
+    const why = !link ? 'not a link to its full image' : 'no thumbnail note in view';
+    smallFigs.push((img.getAttribute('src') || '') + ': labels ' + shown.toFixed(1) + ' px (' + img.naturalWidth + ' px wide shown at ' + Math.round(img.getBoundingClientRect().width) + '; ' + why + ')');
   }
-  return {clientWidth: vw, scrollWidth: de.scrollWidth, over, scrollers, boxes, small, smallFigs};
+  return {clientWidth: vw, scrollWidth: de.scrollWidth, over, scrollers, boxes, noCue, hidden, stars, small, smallFigs};
 })()`)
 
 // maxShotHeight bounds a screenshot's height in CSS pixels: the first
@@ -233,6 +320,9 @@ func (b *Browser) Check(ctx context.Context, page, screenshot string) (*Result, 
 		Over        []string `json:"over"`
 		Scrollers   []string `json:"scrollers"`
 		Boxes       []string `json:"boxes"`
+		NoCue       []string `json:"noCue"`
+		Hidden      []string `json:"hidden"`
+		Stars       []string `json:"stars"`
 		Small       []string `json:"small"`
 		SmallFigs   []string `json:"smallFigs"`
 	}
@@ -241,7 +331,8 @@ func (b *Browser) Check(ctx context.Context, page, screenshot string) (*Result, 
 	}
 	r.ClientWidth, r.ScrollWidth, r.Scrollers = m.ClientWidth, m.ScrollWidth, m.Scrollers
 	r.Overflow = m.Over[:min(len(m.Over), maxListed)]
-	r.Boxes, r.SmallFigures = m.Boxes, m.SmallFigs
+	r.Boxes, r.SmallFigures, r.NoCue, r.BadStars = m.Boxes, m.SmallFigs, m.NoCue, m.Stars
+	r.HiddenKeys = m.Hidden[:min(len(m.Hidden), maxListed)]
 	r.SmallText = m.Small[:min(len(m.Small), maxListed)]
 	r.BrokenLinks = checkLinks(abs, loaded.Links, loaded.IDs)
 	return r, nil

@@ -28,7 +28,9 @@ func Find() string {
 // this order: root/index.html, root/scoreboard.html when there is one,
 // then the index.html of every subfolder that has one (the run pages and
 // the indexes of --with folders), in name order, then the paper reports
-// (reports/PAPER/report.html) in name order. Folders whose names start
+// (reports/PAPER/report.html, and those of any folder whose name begins
+// "reports", such as the reports from baseline/ that make browser-check
+// writes to reports-baseline) in name order, folder by folder. Folders whose names start
 // with "." are skipped.
 func Pages(root string) ([]string, error) {
 	idx := filepath.Join(root, "index.html")
@@ -53,7 +55,7 @@ func Pages(root string) ([]string, error) {
 		}
 	}
 	// The paper reports a suite writes (runexp report, internal/paperreport).
-	reps, err := filepath.Glob(filepath.Join(root, "reports", "*", "report.html"))
+	reps, err := filepath.Glob(filepath.Join(root, "reports*", "*", "report.html"))
 	if err != nil {
 		return nil, fmt.Errorf("pagecheck: %w", err)
 	}

@@ -3,6 +3,7 @@ package paperreport
 import (
 	"html"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,11 @@ type block struct {
 	items  []string // list items
 	header []string // table
 	rows   [][]string
+	// grid marks a table of tables.md (the paper's layout: read across,
+	// scrolling on a narrow window) and pin one whose last column, the
+	// paper's own method, stays in view as it scrolls
+	// (report.PinsOwnMethod).
+	grid, pin bool
 }
 
 type blockKind int
@@ -58,6 +64,12 @@ func (d *doc) ul(items []string) {
 }
 func (d *doc) table(header []string, rows [][]string) {
 	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows})
+}
+
+// paperTable appends a table of tables.md titled title, in the paper's
+// layout where the title says so.
+func (d *doc) paperTable(title string, header []string, rows [][]string) {
+	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows, grid: true, pin: report.PinsOwnMethod(title, header)})
 }
 
 // mdCell escapes a table cell for Markdown: its pipes, its line breaks
@@ -143,22 +155,20 @@ func slug(s string) string {
 	return strings.TrimSuffix(b.String(), "-")
 }
 
-// columnPx is the widest a figure is shown, in CSS pixels (the page's
-// 80em column less its padding), and minLabelPx the smallest its labels
-// may be shown (internal/pagecheck's MinTextPx): a figure whose labels
-// would shrink below it is shown as a thumbnail that links to the full
-// image and says so, as the run pages do.
-const (
-	columnPx   = 80*16 - 2*16
-	minLabelPx = 9
-)
-
 // figureHTML renders a figure: the image linking to itself, its labels'
-// height for internal/pagecheck, a thumbnail's note, the caption.
+// height for internal/pagecheck, and, where its labels would shrink under
+// 9 CSS pixels (report.FigureFit: at any width, or in windows narrower
+// than a width), a note that it is a thumbnail to open, as the run pages
+// have; then the caption.
 func figureHTML(f figBlock) string {
-	thumb := f.textPx > 0 && f.w > 0 && float64(min(f.w, columnPx))/float64(f.w)*f.textPx < minLabelPx
+	thumb, _ := report.FigureFit(f.w, f.textPx)
+	class := report.FigureClass(f.w, f.textPx)
 	var b strings.Builder
-	b.WriteString(`<figure><a href="` + html.EscapeString(f.src) + `"><img src="` + html.EscapeString(f.src) + `" alt="` + html.EscapeString(f.name) + `" loading="lazy"`)
+	b.WriteString("<figure")
+	if class != "" {
+		b.WriteString(` class="` + class + `"`)
+	}
+	b.WriteString(`><a href="` + html.EscapeString(f.src) + `"><img src="` + html.EscapeString(f.src) + `" alt="` + html.EscapeString(f.name) + `" loading="lazy"`)
 	if f.textPx > 0 {
 		b.WriteString(` data-text-px="` + strconv.FormatFloat(f.textPx, 'f', 1, 64) + `"`)
 	}
@@ -166,22 +176,109 @@ func figureHTML(f figBlock) string {
 		b.WriteString(` class="thumb"`)
 	}
 	b.WriteString(" /></a>\n<figcaption>")
-	if thumb {
-		b.WriteString("<b>A thumbnail</b> of a " + strconv.Itoa(f.w) + "×" + strconv.Itoa(f.h) + " px figure whose labels would be illegible at this width: open it to read them.<br />")
+	if class != "" {
+		b.WriteString(`<span class="thumb-note"><b>A thumbnail</b> of a ` + strconv.Itoa(f.w) + "×" + strconv.Itoa(f.h) + ` px figure whose labels are too small to read at this width: open it (<a href="` + html.EscapeString(f.src) + `">PNG</a>) to read them.</span>`)
 	}
-	b.WriteString(`<span class="tap-cue">Tap the figure to open it at full size.<br /></span>`)
 	b.WriteString(inline(f.caption) + ` <span class="muted">` + html.EscapeString(f.name) + "</span></figcaption></figure>\n")
 	return b.String()
 }
 
 // pageCSS is the report page's style on top of report.PageCSS.
-const pageCSS = `.muted { color: #555; } td.re { background: #dcf3dc; } td.nre { background: #f9d6d6; }
-figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
-figure img.thumb { max-width: min(100%, 32em); } figcaption { font-size: 0.9em; color: #333; }
-.tap-cue { display: none; } @media (max-width: 600px) { .tap-cue { display: inline; } }
-table { background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)), linear-gradient(to right, rgba(255,255,255,0), #fff 70%) 100% 0, radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.25), rgba(0,0,0,0)), radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.25), rgba(0,0,0,0)) 100% 0; background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 14px 100%, 14px 100%; background-attachment: local, local, scroll, scroll; }
+const pageCSS = `.muted { color: #555; }
 h1 { font-size: 1.5em; } nav { font-size: 0.95em; }
 `
+
+// outcomeClass colours a verdict, an outcome or a headline of a report's
+// table as every page does (report.PageCSS): reproduced or PASS green, not
+// reproduced or FAIL red, inconclusive or undecided amber, not run grey;
+// "" for any other cell.
+func outcomeClass(c string) string {
+	switch {
+	case strings.HasPrefix(c, "[Re]"), c == "PASS", strings.HasPrefix(c, "reproduced"), strings.HasPrefix(c, "as stated"), strings.HasPrefix(c, "other reading"):
+		return "pass"
+	case strings.HasPrefix(c, "[¬Re]"), c == "FAIL", strings.HasPrefix(c, "not reproduced"), strings.HasPrefix(c, "post-hoc only"):
+		return "fail"
+	case strings.HasPrefix(c, "[Re?]"), c == "INCONCLUSIVE", strings.HasPrefix(c, "inconclusive"):
+		return "inc"
+	case strings.HasPrefix(c, "[not run]"), c == "NOT-EVALUATED", strings.HasPrefix(c, "not run"), strings.HasPrefix(c, "not evaluated"), strings.HasPrefix(c, "not testable"):
+		return "ne"
+	}
+	return ""
+}
+
+// keyColumns name the verdict column of a table of records, shown first
+// after the record's name on a phone (report.PageCSS's stack).
+var keyColumns = []string{"outcome", "verdict", "headline"}
+
+// tableHTML renders a table: a grid of numbers, or one in the paper's
+// layout, scrolls in its own box on a narrow window (its first column
+// and, in the paper's layout, its last sticky); any other, a list of
+// records, is laid out a record a block there (class stack), each cell
+// named by its column (data-label) and the verdict beside the name.
+func tableHTML(bl block) string {
+	stack := !bl.grid && !numericGrid(bl.rows)
+	var b strings.Builder
+	b.WriteString("<table")
+	if stack {
+		b.WriteString(` class="stack"`)
+	}
+	b.WriteString(">\n<thead><tr>")
+	for j, c := range bl.header {
+		if bl.pin && j == len(bl.header)-1 {
+			b.WriteString(`<th class="pin">` + inline(c) + "</th>")
+			continue
+		}
+		b.WriteString("<th>" + inline(c) + "</th>")
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	for _, r := range bl.rows {
+		b.WriteString("<tr>")
+		for j, c := range r {
+			var cls []string
+			if o := outcomeClass(c); o != "" {
+				cls = append(cls, o)
+			}
+			var label string
+			if j < len(bl.header) {
+				label = bl.header[j]
+			}
+			switch {
+			case bl.pin && j == len(r)-1:
+				cls = append(cls, "pin")
+			case stack && slices.Contains(keyColumns, label):
+				cls = append(cls, "key")
+			}
+			b.WriteString("<td")
+			if len(cls) > 0 {
+				b.WriteString(` class="` + strings.Join(cls, " ") + `"`)
+			}
+			if stack && j > 0 && label != "" {
+				b.WriteString(` data-label="` + html.EscapeString(label) + `"`)
+			}
+			b.WriteString(">" + strings.ReplaceAll(inline(c), "\n", "<br />") + "</td>")
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody>\n</table>\n")
+	return b.String()
+}
+
+// numericGrid reports whether every cell of rows but the first of each
+// is a number or empty: a table read across, not a list of records.
+func numericGrid(rows [][]string) bool {
+	for _, r := range rows {
+		for _, c := range r[min(1, len(r)):] {
+			c = strings.TrimSpace(c)
+			if c == "" || c == report.Dash {
+				continue
+			}
+			if _, err := strconv.ParseFloat(c, 64); err != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // html renders the document as a page titled title, with a table of
 // contents of its second-level headings.
@@ -219,26 +316,7 @@ func (d *doc) html(title, baseCSS string) string {
 		case figureBlock:
 			body.WriteString(figureHTML(bl.fig))
 		case table:
-			body.WriteString("<table>\n<thead><tr>")
-			for _, c := range bl.header {
-				body.WriteString("<th>" + inline(c) + "</th>")
-			}
-			body.WriteString("</tr></thead>\n<tbody>\n")
-			for _, r := range bl.rows {
-				body.WriteString("<tr>")
-				for _, c := range r {
-					cls := ""
-					switch {
-					case strings.HasPrefix(c, "[Re]") || c == "reproduced" || c == "PASS":
-						cls = ` class="re"`
-					case strings.HasPrefix(c, "[¬Re]") || c == "not reproduced" || c == "FAIL":
-						cls = ` class="nre"`
-					}
-					body.WriteString("<td" + cls + ">" + strings.ReplaceAll(inline(c), "\n", "<br />") + "</td>")
-				}
-				body.WriteString("</tr>\n")
-			}
-			body.WriteString("</tbody>\n</table>\n")
+			body.WriteString(tableHTML(bl))
 		}
 	}
 	out := body.String()

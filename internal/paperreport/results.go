@@ -78,7 +78,7 @@ func (b *builder) paperTables(r *run) {
 			continue
 		}
 		d.h(4, t[0])
-		d.table(header, rows)
+		d.paperTable(t[0], header, rows)
 		for _, p := range after {
 			d.p(p)
 		}

@@ -7,7 +7,8 @@ import (
 )
 
 // TextWidth is the widest line, in columns, that [Table.RenderText]
-// writes: a terminal of 120 columns shows tables.txt without wrapping.
+// writes by default: a terminal of 120 columns shows runexp's own output
+// without wrapping (tables.txt is written narrower: FileWidth).
 const TextWidth = 120
 
 // TextColumnMin is the narrowest [Table.RenderText] wraps a text column

@@ -110,7 +110,12 @@ func WriteIndex(root string) error { return WriteIndexUp(root, "") }
 // --with writes into OUT/with-SLUG): the root's page links back to the
 // enclosing index at up, a URL relative to root such as "../index.html".
 // An empty up links nowhere.
-func WriteIndexUp(root, up string) error {
+func WriteIndexUp(root, up string) error { return WriteIndexWith(root, IndexOptions{Up: up}) }
+
+// WriteIndexWith is [WriteIndexUp] with the papers' headlines on the
+// root's page (IndexOptions).
+func WriteIndexWith(root string, o IndexOptions) error {
+	up := o.Up
 	fi, err := os.Stat(root)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
@@ -178,6 +183,7 @@ func WriteIndexUp(root, up string) error {
 			}
 		}
 	}
+	idx.Papers = indexPapers(o.Papers, idx.Scoreboard, idx.Reports)
 	return writeTemplate(filepath.Join(root, "index.html"), "root", idx)
 }
 
@@ -230,6 +236,8 @@ type htmlRoot struct {
 	// Added are the estimators its runs added on the command line
 	// (runexp --with), each spec once per set of parameters that ran.
 	Added []AddedRow
+	// Papers are the papers' headlines (IndexOptions.Papers).
+	Papers []indexPaper
 }
 
 // htmlWithRoot is a results root below the root whose runs were made with
@@ -383,9 +391,11 @@ func newHTMLClaim(c claimJSON) htmlClaim {
 	h.Class = verdictClass(c.Status)
 	switch {
 	case h.Unexpected:
+		h.Class = "unexpected"
 		h.Expect = "not as expected (expected: " + exp + ")"
 	case c.Status == verdictFail:
-		// A non-reproduction the config expects: shown, not alarming.
+		// A non-reproduction the config expects: a failure of the
+		// paper's claim, not an alarm about the run.
 		h.Class = "known"
 		h.Expect = "expected: fail"
 	case exp != "pass":
@@ -428,15 +438,10 @@ type htmlFigure struct {
 	TextPx string
 	Thumb  bool
 	W, H   int
+	// Class is the figure's class (FigureClass): a thumbnail, or the
+	// window width below which its note says it is one.
+	Class string
 }
-
-// columnPx is the widest a figure is shown, in CSS pixels: the page's
-// 80em column (PageCSS) at 16 px less its 1em padding each side.
-const columnPx = 80*16 - 2*16
-
-// minLabelPx is the smallest a figure's label may be shown, in CSS pixels
-// (internal/pagecheck's MinTextPx).
-const minLabelPx = 9
 
 type htmlLink struct{ Text, Href string }
 
@@ -462,7 +467,9 @@ func verdictClass(s string) string {
 		return "pass"
 	case verdictFail:
 		return "fail"
-	case verdictNotEvaluated, verdictInconclusive:
+	case verdictInconclusive:
+		return "inc"
+	case verdictNotEvaluated:
 		return "ne"
 	}
 	return ""
@@ -523,6 +530,7 @@ func loadRun(dir, name, up string) (*htmlRun, error) {
 		if err != nil {
 			return nil, err
 		}
+		fitFigure(&fig)
 		r.Figures = append(r.Figures, fig)
 	}
 	thumbsLast(r.Figures)
@@ -868,6 +876,7 @@ func toHTMLTable(t mdTable) htmlTable {
 		}
 		h.Rows = append(h.Rows, r)
 	}
+	pinOwnMethod(&h, t.Title)
 	return h
 }
 
@@ -911,12 +920,12 @@ func minTableWidth(t mdTable) float64 {
 // countCellData is a count of the root index, linked to the claims of its
 // run's page when not zero.
 type countCellData struct {
-	Href, Class string
-	N           int
+	Href, Class, Label string
+	N                  int
 }
 
-func countCell(href string, n int, class string) countCellData {
-	return countCellData{Href: href, N: n, Class: class}
+func countCell(href string, n int, class, label string) countCellData {
+	return countCellData{Href: href, N: n, Class: class, Label: label}
 }
 
 // writeTemplate renders the named template and writes it atomically.
@@ -936,25 +945,6 @@ func writeTemplate(path, name string, data any) error {
 // images shrink to it, and table cells wrap (a word longer than its cell
 // breaks). Claims are compact
 // rows whose evidence, interval and reasons fold under the statement.
-// PageCSS is the style every runexp page opens its own with: the text
-// column of at most 80em, the headings, and tables whose cells wrap. A
-// table is its own box: one wider than the window (a phone's 390 px)
-// scrolls sideways inside it, never the page, and its first column (the
-// row's name) stays in view while it does (internal/pagecheck checks
-// both at 1280 and 390 px). The sticky cells are set with :where, of no
-// weight, so that a verdict's colour class still wins.
-const PageCSS = `body { font-family: system-ui, sans-serif; color: #222; margin: 1.5em auto; max-width: 80em; padding: 0 1em; line-height: 1.4; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.8em; } h3 { font-size: 1em; margin-top: 1.5em; }
-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; max-width: 100%; display: block; overflow-x: auto; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; text-align: left; overflow-wrap: break-word; }
-:where(th, td):first-child { position: sticky; left: 0; background: #fff; }
-th { background: #f2f2f2; }
-pre, code { overflow-wrap: anywhere; }
-p, li, dd, figcaption { overflow-wrap: break-word; }
-pre { white-space: pre-wrap; }
-@media (max-width: 600px) { body { margin: 0.8em auto; padding: 0 0.6em; } td, th { min-width: 4.5em; } }
-`
-
 var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count": countCell}).Parse(`
 {{- define "head" -}}
 <!DOCTYPE html>
@@ -966,19 +956,11 @@ var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{"count
 <style>
 ` + PageCSS + `.r { text-align: right; font-variant-numeric: tabular-nums; }
 .c { text-align: center; }
-.pass { background: #dcf3dc; color: #14561b; }
-.fail { background: #f9d6d6; color: #8a1212; font-weight: bold; }
-.unexpected { background: #f9d6d6; color: #8a1212; font-weight: bold; }
-.known { background: #f1ede2; color: #5b4a1c; }
-.ne { background: #ececec; color: #555; }
 .caption, .prov, .muted { color: #555; }
 .prov, .nav { font-size: 0.9em; }
-figure { margin: 1em 0; }
-figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
-figure img.thumb { max-width: min(100%, 32em); }
-figcaption { font-size: 0.9em; color: #333; max-width: 60em; }
 table.claims { width: 100%; }
 table.claims td.id { width: 13em; } table.claims td.v { width: 8em; } table.claims td.x { width: 12em; }
+@media (max-width: 600px) { table.claims td.id, table.claims td.v, table.claims td.x { width: auto; } }
 details > summary { cursor: pointer; }
 details dl { margin: 0.4em 0 0.2em; font-size: 0.95em; }
 details dt { font-weight: bold; color: #444; }
@@ -993,7 +975,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 
 {{- define "claimsline"}}{{if .Unexpected}}<b class="unexpected">{{.Unexpected}} not as expected</b>; {{end}}{{.Pass}} passed, {{.Fail}} failed as expected (known non-reproductions), {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated{{if not .Unexpected}}; every verdict as expected{{if or .Fail .Inconclusive .NotEvaluated}}, which is not every claim reproduced: {{.Fail}} of the {{.Claims}} are expected to FAIL and {{.Inconclusive}} to be INCONCLUSIVE{{if .NotEvaluated}}, and {{.NotEvaluated}} are not evaluated{{end}}{{end}}{{end}}{{end}}
 
-{{- define "countcell"}}{{if .N}}<td class="r {{.Class}}"><a href="{{.Href}}/index.html#claims">{{.N}}</a></td>{{else}}<td class="r">0</td>{{end}}{{end}}
+{{- define "countcell"}}{{if .N}}<td class="r {{.Class}}" data-label="{{.Label}}"><a href="{{.Href}}/index.html#claims">{{.N}}</a></td>{{else}}<td class="r{{if eq .Label "Not as expected"}} key{{end}}" data-label="{{.Label}}">0</td>{{end}}{{end}}
 
 {{- define "rich"}}{{range .}}{{if .Sub}}<sub>{{.S}}</sub>{{else}}{{.S}}{{end}}{{end}}{{end}}
 
@@ -1012,9 +994,9 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 
 {{- define "figure"}}
-<figure id="{{.Anchor}}">
+<figure id="{{.Anchor}}"{{with .Class}} class="{{.}}"{{end}}>
 <a href="{{.Link}}"><img src="{{.Img}}" alt="{{.Name}}" loading="lazy"{{with .TextPx}} data-text-px="{{.}}"{{end}}{{if .Thumb}} class="thumb"{{end}} /></a>
-<figcaption>{{if .Thumb}}<b>A thumbnail</b> of a {{.W}}×{{.H}} px figure whose labels would be illegible at this width: open it (<a href="{{.Img}}">PNG</a>) to read them.<br />{{end}}{{with .Caption}}{{template "rich" .}}<br />{{end}}<span class="muted">{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</span></figcaption>
+<figcaption>{{if .Class}}<span class="thumb-note"><b>A thumbnail</b> of a {{.W}}×{{.H}} px figure whose labels are too small to read at this width: open it ({{range $i, $l := .Links}}{{if $i}} · {{end}}<a href="{{$l.Href}}">{{$l.Text}}</a>{{end}}) to read them.</span>{{end}}{{with .Caption}}{{template "rich" .}}<br />{{end}}<span class="muted">{{.Name}}{{range .Links}} · <a href="{{.Href}}">{{.Text}}</a>{{end}}</span></figcaption>
 </figure>
 {{- end}}
 
@@ -1090,11 +1072,11 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- if .HasClaims}}
 <h2 id="claims">Claims</h2>
 <p class="muted">One row per claim of the paper: its verdict on this run and whether that is the verdict the config expects (a non-reproduction the config expects is a known result, not a breakage). Open a statement for the evidence, the interval and the source.</p>
-<table class="claims">
+<table class="claims stack">
 <thead><tr><th>Claim</th><th>Verdict</th><th>Expectation</th><th>Statement</th></tr></thead>
 <tbody>
 {{- range .Claims}}
-<tr id="{{.Anchor}}"><td class="id"><code>{{.ID}}</code></td><td class="v {{.Class}}">{{.Status}}</td><td class="x{{if .Unexpected}} unexpected{{else}} muted{{end}}">{{.Expect}}</td><td><details><summary>{{.Statement}}</summary>
+<tr id="{{.Anchor}}"><td class="id"><code>{{.ID}}</code></td><td class="v key {{.Class}}">{{.Status}}</td><td class="x{{if .Unexpected}} unexpected{{else}} muted{{end}}">{{.Expect}}</td><td><details><summary>{{.Statement}}</summary>
 <dl>
 {{- with .Evidence}}<dt>Evidence</dt><dd>{{.}}</dd>{{end}}
 {{- with .Interval}}<dt>Interval</dt><dd>{{.}}</dd>{{end}}
@@ -1142,17 +1124,32 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- if .Scoreboard}}
 <p><a href="scoreboard.html">Reproducibility scoreboard</a>: every claim under the stated protocol and under each documented reading, with totals per paper (<a href="scoreboard.md">Markdown</a>).</p>
 {{- end}}
-{{- if .Runs}}
-<table>
-<thead><tr><th>Run</th><th>Title</th><th>Cells</th><th>Failed cells</th><th>Passed</th><th>Failed as expected</th><th>Inconclusive</th><th>Not evaluated</th><th>Not as expected</th><th>Wall (s)</th></tr></thead>
+{{- if .Papers}}
+<h2 id="papers">Papers</h2>
+<p class="muted">Each paper's headline from the scoreboard: [Re] every claim a config tests is reproduced; [¬Re] a claim fails as the paper states it; [Re?] no claim fails as the paper states it but some are not reproduced here or are inconclusive, so the reproduction is not decided; [not run] no claim was run.</p>
+<table class="stack papers">
+<thead><tr><th>Paper</th><th>Headline</th><th>Claims</th></tr></thead>
 <tbody>
-{{- range .Runs}}
-<tr><td><a href="{{.Href}}/index.html">{{.Name}}</a></td><td>{{.Title}}</td><td class="r">{{.Manifest.Cells}}</td><td class="r{{if .Manifest.Failed}} fail{{end}}">{{.Manifest.Failed}}</td>
-{{- $h := .Href}}{{with .Counts}}{{template "countcell" (count $h .Pass "pass")}}{{template "countcell" (count $h .Fail "known")}}{{template "countcell" (count $h .Inconclusive "ne")}}{{template "countcell" (count $h .NotEvaluated "ne")}}{{template "countcell" (count $h .Unexpected "unexpected")}}{{end}}<td class="r">{{.Wall}}</td></tr>
+{{- range .Papers}}
+<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Title}}</a>{{else}}{{.Title}}{{end}}{{with .Report}} · <a href="{{.}}">report</a>{{end}}</td><td class="key {{.Class}}" data-label="Headline">{{.Mark}}</td><td data-label="Claims">{{.Why}}</td></tr>
 {{- end}}
 </tbody>
 </table>
-<p class="muted">Each claim is counted once: under its verdict when that is the verdict its config expects, otherwise under Not as expected. Failed as expected: claims of the paper that the config expects not to reproduce on its data (its notes, and each claim's row on the run page, say why).</p>
+{{- end}}
+{{- if .Runs}}
+{{- if .Papers}}
+<h2 id="runs">Runs</h2>
+{{- end}}
+<table class="stack runs">
+<thead><tr><th>Run</th><th>Not as expected</th><th>Passed</th><th>Failed as expected</th><th>Inconclusive</th><th>Not evaluated</th><th>Cells</th><th>Failed cells</th><th>Wall (s)</th><th>Title</th></tr></thead>
+<tbody>
+{{- range .Runs}}
+<tr><td><a href="{{.Href}}/index.html">{{.Name}}</a></td>
+{{- $h := .Href}}{{with .Counts}}{{template "countcell" (count $h .Unexpected "unexpected key" "Not as expected")}}{{template "countcell" (count $h .Pass "pass" "Passed")}}{{template "countcell" (count $h .Fail "known" "Failed as expected")}}{{template "countcell" (count $h .Inconclusive "inc" "Inconclusive")}}{{template "countcell" (count $h .NotEvaluated "ne" "Not evaluated")}}{{end}}<td class="r" data-label="Cells">{{.Manifest.Cells}}</td><td class="r{{if .Manifest.Failed}} fail{{end}}" data-label="Failed cells">{{.Manifest.Failed}}</td><td class="r" data-label="Wall (s)">{{.Wall}}</td><td class="muted">{{.Title}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+<p class="muted">Each claim is counted once: under its verdict when that is the verdict its config expects, otherwise under Not as expected (an alarm: the run changed). Failed as expected: claims of the paper that the config expects not to reproduce on its data, each a failure of the paper's claim (its notes, and each claim's row on the run page, say why); green is passed, red failed, amber inconclusive, grey not evaluated.</p>
 {{- end}}
 {{- if .With}}
 <h2>Runs with added estimators</h2>

@@ -304,9 +304,10 @@ func TestWriteIndex(t *testing.T) {
 			t.Errorf("root index lacks %q", s)
 		}
 	}
-	// Run A's claims, each counted once: the expected FAIL in the neutral
-	// class, the NOT-EVALUATED without an expectation as unexpected.
-	for class, want := range map[string][]string{"pass": {"1"}, "known": {"1"}, "ne": {"1"}, "unexpected": {"1"}} {
+	// Run A's claims, each counted once: the expected FAIL as a known
+	// failure (red, not the alarm), the inconclusive amber, the
+	// NOT-EVALUATED without an expectation as unexpected.
+	for class, want := range map[string][]string{"pass": {"1"}, "known": {"1"}, "inc": {"1"}, "unexpected": {"1"}} {
 		if got := rp.cells[class]; !reflect.DeepEqual(got, want) {
 			t.Errorf("root index cells of class %q: %q, want %q", class, got, want)
 		}
@@ -320,12 +321,12 @@ func TestWriteIndex(t *testing.T) {
 		}
 	}
 	// Each verdict appears once: in the claims.json table; the tables.md
-	// claims table, which repeats it, is left out. The expected FAIL is
-	// neutral, the NOT-EVALUATED without an expectation red in its
-	// expectation cell.
+	// claims table, which repeats it, is left out. The expected FAIL is a
+	// known failure, not the alarm; the NOT-EVALUATED without an
+	// expectation is the alarm in its verdict and expectation cells.
 	for class, want := range map[string][]string{
-		"pass": {verdictPass}, "known": {verdictFail}, "ne": {verdictNotEvaluated, verdictInconclusive},
-		"unexpected": {"not as expected (expected: pass)"},
+		"pass": {verdictPass}, "known": {verdictFail}, "inc": {verdictInconclusive},
+		"unexpected": {verdictNotEvaluated, "not as expected (expected: pass)"},
 	} {
 		if got := ap.cells[class]; !reflect.DeepEqual(got, want) {
 			t.Errorf("cells of class %q: %q, want %q", class, got, want)

@@ -205,18 +205,7 @@ func TestBadInput(t *testing.T) {
 // claims.json. The intervals of a paper are stated once, the bounds per
 // claim in its fold and tooltip.
 func TestHTMLLinksRunPages(t *testing.T) {
-	configs, root := fixture(t)
-	if err := os.WriteFile(filepath.Join(root, "b", "index.html"), []byte("<!DOCTYPE html>\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := Load(configs, root, filepath.Join(configs, "pv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := b.HTML(Options{Command: "runexp scoreboard results", ConfigsDir: "configs", LinkDir: filepath.Dir(root)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := fixturePage(t, "b")
 	for _, want := range []string{
 		`href="results/b/index.html#claim-c1"`, `href="results/b/index.html#claim-c3"`, // the base has a page
 		`href="results/b-r/claims.json"`, // its reading has none
@@ -231,4 +220,51 @@ func TestHTMLLinksRunPages(t *testing.T) {
 	if bytes.Contains(page, []byte(`href="results/b/claims.json"`)) {
 		t.Error("HTML links the raw claims.json of a run that has a page")
 	}
+}
+
+// TestHTMLPhoneLayout: the tables of claims (the papers' claims, the
+// totals and each base's rows) are laid out a record a block on a phone
+// (report.PageCSS's stack), the verdict under the stated protocol marked
+// key beside the claim and each reading's verdict named by its column;
+// verdicts and outcomes take the shared palette (a FAIL red, an
+// inconclusive amber, a headline by its mark: grey for [not run]).
+func TestHTMLPhoneLayout(t *testing.T) {
+	page := fixturePage(t)
+	if n := bytes.Count(page, []byte(`<table class="claims stack">`)); n < 2 {
+		t.Errorf("%d tables of claims laid out as records, want the papers' claims and each base's", n)
+	}
+	for _, want := range []string{
+		`<td class="v fail key" data-label="stated protocol"`,
+		`<td class="v pass chip" data-label="r"`,
+		`<td data-label="category">`,
+		`<span class="ne">[not run]</span>`,
+	} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("HTML lacks %s", want)
+		}
+	}
+	if bytes.Contains(page, []byte(".fail { background: #f9e0e0; }")) {
+		t.Error("the scoreboard keeps its own verdict colours")
+	}
+}
+
+// fixturePage is the HTML page of the fixture's board, the runs named
+// having a run page (index.html beside their claims.json).
+func fixturePage(t *testing.T, paged ...string) []byte {
+	t.Helper()
+	configs, root := fixture(t)
+	for _, run := range paged {
+		if err := os.WriteFile(filepath.Join(root, run, "index.html"), []byte("<!DOCTYPE html>\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := Load(configs, root, filepath.Join(configs, "pv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := b.HTML(Options{Command: "runexp scoreboard results", ConfigsDir: "configs", LinkDir: filepath.Dir(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
 }

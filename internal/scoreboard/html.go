@@ -22,6 +22,9 @@ import (
 // htmlCell is a verdict cell of the page.
 type htmlCell struct {
 	Text, Href, Class string
+	// Label names its column, for a phone's layout (report.PageCSS's
+	// stack).
+	Label string
 	// Title is the tooltip: the interval and the point verdict.
 	Title string
 }
@@ -125,6 +128,8 @@ func cellClass(c Cell) string {
 		return "pass"
 	case c.Verdict == Fail:
 		return "fail"
+	case c.Verdict == Inconc:
+		return "inc"
 	}
 	return "ne"
 }
@@ -224,30 +229,7 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: short(v.Reading, 200), Run: v.Run})
 			}
 			for _, r := range t.Rows {
-				hr := htmlRow{ID: r.ID, Anchor: t.Base.Name + "--" + r.ID, Statement: r.Statement, Expected: expectText(r), Category: categoryText(r), Beyond: r.Beyond}
-				if d := r.Derived; d.Kind != "" {
-					hr.Whose = attrShort[attrIndex(d.Kind)] + ": " + d.Why
-					if d.Decide != "" {
-						hr.Whose += "; would be decided by " + d.Decide
-					}
-					if ev := r.Base.AttributionEvidence; ev != "" {
-						hr.Whose += ". Evidence: " + ev
-					}
-				}
-				cells := append([]Cell{r.Base}, r.Variants...)
-				for i, c := range cells {
-					hr.Cells = append(hr.Cells, htmlOf(c, cols[i], r.ID, o))
-					name := "stated protocol"
-					if i > 0 {
-						name = cols[i].Label
-					}
-					v, _ := verdictText(c)
-					hr.Details = append(hr.Details, htmlDetail{Column: name, Verdict: v, Interval: intervalText(c)})
-					if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
-						methods[m]++
-					}
-				}
-				ht.Rows = append(ht.Rows, hr)
+				ht.Rows = append(ht.Rows, htmlRowOf(r, t.Base.Name, cols, o, methods))
 			}
 			hp.Tables = append(hp.Tables, ht)
 		}
@@ -269,14 +251,64 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 	return w.Bytes(), nil
 }
 
-// accountClass colours a paper claim's outcome: reproduced, failed as
-// the paper states it, or open.
+// htmlRowOf is row r of base's table on the page, its cells under cols
+// (the base, then its variants), counting the interval method of each
+// cell in methods.
+func htmlRowOf(r Row, base string, cols []Column, o Options, methods map[string]int) htmlRow {
+	hr := htmlRow{ID: r.ID, Anchor: base + "--" + r.ID, Statement: r.Statement, Expected: expectText(r), Category: categoryText(r), Beyond: r.Beyond}
+	if d := r.Derived; d.Kind != "" {
+		hr.Whose = attrShort[attrIndex(d.Kind)] + ": " + d.Why
+		if d.Decide != "" {
+			hr.Whose += "; would be decided by " + d.Decide
+		}
+		if ev := r.Base.AttributionEvidence; ev != "" {
+			hr.Whose += ". Evidence: " + ev
+		}
+	}
+	cells := append([]Cell{r.Base}, r.Variants...)
+	for i, c := range cells {
+		name := "stated protocol"
+		if i > 0 {
+			name = cols[i].Label
+		}
+		hc := htmlOf(c, cols[i], r.ID, o)
+		hc.Label = name
+		hr.Cells = append(hr.Cells, hc)
+		v, _ := verdictText(c)
+		hr.Details = append(hr.Details, htmlDetail{Column: name, Verdict: v, Interval: intervalText(c)})
+		if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
+			methods[m]++
+		}
+	}
+	return hr
+}
+
+// accountClass colours a paper claim's outcome: reproduced green; not
+// reproduced red, whoever's failure it is (a known non-reproduction is
+// still a failure of the claim), and reproduced only post hoc too;
+// inconclusive amber; not evaluated, not testable or not run grey.
 func accountClass(a Account) string {
-	switch {
-	case a.Category == AsStated || a.Category == OtherReading:
+	switch a.Category {
+	case AsStated, OtherReading:
 		return "pass"
-	case a.Attribution == "paper":
+	case NotReproduced, PostHocOnly:
 		return "fail"
+	case Inconclusive:
+		return "inc"
+	}
+	return "ne"
+}
+
+// markClass colours a paper's headline: [Re] green, [¬Re] red, [Re?]
+// amber, [not run] grey.
+func markClass(mark string) string {
+	switch mark {
+	case MarkRe:
+		return "pass"
+	case MarkNotRe:
+		return "fail"
+	case MarkUndecided:
+		return "inc"
 	}
 	return "ne"
 }
@@ -284,7 +316,8 @@ func accountClass(a Account) string {
 // pageFuncs: list builds a template's list of strings, sum adds a row of
 // the split.
 var pageFuncs = template.FuncMap{
-	"list": func(s ...string) []string { return s },
+	"list":      func(s ...string) []string { return s },
+	"markClass": markClass,
 	"sum": func(v [nAttr]int) int {
 		n := 0
 		for _, x := range v {
@@ -303,7 +336,6 @@ var page = template.Must(template.New("scoreboard").Funcs(pageFuncs).Parse(`<!DO
 <style>
 ` + report.PageCSS + `td.r { text-align: right; font-variant-numeric: tabular-nums; }
 td.v { white-space: nowrap; }
-.pass { background: #dcf3dc; } .fail { background: #f9e0e0; } .ne { background: #ececec; color: #555; }
 .muted, .nav { color: #555; } .nav { font-size: 0.9em; }
 table.claims { width: 100%; }
 details > summary { cursor: pointer; }
@@ -325,22 +357,22 @@ tr:target { outline: 2px solid #4a7fd0; }
 <p class="fail"><b>Attributions recorded that the verdicts do not give ({{len .Mismatches}}):</b></p>
 <ul>{{range .Mismatches}}<li>{{.}}</li>{{end}}</ul>
 {{- end}}
-<table class="claims">
+<table class="claims stack">
 <thead><tr><th>paper</th><th>claim</th><th>outcome</th><th>rows</th></tr></thead>
 <tbody>
 {{- range .Claims}}
-<tr><td>{{.Paper}}</td><td>{{if .Note}}<details><summary><b>{{.ID}}</b> {{.Statement}}</summary><p>{{.Note}}</p></details>{{else}}<b>{{.ID}}</b> {{.Statement}}{{end}}</td><td class="{{.Class}}">{{.Outcome}}</td><td>{{.Rows}}</td></tr>
+<tr><td>{{.Paper}}</td><td>{{if .Note}}<details><summary><b>{{.ID}}</b> {{.Statement}}</summary><p>{{.Note}}</p></details>{{else}}<b>{{.ID}}</b> {{.Statement}}{{end}}</td><td class="key {{.Class}}">{{.Outcome}}</td><td data-label="rows">{{.Rows}}</td></tr>
 {{- end}}
 </tbody>
 </table>
 <h2 id="totals">Totals</h2>
-<table>
+<table class="stack">
 <thead><tr><th>paper</th><th>headline</th><th>claims</th>{{range .Categories}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Papers}}
-<tr><td><a href="#{{.ID}}">{{if .Title}}{{.Title}}{{else}}{{.ID}}{{end}}</a></td><td title="{{.MarkWhy}}">{{.Mark}}</td><td class="r">{{.Totals.Claims}}</td>{{range .Totals}}<td class="r">{{.}}</td>{{end}}</tr>
+<tr><td><a href="#{{.ID}}">{{if .Title}}{{.Title}}{{else}}{{.ID}}{{end}}</a></td><td class="key {{markClass .Mark}}" title="{{.MarkWhy}}">{{.Mark}}</td><td class="r" data-label="claims">{{.Totals.Claims}}</td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}">{{$n}}</td>{{end}}</tr>
 {{- end}}
-<tr><td><b>all</b></td><td></td><td class="r"><b>{{.Totals.Claims}}</b></td>{{range .Totals}}<td class="r"><b>{{.}}</b></td>{{end}}</tr>
+<tr><td><b>all</b></td><td class="key"></td><td class="r" data-label="claims"><b>{{.Totals.Claims}}</b></td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}"><b>{{$n}}</b></td>{{end}}</tr>
 </tbody>
 </table>
 <h2 id="whose-failure">Whose failure</h2>
@@ -392,7 +424,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 {{- end}}
 {{- range .Papers}}
-<h2 id="{{.ID}}">{{.Mark}} {{.Title}} ({{.ID}})</h2>
+<h2 id="{{.ID}}"><span class="{{markClass .Mark}}">{{.Mark}}</span> {{.Title}} ({{.ID}})</h2>
 <p>{{.MarkWhy}}. {{.Line}}.</p>
 {{- if .Methods}}
 <p>Intervals:{{range $i, $m := .Methods}}{{if $i}};{{end}} {{$m.Method}} ({{$m.Cells}} cell{{if ne $m.Cells 1}}s{{end}}){{end}}. A compare or ratio claim's interval bounds the difference of its two sides, a best claim's the winner minus its closest (deciding) rival, named in the fold.</p>
@@ -408,7 +440,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 </ul>
 {{- end}}
 {{- if .Rows}}
-<table class="claims">
+<table class="claims stack">
 <thead><tr><th>claim</th><th>stated protocol</th>{{range .Heads}}<th>{{.}}</th>{{end}}<th>category</th></tr></thead>
 <tbody>
 {{- range .Rows}}
@@ -417,7 +449,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- with .Beyond}}<dt>Beyond the paper's claim</dt><dd>{{.}}</dd>{{end}}
 {{- with .Whose}}<dt>Whose failure</dt><dd>{{.}}</dd>{{end}}
 {{- range .Details}}<dt>{{.Column}}</dt><dd>{{.Verdict}}{{with .Interval}} {{.}}{{end}}</dd>{{end}}
-</dl></details></td>{{range .Cells}}<td class="v {{.Class}}"{{with .Title}} title="{{.}}"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}<td>{{.Category}}</td></tr>
+</dl></details></td>{{range $i, $c := .Cells}}<td class="v {{$c.Class}}{{if not $i}} key{{else}} chip{{end}}" data-label="{{$c.Label}}"{{with $c.Title}} title="{{.}}"{{end}}>{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{end}}<td data-label="category">{{.Category}}</td></tr>
 {{- end}}
 </tbody>
 </table>

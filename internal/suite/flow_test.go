@@ -254,7 +254,7 @@ func TestPredictionTable(t *testing.T) {
 // root's index; and a folder outside the results root refused.
 func TestWriteIndexes(t *testing.T) {
 	out := t.TempDir()
-	pages, err := WriteIndexes(out, out)
+	pages, err := WriteIndexes(out, out, nil)
 	if err != nil || !slices.Equal(pages, []string{filepath.Join(out, "index.html")}) {
 		t.Fatalf("root's own index: %q, %v", pages, err)
 	}
@@ -262,7 +262,7 @@ func TestWriteIndexes(t *testing.T) {
 	if err := os.MkdirAll(with, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	pages, err = WriteIndexes(out, with)
+	pages, err = WriteIndexes(out, with, nil)
 	if err != nil || !slices.Equal(pages, []string{filepath.Join(with, "index.html"), filepath.Join(out, "index.html")}) {
 		t.Fatalf("--with folder: %q, %v", pages, err)
 	}
@@ -270,7 +270,7 @@ func TestWriteIndexes(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `href="../index.html"`) {
 		t.Errorf("the --with index does not link up to ../index.html (%v)", err)
 	}
-	if _, err := WriteIndexes(out, t.TempDir()); err == nil || !strings.Contains(err.Error(), "is not inside") {
+	if _, err := WriteIndexes(out, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "is not inside") {
 		t.Errorf("a folder outside the results root: %v", err)
 	}
 }

@@ -12,18 +12,19 @@ import (
 	"github.com/runexp/runexp/internal/scoreboard"
 )
 
-// WriteIndexes refreshes the index of root, where the runs wrote, and,
-// when that is a --with folder inside out, out's index too, which links
-// it; the --with folder's page links back up (no link when the relative
-// path cannot be formed). It returns the pages written; a broken sibling
-// result directory must not fail a run that succeeded, so the caller
-// logs the error rather than failing.
-func WriteIndexes(out, root string) (written []string, err error) {
+// WriteIndexes refreshes the index of root, where the runs wrote, with
+// the papers' headlines of its scoreboard (Headlines; nil when none was
+// computed), and, when root is a --with folder inside out, out's index
+// too, which links it; the --with folder's page links back up (no link
+// when the relative path cannot be formed). It returns the pages written;
+// a broken sibling result directory must not fail a run that succeeded,
+// so the caller logs the error rather than failing.
+func WriteIndexes(out, root string, papers []report.IndexPaper) (written []string, err error) {
 	if err := safefs.CheckUnder(out, root); err != nil {
 		return nil, err
 	}
 	if filepath.Clean(root) == filepath.Clean(out) {
-		if err := report.WriteIndexUp(root, ""); err != nil {
+		if err := report.WriteIndexWith(root, report.IndexOptions{Papers: papers}); err != nil {
 			return nil, err
 		}
 		return []string{filepath.Join(root, "index.html")}, nil
@@ -32,7 +33,7 @@ func WriteIndexes(out, root string) (written []string, err error) {
 	if rel, err := filepath.Rel(root, out); err == nil {
 		up = path.Join(filepath.ToSlash(rel), "index.html")
 	}
-	if err := report.WriteIndexUp(root, up); err != nil {
+	if err := report.WriteIndexWith(root, report.IndexOptions{Up: up, Papers: papers}); err != nil {
 		return nil, err
 	}
 	written = append(written, filepath.Join(root, "index.html"))
@@ -85,6 +86,21 @@ func LoadScoreboard(configs, root, paperValues string) (*scoreboard.Board, error
 	return b, nil
 }
 
+// Headlines are the papers of board b as the results index shows them:
+// each one's headline (scoreboard.Headline) and the counts behind it, in
+// the board's order. A nil board has none.
+func Headlines(b *scoreboard.Board) []report.IndexPaper {
+	if b == nil {
+		return nil
+	}
+	var out []report.IndexPaper
+	for _, p := range b.Papers {
+		mark, why := scoreboard.Headline(p)
+		out = append(out, report.IndexPaper{ID: p.ID, Title: p.Title, Mark: mark, Why: why})
+	}
+	return out
+}
+
 // WriteScoreboard writes out/scoreboard.md and out/scoreboard.html from
 // the results under out, for the index page of a suite or of a
 // collection's run, and returns the board and the HTML page's path. A
@@ -114,8 +130,9 @@ func WriteScoreboard(configs, out string) (*scoreboard.Board, string, error) {
 // WriteScoreboard) when some of entries came from collections (Entry.Via),
 // and returns the section of each collection named on the command line
 // (the outermost of each entry's Via), in the order met, with the HTML
-// page's path. Without collections it writes nothing and returns nil.
-func WriteSets(entries []Entry, root string) ([]scoreboard.Set, string, error) {
+// page's path and the board. Without collections it writes nothing and
+// returns nil.
+func WriteSets(entries []Entry, root string) ([]scoreboard.Set, string, *scoreboard.Board, error) {
 	var names []string
 	dir := ""
 	for _, e := range entries {
@@ -132,11 +149,11 @@ func WriteSets(entries []Entry, root string) ([]scoreboard.Set, string, error) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, "", nil
+		return nil, "", nil, nil
 	}
 	b, file, err := WriteScoreboard(dir, root)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	var sets []scoreboard.Set
 	for _, n := range names {
@@ -146,5 +163,5 @@ func WriteSets(entries []Entry, root string) ([]scoreboard.Set, string, error) {
 			}
 		}
 	}
-	return sets, file, nil
+	return sets, file, b, nil
 }

@@ -336,7 +336,7 @@ func sameTreeBut(t *testing.T, ref, got string) {
 func TestDiffTrees(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	page := `<p class="prov">x · started 2026-11-26T17:51:32Z · 10.7 s wall · 2 workers</p>
-<tr><td><a href="x/index.html">x</a></td><td class="r">3</td><td class="r">15.8</td></tr>
+<tr><td><a href="x/index.html">x</a></td><td class="r" data-label="Cells">3</td><td class="r" data-label="Wall (s)">15.8</td><td class="muted">x</td></tr>
 `
 	write := func(root, name, s string) {
 		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)

@@ -11,10 +11,9 @@ import (
 )
 
 // pageTimes matches what an index page shows of its manifests' times: a
-// run's provenance line (start, wall seconds, workers) and the last cell
-// of a row of the results index, its wall seconds
-// (report.WriteIndexUp's template).
-var pageTimes = regexp.MustCompile(`<p class="prov">[^\n]*</p>|<td class="r">[0-9.]+</td></tr>`)
+// run's provenance line (start, wall seconds, workers) and the wall
+// seconds of a row of the results index (report.WriteIndexUp's template).
+var pageTimes = regexp.MustCompile(`<p class="prov">[^\n]*</p>|<td class="r" data-label="Wall \(s\)">[0-9.]+</td>`)
 
 // DiffTrees lists the files that differ between two results roots (or
 // result directories), and those only one of them has, leaving out what

@@ -108,8 +108,14 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	// The records and their own pages are written: a page that links
-	// them failing is logged, not fatal.
+	// The records are written: a page that links them failing is
+	// logged, not fatal. The run pages come first, so that every verdict
+	// of the scoreboard links its claim's row on its run's page; the
+	// index again after it, to link it and show each paper's headline.
+	if _, err := WriteIndexes(o.Out, o.Run.OutRoot, nil); err != nil {
+		log.Warn("run pages not written", "err", err)
+	}
+	var papers []report.IndexPaper
 	if b, file, err := WriteScoreboard(o.ConfigsDir, o.Run.OutRoot); err != nil {
 		// Totals over a different set of claims would read as a
 		// different result: the run is a usage error until the paper
@@ -122,9 +128,10 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 			log.Warn("scoreboard: paper titles not found, those papers are headed by their ids", "papers", len(b.Untitled), "first", b.Untitled[0])
 		}
 		rep.PaperClaims = b.ClaimLines()
+		papers = Headlines(b)
 		log.Info("scoreboard", "file", file)
 	}
-	if pages, err := WriteIndexes(o.Out, o.Run.OutRoot); err != nil {
+	if pages, err := WriteIndexes(o.Out, o.Run.OutRoot, papers); err != nil {
 		log.Warn("results index not written", "err", err)
 	} else {
 		for _, p := range pages {
@@ -165,19 +172,19 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 		rep.Problems = append(rep.Problems, err.Error())
 		rep.Status = Worse(rep.Status, Usage)
 	}
-	rep.reports(o, entries, log)
+	rep.reports(o, entries, papers, log)
 }
 
 // reports writes a report per paper run, from the results just written
-// and suite.json, and the index again to link them; a failure is a
-// problem of the run, recorded in suite.json.
-func (rep *Report) reports(o SuiteOptions, entries []Entry, log *slog.Logger) {
+// and suite.json, and the index again (with the papers' headlines) to
+// link them; a failure is a problem of the run, recorded in suite.json.
+func (rep *Report) reports(o SuiteOptions, entries []Entry, papers []report.IndexPaper, log *slog.Logger) {
 	files, err := WriteReports(o.ConfigsDir, o.Run.OutRoot, entries)
 	for _, f := range files {
 		log.Info("paper report", "file", f)
 	}
 	if len(files) > 0 {
-		if _, err := WriteIndexes(o.Out, o.Run.OutRoot); err != nil {
+		if _, err := WriteIndexes(o.Out, o.Run.OutRoot, papers); err != nil {
 			log.Warn("results index not written", "err", err)
 		}
 	}

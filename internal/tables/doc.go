@@ -24,5 +24,6 @@
 //
 // A config with reference values but no paper_table gets them one per
 // line instead ("runexp beside the paper"). Render writes tables.txt,
-// every line within report.TextWidth (120) columns, and tables.md.
+// every line within report.FileWidth (80) columns (a table too wide is
+// laid out a row at a time), and tables.md.
 package tables

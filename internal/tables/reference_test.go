@@ -228,7 +228,7 @@ func TestClaimsVerdicts(t *testing.T) {
 
 // TestRender checks tables.txt and tables.md: the title first (wrapped in
 // the text), the notes in Markdown only, every table in both, and no
-// line of the text wider than report.TextWidth.
+// line of the text wider than report.FileWidth (80 columns).
 func TestRender(t *testing.T) {
 	c, err := config.Parse("ref.yaml", []byte(refSrc))
 	if err != nil {
@@ -255,7 +255,7 @@ func TestRender(t *testing.T) {
 		t.Errorf("first line %q: want the title wrapped", lines[0])
 	}
 	for _, l := range lines {
-		if report.Width(l) > report.TextWidth {
+		if report.Width(l) > report.FileWidth {
 			t.Errorf("line of %d columns: %q", report.Width(l), l)
 		}
 	}

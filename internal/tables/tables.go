@@ -81,16 +81,18 @@ func addedRecords(in Input) []report.Record {
 
 // Render renders tables as tables.txt and tables.md: the config's title,
 // its notes (Markdown only), then each table. No line of tables.txt is
-// wider than report.TextWidth.
+// wider than report.FileWidth (80 columns: a table too wide for it is laid
+// out a row at a time, report.Table.RenderNarrow); tables.md is not
+// wrapped.
 func Render(c *config.Config, tables []*report.Table) (txt, md []byte, err error) {
 	var t, m bytes.Buffer
 	fmt.Fprintf(&m, "# %s\n\n", report.MarkdownText(c.Title))
-	fmt.Fprintf(&t, "%s\n\n", report.Wrap(c.Title, report.TextWidth))
+	fmt.Fprintf(&t, "%s\n\n", report.Wrap(c.Title, report.FileWidth))
 	if c.Notes != "" {
 		fmt.Fprintf(&m, "%s\n\n", report.MarkdownText(strings.TrimSpace(c.Notes)))
 	}
 	for _, tb := range tables {
-		if err := tb.RenderText(&t); err != nil {
+		if err := tb.RenderNarrow(&t, report.FileWidth); err != nil {
 			return nil, nil, err
 		}
 		t.WriteString("\n")
