@@ -3,12 +3,10 @@ package classify
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/datasets"
-	"github.com/runexp/runexp/internal/kernel"
 	"github.com/runexp/runexp/internal/methods"
 )
 
@@ -55,7 +53,7 @@ func mixedChoices(x *mat.Dense, labels []int, k int, rate float64) ([][]int, err
 	if !(rate >= 0 && rate <= 1) {
 		return nil, fmt.Errorf("mixed graph: same-subject rate %g; want a fraction in [0, 1]", rate)
 	}
-	choices := nearest(x, nil, k)
+	choices := methods.Nearest(x, nil, k)
 	own := ownOrder(x, labels)
 	same := 0
 	for i, c := range choices {
@@ -113,47 +111,6 @@ func replaceFarthest(i int, c, labels, cand []int, m int) []int {
 	return out
 }
 
-// nearest returns, for each of the given rows of x (nil: every row), its
-// k nearest among those rows, nearest first, ties to the lower index, as
-// indices of x; a row with fewer than k others gets all of them.
-func nearest(x *mat.Dense, rows []int, k int) [][]int {
-	sub := x
-	if rows != nil {
-		_, d := x.Dims()
-		sub = mat.NewDense(len(rows), d, nil)
-		for a, r := range rows {
-			sub.SetRow(a, x.RawRowView(r))
-		}
-	}
-	n, _ := sub.Dims()
-	id := func(a int) int {
-		if rows == nil {
-			return a
-		}
-		return rows[a]
-	}
-	var d2 mat.Dense
-	kernel.SqDist(&d2, sub, sub)
-	out := make([][]int, n)
-	idx := make([]int, n)
-	for i := range out {
-		row := d2.RawRowView(i)
-		for j := range idx {
-			idx[j] = j
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return row[idx[a]] < row[idx[b]] })
-		for _, j := range idx {
-			if len(out[i]) == k {
-				break
-			}
-			if j != i {
-				out[i] = append(out[i], id(j))
-			}
-		}
-	}
-	return out
-}
-
 // ownOrder returns, for each row of x, the other rows of its label,
 // nearest first (distances within the label's rows, as labelGraph
 // computes them).
@@ -162,7 +119,7 @@ func ownOrder(x *mat.Dense, labels []int) [][]int {
 	order, byLabel := datasets.ByClass(labels)
 	for _, l := range order {
 		rows := byLabel[l]
-		for a, c := range nearest(x, rows, len(rows)) {
+		for a, c := range methods.Nearest(x, rows, len(rows)) {
 			out[rows[a]] = c
 		}
 	}

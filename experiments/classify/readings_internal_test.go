@@ -104,7 +104,7 @@ func TestMixedGraphRate(t *testing.T) {
 	x, labels := mixedFixture()
 	const k = 4
 	n := len(labels)
-	base := choiceRate(nearest(x, nil, k), labels)
+	base := choiceRate(methods.Nearest(x, nil, k), labels)
 	if !(base > 0.2 && base < 0.7) {
 		t.Fatalf("fixture's k-NN choice rate %v: want a mixed graph", base)
 	}
@@ -113,7 +113,7 @@ func TestMixedGraphRate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		knn := nearest(x, nil, k)
+		knn := methods.Nearest(x, nil, k)
 		for i, c := range ch {
 			if len(c) != k {
 				t.Errorf("rate %v: node %d has %d choices, want %d", rate, i, len(c), k)

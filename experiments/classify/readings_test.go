@@ -7,33 +7,7 @@ import (
 	"testing"
 
 	"github.com/runexp/runexp/experiments/internal/kindtest"
-	"github.com/runexp/runexp/internal/config"
-	"github.com/runexp/runexp/internal/runner"
 )
-
-// TestReadingErrors: the reading options refuse what they cannot honour,
-// at the option's line.
-func TestReadingErrors(t *testing.T) {
-	t.Setenv("RUNEXP_DATA", "")
-	for _, tc := range []struct{ name, old, new, want string }{
-		{"form", "neighbors: [3]", "neighbors: [3]\n  lpkpca_form: eq24", "test.yaml:12: experiment.lpkpca_form: want one of eq15, eq23"},
-		{"vectors", "neighbors: [3]", "neighbors: [3]\n  kernel_vectors: half", "test.yaml:12: experiment.kernel_vectors: want one of centred, raw"},
-		{"rate without mixed", "neighbors: [3]", "neighbors: [3]\n  same_rate: 0.5", "test.yaml:12: experiment.same_rate: only graph: mixed"},
-		{"mixed without rate", "neighbors: [3]", "neighbors: [3]\n  graph: mixed", "test.yaml:12: experiment.graph: mixed needs same_rate"},
-		{"rate range", "neighbors: [3]", "neighbors: [3]\n  graph: mixed\n  same_rate: 1.5", "want a fraction in [0, 1]"},
-		{"random per class", "train_fraction: 0.5", "train_per_class: 5\n  split: random", "test.yaml:9: experiment.split: random draws train_fraction"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c, err := config.Parse("test.yaml", []byte(strings.Replace(cfg, tc.old, tc.new, 1)))
-			if err == nil {
-				_, err = runner.Validate(c)
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v, want one containing %q", err, tc.want)
-			}
-		})
-	}
-}
 
 // readingsCfg runs every reading option at once on the separable faces:
 // Algorithm 1's features, raw kernel vectors, a random split and a mixed
