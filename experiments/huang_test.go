@@ -92,8 +92,9 @@ claims:
 // both return the cluster means (distances 8.3e-14 and 1.3e-7 grey
 // levels), within the kkcluster kind's 1e-3, so the claim cannot
 // discriminate them: INCONCLUSIVE with both values, as the config
-// expects; c7's purity gain (2 images of 105) gets an interval over the
-// 105 images, which covers 0.
+// expects; c7 (the raw-pixel clusters follow the poses no better than
+// chance) PASSes on its permutation p-value, measured 0.9985 over 1999
+// reassignments (issue #44: chance measured, not assumed).
 func checkFig5Claims(t *testing.T, sum *runner.Summary) {
 	t.Helper()
 	by := map[string]claims.Result{}
@@ -105,9 +106,9 @@ func checkFig5Claims(t *testing.T, sum *runner.Summary) {
 		!strings.Contains(c8.CannotDiscriminate, "method=Honeine&Richard") || !strings.Contains(c8.CannotDiscriminate, "method=Local Gram") {
 		t.Errorf("c8: %s (as expected %v), cannot discriminate %q", c8.Status, c8.AsExpected, c8.CannotDiscriminate)
 	}
-	c7 := by["c7-hog-clusters-better"]
-	if c7.Status != claims.Inconclusive || !c7.AsExpected || c7.Basis != "interval" || c7.CIItems == nil || *c7.CIItems != 105 {
-		t.Errorf("c7: %s (%s, as expected %v), items %v; %s", c7.Status, c7.Basis, c7.AsExpected, c7.CIItems, c7.Evidence)
+	c7 := by["c7-raw-clusters-poorly"]
+	if c7.Status != claims.Pass || !c7.AsExpected || !strings.Contains(c7.Evidence, "purity_p_raw") {
+		t.Errorf("c7: %s (as expected %v); %s", c7.Status, c7.AsExpected, c7.Evidence)
 	}
 }
 

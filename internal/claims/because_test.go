@@ -37,7 +37,7 @@ func TestExpandBecause(t *testing.T) {
 	recs := []report.Record{rec(map[string]any{"a": 1.0}, map[string]float64{"m": 2}), rec(map[string]any{"a": 2.0}, map[string]float64{"m": 3})}
 	o := claims.Options{Setup: claims.ConfigSetup(c)}
 	res := claims.EvaluateWith(c.Claims[0], recs, o)
-	want := "on yaleb (subsets [1 2], width 92) (subsets [1 2], variance 0.5 (std 0.7071067811865476), stretched to [0, 1], 2 copies per image, c = 100000, 5 splits): FAIL, m = 2–3 over 2 cells; m: "
+	want := "on yaleb (subsets [1 2], width 92) (subsets [1 2], variance 0.5 (std 0.7071), stretched to [0, 1], 2 copies per image, c = 100000, 5 splits): FAIL, m = 2–3 over 2 cells; m: "
 	if !strings.HasPrefix(res.Because, want) || !strings.HasSuffix(res.Because, res.Evidence) {
 		t.Errorf("because\n%q\nwant the prefix\n%q\nand the evidence %q", res.Because, want, res.Evidence)
 	}

@@ -506,6 +506,16 @@ func (b *builder) compute() {
 	}
 }
 
+// rootName names the results root for the report command: under the
+// suite's --out (a --with folder) it is that folder's name joined to
+// out's, so the two commands read together; else relName's.
+func rootName(out, root string) string {
+	if rel, err := filepath.Rel(out, root); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(filepath.Join(relName(out), rel))
+	}
+	return relName(root)
+}
+
 func (b *builder) reproduce() {
 	d := &b.d
 	d.h(2, "Reproduce")
@@ -525,7 +535,7 @@ func (b *builder) reproduce() {
 	d.p("With RUNEXP_DATA naming the data root (the folder holding SHA256SUMS) and a build of runexp at the revision below:")
 	d.ul([]string{
 		"`runexp suite --out " + report.ShellQuote(relName(out)) + with + " " + strings.Join(names, " ") + "`",
-		"`runexp report --results " + report.ShellQuote(relName(b.o.Root)) + " " + b.paper + "`",
+		"`runexp report --results " + report.ShellQuote(rootName(out, b.o.Root)) + " " + b.paper + "`",
 	})
 	var revs []string
 	sums := map[string]string{}
