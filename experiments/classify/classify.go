@@ -151,8 +151,9 @@ type options struct {
 	c, eps        float64
 	figure        string // "none" or "components"
 	figureName    string
-	graph         string // "knn" (the paper's) or "labels" (a diagnostic)
+	graph         string // "knn" (the paper's), "labels" or "mixed" (diagnostics)
 	graphStats    bool
+	readings      // readings of the paper's ambiguities (readings.go)
 }
 
 func parse(c *config.Config) (options, error) {
@@ -167,14 +168,18 @@ func parse(c *config.Config) (options, error) {
 		eps:           r.Float("eps", 0.01, func(v float64) bool { return v > 0 }, "a tolerance > 0 (LIBLINEAR -e)"),
 		figure:        r.String("figure", "none", "none", "components"),
 		figureName:    r.String("figure_name", "accuracy-vs-components"),
-		graph:         r.String("graph", "knn", "knn", "labels"),
+		graph:         r.String("graph", "knn", "knn", "labels", "mixed"),
 		graphStats:    r.Bool("graph_stats", false),
+		readings:      parseReadings(r),
 	}
 	ks := r.Floats("neighbors", nil, -1)
 	if err := r.Err(); err != nil {
 		return o, err
 	}
 	s := c.Experiment
+	if err := checkReadings(o, s); err != nil {
+		return o, err
+	}
 	if (o.trainPerClass > 0) == (o.trainFraction > 0) {
 		return o, s.Errorf("train_per_class", "experiment: give exactly one of train_per_class (e.g. 5) or train_fraction (e.g. 0.5)")
 	}
@@ -283,6 +288,9 @@ func (in *instance) makeSplit(s int) (*split, error) {
 		size = datasets.TrainFloor(in.opt.trainFraction)
 	}
 	parts, err := datasets.Stratified(in.set.Labels, size, func(int) *rand.Rand { return rng })
+	if in.opt.split == "random" {
+		parts, err = randomSplit(len(in.set.Labels), in.opt.trainFraction, rng)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +338,7 @@ func (in *instance) fit(sp *split, sigma float64) (*fitted, error) {
 	h := sha256.New()
 	datasets.WriteDense(h, sp.xtr)
 	datasets.WriteDense(h, sp.xte)
-	fmt.Fprintf(h, "|%s|%g", in.opt.width, sigma)
+	fmt.Fprintf(h, "|%s|%g%s", in.opt.width, sigma, in.opt.readingKey())
 	key := "classify/fit/" + hex.EncodeToString(h.Sum(nil)[:16])
 	return runner.Memo(in.env, key, func() (*fitted, error) {
 		f := &fitted{key: key}
@@ -350,10 +358,13 @@ func (in *instance) fit(sp *split, sigma float64) (*fitted, error) {
 			return nil, err
 		}
 		f.model = m
-		f.betaTr = m.BetaGram(gramOf(m), m.Rank())
 		var kx mat.Dense
 		kernel.Gram(&kx, m.Kernel, sp.xte, m.X)
-		f.betaTe = m.BetaGram(&kx, m.Rank())
+		if in.opt.kernelVectors == "raw" {
+			f.betaTr, f.betaTe = rawBeta(m, gramOf(m), m.Rank()), rawBeta(m, &kx, m.Rank())
+		} else {
+			f.betaTr, f.betaTe = m.BetaGram(gramOf(m), m.Rank()), m.BetaGram(&kx, m.Rank())
+		}
 		return f, nil
 	})
 }
@@ -381,6 +392,11 @@ func (in *instance) knnGraph(sp *split, f *fitted, k int) (*methods.Graph, strin
 func (in *instance) graph(sp *split, f *fitted, k int) (*methods.Graph, string, error) {
 	if in.opt.graph == "knn" {
 		return in.knnGraph(sp, f, k)
+	}
+	if in.opt.graph == "mixed" {
+		gkey := fmt.Sprintf("%s/mixed/%s/%d/%g", f.key, sp.labelKey, k, in.opt.sameRate)
+		g, err := runner.Memo(in.env, gkey, func() (*methods.Graph, error) { return mixedGraph(sp.xtr, sp.ytr, k, in.opt.sameRate) })
+		return g, gkey, err
 	}
 	gkey := fmt.Sprintf("%s/labels/%s/%d", f.key, sp.labelKey, k)
 	g, err := runner.Memo(in.env, gkey, func() (*methods.Graph, error) { return labelGraph(sp.xtr, sp.ytr, k) })
@@ -607,7 +623,15 @@ func (in *instance) runSplit(sp *split, sigma float64, q, s int, kp []float64, l
 		if err != nil {
 			return fmt.Errorf("split %d, λ = %g, k = %d: %v", sp.index, p.lambda, p.k, err)
 		}
-		if lp[j][s], err = in.accuracy(l.Rotate(f.betaTr, q), l.Rotate(f.betaTe, q), sp); err != nil {
+		ftr, err := in.opt.lpkpcaFeatures(l, f.betaTr, q)
+		if err != nil {
+			return fmt.Errorf("split %d, λ = %g, k = %d: %v", sp.index, p.lambda, p.k, err)
+		}
+		fte, err := in.opt.lpkpcaFeatures(l, f.betaTe, q)
+		if err != nil {
+			return fmt.Errorf("split %d, λ = %g, k = %d: %v", sp.index, p.lambda, p.k, err)
+		}
+		if lp[j][s], err = in.accuracy(ftr, fte, sp); err != nil {
 			return fmt.Errorf("split %d, LPKPCA λ = %g, k = %d: %v", sp.index, p.lambda, p.k, err)
 		}
 	}
@@ -618,14 +642,17 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	n := len(in.splits)
 	sp := in.splits[0]
 	title := "Mean per-class accuracy (%) of KPCA and LPKPCA features with L2 logistic regression"
-	if in.opt.graph == "labels" {
+	if in.opt.graph != "knn" {
 		title = "DIAGNOSTIC, not the paper's method (LPKPCA graph built from the training labels): " + title
+		if in.opt.graph == "mixed" {
+			title = fmt.Sprintf("DIAGNOSTIC, not the paper's method (LPKPCA graph with %g same-subject k-NN choices, set from the training labels): ", in.opt.sameRate) + title
+		}
 	}
 	t := &report.Table{
 		Title: title,
 		Caption: fmt.Sprintf("%s: %d training / %d test images (%s per class for training), %d seeded split(s); mean over splits, and the first split alone. %s "+
-			"Kernel exp(−‖x−y‖²/σ²), σ = sigma × mean pairwise distance of the training images (%s); classifier LIBLINEAR -s 0 -c %g -e %g equivalent, one-vs-rest; gain = LPKPCA − KPCA (means).",
-			in.set.Name, len(sp.ytr), len(sp.yte), sp.trainPerClass, n, ciCaption(n), in.opt.width, in.opt.c, in.opt.eps),
+			"Kernel exp(−‖x−y‖²/σ²), σ = sigma × mean pairwise distance of the training images (%s); classifier LIBLINEAR -s 0 -c %g -e %g equivalent, one-vs-rest; gain = LPKPCA − KPCA (means).%s",
+			in.set.Name, len(sp.ytr), len(sp.yte), sp.trainPerClass, n, ciCaption(n), in.opt.width, in.opt.c, in.opt.eps, in.opt.readingCaption()),
 		Header: []string{"sigma", "#PCs", "λ", "k", "LPKPCA", "KPCA", "gain", "wins", "LPKPCA split 1", "KPCA split 1", "status"},
 	}
 	for i := range recs {

@@ -139,6 +139,13 @@ func TestErrors(t *testing.T) {
 		{"methods", "experiment:", "methods: [{name: identity}]\nexperiment:", "compares KPCA and LPKPCA"},
 		{"graph", "neighbors: [3]", "neighbors: [3]\n  graph: labelz", "want one of knn, labels"},
 		{"graph_stats", "neighbors: [3]", "neighbors: [3]\n  graph_stats: 1", "want true or false"},
+		// The reading options (readings.go), refused at their line.
+		{"form", "neighbors: [3]", "neighbors: [3]\n  lpkpca_form: eq24", "test.yaml:12: experiment.lpkpca_form: want one of eq15, eq23"},
+		{"vectors", "neighbors: [3]", "neighbors: [3]\n  kernel_vectors: half", "test.yaml:12: experiment.kernel_vectors: want one of centred, raw"},
+		{"rate without mixed", "neighbors: [3]", "neighbors: [3]\n  same_rate: 0.5", "test.yaml:12: experiment.same_rate: only graph: mixed"},
+		{"mixed without rate", "neighbors: [3]", "neighbors: [3]\n  graph: mixed", "test.yaml:12: experiment.graph: mixed needs same_rate"},
+		{"rate range", "neighbors: [3]", "neighbors: [3]\n  graph: mixed\n  same_rate: 1.5", "want a fraction in [0, 1]"},
+		{"random per class", "train_fraction: 0.5", "train_per_class: 5\n  split: random", "test.yaml:9: experiment.split: random draws train_fraction"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := config.Parse("test.yaml", []byte(strings.Replace(cfg, tc.old, tc.new, 1)))

@@ -172,9 +172,13 @@ func (in *instance) putGraphStats(rec *report.Record, stats []*splitStats) {
 func (in *instance) graphTable(recs []report.Record) *report.Table {
 	graph := "the paper's symmetrised k-NN graph of the training images (Euclidean, input space)"
 	header := []string{"sigma", "#PCs", "λ", "k", "same-subject edges", "λ_max(L)", "λ·λ_max(L)", "penalised PCs", "variance kept", "subspace overlap", "status"}
-	if in.opt.graph == "labels" {
+	if in.opt.graph != "knn" {
 		graph = "a DIAGNOSTIC graph built from the training labels (each image joined to its k nearest images of the same subject), not the paper's method; " +
 			"\"k-NN same-subject\" is the paper's k-NN graph at the same k"
+		if in.opt.graph == "mixed" {
+			graph = fmt.Sprintf("a DIAGNOSTIC graph, not the paper's method: the paper's k-NN graph with each image's farthest other-subject neighbours replaced by "+
+				"its nearest same-subject images until %g of the k-NN choices join one subject; \"k-NN same-subject\" is the paper's k-NN graph at the same k", in.opt.sameRate)
+		}
 		header = []string{"sigma", "#PCs", "λ", "k", "same-subject edges", "k-NN same-subject", "λ_max(L)", "λ·λ_max(L)", "penalised PCs", "variance kept", "subspace overlap", "status"}
 	}
 	t := &report.Table{
@@ -203,7 +207,7 @@ func (in *instance) graphTable(recs []report.Record) *report.Table {
 			m := r.Metrics
 			ks := "_k" + strconv.Itoa(p.k)
 			row = append(row, report.FormatFloat(m["same_label"+ks], 4))
-			if in.opt.graph == "labels" {
+			if in.opt.graph != "knn" {
 				row = append(row, report.FormatFloat(m["knn_same_label"+ks], 4))
 			}
 			row = append(row, report.FormatFloat(m["laplacian_max"+ks], 4), report.FormatFloat(m["lambda_lmax_"+p.suffix()], 3),

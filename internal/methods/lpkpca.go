@@ -100,6 +100,23 @@ func NewGraphBuilder(n int) *GraphBuilder {
 // under the Euclidean distance, both ways. Ties go to the lower index.
 // A row with fewer than k others is joined to all of them.
 func (b *GraphBuilder) AddKNN(x mat.Matrix, rows []int, k int) {
+	for a, c := range Nearest(x, rows, k) {
+		i := a
+		if rows != nil {
+			i = rows[a]
+		}
+		for _, j := range c {
+			b.Add(i, j)
+		}
+	}
+}
+
+// Nearest returns, for each of the given rows of x (indices in increasing
+// order; nil for every row), its k nearest among those rows under the
+// Euclidean distance, nearest first, as indices of x; ties go to the lower
+// index, and a row with fewer than k others gets all of them. The k-NN
+// graphs are built from these lists.
+func Nearest(x mat.Matrix, rows []int, k int) [][]int {
 	sub := x
 	if rows != nil {
 		_, d := x.Dims()
@@ -120,26 +137,30 @@ func (b *GraphBuilder) AddKNN(x mat.Matrix, rows []int, k int) {
 	}
 	var d2 mat.Dense
 	kernel.SqDist(&d2, sub, sub)
+	out := make([][]int, n)
 	idx := make([]int, n)
-	for i := 0; i < n; i++ {
+	for i := range out {
 		row := d2.RawRowView(i)
 		for j := range idx {
 			idx[j] = j
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return row[idx[a]] < row[idx[b]] })
-		taken := 0
 		for _, j := range idx {
-			if taken == k {
+			if len(out[i]) == k {
 				break
 			}
-			if j == i {
-				continue
+			if j != i {
+				out[i] = append(out[i], id(j))
 			}
-			b.sets[id(i)][id(j)] = true
-			b.sets[id(j)][id(i)] = true
-			taken++
 		}
 	}
+	return out
+}
+
+// Add joins points i and j (i ≠ j) both ways.
+func (b *GraphBuilder) Add(i, j int) {
+	b.sets[i][j] = true
+	b.sets[j][i] = true
 }
 
 // Graph returns the graph built so far, neighbours in increasing order.
