@@ -80,7 +80,7 @@ func TestAccount(t *testing.T) {
 		}
 	}
 	md := string(b.Markdown(Options{Command: "x", ConfigsDir: configs, LinkDir: root}))
-	for _, s := range []string{"| not testable here |", "| c5 [5] | — | not testable |", "5. c5: Paper claim c5. not testable here: no data could decide it", "| c6 [6] | aggregate of c1, c2 | not run |", "aggregate: every table's claim"} {
+	for _, s := range []string{"| not testable |", "| c5 [5] | — | not testable |", "5. c5: Paper claim c5. not testable here: no data could decide it", "| c6 [6] | aggregate of c1, c2 | not run |", "aggregate: every table's claim"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("page lacks %q", s)
 		}

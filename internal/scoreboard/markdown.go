@@ -214,8 +214,9 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 		md.p(" headline |")
 	}
 	md.p(" %s |", what)
+	// The categories by their short names, defined under Categories.
 	for c := Category(0); c < nCategories; c++ {
-		md.p(" %s |", c)
+		md.p(" %s |", shortCategory[c])
 	}
 	md.p("\n|---|")
 	if !rows {
@@ -445,27 +446,17 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 		md.p("No claims.\n")
 		return
 	}
-	md.p("| claim | stated protocol |")
-	for _, v := range t.Variants {
-		switch v.Role() {
-		case "reading":
-			md.p(" `%s` (%s) |", mdEsc(v.Label), strings.Join(v.Reads, "+"))
-		default:
-			md.p(" `%s` (%s) |", mdEsc(v.Label), v.Role())
-		}
-	}
-	md.p(" category |\n|---|---|%s---|\n", strings.Repeat("---|", len(t.Variants)))
-	// A row too wide with its intervals keeps them in its note.
+	// A base with many variants gets its verdicts in more than one
+	// table, each within MarkdownWidth: the stated protocol with the
+	// readings and post-hoc variants first (the counted columns and the
+	// category), then the diagnostics, never counted.
 	moved := make([]string, len(t.Rows))
-	for i, r := range t.Rows {
-		row := mdRow(i, r, t, o, methods, true)
-		if MarkdownLineWidth(row) > MarkdownWidth {
-			row = mdRow(i, r, t, o, methods, false)
-			moved[i] = movedIntervals(r, t)
+	for k, part := range t.markdownParts(o, methods) {
+		if k > 0 {
+			md.para("More diagnostics of `%s` (not counted):", t.Base.Name)
 		}
-		md.p("%s\n", row)
+		part.markdownGrid(md, o, methods, k == 0, moved)
 	}
-	md.p("\n")
 	for i, r := range t.Rows {
 		note := claimNote(r) + moved[i]
 		if fit := t.fitClaimNote(r); fit != "" {
@@ -490,6 +481,111 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 		md.p("\n")
 		md.para("%s", fit)
 	}
+}
+
+// markdownParts splits a base's variants into tables that fit
+// MarkdownWidth: the first holds the counted columns (readings and
+// post-hoc variants) and as many diagnostics as fit, each next one as
+// many of the diagnostics left as fit. Every part keeps the base's rows; a part's Variants
+// and its rows' Variants are the same columns.
+func (t Table) markdownParts(o Options, methods []string) []Table {
+	var counted, diags []int
+	for j, v := range t.Variants {
+		if v.Diagnostic {
+			diags = append(diags, j)
+		} else {
+			counted = append(counted, j)
+		}
+	}
+	fits := func(cols []int, first bool) bool {
+		p := t.subTable(cols)
+		if MarkdownLineWidth(p.markdownHead(first)) > MarkdownWidth {
+			return false
+		}
+		for i, r := range p.Rows {
+			if MarkdownLineWidth(mdRow(i, r, p, o, methods, false, first)) > MarkdownWidth {
+				return false
+			}
+		}
+		return true
+	}
+	parts := []Table{}
+	cur, first := counted, true
+	for _, j := range diags {
+		next := append(slices.Clone(cur), j)
+		if len(cur) > 0 && !fits(next, first) {
+			parts = append(parts, t.subTable(cur))
+			cur, first = []int{j}, false
+			continue
+		}
+		cur = next
+	}
+	return append(parts, t.subTable(cur))
+}
+
+// subTable is t with the variant columns cols (indexes into t.Variants).
+func (t Table) subTable(cols []int) Table {
+	p := t
+	p.Variants = make([]Column, len(cols))
+	for k, j := range cols {
+		p.Variants[k] = t.Variants[j]
+	}
+	p.Rows = make([]Row, len(t.Rows))
+	for i, r := range t.Rows {
+		r.Variants = make([]Cell, len(cols))
+		for k, j := range cols {
+			r.Variants[k] = t.Rows[i].Variants[j]
+		}
+		p.Rows[i] = r
+	}
+	return p
+}
+
+// markdownHead is the header of a verdict table: the claim, the stated
+// protocol and the category in the first table, the variants in each.
+func (t Table) markdownHead(first bool) string {
+	var b strings.Builder
+	b.WriteString("| claim |")
+	if first {
+		b.WriteString(" stated protocol |")
+	}
+	for _, v := range t.Variants {
+		switch v.Role() {
+		case "reading":
+			fmt.Fprintf(&b, " `%s` (%s) |", mdEsc(v.Label), strings.Join(v.Reads, "+"))
+		case "diagnostic":
+			role := "diagnostic"
+			if v.Moves != "" {
+				role += ", moves the data"
+			}
+			fmt.Fprintf(&b, " `%s` (%s) |", mdEsc(v.Label), role)
+		default:
+			fmt.Fprintf(&b, " `%s` (%s) |", mdEsc(v.Label), v.Role())
+		}
+	}
+	if first {
+		b.WriteString(" category |")
+	}
+	return b.String()
+}
+
+// markdownGrid writes one verdict table of a base; a row too wide with
+// its intervals keeps them in its note (moved, by row).
+func (t Table) markdownGrid(md mdWriter, o Options, methods []string, first bool, moved []string) {
+	n := len(t.Variants)
+	if first {
+		n += 2
+	}
+	md.p("%s\n|---|%s\n", t.markdownHead(first), strings.Repeat("---|", n))
+	for i, r := range t.Rows {
+		row := mdRow(i, r, t, o, methods, true, first)
+		if MarkdownLineWidth(row) > MarkdownWidth {
+			row = mdRow(i, r, t, o, methods, false, first)
+			moved[i] += movedIntervals(r, t, first)
+		}
+		md.p("%s\n", row)
+	}
+	md.p("\n")
 }
 
 // variantItem is a variant's list item: what it is to the base (the
@@ -618,26 +714,33 @@ func metExpectation(r Row) bool {
 
 // mdRow is claim row i of table t, each verdict with its interval when
 // withCI is set.
-func mdRow(i int, r Row, t Table, o Options, methods []string, withCI bool) string {
+func mdRow(i int, r Row, t Table, o Options, methods []string, withCI, first bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "| `%s` [%d] | %s |", r.ID, i+1, mdCell(r.Base, t.Base, o, methods, metExpectation(r), withCI))
+	fmt.Fprintf(&b, "| `%s` [%d] |", r.ID, i+1)
+	if first {
+		fmt.Fprintf(&b, " %s |", mdCell(r.Base, t.Base, o, methods, metExpectation(r), withCI))
+	}
 	for j, v := range t.Variants {
 		fmt.Fprintf(&b, " %s |", mdCell(r.Variants[j], v, o, methods, false, withCI))
 	}
-	fmt.Fprintf(&b, " %s |", categoryText(r))
+	if first {
+		fmt.Fprintf(&b, " %s |", categoryText(r))
+	}
 	return b.String()
 }
 
 // movedIntervals lists, for a claim's note, the intervals a row too wide
 // for MarkdownWidth left out of its cells.
-func movedIntervals(r Row, t Table) string {
+func movedIntervals(r Row, t Table, first bool) string {
 	var parts []string
 	add := func(label string, c Cell) {
 		if c.Run && c.Present && c.HasCI {
 			parts = append(parts, fmt.Sprintf("%s [%s, %s]", label, num(c.CILo), num(c.CIHi)))
 		}
 	}
-	add("stated protocol", r.Base)
+	if first {
+		add("stated protocol", r.Base)
+	}
 	for j, v := range t.Variants {
 		add("`"+mdEsc(v.Label)+"`", r.Variants[j])
 	}
