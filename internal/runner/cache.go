@@ -403,52 +403,91 @@ func dataSum(env *Env) func(path string) (string, bool) {
 	}
 }
 
-// lookup is what lookupCells found: every cell's key, the indexes of
-// the cells left to compute, how many entries were rejected, and the
-// time recorded with each cell read from the cache when it was computed
-// (Cached set, grid order; cells whose entry records none are left out),
-// with the index of its cell.
+// lookup is what lookupCells found: every cell's key, the units left to
+// compute, the state of the cells computed in parts, how many entries
+// were rejected, and the time recorded with each unit read from the
+// cache when it was computed (Cached set, grid order; units whose entry
+// records none are left out), with the unit's key.
 type lookup struct {
-	keys     []CellKey
-	todo     []int
-	rejected int
-	cached   []CellTime
-	cachedAt []int
+	keys       []CellKey
+	todo       []unit
+	parts      []*partState
+	units      int
+	rejected   int
+	cached     []CellTime
+	cachedKeys []CellKey
 }
 
 // lookupCells computes the key of every cell and fills recs with the
-// cached records that pass Get's checks. A rejected entry is logged (a
-// warning when it was damaged, edited or misplaced; information when its
-// data changed) and recomputed.
-func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, force bool, env *Env, recs []report.Record) (l lookup, err error) {
+// cached records that pass Get's checks; of a cell computed in parts
+// without one, it looks up each of its parts in the run (in, per cell: a
+// shard's selection), keeping those the cache has. A rejected entry is
+// logged (a warning when it was damaged, edited or misplaced;
+// information when its data changed) and recomputed.
+func lookupCells(c *config.Config, kind *Kind, cells []*Cell, in [][]bool, cache *Cache, force bool, env *Env, recs []report.Record) (l lookup, err error) {
 	l.keys = make([]CellKey, len(cells))
+	l.parts = make([]*partState, len(cells))
 	sums := dataSum(env)
+	// get looks key up; it reports a hit, with its time.
+	get := func(key CellKey, what string) (report.Record, CellTime, bool) {
+		var t CellTime
+		if cache == nil || force {
+			return report.Record{}, t, false
+		}
+		r, timing, ok, rej := cache.get(key, sums)
+		switch {
+		case ok:
+			if timing != nil {
+				t = *timing
+				t.Key, t.Part, t.Parts, t.Cached = what, 0, 0, true
+				if cell, k, n, isPart := partOfKey(key.Cell); isPart {
+					t.Key, t.Part, t.Parts = cell, k, n
+				}
+				l.cached, l.cachedKeys = append(l.cached, t), append(l.cachedKeys, key)
+			}
+		case rej != nil && rej.Stale:
+			env.Log.Info("cached cell computed on other data; recomputing", "cell", key.Cell, "reason", rej.Reason)
+			l.rejected++
+		case rej != nil:
+			env.Log.Warn("cache entry rejected; recomputing", "cell", key.Cell, "file", rej.File, "reason", rej.Reason)
+			l.rejected++
+		}
+		return r, t, ok
+	}
 	for i, cell := range cells {
 		if l.keys[i], err = NewCellKey(c, kind, cell); err != nil {
 			return lookup{}, err
 		}
-		if cache == nil || force {
-			l.todo = append(l.todo, i)
-			continue
-		}
-		r, timing, ok, rej := cache.get(l.keys[i], sums)
-		switch {
-		case ok:
-			recs[i] = r
-			if timing != nil {
-				t := *timing
-				t.Key, t.Cached = cell.Key, true
-				l.cached, l.cachedAt = append(l.cached, t), append(l.cachedAt, i)
+		n := cell.parts()
+		if n == 0 {
+			l.units++
+			if r, _, ok := get(l.keys[i], cell.Key); ok {
+				recs[i] = r
+				continue
 			}
+			l.todo = append(l.todo, unit{cell: i, part: -1, key: l.keys[i]})
 			continue
-		case rej != nil && rej.Stale:
-			env.Log.Info("cached cell computed on other data; recomputing", "cell", cell.Key, "reason", rej.Reason)
-			l.rejected++
-		case rej != nil:
-			env.Log.Warn("cache entry rejected; recomputing", "cell", cell.Key, "file", rej.File, "reason", rej.Reason)
-			l.rejected++
 		}
-		l.todo = append(l.todo, i)
+		ps := newPartState(n, in[i])
+		l.parts[i] = ps
+		l.units += ps.left
+		if r, _, ok := get(l.keys[i], cell.Key); ok {
+			recs[i] = r
+			ps.left = 0
+			continue
+		}
+		for k := range n {
+			if !ps.in[k] {
+				continue
+			}
+			key := unitKey(l.keys[i], k, n)
+			if r, t, ok := get(key, cell.Key); ok {
+				ps.recs[k], ps.times[k] = r, t
+				ps.left--
+				continue
+			}
+			l.todo = append(l.todo, unit{cell: i, part: k, key: key})
+		}
 	}
 	return l, nil
 }

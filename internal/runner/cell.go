@@ -29,6 +29,9 @@ type Cell struct {
 	Method *BoundMethod
 	// Params is the flat parameter map written to the record.
 	Params map[string]any
+	// Stages, when set, is the number of parts of each stage of the
+	// cell (Kind.Parts): the cell is computed in parts (parts.go).
+	Stages []int
 }
 
 // BoundMethod is an estimator with checked parameters.

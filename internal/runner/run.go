@@ -11,17 +11,16 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/par"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/safefs"
 	"github.com/runexp/runexp/internal/suggest"
@@ -229,6 +228,11 @@ func validate(c *config.Config) (*Plan, error) {
 	if p.Cells, err = Cells(c); err != nil {
 		return nil, err
 	}
+	if p.Kind.Parts != nil {
+		for _, cell := range p.Cells {
+			cell.Stages = normalStages(p.Kind.Parts(c, p.Options, cell))
+		}
+	}
 	for _, cl := range c.Claims {
 		if err := claims.Check(cl); err != nil {
 			return nil, err
@@ -360,7 +364,7 @@ func VerifyShards(c *config.Config, opt Options) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = Merge(dir, c, plan.Cells, fp, opt.With)
+	_, _, _, err = Merge(dir, c, plan.Cells, fp, opt.With)
 	return err
 }
 
@@ -391,7 +395,7 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, data, err := Merge(dir, c, plan.Cells, fp, opt.With)
+	recs, parts, data, err := Merge(dir, c, plan.Cells, fp, opt.With)
 	if err != nil {
 		return nil, err
 	}
@@ -403,6 +407,15 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	}
 	if err := checkMergedData(data, env.DataFiles()); err != nil {
 		return nil, err
+	}
+	if len(parts) > 0 {
+		p, ok := inst.(Parted)
+		if !ok {
+			return nil, fmt.Errorf("runner: kind %s computes its cells in parts, but its instance has no Parts", plan.Kind.Name)
+		}
+		for i, ps := range parts {
+			recs[i] = combineParts(p.Parts(), plan.Cells[i], ps, opt.Log)
+		}
 	}
 	return finish(top, dir, c, env, inst, recs, opt.Workers, start, opt.With, opt.Stdout, opt.Log)
 }
@@ -469,9 +482,15 @@ func isPanic(r report.Record) bool {
 	return r.Status == report.StatusFailed && strings.HasPrefix(r.Error, "panic: ")
 }
 
-func runCell(inst Instance, cell *Cell, log *slog.Logger) (rec report.Record) {
+func runCell(inst Instance, cell *Cell, log *slog.Logger) report.Record {
+	return runRecord(cell, cell.Key, log, func(rec *report.Record) error { return inst.Run(cell, rec) })
+}
+
+// runRecord runs f on a new record of the cell under key (the cell's, or
+// a part's: UnitKey), turning an error or a panic into a failed record.
+func runRecord(cell *Cell, key string, log *slog.Logger, f func(rec *report.Record) error) (rec report.Record) {
 	rec = report.Record{
-		Key:     cell.Key,
+		Key:     key,
 		Seed:    cell.Seed,
 		Params:  cell.Params,
 		Metrics: map[string]float64{},
@@ -488,11 +507,11 @@ func runCell(inst Instance, cell *Cell, log *slog.Logger) (rec report.Record) {
 			// has all of it.
 			rec.Error += " at " + firstFrame(stack)
 			if log != nil {
-				log.Error("cell panicked (a bug in runexp)", "key", cell.Key, "panic", fmt.Sprint(p), "stack", string(stack))
+				log.Error("cell panicked (a bug in runexp)", "key", key, "panic", fmt.Sprint(p), "stack", string(stack))
 			}
 		}
 	}()
-	if err := inst.Run(cell, &rec); err != nil {
+	if err := f(&rec); err != nil {
 		rec.Status = "failed"
 		rec.Error = err.Error()
 		return rec
@@ -676,9 +695,9 @@ func present(inst Instance, recs []report.Record) []report.Record {
 	return out
 }
 
-// evaluateClaims judges the claims concurrently, each on its own
-// goroutine (at most GOMAXPROCS at once), and returns the results in the
-// claims' order. A claim's verdict depends on the records and its own
+// evaluateClaims judges the claims concurrently (par.Run: in a pool's
+// report task on its idle cores, their CPU time the task's; elsewhere on
+// GOMAXPROCS goroutines), and returns the results in the claims' order. A claim's verdict depends on the records and its own
 // random stream (Options.Rand keyed by the claim id) only, so the results
 // are those of judging them one after another; the report stage is
 // otherwise serial, and the claims' bootstrap is most of it in the Yale B
@@ -687,32 +706,30 @@ func present(inst Instance, recs []report.Record) []report.Record {
 func evaluateClaims(cls []config.Claim, recs []report.Record, o claims.Options, log *slog.Logger) (results []claims.Result, crashes int) {
 	results = make([]claims.Result, len(cls))
 	crashed := make([]bool, len(cls))
-	sem := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
-	var wg sync.WaitGroup
-	for i, cl := range cls {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			defer func() {
-				if p := recover(); p != nil {
-					stack := debug.Stack()
-					if log != nil {
-						log.Error("claim panicked (a bug in runexp)", "claim", cl.ID, "panic", fmt.Sprint(p), "stack", string(stack))
-					}
-					crashed[i] = true
-					results[i] = claims.Result{
-						ID: cl.ID, Statement: cl.Statement, Source: cl.Source,
-						Expected: claims.Expected(cl), Because: cl.Because,
-						Status: claims.NotEvaluated, Verdict: claims.NotEvaluated, PointVerdict: claims.NotEvaluated, Basis: "point",
-						Evidence: fmt.Sprintf("panic: %v at %s", p, firstFrame(stack)),
-					}
+	judge := func(i int) {
+		cl := cls[i]
+		defer func() {
+			if p := recover(); p != nil {
+				stack := debug.Stack()
+				if log != nil {
+					log.Error("claim panicked (a bug in runexp)", "claim", cl.ID, "panic", fmt.Sprint(p), "stack", string(stack))
 				}
-			}()
-			results[i] = claims.EvaluateWith(cl, recs, o)
+				crashed[i] = true
+				results[i] = claims.Result{
+					ID: cl.ID, Statement: cl.Statement, Source: cl.Source,
+					Expected: claims.Expected(cl), Because: cl.Because,
+					Status: claims.NotEvaluated, Verdict: claims.NotEvaluated, PointVerdict: claims.NotEvaluated, Basis: "point",
+					Evidence: fmt.Sprintf("panic: %v at %s", p, firstFrame(stack)),
+				}
+			}
 		}()
+		results[i] = claims.EvaluateWith(cl, recs, o)
 	}
-	wg.Wait()
+	par.Run(len(cls), func(next func() (int, bool)) {
+		for i, ok := next(); ok; i, ok = next() {
+			judge(i)
+		}
+	})
 	for _, c := range crashed {
 		if c {
 			crashes++
