@@ -24,10 +24,20 @@ type CellTime struct {
 	// (parts.go): part Part of Parts; Parts is 0 for a cell computed
 	// whole, and for the time a cell's own cache entry records (the sum
 	// of its parts').
-	Part       int     `json:"part,omitempty"`
-	Parts      int     `json:"parts,omitempty"`
+	Part  int `json:"part,omitempty"`
+	Parts int `json:"parts,omitempty"`
+	// Stage is the part's stage (Cell.Stages): its parts wait for every
+	// part of the earlier stages.
+	Stage      int     `json:"stage,omitempty"`
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// ParallelCPUSeconds is the part of CPUSeconds spent in the unit's
+	// parallel loops (package par: on its own thread inside them, and
+	// its helpers'), and Width the items of its widest loop: how many
+	// idle cores it could use, and for how much of its work
+	// (suite.Workload.Predict).
+	ParallelCPUSeconds float64 `json:"parallel_cpu_seconds,omitempty"`
+	Width              int     `json:"width,omitempty"`
 	// Cached marks the time of a cell this run read from the cache: the
 	// time recorded in its entry when an earlier run computed it, not a
 	// measurement of this run (Summary.CachedTimes).
@@ -42,14 +52,20 @@ type CellTime struct {
 	Shared bool `json:"shared,omitempty"`
 }
 
-// Cost is how long the cell keeps one worker busy, as the pool's order
-// and the suite's prediction take it: its CPU seconds or its wall
-// seconds, whichever is longer. CPU is longer when the cell's inner loops
-// borrowed idle workers; wall is longer when the thread clock misses work
-// (gonum's parallel Dgemm splits large products over goroutines of its
-// own, the garbage collector works beside the cell) or the cell waited
-// (on a fit another cell was computing, or on a busy machine's CPU).
-func (t CellTime) Cost() float64 { return max(t.Seconds, t.CPUSeconds) }
+// Cost is the work of the unit, as the pool's order and the suite's
+// prediction take it: its CPU seconds, its thread's and its helpers'
+// (every product's, package linalg), which a busy machine does not
+// stretch as it stretches wall seconds; its wall seconds where no CPU
+// time was measured (a system without thread clocks, or a time recorded
+// before). A unit's wall time also counts its waits (on a fit another
+// unit was computing, on a busy machine's CPU), which the prediction's
+// schedule models instead.
+func (t CellTime) Cost() float64 {
+	if t.CPUSeconds > 0 {
+		return t.CPUSeconds
+	}
+	return t.Seconds
+}
 
 // Unit is the key of the unit the time is of (UnitKey).
 func (t CellTime) Unit() string { return UnitKey(t.Key, t.Part, t.Parts) }
@@ -59,6 +75,10 @@ func (t CellTime) Unit() string { return UnitKey(t.Key, t.Part, t.Parts) }
 type Phase struct {
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// ParallelCPUSeconds and Width are CellTime's: the phase's parallel
+	// loops (GIST descriptors, the claims).
+	ParallelCPUSeconds float64 `json:"parallel_cpu_seconds,omitempty"`
+	Width              int     `json:"width,omitempty"`
 }
 
 // Job is one config's run split into the phases a pool of cells needs.
@@ -233,6 +253,9 @@ func (j *Job) estimate() {
 			n = 0
 		}
 		j.times[t] = CellTime{Key: cell.Key, Part: max(u.part, 0), Parts: n}
+		if u.part >= 0 {
+			j.times[t].Stage = stageOf(cell.Stages, u.part)
+		}
 		j.est[t] = j.recordedCost(u, n)
 	}
 }
@@ -415,6 +438,7 @@ func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 	ct.Seconds = time.Since(t0).Seconds()
 	if c1 := par.ThreadCPU(); c0 >= 0 && c1 >= c0 {
 		ct.CPUSeconds = (c1 - c0 + acct.HelperCPU()).Seconds()
+		ct.ParallelCPUSeconds, ct.Width = acct.ParallelCPU().Seconds(), acct.Width()
 	}
 	j.log.Debug("cell done", "config", j.Config.Name, "key", r.Key, "status", r.Status, "seconds", ct.Seconds, "cpu_seconds", ct.CPUSeconds)
 	var err error
@@ -582,7 +606,7 @@ func (j *Job) serve(t int, entry []byte) bool {
 	}
 	ct := j.times[t]
 	if timing != nil {
-		ct.Seconds, ct.CPUSeconds = timing.Seconds, timing.CPUSeconds
+		ct.Seconds, ct.CPUSeconds, ct.ParallelCPUSeconds, ct.Width = timing.Seconds, timing.CPUSeconds, timing.ParallelCPUSeconds, timing.Width
 	}
 	ct.Shared = true
 	j.mu.Lock()
@@ -682,6 +706,7 @@ func phaseSince(t0 time.Time, c0 time.Duration, acct *par.Account) Phase {
 		p.CPUSeconds = (c1 - c0).Seconds()
 		if acct != nil {
 			p.CPUSeconds += acct.HelperCPU().Seconds()
+			p.ParallelCPUSeconds, p.Width = acct.ParallelCPU().Seconds(), acct.Width()
 		}
 	}
 	return p

@@ -150,11 +150,11 @@ func (r *Report) writeFile(file string) error {
 // TimesTable is the suite's wall and CPU time per config, with the
 // longest cell of each, and the total.
 func (r *Report) TimesTable() *report.Table {
-	t := &report.Table{Title: "Suite wall time", Header: []string{"Config", "Cells", "Computed", "From s", "To s", "Seconds", "CPU seconds", "Longest cell s", "Status"}}
+	t := &report.Table{Title: "Suite wall time", Header: []string{"Config", "Cells", "Computed", "From s", "To s", "Seconds", "CPU seconds", "Longest unit s", "Status"}}
 	for _, x := range r.Runs {
 		var longest float64
 		for _, c := range x.CellTimes {
-			longest = max(longest, c.Seconds)
+			longest = max(longest, c.Seconds, c.CPUSeconds)
 		}
 		t.Rows = append(t.Rows, []string{x.Name, fmt.Sprint(x.Cells), fmt.Sprint(x.Computed), fmt.Sprintf("%.1f", x.Began), fmt.Sprintf("%.1f", x.Ended),
 			fmt.Sprintf("%.1f", x.Seconds), fmt.Sprintf("%.1f", x.CPUSeconds), fmt.Sprintf("%.1f", longest), fmt.Sprint(x.Status)})
@@ -179,6 +179,10 @@ func (r *Report) Where() []string {
 			s = fmt.Sprintf("predicted wall time from the cells' times, %d of them recorded in the cache when computed (runexp suite --predict N FILE):", cached)
 		}
 		for _, p := range r.Predicted {
+			if p.Shards > 0 {
+				s += fmt.Sprintf(" %d shards × -j %d %.0f s;", p.Shards, p.Workers, p.Seconds)
+				continue
+			}
 			s += fmt.Sprintf(" -j %d %.0f s;", p.Workers, p.Seconds)
 		}
 		out = append(out, s[:len(s)-1])
