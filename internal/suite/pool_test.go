@@ -520,7 +520,9 @@ func samePredictions(t *testing.T, first, second *Report) (w1, w2 Workload) {
 // Hand-derived schedules with idle cores lent to parallel loops, stages
 // and shard arrays.
 func TestPredictLendsStagesShards(t *testing.T) {
-	par := func(c float64, phi float64, w int) Unit { return Unit{Cell: fmt.Sprint(c), Shape: Shape{Parallel: phi, Width: w}} }
+	par := func(c float64, phi float64, w int) Unit {
+		return Unit{Cell: fmt.Sprint(c), Shape: Shape{Parallel: phi, Width: w}}
+	}
 	// One 10 s unit, 80% of it in a loop of 4 items: on 4 workers it has
 	// 4 cores, 10·(0.2 + 0.8/4) = 4 s; on 2, 10·(0.2 + 0.4) = 6 s; its
 	// loop's width caps it on 8.
