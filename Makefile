@@ -171,6 +171,15 @@ ONLY ?=
 suite: build
 	./bin/runexp suite --baseline baseline $(if $(ONLY),--only '$(ONLY)')
 
+# The whole suite, pure Go, -j 2, timed with /usr/bin/time -v and a
+# one-minute load sampler, then wall, CPU-s, utilisation, the longest
+# unit and CPU by family over all threads (scripts/quiet-suite.sh; run it
+# alone on the machine, with a fresh QUIET_OUT).
+QUIET_OUT ?= results/quiet-$(shell date -u +%Y%m%dT%H%M)
+.PHONY: suite-quiet
+suite-quiet:
+	scripts/quiet-suite.sh $(QUIET_OUT)
+
 # The quick configs (the committed baseline covers them), compared with it:
 # the nightly job in about 5 minutes on 2 cores (needs RUNEXP_DATA). The
 # list is the collection configs/nightly-quick.yaml.

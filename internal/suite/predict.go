@@ -306,8 +306,8 @@ func (cp CriticalPath) longestCell() string {
 
 // Prediction is the wall time a workload is predicted to take on some
 // workers (in Shards shards of Workers workers each, when Shards is set),
-// with the two lower bounds: the work shared evenly, and the critical
-// chain.
+// with two bounds: the work shared evenly, and the critical chain (a
+// bound where no idle core is lent to the chain's longest unit).
 type Prediction struct {
 	Workers int     `json:"workers"`
 	Shards  int     `json:"shards,omitempty"`
