@@ -110,7 +110,21 @@ profile: build
 test-slurm:
 	.ci/slurm.sh
 
-.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas
+.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas bench-peers
+
+# runexp against its peers on the same USPS data and parameters
+# (cmd/peerbench, python/peers): scikit-learn's KernelPCA (fit; fit +
+# learned pre-image) and NumPy implementations of Mika's fixed point,
+# Kwok–Tsang and RKPCA's fixed point; prints the CPU and wall seconds of
+# each side, their ratio and the agreement of the outputs (about a
+# minute). Needs RUNEXP_DATA and Debian's python3-numpy and
+# python3-sklearn (RUNEXP_PYTHON names the interpreter). Not in make test.
+PEER_PYTHON ?= $(or $(RUNEXP_PYTHON),python3)
+PEER_REPEATS ?= 3
+# PEER_TAGS=openblas times runexp's OpenBLAS build instead.
+PEER_TAGS ?=
+bench-peers:
+	$(GO) run $(if $(PEER_TAGS),-tags $(PEER_TAGS)) ./cmd/peerbench -python $(PEER_PYTHON) -repeats $(PEER_REPEATS)
 
 # The optional OpenBLAS backend (internal/linalg): gonum's cgo bindings
 # (gonum.org/v1/netlib) on Debian's OpenBLAS and LAPACKE
