@@ -206,7 +206,7 @@ func writeInputs(dir string, p *problem, repeats int) error {
 	n, d := p.x.Dims()
 	mm, _ := p.x0.Dims()
 	man := map[string]any{"n": n, "m": mm, "d": d, "q": components, "c": width, "alpha": ridge,
-		"mika": map[string]any{"max_iter": mikaMaxIter, "tol": mikaTol, "eps": eps},
+		"mika":       map[string]any{"max_iter": mikaMaxIter, "tol": mikaTol, "eps": eps},
 		"kwok_tsang": map[string]any{"neighbors": neighbors},
 		"rkpca":      map[string]any{"gamma2": rkpcaGamma2, "C": rkpcaC, "max_iter": rkpcaMaxIter, "tol": rkpcaTol, "eps": eps},
 		"repeats":    repeats, "tasks": taskNames}
