@@ -307,7 +307,7 @@ type gramWork struct {
 	nx, nz []float64 // squared row norms of x and of the batch
 	out    []float64
 	kz     mat.Dense
-	dst    mat.Dense  // out's header
+	dst    mat.Dense // out's header
 }
 
 func newGramWork(k kernel.Kernel, x *mat.Dense) *gramWork {
