@@ -24,3 +24,23 @@ def projection(kx, k_colmean, k_mean, alpha_q):
     g = (kc @ alpha_q) @ alpha_q.T
     n = kx.shape[1]
     return g + ((1.0 - g.sum(1)) / n)[:, None]
+
+
+def fixed_point(z, step, max_iter, tol):
+    """Iterates every row of z as one batch until it converges, fails or
+    reaches max_iter: step(active) returns the next iterates of the active
+    rows and which of them are valid (a vanishing denominator keeps the row's
+    iterate and ends it); a row converges when
+    ||z_{t+1} - z_t||^2 <= tol^2 max(1, ||z_t||^2)."""
+    active = np.arange(z.shape[0])
+    tol2 = tol * tol
+    for _ in range(max_iter):
+        if active.size == 0:
+            break
+        za = z[active]
+        nxt, ok = step(active)
+        step2 = ((nxt - za) ** 2).sum(1)
+        scale = np.maximum(1.0, (za * za).sum(1))
+        z[active[ok]] = nxt[ok]
+        active = active[~(~ok | (step2 <= tol2 * scale))]
+    return z

@@ -10,26 +10,19 @@ and denominator (it cancels) so that far iterates do not underflow, and a
 row whose denominator vanishes (|sum| <= eps sum |.|) keeps its iterate."""
 import numpy as np
 
-from kernels import sqdist
+from kernels import fixed_point, sqdist
 
 
 def preimage(x, gamma, x0, c, max_iter, tol, eps):
     z = x0.copy()
-    active = np.arange(z.shape[0])
-    tol2 = tol * tol
-    for _ in range(max_iter):
-        if active.size == 0:
-            break
+
+    def step(active):
         za, ga = z[active], gamma[active]
         d2 = sqdist(za, x)
         dmin = np.where(ga != 0, d2, np.inf).min(1)
         w = ga * np.exp(-(d2 - dmin[:, None]) / c)
         den = w.sum(1)
         ok = np.abs(den) > eps * np.abs(w).sum(1)
-        nxt = (w @ x) / np.where(ok, den, 1.0)[:, None]
-        step = ((nxt - za) ** 2).sum(1)
-        scale = np.maximum(1.0, (za * za).sum(1))
-        z[active[ok]] = nxt[ok]
-        done = ~ok | (step <= tol2 * scale)
-        active = active[~done]
-    return z
+        return (w @ x) / np.where(ok, den, 1.0)[:, None], ok
+
+    return fixed_point(z, step, max_iter, tol)

@@ -13,17 +13,14 @@ components. Started from x, all rows as one batch; a row stops when
 a denominator vanishes (|a + sum w| <= eps (a + sum |w|))."""
 import numpy as np
 
-from kernels import gauss, projection
+from kernels import fixed_point, gauss, projection
 
 
 def denoise(x, k_colmean, k_mean, alpha_q, x0, c, gamma2, C, max_iter, tol, eps):
     gamma = 1.0 / c
     z = x0.copy()
-    active = np.arange(z.shape[0])
-    tol2 = tol * tol
-    for _ in range(max_iter):
-        if active.size == 0:
-            break
+
+    def step(active):
         za, xa = z[active], x0[active]
         kz = gauss(za, x, c)
         w = projection(kz, k_colmean, k_mean, alpha_q) * kz
@@ -32,10 +29,6 @@ def denoise(x, k_colmean, k_mean, alpha_q, x0, c, gamma2, C, max_iter, tol, eps)
         a = gamma2 * e / (2.0 * C * gamma)
         den = a + s
         ok = np.abs(den) > eps * (a + sabs)
-        nxt = (a[:, None] * xa + w @ x) / np.where(ok, den, 1.0)[:, None]
-        step = ((nxt - za) ** 2).sum(1)
-        scale = np.maximum(1.0, (za * za).sum(1))
-        z[active[ok]] = nxt[ok]
-        done = ~ok | (step <= tol2 * scale)
-        active = active[~done]
-    return z
+        return (a[:, None] * xa + w @ x) / np.where(ok, den, 1.0)[:, None], ok
+
+    return fixed_point(z, step, max_iter, tol)
