@@ -142,7 +142,7 @@ func TestSuiteRecordsCellTimes(t *testing.T) {
 			t.Errorf("run %d is %s, want the entries' order (%s)", i, r.Name, entries[i].Config.Name)
 		}
 	}
-	if back.Critical == nil || back.Critical.CellTime <= 0 || len(back.Predicted) != len(PredictAt) || back.CPUSeconds <= 0 || back.Utilisation <= 0 {
+	if back.Critical == nil || back.Critical.CellTime <= 0 || len(back.Predicted) != len(PredictAt)+len(PredictArrays) || back.CPUSeconds <= 0 || back.Utilisation <= 0 {
 		t.Errorf("suite.json: critical path %+v, %d predictions, CPU %g s, utilisation %g", back.Critical, len(back.Predicted), back.CPUSeconds, back.Utilisation)
 	}
 	if lines := rep.Where(); len(lines) != 3 || !strings.HasPrefix(lines[0], "utilisation: ") || !strings.HasPrefix(lines[1], "critical path: ") {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -90,15 +92,21 @@ var burnOnce sync.Once
 // two stages and a parallel loop that borrows the idle core at the end.
 //
 // Robust to a loaded machine: a busy machine stretches wall seconds, not
-// CPU seconds, so the measured side is in CPU terms too: the measured
-// wall time times the share of a core the run's threads got, ΣCPU / Σwall
-// over the units that ran on one thread (no parallel loop). Where other
+// CPU seconds, so the measured side is in CPU terms too: the pool's
+// measured span (its first Start to its last report) times the share of
+// a core the run's threads got, ΣCPU / Σwall over the units that ran on
+// one thread (no parallel loop). Where other
 // processes take a fraction of every core, the wall and that share
 // stretch alike. (The prediction is from CPU times, scaled by the
 // process's CPU over its tasks' for the runtime's threads.) A load that
-// changes within the run's seconds would still move it, so a miss is
-// retried twice: a wrong model misses every time (the -j 2 schedule
-// without lending the idle core to c = 7's loop predicts about 30% more).
+// changes within the run's seconds would still move it, and on a machine
+// so busy that the run's threads get under half a core each the pool's
+// own hand-offs (a few milliseconds of waiting for the scheduler between
+// tasks) stretch its span beyond the share: such a run is not compared
+// and the suite is run again, after a pause (four tries; none valid
+// skips, saying the load). A miss is tried up to three times: a wrong
+// model misses every time (the -j 2 schedule without lending the idle core
+// to c = 7's loop predicts about 30% more).
 func TestPredictMatchesPool(t *testing.T) {
 	if !par.Measured {
 		t.Skip("no thread CPU clocks on this system")
@@ -112,25 +120,49 @@ func TestPredictMatchesPool(t *testing.T) {
 		return "title: t\npaper: none\nkind: burn-test\nseed: 1\ndataset: {name: burn-none}\nmodel: {kernel: gaussian, c: [" + cs + "]}\n"
 	}
 	dir, entries := writeSuite(t, "a", src("1, 2, 3, 4"), "b", src("5, 6"), "c", src("7"))
+	// A first run builds what a process builds once (the code's
+	// fingerprints), whose CPU would count as the runtime's overhead.
+	predictMiss(t, dir, entries, 2)
 	for _, workers := range []int{1, 2} {
-		var miss string
-		for range 3 {
-			miss = predictMiss(t, dir, entries, workers)
-			if miss == "" {
+		var misses []string
+		valid := 0
+		for range 4 {
+			miss, share := predictMiss(t, dir, entries, workers)
+			if share < 0.5 {
+				time.Sleep(time.Second)
+				continue
+			}
+			if valid++; miss == "" {
+				misses = nil
 				break
 			}
-			t.Log(miss)
+			misses = append(misses, miss)
+			if valid == 3 {
+				break
+			}
 		}
-		if miss != "" {
-			t.Error(miss)
+		switch {
+		case valid == 0:
+			t.Skipf("-j %d: the machine gave the run under half a core in four attempts (load average %s): too busy to compare", workers, loadAverage())
+		case len(misses) > 0:
+			t.Error(strings.Join(misses, "\n"))
 		}
 	}
 }
 
+// loadAverage is /proc/loadavg's first three fields, or "unknown".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
+}
+
 // predictMiss runs the suite on workers and returns "" when the
 // prediction from its suite.json is within 15% of the measured side, or
-// what missed.
-func predictMiss(t *testing.T, dir string, entries []Entry, workers int) string {
+// what missed, and the share of a core the run's threads got.
+func predictMiss(t *testing.T, dir string, entries []Entry, workers int) (string, float64) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out")
 	o := suiteOptions(dir, out, workers)
@@ -142,17 +174,22 @@ func predictMiss(t *testing.T, dir string, entries []Entry, workers int) string 
 	w := WorkloadOf(rep.Runs).Scaled(rep.CPUSeconds / rep.CellCPUSeconds)
 	got := w.Predict(workers).Seconds
 	var cpu, wall float64
+	began, ended := math.Inf(1), 0.0
 	for _, r := range rep.Runs {
+		began, ended = min(began, r.Began), max(ended, r.Ended)
 		for _, c := range r.CellTimes {
 			if c.Width < 2 {
 				cpu, wall = cpu+c.CPUSeconds, wall+c.Seconds
 			}
 		}
 	}
-	want := rep.Seconds * cpu / wall
-	t.Logf("-j %d: predicted %.3f s, measured %.3f s (wall %.3f s at %.2f of a core)", workers, got, want, rep.Seconds, cpu/wall)
+	// The pool's span: the suite's own work after it (the index, the
+	// pages) is not the pool's.
+	span := ended - began
+	want := span * cpu / wall
+	t.Logf("-j %d: predicted %.3f s, measured %.3f s (the pool's %.3f s at %.2f of a core)", workers, got, want, span, cpu/wall)
 	if math.Abs(got-want) > 0.15*want {
-		return fmt.Sprintf("-j %d: predicted %.3f s, measured %.3f s (wall %.3f s, CPU %.3f s, tasks %.3f s)", workers, got, want, rep.Seconds, rep.CPUSeconds, rep.CellCPUSeconds)
+		return fmt.Sprintf("-j %d: predicted %.3f s, measured %.3f s (the pool's %.3f s at %.2f of a core; CPU %.3f s, tasks %.3f s)", workers, got, want, span, cpu/wall, rep.CPUSeconds, rep.CellCPUSeconds), cpu / wall
 	}
-	return ""
+	return "", cpu / wall
 }

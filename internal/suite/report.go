@@ -192,13 +192,23 @@ func (r *Report) Where() []string {
 
 // Coverage counts the cells of the report's configs (those of a config
 // that did not run are not known), the cells with a time (computed here,
-// served from another config's computation, or recorded in the cache),
-// and of those the cached ones.
+// served from another config's computation, or recorded in the cache; a
+// cell computed in parts counts once, whatever its parts' times) and of
+// those the cells with a time recorded in the cache.
 func (r *Report) Coverage() (timed, cached, cells int) {
 	for _, x := range r.Runs {
 		cells += x.Cells
-		timed += len(x.CellTimes) + len(x.CachedCellTimes) + len(x.SharedCellTimes)
-		cached += len(x.CachedCellTimes)
+		seen, fromCache := map[string]bool{}, map[string]bool{}
+		for _, ts := range [][]runner.CellTime{x.CellTimes, x.CachedCellTimes, x.SharedCellTimes} {
+			for _, c := range ts {
+				seen[c.Key] = true
+				if c.Cached {
+					fromCache[c.Key] = true
+				}
+			}
+		}
+		timed += len(seen)
+		cached += len(fromCache)
 	}
 	return timed, cached, cells
 }
