@@ -116,8 +116,8 @@ test-slurm:
 # (cmd/peerbench, python/peers): scikit-learn's KernelPCA (fit; fit +
 # learned pre-image) and NumPy implementations of Mika's fixed point,
 # Kwok–Tsang and RKPCA's fixed point; prints the CPU and wall seconds of
-# each side, their ratio and the agreement of the outputs (about a
-# minute). Needs RUNEXP_DATA and Debian's python3-numpy and
+# each side, their ratio and the agreement of the outputs (1–3
+# minutes). Needs RUNEXP_DATA and Debian's python3-numpy and
 # python3-sklearn (RUNEXP_PYTHON names the interpreter). Not in make test.
 PEER_PYTHON ?= $(or $(RUNEXP_PYTHON),python3)
 PEER_REPEATS ?= 3
