@@ -38,6 +38,13 @@ type CellTime struct {
 	// (suite.Workload.Predict).
 	ParallelCPUSeconds float64 `json:"parallel_cpu_seconds,omitempty"`
 	Width              int     `json:"width,omitempty"`
+	// HelperCPUSeconds is the part of CPUSeconds its helpers used, on
+	// the cores it borrowed: the rest is its own thread's.
+	HelperCPUSeconds float64 `json:"helper_cpu_seconds,omitempty"`
+	// Began and Ended are when the unit ran, in seconds since 1970
+	// (UTC): a suite's timeline, which times alone cannot draw.
+	Began float64 `json:"began,omitempty"`
+	Ended float64 `json:"ended,omitempty"`
 	// Cached marks the time of a cell this run read from the cache: the
 	// time recorded in its entry when an earlier run computed it, not a
 	// measurement of this run (Summary.CachedTimes).
@@ -435,10 +442,12 @@ func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 	}
 	running.Add(-1)
 	ct := j.times[t]
-	ct.Seconds = time.Since(t0).Seconds()
+	t1 := time.Now()
+	ct.Seconds = t1.Sub(t0).Seconds()
+	ct.Began, ct.Ended = unixSeconds(t0), unixSeconds(t1)
 	if c1 := par.ThreadCPU(); c0 >= 0 && c1 >= c0 {
 		ct.CPUSeconds = (c1 - c0 + acct.HelperCPU()).Seconds()
-		ct.ParallelCPUSeconds, ct.Width = acct.ParallelCPU().Seconds(), acct.Width()
+		ct.ParallelCPUSeconds, ct.Width, ct.HelperCPUSeconds = acct.ParallelCPU().Seconds(), acct.Width(), acct.HelperCPU().Seconds()
 	}
 	j.log.Debug("cell done", "config", j.Config.Name, "key", r.Key, "status", r.Status, "seconds", ct.Seconds, "cpu_seconds", ct.CPUSeconds)
 	var err error
@@ -468,6 +477,8 @@ func (j *Job) runCell(t int, acct *par.Account, share bool) (entry []byte) {
 	j.store(u, r, ct)
 	return entry
 }
+
+func unixSeconds(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
 
 // runPart computes part u.part of the cell from the records of its
 // earlier stages' parts, which have all landed.
