@@ -121,7 +121,21 @@ profile: build
 test-slurm:
 	.ci/slurm.sh
 
-.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas
+.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas bench-peers
+
+# runexp against its peers on the same USPS data and parameters
+# (cmd/peerbench, python/peers): scikit-learn's KernelPCA (fit; fit +
+# learned pre-image) and NumPy implementations of Mika's fixed point,
+# Kwok–Tsang and RKPCA's fixed point; prints the CPU and wall seconds of
+# each side, their ratio and the agreement of the outputs (1–3
+# minutes). Needs RUNEXP_DATA and Debian's python3-numpy and
+# python3-sklearn (RUNEXP_PYTHON names the interpreter). Not in make test.
+PEER_PYTHON ?= $(or $(RUNEXP_PYTHON),python3)
+PEER_REPEATS ?= 3
+# PEER_TAGS=openblas times runexp's OpenBLAS build instead.
+PEER_TAGS ?=
+bench-peers:
+	$(GO) run $(if $(PEER_TAGS),-tags $(PEER_TAGS)) ./cmd/peerbench -python $(PEER_PYTHON) -repeats $(PEER_REPEATS)
 
 # The optional OpenBLAS backend (internal/linalg): gonum's cgo bindings
 # (gonum.org/v1/netlib) on Debian's OpenBLAS and LAPACKE
@@ -181,6 +195,15 @@ bench-openblas:
 ONLY ?=
 suite: build
 	./bin/runexp suite --baseline baseline $(if $(ONLY),--only '$(ONLY)')
+
+# The whole suite, pure Go, -j 2, timed with /usr/bin/time -v and a
+# one-minute load sampler, then wall, CPU-s, utilisation, the longest
+# unit and CPU by family over all threads (scripts/quiet-suite.sh; run it
+# alone on the machine, with a fresh QUIET_OUT).
+QUIET_OUT ?= results/quiet-$(shell date -u +%Y%m%dT%H%M)
+.PHONY: suite-quiet
+suite-quiet:
+	scripts/quiet-suite.sh $(QUIET_OUT)
 
 # The quick configs (the committed baseline covers them), compared with it:
 # the nightly job in about 5 minutes on 2 cores (needs RUNEXP_DATA). The

@@ -73,8 +73,8 @@ func TestSuitePredictRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"suite", "--predict", "0", bad}, "--predict 0: want worker counts ≥ 1, comma-separated"},
-		{[]string{"suite", "--predict", "2,x", bad}, "--predict 2,x: want worker counts ≥ 1, comma-separated"},
+		{[]string{"suite", "--predict", "0", bad}, "--predict 0: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated"},
+		{[]string{"suite", "--predict", "2,x", bad}, "--predict 2,x: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated"},
 		{[]string{"suite", "--predict", "2", bad}, bad + ": unexpected end of JSON input"},
 		{[]string{"suite", "--predict", "2", filepath.Join(dir, "none.json")}, "none.json: no such file"},
 		{[]string{"suite", "--shard", "0/2", "--baseline", dir}, "--shard runs one task of an array: compare (--baseline, --write-baseline) in the --merge step"},
@@ -106,5 +106,17 @@ func TestSuitePredictCached(t *testing.T) {
 		if !strings.Contains(flat, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestSuitePredictShards: MxN predicts an array of M shards of N workers.
+// Derived by hand for predictSuiteJSON: the units are numbered a1 0,
+// a2 1, b1 2, so of two shards of one worker the first runs a's Start
+// (1 s), a1 (5 s) and b1 (3 s), 9 s, the second a's Start and a2, 3 s;
+// the merge then runs a's Start and report (1 + 1 s): 11 s.
+func TestSuitePredictShards(t *testing.T) {
+	_, stdout, flat := predictFrom(t, predictSuiteJSON, "2x1")
+	if want := "│ 2 │ 1 │ 11.0 │ 6.0 │ 7.0 │"; !strings.Contains(flat, want) {
+		t.Errorf("output lacks %q:\n%s", want, stdout)
 	}
 }

@@ -61,7 +61,7 @@ or selected by --only, stands for its configs.
 	fs.Float64Var(&f.atol, "atol", 1e-12, "absolute tolerance `A` of the baseline comparison")
 	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite's cells (0 ≤ i < n; the cells of all configs numbered one after another, a cell several configs share once) and write their records for runexp suite --merge (docs/array-jobs.md)")
 	fs.BoolVar(&f.merge, "merge", false, "assemble the shards of runexp suite --shard i/n (same configs and flags) into every config's outputs, the index, the scoreboard, the baseline comparison and suite.json")
-	fs.StringVar(&f.predict, "predict", "", "print the wall time predicted on `N` workers (a comma-separated list) from recorded cell times, and exit: from the suite.json given as the one argument, else from the cell cache for the cells of the configs selected that a run would compute (cached cells cost nothing; runexp status says why each is computed)")
+	fs.StringVar(&f.predict, "predict", "", "print the wall time predicted on `N` workers (a comma-separated list; MxN for an array of M shards of N workers each) from the recorded CPU times of every unit of work, and exit: from the suite.json given as the one argument, else from the cell cache for the cells of the configs selected that a run would compute (cached cells cost nothing; runexp status says why each is computed)")
 	fs.StringVar(&f.history, "history", "", "keep this night's suite.json, claim verdicts and headline metrics in `DIR` (DIR/nights/), then print the claims and headline metrics that moved on this night, each with its series over the last nights, and write DIR/index.html with every series (docs/nightly.md)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "compute and write nothing: say which cells the cache serves and why each other one would be computed (runexp status)")
 	return c, f
@@ -336,10 +336,21 @@ func diffWidth(w io.Writer) int {
 func cmdPredict(e *errOut, f *suiteFlags, args []string, stdout io.Writer) int {
 	list := f.predict
 	var ns []int
+	var arrays [][2]int
 	for _, x := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(x))
+		x = strings.TrimSpace(x)
+		if a, b, ok := strings.Cut(x, "x"); ok {
+			m, err1 := strconv.Atoi(a)
+			n, err2 := strconv.Atoi(b)
+			if err1 != nil || err2 != nil || m < 1 || n < 1 {
+				return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated", list)
+			}
+			arrays = append(arrays, [2]int{m, n})
+			continue
+		}
+		n, err := strconv.Atoi(x)
 		if err != nil || n < 1 {
-			return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1, comma-separated", list)
+			return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated", list)
 		}
 		ns = append(ns, n)
 	}
@@ -350,8 +361,12 @@ func cmdPredict(e *errOut, f *suiteFlags, args []string, stdout io.Writer) int {
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
-		w = suite.WorkloadOf(rep.Runs)
-		from = fmt.Sprintf("%s (%d workers, %.1f s measured, utilisation %.0f%%)", args[0], rep.Workers, rep.Seconds, 100*rep.Utilisation)
+		w = rep.Workload()
+		from = fmt.Sprintf("%s (%d workers, %.1f s measured, utilisation %.0f%%", args[0], rep.Workers, rep.Seconds, 100*rep.Utilisation)
+		if f := rep.Overhead(); f > 1 {
+			from += fmt.Sprintf("; the tasks' CPU times × %.2f, the process's CPU over its tasks'", f)
+		}
+		from += ")"
 		if timed, cached, cells := rep.Coverage(); cached > 0 || timed < cells {
 			from += fmt.Sprintf("; %d of its %d cells have a time, %d of them recorded in the cache when an earlier run computed them", timed, cells, cached)
 		}
@@ -380,10 +395,19 @@ func cmdPredict(e *errOut, f *suiteFlags, args []string, stdout io.Writer) int {
 		_, cached, run, distinct := dry.Counts()
 		from = fmt.Sprintf("the cell cache %s: of the %d cells a run would compute (%d computations; %d cells are cached and cost nothing), %d have a recorded time; Start and report times are not in the cache", cache, run, distinct, cached, distinct-unknown)
 	}
-	t := suite.PredictionTable(w, ns)
-	t.Caption += " From " + from + "."
-	if err := forTerminal(t, stdout).RenderText(stdout); err != nil {
-		return e.fail(exitUsage, "%v", err)
+	if len(ns) > 0 {
+		t := suite.PredictionTable(w, ns)
+		t.Caption += " From " + from + "."
+		if err := forTerminal(t, stdout).RenderText(stdout); err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+	}
+	if len(arrays) > 0 {
+		t := suite.ShardTable(w, arrays)
+		t.Caption += " From " + from + "."
+		if err := forTerminal(t, stdout).RenderText(stdout); err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
 	}
 	return exitOK
 }

@@ -50,7 +50,6 @@ import (
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/metrics"
-	"github.com/runexp/runexp/internal/par"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
 )
@@ -60,6 +59,7 @@ func init() {
 		"impute randomly deleted attribute values of random subsets; squared error over repetitions (Nguyen & De la Torre Table 1)",
 		check, start)
 	k.Items = items
+	k.Parts = parts
 	k.Takes = methods.Imputes
 	k.Metrics = runner.MetricsOf(metricNames)
 	runner.RegisterKind(k)
@@ -216,20 +216,64 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 // pname is the metric suffix of a deletion probability: "p05" for 0.05.
 func pname(p float64) string { return fmt.Sprintf("p%02d", int(math.Round(100*p))) }
 
-// result is one repetition's outcome.
+// result is one repetition's outcome. Its fields are exported for the
+// part's encoding (runner.PartsOf).
 type result struct {
-	sse     float64
-	failed  bool
-	reason  string // the first failed row's error when failed
-	nonconv float64
-	err     error
+	SSE     float64
+	Failed  bool
+	Reason  string // the first failed row's error when Failed
+	Nonconv float64
+	Err     string // the error that fails the cell, "" for none
 }
 
+// repsPerPart is how many repetitions of one p(del) a part computes: the
+// slowest cells (RKPCA at C = 1e7, about 0.6 s a repetition on a 2-core
+// Xeon) then take seconds a part, not minutes a cell.
+const repsPerPart = 10
+
+// parts splits a cell into its p(del)s' blocks of repetitions (one stage).
+func parts(_ *config.Config, opts any, _ *runner.Cell) []int {
+	o := opts.(options)
+	return []int{len(o.pdel) * blocks(o.repetitions)}
+}
+
+func blocks(reps int) int { return (reps + repsPerPart - 1) / repsPerPart }
+
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
+	return runner.RunParts(in, cell, rec)
+}
+
+// Parts computes part k, the k-th block of repetitions in (p(del),
+// repetition) order, and combines the blocks into the record.
+func (in *instance) Parts() runner.Parts {
+	return runner.PartsOf(func(c *runner.Cell) []int { return parts(nil, in.opt, c) }, in.block, in.combine)
+}
+
+// block imputes the repetitions of part k with the cell's estimator, one
+// after another; each has its own draws and streams, so its result does
+// not depend on which part or worker computes it.
+func (in *instance) block(cell *runner.Cell, _, k int, _ [][]result) ([]result, error) {
 	if cell.Method == nil {
-		return errors.New("no imputer")
+		return nil, errors.New("no imputer")
 	}
-	res := in.repetitions(cell)
+	nb := blocks(in.opt.repetitions)
+	pi, first := k/nb, (k%nb)*repsPerPart
+	var out []result
+	for r := first; r < min(first+repsPerPart, len(in.draws[pi])); r++ {
+		out = append(out, in.impute(cell, pi, r))
+	}
+	return out, nil
+}
+
+// combine writes the record from every repetition's result, p(del) by
+// p(del) in repetition order; the first repetition with an error fails
+// the cell, keeping the values of the p(del)s before it.
+func (in *instance) combine(_ *runner.Cell, parts [][]result, rec *report.Record) error {
+	res := make([][]result, len(in.opt.pdel))
+	nb := blocks(in.opt.repetitions)
+	for k, p := range parts {
+		res[k/nb] = append(res[k/nb], p...)
+	}
 	var failedReps int
 	var nonconv float64
 	rec.Arrays = map[string][]float64{}
@@ -237,18 +281,18 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 		var errs []float64
 		perRep := make([]float64, len(res[pi]))
 		for r, o := range res[pi] {
-			if o.err != nil {
-				return o.err
+			if o.Err != "" {
+				return errors.New(o.Err)
 			}
-			nonconv += o.nonconv
-			if o.failed {
+			nonconv += o.Nonconv
+			if o.Failed {
 				failedReps++
-				rec.AddFailure(o.reason)
+				rec.AddFailure(o.Reason)
 				perRep[r] = math.NaN()
 				continue
 			}
-			errs = append(errs, o.sse)
-			perRep[r] = o.sse
+			errs = append(errs, o.SSE)
+			perRep[r] = o.SSE
 		}
 		s := metrics.Summarize(errs)
 		rec.Set(errMean(p), s.Mean)
@@ -263,29 +307,6 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 	return nil
 }
 
-// repetitions imputes every draw with the cell's estimator. Repetitions
-// are independent (own draws, own streams), so they run on the cores the
-// pool has idle (par.Run); results are stored by index, so the record
-// does not depend on scheduling.
-func (in *instance) repetitions(cell *runner.Cell) [][]result {
-	type job struct{ pi, r int }
-	res := make([][]result, len(in.opt.pdel))
-	var jobs []job
-	for pi := range in.opt.pdel {
-		res[pi] = make([]result, len(in.draws[pi]))
-		for r := range in.draws[pi] {
-			jobs = append(jobs, job{pi, r})
-		}
-	}
-	par.Run(len(jobs), func(next func() (int, bool)) {
-		for k, ok := next(); ok; k, ok = next() {
-			jb := jobs[k]
-			res[jb.pi][jb.r] = in.impute(cell, jb.pi, jb.r)
-		}
-	})
-	return res
-}
-
 // impute runs a fresh estimator of the cell on repetition r of p(del)
 // index pi, with its own stream, and scores the imputed entries.
 func (in *instance) impute(cell *runner.Cell, pi, r int) result {
@@ -293,7 +314,7 @@ func (in *instance) impute(cell *runner.Cell, pi, r int) result {
 	spec := cell.Method.Spec
 	den, err := spec.NewDenoiser(cell.Method.Params)
 	if err != nil {
-		return result{err: err}
+		return result{Err: err.Error()}
 	}
 	input := &methods.DenoiseInput{X0: maskedCopy(dr), Rand: runner.NewRand(cell.Seed, fmt.Sprintf("impute/%s/%d", pname(p), r))}
 	if spec.Can(methods.Imputes) {
@@ -304,16 +325,16 @@ func (in *instance) impute(cell *runner.Cell, pi, r int) result {
 	var z mat.Dense
 	st, err := den.Denoise(&z, input)
 	if err != nil {
-		return result{err: fmt.Errorf("p(del) %g, repetition %d: %w", p, r, err)}
+		return result{Err: fmt.Errorf("p(del) %g, repetition %d: %w", p, r, err).Error()}
 	}
 	var out result
 	for _, s := range st {
-		if s.Err != nil && !out.failed {
-			out.failed, out.reason = true, s.Err.Error()
+		if s.Err != nil && !out.Failed {
+			out.Failed, out.Reason = true, s.Err.Error()
 		}
-		out.nonconv += s.Diag["nonconverged_fits"]
+		out.Nonconv += s.Diag["nonconverged_fits"]
 	}
-	out.sse = metrics.MaskedSSE(&z, dr.x, dr.mask)
+	out.SSE = metrics.MaskedSSE(&z, dr.x, dr.mask)
 	return out
 }
 

@@ -16,6 +16,7 @@ func init() {
 	// the detail ratio and error.
 	k.Version = "2"
 	k.Items = items
+	k.Parts = parts
 	k.Takes = methods.Denoises
 	k.Metrics = runner.MetricsOf(metricNames)
 	k.Needs = runner.Needs{Model: true, Methods: "at least one estimator"}

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/experiments/internal/common"
+	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
@@ -115,65 +117,208 @@ func wholeError(o *outcome, conds []condition, clean *mat.Dense) (float64, int) 
 	return s / float64(good), failed
 }
 
-// tune runs every grid point of the cell's method on the validation set
-// and returns the width and point with the smallest whole-image error
-// (fewer failed rows first), recording the choice.
-func (in *instance) tune(cell *runner.Cell, ts *tuneSpec, rec *report.Record) (float64, *tunePoint, error) {
-	width := cell.Model.Width
-	widths := ts.widths
-	if len(widths) == 0 {
-		widths = []float64{width}
+// testBlocks is how many parts an RKPCA cell's test rows are computed
+// in: its Geman–McClure fits are the longest rows of the kind (a Fig. 5
+// cell took 4 minutes whole on 2 cores).
+const testBlocks = 8
+
+// parts gives a cell one stage of validation points when its method is
+// tuned (experiment.tune: one part per width and grid point), then its
+// test rows: in testBlocks parts for RKPCA, whose rows are independent
+// (each its own fixed point; the batch's products give each row the same
+// operations whatever rows are beside it, docs/performance.md), in one
+// for every other estimator, which may not be (an external one).
+func parts(_ *config.Config, opts any, cell *runner.Cell) []int {
+	o := opts.(options)
+	blocks := 1
+	if cell.Method != nil && cell.Method.Spec.Name == "rkpca" {
+		blocks = testBlocks
 	}
-	bestErr, bestFailed := math.Inf(1), math.MaxInt
-	var best *tunePoint
-	var errs []float64
-	for _, w := range widths {
-		for k := range ts.points {
-			pt := &ts.points[k]
-			o, _, err := in.runOn(cell, w, pt, in.valX)
-			if err != nil {
-				return 0, nil, fmt.Errorf("validation run %v: %w", pt.raw, err)
-			}
-			e, failed := wholeError(o, in.conds, in.val)
-			errs = append(errs, e)
-			if failed < bestFailed || (failed == bestFailed && e < bestErr) {
-				bestErr, bestFailed, width, best = e, failed, w, pt
-			}
+	if cell.Method != nil {
+		if ts, ok := o.tunes[cell.Method.Label]; ok {
+			return []int{max(len(ts.widths), 1) * len(ts.points), blocks}
 		}
 	}
-	if math.IsInf(bestErr, 1) {
-		return 0, nil, errors.New("every validation grid point failed on every row")
-	}
-	rec.Set(ValWholeMean, bestErr)
-	rec.Set(tuned(in.env.Config.Model.WidthName), width)
-	for k, v := range best.raw {
-		rec.Set(tuned(k), common.Num(v))
-	}
-	rec.Arrays = map[string][]float64{"tune_val_error": errs}
-	return width, best, nil
+	return []int{blocks}
+}
+
+// piece is one part's result: a validation point's error, or a block of
+// test rows. Its fields are exported for the part's encoding.
+type piece struct {
+	ValErr    float64 // whole-image validation error of the point
+	ValFailed int     // validation rows that failed
+	Q         int     // components used on the test rows
+	Rows      []rowOut
+	Fatal     string // the error of the test run, "" for none
+}
+
+// rowOut is one test row's outcome: its status and the values measure
+// records of it, with the reconstruction of an example row.
+type rowOut struct {
+	Err        string
+	Converged  bool
+	Iterations int
+	V          []float64
+	Z          []float64
 }
 
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
+	return runner.RunParts(in, cell, rec)
+}
+
+// Parts computes the validation points and the test blocks and combines
+// them into the record.
+func (in *instance) Parts() runner.Parts {
+	stages := func(c *runner.Cell) []int { return parts(nil, in.opt, c) }
+	return runner.PartsOf(stages, in.part, in.combine)
+}
+
+// layout returns the cell's validation points (0 when untuned) and test
+// blocks.
+func (in *instance) layout(cell *runner.Cell) (points, blocks int) {
+	st := parts(nil, in.opt, cell)
+	if len(st) == 2 {
+		return st[0], st[1]
+	}
+	return 0, st[0]
+}
+
+func (in *instance) part(cell *runner.Cell, stage, k int, earlier []piece) (piece, error) {
 	if cell.Method == nil {
-		return errors.New("no estimator")
+		return piece{}, errors.New("no estimator")
+	}
+	points, blocks := in.layout(cell)
+	ts := in.opt.tunes[cell.Method.Label]
+	if points > 0 && stage == 0 {
+		return in.validate(cell, ts, k)
 	}
 	width := cell.Model.Width
 	var pt *tunePoint
-	if ts, ok := in.opt.tunes[cell.Method.Label]; ok {
+	if points > 0 {
 		var err error
-		if width, pt, err = in.tune(cell, ts, rec); err != nil {
-			return err
+		if width, pt, _, err = pick(cell, ts, earlier); err != nil {
+			return piece{Fatal: err.Error()}, nil
 		}
 	}
-	o, q, err := in.runOn(cell, width, pt, in.testX)
+	b := k - points
+	n, _ := in.testX.Dims()
+	lo, hi := b*n/blocks, (b+1)*n/blocks
+	if lo == hi {
+		return piece{}, nil // fewer test rows than blocks
+	}
+	x := in.testX.Slice(lo, hi, 0, in.testX.RawMatrix().Cols).(*mat.Dense)
+	o, q, err := in.runOn(cell, width, pt, x)
 	if err != nil {
-		return err
+		return piece{Fatal: err.Error()}, nil
+	}
+	out := piece{Q: q, Rows: make([]rowOut, hi-lo)}
+	for r := range out.Rows {
+		out.Rows[r] = in.row(o, r, lo+r)
+	}
+	return out, nil
+}
+
+// validate runs grid point t (width-major) of the cell's validation grid
+// on the validation set.
+func (in *instance) validate(cell *runner.Cell, ts *tuneSpec, t int) (piece, error) {
+	widths := ts.widths
+	if len(widths) == 0 {
+		widths = []float64{cell.Model.Width}
+	}
+	w, pt := widths[t/len(ts.points)], &ts.points[t%len(ts.points)]
+	o, _, err := in.runOn(cell, w, pt, in.valX)
+	if err != nil {
+		return piece{}, fmt.Errorf("validation run %v: %w", pt.raw, err)
+	}
+	e, failed := wholeError(o, in.conds, in.val)
+	return piece{ValErr: e, ValFailed: failed}, nil
+}
+
+// pick returns the width and point with the smallest whole-image
+// validation error (fewer failed rows first; the first in grid order on
+// a tie), and that error.
+func pick(cell *runner.Cell, ts *tuneSpec, vals []piece) (float64, *tunePoint, float64, error) {
+	widths := ts.widths
+	if len(widths) == 0 {
+		widths = []float64{cell.Model.Width}
+	}
+	width := cell.Model.Width
+	bestErr, bestFailed := math.Inf(1), math.MaxInt
+	var best *tunePoint
+	for t, v := range vals {
+		if v.ValFailed < bestFailed || (v.ValFailed == bestFailed && v.ValErr < bestErr) {
+			bestErr, bestFailed, width, best = v.ValErr, v.ValFailed, widths[t/len(ts.points)], &ts.points[t%len(ts.points)]
+		}
+	}
+	if math.IsInf(bestErr, 1) {
+		return 0, nil, 0, errors.New("every validation grid point failed on every row")
+	}
+	return width, best, bestErr, nil
+}
+
+// row is test row r of the outcome o, row at of the stacked test inputs.
+func (in *instance) row(o *outcome, r, at int) rowOut {
+	st := o.st[r]
+	out := rowOut{Converged: st.Converged, Iterations: st.Iterations}
+	n, _ := in.test.Dims()
+	ci, i := at/n, at%n
+	z := o.z.RawRowView(r)
+	if slices.Contains(in.exRows, i) {
+		out.Z = append([]float64(nil), z...)
+	}
+	if st.Err != nil {
+		out.Err = st.Err.Error()
+		return out
+	}
+	c := &in.conds[ci]
+	x := in.test.RawRowView(i)
+	if c.test.region != nil {
+		w, a, b := metrics.RegionMAE(z, x, c.test.region[i])
+		out.V = []float64{w, a, b}
+	} else {
+		w, _, _ := metrics.RegionMAE(z, x, nil)
+		out.V = []float64{w, metrics.DetailRatio(z, x, in.set.Width, in.set.Height), metrics.DetailError(z, x, in.set.Width, in.set.Height)}
+	}
+	return out
+}
+
+// combine writes the record: the validation choice, if tuned, then every
+// condition's errors over the test rows in order.
+func (in *instance) combine(cell *runner.Cell, ps []piece, rec *report.Record) error {
+	points, _ := in.layout(cell)
+	if points > 0 {
+		ts := in.opt.tunes[cell.Method.Label]
+		width, best, bestErr, err := pick(cell, ts, ps[:points])
+		if err != nil {
+			return err
+		}
+		var errs []float64
+		for _, v := range ps[:points] {
+			errs = append(errs, v.ValErr)
+		}
+		rec.Set(ValWholeMean, bestErr)
+		rec.Set(tuned(in.env.Config.Model.WidthName), width)
+		for k, v := range best.raw {
+			rec.Set(tuned(k), common.Num(v))
+		}
+		rec.Arrays = map[string][]float64{"tune_val_error": errs}
+	}
+	var rows []rowOut
+	q := 0
+	for _, p := range ps[points:] {
+		if p.Fatal != "" {
+			return errors.New(p.Fatal)
+		}
+		if len(p.Rows) > 0 && q == 0 {
+			q = p.Q
+		}
+		rows = append(rows, p.Rows...)
 	}
 	rec.Set(common.NumComponents, float64(q))
 	n, _ := in.test.Dims()
 	var failed, nonconv int
 	for ci := range in.conds {
-		f, nc := in.measure(o, ci, rec)
+		f, nc := in.measure(rows, ci, rec)
 		failed += f
 		nonconv += nc
 	}
@@ -195,7 +340,7 @@ func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
 // as a per-image array (items.go; NaN where the row failed, so item i is
 // the same image in every record); and the example reconstructions. It
 // returns the failed and non-converged row counts.
-func (in *instance) measure(o *outcome, ci int, rec *report.Record) (failed, nonconv int) {
+func (in *instance) measure(rows []rowOut, ci int, rec *report.Record) (failed, nonconv int) {
 	c := &in.conds[ci]
 	n, _ := in.test.Dims()
 	names := []string{"whole", "occ", "nonocc"}
@@ -205,30 +350,21 @@ func (in *instance) measure(o *outcome, ci int, rec *report.Record) (failed, non
 	vals := make([][]float64, len(names)) // finite values, for the metrics
 	arrs := make([][]float64, len(names)) // one per image, NaN where failed
 	for i := 0; i < n; i++ {
-		r := ci*n + i
-		if o.st[r].Err != nil {
+		row := rows[ci*n+i]
+		if row.Err != "" {
 			failed++
-			rec.AddFailure(o.st[r].Err.Error())
+			rec.AddFailure(row.Err)
 			for j := range arrs {
 				arrs[j] = append(arrs[j], math.NaN())
 			}
 			continue
 		}
-		if !o.st[r].Converged && o.st[r].Iterations > 0 {
+		if !row.Converged && row.Iterations > 0 {
 			nonconv++
 		}
-		z, x := o.z.RawRowView(r), in.test.RawRowView(i)
-		var v []float64
-		if c.test.region != nil {
-			w, a, b := metrics.RegionMAE(z, x, c.test.region[i])
-			v = []float64{w, a, b}
-		} else {
-			w, _, _ := metrics.RegionMAE(z, x, nil)
-			v = []float64{w, metrics.DetailRatio(z, x, in.set.Width, in.set.Height), metrics.DetailError(z, x, in.set.Width, in.set.Height)}
-		}
-		for j := range v {
-			vals[j] = append(vals[j], v[j])
-			arrs[j] = append(arrs[j], v[j])
+		for j := range row.V {
+			vals[j] = append(vals[j], row.V[j])
+			arrs[j] = append(arrs[j], row.V[j])
 		}
 	}
 	if rec.Arrays == nil {
@@ -248,7 +384,7 @@ func (in *instance) measure(o *outcome, ci int, rec *report.Record) (failed, non
 	if len(in.exRows) > 0 {
 		var ex []float64
 		for _, i := range in.exRows {
-			ex = append(ex, o.z.RawRowView(ci*n+i)...)
+			ex = append(ex, rows[ci*n+i].Z...)
 		}
 		rec.Arrays["examples"+suffix(c.name)] = ex
 	}

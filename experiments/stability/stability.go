@@ -43,6 +43,7 @@ func init() {
 	k.Metrics = runner.MetricsOf(metricNames)
 	k.Needs = runner.Needs{Model: true, Methods: "iterative pre-image estimators (e.g. mika, tikhonov)", Why: "stability starts a pre-image iteration from training points"}
 	k.Items = items
+	k.Parts = parts
 	runner.RegisterKind(k)
 }
 
@@ -96,38 +97,112 @@ func start(env *runner.Env, o options) (runner.Instance, error) {
 	return in, nil
 }
 
+// inputBlocks is how many parts a Mika or Tikhonov cell's test inputs are
+// computed in: the batch of every input's starts took up to 160 s whole
+// (c = 25, 2 cores).
+const inputBlocks = 8
+
+// parts splits the cells of the fixed-point estimators, whose rows are
+// independent (each its own iteration; the batch's products give each
+// row the same operations whatever rows are beside it), into blocks of
+// test inputs with all their starts; any other estimator's cell (an
+// external one may not be row by row) is computed whole.
+func parts(_ *config.Config, _ any, cell *runner.Cell) []int {
+	if cell.Method != nil && (cell.Method.Spec.Name == "mika" || cell.Method.Spec.Name == "tikhonov") {
+		return []int{inputBlocks}
+	}
+	return nil
+}
+
+// block is one part's result: per test input of the block, what record
+// needs of its solutions. Its fields are exported for the part's
+// encoding.
+type block struct {
+	Q      int
+	Inputs []inputOut
+}
+
+type inputOut struct {
+	Spread  float64  // NaN when fewer than two solutions were kept
+	Kept    bool     // two or more were kept
+	Fails   []string // the failed rows' errors, in start order
+	Nonconv int
+}
+
 func (in *instance) Run(cell *runner.Cell, rec *report.Record) error {
+	return runner.RunParts(in, cell, rec)
+}
+
+// Parts computes the blocks of test inputs and combines them.
+func (in *instance) Parts() runner.Parts {
+	return runner.PartsOf(func(c *runner.Cell) []int { return parts(nil, nil, c) }, in.block, in.combine)
+}
+
+// block computes part k: the test inputs of block k (one block for a
+// cell computed whole), each from all its starts.
+func (in *instance) block(cell *runner.Cell, _, k int, _ []block) (block, error) {
+	n, _ := in.noisy.Dims()
+	blocks := 1
+	if st := parts(nil, nil, cell); st != nil {
+		blocks = st[0]
+	}
+	lo, hi := k*n/blocks, (k+1)*n/blocks
+	if lo == hi {
+		return block{}, nil // fewer test inputs than blocks
+	}
 	m, q, pi, err := setup.PreImager(in.env, "train", in.train.X, cell)
 	if err != nil {
-		return err
+		return block{}, err
 	}
-	p := in.problem(m, q)
+	p := in.problem(m, q, lo, hi)
 	p.Rand = cell.Rand()
 	var z mat.Dense
 	st, err := pi.PreImage(&z, p)
 	if err != nil {
-		return err
+		return block{}, err
 	}
-	rec.Set(common.NumComponents, float64(q))
-	return in.record(&z, st, rec)
+	out := block{Q: q, Inputs: make([]inputOut, hi-lo)}
+	s := in.opt.starts
+	for i := range out.Inputs {
+		var sols [][]float64
+		o := &out.Inputs[i]
+		for k := 0; k < s; k++ {
+			r := i*s + k
+			if st[r].Err != nil {
+				o.Fails = append(o.Fails, st[r].Err.Error())
+				continue
+			}
+			if !st[r].Converged && st[r].Iterations > 0 { // a direct method has no iterations to converge
+				o.Nonconv++
+			}
+			sols = append(sols, z.RawRowView(r))
+		}
+		o.Spread, o.Kept = math.NaN(), len(sols) >= 2
+		if o.Kept {
+			o.Spread = metrics.MeanPairwiseDistance(sols)
+		}
+	}
+	return out, nil
 }
 
-// problem is one pre-image problem of nTest × starts rows: each input's
-// projection on q components repeated once per start, started from the
-// input's training points.
-func (in *instance) problem(m *methods.KPCA, q int) *methods.Problem {
-	proj := m.Project(in.noisy, q)
-	nTest, d := in.noisy.Dims()
+// problem is one pre-image problem of the test inputs lo to hi−1 × starts
+// rows: each input's projection on q components repeated once per start,
+// started from the input's training points.
+func (in *instance) problem(m *methods.KPCA, q, lo, hi int) *methods.Problem {
+	_, d := in.noisy.Dims()
+	noisy := in.noisy.Slice(lo, hi, 0, d).(*mat.Dense)
+	proj := m.Project(noisy, q)
+	nTest := hi - lo
 	_, nTrain := proj.Gamma.Dims()
 	s := in.opt.starts
 	gamma := mat.NewDense(nTest*s, nTrain, nil)
 	x0 := mat.NewDense(nTest*s, d, nil)
 	st0 := mat.NewDense(nTest*s, d, nil)
 	for i := 0; i < nTest; i++ {
-		for k, j := range in.starts[i] {
+		for k, j := range in.starts[lo+i] {
 			r := i*s + k
 			gamma.SetRow(r, proj.Gamma.RawRowView(i))
-			x0.SetRow(r, in.noisy.RawRowView(i))
+			x0.SetRow(r, noisy.RawRowView(i))
 			st0.SetRow(r, in.train.X.RawRowView(j))
 		}
 	}
@@ -136,34 +211,31 @@ func (in *instance) problem(m *methods.KPCA, q int) *methods.Problem {
 	return p
 }
 
-// record summarises the spread of each test input's solutions (rows
-// i·starts … (i+1)·starts − 1 of z) over the inputs that kept two.
-func (in *instance) record(z *mat.Dense, st []methods.Status, rec *report.Record) error {
-	nTest, _ := in.noisy.Dims()
-	s := in.opt.starts
-	spread := make([]float64, nTest)
+// combine summarises the spread of each test input's solutions over the
+// inputs that kept two, in input order.
+func (in *instance) combine(_ *runner.Cell, bs []block, rec *report.Record) error {
+	var inputs []inputOut
+	q := 0
+	for _, b := range bs {
+		if len(b.Inputs) > 0 && q == 0 {
+			q = b.Q
+		}
+		inputs = append(inputs, b.Inputs...)
+	}
+	rec.Set(common.NumComponents, float64(q))
+	spread := make([]float64, len(inputs))
 	var good []float64
 	var failedRows, nonconv int
-	for i := 0; i < nTest; i++ {
-		var sols [][]float64
-		for k := 0; k < s; k++ {
-			r := i*s + k
-			if st[r].Err != nil {
-				failedRows++
-				rec.AddFailure(st[r].Err.Error())
-				continue
-			}
-			if !st[r].Converged && st[r].Iterations > 0 { // a direct method has no iterations to converge
-				nonconv++
-			}
-			sols = append(sols, z.RawRowView(r))
+	for i, o := range inputs {
+		for _, f := range o.Fails {
+			failedRows++
+			rec.AddFailure(f)
 		}
-		if len(sols) < 2 {
-			spread[i] = math.NaN()
-			continue
+		nonconv += o.Nonconv
+		spread[i] = o.Spread
+		if o.Kept {
+			good = append(good, o.Spread)
 		}
-		spread[i] = metrics.MeanPairwiseDistance(sols)
-		good = append(good, spread[i])
 	}
 	rec.Set(common.FailedRows, float64(failedRows))
 	rec.Set(common.NonconvergedRows, float64(nonconv))

@@ -7,12 +7,13 @@ import (
 	"image/jpeg"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/par"
 )
 
 // Scene15Dir is the root-relative folder of the Scene-15 images
@@ -142,8 +143,9 @@ func DecodeJPEGGray(name string, b []byte) (*Gray, error) {
 // against SHA256SUMS, and returns their GIST descriptors (GISTOptions o)
 // as a Set named "scene15": one descriptor a row, Labels the class indices
 // into Scene15Classes (also its LabelNames), in ListScene15's order, which the returned slice
-// describes. Images are processed by workers goroutines (≤ 0: GOMAXPROCS);
-// the result does not depend on their number.
+// describes. Images are processed by workers goroutines (≤ 0: par.Run,
+// which in a pool's task borrows its idle cores and elsewhere runs
+// GOMAXPROCS goroutines); the result does not depend on their number.
 func LoadScene15GIST(r *Root, o GISTOptions, workers int) (*Set, []Scene15Image, error) {
 	imgs, err := ListScene15(r)
 	if err != nil {
@@ -153,43 +155,53 @@ func LoadScene15GIST(r *Root, o GISTOptions, workers int) (*Set, []Scene15Image,
 	if err != nil {
 		return nil, nil, err
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	x := mat.NewDense(len(imgs), g.Len(), nil)
 	errs := make([]error, len(imgs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				b, err := r.ReadFile(imgs[i].Path)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				full := filepath.Join(r.Dir, filepath.FromSlash(imgs[i].Path))
-				gray, err := DecodeJPEGGray(full, b)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				d, err := g.Descriptor(gray)
-				if err != nil {
-					errs[i] = fmt.Errorf("datasets: %s: %v", full, err)
-					continue
-				}
-				x.SetRow(i, d)
+	one := func(i int) {
+		b, err := r.ReadFile(imgs[i].Path)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		full := filepath.Join(r.Dir, filepath.FromSlash(imgs[i].Path))
+		gray, err := DecodeJPEGGray(full, b)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		d, err := g.Descriptor(gray)
+		if err != nil {
+			errs[i] = fmt.Errorf("datasets: %s: %v", full, err)
+			return
+		}
+		x.SetRow(i, d)
+	}
+	if workers <= 0 {
+		// In a pool's task (a config's Start) the images go to the
+		// idle cores and their CPU time to the task (package par).
+		par.Run(len(imgs), func(next func() (int, bool)) {
+			for i, ok := next(); ok; i, ok = next() {
+				one(i)
 			}
-		}()
+		})
+	} else {
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					one(i)
+				}
+			}()
+		}
+		for i := range imgs {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
 	}
-	for i := range imgs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, err

@@ -6,10 +6,10 @@ import (
 	"runtime"
 	"testing"
 
-	"gonum.org/v1/gonum/blas/blas64"
-	blasgonum "gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/linalg"
 )
 
 // serialGaussianGram is the Gaussian Gram matrix as Gram computed it
@@ -111,7 +111,7 @@ func TestSelfGramGaussian(t *testing.T) {
 			want.SetSym(i, j, 0.5*(g.At(i, j)+g.At(j, i)))
 		}
 	}
-	_, pure := blas64.Implementation().(blasgonum.Implementation)
+	pure := linalg.PureGo()
 	// A transposed view is not a *mat.Dense: SelfGram copies it.
 	for _, in := range []mat.Matrix{x, mat.DenseCopyOf(x.T()).T()} {
 		got := SelfGram(k, in)

@@ -6,9 +6,10 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	blasgonum "gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/linalg"
 )
 
 // Kernel is a positive semi-definite kernel function k(x, y).
@@ -304,7 +305,7 @@ func selfGramGaussian(k Gaussian, x mat.Matrix) *mat.SymDense {
 	}
 	s := mat.NewSymDense(n, nil)
 	sr := s.RawSymmetric()
-	_, pure := blas64.Implementation().(blasgonum.Implementation)
+	pure := linalg.PureGo()
 	if pure {
 		// The full product in the SymDense's backing array; the pass
 		// below zeroes the lower triangle again.

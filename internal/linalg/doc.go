@@ -5,7 +5,10 @@
 //
 // By default every matrix product and decomposition runs on gonum's
 // pure-Go BLAS and LAPACK (gonum.org/v1/gonum/blas/gonum,
-// gonum.org/v1/gonum/lapack/gonum). Built with the tag openblas
+// gonum.org/v1/gonum/lapack/gonum), with one change: Dgemm's 64×64 blocks
+// are handed out by package par instead of gonum's own goroutines, bit
+// for bit the same product (dgemm.go), so that a product inside a pool's
+// task borrows only idle cores and its CPU time counts in the task's. Built with the tag openblas
 // (make build-openblas), importing this package registers OpenBLAS
 // instead, through gonum's own cgo bindings: blas64.Use with
 // gonum.org/v1/netlib/blas/netlib (CBLAS), and lapack64.Use with gonum's

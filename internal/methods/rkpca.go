@@ -307,8 +307,7 @@ type gramWork struct {
 	nx, nz []float64 // squared row norms of x and of the batch
 	out    []float64
 	kz     mat.Dense
-	xT     mat.Matrix // x.T(), formed once
-	dst    mat.Dense  // out's header
+	dst    mat.Dense // out's header
 }
 
 func newGramWork(k kernel.Kernel, x *mat.Dense) *gramWork {
@@ -320,7 +319,7 @@ func newGramWork(k kernel.Kernel, x *mat.Dense) *gramWork {
 // reset points w at the kernel k and training set x, keeping its
 // buffers.
 func (w *gramWork) reset(k kernel.Kernel, x *mat.Dense) {
-	w.k, w.x, w.xT = k, x, x.T()
+	w.k, w.x = k, x
 	w.g, w.gauss = k.(kernel.Gaussian)
 	if w.gauss {
 		w.nx = sqNorms(w.nx, x)
@@ -358,8 +357,8 @@ func (w *gramWork) gram(z *mat.Dense) *mat.Dense {
 	}
 	w.dst.SetRawMatrix(blas64.General{Rows: r, Cols: n, Stride: n, Data: w.out[:r*n]})
 	dst := &w.dst
-	// Mul overwrites its receiver (β = 0 in Gemm).
-	dst.Mul(z, w.xT)
+	// z·xᵀ, overwriting dst: Dgemm's product (mulNT).
+	mulNT(dst, z, w.x)
 	w.nz = sqNorms(w.nz, z)
 	c := w.g.C
 	for i, nz := range w.nz {

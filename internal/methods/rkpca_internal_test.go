@@ -7,11 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/blas/blas64"
-	blasgonum "gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/linalg"
 )
 
 // The Geman–McClure scale of Nguyen & De la Torre §3.3 is
@@ -70,7 +69,7 @@ func TestSelectKthMatchesSort(t *testing.T) {
 // sharedGramExact refuses (d > 64, a serial subset of a parallel whole)
 // does differ on this draw, so the guard is needed. Tolerance: none.
 func TestSelfGramSubBlock(t *testing.T) {
-	if _, ok := blas64.Implementation().(blasgonum.Implementation); !ok {
+	if !linalg.PureGo() {
 		t.Skip("another BLAS implementation may round a sub-block differently")
 	}
 	rng := rand.New(rand.NewPCG(8, 3))

@@ -24,12 +24,16 @@
 // # CPU time
 //
 // Go has no CPU clock per goroutine. A pool worker locks its goroutine to
-// its OS thread for the length of a cell (runtime.LockOSThread) and reads
-// the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID, Linux only) before
-// and after; helpers started by Run do the same and add their time to the
-// cell's Account. What this misses: goroutines a cell starts on its own
-// (gonum's parallel Dgemm splits large products over GOMAXPROCS
-// goroutines), the garbage collector's background workers, and anything
-// outside the cells. The suite compares the sum of its cells' times with
-// the process's CPU time (getrusage) and reports the difference.
+// its OS thread for the length of a task (a cell or a part of one, a
+// config's Start, a report) and reads the thread's CPU clock
+// (CLOCK_THREAD_CPUTIME_ID, Linux only) before and after; helpers started
+// by Run do the same and add their time to the task's Account. Every
+// parallel loop of runexp goes through Run: a cell's rows, repetitions
+// and splits, gonum's Dgemm blocks (package linalg), GIST's images, the
+// claims; so a task's time is all the CPU it caused but the garbage
+// collector's background work and the runtime's, which the suite reports
+// apart (the process's CPU time, getrusage, against its tasks'). An
+// Account also records how much of the task's CPU ran inside Run and the
+// most items one Run had: how far idle cores could speed the task up,
+// which the suite's prediction uses.
 package par

@@ -112,10 +112,16 @@ func (l *Lender) giveBack(asked bool) {
 	}
 }
 
-// Account gathers the CPU time of one cell's helpers.
+// Account gathers the CPU time of one cell's helpers, and what the
+// cell's parallel loops were: how much of the cell's CPU time ran inside
+// Run (on its own thread or a helper's) and how many items the widest
+// Run had. The suite's prediction (package suite) lends idle cores to a
+// cell by these.
 type Account struct {
 	lender *Lender
-	cpu    atomic.Int64 // nanoseconds
+	cpu    atomic.Int64 // helpers' CPU time, nanoseconds
+	inRun  atomic.Int64 // the bound thread's CPU time inside its outermost Runs
+	width  atomic.Int64 // the most items of one Run
 }
 
 // NewAccount returns an account whose helpers borrow from l.
@@ -124,24 +130,54 @@ func (l *Lender) NewAccount() *Account { return &Account{lender: l} }
 // HelperCPU returns the CPU time the account's helpers used.
 func (a *Account) HelperCPU() time.Duration { return time.Duration(a.cpu.Load()) }
 
-// bound maps an OS thread to the account of the cell running on it.
+// ParallelCPU returns the CPU time spent inside Run: the helpers' and
+// the bound thread's own within its outermost calls.
+func (a *Account) ParallelCPU() time.Duration {
+	return time.Duration(a.cpu.Load() + a.inRun.Load())
+}
+
+// Width returns the number of items of the account's widest Run (0 when
+// it called none).
+func (a *Account) Width() int { return int(a.width.Load()) }
+
+func (a *Account) noteWidth(n int) {
+	for {
+		w := a.width.Load()
+		if int64(n) <= w || a.width.CompareAndSwap(w, int64(n)) {
+			return
+		}
+	}
+}
+
+// binding is an OS thread's account, and how deep the thread is in
+// calls of Run (only the thread itself changes it).
+type binding struct {
+	a     *Account
+	depth int
+}
+
+// bound maps an OS thread to the binding of the cell running on it.
 var bound = struct {
 	sync.RWMutex
-	m map[int]*Account
-}{m: map[int]*Account{}}
+	m map[int]*binding
+}{m: map[int]*binding{}}
 
 // Bind makes a the account of the calling goroutine, which must be locked
 // to its OS thread (runtime.LockOSThread) until it calls the returned
 // unbind: Run called from it, or from the helpers it starts, borrows from
 // a's lender and adds the helpers' CPU time to a.
-func Bind(a *Account) (unbind func()) {
+func Bind(a *Account) (unbind func()) { return bind(a, 0) }
+
+// bind is Bind at a depth in Run: a helper's thread is inside its Run
+// from the start.
+func bind(a *Account, depth int) (unbind func()) {
 	tid := threadID()
 	if tid == 0 {
 		return func() {}
 	}
 	bound.Lock()
 	prev := bound.m[tid]
-	bound.m[tid] = a
+	bound.m[tid] = &binding{a: a, depth: depth}
 	bound.Unlock()
 	return func() {
 		bound.Lock()
@@ -154,7 +190,7 @@ func Bind(a *Account) (unbind func()) {
 	}
 }
 
-func current() *Account {
+func current() *binding {
 	tid := threadID()
 	if tid == 0 {
 		return nil
@@ -188,8 +224,8 @@ func Run(n int, body func(next func() (int, bool))) {
 	}
 	var wg sync.WaitGroup
 	var panicked atomic.Pointer[helperPanic]
-	a := current()
-	if a == nil {
+	b := current()
+	if b == nil {
 		for range min(runtime.GOMAXPROCS(0), n) - 1 {
 			wg.Add(1)
 			go func() {
@@ -198,11 +234,22 @@ func Run(n int, body func(next func() (int, bool))) {
 				body(take)
 			}()
 		}
-		body(take)
-		wg.Wait()
+		runWaiting(&wg, func() { body(take) })
 		rethrow(&panicked)
 		return
 	}
+	a := b.a
+	a.noteWidth(n)
+	if b.depth == 0 {
+		t0 := ThreadCPU()
+		defer func() {
+			if t1 := ThreadCPU(); t0 >= 0 && t1 >= t0 {
+				a.inRun.Add(int64(t1 - t0))
+			}
+		}()
+	}
+	b.depth++
+	defer func() { b.depth-- }()
 	next := func() (int, bool) {
 		i, ok := take()
 		// Two or more items left besides this one: lend an idle core.
@@ -212,9 +259,17 @@ func Run(n int, body func(next func() (int, bool))) {
 		}
 		return i, ok
 	}
-	body(next)
-	wg.Wait()
+	runWaiting(&wg, func() { body(next) })
 	rethrow(&panicked)
+}
+
+// runWaiting calls body and waits for the helpers of wg, also when body
+// panics: the panic goes on once no helper runs, so that no item is left
+// running after the call that started it (its CPU time uncounted, its
+// result written after the caller has moved on).
+func runWaiting(wg *sync.WaitGroup, body func()) {
+	defer wg.Wait()
+	body()
 }
 
 // help runs body on a borrowed core, locked to its thread so that its CPU
@@ -223,7 +278,7 @@ func (a *Account) help(wg *sync.WaitGroup, panicked *atomic.Pointer[helperPanic]
 	defer wg.Done()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	unbind := Bind(a)
+	unbind := bind(a, 1)
 	t0 := ThreadCPU()
 	asked := false
 	defer func() {

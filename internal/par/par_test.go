@@ -203,3 +203,41 @@ func TestHelperPanic(t *testing.T) {
 	})
 	t.Error("no panic")
 }
+
+// A panic on the calling goroutine goes on only once every helper has
+// returned: no item runs after Run has (before, the helpers ran on after
+// the panic left Run, their results written after the caller moved on).
+// In a cell the caller's body starts first and helpers only from its
+// calls of next, so the caller is the body that panics.
+func TestCallerPanicWaitsForHelpers(t *testing.T) {
+	if !Measured {
+		t.Skip("no thread ids on this system: Run cannot find the cell")
+	}
+	l := NewLender()
+	l.Offer()
+	var running atomic.Int32
+	inCell(l, func(*Account) {
+		defer func() {
+			if p := recover(); p != "caller" {
+				t.Errorf("recovered %v, want the caller's panic", p)
+			}
+		}()
+		first := true
+		Run(8, func(next func() (int, bool)) {
+			caller := first
+			first = false
+			for _, ok := next(); ok; _, ok = next() {
+				if caller {
+					time.Sleep(10 * time.Millisecond) // the helper takes an item
+					panic("caller")
+				}
+				running.Add(1)
+				time.Sleep(20 * time.Millisecond)
+				running.Add(-1)
+			}
+		})
+	})
+	if n := running.Load(); n != 0 {
+		t.Errorf("%d items still running after Run panicked", n)
+	}
+}

@@ -418,73 +418,131 @@ func dataSum(env *Env) func(path string) (string, bool) {
 	}
 }
 
-// lookup is what lookupCells found: every cell's key, the indexes of
-// the cells left to compute with the reason for each, how many entries
-// were rejected, and the time recorded with each cell read from the cache
-// when it was computed (Cached set, grid order; cells whose entry records
-// none are left out), with the index of its cell. For a cell left to
-// compute, prev is the time its previous entry recorded (another key's:
-// the config or code changed), when one did.
+// lookup is what lookupCells found: every cell's key, the units left to
+// compute, the state of the cells computed in parts, how many entries
+// were rejected, and the time recorded with each unit read from the
+// cache when it was computed (Cached set, grid order; units whose entry
+// records none are left out), with the unit's key. Each cell with units
+// left to compute (todoCells, by index) has its reason and, when its
+// previous entry (another key's: the config or code changed) recorded
+// one, that entry's time (prev).
 type lookup struct {
-	keys     []CellKey
-	todo     []int
-	reasons  []Reason
-	prev     []*CellTime
-	rejected int
-	cached   []CellTime
-	cachedAt []int
+	keys       []CellKey
+	todo       []unit
+	todoCells  []int
+	reasons    []Reason
+	prev       []*CellTime
+	parts      []*partState
+	units      int
+	rejected   int
+	cached     []CellTime
+	cachedKeys []CellKey
 }
 
 // lookupCells computes the key of every cell and fills recs with the
-// cached records that pass Get's checks. A rejected entry is logged (a
-// warning when it was damaged, edited or misplaced; information when its
-// data changed) and recomputed. Each cell left to compute gets its
-// reason (Reason), logged at debug level. It writes nothing: runexp
-// status and run --dry-run call it too.
-func lookupCells(c *config.Config, kind *Kind, cells []*Cell, cache *Cache, force bool, env *Env, recs []report.Record) (l lookup, err error) {
+// cached records that pass Get's checks; of a cell computed in parts
+// without one, it looks up each of its parts in the run (in, per cell: a
+// shard's selection), keeping those the cache has. A rejected entry is
+// logged (a warning when it was damaged, edited or misplaced;
+// information when its data changed) and recomputed. Each cell left to
+// compute gets its reason (Reason), logged at debug level. It writes
+// nothing: runexp status and run --dry-run call it too.
+func lookupCells(c *config.Config, kind *Kind, cells []*Cell, in [][]bool, cache *Cache, force bool, env *Env, recs []report.Record) (l lookup, err error) {
 	l.keys = make([]CellKey, len(cells))
+	l.parts = make([]*partState, len(cells))
 	sums := dataSum(env)
+	// get looks key up; it reports a hit, with its time, or the
+	// rejection of the entry it found.
+	get := func(key CellKey, what string) (report.Record, CellTime, bool, *Rejected) {
+		var t CellTime
+		if cache == nil || force {
+			return report.Record{}, t, false, nil
+		}
+		r, timing, ok, rej := cache.get(key, sums)
+		switch {
+		case ok:
+			if timing != nil {
+				t = *timing
+				t.Key, t.Part, t.Parts, t.Cached = what, 0, 0, true
+				if cell, k, n, isPart := partOfKey(key.Cell); isPart {
+					t.Key, t.Part, t.Parts = cell, k, n
+				}
+				l.cached, l.cachedKeys = append(l.cached, t), append(l.cachedKeys, key)
+			}
+		case rej != nil && rej.Stale:
+			env.Log.Info("cached cell computed on other data; recomputing", "cell", key.Cell, "reason", rej.Reason)
+			l.rejected++
+		case rej != nil:
+			env.Log.Warn("cache entry rejected; recomputing", "cell", key.Cell, "file", rej.File, "reason", rej.Reason)
+			l.rejected++
+		}
+		return r, t, ok, rej
+	}
 	for i, cell := range cells {
 		if l.keys[i], err = NewCellKey(c, kind, cell); err != nil {
 			return lookup{}, err
 		}
-		var why Reason
-		var prev *CellTime
-		switch {
-		case cache == nil:
-			why = reasonOf(cell.Key, "no-cache", "--no-cache: the cache is neither read nor written")
-		case force:
-			why = reasonOf(cell.Key, "forced", "--force")
-		default:
-			r, timing, ok, rej := cache.get(l.keys[i], sums)
-			switch {
-			case ok:
-				recs[i] = r
-				if timing != nil {
-					t := *timing
-					t.Key, t.Cached = cell.Key, true
-					l.cached, l.cachedAt = append(l.cached, t), append(l.cachedAt, i)
-				}
-				continue
-			case rej != nil && rej.Stale:
-				env.Log.Info("cached cell computed on other data; recomputing", "cell", cell.Key, "reason", rej.Reason)
-				l.rejected++
-				why = reasonOf(cell.Key, "data", "data changed: "+rej.Reason)
-				if _, rerr := env.Root(); rerr != nil {
-					why.Text = "the data root cannot be read (" + rerr.Error() + "), so the data this cell read cannot be checked: " + rej.Reason
-				}
-			case rej != nil:
-				env.Log.Warn("cache entry rejected; recomputing", "cell", cell.Key, "file", rej.File, "reason", rej.Reason)
-				l.rejected++
-				why = reasonOf(cell.Key, "rejected", "cache entry rejected: "+rej.Reason)
-			default:
-				why, prev = cache.whyMissing(c.Name, kind, cell, l.keys[i], sums)
-			}
+		n := cell.parts()
+		var ps *partState
+		if n > 0 {
+			ps = newPartState(n, in[i])
+			l.parts[i] = ps
+			l.units += ps.left
+		} else {
+			l.units++
 		}
+		r, _, ok, rej := get(l.keys[i], cell.Key)
+		if ok {
+			recs[i] = r
+			if ps != nil {
+				ps.left = 0
+			}
+			continue
+		}
+		before := len(l.todo)
+		if n == 0 {
+			l.todo = append(l.todo, unit{cell: i, part: -1, key: l.keys[i]})
+		}
+		for k := range n {
+			if !ps.in[k] {
+				continue
+			}
+			key := unitKey(l.keys[i], k, n)
+			if r, t, ok, _ := get(key, cell.Key); ok {
+				ps.recs[k], ps.times[k] = r, t
+				ps.left--
+				continue
+			}
+			l.todo = append(l.todo, unit{cell: i, part: k, key: key})
+		}
+		if len(l.todo) == before {
+			continue // every part of the run's is cached
+		}
+		why, prev := l.reason(c, kind, cell, cache, force, env, rej, sums, i)
 		env.Log.Debug("to compute", "config", c.Name, "cell", cell.Key, "reason", why.Text)
-		l.todo = append(l.todo, i)
+		l.todoCells = append(l.todoCells, i)
 		l.reasons = append(l.reasons, why)
 		l.prev = append(l.prev, prev)
 	}
 	return l, nil
+}
+
+// reason says why cell i, which the cache did not serve whole (rej: the
+// rejection of the entry found under its key, if any), is computed.
+func (l *lookup) reason(c *config.Config, kind *Kind, cell *Cell, cache *Cache, force bool, env *Env, rej *Rejected, sums func(string) (string, bool), i int) (Reason, *CellTime) {
+	switch {
+	case cache == nil:
+		return reasonOf(cell.Key, "no-cache", "--no-cache: the cache is neither read nor written"), nil
+	case force:
+		return reasonOf(cell.Key, "forced", "--force"), nil
+	case rej != nil && rej.Stale:
+		why := reasonOf(cell.Key, "data", "data changed: "+rej.Reason)
+		if _, rerr := env.Root(); rerr != nil {
+			why.Text = "the data root cannot be read (" + rerr.Error() + "), so the data this cell read cannot be checked: " + rej.Reason
+		}
+		return why, nil
+	case rej != nil:
+		return reasonOf(cell.Key, "rejected", "cache entry rejected: "+rej.Reason), nil
+	}
+	return cache.whyMissing(c.Name, kind, cell, l.keys[i], sums)
 }

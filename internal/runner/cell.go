@@ -32,6 +32,9 @@ type Cell struct {
 	// stream is the key the cell's random stream derives from: its key
 	// as bound, kept when Kind.KeyParams shows another value in Key.
 	stream string
+	// Stages, when set, is the number of parts of each stage of the
+	// cell (Kind.Parts): the cell is computed in parts (parts.go).
+	Stages []int
 }
 
 // BoundMethod is an estimator with checked parameters.

@@ -33,6 +33,17 @@
 // measured on the worker's own OS thread (package par) and kept in its
 // cache entry and the Summary.
 //
+// # Cells in parts
+//
+// A kind whose cells are long splits them into independent parts
+// (Kind.Parts, parts.go): a config's repetitions, a classifier's splits,
+// blocks of a pre-image batch's rows, a tuned estimator's validation
+// points then its test rows. Each part is a unit of work the pool
+// schedules and a shard selects as it does a cell, cached under its own
+// key; the cell's record is combined from its parts' results in part
+// order, bit for bit the record of the cell computed whole, and the
+// Summary times each unit.
+//
 // # Models
 //
 // Env.Model fits a kernel PCA once per key (data and kernel, never the PC

@@ -89,8 +89,11 @@ type jobState struct {
 	j       *Job
 	order   int
 	pending []int // todo indexes not yet dispatched, longest first
-	running int   // tasks of the job running now
-	waiting int   // cells set aside until another job's same cell lands
+	// blocked holds the todo indexes of parts that wait for an earlier
+	// stage of their cell (Job.blocked), in todo order.
+	blocked []int
+	running int // tasks of the job running now
+	waiting int // cells set aside until another job's same cell lands
 	state   jobPhase
 	// shares holds, per todo index, the state of a cell whose key
 	// another job has too (nil for the others).
@@ -152,9 +155,13 @@ type scheduler struct {
 func newScheduler(p *Pool, jobs []*Job, workers, ahead int) *scheduler {
 	s := &scheduler{p: p, workers: workers, ahead: ahead}
 	for i, j := range jobs {
-		js := &jobState{j: j, order: i, pending: make([]int, len(j.todo))}
-		for t := range js.pending {
-			js.pending[t] = t
+		js := &jobState{j: j, order: i}
+		for t := range j.todo {
+			if j.blocked(t) {
+				js.blocked = append(js.blocked, t)
+			} else {
+				js.pending = append(js.pending, t)
+			}
 		}
 		sort.SliceStable(js.pending, func(a, b int) bool { return js.before(js.pending[a], js.pending[b]) })
 		s.states = append(s.states, js)
@@ -181,12 +188,12 @@ func findShares(states []*jobState) {
 	cached := map[string]bool{}
 	for _, js := range states {
 		js.shares = make([]*share, len(js.j.todo))
-		for t, i := range js.j.todo {
-			h := js.j.keys[i].Hash()
+		for t, u := range js.j.todo {
+			h := u.key.Hash()
 			byHash[h] = append(byHash[h], cellRef{js, t})
 		}
-		for k, i := range js.j.cachedAt {
-			h := js.j.keys[i].Hash()
+		for k, key := range js.j.cachedKeys {
+			h := key.Hash()
 			js.j.sum.CachedTimes[k].Shared = cached[h]
 			cached[h] = true
 		}
@@ -233,12 +240,13 @@ func (s *scheduler) settle(js *jobState, t int) bool {
 		return false
 	}
 	js.pending = js.pending[1:]
+	js.release()
 	return true
 }
 
 func (s *scheduler) pickOnce() (task, bool) {
 	for _, js := range s.states {
-		if js.state == open && len(js.pending) == 0 && js.running == 0 && js.waiting == 0 {
+		if js.state == open && len(js.pending) == 0 && len(js.blocked) == 0 && js.running == 0 && js.waiting == 0 {
 			return task{kind: taskFinish, js: js}, true
 		}
 	}
@@ -248,7 +256,7 @@ func (s *scheduler) pickOnce() (task, bool) {
 		case open:
 			cells += len(js.pending)
 		case starting:
-			promised += len(js.j.todo)
+			promised += len(js.pending)
 		}
 	}
 	if len(s.queue) > 0 && s.started < s.workers+s.ahead && cells+promised < s.workers {
@@ -295,6 +303,9 @@ func (s *scheduler) land(r taskResult) {
 	if r.kind == taskCell {
 		s.landShared(r)
 	}
+	for _, o := range s.states {
+		o.release()
+	}
 	switch {
 	case r.kind == taskStart && r.err == nil:
 		js.state = open
@@ -329,6 +340,23 @@ func (s *scheduler) landShared(r taskResult) {
 		}
 	}
 	sh.waiters = nil
+}
+
+// release moves the parts whose earlier stages have all landed from
+// blocked to pending.
+func (js *jobState) release() {
+	if len(js.blocked) == 0 {
+		return
+	}
+	kept := js.blocked[:0]
+	for _, t := range js.blocked {
+		if js.j.blocked(t) {
+			kept = append(kept, t)
+		} else {
+			js.requeue(t)
+		}
+	}
+	js.blocked = kept
 }
 
 // requeue puts todo cell t back among the pending cells, in its place.
@@ -472,25 +500,27 @@ func (s *scheduler) outcome(ctx context.Context, stopping bool) error {
 
 // worker runs tasks on its own OS thread, so that the thread's CPU clock
 // measures them, with the thread bound to an account of the pool's lender
-// while it runs a cell, so that the cell's inner loops borrow idle cores
-// (par.Run).
+// while it runs a task, so that the task's inner loops (a cell's rows,
+// a Start's GIST descriptors, a report's claims, a large product's
+// blocks) borrow idle cores (par.Run) and their CPU time counts in the
+// task's.
 func worker(tasks <-chan task, results chan<- taskResult, lender *par.Lender) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	for t := range tasks {
 		r := taskResult{task: t}
 		j := t.js.j
+		acct := lender.NewAccount()
+		unbind := par.Bind(acct)
 		switch t.kind {
 		case taskStart:
-			r.err = j.Start()
+			r.err = j.startOn(acct)
 		case taskCell:
-			acct := lender.NewAccount()
-			unbind := par.Bind(acct)
 			r.entry = j.runCell(t.t, acct, t.share)
-			unbind()
 		case taskFinish:
-			r.sum, r.err = j.Finish()
+			r.sum, r.err = j.finishOn(acct)
 		}
+		unbind()
 		results <- r
 	}
 }

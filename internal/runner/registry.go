@@ -77,6 +77,14 @@ type Kind struct {
 	// sides lie within it cannot discriminate them
 	// (claims.Options.Tolerance); 0 for the default 1e-9 relative.
 	Tolerance func(metric string) (float64, string)
+	// Parts, when set, splits a cell into independent parts, so that no
+	// unit of work the pool or a shard schedules is a long cell
+	// (parts.go): the number of parts of each stage of the cell, from
+	// the config and its options alone (shards number the parts before
+	// any data is read). The kind's Instance then implements Parted, and
+	// its Run calls RunParts. Nil, or one stage of one part, computes
+	// the cell whole.
+	Parts func(c *config.Config, opts any, cell *Cell) []int
 	// Repeats marks a kind that honours repeats: N (config.Repeats): it
 	// runs every cell on N corruption draws, draw r seeded by
 	// RepeatSeed(root, r) and shared by every method, and concatenates

@@ -11,11 +11,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -23,6 +21,7 @@ import (
 	"github.com/runexp/runexp/internal/claims"
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/par"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/safefs"
 	"github.com/runexp/runexp/internal/suggest"
@@ -242,6 +241,11 @@ func validate(c *config.Config) (*Plan, error) {
 	if err := rekeyCells(c, p.Kind, p.Options, p.Cells); err != nil {
 		return nil, err
 	}
+	if p.Kind.Parts != nil {
+		for _, cell := range p.Cells {
+			cell.Stages = normalStages(p.Kind.Parts(c, p.Options, cell))
+		}
+	}
 	for _, cl := range c.Claims {
 		if err := claims.Check(cl); err != nil {
 			return nil, err
@@ -373,7 +377,7 @@ func VerifyShards(c *config.Config, opt Options) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = Merge(dir, c, plan.Cells, fp, opt.With, opt.Shard.Numbers)
+	_, _, _, err = Merge(dir, c, plan.Cells, fp, opt.With, opt.Shard.Numbers)
 	return err
 }
 
@@ -404,7 +408,7 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, data, err := Merge(dir, c, plan.Cells, fp, opt.With, opt.Shard.Numbers)
+	recs, parts, data, err := Merge(dir, c, plan.Cells, fp, opt.With, opt.Shard.Numbers)
 	if err != nil {
 		return nil, err
 	}
@@ -416,6 +420,22 @@ func MergeShards(c *config.Config, opt Options) (*Summary, error) {
 	}
 	if err := checkMergedData(data, env.DataFiles()); err != nil {
 		return nil, err
+	}
+	if len(parts) > 0 {
+		p, ok := inst.(Parted)
+		if !ok {
+			return nil, fmt.Errorf("runner: kind %s computes its cells in parts, but its instance has no Parts", plan.Kind.Name)
+		}
+		for i, ps := range parts {
+			recs[i] = combineParts(p.Parts(), plan.Cells[i], ps, opt.Log)
+			// The code that computed it, as a run's record says
+			// (Job.finishOn): the code part of the cell's key.
+			key, err := NewCellKey(c, plan.Kind, plan.Cells[i])
+			if err != nil {
+				return nil, err
+			}
+			recs[i].Code = key.CodeFingerprint()
+		}
 	}
 	return finish(top, dir, c, env, inst, recs, opt.Workers, start, opt.With, opt.Stdout, opt.Log)
 }
@@ -483,9 +503,16 @@ func isPanic(r report.Record) bool {
 	return r.Status == report.StatusFailed && strings.HasPrefix(r.Error, "panic: ")
 }
 
-func runCell(inst Instance, cell *Cell, log *slog.Logger) (rec report.Record) {
+func runCell(inst Instance, cell *Cell, log *slog.Logger) report.Record {
+	return runRecord(cell, cell.Key, log, func(cell *Cell, rec *report.Record) error { return inst.Run(cell, rec) })
+}
+
+// runRecord runs f on the cell (a copy that reports the parameters its
+// estimator ran with) and a new record of it under key (the cell's, or a
+// part's: UnitKey), turning an error or a panic into a failed record.
+func runRecord(cell *Cell, key string, log *slog.Logger, f func(cell *Cell, rec *report.Record) error) (rec report.Record) {
 	rec = report.Record{
-		Key:     cell.Key,
+		Key:     key,
 		Seed:    cell.Seed,
 		Params:  cell.Params,
 		Metrics: map[string]float64{},
@@ -502,13 +529,19 @@ func runCell(inst Instance, cell *Cell, log *slog.Logger) (rec report.Record) {
 			// has all of it.
 			rec.Error += " at " + firstFrame(stack)
 			if log != nil {
-				log.Error("cell panicked (a bug in runexp)", "key", cell.Key, "panic", fmt.Sprint(p), "stack", string(stack))
+				log.Error("cell panicked (a bug in runexp)", "key", key, "panic", fmt.Sprint(p), "stack", string(stack))
 			}
 		}
 	}()
-	cell, ran := reporting(cell)
-	defer func() { rec.Ran = ran() }()
-	if err := inst.Run(cell, &rec); err != nil {
+	// The cell the experiment gets reports the parameters its estimator
+	// ran with (Record.Ran).
+	rc, ran := reporting(cell)
+	defer func() {
+		if got := ran(); got != nil {
+			rec.Ran = got
+		}
+	}()
+	if err := f(rc, &rec); err != nil {
 		rec.Status = "failed"
 		rec.Error = err.Error()
 		return rec
@@ -692,9 +725,9 @@ func present(inst Instance, recs []report.Record) []report.Record {
 	return out
 }
 
-// evaluateClaims judges the claims concurrently, each on its own
-// goroutine (at most GOMAXPROCS at once), and returns the results in the
-// claims' order. A claim's verdict depends on the records and its own
+// evaluateClaims judges the claims concurrently (par.Run: in a pool's
+// report task on its idle cores, their CPU time the task's; elsewhere on
+// GOMAXPROCS goroutines), and returns the results in the claims' order. A claim's verdict depends on the records and its own
 // random stream (Options.Rand keyed by the claim id) only, so the results
 // are those of judging them one after another; the report stage is
 // otherwise serial, and the claims' bootstrap is most of it in the Yale B
@@ -703,32 +736,30 @@ func present(inst Instance, recs []report.Record) []report.Record {
 func evaluateClaims(cls []config.Claim, recs []report.Record, o claims.Options, log *slog.Logger) (results []claims.Result, crashes int) {
 	results = make([]claims.Result, len(cls))
 	crashed := make([]bool, len(cls))
-	sem := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
-	var wg sync.WaitGroup
-	for i, cl := range cls {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			defer func() {
-				if p := recover(); p != nil {
-					stack := debug.Stack()
-					if log != nil {
-						log.Error("claim panicked (a bug in runexp)", "claim", cl.ID, "panic", fmt.Sprint(p), "stack", string(stack))
-					}
-					crashed[i] = true
-					results[i] = claims.Result{
-						ID: cl.ID, Statement: cl.Statement, Source: cl.Source,
-						Expected: claims.Expected(cl), Because: cl.Because,
-						Status: claims.NotEvaluated, Verdict: claims.NotEvaluated, PointVerdict: claims.NotEvaluated, Basis: "point",
-						Evidence: fmt.Sprintf("panic: %v at %s", p, firstFrame(stack)),
-					}
+	judge := func(i int) {
+		cl := cls[i]
+		defer func() {
+			if p := recover(); p != nil {
+				stack := debug.Stack()
+				if log != nil {
+					log.Error("claim panicked (a bug in runexp)", "claim", cl.ID, "panic", fmt.Sprint(p), "stack", string(stack))
 				}
-			}()
-			results[i] = claims.EvaluateWith(cl, recs, o)
+				crashed[i] = true
+				results[i] = claims.Result{
+					ID: cl.ID, Statement: cl.Statement, Source: cl.Source,
+					Expected: claims.Expected(cl), Because: cl.Because,
+					Status: claims.NotEvaluated, Verdict: claims.NotEvaluated, PointVerdict: claims.NotEvaluated, Basis: "point",
+					Evidence: fmt.Sprintf("panic: %v at %s", p, firstFrame(stack)),
+				}
+			}
 		}()
+		results[i] = claims.EvaluateWith(cl, recs, o)
 	}
-	wg.Wait()
+	par.Run(len(cls), func(next func() (int, bool)) {
+		for i, ok := next(); ok; i, ok = next() {
+			judge(i)
+		}
+	})
 	for _, c := range crashed {
 		if c {
 			crashes++

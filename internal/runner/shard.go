@@ -48,16 +48,41 @@ func ParseShard(s string) (Shard, error) {
 // Active reports whether the shard selects anything less than everything.
 func (s Shard) Active() bool { return s.Count > 1 }
 
-func (s Shard) selects(cell *Cell) bool {
-	if !s.Active() {
-		return true
+// selection returns, for each cell by grid index, which of its units the
+// shard runs (one entry for a cell computed whole, one per part for a
+// cell computed in parts), nil where it runs none. A cell's units are
+// numbered from its number on (one number for a cell computed whole or
+// in several stages, one per part for a cell in one stage: Cell.numbered),
+// the cells one after another in grid order, or from Numbers.
+func (s Shard) selection(cells []*Cell) [][]bool {
+	out := make([][]bool, len(cells))
+	next := 0
+	for _, cell := range cells {
+		first := next
+		if s.Numbers != nil {
+			first = s.Numbers[cell.Index]
+		}
+		next += cell.numbered()
+		sel := make([]bool, max(cell.parts(), 1))
+		in := false
+		for k := range sel {
+			n := first
+			if cell.numbered() > 1 {
+				n += k
+			}
+			sel[k] = !s.Active() || n%s.Count == s.Index
+			in = in || sel[k]
+		}
+		if in {
+			out[cell.Index] = sel
+		}
 	}
-	n := cell.Index
-	if s.Numbers != nil {
-		n = s.Numbers[cell.Index]
-	}
-	return n%s.Count == s.Index
+	return out
 }
+
+// Numbered is how many shard numbers a cell takes (Shard.Numbers): one
+// per part of a cell computed in one stage of parts, else one.
+func Numbered(cell *Cell) int { return cell.numbered() }
 
 func (s Shard) file(dir string) string {
 	return filepath.Join(dir, "shards", fmt.Sprintf("shard-%d-of-%d.jsonl", s.Index, s.Count))
@@ -189,7 +214,9 @@ func writeShard(file string, c *config.Config, s Shard, fp PlanFingerprint, with
 
 // Merge reads every shard file of a config's result directory and returns
 // the records of all cells in grid order, with the data files the shards
-// read. It fails, naming the shards, when a cell is missing, the shard
+// read; a cell computed in parts whose parts landed in different shards
+// has no record there but its parts' records, in part order, in parts
+// (by grid index), for the caller to combine (MergeShards). It fails, naming the shards, when a cell is missing, the shard
 // files disagree on the shard count, a shard has no provenance, or the
 // shards disagree with each other or with c, fp and with (the config's
 // file hash, PlanFingerprints and the --with estimators) on the config, the
@@ -197,18 +224,19 @@ func writeShard(file string, c *config.Config, s Shard, fp PlanFingerprint, with
 // says whether runexp was rebuilt or an external estimator's command or
 // script changed, when the shards' provenance tells.
 //
-// Every record must be of a cell of the plan, appear once across the
-// shards, and lie in the shard that was to compute its cell: a record
-// copied into another shard (its provenance's checksum updated) is
-// refused, not merged over the real one. numbers is the suite-wide
-// numbering of a suite merge (Shard.Numbers), nil for a config's merge.
-func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with []report.WithSpec, numbers []int) ([]report.Record, []report.FileSum, error) {
+// Every record must be of a cell of the plan (whole, or one of its
+// parts), appear once across the shards, and lie in the shard that was to
+// compute its unit: a record copied into another shard (its provenance's
+// checksum updated) is refused, not merged over the real one. numbers is
+// the suite-wide numbering of a suite merge (Shard.Numbers), nil for a
+// config's merge.
+func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with []report.WithSpec, numbers []int) ([]report.Record, map[int][]report.Record, []report.FileSum, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "shards", "shard-*-of-*.jsonl"))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(files) == 0 {
-		return nil, nil, fmt.Errorf("no shard files in %s: run the shards first (runexp --shard i/n %s)", filepath.Join(dir, "shards"), c.File)
+		return nil, nil, nil, fmt.Errorf("no shard files in %s: run the shards first (runexp --shard i/n %s)", filepath.Join(dir, "shards"), c.File)
 	}
 	sort.Strings(files)
 	counts := map[int]bool{}
@@ -220,60 +248,60 @@ func Merge(dir string, c *config.Config, cells []*Cell, fp PlanFingerprint, with
 	for _, f := range files {
 		var i, n int
 		if _, err := fmt.Sscanf(filepath.Base(f), "shard-%d-of-%d.jsonl", &i, &n); err != nil {
-			return nil, nil, fmt.Errorf("unexpected shard file name %s", f)
+			return nil, nil, nil, fmt.Errorf("unexpected shard file name %s", f)
 		}
 		counts[n] = true
 		name := filepath.Base(f)
 		p, err := readProvenance(f)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if first == nil {
 			first, firstName = p, name
 		}
 		if err := agree(firstName, first, name, p, filepath.Join(dir, "shards")); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, d := range p.Data {
 			if prev, ok := data[d.Path]; ok && prev != d.SHA256 {
-				return nil, nil, fmt.Errorf("shards disagree on the data: %s read %s with SHA-256 %.12s, %s with %.12s; rerun the shards on one data root", dataFrom[d.Path], d.Path, prev, name, d.SHA256)
+				return nil, nil, nil, fmt.Errorf("shards disagree on the data: %s read %s with SHA-256 %.12s, %s with %.12s; rerun the shards on one data root", dataFrom[d.Path], d.Path, prev, name, d.SHA256)
 			}
 			data[d.Path], dataFrom[d.Path] = d.SHA256, name
 		}
 		shards = append(shards, shardFile{path: f, name: name, i: i, n: n, p: p})
 	}
 	if len(counts) > 1 {
-		return nil, nil, fmt.Errorf("%s holds shards of different counts; remove the stale ones", filepath.Join(dir, "shards"))
+		return nil, nil, nil, fmt.Errorf("%s holds shards of different counts; remove the stale ones", filepath.Join(dir, "shards"))
 	}
 	if first.ConfigSHA256 != c.SHA256 {
-		return nil, nil, fmt.Errorf("the shards in %s were run with %s at SHA-256 %.12s, but %s now has SHA-256 %.12s: the config changed since; rerun the shards",
+		return nil, nil, nil, fmt.Errorf("the shards in %s were run with %s at SHA-256 %.12s, but %s now has SHA-256 %.12s: the config changed since; rerun the shards",
 			filepath.Join(dir, "shards"), first.Config, first.ConfigSHA256, c.File, c.SHA256)
 	}
 	// Before the code: added estimators change the plan's code too, and
 	// "another build" would be the wrong advice.
 	if withKey(first.With) != withKey(with) {
-		return nil, nil, fmt.Errorf("the shards in %s were run with %s, this merge has %s: merge with the same --with flags the shards had",
+		return nil, nil, nil, fmt.Errorf("the shards in %s were run with %s, this merge has %s: merge with the same --with flags the shards had",
 			filepath.Join(dir, "shards"), withWords(first.With), withWords(with))
 	}
 	if first.Code != fp.Code {
-		return nil, nil, codeChanged(filepath.Join(dir, "shards"), first, fp)
+		return nil, nil, nil, codeChanged(filepath.Join(dir, "shards"), first, fp)
 	}
 	// The records last: a shard of another build or config is refused
 	// for that first, not for the records it holds.
 	byKey, err := readShards(shards, cells, numbers)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	out, err := inGridOrder(cells, byKey)
+	out, parts, err := inGridOrder(cells, byKey)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var sums []report.FileSum
 	for p, s := range data {
 		sums = append(sums, report.FileSum{Path: p, SHA256: s})
 	}
 	sort.Slice(sums, func(i, j int) bool { return sums[i].Path < sums[j].Path })
-	return out, sums, nil
+	return out, parts, sums, nil
 }
 
 // shardFile is a shard's records file, its place in the split and its
@@ -294,7 +322,7 @@ func readShards(shards []shardFile, cells []*Cell, numbers []int) (map[string]re
 	}
 	byKey := map[string]report.Record{}
 	for _, s := range shards {
-		nums, err := own.numbering(s.name, s.p, len(cells))
+		nums, err := own.numbering(s.name, s.p, cells)
 		if err != nil {
 			return nil, err
 		}
@@ -320,17 +348,24 @@ type owners struct {
 	numbers []int             // a suite merge's numbering, or nil
 }
 
-// numbering returns the cell numbers by grid index that the shard name
-// with provenance p was split by: nil for a config's own split (the grid
-// index), a suite's numbering otherwise, the merge's own (which must be
-// the one the shard recorded) or, merging one config of a suite's split,
-// the one the shard recorded.
-func (o *owners) numbering(name string, p *shardProvenance, cells int) ([]int, error) {
+// numbering returns the first unit number of each cell by grid index
+// that the shard name with provenance p was split by (Shard.selection):
+// a config's own split numbers the units of its cells one after another;
+// a suite's gives its numbering, the merge's own (which must be the one
+// the shard recorded) or, merging one config of a suite's split, the one
+// the shard recorded.
+func (o *owners) numbering(name string, p *shardProvenance, cells []*Cell) ([]int, error) {
 	if p.Numbering == "" {
-		return nil, nil
+		nums := make([]int, len(cells))
+		next := 0
+		for _, cell := range cells {
+			nums[cell.Index] = next
+			next += cell.numbered()
+		}
+		return nums, nil
 	}
-	if p.Numbering != "suite" || len(p.Numbers) != cells {
-		return nil, fmt.Errorf("%s: its provenance gives a numbering of %d cells by %q, this config has %d cells; rerun that shard", name, len(p.Numbers), p.Numbering, cells)
+	if p.Numbering != "suite" || len(p.Numbers) != len(cells) {
+		return nil, fmt.Errorf("%s: its provenance gives a numbering of %d cells by %q, this config has %d cells; rerun that shard", name, len(p.Numbers), p.Numbering, len(cells))
 	}
 	if o.numbers != nil && !slices.Equal(o.numbers, p.Numbers) {
 		return nil, fmt.Errorf("%s was split over another list of configs than this merge's (the suite numbers its cells across its configs): merge with the configs and --only globs the shards ran with, or rerun them", name)
@@ -338,21 +373,37 @@ func (o *owners) numbering(name string, p *shardProvenance, cells int) ([]int, e
 	return p.Numbers, nil
 }
 
-// check refuses the record of key at file:line of shard i of n (cells
-// numbered by nums, or by grid index when nil) when key is no cell of
-// the plan, was recorded already, or belongs to another shard.
+// check refuses the record of key at file:line of shard i of n (each
+// cell's first unit number in nums) when key is neither a cell of the
+// plan nor one of its parts, was recorded already, or belongs to another
+// shard: a part's unit to the shard of its number, a cell's whole record
+// to the shard of every unit of it (a cell computed in parts is recorded
+// whole only where all its parts ran).
 func (o *owners) check(file string, line int, key string, i, n int, nums []int) error {
 	at := fmt.Sprintf("%s:%d", file, line)
-	cell, ok := o.cells[key]
-	if !ok {
+	cellKey, k, parts, isPart := partOfKey(key)
+	if !isPart {
+		cellKey, k = key, -1
+	}
+	cell, ok := o.cells[cellKey]
+	if !ok || isPart && (parts != cell.parts() || k < 0 || k >= parts) {
 		return fmt.Errorf("%s: a record of cell %q, which is not a cell of this config's grid: the shard is of another config or was edited; rerun it", at, key)
 	}
-	num := cell.Index
-	if nums != nil {
-		num = nums[cell.Index]
+	first := nums[cell.Index]
+	units := []int{first}
+	switch {
+	case cell.numbered() > 1 && isPart:
+		units = []int{first + k}
+	case cell.numbered() > 1:
+		units = units[:0]
+		for u := range cell.numbered() {
+			units = append(units, first+u)
+		}
 	}
-	if num%n != i {
-		return fmt.Errorf("%s: cell %q is shard %d's of %d, not this shard's: a record was copied between shards; rerun the shards", at, key, num%n, n)
+	for _, u := range units {
+		if u%n != i {
+			return fmt.Errorf("%s: cell %q is shard %d's of %d, not this shard's: a record was copied between shards; rerun the shards", at, key, u%n, n)
+		}
 	}
 	if prev, dup := o.from[key]; dup {
 		return fmt.Errorf("%s: cell %q is recorded a second time (first at %s): a shard was edited or copied; rerun the shards", at, key, prev)
@@ -381,23 +432,38 @@ func agree(firstName string, first *shardProvenance, name string, p *shardProven
 	return nil
 }
 
-// inGridOrder returns the record of every cell, in grid order; a cell no
-// shard recorded is an error.
-func inGridOrder(cells []*Cell, byKey map[string]report.Record) ([]report.Record, error) {
+// inGridOrder returns the record of every cell, in grid order, and the
+// parts' records of the cells computed in parts that have none; a cell
+// no shard recorded whole or in every part is an error.
+func inGridOrder(cells []*Cell, byKey map[string]report.Record) ([]report.Record, map[int][]report.Record, error) {
 	out := make([]report.Record, len(cells))
+	parts := map[int][]report.Record{}
 	var missing []string
 	for i, cell := range cells {
-		r, ok := byKey[cell.Key]
-		if !ok {
+		if r, ok := byKey[cell.Key]; ok {
+			out[i] = r
+			continue
+		}
+		n := cell.parts()
+		ps := make([]report.Record, n)
+		for k := range ps {
+			r, ok := byKey[UnitKey(cell.Key, k, n)]
+			if !ok {
+				ps = nil
+				break
+			}
+			ps[k] = r
+		}
+		if n == 0 || ps == nil {
 			missing = append(missing, cell.Key)
 			continue
 		}
-		out[i] = r
+		parts[i] = ps
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
+		return nil, nil, fmt.Errorf("%d of %d cells have no shard record (first: %s); run the missing shards", len(missing), len(cells), missing[0])
 	}
-	return out, nil
+	return out, parts, nil
 }
 
 // codeChanged is the error of shards whose code fingerprint is not the

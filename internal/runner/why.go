@@ -483,9 +483,12 @@ func DryRun(c *config.Config, opt Options) ([]CellPlan, error) {
 		cache = &Cache{Dir: cd}
 	}
 	var cells []*Cell
+	var sel [][]bool
+	in := opt.Shard.selection(plan.Cells)
 	for _, cell := range plan.Cells {
-		if opt.Shard.selects(cell) {
+		if in[cell.Index] != nil {
 			cells = append(cells, cell)
+			sel = append(sel, in[cell.Index])
 		}
 	}
 	log := opt.Log
@@ -494,7 +497,7 @@ func DryRun(c *config.Config, opt Options) ([]CellPlan, error) {
 	}
 	env := plan.env(c, opt.DataDir, log)
 	recs := make([]report.Record, len(cells))
-	l, err := lookupCells(c, plan.Kind, cells, cache, opt.Force, env, recs)
+	l, err := lookupCells(c, plan.Kind, cells, sel, cache, opt.Force, env, recs)
 	if err != nil {
 		return nil, err
 	}
@@ -502,7 +505,9 @@ func DryRun(c *config.Config, opt Options) ([]CellPlan, error) {
 	for i, cell := range cells {
 		out[i] = CellPlan{Cell: cell, Key: l.keys[i], Cached: true}
 	}
-	for t, i := range l.todo {
+	// A cell computed in parts is computed when one of its parts of the
+	// run is (its cost: the whole cell's, as recorded).
+	for t, i := range l.todoCells {
 		p := &out[i]
 		p.Cached, p.Reason = false, l.reasons[t]
 		if cache != nil {

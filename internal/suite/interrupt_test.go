@@ -162,7 +162,7 @@ func interruptedSuite(t *testing.T, serial bool) {
 	if timed, _, cells := back.Coverage(); timed != 4-2*btoi(serial) || cells != 6 {
 		t.Errorf("%d of %d cells timed", timed, cells)
 	}
-	if back.Critical == nil || len(back.Predicted) != len(PredictAt) {
+	if back.Critical == nil || len(back.Predicted) != len(PredictAt)+len(PredictArrays) {
 		t.Errorf("critical path %v, %d predictions: want them from the finished cells", back.Critical, len(back.Predicted))
 	}
 	// The next run orders its cells by these times.

@@ -142,7 +142,7 @@ func TestSuiteRecordsCellTimes(t *testing.T) {
 			t.Errorf("run %d is %s, want the entries' order (%s)", i, r.Name, entries[i].Config.Name)
 		}
 	}
-	if back.Critical == nil || back.Critical.CellTime <= 0 || len(back.Predicted) != len(PredictAt) || back.CPUSeconds <= 0 || back.Utilisation <= 0 {
+	if back.Critical == nil || back.Critical.CellTime <= 0 || len(back.Predicted) != len(PredictAt)+len(PredictArrays) || back.CPUSeconds <= 0 || back.Utilisation <= 0 {
 		t.Errorf("suite.json: critical path %+v, %d predictions, CPU %g s, utilisation %g", back.Critical, len(back.Predicted), back.CPUSeconds, back.Utilisation)
 	}
 	if lines := rep.Where(); len(lines) != 3 || !strings.HasPrefix(lines[0], "utilisation: ") || !strings.HasPrefix(lines[1], "critical path: ") {
@@ -515,4 +515,43 @@ func samePredictions(t *testing.T, first, second *Report) (w1, w2 Workload) {
 		}
 	}
 	return w1, w2
+}
+
+// Hand-derived schedules with idle cores lent to parallel loops, stages
+// and shard arrays.
+func TestPredictLendsStagesShards(t *testing.T) {
+	par := func(c float64, phi float64, w int) Unit {
+		return Unit{Cell: fmt.Sprint(c), Shape: Shape{Parallel: phi, Width: w}}
+	}
+	// One 10 s unit, 80% of it in a loop of 4 items: on 4 workers it has
+	// 4 cores, 10·(0.2 + 0.8/4) = 4 s; on 2, 10·(0.2 + 0.4) = 6 s; its
+	// loop's width caps it on 8.
+	one := Workload{{Config: "a", Cells: []float64{10}, Keys: []string{"x"}, Units: []Unit{par(10, 0.8, 4)}}}
+	for n, want := range map[int]float64{1: 10, 2: 6, 4: 4, 8: 4} {
+		if got := one.Predict(n).Seconds; math.Abs(got-want) > 1e-9 {
+			t.Errorf("a parallel unit on %d workers: %g s, want %g", n, got, want)
+		}
+	}
+	// Beside a serial 2 s unit on 2 workers: alone 0–2 at 1 core (2 s of
+	// its work done), then 8 s left at 2 cores: 8·0.6 = 4.8, so 6.8 s.
+	two := Workload{{Config: "a", Cells: []float64{10, 2}, Keys: []string{"x", "y"}, Units: []Unit{par(10, 0.8, 4), {Cell: "y"}}}}
+	if got := two.Predict(2).Seconds; math.Abs(got-6.8) > 1e-9 {
+		t.Errorf("a parallel unit beside a serial one: %g s, want 6.8", got)
+	}
+	// A cell of two stages (2 + 3 s, then 4 + 1 s) beside a 6 s cell on
+	// 3 workers: stage 1 ends at 3, stage 2's 4 s part at 7.
+	staged := Workload{{Config: "a", Cells: []float64{2, 3, 4, 1, 6}, Keys: []string{"s#0", "s#1", "s#2", "s#3", "z"},
+		Units: []Unit{{Cell: "s", Part: 0, Parts: 4}, {Cell: "s", Part: 1, Parts: 4}, {Cell: "s", Part: 2, Parts: 4, Stage: 1}, {Cell: "s", Part: 3, Parts: 4, Stage: 1}, {Cell: "z"}}}}
+	if got := staged.Predict(3).Seconds; math.Abs(got-7) > 1e-9 {
+		t.Errorf("two stages: %g s, want 7", got)
+	}
+	// Two shards of one worker: units numbered 0…4 in order (the staged
+	// cell's under one number): shard 0 gets s (2+3+4+1 = 10 s), shard 1
+	// gets z (6 s); each shard starts the config (1 s) and writes no
+	// report, so the array takes 11 s, and the merge the config's Start
+	// and report, 1 + 1.
+	staged[0].Start, staged[0].Report = 1, 1
+	if got := staged.PredictShards(2, 1).Seconds; math.Abs(got-13) > 1e-9 {
+		t.Errorf("two shards: %g s, want 13 (Start 1 + 10, then the merge's 1 + 1)", got)
+	}
 }

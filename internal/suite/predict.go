@@ -1,9 +1,9 @@
 package suite
 
 import (
-	"container/heap"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/runexp/runexp/internal/report"
@@ -30,7 +30,7 @@ func ReadTimes(file string) (Times, error) {
 			if t[r.Name] == nil {
 				t[r.Name] = map[string]float64{}
 			}
-			t[r.Name][c.Key] = cellCost(c)
+			t[r.Name][c.Unit()] = cellCost(c)
 		}
 	}
 	return t, nil
@@ -59,27 +59,67 @@ func (r ConfigRun) times() []runner.CellTime {
 func cellCost(c runner.CellTime) float64 { return c.Cost() }
 
 // ConfigWork is the work of one config as the prediction sees it: its Start,
-// its cells and its report, in seconds on one worker. Start and Report
-// are wall seconds (they run inner goroutines the thread clock misses:
-// the claims' bootstrap, GIST); cells are their cost
-// (runner.CellTime.Cost).
+// its units of work (cells, or the parts of a cell computed in parts) and
+// its report, in CPU seconds on one core (runner.CellTime.Cost: wall
+// seconds where no CPU time was measured). Cells, Keys and Cached hold,
+// unit by unit, Units' Cost, key (runner.UnitKey) and Cached; StartShape
+// and ReportShape the parallel loops of the Start and the report.
 type ConfigWork struct {
 	Config        string
 	Start, Report float64
 	Cells         []float64
 	Keys          []string
-	// Cached marks, beside Cells, the cells whose time was recorded in
+	// Cached marks, beside Cells, the units whose time was recorded in
 	// the cache when an earlier run computed them (nil: none).
 	Cached []bool
+	// Units describes each unit beyond its cost; nil when only Cells is
+	// known (units of one stage, with no parallel loops).
+	Units                   []Unit
+	StartShape, ReportShape Shape
+}
+
+// Unit is a unit of work beyond its cost: the cell it is of, its part
+// and stage (the parts of a stage wait for those of the stages before),
+// and its parallel loops.
+type Unit struct {
+	Cell               string
+	Part, Parts, Stage int
+	Shape
+}
+
+// Shape is what a task's parallel loops (package par) allow: the
+// fraction of its work inside them, and the items of the widest, the
+// most cores it can use at once.
+type Shape struct {
+	Parallel float64
+	Width    int
+}
+
+func shapeOf(cpu, parallel float64, width int) Shape {
+	if cpu <= 0 || width < 2 {
+		return Shape{}
+	}
+	return Shape{Parallel: min(max(parallel/cpu, 0), 1), Width: width}
+}
+
+func phaseCost(p *runner.Phase) (float64, Shape) {
+	if p == nil {
+		return 0, Shape{}
+	}
+	c := p.CPUSeconds
+	if c <= 0 {
+		c = p.Seconds
+	}
+	return c, shapeOf(p.CPUSeconds, p.ParallelCPUSeconds, p.Width)
 }
 
 // Workload is the loads of a suite.
 type Workload []ConfigWork
 
-// WorkloadOf is the workload recorded in a suite.json's runs: the cells
+// WorkloadOf is the workload recorded in a suite.json's runs: the units
 // computed and those read from the cache with the time recorded when they
 // were computed, so that a resumed suite's file predicts the whole suite.
-// A cell whose time is marked shared (runner.CellTime.Shared: served from
+// A unit whose time is marked shared (runner.CellTime.Shared: served from
 // another config's computation, or read from the cache by that config
 // too) is that config's work, and counted there only, as the pool
 // computes it.
@@ -87,32 +127,36 @@ func WorkloadOf(runs []ConfigRun) Workload {
 	var w Workload
 	for _, r := range runs {
 		l := ConfigWork{Config: r.Name}
-		if r.Start != nil {
-			l.Start = r.Start.Seconds
-		}
-		if r.Report != nil {
-			l.Report = r.Report.Seconds
-		}
+		l.Start, l.StartShape = phaseCost(r.Start)
+		l.Report, l.ReportShape = phaseCost(r.Report)
 		for _, c := range r.times() {
 			if c.Shared {
 				continue
 			}
-			l.Cells = append(l.Cells, cellCost(c))
-			l.Keys = append(l.Keys, c.Key)
-			l.Cached = append(l.Cached, c.Cached)
+			l.add(c)
 		}
 		w = append(w, l)
 	}
 	return w
 }
 
+// add appends the unit whose time is c.
+func (l *ConfigWork) add(c runner.CellTime) {
+	l.Cells = append(l.Cells, cellCost(c))
+	l.Keys = append(l.Keys, c.Unit())
+	l.Cached = append(l.Cached, c.Cached)
+	l.Units = append(l.Units, Unit{Cell: c.Key, Part: c.Part, Parts: c.Parts, Stage: c.Stage, Shape: shapeOf(c.CPUSeconds, c.ParallelCPUSeconds, c.Width)})
+}
+
 // CacheWorkload is the workload of entries as the cell cache records it:
-// each cell's time from its entry (runner.Cache.RecordedTime), whether or
-// not the entry is still valid. It knows nothing of Start and report
-// times; missing counts the cells whose time the cache does not hold. A
-// cell whose cache key a config before it has too is that config's work
-// (the pool computes it once): it is counted in total, and in missing if
-// the key has no time, but not in the workload.
+// each unit's time from its entry (runner.Cache.RecordedTime), whether or
+// not the entry is still valid; a cell computed in parts counts its
+// parts' times, or its own entry's shared evenly among its parts when
+// they have none. It knows nothing of Start and report times; missing
+// counts the cells whose time the cache does not hold. A cell whose
+// cache key a config before it has too is that config's work (the pool
+// computes it once): it is counted in total, and in missing if the key
+// has no time, but not in the workload.
 func CacheWorkload(entries []Entry, cacheDir string) (w Workload, missing, total int, err error) {
 	cache := &runner.Cache{Dir: cacheDir}
 	timed := map[string]bool{} // by the hash of the keys seen
@@ -135,18 +179,53 @@ func CacheWorkload(entries []Entry, cacheDir string) (w Workload, missing, total
 				}
 				continue
 			}
-			t, ok := cache.RecordedTime(key)
+			ts, ok := cachedUnits(cache, key, cell)
 			timed[h] = ok
 			if !ok {
 				missing++
 				continue
 			}
-			l.Cells = append(l.Cells, cellCost(t))
-			l.Keys = append(l.Keys, cell.Key)
+			for _, t := range ts {
+				l.add(t)
+			}
 		}
 		w = append(w, l)
 	}
 	return w, missing, total, nil
+}
+
+// cachedUnits returns the times the cache records of the cell's units.
+func cachedUnits(cache *runner.Cache, key runner.CellKey, cell *runner.Cell) ([]runner.CellTime, bool) {
+	whole, wholeOK := cache.RecordedTime(key)
+	n := 0
+	for _, m := range cell.Stages {
+		n += m
+	}
+	if n == 0 {
+		whole.Key = cell.Key
+		return []runner.CellTime{whole}, wholeOK
+	}
+	out := make([]runner.CellTime, n)
+	stage, left := 0, cell.Stages[0]
+	for k := range out {
+		for left == 0 {
+			stage++
+			left = cell.Stages[stage]
+		}
+		left--
+		pk := key
+		pk.Cell = runner.UnitKey(cell.Key, k, n)
+		t, ok := cache.RecordedTime(pk)
+		if !ok {
+			if !wholeOK {
+				return nil, false
+			}
+			t = runner.CellTime{Seconds: whole.Seconds / float64(n), CPUSeconds: whole.CPUSeconds / float64(n)}
+		}
+		t.Key, t.Part, t.Parts, t.Stage = cell.Key, k, n, stage
+		out[k] = t
+	}
+	return out, true
 }
 
 // Work returns the total seconds of the workload on one worker.
@@ -161,14 +240,32 @@ func (w Workload) Work() float64 {
 	return s
 }
 
+// Scaled returns the workload with every task's cost multiplied by f:
+// the process's CPU time over its tasks' (Report.CPUSeconds over
+// CellCPUSeconds), for the garbage collector and the runtime, whose
+// threads no task's clock sees but which take the cores as the tasks run.
+func (w Workload) Scaled(f float64) Workload {
+	out := make(Workload, len(w))
+	for i, l := range w {
+		l.Start *= f
+		l.Report *= f
+		l.Cells = slices.Clone(l.Cells)
+		for k := range l.Cells {
+			l.Cells[k] *= f
+		}
+		out[i] = l
+	}
+	return out
+}
+
 // CriticalPath is what bounds a suite's wall time from below whatever the
-// workers: its longest cell, and its longest chain, a config's Start, its
-// longest cell and its report, which run one after another.
+// workers: its longest unit, and its longest chain, a config's Start, its
+// longest unit and its report, which run one after another.
 type CriticalPath struct {
 	Cell     string  `json:"cell_config"`
 	CellKey  string  `json:"cell_key"`
 	CellTime float64 `json:"cell_seconds"`
-	// CellCached says the longest cell's time is the one its cache entry
+	// CellCached says the longest unit's time is the one its cache entry
 	// recorded when an earlier run computed it.
 	CellCached bool    `json:"cell_cached,omitempty"`
 	Chain      string  `json:"chain_config"`
@@ -197,7 +294,7 @@ func (w Workload) Critical() CriticalPath {
 	return cp
 }
 
-// longestCell names the longest cell and its time, and says where the
+// longestCell names the longest unit and its time, and says where the
 // time is the one recorded in the cache.
 func (cp CriticalPath) longestCell() string {
 	s := fmt.Sprintf("%.1f s (%s %s", cp.CellTime, cp.Cell, cp.CellKey)
@@ -208,108 +305,114 @@ func (cp CriticalPath) longestCell() string {
 }
 
 // Prediction is the wall time a workload is predicted to take on some
-// workers, with the two lower bounds: the work shared evenly, and the
-// critical chain.
+// workers (in Shards shards of Workers workers each, when Shards is set),
+// with two bounds: the work shared evenly, and the critical chain (a
+// bound where no idle core is lent to the chain's longest unit).
 type Prediction struct {
 	Workers int     `json:"workers"`
+	Shards  int     `json:"shards,omitempty"`
 	Seconds float64 `json:"seconds"`
 	Even    float64 `json:"work_over_workers"`
 	Chain   float64 `json:"critical_chain"`
 }
 
-// Predict simulates list scheduling of the workload on n workers: a
-// config's Start, then its cells, then its report; whenever a worker is
-// free it takes the ready task with the longest path to its config's end
-// (a Start's path is the whole chain), as runner.Pool takes the longest
-// cell first. Each task takes its recorded time on any worker, so the
-// prediction holds where cells do not slow each other down (n at most
-// the cores, enough memory bandwidth), the times were measured on the
-// same kind of core, and on a quiet machine (a cell's cost takes its wall
-// time where that is longer than its CPU time).
+// Predict simulates runner.Pool on n workers (predict_sim.go): configs
+// started when those started cannot keep every worker busy (at most n + 1
+// at once, the longest unit first), then the longest ready unit of any
+// started config, a config's report as soon as its last unit lands, the
+// parts of a later stage once the earlier stages' have; and the cores of
+// idle workers lent to running tasks with parallel loops (package par),
+// each sped up by Amdahl's law over its measured parallel fraction, up
+// to its widest loop's items. Each task takes its recorded CPU time on a
+// core, so the prediction holds where tasks do not slow each other down
+// (n at most the cores, enough memory bandwidth) and the times were
+// measured on the same kind of core; CPU time is what a busy machine
+// does not stretch.
 func (w Workload) Predict(n int) Prediction {
 	p := Prediction{Workers: n, Even: w.Work() / float64(max(n, 1)), Chain: w.Critical().ChainTime}
 	if n < 1 || len(w) == 0 {
 		return p
 	}
-	type tk struct {
-		cfg  int
-		kind int // 0 start, 1 cell, 2 report
-		dur  float64
-		prio float64
-	}
-	longest := make([]float64, len(w))
-	left := make([]int, len(w))
-	var ready []tk
-	for i, l := range w {
-		for _, c := range l.Cells {
-			longest[i] = max(longest[i], c)
-		}
-		left[i] = len(l.Cells)
-		ready = append(ready, tk{cfg: i, kind: 0, dur: l.Start, prio: l.Start + longest[i] + l.Report})
-	}
-	pop := func() tk {
-		b := 0
-		for i := range ready {
-			if ready[i].prio > ready[b].prio {
-				b = i
-			}
-		}
-		t := ready[b]
-		ready[b] = ready[len(ready)-1]
-		ready = ready[:len(ready)-1]
-		return t
-	}
-	running := &events{}
-	now, free := 0.0, n
-	for len(ready) > 0 || running.Len() > 0 {
-		for free > 0 && len(ready) > 0 {
-			t := pop()
-			heap.Push(running, event{end: now + t.dur, cfg: t.cfg, kind: t.kind})
-			free--
-		}
-		e := heap.Pop(running).(event)
-		now = e.end
-		free++
-		l := w[e.cfg]
-		switch e.kind {
-		case 0:
-			for _, c := range l.Cells {
-				ready = append(ready, tk{cfg: e.cfg, kind: 1, dur: c, prio: c + l.Report})
-			}
-			if len(l.Cells) == 0 {
-				ready = append(ready, tk{cfg: e.cfg, kind: 2, dur: l.Report, prio: l.Report})
-			}
-		case 1:
-			if left[e.cfg]--; left[e.cfg] == 0 {
-				ready = append(ready, tk{cfg: e.cfg, kind: 2, dur: l.Report, prio: l.Report})
-			}
-		}
-	}
-	p.Seconds = now
+	p.Seconds = simulate(w, n)
 	return p
 }
 
-type event struct {
-	end       float64
-	cfg, kind int
+// PredictShards predicts an array of m shards (runexp suite --shard i/m)
+// of n workers each, then the merge: each shard runs the units its
+// number selects (runner.Shard: the units numbered one after another in
+// the suite's order, a cell of several stages under one number) and
+// every config's Start, and the array ends with its slowest shard; the
+// merge (runexp suite --merge) then runs every config's Start and report
+// one after another.
+func (w Workload) PredictShards(m, n int) Prediction {
+	p := Prediction{Workers: n, Shards: m, Even: w.Work() / float64(max(n*m, 1)), Chain: w.Critical().ChainTime}
+	if n < 1 || m < 1 || len(w) == 0 {
+		return p
+	}
+	shards := make([]Workload, m)
+	next := 0
+	var merge float64
+	for _, l := range w {
+		merge += l.Start + l.Report
+		parts := make([]ConfigWork, m)
+		for i := range parts {
+			parts[i] = ConfigWork{Config: l.Config, Start: l.Start, StartShape: l.StartShape}
+		}
+		staged := map[string]bool{} // cells of several stages: one number
+		for k := range l.Cells {
+			if u := l.unit(k); u.Stage > 0 {
+				staged[u.Cell] = true
+			}
+		}
+		num := map[string]int{}
+		for k, c := range l.Cells {
+			u := l.unit(k)
+			i, ok := num[u.Cell]
+			if !ok || !staged[u.Cell] {
+				i = next % m
+				next++
+				num[u.Cell] = i
+			}
+			parts[i].Cells = append(parts[i].Cells, c)
+			parts[i].Keys = append(parts[i].Keys, l.Keys[k])
+			parts[i].Units = append(parts[i].Units, u)
+		}
+		for i := range parts {
+			shards[i] = append(shards[i], parts[i])
+		}
+	}
+	for _, s := range shards {
+		p.Seconds = max(p.Seconds, simulate(s, n))
+	}
+	p.Seconds += merge
+	return p
 }
 
-type events []event
+// unit returns unit k's description (a unit of one stage, without
+// parallel loops, where Units is not known).
+func (l *ConfigWork) unit(k int) Unit {
+	if k < len(l.Units) {
+		return l.Units[k]
+	}
+	return Unit{Cell: l.Keys[k]}
+}
 
-func (e events) Len() int           { return len(e) }
-func (e events) Less(i, j int) bool { return e[i].end < e[j].end }
-func (e events) Swap(i, j int)      { e[i], e[j] = e[j], e[i] }
-func (e *events) Push(x any)        { *e = append(*e, x.(event)) }
-func (e *events) Pop() any {
-	old := *e
-	x := old[len(old)-1]
-	*e = old[:len(old)-1]
-	return x
+// ShardTable lists the predicted wall time of shard arrays, each
+// {shards, workers per shard} (PredictShards).
+func ShardTable(w Workload, arrays [][2]int) *report.Table {
+	t := &report.Table{Title: "Predicted wall time of shard arrays (runexp suite --shard i/M on M nodes, then --merge)",
+		Header: []string{"Shards", "Workers each", "Predicted s", "Work / workers s", "Critical chain s"}}
+	for _, a := range arrays {
+		p := w.PredictShards(a[0], a[1])
+		t.Rows = append(t.Rows, []string{fmt.Sprint(a[0]), fmt.Sprint(a[1]), fmt.Sprintf("%.1f", p.Seconds), fmt.Sprintf("%.1f", p.Even), fmt.Sprintf("%.1f", p.Chain)})
+	}
+	t.Caption = "Each shard starts every config it has units of and computes them in its own pool; the merge then runs every config's Start and report in one process."
+	return t
 }
 
 // PredictionTable lists the predicted wall time at each worker count.
 func PredictionTable(w Workload, workers []int) *report.Table {
-	t := &report.Table{Title: "Predicted wall time (list scheduling of the recorded times)",
+	t := &report.Table{Title: "Predicted wall time (the pool simulated on the recorded CPU times)",
 		Header: []string{"Workers", "Predicted s", "Work / workers s", "Critical chain s"}}
 	ws := append([]int(nil), workers...)
 	sort.Ints(ws)

@@ -170,11 +170,11 @@ func (r *Report) writeFile(file string) error {
 // TimesTable is the suite's wall and CPU time per config, with the
 // longest cell of each, and the total.
 func (r *Report) TimesTable() *report.Table {
-	t := &report.Table{Title: "Suite wall time", Header: []string{"Config", "Cells", "Computed", "From s", "To s", "Seconds", "CPU seconds", "Longest cell s", "Status"}}
+	t := &report.Table{Title: "Suite wall time", Header: []string{"Config", "Cells", "Computed", "From s", "To s", "Seconds", "CPU seconds", "Longest unit s", "Status"}}
 	for _, x := range r.Runs {
 		var longest float64
 		for _, c := range x.CellTimes {
-			longest = max(longest, c.Seconds)
+			longest = max(longest, c.Seconds, c.CPUSeconds)
 		}
 		t.Rows = append(t.Rows, []string{x.Name, fmt.Sprint(x.Cells), fmt.Sprint(x.Computed), fmt.Sprintf("%.1f", x.Began), fmt.Sprintf("%.1f", x.Ended),
 			fmt.Sprintf("%.1f", x.Seconds), fmt.Sprintf("%.1f", x.CPUSeconds), fmt.Sprintf("%.1f", longest), fmt.Sprint(x.Status)})
@@ -199,6 +199,10 @@ func (r *Report) Where() []string {
 			s = fmt.Sprintf("predicted wall time from the cells' times, %d of them recorded in the cache when computed (runexp suite --predict N FILE):", cached)
 		}
 		for _, p := range r.Predicted {
+			if p.Shards > 0 {
+				s += fmt.Sprintf(" %d shards × -j %d %.0f s;", p.Shards, p.Workers, p.Seconds)
+				continue
+			}
 			s += fmt.Sprintf(" -j %d %.0f s;", p.Workers, p.Seconds)
 		}
 		out = append(out, s[:len(s)-1])
@@ -208,13 +212,23 @@ func (r *Report) Where() []string {
 
 // Coverage counts the cells of the report's configs (those of a config
 // that did not run are not known), the cells with a time (computed here,
-// served from another config's computation, or recorded in the cache),
-// and of those the cached ones.
+// served from another config's computation, or recorded in the cache; a
+// cell computed in parts counts once, whatever its parts' times) and of
+// those the cells with a time recorded in the cache.
 func (r *Report) Coverage() (timed, cached, cells int) {
 	for _, x := range r.Runs {
 		cells += x.Cells
-		timed += len(x.CellTimes) + len(x.CachedCellTimes) + len(x.SharedCellTimes)
-		cached += len(x.CachedCellTimes)
+		seen, fromCache := map[string]bool{}, map[string]bool{}
+		for _, ts := range [][]runner.CellTime{x.CellTimes, x.CachedCellTimes, x.SharedCellTimes} {
+			for _, c := range ts {
+				seen[c.Key] = true
+				if c.Cached {
+					fromCache[c.Key] = true
+				}
+			}
+		}
+		timed += len(seen)
+		cached += len(fromCache)
 	}
 	return timed, cached, cells
 }

@@ -33,10 +33,13 @@ import (
 
 // shardNumbers returns, for each entry, the suite-wide number of each of
 // its cells by grid index: the distinct cell cache keys (runner.CellHash)
-// numbered in the suite's order, a repeated key with its first number.
+// numbered in the suite's order, a repeated key with its first number; a
+// cell computed in parts takes a number per part (runner.Numbered), so
+// that its parts spread over the shards.
 func shardNumbers(entries []Entry) ([][]int, error) {
 	nums := make([][]int, len(entries))
 	first := map[string]int{}
+	next := 0
 	for i, e := range entries {
 		plan, err := runner.Validate(e.Config)
 		if err != nil {
@@ -50,8 +53,9 @@ func shardNumbers(entries []Entry) ([][]int, error) {
 			}
 			n, ok := first[h]
 			if !ok {
-				n = len(first)
+				n = next
 				first[h] = n
+				next += runner.Numbered(cell)
 			}
 			nums[i][cell.Index] = n
 		}

@@ -235,8 +235,12 @@ func WriteReports(configs, root string, entries []Entry) ([]string, error) {
 	return pages, nil
 }
 
-// PredictAt are the worker counts suite.json predicts wall times for.
-var PredictAt = []int{1, 2, 4, 8, 16, 64}
+// PredictAt are the worker counts suite.json predicts wall times for;
+// PredictArrays the shard arrays (shards × workers each).
+var (
+	PredictAt     = []int{1, 2, 4, 8, 16, 64}
+	PredictArrays = [][2]int{{4, 2}, {16, 2}, {64, 1}}
+)
 
 // measure fills in the process's CPU time since cpu0, the utilisation,
 // the critical path and the predictions.
@@ -249,12 +253,31 @@ func (rep *Report) measure(cpu0 float64) {
 	if rep.Seconds > 0 && rep.Workers > 0 {
 		rep.Utilisation = rep.CPUSeconds / (rep.Seconds * float64(rep.Workers))
 	}
-	w := WorkloadOf(rep.Runs)
+	w := rep.Workload()
 	if cp := w.Critical(); cp.CellTime > 0 {
 		rep.Critical = &cp
 		rep.Predicted = nil
 		for _, n := range PredictAt {
 			rep.Predicted = append(rep.Predicted, w.Predict(n))
 		}
+		for _, a := range PredictArrays {
+			rep.Predicted = append(rep.Predicted, w.PredictShards(a[0], a[1]))
+		}
 	}
+}
+
+// Workload is the report's workload (WorkloadOf), every task's CPU time
+// scaled by the process's over its tasks' (Overhead).
+func (rep *Report) Workload() Workload {
+	return WorkloadOf(rep.Runs).Scaled(rep.Overhead())
+}
+
+// Overhead is the process's CPU time over its tasks' (at least 1; 1 where
+// either is unknown): the garbage collector's and the runtime's threads,
+// which no task's clock sees but which take the cores while tasks run.
+func (rep *Report) Overhead() float64 {
+	if rep.CPUSeconds <= 0 || rep.CellCPUSeconds <= 0 {
+		return 1
+	}
+	return max(1, rep.CPUSeconds/rep.CellCPUSeconds)
 }
