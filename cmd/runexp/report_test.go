@@ -40,3 +40,51 @@ func TestReportCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestReportNoMachinePaths (issue #45): a report names its results, its
+// configs and the paper values the way a reader can follow them from
+// the report's folder or by name, never by the absolute path of the
+// machine that wrote it. The results root, the output folder and the
+// paper values sit under temporary folders here, and the working folder
+// is the checkout: none of those absolute paths may appear in any of
+// the report's files.
+func TestReportNoMachinePaths(t *testing.T) {
+	pv, err := suite.FindPaperValues("../../configs", "")
+	if err != nil {
+		t.Skipf("no paper values beside the checkout: %v", err)
+	}
+	root := copyResults(t)
+	out := filepath.Join(t.TempDir(), "reports")
+	code, _, stderr := runCLI("report", "--configs", "../../configs", "--results", root, "--out", out, reportPaper)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	absPV, err := filepath.Abs(pv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkout := filepath.Dir(filepath.Dir(cwd))
+	forbidden := []string{root, out, checkout + "/", absPV, os.TempDir() + "/"}
+	ents, err := os.ReadDir(filepath.Join(out, reportPaper))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) < 3 {
+		t.Fatalf("the report's folder holds %d files", len(ents))
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(out, reportPaper, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range forbidden {
+			if strings.Contains(string(b), p) {
+				t.Errorf("%s names the machine's path %s", e.Name(), p)
+			}
+		}
+	}
+}

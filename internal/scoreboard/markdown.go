@@ -335,7 +335,7 @@ func (b *Board) markdownRows(md mdWriter) {
 		"that interval; each paper says once how its intervals are built and what they bound. \"(expected)\" marks a " +
 		"verdict of the stated protocol that its config expects (a known non-reproduction); the note on the claim says why.")
 	b.totalsTable(md, true)
-	md.para("Rows not reproduced or inconclusive, by whose failure (derived): %s.", b.RowSplit.line())
+	md.para("Rows not reproduced (with those reproduced only under a post-hoc reading, which reproduces nothing) or inconclusive, by whose failure (derived): %s.", b.RowSplit.line())
 }
 
 // markdownSplit writes the paper claims not reproduced and inconclusive
