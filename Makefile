@@ -189,9 +189,9 @@ bench-openblas:
 	$(GO) test -tags openblas -run '^$$' -bench 'FitLPKPCA1500|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
 # Every config once, in one process, compared with the committed baseline
 # (docs/nightly.md). ONLY='huang-*' runs a subset; the exit status follows
-# docs/exit-status.md. 36 to 50 minutes on 2 cores without a warm cache,
-# depending on the machine (all 56 configs, 2026-11-24 and 2026-11-26;
-# 38 minutes on the OpenBLAS build; docs/performance.md has the breakdown).
+# docs/exit-status.md. 50 minutes on 2 idle cores without a warm cache
+# (all 79 configs, 2998.8 s, 5890 CPU seconds, 2026-11-29: make
+# suite-quiet; docs/performance.md has the breakdown).
 ONLY ?=
 suite: build
 	./bin/runexp suite --baseline baseline $(if $(ONLY),--only '$(ONLY)')
@@ -206,7 +206,7 @@ suite-quiet:
 	scripts/quiet-suite.sh $(QUIET_OUT)
 
 # The quick configs (the committed baseline covers them), compared with it:
-# the nightly job in about 5 minutes on 2 cores (needs RUNEXP_DATA). The
+# the nightly job in 106 s on 2 idle cores from a cold cache (needs RUNEXP_DATA). The
 # list is the collection configs/nightly-quick.yaml.
 suite-quick: build
 	./bin/runexp suite --baseline baseline nightly-quick
