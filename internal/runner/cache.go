@@ -496,6 +496,7 @@ func lookupCells(c *config.Config, kind *Kind, cells []*Cell, in [][]bool, cache
 			recs[i] = r
 			if ps != nil {
 				ps.left = 0
+				l.partTimes(cache, i, cell)
 			}
 			continue
 		}
@@ -525,6 +526,29 @@ func lookupCells(c *config.Config, kind *Kind, cells []*Cell, in [][]bool, cache
 		l.prev = append(l.prev, prev)
 	}
 	return l, nil
+}
+
+// partTimes replaces the time of cell i, computed in parts and served
+// whole from the cache (get recorded its entry's: the sum of its parts'),
+// with its units' times (CachedUnitTimes), so that the run's prediction
+// and critical path see the parts the pool would run, not one unit of
+// their summed time.
+func (l *lookup) partTimes(cache *Cache, i int, cell *Cell) {
+	var whole CellTime
+	wholeOK := false
+	if k := len(l.cachedKeys) - 1; k >= 0 && l.cachedKeys[k] == l.keys[i] {
+		whole, wholeOK = l.cached[k], true
+		l.cached, l.cachedKeys = l.cached[:k], l.cachedKeys[:k]
+	}
+	ts, ok := CachedUnitTimes(cache, l.keys[i], cell, whole, wholeOK)
+	if !ok {
+		return
+	}
+	n := len(ts)
+	for k, t := range ts {
+		t.Cached = true
+		l.cached, l.cachedKeys = append(l.cached, t), append(l.cachedKeys, unitKey(l.keys[i], k, n))
+	}
 }
 
 // reason says why cell i, which the cache did not serve whole (rej: the

@@ -326,3 +326,39 @@ func unitKey(key CellKey, k, n int) CellKey {
 	key.Cell = UnitKey(key.Cell, k, n)
 	return key
 }
+
+// CachedUnitTimes returns the times the cache records of a cell's units
+// of work, as a prediction needs them: the cell's own time (whole,
+// wholeOK: its entry's, Cache.RecordedTime) for a cell computed whole;
+// for a cell computed in parts, each part's own time with its stage, or,
+// where a part's entry records none, the cell's time shared evenly among
+// its parts (the cell's entry records the sum of its parts'). ok is
+// false when a time is missing. A cell served whole from the cache is
+// so predicted as the pool would run it, part by part, not as one unit
+// of the parts' summed time.
+func CachedUnitTimes(cache *Cache, key CellKey, cell *Cell, whole CellTime, wholeOK bool) ([]CellTime, bool) {
+	n := cell.parts()
+	if n == 0 {
+		whole.Key = cell.Key
+		return []CellTime{whole}, wholeOK
+	}
+	out := make([]CellTime, n)
+	stage, left := 0, cell.Stages[0]
+	for k := range out {
+		for left == 0 {
+			stage++
+			left = cell.Stages[stage]
+		}
+		left--
+		t, ok := cache.RecordedTime(unitKey(key, k, n))
+		if !ok {
+			if !wholeOK {
+				return nil, false
+			}
+			t = CellTime{Seconds: whole.Seconds / float64(n), CPUSeconds: whole.CPUSeconds / float64(n)}
+		}
+		t.Key, t.Part, t.Parts, t.Stage = cell.Key, k, n, stage
+		out[k] = t
+	}
+	return out, true
+}

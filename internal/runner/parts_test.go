@@ -268,11 +268,31 @@ func TestPartsResume(t *testing.T) {
 	if len(runs) != 3 || sum.Computed != 1 || sum.Cached != 1 {
 		t.Errorf("resumed: parts run %v, %d cells computed, %d cached; want the 3 lost parts of c = 2, 1 computed, 1 cached", runs, sum.Computed, sum.Cached)
 	}
-	if _, err := runner.Run(context.Background(), c, o); err != nil {
+	sum, err = runner.Run(context.Background(), c, o)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if runs := resetParts(); len(runs) != 0 {
 		t.Errorf("third run: parts run %v, want none (each cell's own entry)", runs)
+	}
+	// Served whole, the cells' recorded times are still their parts' (7
+	// of c = 2; 3 then 2 of c = 3, in their stages), as the pool would
+	// run them: one unit of their summed time would make the longest
+	// cell and the prediction of a warm run wrong.
+	parts := map[string][]string{}
+	for _, ct := range sum.CachedTimes {
+		if !ct.Cached {
+			t.Errorf("cached time %+v not marked cached", ct)
+		}
+		parts[ct.Key] = append(parts[ct.Key], fmt.Sprintf("%d/%d@%d", ct.Part, ct.Parts, ct.Stage))
+	}
+	for key, want := range map[string]string{
+		"c=2,kernel=gaussian": "0/7@0 1/7@0 2/7@0 3/7@0 4/7@0 5/7@0 6/7@0",
+		"c=3,kernel=gaussian": "0/5@0 1/5@0 2/5@0 3/5@1 4/5@1",
+	} {
+		if got := strings.Join(parts[key], " "); got != want {
+			t.Errorf("third run: cached times of %s: %s, want %s", key, got, want)
+		}
 	}
 }
 

@@ -555,3 +555,21 @@ func TestPredictLendsStagesShards(t *testing.T) {
 		t.Errorf("two shards: %g s, want 13 (Start 1 + 10, then the merge's 1 + 1)", got)
 	}
 }
+
+// TestScaledKeepsCachedUnits: the process's CPU over its tasks' scales the
+// units this run measured, not those whose time was read from the cache.
+// On a warm cache the tasks measured are few, the ratio large (here 100,
+// the start-up and reports of a run that computed almost nothing), and a
+// cached part of 8 s would become 800 s: the longest cell and every
+// prediction of the run wrong (found on nguyen-table1 served from the
+// cache: "longest cell 799.6 s" for a part measured at 8.1 s).
+func TestScaledKeepsCachedUnits(t *testing.T) {
+	w := Workload{{Config: "a", Start: 1, Report: 2, Cells: []float64{8, 3}, Keys: []string{"c#part=0/2", "d"}, Cached: []bool{true, false}}}
+	got := w.Scaled(100)[0]
+	if got.Cells[0] != 8 || got.Cells[1] != 300 || got.Start != 100 || got.Report != 200 {
+		t.Errorf("Scaled(100): cells %v, start %v, report %v; want [8 300], 100, 200", got.Cells, got.Start, got.Report)
+	}
+	if w[0].Cells[0] != 8 || w[0].Cells[1] != 3 {
+		t.Errorf("Scaled changed its receiver: %v", w[0].Cells)
+	}
+}

@@ -194,38 +194,11 @@ func CacheWorkload(entries []Entry, cacheDir string) (w Workload, missing, total
 	return w, missing, total, nil
 }
 
-// cachedUnits returns the times the cache records of the cell's units.
+// cachedUnits returns the times the cache records of the cell's units
+// (runner.CachedUnitTimes).
 func cachedUnits(cache *runner.Cache, key runner.CellKey, cell *runner.Cell) ([]runner.CellTime, bool) {
 	whole, wholeOK := cache.RecordedTime(key)
-	n := 0
-	for _, m := range cell.Stages {
-		n += m
-	}
-	if n == 0 {
-		whole.Key = cell.Key
-		return []runner.CellTime{whole}, wholeOK
-	}
-	out := make([]runner.CellTime, n)
-	stage, left := 0, cell.Stages[0]
-	for k := range out {
-		for left == 0 {
-			stage++
-			left = cell.Stages[stage]
-		}
-		left--
-		pk := key
-		pk.Cell = runner.UnitKey(cell.Key, k, n)
-		t, ok := cache.RecordedTime(pk)
-		if !ok {
-			if !wholeOK {
-				return nil, false
-			}
-			t = runner.CellTime{Seconds: whole.Seconds / float64(n), CPUSeconds: whole.CPUSeconds / float64(n)}
-		}
-		t.Key, t.Part, t.Parts, t.Stage = cell.Key, k, n, stage
-		out[k] = t
-	}
-	return out, true
+	return runner.CachedUnitTimes(cache, key, cell, whole, wholeOK)
 }
 
 // Work returns the total seconds of the workload on one worker.
@@ -240,10 +213,14 @@ func (w Workload) Work() float64 {
 	return s
 }
 
-// Scaled returns the workload with every task's cost multiplied by f:
-// the process's CPU time over its tasks' (Report.CPUSeconds over
-// CellCPUSeconds), for the garbage collector and the runtime, whose
-// threads no task's clock sees but which take the cores as the tasks run.
+// Scaled returns the workload with the cost of every task this run
+// measured multiplied by f: the process's CPU time over its tasks'
+// (Report.CPUSeconds over CellCPUSeconds), for the garbage collector and
+// the runtime, whose threads no task's clock sees but which take the
+// cores as the tasks run. A unit whose time was read from the cache
+// (Cached) keeps it: this run's ratio says nothing of the run that
+// computed it, and on a warm cache, where the tasks measured are few,
+// it would multiply every cached unit by the process's whole start-up.
 func (w Workload) Scaled(f float64) Workload {
 	out := make(Workload, len(w))
 	for i, l := range w {
@@ -251,6 +228,9 @@ func (w Workload) Scaled(f float64) Workload {
 		l.Report *= f
 		l.Cells = slices.Clone(l.Cells)
 		for k := range l.Cells {
+			if k < len(l.Cached) && l.Cached[k] {
+				continue
+			}
 			l.Cells[k] *= f
 		}
 		out[i] = l
