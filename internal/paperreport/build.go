@@ -409,7 +409,7 @@ func (b *builder) easyDifficult() {
 				data = "a stand-in for the paper's data"
 			}
 		}
-		easy = append(easy, a.Claim.ID+": "+short(a.Claim.Statement, 110)+" — reproduced as stated on "+data+" (`"+strings.Join(on, "`, `")+"`).")
+		easy = append(easy, a.Claim.ID+": "+report.Short(a.Claim.Statement, 110)+" — reproduced as stated on "+data+" (`"+strings.Join(on, "`, `")+"`).")
 	}
 	for _, a := range b.sb.Accounts {
 		switch {
@@ -434,16 +434,6 @@ func (b *builder) easyDifficult() {
 	}
 	d.ul(hard)
 	d.p("Communication with the authors: none recorded by runexp.")
-}
-
-// short cuts s to n runes on one line.
-func short(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
 // baseOf returns the run of r's base config.

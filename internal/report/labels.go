@@ -204,3 +204,15 @@ func listValue(v any) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// Short cuts s to at most n runes on one line (its runs of white space
+// made one space), ending a cut text with "…": a statement or a note
+// quoted in a table cell.
+func Short(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/runexp/runexp/internal/report"
 )
 
 // FitHeader heads the reading-fit table of REPRODUCIBILITY.md and
@@ -27,7 +29,7 @@ func (b *Board) FitMarkdownTable() string {
 				for i, f := range pf.Fits {
 					table, in := "", ""
 					if i == 0 {
-						table = mdEsc(short(pf.Table, 70))
+						table = mdEsc(report.Short(pf.Table, 70))
 						in = interpretationText(pf)
 					}
 					d := fitDistance(f)
@@ -128,7 +130,7 @@ func (pf PrintedFit) pointsTo() string {
 		return ""
 	}
 	base := pf.Fits[0]
-	table := mdEsc(short(pf.Table, 90))
+	table := mdEsc(report.Short(pf.Table, 90))
 	if pf.Interpretation != "" {
 		table += " read as " + mdEsc(pf.Interpretation)
 	}
@@ -178,7 +180,7 @@ func (t Table) fitLines() []string {
 			}
 			cs = append(cs, name+" "+d)
 		}
-		out = append(out, fmt.Sprintf("Reading fit to %s (median |ln(ours/paper)|): %s.", short(pf.Table, 90), strings.Join(cs, "; ")))
+		out = append(out, fmt.Sprintf("Reading fit to %s (median |ln(ours/paper)|): %s.", report.Short(pf.Table, 90), strings.Join(cs, "; ")))
 	}
 	return out
 }

@@ -195,7 +195,7 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 		Rule: OutcomeRule, HeadlineRule: HeadlineRule, RowTotals: b.RowTotals, Mismatches: b.Mismatches}
 	for _, p := range b.Papers {
 		for _, a := range p.Accounts {
-			pg.Claims = append(pg.Claims, htmlClaim{Paper: p.ID, ID: a.Claim.ID, Statement: short(a.Claim.Statement, 90),
+			pg.Claims = append(pg.Claims, htmlClaim{Paper: p.ID, ID: a.Claim.ID, Statement: report.Short(a.Claim.Statement, 90),
 				Outcome: accountCategoryText(a), Rows: plainMarkdown(accountRows(a)), Note: plainMarkdown(accountNote(a)), Class: accountClass(a)})
 		}
 	}
@@ -226,7 +226,7 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 					kind = "post hoc, never a reproduction"
 				}
 				ht.Heads = append(ht.Heads, v.Label)
-				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: short(v.Reading, 200), Run: v.Run})
+				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: report.Short(v.Reading, 200), Run: v.Run})
 			}
 			for _, r := range t.Rows {
 				ht.Rows = append(ht.Rows, htmlRowOf(r, t.Base.Name, cols, o, methods))

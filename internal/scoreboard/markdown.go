@@ -86,16 +86,6 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 func num3(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 
-// short cuts s to n runes on one line.
-func short(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:n-1])) + "…"
-}
-
 // mdEsc makes s safe inside a Markdown table cell, on one line, and for a
 // viewer that renders HTML: report.MarkdownText, the escape of every
 // Markdown writer, so a title or name opens no tag.
@@ -107,7 +97,7 @@ func expectText(r Row) string {
 	if r.Expect == "" {
 		return "PASS"
 	}
-	return strings.ToUpper(r.Expect) + " — " + short(r.Because, 140)
+	return strings.ToUpper(r.Expect) + " — " + report.Short(r.Because, 140)
 }
 
 // MarkdownWidth is the widest line of REPRODUCIBILITY.md outside link
@@ -270,7 +260,7 @@ func (b *Board) markdownClaims(md mdWriter) {
 				notes = append(notes, fmt.Sprintf("`%s` %s: %s", pp.ID, a.Claim.ID, note))
 				ref = fmt.Sprintf(" [%d]", len(notes))
 			}
-			md.p("| %s | %s%s | %s | %s | %s |\n", mdEsc(pp.ID), a.Claim.ID, ref, mdEsc(short(a.Claim.Statement, 60)), mdEsc(accountCategoryText(a)), accountRows(a))
+			md.p("| %s | %s%s | %s | %s | %s |\n", mdEsc(pp.ID), a.Claim.ID, ref, mdEsc(report.Short(a.Claim.Statement, 60)), mdEsc(accountCategoryText(a)), accountRows(a))
 		}
 	}
 	md.p("\n")
@@ -426,7 +416,7 @@ func (pp *Paper) markdown(md mdWriter, o Options) {
 // a row per claim with its verdicts and a numbered note per claim.
 func (t Table) markdown(md mdWriter, o Options, methods []string) {
 	md.p("\n### `%s`\n\n", t.Base.Name)
-	head := mdEsc(short(t.Base.Title, 200))
+	head := mdEsc(report.Short(t.Base.Title, 200))
 	if !t.Base.Run {
 		head += " — **not run**"
 	}
