@@ -52,7 +52,7 @@ func (b *builder) discussion() {
 		if a.Category == scoreboard.AsStated || a.Category == scoreboard.NotTestable || a.Category == scoreboard.OtherReading {
 			continue
 		}
-		s := fmt.Sprintf("%s (%s): %s.", a.Claim.ID, scoreboard.OutcomeText(a), a.Why)
+		s := fmt.Sprintf("%s, %s: %s.", a.Claim.ID, scoreboard.OutcomeText(a), a.Why)
 		if a.Decide != "" {
 			s += " Would be decided by " + a.Decide + "."
 		}
