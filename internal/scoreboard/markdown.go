@@ -129,6 +129,7 @@ func (b *Board) Markdown(o Options) []byte {
 	md := mdWriter{&w}
 	b.markdownHeader(md, o)
 	b.markdownClaims(md)
+	b.markdownAssignment(md)
 	b.markdownRows(md)
 	b.markdownBeyond(md)
 	b.markdownFits(md)
@@ -183,7 +184,8 @@ func (b *Board) markdownHeader(md mdWriter, o Options) {
 }
 
 // totalsTable writes a totals table by paper and category: the papers'
-// claims (rows false, with each paper's headline) or their rows.
+// claims (rows false, with each paper's headline and its claims passing
+// under the stated protocol and under the assignment) or their rows.
 func (b *Board) totalsTable(md mdWriter, rows bool) {
 	what := "claims"
 	if rows {
@@ -194,6 +196,9 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 		md.p(" headline |")
 	}
 	md.p(" %s |", what)
+	if !rows {
+		md.p(" pass, stated protocol | pass, assignment |")
+	}
 	// The categories by their short names, defined under Categories.
 	for c := Category(0); c < nCategories; c++ {
 		md.p(" %s |", shortCategory[c])
@@ -202,7 +207,12 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 	if !rows {
 		md.p("---|")
 	}
-	md.p("---:|%s\n", strings.Repeat("---:|", int(nCategories)))
+	md.p("---:|%s", strings.Repeat("---:|", int(nCategories)))
+	if !rows {
+		md.p("---:|---:|")
+	}
+	md.p("\n")
+	var stated, assigned int
 	for _, pp := range b.Papers {
 		t := pp.Totals
 		md.p("| %s |", mdEsc(pp.ID))
@@ -213,6 +223,10 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 			md.p(" %s |", mark)
 		}
 		md.p(" %d |", t.Claims())
+		if !rows {
+			md.p(" %d | %d |", pp.StatedPass, pp.AssignedPass)
+			stated, assigned = stated+pp.StatedPass, assigned+pp.AssignedPass
+		}
 		for _, v := range t {
 			md.p(" %d |", v)
 		}
@@ -227,6 +241,9 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 		md.p(" |")
 	}
 	md.p(" **%d** |", t.Claims())
+	if !rows {
+		md.p(" **%d** | **%d** |", stated, assigned)
+	}
 	for _, v := range t {
 		md.p(" **%d** |", v)
 	}
@@ -240,6 +257,9 @@ func (b *Board) markdownClaims(md mdWriter) {
 	md.p("## The paper's claims\n\n")
 	md.para("%s", OutcomeRule)
 	md.para("Headline per paper: %s", HeadlineRule)
+	md.para("\"pass, stated protocol\" counts the claims every row of which passes under the base configs; \"pass, " +
+		"assignment\" those that pass under the paper's assignment (the next section), the count the headline and the " +
+		"categories follow: as stated (both pass) plus other reading (only the assignment passes).")
 	b.totalsTable(md, false)
 	md.p("| paper | claim | statement | outcome | rows |\n|---|---|---|---|---|\n")
 	var notes []string
@@ -294,10 +314,14 @@ func accountNote(a Account) string {
 	if a.Decide != "" {
 		parts = append(parts, "would be decided by "+a.Decide)
 	}
-	if len(parts) == 0 {
-		return ""
+	s := ""
+	if len(parts) > 0 {
+		s = mdEsc(strings.Join(parts, ". ")) + "."
 	}
-	return mdEsc(strings.Join(parts, ". ")) + "."
+	if n := sensitivityNote(a); n != "" {
+		s = strings.TrimSpace(s + " " + n)
+	}
+	return s
 }
 
 // markdownRows writes the rows' categories, totals and split: the
@@ -529,10 +553,14 @@ func (t Table) markdownHead(first bool) string {
 	if first {
 		b.WriteString(" stated protocol |")
 	}
-	for _, v := range t.Variants {
+	for i, v := range t.Variants {
 		switch v.Role() {
 		case "reading":
-			fmt.Fprintf(&b, " `%s` (%s) |", mdEsc(v.Label), strings.Join(v.Reads, "+"))
+			counted := ""
+			if i == t.Assigned {
+				counted = ", counted"
+			}
+			fmt.Fprintf(&b, " `%s` (%s%s) |", mdEsc(v.Label), strings.Join(v.Reads, "+"), counted)
 		case "diagnostic":
 			role := "diagnostic"
 			if v.Moves != "" {
