@@ -49,11 +49,22 @@ type htmlTable struct {
 	Heads               []string
 	Readings            []htmlReading
 	Rows                []htmlRow
+	// DiagHeads and Diags are the diagnostics' verdicts, in a table of
+	// their own under the counted one (never counted, and without them the
+	// counted columns fit the window).
+	DiagHeads []string
+	Diags     []htmlDiagRow
 	Totals              string
 	// Fits are the reading-fit lines of the base's printed tables and
 	// FitNote the sentence naming a reading they point to (fitmd.go).
 	Fits    []string
 	FitNote string
+}
+
+// htmlDiagRow is a row's verdicts under the diagnostic variants.
+type htmlDiagRow struct {
+	ID    string
+	Cells []htmlCell
 }
 
 // htmlReading is a variant column, named under the table.
@@ -250,8 +261,18 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 		for _, t := range p.Tables {
 			ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: "Rows: " + totalsLine(t.Totals),
 				Fits: t.fitLines(), FitNote: plainMarkdown(t.fitNotes())}
-			cols := append([]Column{t.Base}, t.Variants...)
+			// The stated protocol, the readings and the post-hoc variants
+			// in the table that counts; the diagnostics in one of their own.
+			var counted, diags []int
 			for i, v := range t.Variants {
+				if v.Diagnostic {
+					diags = append(diags, i)
+				} else {
+					counted = append(counted, i)
+				}
+			}
+			for _, i := range append(slices.Clone(counted), diags...) {
+				v := t.Variants[i]
 				kind := v.Role()
 				switch kind {
 				case "reading":
@@ -264,11 +285,32 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 				case "post hoc":
 					kind = "post hoc, never a reproduction"
 				}
-				ht.Heads = append(ht.Heads, v.Label)
+				if !v.Diagnostic {
+					ht.Heads = append(ht.Heads, v.Label)
+				} else {
+					ht.DiagHeads = append(ht.DiagHeads, v.Label)
+				}
 				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: report.Short(v.Reading, 200), Run: v.Run})
 			}
-			for _, r := range t.Rows {
+			sub := t.subTable(counted)
+			cols := append([]Column{t.Base}, sub.Variants...)
+			for _, r := range sub.Rows {
 				ht.Rows = append(ht.Rows, htmlRowOf(r, t.Base.Name, cols, o, methods))
+			}
+			if len(diags) > 0 {
+				dt := t.subTable(diags)
+				for _, r := range dt.Rows {
+					dr := htmlDiagRow{ID: r.ID}
+					for j, c := range r.Variants {
+						hc := htmlOf(c, dt.Variants[j], r.ID, o)
+						hc.Label = dt.Variants[j].Label
+						dr.Cells = append(dr.Cells, hc)
+						if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
+							methods[m]++
+						}
+					}
+					ht.Diags = append(ht.Diags, dr)
+				}
 			}
 			hp.Tables = append(hp.Tables, ht)
 		}
@@ -508,6 +550,17 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 </tbody>
 </table>
+{{- if .Diags}}
+<p>The diagnostics of <code>{{.Name}}</code>, never counted:</p>
+<table class="claims stack">
+<thead><tr><th>claim</th>{{range .DiagHeads}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Diags}}
+<tr><td><code>{{.ID}}</code></td>{{range $c := .Cells}}<td class="v {{$c.Class}} chip" data-label="{{$c.Label}}"{{with $c.Title}} title="{{.}}"{{end}}>{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
 <p>{{.Totals}}.</p>
 {{- range .Fits}}
 <p class="muted">{{.}}</p>

@@ -531,8 +531,16 @@ func (t Table) markdownParts(o Options, methods []string) []Table {
 func (t Table) subTable(cols []int) Table {
 	p := t
 	p.Variants = make([]Column, len(cols))
+	if t.Assigned >= 0 {
+		// The assigned column's index among the part's columns; a part
+		// without it reads no column as the assignment's.
+		p.Assigned = atBase
+	}
 	for k, j := range cols {
 		p.Variants[k] = t.Variants[j]
+		if j == t.Assigned {
+			p.Assigned = k
+		}
 	}
 	p.Rows = make([]Row, len(t.Rows))
 	for i, r := range t.Rows {
