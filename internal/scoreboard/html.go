@@ -54,7 +54,7 @@ type htmlTable struct {
 	// counted columns fit the window).
 	DiagHeads []string
 	Diags     []htmlDiagRow
-	Totals              string
+	Totals    string
 	// Fits are the reading-fit lines of the base's printed tables and
 	// FitNote the sentence naming a reading they point to (fitmd.go).
 	Fits    []string
@@ -85,10 +85,10 @@ type htmlPaper struct {
 	Totals        Totals
 	// StatedPass and AssignedPass are the paper's (Paper).
 	StatedPass, AssignedPass int
-	Split         Split
-	Line          string
-	Methods       []htmlMethod // the interval methods of its cells, most used first
-	Tables        []htmlTable
+	Split                    Split
+	Line                     string
+	Methods                  []htmlMethod // the interval methods of its cells, most used first
+	Tables                   []htmlTable
 }
 
 // htmlClaim is a paper claim's line in the page's leading table: its
@@ -126,7 +126,7 @@ type htmlPage struct {
 	// StatedPass and AssignedPass count the claims passing under the
 	// stated protocol and under the assignment, over every paper.
 	StatedPass, AssignedPass int
-	Split                  Split
+	Split                    Split
 	// SplitHeads head the split's two tables: not reproduced, then
 	// inconclusive, each by attribution.
 	SplitHeads [2][nAttr]string
