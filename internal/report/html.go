@@ -225,7 +225,7 @@ type htmlRoot struct {
 	Cells, Failed int
 	Counts        claimCounts
 	// Scoreboard is set when the root holds scoreboard.html (runexp
-	// suite writes it: the claims × readings page of issue 17).
+	// suite writes it: the claims under the stated protocol and the readings).
 	Scoreboard bool
 	// With lists the results roots of runs with estimators added on the
 	// command line (runexp --with: OUT/with-SLUG), in name order.

@@ -77,6 +77,9 @@ type RowRef struct {
 	// reads and runs no such variant. PostHoc marks the post-hoc ones.
 	Under   map[string]string
 	PostHoc map[string]bool
+	// ran marks the readings of Under whose config ran the row (not the
+	// stated verdict kept, not a reading missing from the row's table).
+	ran map[string]bool
 }
 
 // Status is "tested", "aggregate", "not testable here" or "not
@@ -117,7 +120,8 @@ func paperClaim(cl config.Claim) string {
 // of the paper (readings).
 func rowRef(t Table, r Row, readings []paperReading) RowRef {
 	ref := RowRef{Table: t.Base.Name, Row: r.ID, Category: r.Category, Verdict: verdictOrNotRun(r.Base), Basis: r.Base.Basis,
-		Attribution: r.Derived.Kind, Why: r.Derived.Why, Decide: r.Derived.Decide, Derived: r.Derived, Under: map[string]string{}, PostHoc: map[string]bool{}}
+		Attribution: r.Derived.Kind, Why: r.Derived.Why, Decide: r.Derived.Decide, Derived: r.Derived, Under: map[string]string{}, PostHoc: map[string]bool{},
+		ran: map[string]bool{}}
 	ref.Assigned = verdictOrNotRun(r.cellUnder(t.Assigned))
 	if c, ok := t.AssignedColumn(); ok {
 		ref.AssignedConfig = c.Name
@@ -130,8 +134,10 @@ func rowRef(t Table, r Row, readings []paperReading) RowRef {
 		if at == t.Assigned {
 			continue
 		}
-		ref.Under[pr.label] = verdictOrNotRun(r.cellUnder(at))
+		c := r.cellUnder(at)
+		ref.Under[pr.label] = verdictOrNotRun(c)
 		ref.PostHoc[pr.label] = pr.postHoc != ""
+		ref.ran[pr.label] = c.Run && ((at >= 0 && r.Variants[at].Present) || (at == atBase && len(pr.set) == 0 && pr.postHoc == ""))
 	}
 	return ref
 }

@@ -102,6 +102,9 @@ func sensitivityNote(a Account) string {
 	var parts []string
 	for _, s := range a.Sensitivity {
 		p := fmt.Sprintf("`%s` %s", s.Reading, s.Verdict)
+		if s.RanRows < s.Rows {
+			p += fmt.Sprintf(" (%s on the %d of %d rows it ran)", s.RanVerdict, s.RanRows, s.Rows)
+		}
 		switch {
 		case s.Flips:
 			p += " (flips the stated PASS)"

@@ -312,7 +312,7 @@ func accountNote(a Account) string {
 		parts = append(parts, a.Why)
 	}
 	if a.Decide != "" {
-		parts = append(parts, "would be decided by "+a.Decide)
+		parts = append(parts, "Would be decided by "+a.Decide)
 	}
 	s := ""
 	if len(parts) > 0 {
@@ -864,7 +864,8 @@ func (b *Board) ClaimLines() []string {
 	var out []string
 	for _, p := range b.Papers {
 		mark, _ := Headline(p)
-		out = append(out, fmt.Sprintf("%s %s: paper claims %s", mark, p.ID, totalsLine(p.Totals)))
+		out = append(out, fmt.Sprintf("%s %s: paper claims %s; passing under the stated protocol %d, under the assignment (%s) %d",
+			mark, p.ID, totalsLine(p.Totals), p.StatedPass, p.Assignment.Set(), p.AssignedPass))
 	}
 	out = append(out, fmt.Sprintf("all papers: paper claims %s", totalsLine(b.Totals)))
 	out = append(out, fmt.Sprintf("paper claims by whose failure: %s", b.Split.line()))
