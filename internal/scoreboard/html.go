@@ -505,12 +505,12 @@ tr:target { outline: 2px solid #4a7fd0; }
 <p>{{.NConfigs}} configs, {{.NRun}} with results.{{if .NotRun}} Not run ({{len .NotRun}}):{{range .NotRun}} <code>{{.}}</code>{{end}}. The full-suite version comes from <code>make suite</code>.{{end}}{{if .Unknown}} Folders no config names, not counted:{{range .Unknown}} <code>{{.}}</code>{{end}}.{{end}}</p>
 {{- if .Sets}}
 <h2 id="collections">Collections</h2>
-<p>A collection lists configs (<code>runexp configs/NAME.yaml</code> runs the set); its members' claims counted by status, and how many got the status their config expects.</p>
+<p>A collection lists configs (<code>runexp configs/NAME.yaml</code> runs the set); its members' config checks (not the papers' claims) counted by status, and how many got the status their config expects.</p>
 {{- range .Sets}}
 <h3 id="set-{{.Name}}">{{.Name}}</h3>
 <p>{{.Title}}</p>
 <table>
-<thead><tr><th>config</th><th>claims</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th><th>NOT-EVALUATED</th><th>as expected</th></tr></thead>
+<thead><tr><th>config</th><th>config checks</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th><th>NOT-EVALUATED</th><th>as expected</th></tr></thead>
 <tbody>
 {{- range .Rows}}
 <tr><td><code>{{.Config}}</code></td><td class="r">{{.Claims}}</td>{{if .Run}}<td class="r">{{.Pass}}</td><td class="r">{{.Fail}}</td><td class="r">{{.Inconclusive}}</td><td class="r">{{.NotEvaluated}}</td><td class="r">{{.AsExpected}}</td>{{else}}<td colspan="5" class="ne">not run</td>{{end}}</tr>

@@ -840,10 +840,10 @@ func (b *Board) setsMarkdown(w *bytes.Buffer) {
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("\n## Collections\n\n")
-	p("A collection lists configs (`runexp configs/NAME.yaml` runs the set); its members' claims counted by status, and how many got the status their config expects.\n")
+	p("A collection lists configs (`runexp configs/NAME.yaml` runs the set); its members' config checks (not the papers' claims) counted by status, and how many got the status their config expects.\n")
 	for _, s := range b.Sets {
 		p("\n### `%s`\n\n%s\n\n", s.Name, mdEsc(s.Title))
-		p("| config | claims | PASS | FAIL | INCONCLUSIVE | NOT-EVALUATED | as expected |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		p("| config | config checks | PASS | FAIL | INCONCLUSIVE | NOT-EVALUATED | as expected |\n|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, r := range s.Rows {
 			if !r.Run {
 				p("| `%s` | %d | not run | | | | |\n", r.Config, r.Claims)
