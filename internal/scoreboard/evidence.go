@@ -113,19 +113,23 @@ func (a *Account) sensitivity(readings []paperReading) []Sensitivity {
 	for _, pr := range readings {
 		vs := make([]string, 0, len(a.Rows))
 		var ran []string
+		differs := false
 		for _, r := range a.Rows {
 			v, ok := r.Under[pr.label]
 			if !ok {
-				// The assignment reads the row's table this way.
+				// A row read under no such reading keeps its counted
+				// verdict.
 				v = r.Assigned
 			}
-			if r.ran[pr.label] || (!ok && r.AssignedConfig != "" && r.AssignedConfig != r.Table) {
+			if ok && r.ran[pr.label] {
 				ran = append(ran, v)
+				differs = differs || !r.same[pr.label]
 			}
 			vs = append(vs, v)
 		}
-		if len(ran) == 0 {
-			// None of the claim's rows was run under it.
+		if !differs {
+			// It ran none of the claim's rows, or only those the
+			// assignment reads by it: it is the assignment there.
 			continue
 		}
 		s := Sensitivity{Reading: pr.label, PostHoc: pr.postHoc != "", Verdict: combineVerdicts(vs), RanVerdict: combineVerdicts(ran), Rows: len(vs), RanRows: len(ran)}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/runexp/runexp/internal/report"
@@ -309,7 +310,7 @@ func accountNote(a Account) string {
 		parts = append(parts, "not testable here: "+a.NotTestable)
 	}
 	if a.Why != "" {
-		parts = append(parts, a.Why)
+		parts = append(parts, upperFirst(a.Why))
 	}
 	if a.Decide != "" {
 		parts = append(parts, "Would be decided by "+a.Decide)
@@ -947,4 +948,10 @@ func (pp *Paper) markdownAccounts(w *bytes.Buffer) {
 		w.WriteString(wrapMarkdown(fmt.Sprintf("%d. ", i+1), n, MarkdownWrap))
 		w.WriteString("\n")
 	}
+}
+
+// upperFirst is s with its first letter upper-cased, to open a sentence.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
