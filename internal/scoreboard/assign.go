@@ -136,9 +136,10 @@ type Choice struct {
 	Fits []ChoiceFit
 }
 
-// Fit is the chosen reading's median distance to the printed values and
-// the stated protocol's, over the printed tables that chose it (their
-// median over tables); ok is false when no fit chose it.
+// Fit is the chosen reading's distance to the printed values and the
+// stated protocol's, each the median over the printed tables that chose
+// it of the tables' distances (never a median over pooled cells); ok is
+// false when no fit chose it.
 func (c Choice) Fit() (reading, stated float64, ok bool) {
 	var rs, ss []float64
 	for _, f := range c.Fits {
@@ -149,9 +150,18 @@ func (c Choice) Fit() (reading, stated float64, ok bool) {
 	if len(rs) == 0 {
 		return math.NaN(), math.NaN(), false
 	}
-	slices.Sort(rs)
-	slices.Sort(ss)
-	return rs[len(rs)/2], ss[len(ss)/2], true
+	return median(rs), median(ss), true
+}
+
+// median is the median of xs (the mean of the middle two for an even
+// count); xs is sorted in place.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // ChoiceFit is one reading's fit to one printed table beside the stated

@@ -9,13 +9,11 @@ import (
 )
 
 // AssignmentHeader heads each paper's table of its assignment in
-// REPRODUCIBILITY.md.
-const AssignmentHeader = "| ambiguity | counted reading | fit: counted vs stated protocol | how chosen | readings run |"
+// REPRODUCIBILITY.md and docs/readings.md.
+const AssignmentHeader = "| ambiguity | counted reading | fit, counted against stated | readings run |"
 
 // markdownAssignment writes the section stating each paper's assignment:
-// the rule, then per paper a row per ambiguity some config reads
-// otherwise (with the reading counted, its fit beside the stated
-// protocol's, the rule that chose it and the readings run), and the
+// the rule, then per paper its table (assignmentMarkdown) and the
 // ambiguities no config reads, in one line.
 func (b *Board) markdownAssignment(md mdWriter) {
 	md.p("\n## One reading per ambiguity: the assignment\n\n")
@@ -26,22 +24,48 @@ func (b *Board) markdownAssignment(md mdWriter) {
 			continue
 		}
 		md.p("### %s\n\n", mdEsc(p.ID))
+		md.w.WriteString(p.assignmentMarkdown())
 		var unread []string
-		var rows []string
 		for _, ch := range p.Assignment.Choices {
 			if ch.Rule == RuleStatedNotRead {
 				unread = append(unread, ambiguityName(ch))
-				continue
 			}
-			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", mdEsc(ambiguityName(ch)), choiceReading(ch), mdEsc(choiceFitText(ch)), mdEsc(ch.Why), codeList(ch.Readings)))
-		}
-		if len(rows) > 0 {
-			md.p("%s\n|---|---|---|---|---|\n%s\n\n", AssignmentHeader, strings.Join(rows, "\n"))
 		}
 		if len(unread) > 0 {
 			md.para("Read as the stated protocol reads them, no config reading them otherwise (%d): %s.", len(unread), mdEsc(strings.Join(unread, "; ")))
 		}
 	}
+}
+
+// assignmentMarkdown is a paper's assignment as a table, a row per
+// ambiguity some config reads otherwise (the reading counted, its fit
+// against the stated protocol's where a fit chose it, the readings run),
+// each row's rule and fits per printed table in its numbered note; ""
+// when no config reads any ambiguity otherwise.
+func (p Paper) assignmentMarkdown() string {
+	var rows, notes []string
+	for _, ch := range p.Assignment.Choices {
+		if ch.Rule == RuleStatedNotRead {
+			continue
+		}
+		fit := "—"
+		if r, st, ok := ch.Fit(); ok {
+			fit = fitNum(r) + " against " + fitNum(st)
+		}
+		notes = append(notes, mdEsc(upperFirst(ch.Why)+". Fits: "+choiceFitText(ch)+"."))
+		rows = append(rows, fmt.Sprintf("| %s [%d] | %s | %s | %s |", mdEsc(ambiguityName(ch)), len(notes), choiceReading(ch), fit, codeList(ch.Readings)))
+	}
+	if len(rows) == 0 {
+		return ""
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "%s\n|---|---|---|---|\n%s\n\n", AssignmentHeader, strings.Join(rows, "\n"))
+	for i, n := range notes {
+		w.WriteString(wrapMarkdown(fmt.Sprintf("%d. ", i+1), n, MarkdownWrap))
+		w.WriteString("\n")
+	}
+	w.WriteString("\n")
+	return w.String()
 }
 
 // ambiguityName is "a1 (noise scale)".

@@ -38,17 +38,9 @@ func blockEnd(name string) string { return "<!-- end of generated: " + name + " 
 func (b *Board) GeneratedBlocks() map[string]string {
 	var asg bytes.Buffer
 	for _, p := range b.Papers {
-		var rows []string
-		for _, ch := range p.Assignment.Choices {
-			if ch.Rule == RuleStatedNotRead {
-				continue
-			}
-			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", mdEsc(ambiguityName(ch)), choiceReading(ch), mdEsc(choiceFitText(ch)), mdEsc(ch.Why), codeList(ch.Readings)))
+		if t := p.assignmentMarkdown(); t != "" {
+			fmt.Fprintf(&asg, "**%s**\n\n%s", mdEsc(p.ID), t)
 		}
-		if len(rows) == 0 {
-			continue
-		}
-		fmt.Fprintf(&asg, "**%s**\n\n%s\n|---|---|---|---|---|\n%s\n\n", mdEsc(p.ID), AssignmentHeader, strings.Join(rows, "\n"))
 	}
 	var cnt bytes.Buffer
 	cnt.WriteString(CountsHeader + "\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
@@ -67,7 +59,7 @@ func (b *Board) GeneratedBlocks() map[string]string {
 		all.Claims, all.PassInterval, all.PassPoint, all.FailInterval, all.FailPoint, all.Inconclusive, all.NotEvaluated)
 	return map[string]string{
 		BlockFit:        b.FitMarkdownTable(),
-		BlockAssignment: strings.TrimSuffix(asg.String(), "\n"),
+		BlockAssignment: asg.String(),
 		BlockCounts:     cnt.String(),
 	}
 }

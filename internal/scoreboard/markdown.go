@@ -340,7 +340,7 @@ func (b *Board) markdownRows(md mdWriter) {
 		"that interval; each paper says once how its intervals are built and what they bound. \"(expected)\" marks a " +
 		"verdict of the stated protocol that its config expects (a known non-reproduction); the note on the claim says why.")
 	b.totalsTable(md, true)
-	md.para("Rows not reproduced (with those reproduced only under a post-hoc reading, which reproduces nothing) or inconclusive, by whose failure (derived): %s.", b.RowSplit.line())
+	md.para("Rows not reproduced or inconclusive under the assignment, by whose failure (derived): %s.", b.RowSplit.line())
 }
 
 // markdownSplit writes the paper claims not reproduced and inconclusive
@@ -458,7 +458,11 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 	moved := make([]string, len(t.Rows))
 	for k, part := range t.markdownParts(o, methods) {
 		if k > 0 {
-			md.para("More diagnostics of `%s` (not counted):", t.Base.Name)
+			if slices.ContainsFunc(part.Variants, func(c Column) bool { return !c.Diagnostic }) {
+				md.para("More readings of `%s`:", t.Base.Name)
+			} else {
+				md.para("More diagnostics of `%s` (not counted):", t.Base.Name)
+			}
 		}
 		part.markdownGrid(md, o, methods, k == 0, moved)
 	}
@@ -489,9 +493,9 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 }
 
 // markdownParts splits a base's variants into tables that fit
-// MarkdownWidth: the first holds the counted columns (readings and
-// post-hoc variants) and as many diagnostics as fit, each next one as
-// many of the diagnostics left as fit. Every part keeps the base's rows; a part's Variants
+// MarkdownWidth: the readings and post-hoc variants first, then the
+// diagnostics, each table as many of them as fit (the first with the
+// stated protocol and the category). Every part keeps the base's rows; a part's Variants
 // and its rows' Variants are the same columns.
 func (t Table) markdownParts(o Options, methods []string) []Table {
 	var counted, diags []int
@@ -515,8 +519,11 @@ func (t Table) markdownParts(o Options, methods []string) []Table {
 		return true
 	}
 	parts := []Table{}
-	cur, first := counted, true
-	for _, j := range diags {
+	var cur []int
+	first := true
+	// The counted columns first (a part holds as many as fit), then the
+	// diagnostics.
+	for _, j := range append(counted, diags...) {
 		next := append(slices.Clone(cur), j)
 		if len(cur) > 0 && !fits(next, first) {
 			parts = append(parts, t.subTable(cur))
