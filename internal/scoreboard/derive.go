@@ -111,17 +111,7 @@ func derive(r Row, t Table, ambs map[string]config.Ambiguity, at int) Derivation
 	slices.SortFunc(sensitive, config.CompareAmbiguityIDs)
 	switch {
 	case len(others) > 0:
-		d := Derivation{Kind: "undetermined", PassesUnder: others, PostHocPass: postHoc, Sensitive: sensitive,
-			Why: "passes under another documented reading, not the assigned one (sensitivity, not counted): " + strings.Join(others, ", ")}
-		var decide []string
-		if len(sensitive) > 0 {
-			decide = append(decide, "which reading of "+ambiguityList(sensitive, ambs)+" the paper used")
-		}
-		if len(postHoc) > 0 {
-			decide = append(decide, "a reading of the paper's text that settles the choice "+strings.Join(postHoc, ", ")+" makes")
-		}
-		d.Decide = strings.Join(decide, "; ")
-		return d
+		return passesElsewhere(others, postHoc, sensitive, ambs)
 	case a.CannotDiscriminate != "":
 		return Derivation{Kind: "test", Why: "our check cannot tell its two sides apart here (degenerate): " + a.CannotDiscriminate}
 	case r.Defect != "":
@@ -147,6 +137,24 @@ func derive(r Row, t Table, ambs map[string]config.Ambiguity, at int) Derivation
 			d.ItemsNeeded = *a.ItemsNeeded
 		}
 	}
+	return d
+}
+
+// passesElsewhere is the derivation of a row that fails under the
+// assignment and passes under others, readings or post-hoc variants: it
+// is undetermined until the paper's text settles the ambiguities
+// sensitive (or the choices postHoc make).
+func passesElsewhere(others, postHoc, sensitive []string, ambs map[string]config.Ambiguity) Derivation {
+	d := Derivation{Kind: "undetermined", PassesUnder: others, PostHocPass: postHoc, Sensitive: sensitive,
+		Why: "passes under another documented reading, not the assigned one (sensitivity, not counted): " + strings.Join(others, ", ")}
+	var decide []string
+	if len(sensitive) > 0 {
+		decide = append(decide, "which reading of "+ambiguityList(sensitive, ambs)+" the paper used")
+	}
+	if len(postHoc) > 0 {
+		decide = append(decide, "a reading of the paper's text that settles the choice "+strings.Join(postHoc, ", ")+" makes")
+	}
+	d.Decide = strings.Join(decide, "; ")
 	return d
 }
 

@@ -231,18 +231,7 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 			pg.Claims = append(pg.Claims, htmlClaim{Paper: p.ID, ID: a.Claim.ID, Short: report.Short(a.Claim.Statement, 90), Statement: a.Claim.Statement,
 				Outcome: accountCategoryText(a), Rows: plainMarkdown(accountRows(a)), Note: plainMarkdown(accountNote(a)), Class: accountClass(a)})
 		}
-		ha := htmlAssignment{Paper: p.ID}
-		var unread []string
-		for _, ch := range p.Assignment.Choices {
-			if ch.Rule == RuleStatedNotRead {
-				unread = append(unread, ambiguityName(ch))
-				continue
-			}
-			ha.Rows = append(ha.Rows, htmlChoice{Ambiguity: ambiguityName(ch), Reading: plainMarkdown(choiceReading(ch)), Fit: choiceFitText(ch),
-				Why: plainMarkdown(ch.Why), Readings: strings.Join(ch.Readings, ", ")})
-		}
-		ha.Unread = strings.Join(unread, "; ")
-		if len(ha.Rows) > 0 || ha.Unread != "" {
+		if ha := htmlAssignmentOf(p); len(ha.Rows) > 0 || ha.Unread != "" {
 			pg.Assignments = append(pg.Assignments, ha)
 		}
 	}
@@ -251,85 +240,121 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 		pg.Definitions = append(pg.Definitions, codeSpans(definitions[c]))
 	}
 	for _, p := range b.Papers {
-		hp := htmlPaper{ID: p.ID, Title: p.Title, Totals: p.Totals, Split: p.Split, StatedPass: p.StatedPass, AssignedPass: p.AssignedPass,
-			Line: "Paper claims: " + totalsLine(p.Totals) + ". By whose failure: " + p.Split.line() + ". Rows: " + totalsLine(p.RowTotals)}
-		hp.Mark, hp.MarkWhy = Headline(p)
-		if hp.Title == "" {
-			hp.Title = p.ID
-		}
-		methods := map[string]int{}
-		for _, t := range p.Tables {
-			ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: "Rows: " + totalsLine(t.Totals),
-				Fits: t.fitLines(), FitNote: plainMarkdown(t.fitNotes())}
-			// The stated protocol, the readings and the post-hoc variants
-			// in the table that counts; the diagnostics in one of their own.
-			var counted, diags []int
-			for i, v := range t.Variants {
-				if v.Diagnostic {
-					diags = append(diags, i)
-				} else {
-					counted = append(counted, i)
-				}
-			}
-			for _, i := range append(slices.Clone(counted), diags...) {
-				v := t.Variants[i]
-				kind := v.Role()
-				switch kind {
-				case "reading":
-					kind = "reading of " + strings.Join(v.Reads, ", ")
-					if i == t.Assigned {
-						kind += ", the assignment's: counted"
-					}
-				case "diagnostic":
-					kind = "diagnostic, not counted"
-				case "post hoc":
-					kind = "post hoc, never a reproduction"
-				}
-				if !v.Diagnostic {
-					ht.Heads = append(ht.Heads, v.Label)
-				} else {
-					ht.DiagHeads = append(ht.DiagHeads, v.Label)
-				}
-				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: report.Short(v.Reading, 200), Run: v.Run})
-			}
-			sub := t.subTable(counted)
-			cols := append([]Column{t.Base}, sub.Variants...)
-			for _, r := range sub.Rows {
-				ht.Rows = append(ht.Rows, htmlRowOf(r, t.Base.Name, cols, o, methods))
-			}
-			if len(diags) > 0 {
-				dt := t.subTable(diags)
-				for _, r := range dt.Rows {
-					dr := htmlDiagRow{ID: r.ID}
-					for j, c := range r.Variants {
-						hc := htmlOf(c, dt.Variants[j], r.ID, o)
-						hc.Label = dt.Variants[j].Label
-						dr.Cells = append(dr.Cells, hc)
-						if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
-							methods[m]++
-						}
-					}
-					ht.Diags = append(ht.Diags, dr)
-				}
-			}
-			hp.Tables = append(hp.Tables, ht)
-		}
-		for m, n := range methods {
-			hp.Methods = append(hp.Methods, htmlMethod{Method: m, Cells: n})
-		}
-		slices.SortFunc(hp.Methods, func(a, b htmlMethod) int {
-			if a.Cells != b.Cells {
-				return b.Cells - a.Cells
-			}
-			return strings.Compare(a.Method, b.Method)
-		})
-		pg.Papers = append(pg.Papers, hp)
+		pg.Papers = append(pg.Papers, htmlPaperOf(p, o))
 	}
 	var w bytes.Buffer
 	if err := page.Execute(&w, pg); err != nil {
 		return nil, err
 	}
 	return w.Bytes(), nil
+}
+
+// htmlAssignmentOf is paper p's assignment on the page: a row per
+// ambiguity read, those left at the stated protocol named together.
+func htmlAssignmentOf(p Paper) htmlAssignment {
+	ha := htmlAssignment{Paper: p.ID}
+	var unread []string
+	for _, ch := range p.Assignment.Choices {
+		if ch.Rule == RuleStatedNotRead {
+			unread = append(unread, ambiguityName(ch))
+			continue
+		}
+		ha.Rows = append(ha.Rows, htmlChoice{Ambiguity: ambiguityName(ch), Reading: plainMarkdown(choiceReading(ch)), Fit: choiceFitText(ch),
+			Why: plainMarkdown(ch.Why), Readings: strings.Join(ch.Readings, ", ")})
+	}
+	ha.Unread = strings.Join(unread, "; ")
+	return ha
+}
+
+// htmlPaperOf is paper p's section of the page: its headline, its tables
+// and the interval methods of their cells, most used first.
+func htmlPaperOf(p Paper, o Options) htmlPaper {
+	hp := htmlPaper{ID: p.ID, Title: p.Title, Totals: p.Totals, Split: p.Split, StatedPass: p.StatedPass, AssignedPass: p.AssignedPass,
+		Line: "Paper claims: " + totalsLine(p.Totals) + ". By whose failure: " + p.Split.line() + ". Rows: " + totalsLine(p.RowTotals)}
+	hp.Mark, hp.MarkWhy = Headline(p)
+	if hp.Title == "" {
+		hp.Title = p.ID
+	}
+	methods := map[string]int{}
+	for _, t := range p.Tables {
+		hp.Tables = append(hp.Tables, htmlTableOf(t, o, methods))
+	}
+	for m, n := range methods {
+		hp.Methods = append(hp.Methods, htmlMethod{Method: m, Cells: n})
+	}
+	slices.SortFunc(hp.Methods, func(a, b htmlMethod) int {
+		if a.Cells != b.Cells {
+			return b.Cells - a.Cells
+		}
+		return strings.Compare(a.Method, b.Method)
+	})
+	return hp
+}
+
+// htmlTableOf is table t on the page: the stated protocol, the readings
+// and the post-hoc variants in the table that counts, the diagnostics in
+// one of their own; methods counts the interval method of each cell.
+func htmlTableOf(t Table, o Options, methods map[string]int) htmlTable {
+	ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: "Rows: " + totalsLine(t.Totals),
+		Fits: t.fitLines(), FitNote: plainMarkdown(t.fitNotes())}
+	var counted, diags []int
+	for i, v := range t.Variants {
+		if v.Diagnostic {
+			diags = append(diags, i)
+		} else {
+			counted = append(counted, i)
+		}
+	}
+	for _, i := range append(slices.Clone(counted), diags...) {
+		v := t.Variants[i]
+		if !v.Diagnostic {
+			ht.Heads = append(ht.Heads, v.Label)
+		} else {
+			ht.DiagHeads = append(ht.DiagHeads, v.Label)
+		}
+		ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: variantKind(v, i == t.Assigned), Reading: report.Short(v.Reading, 200), Run: v.Run})
+	}
+	sub := t.subTable(counted)
+	cols := append([]Column{t.Base}, sub.Variants...)
+	for _, r := range sub.Rows {
+		ht.Rows = append(ht.Rows, htmlRowOf(r, t.Base.Name, cols, o, methods))
+	}
+	if len(diags) == 0 {
+		return ht
+	}
+	dt := t.subTable(diags)
+	for _, r := range dt.Rows {
+		dr := htmlDiagRow{ID: r.ID}
+		for j, c := range r.Variants {
+			hc := htmlOf(c, dt.Variants[j], r.ID, o)
+			hc.Label = dt.Variants[j].Label
+			dr.Cells = append(dr.Cells, hc)
+			if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
+				methods[m]++
+			}
+		}
+		ht.Diags = append(ht.Diags, dr)
+	}
+	return ht
+}
+
+// variantKind says what variant v is on the page, assigned when it is the
+// reading the paper's assignment counts.
+func variantKind(v Column, assigned bool) string {
+	switch kind := v.Role(); kind {
+	case "reading":
+		kind = "reading of " + strings.Join(v.Reads, ", ")
+		if assigned {
+			kind += ", the assignment's: counted"
+		}
+		return kind
+	case "diagnostic":
+		return "diagnostic, not counted"
+	case "post hoc":
+		return "post hoc, never a reproduction"
+	default:
+		return kind
+	}
 }
 
 // htmlRowOf is row r of base's table on the page, its cells under cols
