@@ -51,7 +51,11 @@ func Headline(p Paper) (mark, why string) {
 	case ran == 0:
 		return MarkNotRun, "no claim was run"
 	case paper > 0:
-		return MarkNotRe, fmt.Sprintf("%s; %d fail as the paper states it (%s)", counts, paper, strings.Join(open, "; "))
+		verb := "fail"
+		if paper == 1 {
+			verb = "fails"
+		}
+		return MarkNotRe, fmt.Sprintf("%s; %d %s as the paper states it (%s)", counts, paper, verb, strings.Join(open, "; "))
 	case reproduced == n:
 		return MarkRe, counts
 	}
