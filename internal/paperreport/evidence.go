@@ -1,0 +1,320 @@
+package paperreport
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/runexp/runexp/internal/claims"
+	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/scoreboard"
+)
+
+// evidenceRow is one line of a claim's evidence: a row (check) of the
+// claim under one config, the stated protocol's or a variant's, with its
+// verdict, the values it was decided on, its interval and the values of
+// the paper's table (and of the metrics its because: text names) that
+// config measured.
+type evidenceRow struct {
+	Config, Role, Row, Verdict, Measured, Interval, Values string
+}
+
+// maxOpenEvidence bounds the lines of a claim's evidence shown open: a
+// longer one is summarised per config, the full table folded below.
+const maxOpenEvidence = 12
+
+// evidenceRows gathers the evidence of a paper claim: for each row
+// testing it (those the count reads, and those that go beyond its
+// sentence, marked so), the stated protocol's verdict and each variant's
+// that restates the row (readings, diagnostics, post-hoc variants), read
+// from the scoreboard, then the diagnostics' own checks that cite it;
+// each with the values its config measured of the paper's cells the
+// check reads. paper is the paper's printed values of those cells.
+func (b *builder) evidenceRows(a scoreboard.Account) (rows []evidenceRow, paper string) {
+	for ti := range b.sb.Tables {
+		t := &b.sb.Tables[ti]
+		base := b.run(t.Base.Name)
+		for _, row := range t.Rows {
+			if row.Paper != a.Claim.ID {
+				continue
+			}
+			var cl config.Claim
+			if base != nil {
+				if j := slices.IndexFunc(base.Config.Claims, func(c config.Claim) bool { return c.ID == row.ID }); j >= 0 {
+					cl = base.Config.Claims[j]
+				}
+			}
+			refs, metrics := evidenceRefs(base, cl)
+			if paper == "" && base != nil {
+				paper = paperRefsText(refs)
+			}
+			stated := "stated protocol"
+			if !row.Counted {
+				stated += " (beyond the claim's sentence: not counted)"
+			}
+			rows = append(rows, b.evidenceRow(t.Base.Name, stated, row.ID, row.Base, refs, metrics)...)
+			for vi, v := range t.Variants {
+				role := v.Role()
+				if len(v.Reads) > 0 {
+					role += " of " + strings.Join(v.Reads, ", ")
+				}
+				rows = append(rows, b.evidenceRow(v.Name, role, row.ID, row.Variants[vi], refs, metrics)...)
+			}
+		}
+		for _, by := range t.Beyond {
+			if paperClaimOf(by.Source, b.paper) != a.Claim.ID || by.Config == t.Base.Name {
+				continue
+			}
+			r := b.run(by.Config)
+			if r == nil {
+				continue
+			}
+			i := slices.IndexFunc(r.Claims, func(c claim) bool { return c.ID == by.ID })
+			cell := scoreboard.Cell{Run: r.Ran, Present: true, Verdict: by.Verdict}
+			if i >= 0 {
+				res := r.Claims[i]
+				cell.Evidence = res.Evidence
+				if res.CILo != nil && res.CIHi != nil {
+					cell.HasCI, cell.CILo, cell.CIHi = true, *res.CILo, *res.CIHi
+				}
+			}
+			var cl config.Claim
+			if j := slices.IndexFunc(r.Config.Claims, func(c config.Claim) bool { return c.ID == by.ID }); j >= 0 {
+				cl = r.Config.Claims[j]
+			}
+			refs, metrics := evidenceRefs(base, cl)
+			rows = append(rows, b.evidenceRow(by.Config, "diagnostic's own check", by.ID, cell, refs, metrics)...)
+		}
+	}
+	return rows, paper
+}
+
+// evidenceRow is a check's evidence under config name from its scoreboard
+// cell (none when the config does not state the check).
+func (b *builder) evidenceRow(name, role, id string, cell scoreboard.Cell, refs []config.Reference, metrics []string) []evidenceRow {
+	if !cell.Present {
+		return nil
+	}
+	e := evidenceRow{Config: "`" + name + "`", Role: role, Row: "`" + id + "`", Verdict: verdictOrNotRun(cell)}
+	if cell.Run {
+		ev, _, _ := strings.Cut(cell.Evidence, " | ")
+		e.Measured = shortText(ev, 140)
+		if cell.HasCI {
+			res := claim{Evidence: cell.Evidence, CILo: &cell.CILo, CIHi: &cell.CIHi}
+			lo, hi, _ := b.interval(res)
+			e.Interval = "[" + lo + ", " + hi + "]"
+		}
+		if r := b.run(name); r != nil {
+			e.Values = b.measuredValues(r, refs, metrics)
+		}
+	}
+	return []evidenceRow{e}
+}
+
+// verdictOrNotRun is a cell's verdict, or "not run".
+func verdictOrNotRun(c scoreboard.Cell) string {
+	if !c.Run {
+		return "not run"
+	}
+	return c.Verdict
+}
+
+// evidenceRefs are the paper's cells a check reads (the base config's
+// references of its metric that its selectors pick) or, where it reads
+// none (a derived metric such as a gain), every reference of the config
+// when there are at most eight; and the metrics the check's because: and
+// attribution texts name ({metric:NAME}), which the config's author
+// singled out as evidence.
+func evidenceRefs(r *run, cl config.Claim) ([]config.Reference, []string) {
+	if r == nil {
+		return nil, nil
+	}
+	c := r.Config
+	metric, _ := cl.Check.Values["metric"].(string)
+	var sels []map[string]any
+	for _, k := range []string{"left", "right", "where", "against"} {
+		if m, ok := cl.Check.Values[k].(map[string]any); ok {
+			sels = append(sels, m)
+		}
+	}
+	var refs []config.Reference
+	for _, ref := range c.Reference {
+		if ref.Metric == metric && ref.Absent == "" && picks(sels, ref.Cell) {
+			refs = append(refs, ref)
+		}
+	}
+	if len(refs) == 0 {
+		// A check of a derived quantity (a gain, a rank): the paper's
+		// cells it derives from, where they are few.
+		distinct := map[string]bool{}
+		var all []config.Reference
+		for _, ref := range c.Reference {
+			if ref.Absent != "" {
+				continue
+			}
+			all = append(all, ref)
+			distinct[ref.Metric+"\x00"+config.CanonicalKey(ref.Cell)] = true
+		}
+		if len(distinct) <= 10 {
+			refs = all
+		}
+	}
+	var metrics []string
+	for _, text := range []string{cl.Because, cl.AttributionEvidence} {
+		found, _ := claims.References(text)
+		for _, f := range found {
+			if m, ok := strings.CutPrefix(f, "metric:"); ok && !slices.Contains(metrics, m) {
+				metrics = append(metrics, m)
+			}
+		}
+	}
+	return refs, metrics
+}
+
+// refGroups groups references by their row in the paper's table, in
+// order, each row's metrics once (a value the paper prints under every
+// column is one value).
+func refGroups(refs []config.Reference) (rows []string, byRow map[string][]config.Reference) {
+	byRow = map[string][]config.Reference{}
+	for _, ref := range refs {
+		if !slices.Contains(rows, ref.Row) {
+			rows = append(rows, ref.Row)
+		}
+		if slices.ContainsFunc(byRow[ref.Row], func(o config.Reference) bool {
+			return o.Metric == ref.Metric && fmt.Sprint(o.Cell) == fmt.Sprint(ref.Cell)
+		}) {
+			continue
+		}
+		byRow[ref.Row] = append(byRow[ref.Row], ref)
+	}
+	return rows, byRow
+}
+
+// paperRefsText is the paper's printed values of refs, by row of its
+// table with the columns named: "LPKPCA % (0.02, …, 0.06): 94.83, …".
+func paperRefsText(refs []config.Reference) string {
+	rows, byRow := refGroups(refs)
+	perRow := map[string]int{}
+	for _, ref := range refs {
+		perRow[ref.Row]++
+	}
+	var parts []string
+	for _, row := range rows {
+		var cols, vals []string
+		for _, ref := range byRow[row] {
+			v := ref.Printed
+			if v == "" {
+				v = report.FormatFloat(ref.Value, -1)
+			}
+			vals = append(vals, v)
+			cols = append(cols, ref.Column)
+		}
+		label := row
+		if len(byRow[row]) > 1 {
+			label += " (" + strings.Join(cols, ", ") + ")"
+		} else if len(cols) == 1 && cols[0] != "" && perRow[row] == 1 {
+			label += ", " + cols[0]
+		}
+		parts = append(parts, label+": "+strings.Join(vals, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// measuredValues is config r's values of the paper's cells refs (the
+// base's references, selected in r's records by the same cells) and of
+// metrics, as paperRefsText lays the paper's out.
+func (b *builder) measuredValues(r *run, refs []config.Reference, metrics []string) string {
+	if !r.HasRecords {
+		return ""
+	}
+	recs, err := report.ReadJSONL(filepath.Join(r.Dir, "records.jsonl"))
+	if err != nil {
+		return ""
+	}
+	rows, byRow := refGroups(refs)
+	var parts []string
+	for _, row := range rows {
+		var vals []string
+		for _, ref := range byRow[row] {
+			if v, ok := oursOf(ref, recs); ok {
+				vals = append(vals, report.FormatFloat(v, 4))
+			} else {
+				vals = append(vals, report.Dash)
+			}
+		}
+		parts = append(parts, row+": "+strings.Join(vals, ", "))
+	}
+	for _, m := range metrics {
+		for _, rec := range recs {
+			if v, ok := rec.Metrics[m]; ok && rec.Status != report.StatusFailed {
+				parts = append(parts, m+" "+report.FormatFloat(v, 4))
+				break
+			}
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// evidenceTable writes a claim's evidence: open when it is short, else a
+// summary per config (its verdicts counted over the claim's rows) open
+// and the full table folded.
+func (b *builder) evidenceTable(a scoreboard.Account) {
+	d := &b.d
+	rows, paper := b.evidenceRows(a)
+	if len(rows) == 0 {
+		return
+	}
+	full := func(to *doc) {
+		var tr [][]string
+		if paper != "" {
+			tr = append(tr, []string{"the paper", "", "", "", "", "", paper})
+		}
+		for _, e := range rows {
+			tr = append(tr, []string{e.Config, e.Role, e.Row, e.Verdict, e.Measured, e.Interval, e.Values})
+		}
+		to.table([]string{"config", "what it is", "check", "verdict", "measured", "interval", "values of the paper's cells"}, tr)
+	}
+	if len(rows) <= maxOpenEvidence {
+		full(d)
+		return
+	}
+	type sum struct {
+		role, values string
+		counts       map[string]int
+	}
+	var order []string
+	sums := map[string]*sum{}
+	for _, e := range rows {
+		s := sums[e.Config]
+		if s == nil {
+			s = &sum{role: e.Role, counts: map[string]int{}}
+			sums[e.Config] = s
+			order = append(order, e.Config)
+		}
+		s.counts[e.Verdict]++
+		if s.values == "" {
+			s.values = e.Values
+		}
+	}
+	var tr [][]string
+	if paper != "" {
+		tr = append(tr, []string{"the paper", "", "", paper})
+	}
+	for _, cfg := range order {
+		s := sums[cfg]
+		var parts []string
+		for _, v := range []string{scoreboard.Pass, scoreboard.Fail, scoreboard.Inconc, scoreboard.NotEvaluatedV, "not run"} {
+			if n := s.counts[v]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, v))
+			}
+		}
+		tr = append(tr, []string{cfg, s.role, strings.Join(parts, ", "), s.values})
+	}
+	id := "evidence-" + slug(a.Claim.ID)
+	d.p(fmt.Sprintf("Its %s under each config (every check with its values and interval in the %s):", b.counted(len(rows), "check's verdict", "checks' verdicts"), appendixLink("appendix", id)))
+	d.table([]string{"config", "what it is", "verdicts of the claim's checks", "values of the paper's cells"}, tr)
+	b.apx.hid(2, "The evidence of "+a.Claim.ID+": every check under every config", id)
+	full(&b.apx)
+}
