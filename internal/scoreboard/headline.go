@@ -15,9 +15,9 @@ const (
 
 // HeadlineRule states how Headline decides, for the first screen of a
 // report and of the scoreboard.
-const HeadlineRule = "[Re] when every claim of the paper that a config tests is reproduced, as stated or under a reading " +
-	"of one of the paper's listed ambiguities; [¬Re] when at least one claim fails as the paper states it (the stated " +
-	"protocol and every reading of the ambiguities bearing on it fail, on the paper's own data); [Re?] otherwise: no claim " +
+const HeadlineRule = "Counted under the paper's assignment (one reading per listed ambiguity): [Re] when every claim of the " +
+	"paper that a config tests is reproduced under it; [¬Re] when at least one claim fails as the paper states it (the stated " +
+	"protocol, the assignment and every reading of the ambiguities bearing on it fail, on the paper's own data); [Re?] otherwise: no claim " +
 	"fails as the paper states it, but some are not reproduced here for reasons of ours (our test, our data), undetermined " +
 	"or inconclusive, so the reproduction is not decided; [not run] when no claim was run. Claims not testable here do not count."
 
@@ -39,14 +39,17 @@ func Headline(p Paper) (mark, why string) {
 		if a.Category != NotRun {
 			ran++
 		}
-		if a.Attribution == "paper" && (a.Category == NotReproduced || a.Category == PostHocOnly) {
+		if a.Attribution == "paper" && a.Category == NotReproduced {
 			paper++
 		}
 		if a.Category != AsStated && a.Category != OtherReading {
 			open = append(open, a.Claim.ID+" "+accountCategoryText(a))
 		}
 	}
-	counts := fmt.Sprintf("%d of %d claims reproduced", reproduced, n)
+	counts := fmt.Sprintf("%d of %d claims reproduced under the assignment", reproduced, n)
+	if stated := p.StatedPass; stated != reproduced {
+		counts += fmt.Sprintf(" (%d under the stated protocol)", stated)
+	}
 	switch {
 	case ran == 0:
 		return MarkNotRun, "no claim was run"

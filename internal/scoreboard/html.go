@@ -88,7 +88,6 @@ type htmlPage struct {
 	Rule, HeadlineRule     string
 	Claims                 []htmlClaim
 	RowTotals              Totals
-	Mismatches             []string
 	Categories             []string
 	Definitions            []template.HTML
 	NConfigs, NRun         int
@@ -192,7 +191,7 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 	pg := htmlPage{Command: o.Command, Root: filepath.ToSlash(b.Root), Configs: filepath.ToSlash(o.ConfigsDir),
 		NConfigs: b.Configs, NRun: b.Configs - len(b.NotRun), NotRun: b.NotRun, Unknown: b.Unknown, Totals: b.Totals, Sets: b.Sets,
 		Split: b.Split, SplitHeads: [2][nAttr]string{attrNames, attrShort}, Beyond: b.Beyond,
-		Rule: OutcomeRule, HeadlineRule: HeadlineRule, RowTotals: b.RowTotals, Mismatches: b.Mismatches}
+		Rule: OutcomeRule, HeadlineRule: HeadlineRule, RowTotals: b.RowTotals}
 	for _, p := range b.Papers {
 		for _, a := range p.Accounts {
 			pg.Claims = append(pg.Claims, htmlClaim{Paper: p.ID, ID: a.Claim.ID, Statement: report.Short(a.Claim.Statement, 90),
@@ -261,8 +260,8 @@ func htmlRowOf(r Row, base string, cols []Column, o Options, methods map[string]
 		if d.Decide != "" {
 			hr.Whose += "; would be decided by " + d.Decide
 		}
-		if ev := r.Base.AttributionEvidence; ev != "" {
-			hr.Whose += ". Evidence: " + ev
+		if ev := r.DefectEvidence; ev != "" && r.Defect != "" {
+			hr.Whose += ". Defect of our check (" + r.Defect + "): " + ev
 		}
 	}
 	cells := append([]Cell{r.Base}, r.Variants...)
@@ -291,7 +290,7 @@ func accountClass(a Account) string {
 	switch a.Category {
 	case AsStated, OtherReading:
 		return "pass"
-	case NotReproduced, PostHocOnly:
+	case NotReproduced:
 		return "fail"
 	case Inconclusive:
 		return "inc"
@@ -353,10 +352,6 @@ tr:target { outline: 2px solid #4a7fd0; }
 <h2 id="claims">The paper's claims</h2>
 <p>{{.Rule}}</p>
 <p>Headline per paper: {{.HeadlineRule}}</p>
-{{- if .Mismatches}}
-<p class="fail"><b>Attributions recorded that the verdicts do not give ({{len .Mismatches}}):</b></p>
-<ul>{{range .Mismatches}}<li>{{.}}</li>{{end}}</ul>
-{{- end}}
 <table class="claims stack">
 <thead><tr><th>paper</th><th>claim</th><th>outcome</th><th>rows</th></tr></thead>
 <tbody>

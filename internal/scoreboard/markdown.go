@@ -43,14 +43,13 @@ func (o Options) evidence(dir string) string {
 // Definitions of the categories, printed in each page's header; the
 // package documentation states the same.
 var definitions = [nCategories]string{
-	"the base config (the paper's stated protocol) gives PASS.",
-	"the base config gives FAIL or INCONCLUSIVE and a reading variant (a config whose `variant_of` leads to the base and that `reads:` one of the paper's listed ambiguities) gives PASS.",
-	"the base config gives FAIL or INCONCLUSIVE and only a `post_hoc:` variant (one that reads no listed ambiguity) gives PASS: shown apart, never a reproduction.",
-	"the base config gives FAIL and no reading variant gives PASS.",
-	"the base config gives INCONCLUSIVE and no reading variant gives PASS.",
-	"the base config gives NOT-EVALUATED, or its claims.json does not list the claim, whatever the variants give.",
+	"PASS under the stated protocol (the base config) and under the paper's assignment of readings.",
+	"FAIL or INCONCLUSIVE under the stated protocol, PASS under the assigned reading (a config whose `variant_of` leads to the base and that `reads:` the listed ambiguity the assignment reads otherwise).",
+	"FAIL under the assignment (the stated protocol where it reads nothing otherwise); the other readings are sensitivity, never counted.",
+	"INCONCLUSIVE under the assignment.",
+	"NOT-EVALUATED under the assignment, or the claims.json does not list the claim.",
 	"a claim of the paper that no config can test, declared with the reason in `configs/accounting/<paper>.yaml`; counted once per paper claim.",
-	"the base config has no folder in the results root, whatever the variants give.",
+	"the config the assignment reads the row under has no folder in the results root.",
 }
 
 // verdictText is a cell's verdict with the point verdict (when it differs)
@@ -113,7 +112,6 @@ const (
 var shortCategory = [nCategories]string{
 	"as stated",
 	"other reading",
-	"post-hoc only",
 	"not reproduced",
 	"inconclusive",
 	"not evaluated",
@@ -181,14 +179,6 @@ func (b *Board) markdownHeader(md mdWriter, o Options) {
 	}
 	if len(b.Unknown) > 0 {
 		md.para("Folders of the results root that no config names, not counted (%d): %s.", len(b.Unknown), codeList(b.Unknown))
-	}
-	if len(b.Mismatches) > 0 {
-		md.para("**Attributions recorded that the verdicts do not give** (%d; the configs declare them, claims.json records "+
-			"them, and the derivation of docs/readings.md disagrees; the pages show the derived one):", len(b.Mismatches))
-		for _, m := range b.Mismatches {
-			md.item("- ", mdEsc(m))
-		}
-		md.p("\n")
 	}
 }
 
@@ -629,8 +619,8 @@ func claimNote(r Row) string {
 		if d.Decide != "" {
 			s += "; would be decided by " + mdEsc(d.Decide)
 		}
-		if ev := r.Base.AttributionEvidence; ev != "" {
-			s += ". Evidence: " + mdEsc(strings.Join(strings.Fields(ev), " "))
+		if ev := r.DefectEvidence; ev != "" && r.Defect != "" {
+			s += ". Defect of our check (" + r.Defect + "): " + mdEsc(strings.Join(strings.Fields(ev), " "))
 		}
 	}
 	var extra []string
