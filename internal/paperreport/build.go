@@ -74,6 +74,9 @@ type builder struct {
 	cited []string
 	// files are the figures the report's folder holds (Report.Files).
 	files map[string][]byte
+	// noted maps each sentence of the configs' notes already given to
+	// the config that gave it; said maps a sentence said once to where.
+	noted, said map[string]string
 }
 
 // count formats n, a count of entries of the sources, and notes it.
@@ -215,12 +218,12 @@ func (b *builder) abstract() string {
 		}
 	}
 	var parts []string
-	for _, c := range []scoreboard.Category{scoreboard.AsStated, scoreboard.OtherReading, scoreboard.PostHocOnly, scoreboard.NotReproduced, scoreboard.Inconclusive, scoreboard.NotEvaluated, scoreboard.NotRun} {
+	for _, c := range []scoreboard.Category{scoreboard.AsStated, scoreboard.OtherReading, scoreboard.NotReproduced, scoreboard.Inconclusive, scoreboard.NotEvaluated, scoreboard.NotRun} {
 		if ids := byCat[c]; len(ids) > 0 {
 			parts = append(parts, fmt.Sprintf("%s %s (%s)", b.count(len(ids), c.String()+" claims"), c, strings.Join(ids, ", ")))
 		}
 	}
-	s := fmt.Sprintf("We reproduce the paper's %s tested claims with runexp, from YAML configs, on real data: %s.", b.count(n, "paper claims tested"), strings.Join(parts, "; "))
+	s := fmt.Sprintf("We reproduce the paper's %s tested claims with runexp, from YAML configs, on real data, each ambiguity of the paper read one way for the whole paper: %s.", b.count(n, "paper claims tested"), strings.Join(parts, "; "))
 	if len(whose) > 0 {
 		var ws []string
 		for _, k := range []string{"fails as the paper states it", "fails here: our data", "fails here: our test", "undetermined"} {
@@ -356,11 +359,85 @@ func (b *builder) introduction(outcomes map[string]scoreboard.Account) {
 		if a.Attribution != "" && a.Category != scoreboard.OtherReading {
 			whose = scoreboard.AttributionName(a.Attribution)
 		}
-		rows = append(rows, []string{pc.ID, scoreboard.OutcomeText(a), whose, pc.Statement})
+		rows = append(rows, []string{pc.ID, scoreboard.OutcomeText(a), whose, statedText(a), sensitivityText(a), pc.Statement})
 	}
 	// The outcome comes right after the claim's id, so that a narrow
 	// screen shows it before the table scrolls.
-	d.table([]string{"claim", "outcome", "whose failure", "statement (the paper's)"}, rows)
+	d.table([]string{"claim", "outcome", "whose failure", "as stated", "other readings (not counted)", "statement (the paper's)"}, rows)
+	b.assignment()
+}
+
+// statedText is a claim's verdict under the stated protocol, marked when
+// the assignment's differs.
+func statedText(a scoreboard.Account) string {
+	switch {
+	case a.Stated == "":
+		return ""
+	case a.Flipped:
+		return a.Stated + " (the assignment's reading does not pass it)"
+	}
+	return a.Stated
+}
+
+// sensitivityText is a claim's verdict under each other documented
+// reading, a flip of a claim the stated protocol passes marked.
+func sensitivityText(a scoreboard.Account) string {
+	var parts []string
+	for _, s := range a.Sensitivity {
+		if s.Reading == scoreboard.RoleStated {
+			continue // its own column
+		}
+		t := s.Reading + ": " + s.Verdict
+		switch {
+		case s.Flips:
+			t += " (flips a claim the stated protocol passes)"
+		case s.Passes:
+			t += " (passes; not counted)"
+		}
+		parts = append(parts, t)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// assignment writes the paper's one reading per ambiguity: for each
+// ambiguity a reading of which ran, the reading counted, the rule that
+// chose it and its fit to the printed values beside the stated
+// protocol's; the others are read as the stated protocol.
+func (b *builder) assignment() {
+	d := &b.d
+	as := b.sb.Assignment
+	var rows [][]string
+	var notRead []string
+	for _, c := range as.Choices {
+		if len(c.Readings) == 0 {
+			notRead = append(notRead, c.Ambiguity)
+			continue
+		}
+		reading := "stated protocol"
+		if c.Reading != "" {
+			reading = "`" + c.Reading + "`"
+		}
+		fit := ""
+		if r, st, ok := c.Fit(); ok {
+			fit = fmt.Sprintf("%s against %s", b.derived(report.FormatFloat(r, 3), "the chosen reading's fit (scoreboard Choice.Fit)"), b.derived(report.FormatFloat(st, 3), "the stated protocol's fit (scoreboard Choice.Fit)"))
+		}
+		var cands []string
+		for _, r := range c.Readings {
+			cands = append(cands, "`"+r+"`")
+		}
+		rows = append(rows, []string{c.Ambiguity + " (" + c.Topic + ")", reading, strings.Join(cands, ", "), c.Why, fit})
+	}
+	d.h(3, "One reading of each ambiguity")
+	s := "Each of the paper's ambiguities is read one way for the whole paper, and the counts above are under that assignment. The rule: " + scoreboard.AssignmentRule
+	if len(rows) == 0 {
+		d.p(s + " No reading of any ambiguity ran, so every one is read as the stated protocol reads it.")
+		return
+	}
+	d.p(s)
+	d.table([]string{"ambiguity", "read as (counted)", "readings run", "why", "fit: median |ln(ours/paper)|, the reading's against the stated protocol's"}, rows)
+	if len(notRead) > 0 {
+		d.p("No reading of " + joinAnd(notRead) + " ran: the stated protocol's reading of each stands (Methodology).")
+	}
 }
 
 // citeLabelOf is the running-text label of the first entry that is the

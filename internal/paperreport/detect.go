@@ -35,19 +35,30 @@ func facts(texts ...string) []fact {
 }
 
 // senses returns, for each metric the config's checks compare with a
-// direction, whether lower is better: a best check's sense (min or max).
+// direction, whether lower is better: the sense (min or max) of its best
+// checks. A metric that one best check reads with min and another with
+// max (a check that names the worst method, as Huang's c4 does) has no
+// direction the detectors can rely on, and is left out.
 func senses(c *config.Config) map[string]bool {
-	out := map[string]bool{}
+	seen := map[string]map[string]bool{}
 	for _, cl := range c.Claims {
 		if t, _ := cl.Check.Values["type"].(string); t != "best" {
 			continue
 		}
 		m, _ := cl.Check.Values["metric"].(string)
-		switch s, _ := cl.Check.Values["sense"].(string); s {
-		case "min":
-			out[m] = true
-		case "max":
-			out[m] = false
+		s, _ := cl.Check.Values["sense"].(string)
+		if s != "min" && s != "max" {
+			continue
+		}
+		if seen[m] == nil {
+			seen[m] = map[string]bool{}
+		}
+		seen[m][s] = true
+	}
+	out := map[string]bool{}
+	for m, ss := range seen {
+		if len(ss) == 1 {
+			out[m] = ss["min"]
 		}
 	}
 	return out

@@ -89,7 +89,10 @@ func (b *builder) discussion() {
 			s += " " + upperFirst(a.Why) + "."
 		}
 		if a.Category == scoreboard.OtherReading {
-			s += " It reproduces under " + strings.Join(a.Under, ", ") + " of the paper's text, not under the stated protocol."
+			s += " It reproduces under the assignment's " + strings.Join(a.Under, ", ") + ", not under the stated protocol (" + a.Stated + ")."
+		}
+		if t := sensitivityText(a); t != "" {
+			s += " Under the other readings, not counted: " + t + "."
 		}
 		d.p(s)
 		if len(a.Rows) > 0 {
@@ -134,7 +137,21 @@ func (b *builder) reproducedText() {
 		parts = append(parts, joinAnd(stand)+" on stand-ins for the paper's data")
 	}
 	if len(parts) > 0 {
-		b.d.p("Reproduced as the paper states them: " + strings.Join(parts, "; ") + ". The claims that are not follow, each with the verdicts and numbers of every config that bears on it: the stated protocol, the readings of the paper's ambiguities, and the diagnostics of our data.")
+		b.d.p("Reproduced as the paper states them: " + strings.Join(parts, "; ") + ". The claims that are not follow, each with the verdicts and numbers of every config that bears on it: the stated protocol, the assigned reading, the other readings of the paper's ambiguities, and the diagnostics of our data.")
+	}
+	var flipped []string
+	for _, a := range b.sb.Accounts {
+		if a.Category != scoreboard.AsStated {
+			continue
+		}
+		for _, s := range a.Sensitivity {
+			if s.Flips {
+				flipped = append(flipped, a.Claim.ID+" under "+s.Reading+" ("+s.Verdict+")")
+			}
+		}
+	}
+	if len(flipped) > 0 {
+		b.d.p("Reproduced as stated, but not under every documented reading (shown, not counted): " + strings.Join(flipped, "; ") + ".")
 	}
 }
 

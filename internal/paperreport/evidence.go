@@ -25,100 +25,53 @@ type evidenceRow struct {
 // longer one is summarised per config, the full table folded below.
 const maxOpenEvidence = 12
 
-// evidenceRows gathers the evidence of a paper claim: for each row
-// testing it (those the count reads, and those that go beyond its
-// sentence, marked so), the stated protocol's verdict and each variant's
-// that restates the row (readings, diagnostics, post-hoc variants), read
-// from the scoreboard, then the diagnostics' own checks that cite it;
-// each with the values its config measured of the paper's cells the
-// check reads. paper is the paper's printed values of those cells.
+// evidenceRows is the evidence of a paper claim as the scoreboard lists
+// it (scoreboard.Account.Evidence: each row under the stated protocol,
+// the assigned reading, the other readings, the post-hoc variants and the
+// diagnostics, the rows beyond its sentence, the diagnostics' own checks),
+// each with the values its config measured of the paper's cells the check
+// reads; paper is the paper's printed values of those cells.
 func (b *builder) evidenceRows(a scoreboard.Account) (rows []evidenceRow, paper string) {
-	for ti := range b.sb.Tables {
-		t := &b.sb.Tables[ti]
-		base := b.run(t.Base.Name)
-		for _, row := range t.Rows {
-			if row.Paper != a.Claim.ID {
-				continue
-			}
-			var cl config.Claim
-			if base != nil {
-				if j := slices.IndexFunc(base.Config.Claims, func(c config.Claim) bool { return c.ID == row.ID }); j >= 0 {
-					cl = base.Config.Claims[j]
-				}
-			}
-			refs, metrics := evidenceRefs(base, cl)
-			if paper == "" && base != nil {
-				paper = paperRefsText(refs)
-			}
-			stated := "stated protocol"
-			if !row.Counted {
-				stated += " (beyond the claim's sentence: not counted)"
-			}
-			rows = append(rows, b.evidenceRow(t.Base.Name, stated, row.ID, row.Base, refs, metrics)...)
-			for vi, v := range t.Variants {
-				role := v.Role()
-				if len(v.Reads) > 0 {
-					role += " of " + strings.Join(v.Reads, ", ")
-				}
-				rows = append(rows, b.evidenceRow(v.Name, role, row.ID, row.Variants[vi], refs, metrics)...)
+	for _, ev := range a.Evidence {
+		base := b.run(ev.Table)
+		var cl config.Claim
+		if base != nil {
+			if j := slices.IndexFunc(base.Config.Claims, func(c config.Claim) bool { return c.ID == ev.Row }); j >= 0 {
+				cl = base.Config.Claims[j]
 			}
 		}
-		for _, by := range t.Beyond {
-			if paperClaimOf(by.Source, b.paper) != a.Claim.ID || by.Config == t.Base.Name {
-				continue
-			}
-			r := b.run(by.Config)
-			if r == nil {
-				continue
-			}
-			i := slices.IndexFunc(r.Claims, func(c claim) bool { return c.ID == by.ID })
-			cell := scoreboard.Cell{Run: r.Ran, Present: true, Verdict: by.Verdict}
-			if i >= 0 {
-				res := r.Claims[i]
-				cell.Evidence = res.Evidence
-				if res.CILo != nil && res.CIHi != nil {
-					cell.HasCI, cell.CILo, cell.CIHi = true, *res.CILo, *res.CIHi
+		refs, metrics := evidenceRefs(base, cl)
+		if paper == "" {
+			paper = paperRefsText(refs)
+		}
+		role := ev.Role
+		switch {
+		case strings.HasPrefix(ev.Reading, ev.Role):
+			role = ev.Reading
+		case ev.Reading != "":
+			role += ": " + ev.Reading
+		}
+		role = shortText(role, 90)
+		e := evidenceRow{Config: "`" + ev.Config + "`", Role: role, Row: "`" + ev.Row + "`", Verdict: ev.Verdict, Measured: shortText(ev.Point, 140)}
+		r := b.run(ev.Config)
+		if ev.HasCI {
+			res := claim{CILo: &ev.CILo, CIHi: &ev.CIHi}
+			if r != nil {
+				// The full evidence says whether the interval is of
+				// sign·x.
+				if i := slices.IndexFunc(r.Claims, func(c claim) bool { return c.ID == ev.Row }); i >= 0 {
+					res.Evidence = r.Claims[i].Evidence
 				}
 			}
-			var cl config.Claim
-			if j := slices.IndexFunc(r.Config.Claims, func(c config.Claim) bool { return c.ID == by.ID }); j >= 0 {
-				cl = r.Config.Claims[j]
-			}
-			refs, metrics := evidenceRefs(base, cl)
-			rows = append(rows, b.evidenceRow(by.Config, "diagnostic's own check", by.ID, cell, refs, metrics)...)
-		}
-	}
-	return rows, paper
-}
-
-// evidenceRow is a check's evidence under config name from its scoreboard
-// cell (none when the config does not state the check).
-func (b *builder) evidenceRow(name, role, id string, cell scoreboard.Cell, refs []config.Reference, metrics []string) []evidenceRow {
-	if !cell.Present {
-		return nil
-	}
-	e := evidenceRow{Config: "`" + name + "`", Role: role, Row: "`" + id + "`", Verdict: verdictOrNotRun(cell)}
-	if cell.Run {
-		ev, _, _ := strings.Cut(cell.Evidence, " | ")
-		e.Measured = shortText(ev, 140)
-		if cell.HasCI {
-			res := claim{Evidence: cell.Evidence, CILo: &cell.CILo, CIHi: &cell.CIHi}
 			lo, hi, _ := b.interval(res)
 			e.Interval = "[" + lo + ", " + hi + "]"
 		}
-		if r := b.run(name); r != nil {
+		if r != nil && ev.Verdict != "not run" {
 			e.Values = b.measuredValues(r, refs, metrics)
 		}
+		rows = append(rows, e)
 	}
-	return []evidenceRow{e}
-}
-
-// verdictOrNotRun is a cell's verdict, or "not run".
-func verdictOrNotRun(c scoreboard.Cell) string {
-	if !c.Run {
-		return "not run"
-	}
-	return c.Verdict
+	return rows, paper
 }
 
 // evidenceRefs are the paper's cells a check reads (the base config's
@@ -162,7 +115,7 @@ func evidenceRefs(r *run, cl config.Claim) ([]config.Reference, []string) {
 		}
 	}
 	var metrics []string
-	for _, text := range []string{cl.Because, cl.AttributionEvidence} {
+	for _, text := range []string{cl.Because, cl.DefectEvidence} {
 		found, _ := claims.References(text)
 		for _, f := range found {
 			if m, ok := strings.CutPrefix(f, "metric:"); ok && !slices.Contains(metrics, m) {

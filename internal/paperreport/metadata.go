@@ -52,7 +52,7 @@ func (b *builder) metadata(title, abstract string, outcomes map[string]scoreboar
 	line("  - cite: %s", q(b.citation()))
 	line("  - bib: %s", q(b.paperKey()))
 	line("  - url:")
-	line("  - doi: %s", q(b.info.DOI))
+	line("  - doi: %s", q(b.paperDOI()))
 	line("abstract: %s", q(abstract))
 	line("bibliography: %s", q("bibliography.bib"))
 	line("type: Replication")
@@ -122,6 +122,19 @@ func (b *builder) citation() string {
 		c += " " + b.info.Venue + "."
 	}
 	return c
+}
+
+// paperDOI is the replicated paper's DOI: the paper values', else its
+// references.bib entry's (which records where it was read), "" when
+// neither gives one.
+func (b *builder) paperDOI() string {
+	if b.info.DOI != "" {
+		return b.info.DOI
+	}
+	if e, ok := b.bib.entry(b.paperKey()); ok {
+		return e.Fields["doi"]
+	}
+	return ""
 }
 
 // paperKey is the replicated paper's key in references.bib (the entry

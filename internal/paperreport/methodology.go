@@ -22,7 +22,7 @@ func (b *builder) methodology() {
 	for _, r := range b.base {
 		c := r.Config
 		d.h(3, c.Title)
-		facts := "Config `" + filepath.ToSlash(c.File) + "`, kind `" + c.Kind + "`, data `" + c.Dataset.Name + "`" + b.cite("dataset:"+c.Dataset.Name) + ", seed " + strconv.FormatUint(c.Seed, 10)
+		facts := "Config `" + filepath.Base(c.File) + "`, kind `" + c.Kind + "`, data `" + c.Dataset.Name + "`" + b.cite("dataset:"+c.Dataset.Name) + ", seed " + strconv.FormatUint(c.Seed, 10)
 		if c.Repeats > 0 {
 			facts += ", " + strconv.Itoa(c.Repeats) + " repeats"
 		}
@@ -37,11 +37,59 @@ func (b *builder) methodology() {
 		}
 		d.p(facts + ".")
 		b.settingsTable(r)
-		if n := strings.TrimSpace(c.Notes); n != "" {
-			d.fold("The config's notes: how its data stand in and how it reads each ambiguity", func() { d.p(strings.Join(strings.Fields(n), " ")) })
+		if n := b.newNotes(c); n != "" {
+			d.fold("The config's notes: how its data stand in and how it reads each ambiguity", func() { d.p(n) })
 		}
 	}
 	b.ambiguities()
+}
+
+// newNotes is config c's notes without the sentences an earlier config's
+// notes in the report already gave (configs of one dataset share their
+// account of it), saying which config gave them; each fact is said once.
+func (b *builder) newNotes(c *config.Config) string {
+	text := strings.Join(strings.Fields(c.Notes), " ")
+	if text == "" {
+		return ""
+	}
+	if b.noted == nil {
+		b.noted = map[string]string{}
+	}
+	var keep, from []string
+	for _, s := range sentences(text) {
+		if prev, ok := b.noted[s]; ok {
+			if !slices.Contains(from, prev) {
+				from = append(from, prev)
+			}
+			continue
+		}
+		b.noted[s] = c.Name
+		keep = append(keep, s)
+	}
+	out := strings.Join(keep, " ")
+	if len(from) > 0 {
+		out += " (" + isAre(len(keep), "The rest", "The rest") + " as in the notes of `" + strings.Join(from, "`, `") + "`.)"
+	}
+	return strings.TrimSpace(out)
+}
+
+// sentences splits text after each ". " that ends a sentence (not one
+// inside a number or an abbreviation such as "e.g.").
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] != '.' || text[i+1] != ' ' || i+2 >= len(text) {
+			continue
+		}
+		next := text[i+2]
+		if !(next >= 'A' && next <= 'Z') {
+			continue
+		}
+		out = append(out, text[start:i+1])
+		start = i + 2
+	}
+	return append(out, text[start:])
 }
 
 // settingsTable writes the settings config r's cells ran with, read from
@@ -63,22 +111,22 @@ func (b *builder) settingsTable(r *run) {
 	var rows [][]string
 	var model []string
 	byMethod := map[string][]string{}
-	var order []string
 	for _, s := range settingsOf(c, recs) {
 		if s.Method == "" {
 			model = append(model, settingText(s))
 			continue
-		}
-		if _, ok := byMethod[s.Method]; !ok {
-			order = append(order, s.Method)
 		}
 		byMethod[s.Method] = append(byMethod[s.Method], settingText(s))
 	}
 	if len(model) > 0 {
 		rows = append(rows, []string{"(every method)", strings.Join(model, "\n")})
 	}
-	for _, m := range order {
-		rows = append(rows, []string{m, strings.Join(byMethod[m], "\n")})
+	for _, m := range methodLabels(c, recs) {
+		set := strings.Join(byMethod[m], "\n")
+		if set == "" {
+			set = "(no parameters of its own)"
+		}
+		rows = append(rows, []string{m, set})
 	}
 	if exp := experimentText(c); exp != "" {
 		rows = append(rows, []string{"(experiment)", exp})

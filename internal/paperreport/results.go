@@ -157,7 +157,7 @@ func (b *builder) figures(r *run) error {
 			return err
 		}
 		if why != "" {
-			b.d.p("Figures: " + why + ".")
+			b.d.p("Figures: " + b.once(why, r.Config.Name) + ".")
 		}
 		for _, f := range drawn {
 			b.files[f.File] = f.png
@@ -179,6 +179,19 @@ func (b *builder) figures(r *run) error {
 		b.d.fig(name, name, cap, f.TextPx, f.W, f.H)
 	}
 	return nil
+}
+
+// once returns s the first time the report says it, then "as for
+// `FIRST`" naming the config it was said for: each fact is said once.
+func (b *builder) once(s, config string) string {
+	if b.said == nil {
+		b.said = map[string]string{}
+	}
+	if first, ok := b.said[s]; ok {
+		return "as for `" + first + "`"
+	}
+	b.said[s] = config
+	return s
 }
 
 // link is the path from the report's folder to file, with forward
