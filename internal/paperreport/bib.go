@@ -266,6 +266,9 @@ func citeLabel(e bibEntry) string {
 	names := strings.Split(who, " and ")
 	var s string
 	switch {
+	case strings.HasPrefix(strings.TrimSpace(who), "{"):
+		// A corporate author, kept whole by its braces.
+		s = latexText(who)
 	case who == "":
 		s = latexText(e.Fields["title"])
 		if i := strings.IndexAny(s, ":"); i > 0 {

@@ -348,10 +348,23 @@ func (b *builder) introduction(outcomes map[string]scoreboard.Account) {
 	default:
 		s += ", every one on the paper's own data"
 	}
-	s += fmt.Sprintf(", and %s: %s of the paper's ambiguities, %s of our data and %s, which are shown and never counted as reproductions.",
-		b.counted(nRead+nDiag+nPost, "variant", "variants"), b.counted(nRead, "reading", "readings"), b.counted(nDiag, "diagnostic", "diagnostics"), b.counted(nPost, "post-hoc variant", "post-hoc variants"))
-	d.p(s)
-	d.p("Each claim's outcome follows from the rows (the configs' checks) that test it; whose failure a claim not reproduced is comes from the verdicts of its rows under the stated protocol, the readings and the diagnostics (Discussion). " + scoreboard.OutcomeRule)
+	var kinds []string
+	if nRead > 0 {
+		kinds = append(kinds, b.counted(nRead, "reading", "readings")+" of the paper's ambiguities")
+	}
+	if nDiag > 0 {
+		kinds = append(kinds, b.counted(nDiag, "diagnostic", "diagnostics")+" of our data")
+	}
+	if nPost > 0 {
+		kinds = append(kinds, b.counted(nPost, "post-hoc variant", "post-hoc variants"))
+	}
+	if len(kinds) > 0 {
+		s += fmt.Sprintf(", and %s: %s.", b.counted(nRead+nDiag+nPost, "variant", "variants"), joinAnd(kinds))
+	} else {
+		s += "."
+	}
+	d.p(s + " Each claim's outcome follows from the rows (the configs' checks) that test it; whose failure a claim not reproduced is comes from the verdicts of its rows under the stated protocol, the readings and the diagnostics (Discussion).")
+	d.fold("How a claim's outcome and whose failure it is are decided", func() { d.p(scoreboard.OutcomeRule) })
 	var rows [][]string
 	for _, pc := range b.info.Claims {
 		a := outcomes[pc.ID]
@@ -382,19 +395,28 @@ func statedText(a scoreboard.Account) string {
 // sensitivityText is a claim's verdict under each other documented
 // reading, a flip of a claim the stated protocol passes marked.
 func sensitivityText(a scoreboard.Account) string {
-	var parts []string
+	// Readings grouped by their verdict, in the order first given.
+	var order []string
+	by := map[string][]string{}
 	for _, s := range a.Sensitivity {
 		if s.Reading == scoreboard.RoleStated {
 			continue // its own column
 		}
-		t := s.Reading + ": " + s.Verdict
+		v := s.Verdict
 		switch {
 		case s.Flips:
-			t += " (flips a claim the stated protocol passes)"
+			v += " (flips a claim the stated protocol passes)"
 		case s.Passes:
-			t += " (passes; not counted)"
+			v += " (passes; not counted)"
 		}
-		parts = append(parts, t)
+		if _, ok := by[v]; !ok {
+			order = append(order, v)
+		}
+		by[v] = append(by[v], s.Reading)
+	}
+	var parts []string
+	for _, v := range order {
+		parts = append(parts, v+" under "+strings.Join(by[v], ", "))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -428,12 +450,13 @@ func (b *builder) assignment() {
 		rows = append(rows, []string{c.Ambiguity + " (" + c.Topic + ")", reading, strings.Join(cands, ", "), c.Why, fit})
 	}
 	d.h(3, "One reading of each ambiguity")
-	s := "Each of the paper's ambiguities is read one way for the whole paper, and the counts above are under that assignment. The rule: " + scoreboard.AssignmentRule
+	s := "Each of the paper's ambiguities is read one way for the whole paper, chosen from the printed values, never from verdicts; the counts above are under that assignment, every other reading is shown and never counted."
 	if len(rows) == 0 {
 		d.p(s + " No reading of any ambiguity ran, so every one is read as the stated protocol reads it.")
 		return
 	}
 	d.p(s)
+	d.fold("The rule that chooses the reading", func() { d.p(scoreboard.AssignmentRule) })
 	d.table([]string{"ambiguity", "read as (counted)", "readings run", "why", "fit: median |ln(ours/paper)|, the reading's against the stated protocol's"}, rows)
 	if len(notRead) > 0 {
 		d.p("No reading of " + joinAnd(notRead) + " ran: the stated protocol's reading of each stands (Methodology).")

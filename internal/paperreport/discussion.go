@@ -53,21 +53,6 @@ func (b *builder) discussion() {
 			facts = append(facts, s)
 		}
 	}
-	for _, t := range b.sb.Tables {
-		for _, pf := range t.Fits {
-			if f, ok := pf.BetterFit(); ok {
-				base := pf.Fits[0]
-				in := ""
-				if pf.Interpretation != "" {
-					in = " read as " + pf.Interpretation
-				}
-				fit := func(v float64, what string) string { return b.derived(report.FormatFloat(v, 3), what+" of "+pf.Table) }
-				facts = append(facts, fmt.Sprintf("The printed values of %s%s point to the reading `%s`: its typical cell is a factor %s from the paper's, against %s under the stated protocol (median |ln(ours/paper)| %s against %s).",
-					pf.Table, in, f.Config, fit(math.Exp(f.Distance), "the reading's typical factor (the scoreboard's reading fit)"), fit(math.Exp(base.Distance), "the stated protocol's typical factor"),
-					fit(f.Distance, "the reading's fit distance (scoreboard)"), fit(base.Distance, "the stated protocol's fit distance (scoreboard)")))
-			}
-		}
-	}
 	if len(facts) > 0 {
 		d.p("What the records show beyond the verdicts, found in them by runexp (each with the numbers it rests on):")
 		d.ul(facts)

@@ -23,10 +23,11 @@ type block struct {
 	header []string // table
 	rows   [][]string
 	// grid marks a table of tables.md (the paper's layout: read across,
-	// scrolling on a narrow window) and pin one whose last column, the
-	// paper's own method, stays in view as it scrolls
-	// (report.PinsOwnMethod).
-	grid, pin bool
+	// scrolling on a narrow window); pin is the column that stays in view
+	// as it scrolls, the paper's own method (report.OwnMethodColumn), -1
+	// for none.
+	grid bool
+	pin  int
 }
 
 type blockKind int
@@ -117,13 +118,13 @@ func (d *doc) ul(items []string) {
 	}
 }
 func (d *doc) table(header []string, rows [][]string) {
-	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows})
+	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows, pin: -1})
 }
 
 // paperTable appends a table of tables.md titled title, in the paper's
 // layout where the title says so.
 func (d *doc) paperTable(title string, header []string, rows [][]string) {
-	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows, grid: true, pin: report.PinsOwnMethod(title, header)})
+	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows, grid: true, pin: report.OwnMethodColumn(title, header)})
 }
 
 // mdCell escapes a table cell for Markdown: its pipes, its line breaks
@@ -189,8 +190,9 @@ func (d *doc) markdown() string {
 }
 
 var (
-	codeSpan = regexp.MustCompile("`([^`]*)`")
-	boldSpan = regexp.MustCompile(`\*\*([^*]+)\*\*`)
+	codeSpan   = regexp.MustCompile("`([^`]*)`")
+	boldSpan   = regexp.MustCompile(`\*\*([^*]+)\*\*`)
+	italicSpan = regexp.MustCompile(`(^|[^*\w])\*([^*\s][^*]*)\*([^*\w]|$)`)
 )
 
 // inline renders Markdown inline text as HTML: escaped, `code` as <code>,
@@ -209,7 +211,8 @@ func inline(s string) string {
 		}
 		return `<a href="` + file + "#" + g[3] + `">` + g[1] + "</a>"
 	})
-	return boldSpan.ReplaceAllString(s, "<b>$1</b>")
+	s = boldSpan.ReplaceAllString(s, "<b>$1</b>")
+	return italicSpan.ReplaceAllString(s, "$1<i>$2</i>$3")
 }
 
 // slug is the id of a heading.
@@ -300,7 +303,7 @@ func tableHTML(bl block) string {
 	}
 	b.WriteString(">\n<thead><tr>")
 	for j, c := range bl.header {
-		if bl.pin && j == len(bl.header)-1 {
+		if j == bl.pin {
 			b.WriteString(`<th class="pin">` + inline(c) + "</th>")
 			continue
 		}
@@ -319,7 +322,7 @@ func tableHTML(bl block) string {
 				label = bl.header[j]
 			}
 			switch {
-			case bl.pin && j == len(r)-1:
+			case j == bl.pin && len(r) == len(bl.header):
 				cls = append(cls, "pin")
 			case stack && slices.Contains(keyColumns, label):
 				cls = append(cls, "key")

@@ -308,7 +308,7 @@ func drawMetric(c *config.Config, recs []report.Record, x, panel, m string) (*dr
 	for len(grid[len(grid)-1]) < len(grid[0]) {
 		grid[len(grid)-1] = append(grid[len(grid)-1], nil)
 	}
-	shows := fmt.Sprintf("%s against %s", m, x)
+	shows := fmt.Sprintf("our %s against %s", m, x)
 	if panel != "" {
 		shows += ", one panel per " + panel
 	}

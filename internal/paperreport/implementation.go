@@ -25,10 +25,18 @@ func (b *builder) implementation() error {
 	d.h(2, "Implementation")
 	libs := goModRequires(runexp.GoMod)
 	var ls []string
-	for _, l := range libs {
+	citedHere := map[string]bool{}
+	for i, l := range libs {
 		s := "`" + l[0] + "` " + l[1]
-		if c := b.cite("library:" + l[0]); c != "" {
-			s += c
+		// One citation per work, after the last library it covers.
+		keys := b.bib.keysFor("library:" + l[0])
+		later := false
+		for _, n := range libs[i+1:] {
+			later = later || slices.Equal(b.bib.keysFor("library:"+n[0]), keys)
+		}
+		if len(keys) > 0 && !later && !citedHere[keys[0]] {
+			s += b.citeKeys(keys...)
+			citedHere[keys[0]] = true
 		}
 		ls = append(ls, s)
 	}
@@ -173,6 +181,7 @@ func goModRequires(mod string) [][2]string {
 // the records beside it), with where each was read; none when the root
 // records none.
 func (b *builder) revisions() (revs []string, from []string) {
+	missing := 0
 	for _, r := range b.runs() {
 		var rev, src string
 		switch {
@@ -192,6 +201,9 @@ func (b *builder) revisions() (revs []string, from []string) {
 				src += ", " + r.Revision.From
 			}
 		default:
+			if r.Ran {
+				missing++
+			}
 			continue
 		}
 		if !slices.Contains(revs, rev) {
@@ -200,6 +212,11 @@ func (b *builder) revisions() (revs []string, from []string) {
 		if !slices.Contains(from, src) {
 			from = append(from, src)
 		}
+	}
+	if len(revs) > 0 && missing > 0 {
+		// Records refreshed by a build that recorded no revision: say
+		// so rather than credit them to the others' revision.
+		from = append(from, b.counted(missing, "config's results record", "configs' results record")+" no revision")
 	}
 	return revs, from
 }

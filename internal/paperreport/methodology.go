@@ -178,8 +178,8 @@ func (b *builder) ambiguities() {
 		}
 		rows = append(rows, []string{a.ID, a.Topic, run})
 	}
-	d.p(fmt.Sprintf("The paper-values file lists %s points the paper leaves unstated or ambiguous; %s of them were read otherwise by a reading variant (a config that changes only that reading). Each config of the stated protocol says how it reads each ambiguity bearing on its verdicts (its notes).",
-		b.count(len(b.info.Ambiguities), "ambiguities of the paper"), b.count(read, "ambiguities with a reading run")))
+	d.p(fmt.Sprintf("The paper-values file lists %s points the paper leaves unstated or ambiguous; %s of them %s read otherwise by a reading variant (a config that changes only that reading). Each config of the stated protocol says how it reads each ambiguity bearing on its verdicts (its notes).",
+		b.count(len(b.info.Ambiguities), "ambiguities of the paper"), b.count(read, "ambiguities with a reading run"), isAre(read, "was", "were")))
 	d.table([]string{"id", "topic", "readings run"}, rows)
 	d.fold("The ambiguities in the paper-values file's words", func() {
 		var items []string

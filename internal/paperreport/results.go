@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/png"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,11 +81,37 @@ func (b *builder) paperTables(r *run) {
 		}
 		d.h(4, t[0])
 		d.paperTable(t[0], header, rows)
+		var notes []string
 		for _, p := range after {
+			if tableNote.MatchString(p) {
+				notes = append(notes, p)
+				continue
+			}
 			d.p(p)
+		}
+		// A table's notes (one per claim a cell's value decides, one per
+		// reason a value is missing) are there to look up: folded when
+		// there are more than a few.
+		switch {
+		case len(notes) > maxOpenNotes:
+			d.fold(fmt.Sprintf("The table's %d notes", len(notes)), func() {
+				for _, n := range notes {
+					d.p(n)
+				}
+			})
+		default:
+			for _, n := range notes {
+				d.p(n)
+			}
 		}
 	}
 }
+
+// tableNote matches a table's note as tables.md writes it: "[3] …".
+var tableNote = regexp.MustCompile(`^\[\d+\] `)
+
+// maxOpenNotes bounds the notes of a paper table shown open.
+const maxOpenNotes = 4
 
 // noisyInput says the noisy input's error beside the methods' wherever
 // the config de-noises and scores the corrupted images as a method (the

@@ -190,8 +190,8 @@ func methodTitle(name string) (string, bool) {
 // beyondMark one of the config's own methods the paper's table has no
 // place for.
 const (
-	addedMark  = " (added, not the paper's)"
-	beyondMark = " (ours, not in the paper)"
+	addedMark  = report.AddedMark
+	beyondMark = report.BeyondMark
 )
 
 // extraPart adds to vals, one part's table, a column (or row) per method
