@@ -416,7 +416,7 @@ func sensitivityText(a scoreboard.Account) string {
 	}
 	var parts []string
 	for _, v := range order {
-		parts = append(parts, v+" under "+strings.Join(by[v], ", "))
+		parts = append(parts, strings.Join(by[v], ", ")+": "+v)
 	}
 	return strings.Join(parts, "; ")
 }

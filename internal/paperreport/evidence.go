@@ -44,14 +44,7 @@ func (b *builder) evidenceRows(a scoreboard.Account) (rows []evidenceRow, paper 
 		if paper == "" {
 			paper = paperRefsText(refs)
 		}
-		role := ev.Role
-		switch {
-		case strings.HasPrefix(ev.Reading, ev.Role):
-			role = ev.Reading
-		case ev.Reading != "":
-			role += ": " + ev.Reading
-		}
-		role = shortText(role, 90)
+		role := shortText(roleText(ev), 90)
 		e := evidenceRow{Config: "`" + ev.Config + "`", Role: role, Row: "`" + ev.Row + "`", Verdict: ev.Verdict, Measured: shortText(ev.Point, 140)}
 		r := b.run(ev.Config)
 		if ev.HasCI {
@@ -219,6 +212,10 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 	if len(rows) == 0 {
 		return
 	}
+	values := paper != ""
+	for _, e := range rows {
+		values = values || e.Values != ""
+	}
 	full := func(to *doc) {
 		var tr [][]string
 		if paper != "" {
@@ -227,7 +224,15 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 		for _, e := range rows {
 			tr = append(tr, []string{e.Config, e.Role, e.Row, e.Verdict, e.Measured, e.Interval, e.Values})
 		}
-		to.table([]string{"config", "what it is", "check", "verdict", "measured", "interval", "values of the paper's cells"}, tr)
+		head := []string{"config", "what it is", "check", "verdict", "measured", "interval", "values of the paper's cells"}
+		if !values {
+			// No paper cell bears on the claim (a figure's claim).
+			for i := range tr {
+				tr[i] = tr[i][:6]
+			}
+			head = head[:6]
+		}
+		to.table(head, tr)
 	}
 	if len(rows) <= maxOpenEvidence {
 		full(d)
@@ -267,7 +272,39 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 	}
 	id := "evidence-" + slug(a.Claim.ID)
 	d.p(fmt.Sprintf("Its %s under each config (every check with its values and interval in the %s):", b.counted(len(rows), "check's verdict", "checks' verdicts"), appendixLink("appendix", id)))
-	d.table([]string{"config", "what it is", "verdicts of the claim's checks", "values of the paper's cells"}, tr)
+	head := []string{"config", "what it is", "verdicts of the claim's checks", "values of the paper's cells"}
+	if !values {
+		for i := range tr {
+			tr[i] = tr[i][:3]
+		}
+		head = head[:3]
+	}
+	d.table(head, tr)
 	b.apx.hid(2, "The evidence of "+a.Claim.ID+": every check under every config", id)
 	full(&b.apx)
+}
+
+// roleText says what a result is to the claim, counted or not, and what
+// it reads or probes (scoreboard's roles, worded so that no role reads
+// as an outcome).
+func roleText(ev scoreboard.Evidence) string {
+	what := ""
+	if ev.Reading != "" && !strings.HasPrefix(ev.Reading, ev.Role) {
+		what = ": " + ev.Reading
+	}
+	switch ev.Role {
+	case scoreboard.RoleStated:
+		return "stated protocol (counted)"
+	case scoreboard.RoleAssigned:
+		return "assigned reading (counted)" + what
+	case scoreboard.RoleSensitivity:
+		return "reading, not counted" + what
+	case scoreboard.RolePostHoc:
+		return "post-hoc variant, not counted" + what
+	case scoreboard.RoleDiagnostic:
+		return "diagnostic, not counted" + what
+	case scoreboard.RoleBeyond:
+		return "beyond the paper's sentence, not counted" + what
+	}
+	return ev.Role + what
 }

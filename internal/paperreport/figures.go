@@ -354,7 +354,8 @@ func sortXY(mid, lo, hi plotter.XYs) xyOrder {
 }
 
 // logAxis reports whether x's values are all positive and span more
-// than two decades: a log scale then shows them evenly.
+// than a decade and a half (a factor 50): a log scale then shows them
+// evenly.
 func logAxis(recs []report.Record, x string) bool {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range recs {
@@ -367,7 +368,7 @@ func logAxis(recs []report.Record, x string) bool {
 		}
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	return hi/lo > 100
+	return hi/lo >= 50
 }
 
 // varies reports whether parameter k takes more than one value over recs.

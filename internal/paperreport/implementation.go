@@ -114,6 +114,9 @@ func labelsOf(runs []*run, name string) string {
 			l := m.Label
 			if l == "" {
 				l = m.Name
+				if spec, ok := methods.Lookup(m.Name); ok {
+					l = spec.Title
+				}
 			}
 			if m.Name == name && !slices.Contains(ls, l) {
 				ls = append(ls, l)

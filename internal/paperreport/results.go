@@ -246,11 +246,19 @@ func (b *builder) claimsOf(r *run) {
 	for _, cl := range r.Config.Claims {
 		i := slices.IndexFunc(r.Claims, func(c claim) bool { return c.ID == cl.ID })
 		pc := paperClaimOf(cl.Source, b.paper)
+		counted := true
+		if t != nil {
+			if j := slices.IndexFunc(t.Rows, func(r scoreboard.Row) bool { return r.ID == cl.ID }); j >= 0 {
+				counted = t.Rows[j].Counted
+			}
+		}
 		switch {
-		case cl.Beyond != "":
-			pc += " (beyond)"
 		case pc == "":
 			pc = "(not a claim)"
+		case cl.Beyond != "" || !counted:
+			// A group, quantity, quantifier or threshold the paper's
+			// sentence does not have: shown, never counted.
+			pc += " (beyond its sentence: not counted)"
 		}
 		if i < 0 {
 			rows = append(rows, []string{"`" + cl.ID + "`", pc, "NOT-EVALUATED", "claims.json does not list it", ""})
