@@ -20,11 +20,5 @@ var Sources embed.FS
 // TestSourcePatterns checks that they are the line's.
 var SourcePatterns = []string{"internal/*/*.go", "internal/*/*/*.go", "experiments/*.go", "experiments/*/*.go", "experiments/*/*/*.go"}
 
-// GoMod is the module's go.mod: the libraries the code requires, with
-// their versions, as a report's Implementation section names them.
-//
-//go:embed go.mod
-var GoMod string
-
 // Module is the module path, which import paths inside the module start with.
 const Module = "github.com/runexp/runexp"

@@ -106,92 +106,101 @@ func worseThanInput(c *config.Config, recs []report.Record) []fact {
 		metrics = append(metrics, m)
 	}
 	sort.Strings(metrics)
-	in := inputLabel(c)
 	varying := strings.Join(withoutMethod(varyingAxes(recs, axisParams(c))), " and ")
 	where := "at every cell"
 	if varying != "" {
 		where = "at every " + varying
 	}
 	for _, m := range metrics {
-		lower := sense[m]
-		worse := func(v, input float64) bool {
-			if lower {
-				return v > input
-			}
-			return v < input
-		}
-		// The noisy input's score, per cell (identity) or per record
-		// (noisy_ metric).
-		inputAt := map[string]float64{}
-		inputName := in
-		for _, r := range recs {
-			if in != "" && fmt.Sprint(r.Params["method"]) == in {
-				if v, ok := r.Metrics[m]; ok && r.Status != report.StatusFailed {
-					inputAt[gridKey(c, r)] = v
-				}
-			}
-		}
-		noisyMetric := ""
-		if len(inputAt) == 0 {
-			if q, g, ok := strings.Cut(m, "_mean_"); ok {
-				noisyMetric = "noisy_" + q + "_" + g
-				inputName = "the noisy input (" + noisyMetric + ")"
-			}
-		}
-		type span struct {
-			lo, hi float64
-			n      int
-			all    bool
-		}
-		byMethod := map[string]*span{}
-		var order []string
-		var inVals []float64
-		for _, r := range recs {
-			label := fmt.Sprint(r.Params["method"])
-			if label == in || r.Status == report.StatusFailed {
-				continue
-			}
-			v, ok := r.Metrics[m]
-			if !ok || math.IsNaN(v) {
-				continue
-			}
-			var input float64
-			if noisyMetric != "" {
-				input, ok = r.Metrics[noisyMetric]
-			} else {
-				input, ok = inputAt[gridKey(c, r)]
-			}
-			if !ok {
-				continue
-			}
-			if !slices.Contains(inVals, input) {
-				inVals = append(inVals, input)
-			}
-			s := byMethod[label]
-			if s == nil {
-				s = &span{lo: v, hi: v, all: true}
-				byMethod[label] = s
-				order = append(order, label)
-			}
-			s.lo, s.hi, s.n = math.Min(s.lo, v), math.Max(s.hi, v), s.n+1
-			s.all = s.all && worse(v, input)
-		}
-		var names, spans []string
-		for _, l := range order {
-			if s := byMethod[l]; s.all && s.n > 0 {
-				names = append(names, l)
-				spans = append(spans, l+" "+rangeText(s.lo, s.hi))
-			}
-		}
-		if len(names) == 0 {
+		w := worseOn(c, recs, m, sense[m])
+		if len(w.names) == 0 {
 			continue
 		}
-		slices.Sort(inVals)
-		inText := rangeText(inVals[0], inVals[len(inVals)-1])
+		slices.Sort(w.inputs)
+		inText := rangeText(w.inputs[0], w.inputs[len(w.inputs)-1])
 		out = append(out, fmt.Sprintf("On `%s` (%s is better), %s %s worse than the noisy input %s (%s: %s) %s: %s.",
-			m, betterWord(lower), joinAnd(names), isAre(len(names), "scores", "score"), isAre(len(names), "it de-noises", "they de-noise"), inputName, inText, where, strings.Join(spans, "; ")))
+			m, betterWord(sense[m]), joinAnd(w.names), isAre(len(w.names), "scores", "score"), isAre(len(w.names), "it de-noises", "they de-noise"), w.input, inText, where, strings.Join(w.spans, "; ")))
 	}
 	return facts(out...)
+}
+
+// worse is worseOn's finding on one metric: the methods worse than the
+// input at every cell, each with its range, the input's name and values.
+type worse struct {
+	names, spans []string
+	input        string
+	inputs       []float64
+}
+
+// worseOn compares each method's score on metric m with the noisy
+// input's at the same cell (lower better when lower is set).
+func worseOn(c *config.Config, recs []report.Record, m string, lower bool) worse {
+	isWorse := func(v, input float64) bool {
+		if lower {
+			return v > input
+		}
+		return v < input
+	}
+	in := inputLabel(c)
+	w := worse{input: in}
+	// The noisy input's score per cell (identity), or per record
+	// (noisy_ metric).
+	inputAt := map[string]float64{}
+	for _, r := range recs {
+		if in != "" && fmt.Sprint(r.Params["method"]) == in {
+			if v, ok := r.Metrics[m]; ok && r.Status != report.StatusFailed {
+				inputAt[gridKey(c, r)] = v
+			}
+		}
+	}
+	noisyMetric := ""
+	if len(inputAt) == 0 {
+		if q, g, ok := strings.Cut(m, "_mean_"); ok {
+			noisyMetric = "noisy_" + q + "_" + g
+			w.input = "the noisy input (" + noisyMetric + ")"
+		}
+	}
+	type span struct {
+		lo, hi float64
+		n      int
+		all    bool
+	}
+	byMethod := map[string]*span{}
+	var order []string
+	for _, r := range recs {
+		label := fmt.Sprint(r.Params["method"])
+		v, ok := r.Metrics[m]
+		if label == in || r.Status == report.StatusFailed || !ok || math.IsNaN(v) {
+			continue
+		}
+		var input float64
+		if noisyMetric != "" {
+			input, ok = r.Metrics[noisyMetric]
+		} else {
+			input, ok = inputAt[gridKey(c, r)]
+		}
+		if !ok {
+			continue
+		}
+		if !slices.Contains(w.inputs, input) {
+			w.inputs = append(w.inputs, input)
+		}
+		s := byMethod[label]
+		if s == nil {
+			s = &span{lo: v, hi: v, all: true}
+			byMethod[label] = s
+			order = append(order, label)
+		}
+		s.lo, s.hi, s.n = math.Min(s.lo, v), math.Max(s.hi, v), s.n+1
+		s.all = s.all && isWorse(v, input)
+	}
+	for _, l := range order {
+		if s := byMethod[l]; s.all && s.n > 0 {
+			w.names = append(w.names, l)
+			w.spans = append(w.spans, l+" "+rangeText(s.lo, s.hi))
+		}
+	}
+	return w
 }
 
 // flatFraction and movingFraction bound flatOverGrid: a method whose

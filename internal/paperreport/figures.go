@@ -197,101 +197,88 @@ func bandOf(m string, recs []report.Record) (lo, hi string, ok bool) {
 // panel, one line per series (the methods, or the values of the grid's
 // remaining axis), and renders it.
 func drawMetric(c *config.Config, recs []report.Record, x, panel, m string) (*drawnFig, error) {
-	lo, hi, band := bandOf(m, recs)
-	series := func(r report.Record) string {
-		if s, ok := r.Params["method"]; ok {
-			return fmt.Sprint(s)
-		}
-		for _, k := range sortedKeys(r.Params) {
-			if k != x && k != panel {
-				if _, num := paramNumber(r.Params[k]); num && varies(recs, k) {
-					return k + " " + paramText(r.Params[k])
-				}
+	f := metricFigure{recs: recs, x: x, panel: panel, m: m, logX: logAxis(recs, x)}
+	f.lo, f.hi, f.band = bandOf(m, recs)
+	grid, leg, drawn, err := f.panels()
+	if err != nil || drawn == 0 {
+		return nil, err
+	}
+	fig := &report.Figure{Panels: grid, PanelW: 8 * vg.Centimeter, PanelH: 6 * vg.Centimeter, Legend: leg, Placement: report.LegendBelow,
+		Caption: report.Caption{Figure: c.Title, Shows: f.shows(), Source: "config " + c.Name}}
+	pngBytes, _, err := fig.Render()
+	if err != nil {
+		return nil, fmt.Errorf("paperreport: %s: figure of %s: %w", c.Name, m, err)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(pngBytes))
+	if err != nil {
+		return nil, err
+	}
+	return &drawnFig{File: c.Name + "--" + m + ".png", Caption: fig.Caption.String(), png: pngBytes, TextPx: report.ReadTextPx(pngBytes), W: cfg.Width, H: cfg.Height}, nil
+}
+
+// metricFigure is a figure of metric m against x drawn from recs: one
+// panel per value of panel ("" for one), the band lo–hi where band.
+type metricFigure struct {
+	recs        []report.Record
+	x, panel, m string
+	lo, hi      string
+	band, logX  bool
+}
+
+// series names the line a record is drawn on: its method, else the
+// value of the grid's axis that is neither x nor the panels'.
+func (f metricFigure) series(r report.Record) string {
+	if s, ok := r.Params["method"]; ok {
+		return fmt.Sprint(s)
+	}
+	for _, k := range sortedKeys(r.Params) {
+		if k != f.x && k != f.panel {
+			if _, num := paramNumber(r.Params[k]); num && varies(f.recs, k) {
+				return k + " " + paramText(r.Params[k])
 			}
 		}
-		return m
 	}
-	var panels []float64
-	if panel != "" {
-		for _, r := range recs {
-			if v, ok := paramNumber(r.Params[panel]); ok && !slices.Contains(panels, v) {
+	return f.m
+}
+
+// panels draws the figure's panels, panelsPerRow to a row, and its
+// legend; drawn counts the lines drawn.
+func (f metricFigure) panels() (grid [][]*plot.Plot, leg report.Legend, drawn int, err error) {
+	panels := []float64{math.NaN()}
+	if f.panel != "" {
+		panels = nil
+		for _, r := range f.recs {
+			if v, ok := paramNumber(r.Params[f.panel]); ok && !slices.Contains(panels, v) {
 				panels = append(panels, v)
 			}
 		}
 		slices.Sort(panels)
-	} else {
-		panels = []float64{math.NaN()}
 	}
 	var names []string
-	for _, r := range recs {
-		if s := series(r); !slices.Contains(names, s) {
+	for _, r := range f.recs {
+		if s := f.series(r); !slices.Contains(names, s) {
 			names = append(names, s)
 		}
 	}
-	logX := logAxis(recs, x)
-	var leg report.Legend
-	var grid [][]*plot.Plot
-	drawn := 0
 	for pi, pv := range panels {
-		title := m
-		if panel != "" {
-			title = panel + " = " + paramText(pv)
+		title := f.m
+		if f.panel != "" {
+			title = f.panel + " = " + paramText(pv)
 		}
 		p := report.NewPanel(title)
-		p.X.Label.Text = x
-		p.Y.Label.Text = m
-		if logX {
+		p.X.Label.Text, p.Y.Label.Text = f.x, f.m
+		if f.logX {
 			p.X.Scale = plot.LogScale{}
 			p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 		}
 		for si, name := range names {
-			col := figurePalette[si%len(figurePalette)]
-			var mid, lows, highs plotter.XYs
-			for _, r := range recs {
-				if series(r) != name || r.Status == report.StatusFailed {
-					continue
-				}
-				if panel != "" {
-					if v, _ := paramNumber(r.Params[panel]); v != pv {
-						continue
-					}
-				}
-				xv, ok := paramNumber(r.Params[x])
-				yv, has := r.Metrics[m]
-				if !ok || !has || math.IsNaN(yv) || math.IsInf(yv, 0) || (logX && xv <= 0) {
-					continue
-				}
-				mid = append(mid, plotter.XY{X: xv, Y: yv})
-				if band {
-					lows = append(lows, plotter.XY{X: xv, Y: r.Metrics[lo]})
-					highs = append(highs, plotter.XY{X: xv, Y: r.Metrics[hi]})
-				}
+			line, points, err := f.line(p, name, pv, figurePalette[si%len(figurePalette)])
+			if err != nil {
+				return nil, leg, 0, err
 			}
-			if len(mid) == 0 {
+			if line == nil {
 				continue
 			}
-			order := sortXY(mid, lows, highs)
-			if band && len(mid) >= 2 {
-				poly := append(plotter.XYs(nil), order.hi...)
-				for i := len(order.lo) - 1; i >= 0; i-- {
-					poly = append(poly, order.lo[i])
-				}
-				pg, err := plotter.NewPolygon(poly)
-				if err != nil {
-					return nil, err
-				}
-				r, g, bl, _ := col.RGBA()
-				pg.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0x40}
-				pg.LineStyle.Width = 0
-				p.Add(pg)
-			}
-			line, points, err := plotter.NewLinePoints(order.mid)
-			if err != nil {
-				return nil, err
-			}
-			line.Color, points.Color = col, col
-			points.Shape, points.Radius = draw.CircleGlyph{}, vg.Points(1.6)
-			p.Add(line, points)
 			drawn++
 			if pi == 0 {
 				leg.Add(name, line, points)
@@ -302,34 +289,77 @@ func drawMetric(c *config.Config, recs []report.Record, x, panel, m string) (*dr
 		}
 		grid[len(grid)-1] = append(grid[len(grid)-1], p)
 	}
-	if drawn == 0 {
-		return nil, nil
-	}
-	for len(grid[len(grid)-1]) < len(grid[0]) {
+	for len(grid) > 0 && len(grid[len(grid)-1]) < len(grid[0]) {
 		grid[len(grid)-1] = append(grid[len(grid)-1], nil)
 	}
-	shows := fmt.Sprintf("our %s against %s", m, x)
-	if panel != "" {
-		shows += ", one panel per " + panel
+	return grid, leg, drawn, nil
+}
+
+// line draws series name's points in the panel of pv onto p, with its
+// band where the figure has one; nil when the series has no point there.
+func (f metricFigure) line(p *plot.Plot, name string, pv float64, col color.Color) (*plotter.Line, *plotter.Scatter, error) {
+	var mid, lows, highs plotter.XYs
+	for _, r := range f.recs {
+		if f.series(r) != name || r.Status == report.StatusFailed {
+			continue
+		}
+		if f.panel != "" {
+			if v, _ := paramNumber(r.Params[f.panel]); v != pv {
+				continue
+			}
+		}
+		xv, ok := paramNumber(r.Params[f.x])
+		yv, has := r.Metrics[f.m]
+		if !ok || !has || math.IsNaN(yv) || math.IsInf(yv, 0) || (f.logX && xv <= 0) {
+			continue
+		}
+		mid = append(mid, plotter.XY{X: xv, Y: yv})
+		if f.band {
+			lows = append(lows, plotter.XY{X: xv, Y: r.Metrics[f.lo]})
+			highs = append(highs, plotter.XY{X: xv, Y: r.Metrics[f.hi]})
+		}
 	}
-	if band {
-		shows += ", with the 5th–95th percentile band over the test items (" + lo + ", " + hi + ")"
+	if len(mid) == 0 {
+		return nil, nil, nil
 	}
-	if logX {
-		shows += "; " + x + " on a log scale"
+	order := sortXY(mid, lows, highs)
+	if f.band && len(mid) >= 2 {
+		poly := append(plotter.XYs(nil), order.hi...)
+		for i := len(order.lo) - 1; i >= 0; i-- {
+			poly = append(poly, order.lo[i])
+		}
+		pg, err := plotter.NewPolygon(poly)
+		if err != nil {
+			return nil, nil, err
+		}
+		r, g, bl, _ := col.RGBA()
+		pg.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0x40}
+		pg.LineStyle.Width = 0
+		p.Add(pg)
 	}
-	shows += ", drawn by runexp report from the records (this results root keeps no figure files)"
-	f := &report.Figure{Panels: grid, PanelW: 8 * vg.Centimeter, PanelH: 6 * vg.Centimeter, Legend: leg, Placement: report.LegendBelow,
-		Caption: report.Caption{Figure: c.Title, Shows: shows, Source: "config " + c.Name}}
-	pngBytes, _, err := f.Render()
+	line, points, err := plotter.NewLinePoints(order.mid)
 	if err != nil {
-		return nil, fmt.Errorf("paperreport: %s: figure of %s: %w", c.Name, m, err)
+		return nil, nil, err
 	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(pngBytes))
-	if err != nil {
-		return nil, err
+	line.Color, points.Color = col, col
+	points.Shape, points.Radius = draw.CircleGlyph{}, vg.Points(1.6)
+	p.Add(line, points)
+	return line, points, nil
+}
+
+// shows says what the figure draws, for its caption.
+func (f metricFigure) shows() string {
+	s := fmt.Sprintf("our %s against %s", f.m, f.x)
+	if f.panel != "" {
+		s += ", one panel per " + f.panel
 	}
-	return &drawnFig{File: c.Name + "--" + m + ".png", Caption: f.Caption.String(), png: pngBytes, TextPx: report.ReadTextPx(pngBytes), W: cfg.Width, H: cfg.Height}, nil
+	if f.band {
+		s += ", with the 5th–95th percentile band over the test items (" + f.lo + ", " + f.hi + ")"
+	}
+	if f.logX {
+		s += "; " + f.x + " on a log scale"
+	}
+	return s + ", drawn by runexp report from the records (this results root keeps no figure files)"
 }
 
 // xyOrder holds a series' points sorted by x.

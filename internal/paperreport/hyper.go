@@ -60,36 +60,56 @@ func axisParams(c *config.Config) []string {
 
 // settingsOf reads the settings of config c from its records: first the
 // model's (kernel, width, subspace, and the settings recorded as metrics),
-// then each method's parameters in the config's method order, tuned ones
+// then each method's parameters in the records' method order, tuned ones
 // replaced by the tuned values the cells recorded.
 func settingsOf(c *config.Config, recs []report.Record) []setting {
-	var out []setting
-	ax := axisParams(c)
-	ok := func(r report.Record) bool { return r.Status != report.StatusFailed }
-	// The grid's axes that vary over the records: the cells a value
-	// holds at are named by them.
-	varying := varyingAxes(recs, ax)
-	at := func(r report.Record, skip string) []string {
-		var s []string
-		for _, k := range varying {
-			if k == skip || k == "method" {
-				continue
-			}
-			if v, ok := r.Params[k]; ok {
-				s = append(s, k+" "+paramText(v))
-			}
-		}
-		return s
+	g := settingsGrid{c: c, recs: recs, ax: axisParams(c)}
+	g.varying = varyingAxes(recs, g.ax)
+	out := g.modelSettings()
+	for _, label := range methodLabels(c, recs) {
+		out = append(out, g.methodSettings(label)...)
 	}
-	// The model's settings: the parameters of the axes, then the
-	// metrics that record a setting.
-	for _, k := range ax {
+	return out
+}
+
+// settingsGrid is a config's records with the grid's axes (ax) and those
+// of them that vary over the records (varying), which name the cells a
+// value holds at.
+type settingsGrid struct {
+	c           *config.Config
+	recs        []report.Record
+	ax, varying []string
+}
+
+// usedRecord reports whether a record's values were used (its cell did not fail).
+func usedRecord(r report.Record) bool { return r.Status != report.StatusFailed }
+
+// at names the cell of r by the varying axes but skip.
+func (g settingsGrid) at(r report.Record, skip string) []string {
+	var s []string
+	for _, k := range g.varying {
+		if k == skip || k == "method" {
+			continue
+		}
+		if v, has := r.Params[k]; has {
+			s = append(s, k+" "+paramText(v))
+		}
+	}
+	return s
+}
+
+// modelSettings are the model's settings: the parameters of the grid's
+// axes, then the metrics that record a setting a cell used.
+func (g settingsGrid) modelSettings() []setting {
+	c, recs := g.c, g.recs
+	var out []setting
+	for _, k := range g.ax {
 		if k == "method" {
 			continue
 		}
 		vals := collect(recs, func(r report.Record) (any, bool) {
 			v, has := r.Params[k]
-			return v, has && ok(r)
+			return v, has && usedRecord(r)
 		}, func(r report.Record) []string { return nil })
 		if len(vals) == 0 {
 			continue
@@ -115,8 +135,8 @@ func settingsOf(c *config.Config, recs []report.Record) []setting {
 		}
 		vals := collect(recs, func(r report.Record) (any, bool) {
 			v, has := r.Metrics[m]
-			return v, has && ok(r) && !math.IsNaN(v)
-		}, func(r report.Record) []string { return at(r, m) })
+			return v, has && usedRecord(r) && !math.IsNaN(v)
+		}, func(r report.Record) []string { return g.at(r, m) })
 		if len(vals) == 0 {
 			continue
 		}
@@ -126,49 +146,53 @@ func settingsOf(c *config.Config, recs []report.Record) []setting {
 		}
 		out = append(out, s)
 	}
-	for _, label := range methodLabels(c, recs) {
-		mine := func(r report.Record) bool { return fmt.Sprint(r.Params["method"]) == label }
-		var names []string
-		for _, r := range recs {
-			if !mine(r) {
-				continue
-			}
-			for k := range r.Params {
-				if !slices.Contains(ax, k) && !slices.Contains(names, k) {
-					names = append(names, k)
-				}
-			}
-			for m := range r.Metrics {
-				if k, found := strings.CutPrefix(m, "tuned_"); found && !slices.Contains(names, k) {
-					names = append(names, k)
-				}
+	return out
+}
+
+// methodSettings are method label's parameters that are not the grid's,
+// each a tuned value with its grid where the cells record one
+// (tuned_NAME), else the cell's parameter.
+func (g settingsGrid) methodSettings(label string) []setting {
+	mine := func(r report.Record) bool { return fmt.Sprint(r.Params["method"]) == label }
+	var names []string
+	for _, r := range g.recs {
+		if !mine(r) {
+			continue
+		}
+		for k := range r.Params {
+			if !slices.Contains(g.ax, k) && !slices.Contains(names, k) {
+				names = append(names, k)
 			}
 		}
-		sort.Strings(names)
-		for _, k := range names {
-			tuned := false
-			for _, r := range recs {
-				if _, has := r.Metrics["tuned_"+k]; has && mine(r) {
-					tuned = true
-				}
+		for m := range r.Metrics {
+			if k, found := strings.CutPrefix(m, "tuned_"); found && !slices.Contains(names, k) {
+				names = append(names, k)
 			}
-			get := func(r report.Record) (any, bool) {
-				if !mine(r) || !ok(r) {
-					return nil, false
-				}
-				if tuned {
-					v, has := r.Metrics["tuned_"+k]
-					return v, has
-				}
-				v, has := r.Params[k]
+		}
+	}
+	sort.Strings(names)
+	var out []setting
+	for _, k := range names {
+		tuned := slices.ContainsFunc(g.recs, func(r report.Record) bool {
+			_, has := r.Metrics["tuned_"+k]
+			return has && mine(r)
+		})
+		get := func(r report.Record) (any, bool) {
+			if !mine(r) || !usedRecord(r) {
+				return nil, false
+			}
+			if tuned {
+				v, has := r.Metrics["tuned_"+k]
 				return v, has
 			}
-			s := setting{Method: label, Name: k, Values: collect(recs, get, func(r report.Record) []string { return at(r, "") }), Tuned: tuned}
-			if tuned {
-				s.Grid = tuneGrid(c, label, k)
-			}
-			out = append(out, s)
+			v, has := r.Params[k]
+			return v, has
 		}
+		s := setting{Method: label, Name: k, Values: collect(g.recs, get, func(r report.Record) []string { return g.at(r, "") }), Tuned: tuned}
+		if tuned {
+			s.Grid = tuneGrid(g.c, label, k)
+		}
+		out = append(out, s)
 	}
 	return out
 }

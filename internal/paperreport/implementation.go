@@ -61,6 +61,17 @@ func (b *builder) implementation() error {
 		d.p("The estimators the configs of the stated protocol run, each as the configs label it, the file that implements it (its registration, runexp list estimators) and what it implements, as the estimator's own record says:")
 		d.table([]string{"estimator", "labelled", "source file", "implements"}, rows)
 	}
+	b.kindsAndData()
+	b.compute()
+	b.reproduce()
+	return nil
+}
+
+// kindsAndData writes the experiment kinds and the dataset loaders the
+// configs of the stated protocol use, each with its source file and what
+// it does, from the registries.
+func (b *builder) kindsAndData() {
+	d := &b.d
 	var kinds [][]string
 	seenKind := map[string]bool{}
 	for _, r := range b.base {
@@ -101,9 +112,6 @@ func (b *builder) implementation() error {
 	}
 	d.p("The datasets, each read from the data root and checked against its SHA256SUMS (never part of the repository):")
 	d.table([]string{"dataset", "loader", "what it is"}, sets)
-	b.compute()
-	b.reproduce()
-	return nil
 }
 
 // labelsOf lists the labels the configs give estimator name.
