@@ -866,7 +866,7 @@ func (sp *spec) compare(recs []report.Record) (bool, string, error) {
 			prefix = k + ": "
 		}
 		sp.pairs = append(sp.pairs, pair{group: k, left: []*report.Record{lm[k]}, right: []*report.Record{r}})
-		sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: "left " + lm[k].Key, rname: factorName(sp.factor, "right "+r.Key), l: a, r: sp.factor * b, ok: ok, group: k})
+		sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: "left " + lm[k].Key, rname: factorName(sp.factor, "right "+r.Key), l: a, r: sp.factor * b, ok: ok, group: k, solverTol: solverTolOf(lm[k], r)})
 		ev = append(ev, fmt.Sprintf("%s%s %s %s %s", prefix, g(a), sp.op, rhs, mark(ok)))
 	}
 	return allOK, fmt.Sprintf("%s: %s", sp.metric, strings.Join(ev, "; ")), nil
@@ -907,7 +907,7 @@ func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
 			if err != nil {
 				return false, "", fmt.Errorf("against: %w", err)
 			}
-			sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: r.Key, rname: "against " + ar.Key, l: v, r: av, ok: ok, group: r.Key})
+			sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: r.Key, rname: "against " + ar.Key, l: v, r: av, ok: ok, group: r.Key, solverTol: solverTolOf(r, ar)})
 			ev[len(ev)-1] += fmt.Sprintf(" (against %s: %s)", ar.Key, g(av))
 		}
 	}
@@ -1034,7 +1034,7 @@ func (sp *spec) bestGroup(cells []*report.Record, metric, k string) (bool, strin
 		}
 		// The winner must beat every rival: a tie does not show it best.
 		beats := (sp.sense == "min" && wv < rv) || (sp.sense == "max" && wv > rv)
-		sp.sides = append(sp.sides, sidePair{metric: metric, lname: "winner " + sp.winner, rname: "rival " + rg.names[j], l: wv, r: rv, ok: beats, group: label})
+		sp.sides = append(sp.sides, sidePair{metric: metric, lname: "winner " + sp.winner, rname: "rival " + rg.names[j], l: wv, r: rv, ok: beats, group: label, solverTol: solverTolOf(win, r)})
 	}
 	prefix := ""
 	if label != "" {

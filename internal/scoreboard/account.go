@@ -69,14 +69,20 @@ type RowRef struct {
 	// Why; Decide for undetermined, and the derivation whole.
 	Attribution, Why, Decide string
 	Derived                  Derivation
-	// Under maps each other documented reading of the paper (a
-	// Sensitivity's Reading) to the row's verdict under it: the variant's
+	// Under maps each documented reading of the paper (a Sensitivity's
+	// Reading, the stated protocol among them where the assignment reads
+	// the paper otherwise) to the row's verdict under it: the variant's
 	// where the row's table runs that reading and the variant restates the
 	// row; otherwise the stated verdict (a reading changes only what it
 	// reads), or "not run" where the table lists an ambiguity the reading
 	// reads and runs no such variant. PostHoc marks the post-hoc ones.
 	Under   map[string]string
 	PostHoc map[string]bool
+	// ran marks the readings of Under whose own config ran the row (not
+	// a stated verdict kept where the reading does not bear, nor a
+	// reading missing from the row's table); same those the assignment
+	// reads the row's table by.
+	ran, same map[string]bool
 }
 
 // Status is "tested", "aggregate", "not testable here" or "not
@@ -117,7 +123,8 @@ func paperClaim(cl config.Claim) string {
 // of the paper (readings).
 func rowRef(t Table, r Row, readings []paperReading) RowRef {
 	ref := RowRef{Table: t.Base.Name, Row: r.ID, Category: r.Category, Verdict: verdictOrNotRun(r.Base), Basis: r.Base.Basis,
-		Attribution: r.Derived.Kind, Why: r.Derived.Why, Decide: r.Derived.Decide, Derived: r.Derived, Under: map[string]string{}, PostHoc: map[string]bool{}}
+		Attribution: r.Derived.Kind, Why: r.Derived.Why, Decide: r.Derived.Decide, Derived: r.Derived, Under: map[string]string{}, PostHoc: map[string]bool{},
+		ran: map[string]bool{}, same: map[string]bool{}}
 	ref.Assigned = verdictOrNotRun(r.cellUnder(t.Assigned))
 	if c, ok := t.AssignedColumn(); ok {
 		ref.AssignedConfig = c.Name
@@ -127,11 +134,12 @@ func rowRef(t Table, r Row, readings []paperReading) RowRef {
 	}
 	for _, pr := range readings {
 		at := t.columnFor(pr.set, pr.postHoc)
-		if at == t.Assigned {
-			continue
-		}
-		ref.Under[pr.label] = verdictOrNotRun(r.cellUnder(at))
+		c := r.cellUnder(at)
+		ref.Under[pr.label] = verdictOrNotRun(c)
 		ref.PostHoc[pr.label] = pr.postHoc != ""
+		ref.same[pr.label] = at == t.Assigned
+		stated := len(pr.set) == 0 && pr.postHoc == ""
+		ref.ran[pr.label] = c.Run && ((at >= 0 && r.Variants[at].Present) || stated)
 	}
 	return ref
 }

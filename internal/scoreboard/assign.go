@@ -157,9 +157,10 @@ func (c Choice) Fit() (reading, stated float64, ok bool) {
 // ChoiceFit is one reading's fit to one printed table beside the stated
 // protocol's.
 type ChoiceFit struct {
-	// Table is the printed table (with its part) and Interpretation the
-	// reading of its unit the distances are over ("" where there is one).
-	Table, Interpretation string
+	// Base is the base config regenerating the printed table, Table the
+	// printed table (with its part) and Interpretation the reading of its
+	// unit the distances are over ("" where there is one).
+	Base, Table, Interpretation string
 	// Reading is the reading's name, Config its config.
 	Reading, Config string
 	// Distance and Cells are the reading's median |ln(ours/paper)| and
@@ -235,7 +236,7 @@ func chooseReading(ch Choice) (rule, reading, why string) {
 	tables := map[string]bool{}
 	wins := map[string]int{}
 	for _, f := range ch.Fits {
-		tables[f.Table+"\x00"+f.Interpretation] = true
+		tables[f.Base+"\x00"+f.Table+"\x00"+f.Interpretation] = true
 		if f.Better {
 			wins[f.Reading]++
 		}
@@ -285,7 +286,7 @@ func choiceFits(tables []Table, id string) []ChoiceFit {
 				if !ok || !c.isReading() || len(c.Readings) != 1 || c.Readings[id] == "" || !f.Run || f.Cells == 0 {
 					continue
 				}
-				out = append(out, ChoiceFit{Table: pf.Table, Interpretation: pf.Interpretation, Reading: c.Readings[id], Config: f.Config,
+				out = append(out, ChoiceFit{Base: t.Base.Name, Table: pf.Table, Interpretation: pf.Interpretation, Reading: c.Readings[id], Config: f.Config,
 					Distance: f.Distance, Cells: f.Cells, StatedConfig: base.Config, StatedDistance: base.Distance, StatedCells: base.Cells,
 					Better: report.FitsClearlyBetter(f.paperFit(), base.paperFit())})
 			}

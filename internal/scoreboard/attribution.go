@@ -114,6 +114,8 @@ func accountCategoryText(a Account) string {
 	switch {
 	case len(a.Under) > 0:
 		s += " (" + strings.Join(a.Under, ", ") + ")"
+	case a.Attribution != "" && a.Flipped:
+		s += " (" + attrShort[attrIndex(a.Attribution)] + "; passes as stated)"
 	case a.Attribution != "":
 		s += " (" + attrShort[attrIndex(a.Attribution)] + ")"
 	}

@@ -286,6 +286,38 @@ type Board struct {
 	// Untitled lists, with the reason, the papers whose title could not
 	// be read from the paper values (Load): they are headed by their id.
 	Untitled []string
+	// Verdicts counts every config's verdicts by their basis, in the
+	// order the configs were given (configs with claims and results).
+	Verdicts []ConfigVerdicts
+}
+
+// ConfigVerdicts counts one config's verdicts in its claims.json by the
+// basis of each: PASS and FAIL decided on an interval or on the point
+// estimate, INCONCLUSIVE, NOT-EVALUATED.
+type ConfigVerdicts struct {
+	Config                                           string
+	Claims                                           int
+	PassInterval, PassPoint, FailInterval, FailPoint int
+	Inconclusive, NotEvaluated                       int
+}
+
+func (v *ConfigVerdicts) add(c Cell) {
+	v.Claims++
+	interval := c.Basis == "interval"
+	switch {
+	case c.Verdict == Pass && interval:
+		v.PassInterval++
+	case c.Verdict == Pass:
+		v.PassPoint++
+	case c.Verdict == Fail && interval:
+		v.FailInterval++
+	case c.Verdict == Fail:
+		v.FailPoint++
+	case c.Verdict == Inconc:
+		v.Inconclusive++
+	default:
+		v.NotEvaluated++
+	}
 }
 
 // Build assembles the board from the configs and the results under root.
@@ -399,6 +431,13 @@ func (bd *builder) readResults(cfgs []*config.Config) error {
 		}
 		bd.run[c.Name] = ok
 		bd.results[c.Name] = cells
+		if ok && len(c.Claims) > 0 {
+			v := ConfigVerdicts{Config: c.Name}
+			for _, id := range sortedCells(cells) {
+				v.add(cells[id])
+			}
+			bd.b.Verdicts = append(bd.b.Verdicts, v)
+		}
 		if !ok {
 			bd.b.NotRun = append(bd.b.NotRun, c.Name)
 		}
@@ -800,3 +839,13 @@ func validVerdict(v string) bool {
 // maxClaimsBytes bounds a claims.json the scoreboard reads, as
 // report.MaxJSONBytes does the report's.
 const maxClaimsBytes = 64 << 20
+
+// sortedCells are the claim ids of cells, sorted.
+func sortedCells(cells map[string]Cell) []string {
+	ids := make([]string, 0, len(cells))
+	for id := range cells {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}

@@ -273,3 +273,37 @@ func fixturePage(t *testing.T, paged ...string) []byte {
 	}
 	return page
 }
+
+// TestHTMLOrder: the page leads with the per-paper totals, then the
+// assignment, then the table of the paper's claims, as the Markdown does;
+// every claim's statement, cut to a line in the table, folds out whole;
+// the diagnostics of a base sit in a table of their own, after its
+// counted table, which keeps the stated protocol's column (key) in view.
+func TestHTMLOrder(t *testing.T) {
+	configs, root := accountFixture(t, accounting)
+	bd, err := Load(configs, root, filepath.Join(configs, "pv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := bd.HTML(Options{Command: "runexp scoreboard results", ConfigsDir: "configs", LinkDir: filepath.Dir(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(raw)
+	totals, asg, claims := strings.Index(page, `<h2 id="totals">`), strings.Index(page, `<h2 id="assignment">`), strings.Index(page, `<h2 id="claims">`)
+	if totals < 0 || asg < totals || claims < asg {
+		t.Errorf("sections at %d (totals), %d (assignment), %d (claims): want them in that order", totals, asg, claims)
+	}
+	start := strings.Index(page[claims:], "<tbody>") + claims
+	end := strings.Index(page[start:], "</tbody>") + start
+	rows := strings.Count(page[start:end], "<tr>")
+	if folds := strings.Count(page[start:end], "<details><summary>"); rows == 0 || folds != rows {
+		t.Errorf("%d claims, %d foldable: every cut statement must open whole", rows, folds)
+	}
+	// b's diagnostic b-d is out of its counted table, in its own.
+	b := page[strings.Index(page, `<h3 id="config-b">`):strings.Index(page, `<h3 id="config-m">`)]
+	counted := b[:strings.Index(b, "</table>")]
+	if strings.Contains(counted, "<th>d</th>") || !strings.Contains(counted, "<th>r</th>") || !strings.Contains(b, "The diagnostics of <code>b</code>, never counted") {
+		t.Errorf("base b's tables:\n%s", b)
+	}
+}

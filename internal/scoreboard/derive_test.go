@@ -148,8 +148,8 @@ func TestClaimOutcome(t *testing.T) {
 // verdict, never PASS.
 func TestSensitivity(t *testing.T) {
 	rows := []RowRef{
-		{Table: "b", Row: "x", Verdict: Pass, Assigned: Pass, Under: map[string]string{"r": Fail, "s": Pass, "u": Pass}},
-		{Table: "c", Row: "y", Verdict: Fail, Assigned: Fail, Under: map[string]string{"s": Pass}},
+		{Table: "b", Row: "x", Verdict: Pass, Assigned: Pass, Under: map[string]string{"r": Fail, "s": Pass, "u": Pass}, ran: map[string]bool{"r": true, "s": true, "u": true}},
+		{Table: "c", Row: "y", Verdict: Fail, Assigned: Fail, Under: map[string]string{"s": Pass}, ran: map[string]bool{"s": true}},
 	}
 	a := &Account{Rows: rows}
 	a.judge(nil, []paperReading{{label: "r", configs: map[string]string{"b": "b-r"}}, {label: "s", configs: map[string]string{"b": "b-s", "c": "c-s"}}, {label: "t"}, {label: "u"}})
@@ -168,13 +168,13 @@ func TestSensitivity(t *testing.T) {
 	// Row y's table does not run u: y keeps its FAIL under u, and the
 	// claim is not reproduced under u (the control for a row without the
 	// reading counting as PASS).
-	if u := got["u"]; u.Verdict != Fail || u.Passes {
+	if u := got["u"]; u.Verdict != Fail || u.Passes || u.RanVerdict != Pass || u.RanRows != 1 || u.Rows != 2 {
 		t.Errorf("under u, which only x's table runs: %+v, want FAIL", u)
 	}
 	if _, ok := got["t"]; ok {
 		t.Errorf("a reading bearing on no row is listed: %+v", got["t"])
 	}
-	flip := &Account{Rows: []RowRef{{Table: "b", Row: "x", Verdict: Pass, Assigned: Pass, Under: map[string]string{"r": Inconc}}}}
+	flip := &Account{Rows: []RowRef{{Table: "b", Row: "x", Verdict: Pass, Assigned: Pass, Under: map[string]string{"r": Inconc}, ran: map[string]bool{"r": true}}}}
 	flip.judge(nil, []paperReading{{label: "r"}})
 	if len(flip.Sensitivity) != 1 || !flip.Sensitivity[0].Flips || flip.Category != AsStated {
 		t.Errorf("a reading failing a claim the stated protocol passes: %+v, category %v", flip.Sensitivity, flip.Category)

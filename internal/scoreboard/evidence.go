@@ -15,8 +15,12 @@ type Sensitivity struct {
 	Configs []string
 	PostHoc bool
 	// Verdict is the claim's combined verdict under it (its rows' verdicts
-	// as RowRef.Under gives them).
-	Verdict string
+	// as RowRef.Under gives them); RanVerdict the combined verdict of the
+	// RanRows of its Rows that its configs ran (the others keep the stated
+	// verdict, or were not run under it where their table lists an
+	// ambiguity it reads).
+	Verdict, RanVerdict string
+	Rows, RanRows       int
 	// Flips reports that the stated protocol passes the claim and this
 	// reading does not; Passes that it passes a claim the assignment does
 	// not (a reproduction the count leaves out).
@@ -108,21 +112,27 @@ func (a *Account) sensitivity(readings []paperReading) []Sensitivity {
 	var out []Sensitivity
 	for _, pr := range readings {
 		vs := make([]string, 0, len(a.Rows))
-		bears := false
+		var ran []string
+		differs := false
 		for _, r := range a.Rows {
 			v, ok := r.Under[pr.label]
 			if !ok {
-				// The assignment reads the row's table this way.
+				// A row read under no such reading keeps its counted
+				// verdict.
 				v = r.Assigned
-			} else {
-				bears = true
+			}
+			if ok && r.ran[pr.label] {
+				ran = append(ran, v)
+				differs = differs || !r.same[pr.label]
 			}
 			vs = append(vs, v)
 		}
-		if !bears {
+		if !differs {
+			// It ran none of the claim's rows, or only those the
+			// assignment reads by it: it is the assignment there.
 			continue
 		}
-		s := Sensitivity{Reading: pr.label, PostHoc: pr.postHoc != "", Verdict: combineVerdicts(vs)}
+		s := Sensitivity{Reading: pr.label, PostHoc: pr.postHoc != "", Verdict: combineVerdicts(vs), RanVerdict: combineVerdicts(ran), Rows: len(vs), RanRows: len(ran)}
 		for _, r := range a.Rows {
 			if c, ok := pr.configs[r.Table]; ok && !slices.Contains(s.Configs, c) {
 				s.Configs = append(s.Configs, c)

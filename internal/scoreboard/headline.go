@@ -46,7 +46,7 @@ func Headline(p Paper) (mark, why string) {
 			open = append(open, a.Claim.ID+" "+accountCategoryText(a))
 		}
 	}
-	counts := fmt.Sprintf("%d of %d claims reproduced under the assignment", reproduced, n)
+	counts := fmt.Sprintf("%d of %d paper claims reproduced under the assignment", reproduced, n)
 	if stated := p.StatedPass; stated != reproduced {
 		counts += fmt.Sprintf(" (%d under the stated protocol)", stated)
 	}

@@ -49,11 +49,22 @@ type htmlTable struct {
 	Heads               []string
 	Readings            []htmlReading
 	Rows                []htmlRow
-	Totals              string
+	// DiagHeads and Diags are the diagnostics' verdicts, in a table of
+	// their own under the counted one (never counted, and without them the
+	// counted columns fit the window).
+	DiagHeads []string
+	Diags     []htmlDiagRow
+	Totals    string
 	// Fits are the reading-fit lines of the base's printed tables and
 	// FitNote the sentence naming a reading they point to (fitmd.go).
 	Fits    []string
 	FitNote string
+}
+
+// htmlDiagRow is a row's verdicts under the diagnostic variants.
+type htmlDiagRow struct {
+	ID    string
+	Cells []htmlCell
 }
 
 // htmlReading is a variant column, named under the table.
@@ -72,20 +83,38 @@ type htmlPaper struct {
 	// Mark and MarkWhy are the paper's headline (Headline).
 	Mark, MarkWhy string
 	Totals        Totals
-	Split         Split
-	Line          string
-	Methods       []htmlMethod // the interval methods of its cells, most used first
-	Tables        []htmlTable
+	// StatedPass and AssignedPass are the paper's (Paper).
+	StatedPass, AssignedPass int
+	Split                    Split
+	Line                     string
+	Methods                  []htmlMethod // the interval methods of its cells, most used first
+	Tables                   []htmlTable
 }
 
-// htmlClaim is a paper claim's line in the page's leading table.
+// htmlClaim is a paper claim's line in the page's leading table: its
+// statement cut to a line (Short) and whole (Statement), which its fold
+// shows with the note.
 type htmlClaim struct {
-	Paper, ID, Statement, Outcome, Rows, Note, Class string
+	Paper, ID, Short, Statement, Outcome, Rows, Note, Class string
+}
+
+// htmlAssignment is a paper's assignment on the page: a row per ambiguity
+// some config reads otherwise, and those none reads in one line.
+type htmlAssignment struct {
+	Paper  string
+	Rows   []htmlChoice
+	Unread string
+}
+
+type htmlChoice struct {
+	Ambiguity, Reading, Fit, Why, Readings string
 }
 
 type htmlPage struct {
 	Command, Root, Configs string
 	Rule, HeadlineRule     string
+	AssignmentRule         string
+	Assignments            []htmlAssignment
 	Claims                 []htmlClaim
 	RowTotals              Totals
 	Categories             []string
@@ -94,7 +123,10 @@ type htmlPage struct {
 	NotRun, Unknown        []string
 	Papers                 []htmlPaper
 	Totals                 Totals
-	Split                  Split
+	// StatedPass and AssignedPass count the claims passing under the
+	// stated protocol and under the assignment, over every paper.
+	StatedPass, AssignedPass int
+	Split                    Split
 	// SplitHeads head the split's two tables: not reproduced, then
 	// inconclusive, each by attribution.
 	SplitHeads [2][nAttr]string
@@ -191,11 +223,27 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 	pg := htmlPage{Command: o.Command, Root: filepath.ToSlash(b.Root), Configs: filepath.ToSlash(o.ConfigsDir),
 		NConfigs: b.Configs, NRun: b.Configs - len(b.NotRun), NotRun: b.NotRun, Unknown: b.Unknown, Totals: b.Totals, Sets: b.Sets,
 		Split: b.Split, SplitHeads: [2][nAttr]string{attrNames, attrShort}, Beyond: b.Beyond,
-		Rule: OutcomeRule, HeadlineRule: HeadlineRule, RowTotals: b.RowTotals}
+		Rule: OutcomeRule, HeadlineRule: HeadlineRule, RowTotals: b.RowTotals, AssignmentRule: AssignmentRule}
 	for _, p := range b.Papers {
+		pg.StatedPass += p.StatedPass
+		pg.AssignedPass += p.AssignedPass
 		for _, a := range p.Accounts {
-			pg.Claims = append(pg.Claims, htmlClaim{Paper: p.ID, ID: a.Claim.ID, Statement: report.Short(a.Claim.Statement, 90),
+			pg.Claims = append(pg.Claims, htmlClaim{Paper: p.ID, ID: a.Claim.ID, Short: report.Short(a.Claim.Statement, 90), Statement: a.Claim.Statement,
 				Outcome: accountCategoryText(a), Rows: plainMarkdown(accountRows(a)), Note: plainMarkdown(accountNote(a)), Class: accountClass(a)})
+		}
+		ha := htmlAssignment{Paper: p.ID}
+		var unread []string
+		for _, ch := range p.Assignment.Choices {
+			if ch.Rule == RuleStatedNotRead {
+				unread = append(unread, ambiguityName(ch))
+				continue
+			}
+			ha.Rows = append(ha.Rows, htmlChoice{Ambiguity: ambiguityName(ch), Reading: plainMarkdown(choiceReading(ch)), Fit: choiceFitText(ch),
+				Why: plainMarkdown(ch.Why), Readings: strings.Join(ch.Readings, ", ")})
+		}
+		ha.Unread = strings.Join(unread, "; ")
+		if len(ha.Rows) > 0 || ha.Unread != "" {
+			pg.Assignments = append(pg.Assignments, ha)
 		}
 	}
 	for c := Category(0); c < nCategories; c++ {
@@ -203,7 +251,7 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 		pg.Definitions = append(pg.Definitions, codeSpans(definitions[c]))
 	}
 	for _, p := range b.Papers {
-		hp := htmlPaper{ID: p.ID, Title: p.Title, Totals: p.Totals, Split: p.Split,
+		hp := htmlPaper{ID: p.ID, Title: p.Title, Totals: p.Totals, Split: p.Split, StatedPass: p.StatedPass, AssignedPass: p.AssignedPass,
 			Line: "Paper claims: " + totalsLine(p.Totals) + ". By whose failure: " + p.Split.line() + ". Rows: " + totalsLine(p.RowTotals)}
 		hp.Mark, hp.MarkWhy = Headline(p)
 		if hp.Title == "" {
@@ -213,22 +261,56 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 		for _, t := range p.Tables {
 			ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: "Rows: " + totalsLine(t.Totals),
 				Fits: t.fitLines(), FitNote: plainMarkdown(t.fitNotes())}
-			cols := append([]Column{t.Base}, t.Variants...)
-			for _, v := range t.Variants {
+			// The stated protocol, the readings and the post-hoc variants
+			// in the table that counts; the diagnostics in one of their own.
+			var counted, diags []int
+			for i, v := range t.Variants {
+				if v.Diagnostic {
+					diags = append(diags, i)
+				} else {
+					counted = append(counted, i)
+				}
+			}
+			for _, i := range append(slices.Clone(counted), diags...) {
+				v := t.Variants[i]
 				kind := v.Role()
 				switch kind {
 				case "reading":
 					kind = "reading of " + strings.Join(v.Reads, ", ")
+					if i == t.Assigned {
+						kind += ", the assignment's: counted"
+					}
 				case "diagnostic":
 					kind = "diagnostic, not counted"
 				case "post hoc":
 					kind = "post hoc, never a reproduction"
 				}
-				ht.Heads = append(ht.Heads, v.Label)
+				if !v.Diagnostic {
+					ht.Heads = append(ht.Heads, v.Label)
+				} else {
+					ht.DiagHeads = append(ht.DiagHeads, v.Label)
+				}
 				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: report.Short(v.Reading, 200), Run: v.Run})
 			}
-			for _, r := range t.Rows {
+			sub := t.subTable(counted)
+			cols := append([]Column{t.Base}, sub.Variants...)
+			for _, r := range sub.Rows {
 				ht.Rows = append(ht.Rows, htmlRowOf(r, t.Base.Name, cols, o, methods))
+			}
+			if len(diags) > 0 {
+				dt := t.subTable(diags)
+				for _, r := range dt.Rows {
+					dr := htmlDiagRow{ID: r.ID}
+					for j, c := range r.Variants {
+						hc := htmlOf(c, dt.Variants[j], r.ID, o)
+						hc.Label = dt.Variants[j].Label
+						dr.Cells = append(dr.Cells, hc)
+						if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
+							methods[m]++
+						}
+					}
+					ht.Diags = append(ht.Diags, dr)
+				}
 			}
 			hp.Tables = append(hp.Tables, ht)
 		}
@@ -348,26 +430,46 @@ tr:target { outline: 2px solid #4a7fd0; }
 <body>
 <h1>Reproducibility scoreboard</h1>
 <p>Generated by <code>{{.Command}}</code> from the results in <code>{{.Root}}</code> and the configs in <code>{{.Configs}}</code>. Each verdict links to the claim on its run's page (or, where the results hold no page, to the run's claims.json); open a claim for its statement, expectation and intervals.</p>
-<p class="nav">On this page: <a href="#claims">the paper's claims</a> · <a href="#totals">totals</a> · <a href="#whose-failure">whose failure</a> · <a href="#categories">rows</a> · <a href="#coverage">coverage</a>{{if .Sets}} · <a href="#collections">collections</a>{{end}}{{range .Papers}} · <a href="#{{.ID}}">{{.ID}}</a>{{end}}</p>
-<h2 id="claims">The paper's claims</h2>
+<p class="nav">On this page: <a href="#totals">totals</a> · <a href="#assignment">one reading per ambiguity</a> · <a href="#claims">the paper's claims</a> · <a href="#whose-failure">whose failure</a> · <a href="#categories">rows</a> · <a href="#coverage">coverage</a>{{if .Sets}} · <a href="#collections">collections</a>{{end}}{{range .Papers}} · <a href="#{{.ID}}">{{.ID}}</a>{{end}}</p>
+<h2 id="totals">The paper's claims: totals</h2>
 <p>{{.Rule}}</p>
 <p>Headline per paper: {{.HeadlineRule}}</p>
+<p>"Pass, stated protocol" counts the paper claims every row of which passes under the base configs; "pass, assignment" those that pass under the paper's assignment (next section), the count the headline and the categories follow.</p>
+<table class="stack">
+<thead><tr><th>paper</th><th>headline</th><th>paper claims</th><th>pass, stated protocol</th><th>pass, assignment</th>{{range .Categories}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Papers}}
+<tr><td><a href="#{{.ID}}">{{if .Title}}{{.Title}}{{else}}{{.ID}}{{end}}</a></td><td class="key {{markClass .Mark}}" title="{{.MarkWhy}}">{{.Mark}}</td><td class="r" data-label="paper claims">{{.Totals.Claims}}</td><td class="r" data-label="pass, stated protocol">{{.StatedPass}}</td><td class="r" data-label="pass, assignment">{{.AssignedPass}}</td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}">{{$n}}</td>{{end}}</tr>
+{{- end}}
+<tr><td><b>all</b></td><td class="key"></td><td class="r" data-label="paper claims"><b>{{.Totals.Claims}}</b></td><td class="r" data-label="pass, stated protocol"><b>{{.StatedPass}}</b></td><td class="r" data-label="pass, assignment"><b>{{.AssignedPass}}</b></td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}"><b>{{$n}}</b></td>{{end}}</tr>
+</tbody>
+</table>
+<h2 id="assignment">One reading per ambiguity: the assignment</h2>
+<p>Each paper is counted under its stated protocol and under one assignment of readings, one reading per listed ambiguity for the whole paper; the counts and outcomes on this page are the assignment's. {{.AssignmentRule}}</p>
+{{- range .Assignments}}
+<h3 id="assignment-{{.Paper}}">{{.Paper}}</h3>
+{{- if .Rows}}
+<table class="stack">
+<thead><tr><th>ambiguity</th><th>counted reading</th><th>fit: counted vs stated protocol (median |ln(ours/paper)|)</th><th>how chosen</th><th>readings run</th></tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr><td>{{.Ambiguity}}</td><td class="key" data-label="counted reading">{{.Reading}}</td><td data-label="fit">{{.Fit}}</td><td data-label="how chosen">{{.Why}}</td><td data-label="readings run">{{.Readings}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- with .Unread}}
+<p>Read as the stated protocol reads them, no config reading them otherwise: {{.}}.</p>
+{{- end}}
+{{- end}}
+<h2 id="claims">The paper's claims</h2>
+<p>Each claim's outcome under the assignment; open a claim for its whole statement, why, what would decide it, and its verdicts under the other readings (sensitivity, never counted).</p>
 <table class="claims stack">
 <thead><tr><th>paper</th><th>claim</th><th>outcome</th><th>rows</th></tr></thead>
 <tbody>
 {{- range .Claims}}
-<tr><td>{{.Paper}}</td><td>{{if .Note}}<details><summary><b>{{.ID}}</b> {{.Statement}}</summary><p>{{.Note}}</p></details>{{else}}<b>{{.ID}}</b> {{.Statement}}{{end}}</td><td class="key {{.Class}}">{{.Outcome}}</td><td data-label="rows">{{.Rows}}</td></tr>
+<tr><td>{{.Paper}}</td><td><details><summary><b>{{.ID}}</b> {{.Short}}</summary><p>{{.Statement}}</p>{{with .Note}}<p>{{.}}</p>{{end}}</details></td><td class="key {{.Class}}">{{.Outcome}}</td><td data-label="rows">{{.Rows}}</td></tr>
 {{- end}}
-</tbody>
-</table>
-<h2 id="totals">Totals</h2>
-<table class="stack">
-<thead><tr><th>paper</th><th>headline</th><th>claims</th>{{range .Categories}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Papers}}
-<tr><td><a href="#{{.ID}}">{{if .Title}}{{.Title}}{{else}}{{.ID}}{{end}}</a></td><td class="key {{markClass .Mark}}" title="{{.MarkWhy}}">{{.Mark}}</td><td class="r" data-label="claims">{{.Totals.Claims}}</td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}">{{$n}}</td>{{end}}</tr>
-{{- end}}
-<tr><td><b>all</b></td><td class="key"></td><td class="r" data-label="claims"><b>{{.Totals.Claims}}</b></td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}"><b>{{$n}}</b></td>{{end}}</tr>
 </tbody>
 </table>
 <h2 id="whose-failure">Whose failure</h2>
@@ -403,12 +505,12 @@ tr:target { outline: 2px solid #4a7fd0; }
 <p>{{.NConfigs}} configs, {{.NRun}} with results.{{if .NotRun}} Not run ({{len .NotRun}}):{{range .NotRun}} <code>{{.}}</code>{{end}}. The full-suite version comes from <code>make suite</code>.{{end}}{{if .Unknown}} Folders no config names, not counted:{{range .Unknown}} <code>{{.}}</code>{{end}}.{{end}}</p>
 {{- if .Sets}}
 <h2 id="collections">Collections</h2>
-<p>A collection lists configs (<code>runexp configs/NAME.yaml</code> runs the set); its members' claims counted by status, and how many got the status their config expects.</p>
+<p>A collection lists configs (<code>runexp configs/NAME.yaml</code> runs the set); its members' config checks (not the papers' claims) counted by status, and how many got the status their config expects.</p>
 {{- range .Sets}}
 <h3 id="set-{{.Name}}">{{.Name}}</h3>
 <p>{{.Title}}</p>
 <table>
-<thead><tr><th>config</th><th>claims</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th><th>NOT-EVALUATED</th><th>as expected</th></tr></thead>
+<thead><tr><th>config</th><th>config checks</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th><th>NOT-EVALUATED</th><th>as expected</th></tr></thead>
 <tbody>
 {{- range .Rows}}
 <tr><td><code>{{.Config}}</code></td><td class="r">{{.Claims}}</td>{{if .Run}}<td class="r">{{.Pass}}</td><td class="r">{{.Fail}}</td><td class="r">{{.Inconclusive}}</td><td class="r">{{.NotEvaluated}}</td><td class="r">{{.AsExpected}}</td>{{else}}<td colspan="5" class="ne">not run</td>{{end}}</tr>
@@ -448,6 +550,17 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 </tbody>
 </table>
+{{- if .Diags}}
+<p>The diagnostics of <code>{{.Name}}</code>, never counted:</p>
+<table class="claims stack">
+<thead><tr><th>claim</th>{{range .DiagHeads}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Diags}}
+<tr><td><code>{{.ID}}</code></td>{{range $c := .Cells}}<td class="v {{$c.Class}} chip" data-label="{{$c.Label}}"{{with $c.Title}} title="{{.}}"{{end}}>{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
 <p>{{.Totals}}.</p>
 {{- range .Fits}}
 <p class="muted">{{.}}</p>

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/runexp/runexp/internal/report"
@@ -129,6 +130,7 @@ func (b *Board) Markdown(o Options) []byte {
 	md := mdWriter{&w}
 	b.markdownHeader(md, o)
 	b.markdownClaims(md)
+	b.markdownAssignment(md)
 	b.markdownRows(md)
 	b.markdownBeyond(md)
 	b.markdownFits(md)
@@ -183,7 +185,8 @@ func (b *Board) markdownHeader(md mdWriter, o Options) {
 }
 
 // totalsTable writes a totals table by paper and category: the papers'
-// claims (rows false, with each paper's headline) or their rows.
+// claims (rows false, with each paper's headline and its claims passing
+// under the stated protocol and under the assignment) or their rows.
 func (b *Board) totalsTable(md mdWriter, rows bool) {
 	what := "claims"
 	if rows {
@@ -194,6 +197,9 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 		md.p(" headline |")
 	}
 	md.p(" %s |", what)
+	if !rows {
+		md.p(" pass, stated protocol | pass, assignment |")
+	}
 	// The categories by their short names, defined under Categories.
 	for c := Category(0); c < nCategories; c++ {
 		md.p(" %s |", shortCategory[c])
@@ -202,7 +208,12 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 	if !rows {
 		md.p("---|")
 	}
-	md.p("---:|%s\n", strings.Repeat("---:|", int(nCategories)))
+	md.p("---:|%s", strings.Repeat("---:|", int(nCategories)))
+	if !rows {
+		md.p("---:|---:|")
+	}
+	md.p("\n")
+	var stated, assigned int
 	for _, pp := range b.Papers {
 		t := pp.Totals
 		md.p("| %s |", mdEsc(pp.ID))
@@ -213,6 +224,10 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 			md.p(" %s |", mark)
 		}
 		md.p(" %d |", t.Claims())
+		if !rows {
+			md.p(" %d | %d |", pp.StatedPass, pp.AssignedPass)
+			stated, assigned = stated+pp.StatedPass, assigned+pp.AssignedPass
+		}
 		for _, v := range t {
 			md.p(" %d |", v)
 		}
@@ -227,6 +242,9 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 		md.p(" |")
 	}
 	md.p(" **%d** |", t.Claims())
+	if !rows {
+		md.p(" **%d** | **%d** |", stated, assigned)
+	}
 	for _, v := range t {
 		md.p(" **%d** |", v)
 	}
@@ -240,6 +258,9 @@ func (b *Board) markdownClaims(md mdWriter) {
 	md.p("## The paper's claims\n\n")
 	md.para("%s", OutcomeRule)
 	md.para("Headline per paper: %s", HeadlineRule)
+	md.para("\"pass, stated protocol\" counts the claims every row of which passes under the base configs; \"pass, " +
+		"assignment\" those that pass under the paper's assignment (the next section), the count the headline and the " +
+		"categories follow: as stated (both pass) plus other reading (only the assignment passes).")
 	b.totalsTable(md, false)
 	md.p("| paper | claim | statement | outcome | rows |\n|---|---|---|---|---|\n")
 	var notes []string
@@ -289,15 +310,19 @@ func accountNote(a Account) string {
 		parts = append(parts, "not testable here: "+a.NotTestable)
 	}
 	if a.Why != "" {
-		parts = append(parts, a.Why)
+		parts = append(parts, upperFirst(a.Why))
 	}
 	if a.Decide != "" {
-		parts = append(parts, "would be decided by "+a.Decide)
+		parts = append(parts, "Would be decided by "+a.Decide)
 	}
-	if len(parts) == 0 {
-		return ""
+	s := ""
+	if len(parts) > 0 {
+		s = mdEsc(strings.Join(parts, ". ")) + "."
 	}
-	return mdEsc(strings.Join(parts, ". ")) + "."
+	if n := sensitivityNote(a); n != "" {
+		s = strings.TrimSpace(s + " " + n)
+	}
+	return s
 }
 
 // markdownRows writes the rows' categories, totals and split: the
@@ -507,8 +532,16 @@ func (t Table) markdownParts(o Options, methods []string) []Table {
 func (t Table) subTable(cols []int) Table {
 	p := t
 	p.Variants = make([]Column, len(cols))
+	if t.Assigned >= 0 {
+		// The assigned column's index among the part's columns; a part
+		// without it reads no column as the assignment's.
+		p.Assigned = atBase
+	}
 	for k, j := range cols {
 		p.Variants[k] = t.Variants[j]
+		if j == t.Assigned {
+			p.Assigned = k
+		}
 	}
 	p.Rows = make([]Row, len(t.Rows))
 	for i, r := range t.Rows {
@@ -529,10 +562,14 @@ func (t Table) markdownHead(first bool) string {
 	if first {
 		b.WriteString(" stated protocol |")
 	}
-	for _, v := range t.Variants {
+	for i, v := range t.Variants {
 		switch v.Role() {
 		case "reading":
-			fmt.Fprintf(&b, " `%s` (%s) |", mdEsc(v.Label), strings.Join(v.Reads, "+"))
+			counted := ""
+			if i == t.Assigned {
+				counted = ", counted"
+			}
+			fmt.Fprintf(&b, " `%s` (%s%s) |", mdEsc(v.Label), strings.Join(v.Reads, "+"), counted)
 		case "diagnostic":
 			role := "diagnostic"
 			if v.Moves != "" {
@@ -804,10 +841,10 @@ func (b *Board) setsMarkdown(w *bytes.Buffer) {
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("\n## Collections\n\n")
-	p("A collection lists configs (`runexp configs/NAME.yaml` runs the set); its members' claims counted by status, and how many got the status their config expects.\n")
+	p("A collection lists configs (`runexp configs/NAME.yaml` runs the set); its members' config checks (not the papers' claims) counted by status, and how many got the status their config expects.\n")
 	for _, s := range b.Sets {
 		p("\n### `%s`\n\n%s\n\n", s.Name, mdEsc(s.Title))
-		p("| config | claims | PASS | FAIL | INCONCLUSIVE | NOT-EVALUATED | as expected |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		p("| config | config checks | PASS | FAIL | INCONCLUSIVE | NOT-EVALUATED | as expected |\n|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, r := range s.Rows {
 			if !r.Run {
 				p("| `%s` | %d | not run | | | | |\n", r.Config, r.Claims)
@@ -828,7 +865,8 @@ func (b *Board) ClaimLines() []string {
 	var out []string
 	for _, p := range b.Papers {
 		mark, _ := Headline(p)
-		out = append(out, fmt.Sprintf("%s %s: paper claims %s", mark, p.ID, totalsLine(p.Totals)))
+		out = append(out, fmt.Sprintf("%s %s: paper claims %s; passing under the stated protocol %d, under the assignment (%s) %d",
+			mark, p.ID, totalsLine(p.Totals), p.StatedPass, p.Assignment.Set(), p.AssignedPass))
 	}
 	out = append(out, fmt.Sprintf("all papers: paper claims %s", totalsLine(b.Totals)))
 	out = append(out, fmt.Sprintf("paper claims by whose failure: %s", b.Split.line()))
@@ -910,4 +948,10 @@ func (pp *Paper) markdownAccounts(w *bytes.Buffer) {
 		w.WriteString(wrapMarkdown(fmt.Sprintf("%d. ", i+1), n, MarkdownWrap))
 		w.WriteString("\n")
 	}
+}
+
+// upperFirst is s with its first letter upper-cased, to open a sentence.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
