@@ -342,15 +342,15 @@ func cmdPredict(e *errOut, f *suiteFlags, args []string, stdout io.Writer) int {
 		if a, b, ok := strings.Cut(x, "x"); ok {
 			m, err1 := strconv.Atoi(a)
 			n, err2 := strconv.Atoi(b)
-			if err1 != nil || err2 != nil || m < 1 || n < 1 {
-				return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated", list)
+			if err1 != nil || err2 != nil || m < 1 || n < 1 || m > suite.MaxPredictWorkers || n > suite.MaxPredictWorkers {
+				return e.fail(exitUsage, "--predict %s: want worker counts from 1 to %d or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated", list, suite.MaxPredictWorkers)
 			}
 			arrays = append(arrays, [2]int{m, n})
 			continue
 		}
 		n, err := strconv.Atoi(x)
-		if err != nil || n < 1 {
-			return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated", list)
+		if err != nil || n < 1 || n > suite.MaxPredictWorkers {
+			return e.fail(exitUsage, "--predict %s: want worker counts from 1 to %d or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated", list, suite.MaxPredictWorkers)
 		}
 		ns = append(ns, n)
 	}
@@ -362,6 +362,9 @@ func cmdPredict(e *errOut, f *suiteFlags, args []string, stdout io.Writer) int {
 			return e.fail(exitUsage, "%v", err)
 		}
 		w = rep.Workload()
+		if err := w.Check(); err != nil {
+			return e.fail(exitUsage, "--predict: %s: %v", args[0], err)
+		}
 		from = fmt.Sprintf("%s (%d workers, %.1f s measured, utilisation %.0f%%", args[0], rep.Workers, rep.Seconds, 100*rep.Utilisation)
 		if f := rep.Overhead(); f > 1 {
 			from += fmt.Sprintf("; the tasks' CPU times × %.2f, the process's CPU over its tasks'", f)

@@ -387,10 +387,27 @@ func (c *Cache) RecordedTime(key CellKey) (t CellTime, ok bool) {
 	var e struct {
 		Timing *CellTime `json:"timing"`
 	}
-	if json.Unmarshal(b, &e) != nil || e.Timing == nil {
+	if json.Unmarshal(b, &e) != nil || e.Timing == nil || !e.Timing.plausible() {
 		return t, false
 	}
 	return *e.Timing, true
+}
+
+// MaxRecordedSeconds bounds a time a cell's entry may record and still be
+// read back (115 days): the checksum leaves the timing out, so an edited
+// one (1e300 s) must not reach the pool's order or a prediction, whose
+// sums need finite inputs.
+const MaxRecordedSeconds = 1e7
+
+// plausible reports whether every time of t is one a run could have
+// measured: finite, not negative, at most MaxRecordedSeconds.
+func (t *CellTime) plausible() bool {
+	for _, v := range []float64{t.Seconds, t.CPUSeconds, t.ParallelCPUSeconds, t.HelperCPUSeconds} {
+		if !(v >= 0 && v <= MaxRecordedSeconds) {
+			return false
+		}
+	}
+	return t.Width >= 0
 }
 
 // Delete removes the entry of key if present (used by --force before
