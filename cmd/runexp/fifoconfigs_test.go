@@ -113,3 +113,33 @@ func TestFIFOConfigsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheNotAFolder: a --cache that is there but no folder (a named
+// pipe, a file) is refused by a dry run as by the run, with the same
+// words, before any cell; status used to predict 7 cells to compute for
+// a run that then stopped on a raw lstat error.
+func TestCacheNotAFolder(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Skip(err)
+	}
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	const cfg = "../../configs/abrahamsen-hansen-fig3.yaml"
+	for cache, kind := range map[string]string{pipe: "a named pipe", file: "a regular file"} {
+		want := "cell cache: " + cache + " is " + kind + ", not a folder"
+		for _, args := range [][]string{
+			{"status", "--cache", cache, "--out", dir, cfg},
+			{"run", "--dry-run", "--cache", cache, "--out", dir, cfg},
+			{"suite", "--dry-run", "--configs", "../../configs", "--cache", cache, "--out", dir, "--only", "abrahamsen-hansen-fig3"},
+			{"run", "-q", "--cache", cache, "--out", dir, cfg},
+		} {
+			code, stdout, stderr := runWithin(t, 20*time.Second, args...)
+			if code != exitUsage || !strings.Contains(stderr, want) || strings.Contains(stdout, "to compute") {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and %q", args, code, stdout, stderr, exitUsage, want)
+			}
+		}
+	}
+}

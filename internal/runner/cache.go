@@ -191,6 +191,33 @@ func versionOr1(v string) string {
 	return v
 }
 
+// cacheDir is the cell cache's folder: CacheDir, else OUT/.cache.
+func (o Options) cacheDir() string {
+	if o.CacheDir != "" {
+		return o.CacheDir
+	}
+	root := o.OutRoot
+	if root == "" {
+		root = "results"
+	}
+	return filepath.Join(root, ".cache")
+}
+
+// checkCacheDir refuses a cache folder a run could not use, before any
+// cell runs, as a dry run refuses it too: a path that is there but no
+// folder (a file, a named pipe), or a link at its cells folder (refused
+// now, status 2, not found when the first computed cell's entry cannot
+// be written).
+func checkCacheDir(cd string) error {
+	if fi, err := os.Stat(cd); err == nil && !fi.IsDir() {
+		return fmt.Errorf("cell cache: %s is %s, not a folder: name a folder with --cache, or run with --no-cache", cd, safefs.Kind(fi.Mode()))
+	}
+	if err := safefs.CheckUnder(cd, filepath.Join(cd, "cells")); err != nil {
+		return fmt.Errorf("cell cache: %w", err)
+	}
+	return nil
+}
+
 // maxEntryBytes bounds a cache entry read back: a record (report's
 // MaxRecordLine) and its key and data list.
 const maxEntryBytes = report.MaxRecordLine + 1<<20

@@ -247,24 +247,14 @@ func (j *Job) openCache() error {
 	if j.opt.NoCache {
 		return nil
 	}
-	cd := j.opt.CacheDir
-	if cd == "" {
-		root := j.opt.OutRoot
-		if root == "" {
-			root = "results"
-		}
-		cd = filepath.Join(root, ".cache")
+	cd := j.opt.cacheDir()
+	if err := checkCacheDir(cd); err != nil {
+		return err
 	}
 	if rel, err := filepath.Rel(j.top, cd); err == nil && filepath.IsLocal(rel) {
 		if err := safefs.CheckUnder(j.top, cd); err != nil {
 			return fmt.Errorf("cell cache: %w", err)
 		}
-	}
-	// The cells folder is checked before any cell runs, wherever the
-	// cache is: a link there is refused now (status 2), not found when
-	// the first computed cell's entry cannot be written.
-	if err := safefs.CheckUnder(cd, filepath.Join(cd, "cells")); err != nil {
-		return fmt.Errorf("cell cache: %w", err)
 	}
 	j.cache = &Cache{Dir: cd}
 	j.cache.sweepTemps()

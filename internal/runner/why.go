@@ -472,13 +472,11 @@ func DryRun(c *config.Config, opt Options) ([]CellPlan, error) {
 	}
 	var cache *Cache
 	if !opt.NoCache {
-		cd := opt.CacheDir
-		if cd == "" {
-			root := opt.OutRoot
-			if root == "" {
-				root = "results"
-			}
-			cd = filepath.Join(root, ".cache")
+		// As a run: a cache it would refuse is refused here, not
+		// predicted from.
+		cd := opt.cacheDir()
+		if err := checkCacheDir(cd); err != nil {
+			return nil, err
 		}
 		cache = &Cache{Dir: cd}
 	}
