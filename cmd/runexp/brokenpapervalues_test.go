@@ -52,9 +52,9 @@ func TestBrokenPaperValuesExit2(t *testing.T) {
 		bomb += n + ": &" + n + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n"
 	}
 	for _, tc := range []struct {
-		name  string
+		name   string
 		break_ func(orig []byte) []byte
-		want  string
+		want   string
 	}{
 		{"syntax error", func(b []byte) []byte { return append(b, "\ntitle: [unclosed\n"...) }, "not valid YAML"},
 		{"oversized", func(b []byte) []byte { return append(b, "\n# "+strings.Repeat("x", 64<<20)+"\n"...) }, "more than"},
