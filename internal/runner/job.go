@@ -840,8 +840,13 @@ func (j *Job) Span() (began, ended time.Time) {
 }
 
 // progress returns the cells done (cached included) and the total.
-func (j *Job) progress() (done, total int) {
+func (j *Job) progress() (done, total, cellsDone, cells int) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.done, j.units
+	for _, r := range j.recs {
+		if r.Key != "" {
+			cellsDone++
+		}
+	}
+	return j.done, j.units, cellsDone, len(j.recs)
 }
