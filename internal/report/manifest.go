@@ -39,7 +39,9 @@ type Manifest struct {
 	Module       string `json:"module"`   // main module path
 	Version      string `json:"version"`  // main module version from the build info
 	Revision     string `json:"revision"` // vcs.revision, else the Revision variable, else "unknown"
-	Modified     bool   `json:"vcs_modified"`
+	// Modified says whether the binary's sources differ from Revision;
+	// written as null when Revision is "unknown" (Marshal).
+	Modified bool `json:"vcs_modified"`
 	// RevisionFrom says where Revision came from: "build" (the binary's
 	// vcs stamp or pseudo-version), "ldflags" (make build), "git" (the
 	// checkout when the run started: right for go run, but a binary
@@ -205,7 +207,18 @@ func (m *Manifest) Marshal() ([]byte, error) {
 		c.Data = []FileSum{}
 	}
 	slices.SortStableFunc(c.Data, func(a, b FileSum) int { return cmp.Compare(a.Path, b.Path) })
-	b, err := json.MarshalIndent(&c, "", "  ")
+	// A revision that is not known cannot be said to be modified or
+	// not: vcs_modified is null then, and revision_from says what is
+	// known instead (CheckSources).
+	type plain Manifest
+	out := struct {
+		*plain
+		Modified *bool `json:"vcs_modified"`
+	}{plain: (*plain)(&c)}
+	if c.Revision != "unknown" && c.Revision != "" {
+		out.Modified = &c.Modified
+	}
+	b, err := json.MarshalIndent(&out, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("report: manifest: %w", err)
 	}
