@@ -504,6 +504,12 @@ func (f *jobFlags) drive(tw *term, o *suite.Options, done func(suite.Result), ru
 		tw.endBar()
 		done(r)
 	}
+	// An external estimator's batch folders (and the processes still
+	// running in them) that a runexp killed on this host left in TMPDIR
+	// are nobody's: removed before this run adds its own.
+	if n := methods.SweepStaleBatches(); n > 0 && o.Run.Log != nil {
+		o.Run.Log.Info("removed batch folders of external estimators left by killed runs", "folders", n)
+	}
 	err := run()
 	bars.stop(nil)
 	tw.endBar()

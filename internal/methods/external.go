@@ -477,7 +477,10 @@ func (e *External) run(dst *mat.Dense, b *batch) (st []Status, err error) {
 	if b.manifest.Params == nil {
 		b.manifest.Params = map[string]any{}
 	}
-	dir, err := os.MkdirTemp("", "runexp-external-")
+	// The folder's name says which process on which host made it
+	// (safefs.Writer), so that a later run can remove it, and stop what
+	// still runs in it, once that process is gone (SweepStaleBatches).
+	dir, err := os.MkdirTemp("", batchPrefix+safefs.Writer+"-")
 	if err != nil {
 		return nil, fmt.Errorf("external: %w", err)
 	}
@@ -678,6 +681,10 @@ func runDirect(ctx context.Context, name string, args []string, dir string, stde
 	}
 	return out, nil
 }
+
+// batchPrefix starts the name of every batch folder runexp makes in
+// TMPDIR: runexp-external-WRITER-RANDOM.
+const batchPrefix = "runexp-external-"
 
 // ExitUnsupported is the exit status by which an external command declines
 // a batch it was not built for (python/runexp_estimator.py exits with it

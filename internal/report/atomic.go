@@ -11,7 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // WriteFileAtomic writes data to path so that a reader (or a run resumed
@@ -62,37 +63,6 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	return nil
 }
 
-// tempWriter names this process in the temporary files WriteFileAtomic
-// writes: the host (a short hash of its name) and the process id, so that
-// a later run can tell a temporary file left by a process that was killed
-// on this host (its pid is gone) from one another process is writing now
-// (TempWriter).
-var tempWriter = func() string {
-	host, _ := os.Hostname()
-	h := sha256.Sum256([]byte(host))
-	return hex.EncodeToString(h[:4]) + "-" + strconv.Itoa(os.Getpid())
-}()
-
-// TempWriter reads the writer of a temporary file WriteFileAtomic names
-// with prefix from its name: whether it was written on this host, and by
-// which process. ok is false for a name without one (written by an
-// older runexp, or not a temporary file of prefix).
-func TempWriter(name, prefix string) (thisHost bool, pid int, ok bool) {
-	rest, found := strings.CutPrefix(name, prefix)
-	if !found {
-		return false, 0, false
-	}
-	parts := strings.Split(rest, "-")
-	if len(parts) != 3 {
-		return false, 0, false
-	}
-	pid, err := strconv.Atoi(parts[1])
-	if err != nil || pid <= 0 {
-		return false, 0, false
-	}
-	return strings.HasPrefix(tempWriter, parts[0]+"-"), pid, true
-}
-
 // syncDir makes a completed rename durable. It is best effort: some
 // platforms and file systems cannot sync a directory, and the file itself is
 // already complete, so failure here is not reported.
@@ -106,12 +76,12 @@ func syncDir(dir string) {
 }
 
 // createTemp creates a new file in dir named prefix and a suffix naming
-// its writer (TempWriter) and a random part, for writing, with mode 0o666
+// its writer (safefs.Writer) and a random part, for writing, with mode 0o666
 // less the umask: os.CreateTemp's 0o600 would keep results from the group
 // and the web server a nightly job publishes them through.
 func createTemp(dir, prefix string) (*os.File, error) {
 	for range 10000 {
-		name := filepath.Join(dir, prefix+tempWriter+"-"+strconv.FormatUint(rand.Uint64(), 36))
+		name := filepath.Join(dir, prefix+safefs.Writer+"-"+strconv.FormatUint(rand.Uint64(), 36))
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if !errors.Is(err, fs.ErrExist) {
 			return f, err

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // processStart is when this process began, for sweepTemps.
@@ -71,8 +71,5 @@ func (c *Cache) sweepTemps() {
 // host and is gone; or it is older than before, when any writer would
 // long have renamed it.
 func strayTemp(name, prefix string, mod, before time.Time) bool {
-	if here, pid, ok := report.TempWriter(name, prefix); ok && here && pid != os.Getpid() && !processAlive(pid) {
-		return true
-	}
-	return mod.Before(before)
+	return safefs.Gone(strings.TrimPrefix(name, prefix)) || mod.Before(before)
 }
