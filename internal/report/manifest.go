@@ -80,6 +80,19 @@ type Manifest struct {
 	// Machine is the computer and build that ran it (CPU model, cores,
 	// memory, backend, the process's peak memory).
 	Machine *Machine `json:"machine,omitempty"`
+	// Modules lists what an external estimator loaded from outside its
+	// own folder (the interpreter's standard library left out by its
+	// helper): installed packages, each with the number of its files
+	// that were loaded, and single files elsewhere. Each file's SHA-256
+	// keys the cells' cache entries; this says where they came from.
+	Modules []ModuleFiles `json:"external_modules,omitempty"`
+}
+
+// ModuleFiles is a package folder (or one file) an external estimator
+// loaded files from, and how many.
+type ModuleFiles struct {
+	Path  string `json:"path"`
+	Files int    `json:"files"`
 }
 
 // WithSpec is one estimator added on the command line (runexp --with

@@ -1,14 +1,13 @@
 package runner
 
 import (
-	"github.com/runexp/runexp/internal/safefs"
-
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/runexp/runexp/internal/linalg"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // cacheFormat changes when the layout of cached records or of the key
@@ -239,6 +239,11 @@ type entryBody struct {
 	Key    CellKey          `json:"key"`
 	Data   []report.FileSum `json:"data"`
 	Record json.RawMessage  `json:"record"`
+	// Loaded are the files an external estimator's process reported it
+	// loaded for the cell (report.Record.Loaded), each with its SHA-256
+	// then: Get recomputes the cell when one changed. Absent for cells
+	// that ran no such estimator, so entries written before it verify.
+	Loaded []report.FileSum `json:"loaded,omitempty"`
 }
 
 type entry struct {
@@ -269,9 +274,12 @@ func (c *Cache) path(hash string) string {
 type Rejected struct {
 	File   string
 	Reason string
-	// Stale is true when the entry is sound but was computed on other
-	// data; false when it is damaged, edited or misplaced.
+	// Stale is true when the entry is sound but was computed from other
+	// inputs (Why says which: "data", a data file; "external", a file
+	// an external estimator loaded); false when it is damaged, edited or
+	// misplaced.
 	Stale bool
+	Why   string
 }
 
 func (r *Rejected) Error() string { return r.File + ": " + r.Reason }
@@ -337,11 +345,92 @@ func decodeEntry(file string, b []byte, key CellKey, dataSum func(path string) (
 			if !ok {
 				now = "none"
 			}
-			return report.Record{}, nil, false, &Rejected{File: file, Stale: true,
+			return report.Record{}, nil, false, &Rejected{File: file, Stale: true, Why: "data",
 				Reason: fmt.Sprintf("computed on %s with SHA-256 %.12s, the data root now has %.12s", f.Path, f.SHA256, now)}
 		}
 	}
+	for _, f := range e.Loaded {
+		now, err := loadedSum(f.Path)
+		if err != nil || now != f.SHA256 {
+			was := fmt.Sprintf("SHA-256 %.12s, now %.12s", f.SHA256, now)
+			if err != nil {
+				was = fmt.Sprintf("SHA-256 %.12s, now unreadable (%v)", f.SHA256, err)
+			}
+			return report.Record{}, nil, false, &Rejected{File: file, Stale: true, Why: "external",
+				Reason: fmt.Sprintf("the external estimator loaded %s (%s), which changed since: %s", filepath.Base(f.Path), f.Path, was)}
+		}
+		r.Loaded = append(r.Loaded, f.Path)
+	}
 	return r, e.Timing, true, nil
+}
+
+// loadedSums memoises loadedSum by file, size, modification time and
+// inode: a process checks a module NumPy's hundred files bring along once
+// per cell otherwise.
+var loadedSums struct {
+	sync.Mutex
+	m map[string]loadedStamp
+}
+
+type loadedStamp struct {
+	size, mtime int64
+	ino         uint64
+	sum         string
+}
+
+// loadedSum returns the SHA-256 of the file at path, which an external
+// estimator loaded: read through links (the path was resolved by the
+// process that loaded it), a regular file, streamed whatever its size
+// (a compiled extension module is megabytes).
+func loadedSum(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", &safefs.NotRegularError{Path: path, Mode: fi.Mode()}
+	}
+	st := loadedStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inodeOf(fi)}
+	loadedSums.Lock()
+	if old, ok := loadedSums.m[path]; ok && old.size == st.size && old.mtime == st.mtime && old.ino == st.ino {
+		loadedSums.Unlock()
+		return old.sum, nil
+	}
+	loadedSums.Unlock()
+	f, _, err := safefs.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	st.sum = hex.EncodeToString(h.Sum(nil))
+	loadedSums.Lock()
+	if loadedSums.m == nil {
+		loadedSums.m = map[string]loadedStamp{}
+	}
+	loadedSums.m[path] = st
+	loadedSums.Unlock()
+	return st.sum, nil
+}
+
+// loadedFileSums returns the files of a record's Loaded with their
+// SHA-256, for its cache entry.
+func loadedFileSums(files []string) ([]report.FileSum, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	out := make([]report.FileSum, len(files))
+	for i, f := range files {
+		sum, err := loadedSum(f)
+		if err != nil {
+			return nil, fmt.Errorf("a file the external estimator loaded: %w", err)
+		}
+		out[i] = report.FileSum{Path: f, SHA256: sum}
+	}
+	return out, nil
 }
 
 // Put stores a finished record computed from the data files data; failed
@@ -373,7 +462,11 @@ func encodeEntry(key CellKey, data []report.FileSum, r report.Record, t *CellTim
 	if data == nil {
 		data = []report.FileSum{}
 	}
-	e := entry{entryBody: entryBody{Key: key, Data: data, Record: rec}, Timing: t}
+	loaded, err := loadedFileSums(r.Loaded)
+	if err != nil {
+		return nil, err
+	}
+	e := entry{entryBody: entryBody{Key: key, Data: data, Record: rec, Loaded: loaded}, Timing: t}
 	if e.Sum, err = e.entryBody.sum(); err != nil {
 		return nil, err
 	}
@@ -603,6 +696,8 @@ func (l *lookup) reason(c *config.Config, kind *Kind, cell *Cell, cache *Cache, 
 		return reasonOf(cell.Key, "no-cache", "--no-cache: the cache is neither read nor written"), nil
 	case force:
 		return reasonOf(cell.Key, "forced", "--force"), nil
+	case rej != nil && rej.Stale && rej.Why == "external":
+		return reasonOf(cell.Key, "external", "external estimator's module changed: "+rej.Reason), nil
 	case rej != nil && rej.Stale:
 		why := reasonOf(cell.Key, "data", "data changed: "+rej.Reason)
 		if _, rerr := env.Root(); rerr != nil {

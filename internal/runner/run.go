@@ -480,6 +480,7 @@ func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []r
 	man.Start = start
 	man.Outputs = append(sum.Outputs, "manifest.json")
 	man.With = withRan(with, recs)
+	man.Modules = externalModules(c, recs)
 	man.VariantOf, man.Diagnostic = c.VariantOf, c.Diagnostic
 	// The fit reads the records as the config reports them (present), as
 	// the paper table and records.jsonl do.
@@ -543,11 +544,12 @@ func runRecord(cell *Cell, key string, log *slog.Logger, f func(cell *Cell, rec 
 	}()
 	// The cell the experiment gets reports the parameters its estimator
 	// ran with (Record.Ran).
-	rc, ran := reporting(cell)
+	rc, ran, loaded := reporting(cell)
 	defer func() {
 		if got := ran(); got != nil {
 			rec.Ran = got
 		}
+		rec.Loaded = loaded()
 	}()
 	if err := f(rc, &rec); err != nil {
 		rec.Status = "failed"
