@@ -52,9 +52,10 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 		if paperValues == "" {
 			return ""
 		}
+		// A file without a title heads the paper by its id (a warning);
+		// one that cannot be read fails its claims below.
 		t, err := config.PaperTitle(filepath.Join(paperValues, paper+".yaml"))
 		if err != nil {
-			note(paper, err)
 			untitled[paper] = fmt.Sprintf("%s: %v", paper, err)
 			return ""
 		}
