@@ -12,6 +12,7 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/scoreboard"
 )
 
 var (
@@ -466,6 +467,34 @@ func TestReaderNumbers(t *testing.T) {
 			if !slices.IsSorted(order) {
 				t.Errorf("%s: footnote marks out of order %v in\n%s", paper, order, report.Short(block, 200))
 			}
+		}
+	}
+}
+
+// TestRescienceMark: the journal's two marks for runexp's three: [Re]
+// and [¬Re] kept, [Re?] [Re] when at least half of the tested claims
+// reproduce and [¬Re] when fewer do (claims not testable here left out).
+func TestRescienceMark(t *testing.T) {
+	acc := func(cs ...scoreboard.Category) scoreboard.Paper {
+		var p scoreboard.Paper
+		for _, c := range cs {
+			p.Accounts = append(p.Accounts, scoreboard.Account{Category: c})
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		mark string
+		p    scoreboard.Paper
+		want string
+	}{
+		{scoreboard.MarkRe, acc(scoreboard.AsStated), scoreboard.MarkRe},
+		{scoreboard.MarkNotRe, acc(scoreboard.AsStated, scoreboard.AsStated, scoreboard.NotReproduced), scoreboard.MarkNotRe},
+		{scoreboard.MarkUndecided, acc(scoreboard.AsStated, scoreboard.OtherReading, scoreboard.Inconclusive, scoreboard.NotTestable), scoreboard.MarkRe},
+		{scoreboard.MarkUndecided, acc(scoreboard.NotReproduced, scoreboard.Inconclusive, scoreboard.AsStated, scoreboard.NotTestable, scoreboard.NotTestable), scoreboard.MarkNotRe},
+	} {
+		b := &builder{sb: tc.p}
+		if got := b.rescienceMark(tc.mark); got != tc.want {
+			t.Errorf("%s over %d accounts: %s, want %s", tc.mark, len(tc.p.Accounts), got, tc.want)
 		}
 	}
 }

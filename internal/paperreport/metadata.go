@@ -35,9 +35,9 @@ func (b *builder) metadata(title, abstract string, outcomes map[string]scoreboar
 	line("# ReScience C article metadata (https://github.com/ReScience/template), written by `runexp report`")
 	line("# from the results, the configs and the paper values. Fields only the authors or the editors know")
 	line("# (authors, affiliations, contributors, dates, review, article, the journal's issn, volume and issue) are left empty.")
-	line("# The title's mark is the journal's: [¬Re] when a claim fails as the paper states it, [Re] otherwise;")
-	line("# runexp.headline keeps runexp's own mark, whose [Re?] says that some claims are not decided.")
-	line("title: %s", q(rescienceMark(mark)+" "+b.info.Title))
+	line("# The title's mark is the journal's: [¬Re] when a claim fails as the paper states it or fewer than half of")
+	line("# the tested claims reproduce, [Re] otherwise; runexp.headline keeps runexp's own mark ([Re?]: not decided).")
+	line("title: %s", q(b.rescienceMark(mark)+" "+b.info.Title))
 	line("authors: []")
 	line("affiliations: []")
 	line("keywords: %s", q("kernel PCA, pre-image, reproduction, Go"))
@@ -97,14 +97,33 @@ func (b *builder) metadata(title, abstract string, outcomes map[string]scoreboar
 	return w.String()
 }
 
-// rescienceMark is the journal's mark for runexp's: [¬Re] for [¬Re] (a
-// claim fails as the paper states it), [Re] for [Re] and for [Re?] (no
-// claim fails as stated; the abstract says which are not decided).
-func rescienceMark(mark string) string {
-	if mark == scoreboard.MarkNotRe {
-		return scoreboard.MarkNotRe
+// rescienceMark is the journal's mark for runexp's: the journal has two,
+// [Re] for a reproduction and [¬Re] for a failed one, where runexp's
+// pages keep a third, [Re?], for a paper none of whose claims fails as
+// stated but some are not decided. [¬Re] for [¬Re]; [Re] for [Re]; a
+// [Re?] is [Re] when at least half of the paper's tested claims
+// reproduce (as stated or under the assignment), [¬Re] otherwise (0 of 5
+// reproduced is no reproduction, whatever the reasons); the abstract
+// says which claims are not decided.
+func (b *builder) rescienceMark(mark string) string {
+	switch mark {
+	case scoreboard.MarkNotRe, scoreboard.MarkRe:
+		return mark
 	}
-	return scoreboard.MarkRe
+	tested, reproduced := 0, 0
+	for _, a := range b.sb.Accounts {
+		if a.Category == scoreboard.NotTestable {
+			continue
+		}
+		tested++
+		if a.Category == scoreboard.AsStated || a.Category == scoreboard.OtherReading {
+			reproduced++
+		}
+	}
+	if tested > 0 && 2*reproduced >= tested {
+		return scoreboard.MarkRe
+	}
+	return scoreboard.MarkNotRe
 }
 
 // yamlString is s as a double-quoted YAML scalar (JSON's string syntax is

@@ -36,6 +36,7 @@ func (b *builder) results() error {
 			d.p("Not run: the results root has no folder `" + r.Config.Name + "`.")
 			continue
 		}
+		b.assignedNote(r)
 		b.paperTables(r)
 		b.noisyInput(r)
 		if err := b.figures(r); err != nil {
@@ -44,6 +45,24 @@ func (b *builder) results() error {
 		b.claimsOf(r)
 	}
 	return nil
+}
+
+// assignedNote says, for a config whose rows the paper's assignment
+// counts under a reading, which config's verdicts are counted: the tables
+// below are the stated protocol's, the reading's numbers are in its
+// evidence (Discussion) and its own results.
+func (b *builder) assignedNote(r *run) {
+	t := b.table(r.Config.Name)
+	if t == nil || t.Assigned == -1 {
+		return
+	}
+	c, ok := t.AssignedColumn()
+	switch {
+	case !ok:
+		b.d.p("The paper's assignment reads an ambiguity of this config otherwise, and no config of it reads it so: its rows are not run under the assignment.")
+	case c.Name != t.Base.Name:
+		b.d.p("Counted under the paper's assignment: the verdicts of `" + c.Name + "` (" + c.Readings.String() + "), which reads this config's ambiguities as the assignment does; the tables below are the stated protocol's, the reading's numbers are in the Discussion's evidence.")
+	}
 }
 
 // table is the scoreboard's table of base config name, nil when it has
