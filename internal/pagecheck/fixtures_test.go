@@ -9,8 +9,8 @@ import (
 	"github.com/runexp/runexp/internal/report"
 )
 
-// TestSmallFigureFixture checks the figure rule on the fixtures of issue
-// 45: a 1200 px figure whose smallest label is 12 of its pixels, shrunk
+// TestSmallFigureFixture checks the figure rule on its fixtures: a 1200 px
+// figure whose smallest label is 12 of its pixels, shrunk
 // to a phone's 390 px window (labels about 3.7 CSS px) and linked to its
 // full image with nothing saying so, fails there (the check once let any
 // linked image through below 600 px); the same figure with its
@@ -47,7 +47,7 @@ func TestSmallFigureFixture(t *testing.T) {
 	}
 }
 
-// TestStarFixture checks the ★ rule on the fixtures of issue 45: a matrix
+// TestStarFixture checks the ★ rule on its fixtures: a matrix
 // whose ★ in one column sits on 0.03573 while 0.03177 and 0.03226 are
 // shown (ranks over other images than the means) fails, naming that
 // column; the matrix with each ★ on its column's lowest mean passes. A

@@ -239,17 +239,20 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 		return
 	}
 	type sum struct {
-		role, values string
-		counts       map[string]int
+		config, role, values string
+		counts               map[string]int
 	}
 	var order []string
 	sums := map[string]*sum{}
 	for _, e := range rows {
-		s := sums[e.Config]
+		// A config's counted checks and those beyond the sentence (or a
+		// diagnostic's own) are summed apart.
+		key := e.Config + "\x00" + e.Role
+		s := sums[key]
 		if s == nil {
-			s = &sum{role: e.Role, counts: map[string]int{}}
-			sums[e.Config] = s
-			order = append(order, e.Config)
+			s = &sum{config: e.Config, role: e.Role, counts: map[string]int{}}
+			sums[key] = s
+			order = append(order, key)
 		}
 		s.counts[e.Verdict]++
 		if s.values == "" {
@@ -260,15 +263,15 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 	if paper != "" {
 		tr = append(tr, []string{"the paper", "", "", paper})
 	}
-	for _, cfg := range order {
-		s := sums[cfg]
+	for _, key := range order {
+		s := sums[key]
 		var parts []string
 		for _, v := range []string{scoreboard.Pass, scoreboard.Fail, scoreboard.Inconc, scoreboard.NotEvaluatedV, "not run"} {
 			if n := s.counts[v]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, v))
 			}
 		}
-		tr = append(tr, []string{cfg, s.role, strings.Join(parts, ", "), s.values})
+		tr = append(tr, []string{s.config, s.role, strings.Join(parts, ", "), s.values})
 	}
 	id := "evidence-" + slug(a.Claim.ID)
 	d.p(fmt.Sprintf("Its %s under each config (every check with its values and interval in the %s):", b.counted(len(rows), "check's verdict", "checks' verdicts"), appendixLink("appendix", id)))
