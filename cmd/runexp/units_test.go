@@ -104,7 +104,7 @@ func TestSameUnits(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p.ID, err)
 		}
-		scope := claimTable(t, rep.Markdown, "## Scope", p.ID)[p.ID]
+		scope := claimTable(t, rep.Markdown, "## Introduction", p.ID)[p.ID]
 		if len(scope) != len(board[p.ID]) {
 			t.Errorf("%s: the report lists %d claims, REPRODUCIBILITY.md %d", p.ID, len(scope), len(board[p.ID]))
 		}

@@ -164,8 +164,13 @@ type Reference struct {
 	Printed string
 	// Std names our metric printed as "± std" after ours, for a paper
 	// that prints mean ± std; "" for none.
-	Std  string
-	Line int
+	Std string
+	// Absent says why ours has no counterpart to this printed value (a
+	// method we do not run, a group our data lack), for a value the paper
+	// prints that the table must still show; such a reference has no
+	// metric or cell, and no comparison reads it.
+	Absent string
+	Line   int
 }
 
 // PaperTable is the layout of the paper's table that the reference
@@ -611,9 +616,26 @@ func (c *Config) parseOutputs(w *walker, n *yaml.Node) error {
 }
 
 func (c *Config) parseReference(w *walker, n *yaml.Node) error {
-	return w.eachItem(n, "reference", "paper values", []string{"source", "cell", "metric", "value", "row", "column", "part", "printed", "std"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
+	return w.eachItem(n, "reference", "paper values", []string{"source", "cell", "metric", "value", "row", "column", "part", "printed", "std", "absent"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
 		var err error
-		for _, req := range []string{"source", "metric", "value"} {
+		req := []string{"source", "metric", "value"}
+		if f["absent"] != nil {
+			// A value the paper prints that we have no counterpart to:
+			// nothing of ours is read for it.
+			req = []string{"source", "value"}
+			for _, k := range []string{"metric", "cell", "std"} {
+				if f[k] != nil {
+					return w.errf(f[k], "%s.%s: a reference with absent: has no value of ours to read (absent says why)", what, k)
+				}
+			}
+			if r, err := w.str(f["absent"], what+".absent"); err != nil || strings.TrimSpace(r) == "" {
+				if err == nil {
+					err = w.errf(f["absent"], "%s.absent: say why ours has no counterpart", what)
+				}
+				return err
+			}
+		}
+		for _, req := range req {
 			if f[req] == nil {
 				return w.errf(item, "%s: missing %s", what, req)
 			}
@@ -622,7 +644,11 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 		if r.Source, err = w.str(f["source"], what+".source"); err != nil {
 			return err
 		}
-		if r.Metric, err = w.str(f["metric"], what+".metric"); err != nil {
+		if f["absent"] != nil {
+			if r.Absent, err = w.str(f["absent"], what+".absent"); err != nil {
+				return err
+			}
+		} else if r.Metric, err = w.str(f["metric"], what+".metric"); err != nil {
 			return err
 		}
 		if r.Value, err = w.float(f["value"], what+".value"); err != nil {

@@ -34,8 +34,11 @@ type run struct {
 	Cells, Failed int
 	HasRecords    bool
 	Manifest      *report.Manifest // nil without manifest.json
-	Tables        string           // tables.md, "" without it
-	Figures       []figure
+	// Revision is a baseline folder's revision.json where it describes
+	// the records beside it (report.ReadBaselineRevision); nil otherwise.
+	Revision *report.BaselineRevision
+	Tables   string // tables.md, "" without it
+	Figures  []figure
 }
 
 // figure is a figure file of a run with its embedded caption, its size
@@ -96,6 +99,9 @@ func loadRun(root string, c *config.Config) (*run, error) {
 	case err == nil:
 		r.Manifest = m
 	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	if r.Revision, err = report.ReadBaselineRevision(root, r.Dir); err != nil {
 		return nil, err
 	}
 	switch b, err := safefs.ReadFileIn(root, filepath.Join(r.Dir, "tables.md"), report.MaxJSONBytes); {

@@ -202,4 +202,14 @@ func TestHeadline(t *testing.T) {
 			t.Errorf("%+v: %s (%s), want %s", tc.accs, got, why, tc.want)
 		}
 	}
+	// The count agrees with its verb: "1 fails", "2 fail".
+	for n, want := range map[int]string{1: "; 1 fails as the paper states it", 2: "; 2 fail as the paper states it"} {
+		accs := []Account{acc(AsStated, "")}
+		for range n {
+			accs = append(accs, acc(NotReproduced, "paper"))
+		}
+		if _, why := Headline(Paper{Accounts: accs}); !strings.Contains(why, want) {
+			t.Errorf("%d failing as stated: %q lacks %q", n, why, want)
+		}
+	}
 }
