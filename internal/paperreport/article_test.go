@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -478,23 +479,55 @@ func TestRescienceMark(t *testing.T) {
 	acc := func(cs ...scoreboard.Category) scoreboard.Paper {
 		var p scoreboard.Paper
 		for _, c := range cs {
-			p.Accounts = append(p.Accounts, scoreboard.Account{Category: c})
+			a := scoreboard.Account{Category: c, Rows: []scoreboard.RowRef{{}}}
+			if c == scoreboard.NotReproduced {
+				a.Attribution = "undetermined"
+			}
+			p.Accounts = append(p.Accounts, a)
 		}
 		return p
 	}
+	failsAsStated := acc(scoreboard.AsStated, scoreboard.AsStated, scoreboard.NotReproduced)
+	failsAsStated.Accounts[2].Attribution = "paper"
 	for _, tc := range []struct {
-		mark string
-		p    scoreboard.Paper
-		want string
+		p          scoreboard.Paper
+		mark, want string
 	}{
-		{scoreboard.MarkRe, acc(scoreboard.AsStated), scoreboard.MarkRe},
-		{scoreboard.MarkNotRe, acc(scoreboard.AsStated, scoreboard.AsStated, scoreboard.NotReproduced), scoreboard.MarkNotRe},
-		{scoreboard.MarkUndecided, acc(scoreboard.AsStated, scoreboard.OtherReading, scoreboard.Inconclusive, scoreboard.NotTestable), scoreboard.MarkRe},
-		{scoreboard.MarkUndecided, acc(scoreboard.NotReproduced, scoreboard.Inconclusive, scoreboard.AsStated, scoreboard.NotTestable, scoreboard.NotTestable), scoreboard.MarkNotRe},
+		{acc(scoreboard.AsStated), scoreboard.MarkRe, scoreboard.MarkRe},
+		{failsAsStated, scoreboard.MarkNotRe, scoreboard.MarkNotRe},
+		{acc(scoreboard.AsStated, scoreboard.OtherReading, scoreboard.Inconclusive, scoreboard.NotTestable), scoreboard.MarkUndecided, scoreboard.MarkRe},
+		{acc(scoreboard.NotReproduced, scoreboard.Inconclusive, scoreboard.AsStated, scoreboard.NotTestable, scoreboard.NotTestable), scoreboard.MarkUndecided, scoreboard.MarkNotRe},
 	} {
-		b := &builder{sb: tc.p}
-		if got := b.rescienceMark(tc.mark); got != tc.want {
+		if mark, _ := scoreboard.Headline(tc.p); mark != tc.mark {
+			t.Errorf("headline over %d accounts: %s, want %s", len(tc.p.Accounts), mark, tc.mark)
+		}
+		if got, _ := scoreboard.JournalMark(tc.p); got != tc.want {
 			t.Errorf("%s over %d accounts: %s, want %s", tc.mark, len(tc.p.Accounts), got, tc.want)
+		}
+	}
+}
+
+// TestJournalMarkAgrees: each report built from baseline/ says one thing
+// in the journal's marks: metadata.yaml's title opens with the mark the
+// article prints beside its own headline (its own when that is [Re] or
+// [¬Re]), both from scoreboard.JournalMark.
+func TestJournalMarkAgrees(t *testing.T) {
+	_, reps := baselineReports(t)
+	for p, r := range reps {
+		title := ""
+		for _, l := range strings.Split(r.Metadata, "\n") {
+			if s, ok := strings.CutPrefix(l, "title: "); ok {
+				title, _ = strconv.Unquote(s)
+			}
+		}
+		journal, _, _ := strings.Cut(title, " ")
+		mark, _, _ := strings.Cut(r.Title, " ")
+		switch {
+		case journal != scoreboard.MarkRe && journal != scoreboard.MarkNotRe:
+			t.Errorf("%s: metadata.yaml's title %q opens with no journal mark", p, title)
+		case mark == journal:
+		case !strings.Contains(r.Markdown, "In the journal's two marks (the title of metadata.yaml): **"+journal+"**"):
+			t.Errorf("%s: the article's headline %s does not say that metadata.yaml's title is %s", p, mark, journal)
 		}
 	}
 }

@@ -256,7 +256,10 @@ func (b *builder) render() (*Report, error) {
 	d.p("A reproduction of " + b.citeLabelOf("paper:"+b.paper) + b.cite("paper:"+b.paper) + ", *" + b.info.Title + "*" + venueText(b.info.Venue) + ", with runexp" + b.citeKeys("runexp") + ". Written by `runexp report " + b.paper + "` from the results in `" + relName(b.o.Root) + "` (revision " + b.revisionText() + "), the configs in `" + relName(b.o.Configs) + "` and the paper values `" + b.paper + ".yaml`.")
 	d.p("**Abstract.** " + b.abstract())
 	d.p("**" + mark + "** " + why + ".")
-	d.fold("How the headline is decided", func() { d.p(scoreboard.HeadlineRule) })
+	if journal, jwhy := scoreboard.JournalMark(b.sb); journal != mark {
+		d.p("In the journal's two marks (the title of metadata.yaml): **" + journal + "**, " + jwhy + ".")
+	}
+	d.fold("How the headline is decided", func() { d.p(scoreboard.HeadlineRule + " " + scoreboard.JournalRule) })
 	b.count(len(b.sb.Accounts), "paper claims in the paper values")
 	outcomes := map[string]scoreboard.Account{}
 	for _, a := range b.sb.Accounts {

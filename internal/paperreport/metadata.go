@@ -22,7 +22,7 @@ const CodeURL = "https://github.com/runexp/runexp"
 // article and journal as lists of one-key mappings; dates with received,
 // accepted and published; contributors as a list of name, orcid, role.
 // The title carries one of the journal's two marks, [Re] or [¬Re]
-// (rescienceMark); our pages' [Re?] is kept under runexp.headline. What
+// (scoreboard.JournalMark, which the article prints beside it); our pages' [Re?] is kept under runexp.headline. What
 // runexp cannot know (authors, editors, reviewers, dates, the article's
 // number and DOI) is left empty for the authors and editors, as the
 // template leaves it. runexp's own record of the verdicts is under the
@@ -31,13 +31,14 @@ func (b *builder) metadata(title, abstract string, outcomes map[string]scoreboar
 	q := yamlString
 	var w strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&w, format+"\n", args...) }
-	mark, _, _ := strings.Cut(title, " ")
 	line("# ReScience C article metadata (https://github.com/ReScience/template), written by `runexp report`")
 	line("# from the results, the configs and the paper values. Fields only the authors or the editors know")
 	line("# (authors, affiliations, contributors, dates, review, article, the journal's issn, volume and issue) are left empty.")
 	line("# The title's mark is the journal's: [¬Re] when a claim fails as the paper states it or fewer than half of")
 	line("# the tested claims reproduce, [Re] otherwise; runexp.headline keeps runexp's own mark ([Re?]: not decided).")
-	line("title: %s", q(b.rescienceMark(mark)+" "+b.info.Title))
+	mark, _ := scoreboard.Headline(b.sb)
+	journal, _ := scoreboard.JournalMark(b.sb)
+	line("title: %s", q(journal+" "+b.info.Title))
 	line("authors: []")
 	line("affiliations: []")
 	line("keywords: %s", q("kernel PCA, pre-image, reproduction, Go"))
@@ -95,35 +96,6 @@ func (b *builder) metadata(title, abstract string, outcomes map[string]scoreboar
 		}
 	}
 	return w.String()
-}
-
-// rescienceMark is the journal's mark for runexp's: the journal has two,
-// [Re] for a reproduction and [¬Re] for a failed one, where runexp's
-// pages keep a third, [Re?], for a paper none of whose claims fails as
-// stated but some are not decided. [¬Re] for [¬Re]; [Re] for [Re]; a
-// [Re?] is [Re] when at least half of the paper's tested claims
-// reproduce (as stated or under the assignment), [¬Re] otherwise (0 of 5
-// reproduced is no reproduction, whatever the reasons); the abstract
-// says which claims are not decided.
-func (b *builder) rescienceMark(mark string) string {
-	switch mark {
-	case scoreboard.MarkNotRe, scoreboard.MarkRe:
-		return mark
-	}
-	tested, reproduced := 0, 0
-	for _, a := range b.sb.Accounts {
-		if a.Category == scoreboard.NotTestable {
-			continue
-		}
-		tested++
-		if a.Category == scoreboard.AsStated || a.Category == scoreboard.OtherReading {
-			reproduced++
-		}
-	}
-	if tested > 0 && 2*reproduced >= tested {
-		return scoreboard.MarkRe
-	}
-	return scoreboard.MarkNotRe
 }
 
 // yamlString is s as a double-quoted YAML scalar (JSON's string syntax is

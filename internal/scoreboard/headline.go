@@ -65,6 +65,36 @@ func Headline(p Paper) (mark, why string) {
 	return MarkUndecided, fmt.Sprintf("%s; none fails as the paper states it; not decided: %s", counts, strings.Join(open, "; "))
 }
 
+// JournalRule states how JournalMark decides the journal's mark.
+const JournalRule = "The journal has two marks, [Re] and [¬Re]: runexp's [Re] and [¬Re] are kept; a [Re?] is [Re] when at least " +
+	"half of the paper's tested claims reproduce (as stated or under the assignment) and [¬Re] when fewer do (claims not testable " +
+	"here left out)."
+
+// JournalMark is paper p's mark in the journal's two (JournalRule), with
+// the count behind it when it differs from Headline's.
+func JournalMark(p Paper) (mark, why string) {
+	mark, _ = Headline(p)
+	switch mark {
+	case MarkRe, MarkNotRe, MarkNotRun:
+		return mark, ""
+	}
+	tested, reproduced := 0, 0
+	for _, a := range p.Accounts {
+		if a.Category == NotTestable || a.Status() == "not accounted for" {
+			continue
+		}
+		tested++
+		if a.Category == AsStated || a.Category == OtherReading {
+			reproduced++
+		}
+	}
+	why = fmt.Sprintf("%d of %d tested claims reproduced", reproduced, tested)
+	if 2*reproduced >= tested {
+		return MarkRe, why + ", at least half"
+	}
+	return MarkNotRe, why + ", fewer than half"
+}
+
 // OutcomeText is a paper claim's outcome as the pages show it: its
 // category with the readings that reproduce it or whose failure it is.
 func OutcomeText(a Account) string { return accountCategoryText(a) }
