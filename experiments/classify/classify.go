@@ -768,7 +768,7 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	}
 	ss = append(ss, series{"KPCA", "kpca", figs.Palette[0]})
 	// The data set is named after the title, not before it: "orl:"
-	// leading the title read as a stray word (issue 39).
+	// leading the title read as a stray word.
 	p := report.NewPanel(fmt.Sprintf("Accuracy vs number of principal vectors (data set %s)", in.set.Name))
 	var leg report.Legend
 	p.X.Label.Text = "number of principal vectors"
