@@ -155,16 +155,9 @@ func (r *run) loadFigures(root string) error {
 
 // loadSuite reads root/suite.json; nil when there is none (baseline/).
 func loadSuite(root string) (*suiteFile, error) {
-	b, err := safefs.ReadFileIn(root, filepath.Join(root, "suite.json"), report.MaxJSONBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var s suiteFile
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(root, "suite.json"), err)
+	if ok, err := report.ReadOptionalJSON(root, filepath.Join(root, "suite.json"), &s); !ok || err != nil {
+		return nil, err
 	}
 	return &s, nil
 }

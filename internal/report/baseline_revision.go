@@ -63,16 +63,9 @@ func writeBaselineRevision(run, dst string) error {
 // returns it when its records hash is that of dir's records.jsonl; nil
 // when the folder has none, or one that describes other records.
 func ReadBaselineRevision(root, dir string) (*BaselineRevision, error) {
-	b, err := safefs.ReadFileIn(root, filepath.Join(dir, BaselineRevisionFile), MaxJSONBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var r BaselineRevision
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, BaselineRevisionFile), err)
+	if ok, err := ReadOptionalJSON(root, filepath.Join(dir, BaselineRevisionFile), &r); !ok || err != nil {
+		return nil, err
 	}
 	if len(r.Revision) > 64 || len(r.From) > 512 {
 		return nil, fmt.Errorf("%s: revision or from longer than any a baseline writes", filepath.Join(dir, BaselineRevisionFile))
@@ -85,4 +78,22 @@ func ReadBaselineRevision(root, dir string) (*BaselineRevision, error) {
 		return nil, nil
 	}
 	return &r, nil
+}
+
+// ReadOptionalJSON decodes the JSON file path, inside root and at most
+// MaxJSONBytes long, into v. It reports false, and no error, when the
+// file does not exist; a file that cannot be read or decoded is an error
+// naming it.
+func ReadOptionalJSON(root, path string, v any) (bool, error) {
+	b, err := safefs.ReadFileIn(root, path, MaxJSONBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	return true, nil
 }
