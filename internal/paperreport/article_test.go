@@ -186,7 +186,7 @@ func TestSettingsAsRun(t *testing.T) {
 		{"nguyen-delatorre-robust-kpca", "nguyen-fig5", "RKPCA", "gamma2 3e-05, tuned on validation data from {1e-05, 3e-05, 0.0001}"},
 		{"nguyen-delatorre-robust-kpca", "nguyen-table2", "RKPCA", "gamma2 1e-06 (energy 0.8, energy 0.95); 1e-07 (energy 1), tuned"},
 		{"nguyen-delatorre-robust-kpca", "nguyen-table2", "RKPCA", "gamma 1e-07 (energy 0.8, energy 0.95); 3e-08 (energy 1), tuned"},
-		{"huang-tian-delatorre-local-gram-preimage", "huang-table1", "(every method)", "sigma (recorded) 24.27950933883295"},
+		{"huang-tian-delatorre-local-gram-preimage", "huang-table1", "(every method)", "sigma (recorded) 24.28"},
 		{"huang-tian-delatorre-local-gram-preimage", "huang-table1", "(every method)", "neighbors (recorded) 44"},
 		{"huang-tian-delatorre-local-gram-preimage", "huang-table1", "(every method)", "components (recorded) 81"},
 		{"zheng-lpkpca", "zheng-lpkpca-table1", "(every method)", "sigma 1: relative: σ is this multiple of the mean pairwise distance"},
@@ -529,5 +529,27 @@ func TestJournalMarkAgrees(t *testing.T) {
 		case !strings.Contains(r.Markdown, "In the journal's two marks (the title of metadata.yaml): **"+journal+"**"):
 			t.Errorf("%s: the article's headline %s does not say that metadata.yaml's title is %s", p, mark, journal)
 		}
+	}
+}
+
+// TestRecordedSettingsRounded: a setting the cells measured (a mean
+// pairwise distance, a width derived from it) is printed to 4
+// significant digits in every report built from baseline/, never as
+// 21.873617262170267.
+func TestRecordedSettingsRounded(t *testing.T) {
+	_, reps := baselineReports(t)
+	long := regexp.MustCompile(`\(recorded\) -?[0-9]*\.[0-9]{5,}`)
+	n := 0
+	for p, r := range reps {
+		n += strings.Count(r.Markdown, "(recorded) ")
+		if m := long.FindString(r.Markdown); m != "" {
+			t.Errorf("%s prints a measured setting in full: %s", p, m)
+		}
+	}
+	if n == 0 {
+		t.Error("no report prints a recorded setting: the check checks nothing")
+	}
+	if got := paramText(measuredValue(21.873617262170267)); got != "21.87" {
+		t.Errorf("measured 21.873617262170267 printed %s, want 21.87", got)
 	}
 }

@@ -135,7 +135,7 @@ func (g settingsGrid) modelSettings() []setting {
 		}
 		vals := collect(recs, func(r report.Record) (any, bool) {
 			v, has := r.Metrics[m]
-			return v, has && usedRecord(r) && !math.IsNaN(v)
+			return measuredValue(v), has && usedRecord(r) && !math.IsNaN(v)
 		}, func(r report.Record) []string { return g.at(r, m) })
 		if len(vals) == 0 {
 			continue
@@ -244,10 +244,18 @@ func collect(recs []report.Record, get func(report.Record) (any, bool), where fu
 	return vals
 }
 
+// measuredValue is a setting the cells measured rather than were given (a
+// mean pairwise distance, a width derived from it): the report prints it
+// to 4 significant digits, since its last digits are noise to a reader.
+type measuredValue float64
+
 // paramText is a parameter or metric value as the report prints it: a
-// number in its shortest form, else its text.
+// given number in its shortest form (the value the config wrote), a
+// measured one to 4 significant digits, else its text.
 func paramText(v any) string {
 	switch x := v.(type) {
+	case measuredValue:
+		return strconv.FormatFloat(float64(x), 'g', 4, 64)
 	case float64:
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case int:
