@@ -87,7 +87,9 @@ var configLine = regexp.MustCompile("^Config `([a-z0-9-]+)\\.yaml`")
 // (the model's kernel, width, subspace and the method itself) must be
 // printed on the method's line for it with the value the cell used, the
 // tuned value (metric tuned_NAME) where the cell records one, marked
-// tuned.
+// tuned when the config's experiment.tune offered it more than one value
+// (a one-value grid, or a width the cell records as tuned_ without a
+// grid, is a fixed setting).
 func settingsMismatches(md string, cfgs map[string]*config.Config, recs map[string][]report.Record) []string {
 	rows := settingsRows(md)
 	var bad []string
@@ -115,7 +117,7 @@ func settingsMismatches(md string, cfgs map[string]*config.Config, recs map[stri
 				}
 				want, tuned := paramText(v), false
 				if tv, ok := r.Metrics["tuned_"+k]; ok {
-					want, tuned = paramText(tv), true
+					want, tuned = paramText(tv), gridLen(c, label, k) > 1
 				}
 				i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, k+" ") })
 				if i < 0 {
@@ -552,4 +554,23 @@ func TestRecordedSettingsRounded(t *testing.T) {
 	if got := paramText(measuredValue(21.873617262170267)); got != "21.87" {
 		t.Errorf("measured 21.873617262170267 printed %s, want 21.87", got)
 	}
+}
+
+// gridLen is the number of values experiment.tune of config c offers
+// parameter k of method label, 0 when it offers none.
+func gridLen(c *config.Config, label, k string) int {
+	tl, _ := c.Experiment.Values["tune"].([]any)
+	for _, e := range tl {
+		m, _ := e.(map[string]any)
+		if m == nil || fmt.Sprint(m["method"]) != label {
+			continue
+		}
+		if vs, ok := m[k].([]any); ok {
+			return len(vs)
+		}
+		if _, ok := m[k]; ok {
+			return 1
+		}
+	}
+	return 0
 }

@@ -188,9 +188,14 @@ func (g settingsGrid) methodSettings(label string) []setting {
 			v, has := r.Params[k]
 			return v, has
 		}
-		s := setting{Method: label, Name: k, Values: collect(g.recs, get, func(r report.Record) []string { return g.at(r, "") }), Tuned: tuned}
+		s := setting{Method: label, Name: k, Values: collect(g.recs, get, func(r report.Record) []string { return g.at(r, "") })}
 		if tuned {
-			s.Grid = tuneGrid(g.c, label, k)
+			// A tuned_ metric records the value a cell used (the model's
+			// width always); it was chosen on validation data only when
+			// the config's grid offered more than one.
+			if grid := tuneGrid(g.c, label, k); strings.Contains(grid, ",") {
+				s.Tuned, s.Grid = true, grid
+			}
 		}
 		out = append(out, s)
 	}
