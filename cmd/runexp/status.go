@@ -12,16 +12,20 @@ import (
 
 // statusDoc is what runexp status (and run --dry-run) does.
 const statusDoc = `Says what runexp CONFIG... would do with the same flags, computing nothing,
-writing nothing and reading no data file: for each config, how many cells
-the cache serves, and each cell it would compute with the reason: not in
-the cache, config changed (which keys, old → new), code changed (which
-declarations of the kind's, dataset's or estimator's code), data changed
-(which file), the external estimator's command or scripts changed, an entry
-rejected, --force; then the counts and the wall time predicted for what
-would be computed, from the times the cache recorded when those cells were
-last computed (runexp suite --predict's list scheduling). A run logs the
-same reason for each cell it computes (-v) and suite.json keeps them
-("recomputed"). runexp run --dry-run is the same command.
+writing nothing: for each config, how many cells the cache serves, and each
+cell it would compute with the reason: not in the cache (a new value of
+the grid: which parameter, which value; a new method), config changed
+(which keys, old → new; a parameter of the grid, "tol 1e-09 → 1e-08 (method
+Mika)", the cell paired with the one it replaces; --with changed: a
+parameter of an added estimator), code changed (which declarations of the
+kind's, dataset's or estimator's code), data changed (which file), the
+external estimator's script or a module it imports changed, an entry
+rejected, --force; then the counts, what it checked of the data, and the
+wall time predicted for what would be computed, from the times the cache
+recorded when those cells (or the cells they replace) were last computed
+(runexp suite --predict's list scheduling). A run logs the same reason for
+each cell it computes (-v) and suite.json keeps them ("recomputed").
+runexp run --dry-run is the same command.
 
 `
 
@@ -30,7 +34,15 @@ func newStatusCommand() (*command, *runFlags) {
 	c.name, c.path = "status", "runexp status"
 	c.synopsis = []string{"runexp status [flags] CONFIG...", "runexp run --dry-run [flags] CONFIG..."}
 	c.doc = statusDoc + configWords
-	c.footer = "Exit status: 0, whatever would run; 2 for a usage, config or cache error."
+	c.footer = `Before its first cell a run opens the data root and reads the config's data,
+each file checked against SHA256SUMS; status checks the same (the files the
+config's last run read, as its manifest or cache entries list them, up to
+1 GiB in all; it says which configs it could not check) and exits as the
+run would.
+
+Exit status: 0, whatever would run; 2 for a usage, config or cache error,
+or when the run would stop on its data (no data root, a data file missing
+or not as SHA256SUMS lists it).`
 	c.flags.BoolVar(&f.listCached, "cached", false, "list the cells the cache serves too")
 	return c, f
 }
@@ -101,7 +113,14 @@ func printDryRun(p printer, rep *suite.DryRunReport, workers int, listCached, qu
 		line += "; by cause: " + strings.Join(why, ", ")
 	}
 	p.line(line)
+	if l := dataLine(rep); l != "" {
+		p.line(l)
+	}
 	if run == 0 {
+		if len(rep.DataErrors()) > 0 {
+			p.line("nothing to compute: the cache serves every cell, but the run would stop on its data first")
+			return
+		}
 		p.line("nothing to compute: the cache serves every cell (the reports are still written)")
 		return
 	}
@@ -116,6 +135,54 @@ func printDryRun(p printer, rep *suite.DryRunReport, workers int, listCached, qu
 		s += fmt.Sprintf("; %d of the %d computations have no recorded time and are left out", unknown, distinct)
 	}
 	p.line(s + "; the configs' data loading and reports not included)")
+}
+
+// dataLine says what the dry run checked of the data the runs would read
+// before their first cell ("" when no config needs a data root): the
+// files verified against SHA256SUMS, and the configs whose files were
+// not, and why.
+func dataLine(rep *suite.DryRunReport) string {
+	var files, checked, failed int
+	var bytes int64
+	var unchecked []string
+	needed := false
+	for _, cp := range rep.Configs {
+		d := cp.Data
+		if !d.Needed {
+			continue
+		}
+		needed = true
+		files += d.Files
+		checked += d.Checked
+		bytes += d.Bytes
+		if d.Err != nil {
+			failed++
+			continue
+		}
+		if d.Unchecked != "" {
+			unchecked = append(unchecked, cp.Config.Name+": "+d.Unchecked)
+		}
+	}
+	if !needed {
+		return ""
+	}
+	var parts []string
+	switch {
+	case checked > 0:
+		parts = append(parts, fmt.Sprintf("%s that the last runs read checked against SHA256SUMS (%s)", count(checked, "file"), runner.Bytes(float64(bytes))))
+	case files > 0:
+		parts = append(parts, "the files the last runs read were checked for an earlier config")
+	}
+	if failed > 0 {
+		parts = append(parts, fmt.Sprintf("%s would stop on its data (below)", count(failed, "config")))
+	}
+	if len(unchecked) > 0 {
+		parts = append(parts, "not checked: "+strings.Join(unchecked, "; "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "data: " + strings.Join(parts, "; ")
 }
 
 // packLabels is the number of cells from which their labels are packed
@@ -191,5 +258,15 @@ func dryRunEntries(e *errOut, stdout io.Writer, entries []suite.Entry, o runner.
 		return e.fail(exitUsage, "%v%s", err, dataRootHint(err))
 	}
 	printDryRun(newPrinter(stdout), rep, workers, listCached, quiet)
+	// What the run checks before its first cell, it would stop on: the
+	// dry run exits as the run would, with its words.
+	errs := rep.DataErrors()
+	for i, de := range errs {
+		msg := fmt.Sprintf("%s: the run would stop before its first cell: %v%s", de.Config, de.Err, dataRootHint(de.Err))
+		if i == len(errs)-1 {
+			return e.fail(exitUsage, "%s", msg)
+		}
+		e.err("%s", msg)
+	}
 	return exitOK
 }

@@ -18,6 +18,10 @@ type ConfigPlan struct {
 	// cache key a config before it in the same run has too: one pool
 	// computes it once, for the first.
 	Shared []bool
+	// Data is what was checked of the data the run would read before
+	// its first cell (runner.DataChecker); Data.Err is what the run would
+	// stop on.
+	Data runner.DataCheck
 }
 
 // DryRunReport is what a run of some configs would do: which cells the
@@ -32,6 +36,7 @@ type DryRunReport struct {
 func DryRun(entries []Entry, o runner.Options) (*DryRunReport, error) {
 	rep := &DryRunReport{}
 	seen := map[string]bool{}
+	data := runner.NewDataChecker()
 	for _, e := range entries {
 		ro := o
 		ro.With = e.Added
@@ -39,7 +44,7 @@ func DryRun(entries []Entry, o runner.Options) (*DryRunReport, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := ConfigPlan{Config: e.Config, Cells: cells, Shared: make([]bool, len(cells))}
+		p := ConfigPlan{Config: e.Config, Cells: cells, Shared: make([]bool, len(cells)), Data: data.Check(e.Config, ro, cells)}
 		params := make([]map[string]any, len(cells))
 		for i, c := range cells {
 			params[i] = c.Cell.Params
@@ -54,6 +59,25 @@ func DryRun(entries []Entry, o runner.Options) (*DryRunReport, error) {
 		rep.Configs = append(rep.Configs, p)
 	}
 	return rep, nil
+}
+
+// DataErrors returns, by config, what a run would stop on before its
+// first cell (the data root missing, a data file not as SHA256SUMS
+// lists it).
+func (r *DryRunReport) DataErrors() []ConfigError {
+	var out []ConfigError
+	for _, p := range r.Configs {
+		if p.Data.Err != nil {
+			out = append(out, ConfigError{Config: p.Config.Name, Err: p.Data.Err})
+		}
+	}
+	return out
+}
+
+// ConfigError is an error of one config.
+type ConfigError struct {
+	Config string
+	Err    error
 }
 
 // Counts returns the cells of the report, those the cache serves, those
