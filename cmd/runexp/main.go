@@ -628,12 +628,21 @@ The changes are laid out per config: the claims whose verdict changed first
 (with the moved metrics their evidence names), then the metrics that moved,
 largest relative change first, each with old, new, delta and ratio at the
 precision that tells old from new, its cell named by the parameters that
-differ within the config; then the other changes (status, new or missing
-cells and runs). Lines fit 120 columns (a terminal's width on a terminal).`)
+differ within the config, and what caused it: config (the cell's
+parameters, paired with the cell it replaces when a value of the grid
+changed: "tol 1e-09 → 1e-08"; the config file), code (the records' code
+fingerprints, the linear-algebra backend) or data (the data files' SHA-256
+in the manifests; a baseline keeps them in provenance.json); then the other
+changes (status, new or missing cells and runs). Lines fit 120 columns, or
+the terminal's width (COLUMNS, else the terminal's own), no cell name cut:
+where the table does not fit, each cell's name wraps on lines of its own
+above its metrics. --markdown and --json (docs/schemas/compare.schema.json)
+are for scripts.`)
 	fs := c.flags
 	rtol := fs.Float64("rtol", 1e-9, "relative tolerance `R`: a metric moved if |new−old| > atol + rtol·|old|")
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance `A`")
-	md := fs.Bool("markdown", false, "print the changes as a Markdown table (one row per change) instead of the diff laid out per config")
+	md := fs.Bool("markdown", false, "print the changes as a Markdown table (one row per change, in the diff's order, with delta, ratio and cause) instead of the diff laid out per config")
+	asJSON := fs.Bool("json", false, "print the changes as one JSON object (docs/schemas/compare.schema.json) instead of the diff laid out per config")
 	page := fs.String("html", "", "also write the changes as an HTML page to `FILE`")
 	complete := fs.Bool("complete", false, "count runs of OLD that NEW lacks as changes (default: compare only the runs NEW has, as a partial suite run needs)")
 	e, pos, code, done := c.begin(args, stdout, stderr)
@@ -653,7 +662,12 @@ cells and runs). Lines fit 120 columns (a terminal's width on a terminal).`)
 		notCompared = fmt.Sprintf("Not compared: %d runs of %s that %s lacks, in which every --with estimator was skipped (their cells are the configs' own): %s.", n, pos[1], pos[0], strings.Join(cmp.NotCompared, ", "))
 	}
 	title := "Changes from " + pos[0] + " to " + pos[1]
-	if *md {
+	if *asJSON && *md {
+		return e.fail(exitUsage, "--json and --markdown: choose one")
+	}
+	if *asJSON {
+		err = writeJSON(stdout, compareJSON(pos[0], pos[1], cmp))
+	} else if *md {
 		t := report.ChangesTable(ch)
 		if notCompared != "" {
 			t.Caption += " " + notCompared

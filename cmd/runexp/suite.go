@@ -320,9 +320,9 @@ func incomplete(runs []suite.ConfigRun) string {
 }
 
 // diffWidth is the width the changes are printed in: report.TextWidth
-// (120), or a narrower terminal's.
+// (120), or a narrower terminal's, COLUMNS when set (piped too).
 func diffWidth(w io.Writer) int {
-	if isTerminal(w) {
+	if isTerminal(w) || os.Getenv("COLUMNS") != "" {
 		return min(terminalWidth(w), report.TextWidth)
 	}
 	return report.TextWidth
