@@ -263,8 +263,9 @@ type runFlags struct {
 	jobFlags
 	shard    string
 	maxCells int
-	// dryRun and listCached are runexp status's (and run --dry-run's).
-	dryRun, listCached bool
+	// dryRun and listCached are runexp status's (and run --dry-run's),
+	// json status's.
+	dryRun, listCached, json bool
 }
 
 func newRunCommand() (*command, *runFlags) {
@@ -324,7 +325,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.dryRun {
-		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet)
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false)
 	}
 	code = exitOK
 	p := newPrinter(stdout)
@@ -1088,6 +1089,7 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("list", []string{"runexp list [flags] [estimators|kinds|datasets|configs]..."},
 		"Lists the registered estimators with their parameters, the experiment kinds,\nthe datasets (those that need a data root marked) and the configs and\ncollections of the configs folder; by default all of them.")
 	dir := c.flags.String("configs", "configs", "the configs `DIR`")
+	asJSON := c.flags.Bool("json", false, "print the lists as one JSON object (docs/schemas/list.schema.json), for scripts")
 	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
@@ -1099,6 +1101,16 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		if !slices.Contains(listWhat, w) {
 			return e.fail(exitUsage, "nothing to list as %q%s; want %s", w, suggest.Hint(w, listWhat, 1), suggest.Or(listWhat))
 		}
+	}
+	if *asJSON {
+		out, err := listJSON(pos, *dir, len(args) == 0)
+		if err == nil {
+			err = writeJSON(stdout, out)
+		}
+		if err != nil {
+			return e.fail(exitUsage, "%v; run runexp from a checkout's root or pass --configs DIR", err)
+		}
+		return exitOK
 	}
 	w := stdout
 	for i, what := range pos {

@@ -44,6 +44,7 @@ Exit status: 0, whatever would run; 2 for a usage, config or cache error,
 or when the run would stop on its data (no data root, a data file missing
 or not as SHA256SUMS lists it).`
 	c.flags.BoolVar(&f.listCached, "cached", false, "list the cells the cache serves too")
+	c.flags.BoolVar(&f.json, "json", false, "print it as one JSON object (docs/schemas/status.schema.json), for scripts")
 	return c, f
 }
 
@@ -64,7 +65,7 @@ func (f *runFlags) status(c *command, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	return dryRunEntries(e, stdout, entries, o.Run, f.jobs, f.listCached, f.quiet)
+	return dryRunEntries(e, stdout, entries, o.Run, f.jobs, f.listCached, f.quiet, f.json)
 }
 
 // printDryRun prints what a run would do (suite.DryRunReport): a line per
@@ -224,7 +225,9 @@ func printLabels(p printer, labels []string) {
 // reason, by label.
 type reasonGroup struct {
 	text  string
+	why   []string
 	cells []string
+	keys  []string
 }
 
 func reasonGroups(cp suite.ConfigPlan) []reasonGroup {
@@ -242,22 +245,36 @@ func reasonGroups(cp suite.ConfigPlan) []reasonGroup {
 		if !ok {
 			k = len(out)
 			at[text] = k
-			out = append(out, reasonGroup{text: text})
+			out = append(out, reasonGroup{text: text, why: c.Reason.Why})
 		}
 		out[k].cells = append(out[k].cells, cp.Labels[i])
+		out[k].keys = append(out[k].keys, c.Cell.Key)
 	}
 	return out
 }
 
 // dryRunEntries prints what a run of entries with o would do (runexp
-// status, run --dry-run, suite --dry-run).
-func dryRunEntries(e *errOut, stdout io.Writer, entries []suite.Entry, o runner.Options, workers int, listCached, quiet bool) int {
+// status, run --dry-run, suite --dry-run), as JSON with asJSON.
+func dryRunEntries(e *errOut, stdout io.Writer, entries []suite.Entry, o runner.Options, workers int, listCached, quiet, asJSON bool) int {
 	o.Log = nil // the lookup's own notes would repeat the reasons
 	rep, err := suite.DryRun(entries, o)
 	if err != nil {
+		if asJSON {
+			writeJSON(stdout, statusFailed(err, exitUsage))
+		}
 		return e.fail(exitUsage, "%v%s", err, dataRootHint(err))
 	}
-	printDryRun(newPrinter(stdout), rep, workers, listCached, quiet)
+	if asJSON {
+		code := exitOK
+		if len(rep.DataErrors()) > 0 {
+			code = exitUsage
+		}
+		if err := writeJSON(stdout, statusJSON(rep, workers, listCached, code)); err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+	} else {
+		printDryRun(newPrinter(stdout), rep, workers, listCached, quiet)
+	}
 	// What the run checks before its first cell, it would stop on: the
 	// dry run exits as the run would, with its words.
 	errs := rep.DataErrors()

@@ -91,7 +91,7 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.dryRun {
-		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet)
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false)
 	}
 	p := newPrinter(stdout)
 	var rep *suite.Report
