@@ -33,6 +33,7 @@ func TestHelpWalk(t *testing.T) {
 		"report":          "Usage: runexp report [flags] PAPER...",
 		"help":            "Usage: runexp help [COMMAND]",
 		"status":          "Usage: runexp status [flags] CONFIG...",
+		"completion":      "Usage: runexp completion bash|zsh|fish",
 	}
 	for _, sub := range commands {
 		want, ok := synopsis[sub]

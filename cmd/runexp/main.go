@@ -16,6 +16,7 @@
 //	runexp scoreboard [flags] ROOT     claims × readings (REPRODUCIBILITY.md)
 //	runexp report [flags] PAPER...     a reproduction report per paper
 //	runexp help [COMMAND]              this text, or a command's
+//	runexp completion bash|zsh|fish    a shell completion script
 //
 // A CONFIG is a file, a collection of configs (configs/table1.yaml) or a
 // bare name in the configs folder; flags may come anywhere, -- ends them.
@@ -69,10 +70,12 @@ var (
 )
 
 // commandEntry is one command of commandTable: its name, the synopsis of
-// its arguments, what it does in a few words, and its function.
+// its arguments, what it does in a few words, its function, and what its
+// operands are, for the shell completion (operands).
 type commandEntry struct {
 	name, args, short string
 	run               commandFunc
+	operands          operands
 }
 
 // commandTable is the one list of runexp's commands: overview (runexp
@@ -84,19 +87,20 @@ var commandTable []commandEntry
 
 func init() {
 	commandTable = []commandEntry{
-		{"run", "[flags] CONFIG...", "run experiments (the default command)", cmdRun},
-		{"status", "[flags] CONFIG...", "what a run would compute, and why (also run --dry-run)", cmdStatus},
-		{"validate", "[flags] CONFIG...", "check configs without running", cmdValidate},
-		{"list", "[WHAT...]", "estimators, experiment kinds, datasets, configs", cmdList},
-		{"version", "", "build information (also runexp --version)", cmdVersion},
-		{"denoise", "[flags]", "apply an estimator to your own CSV data", cmdDenoise},
-		{"merge", "[flags] CONFIG...", "assemble the shards of an array job", cmdMerge},
-		{"compare", "[flags] OLD NEW", "cells and claims that moved (exit 1)", cmdCompare},
-		{"suite", "[flags] [CONFIG...]", "every config once, compared with a baseline", cmdSuite},
-		{"check-estimator", "NAME", "conformance kit, a verdict per check (exit 1)", cmdCheckEstimator},
-		{"scoreboard", "[flags] ROOT", "claims × readings (REPRODUCIBILITY.md)", cmdScoreboard},
-		{"report", "[flags] PAPER...", "a reproduction report per paper", cmdReport},
-		{"help", "[COMMAND]", "this text, or a command's", cmdHelp},
+		{"run", "[flags] CONFIG...", "run experiments (the default command)", cmdRun, configOperands},
+		{"status", "[flags] CONFIG...", "what a run would compute, and why (also run --dry-run)", cmdStatus, configOperands},
+		{"validate", "[flags] CONFIG...", "check configs without running", cmdValidate, configOperands},
+		{"list", "[WHAT...]", "estimators, experiment kinds, datasets, configs", cmdList, listOperands},
+		{"version", "", "build information (also runexp --version)", cmdVersion, noOperands},
+		{"denoise", "[flags]", "apply an estimator to your own CSV data", cmdDenoise, noOperands},
+		{"merge", "[flags] CONFIG...", "assemble the shards of an array job", cmdMerge, configOperands},
+		{"compare", "[flags] OLD NEW", "cells and claims that moved (exit 1)", cmdCompare, folderOperands},
+		{"suite", "[flags] [CONFIG...]", "every config once, compared with a baseline", cmdSuite, configOperands},
+		{"check-estimator", "NAME", "conformance kit, a verdict per check (exit 1)", cmdCheckEstimator, estimatorOperands},
+		{"scoreboard", "[flags] ROOT", "claims × readings (REPRODUCIBILITY.md)", cmdScoreboard, folderOperands},
+		{"report", "[flags] PAPER...", "a reproduction report per paper", cmdReport, paperOperands},
+		{"help", "[COMMAND]", "this text, or a command's", cmdHelp, commandOperands},
+		{"completion", "bash|zsh|fish", "a shell completion script", cmdCompletion, shellOperands},
 	}
 	for _, c := range commandTable {
 		commands = append(commands, c.name)
@@ -135,6 +139,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "--version", "-version":
 		return cmdVersion(args[1:], stdout, stderr)
+	case completeCommand:
+		return cmdComplete(args[1:], stdout)
 	case "-h", "-help", "--help":
 		overview(stdout)
 		return exitOK
