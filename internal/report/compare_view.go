@@ -176,7 +176,9 @@ func causeCounts(ch []Change) []CauseCount {
 			}
 		}
 	}
-	rank := func(kind string) int { return slices.Index([]string{"config", "code", "data", "unknown", "none"}, kind) }
+	rank := func(kind string) int {
+		return slices.Index([]string{"config", "code", "data", "unknown", "none"}, kind)
+	}
 	slices.SortStableFunc(out, func(a, b CauseCount) int {
 		return cmp.Or(-cmp.Compare(a.Cells, b.Cells), cmp.Compare(rank(a.Kind), rank(b.Kind)))
 	})
@@ -296,7 +298,6 @@ func (c Change) CellName() string {
 	return s
 }
 
-
 // claimLine is a claim change as the views show it: "id: PASS → FAIL
 // (moved: mse_median)".
 func claimLine(c Change) string {
@@ -324,7 +325,6 @@ func otherLine(c Change) string {
 	}
 	return what + ": " + orDash(c.Old) + " → " + orDash(c.New) + kinds
 }
-
 
 // RenderText writes the diff for a terminal or a log, no line wider than
 // width columns (TextWidth when 0) and no cell name or metric cut: title,
