@@ -238,11 +238,14 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 // the estimators added or allowed.
 type jobFlags struct {
 	configs, data, out, cache, logFormat string
-	jobs                                 int
-	verbose, quiet, noCache, force       bool
-	allowExternal                        bool
-	with                                 withOptions
-	prof                                 profiler
+	// times names a suite.json whose recorded cell costs plan the run
+	// (suite.EarlierTimes).
+	times                          string
+	jobs                           int
+	verbose, quiet, noCache, force bool
+	allowExternal                  bool
+	with                           withOptions
+	prof                           profiler
 }
 
 // register declares the shared flags on c; configsDoc and quietDoc say
@@ -261,6 +264,7 @@ func (f *jobFlags) register(c *command, configsDoc, quietDoc string) {
 	fs.BoolVar(&f.quiet, "quiet", false, quietDoc)
 	c.alias("q", "quiet")
 	fs.BoolVar(&f.allowExternal, "allow-external", false, allowExternalUsage)
+	fs.StringVar(&f.times, "times", "", "plan the cells whose cache records no time (a fresh results folder, new code) from the costs a suite.json `FILE` recorded: the order cells run in, the time left, status's prediction (default: OUT/suite.json, then the baseline's costs.json beside the configs)")
 	f.with.register(fs)
 	f.prof.register(fs)
 }
@@ -331,8 +335,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.dryRun {
-		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false)
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false, f.times)
 	}
+	o.Times, _ = suite.EarlierTimes(entries, f.out, f.times, "")
 	code = exitOK
 	p := newPrinter(stdout)
 	err = f.drive(term, &o, func(r suite.Result) {

@@ -65,7 +65,7 @@ func (f *runFlags) status(c *command, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	return dryRunEntries(e, stdout, entries, o.Run, f.jobs, f.listCached, f.quiet, f.json)
+	return dryRunEntries(e, stdout, entries, o.Run, f.jobs, f.listCached, f.quiet, f.json, f.times)
 }
 
 // printDryRun prints what a run would do (suite.DryRunReport): a line per
@@ -127,11 +127,14 @@ func printDryRun(p printer, rep *suite.DryRunReport, workers int, listCached, qu
 	}
 	w, unknown := rep.Workload()
 	if unknown == distinct {
-		p.line(fmt.Sprintf("predicted wall time: unknown (none of the %d computations has a time recorded in the cache)", distinct))
+		p.line(fmt.Sprintf("predicted wall time: unknown (none of the %d computations has a time recorded in the cache or an earlier run's suite.json or baseline costs.json: --times FILE names a suite.json)", distinct))
 		return
 	}
 	pr := w.Predict(workers)
-	s := fmt.Sprintf("predicted wall time of the cells to compute on %d workers: %.1f s (%.1f s of work", workers, pr.Seconds, w.Work())
+	s := fmt.Sprintf("predicted wall time of the cells to compute on %d workers: %s (%s of work", workers, humanSeconds(pr.Seconds), humanSeconds(w.Work()))
+	if n, files := rep.Earlier(); n > 0 {
+		s += fmt.Sprintf("; %d of the costs from earlier runs: %s", n, strings.Join(files, ", "))
+	}
 	if unknown > 0 {
 		s += fmt.Sprintf("; %d of the %d computations have no recorded time and are left out", unknown, distinct)
 	}
@@ -255,9 +258,16 @@ func reasonGroups(cp suite.ConfigPlan) []reasonGroup {
 
 // dryRunEntries prints what a run of entries with o would do (runexp
 // status, run --dry-run, suite --dry-run), as JSON with asJSON.
-func dryRunEntries(e *errOut, stdout io.Writer, entries []suite.Entry, o runner.Options, workers int, listCached, quiet, asJSON bool) int {
+func dryRunEntries(e *errOut, stdout io.Writer, entries []suite.Entry, o runner.Options, workers int, listCached, quiet, asJSON bool, times string) int {
 	o.Log = nil // the lookup's own notes would repeat the reasons
 	rep, err := suite.DryRun(entries, o)
+	if err == nil {
+		top := o.Top
+		if top == "" {
+			top = o.OutRoot
+		}
+		rep.Times, rep.TimesFrom = suite.EarlierTimes(entries, top, times, "")
+	}
 	if err != nil {
 		if asJSON {
 			writeJSON(stdout, statusFailed(err, exitUsage))
@@ -286,4 +296,16 @@ func dryRunEntries(e *errOut, stdout io.Writer, entries []suite.Entry, o runner.
 		e.err("%s", msg)
 	}
 	return exitOK
+}
+
+// humanSeconds writes a duration in seconds as a reader plans with it:
+// "5.2 s", "3 min 20 s", "1 h 05 min".
+func humanSeconds(sec float64) string {
+	switch {
+	case sec < 100:
+		return fmt.Sprintf("%.1f s", sec)
+	case sec < 3600:
+		return fmt.Sprintf("%d min %02d s", int(sec)/60, int(sec)%60)
+	}
+	return fmt.Sprintf("%d h %02d min", int(sec)/3600, int(sec)%3600/60)
 }

@@ -166,3 +166,58 @@ func TestStatusNamesEachReason(t *testing.T) {
 		t.Errorf("suite.json recomputed: %+v, want both cells under one data reason", rep.Runs)
 	}
 }
+
+// TestStatusPlansFromEarlierRuns: a fresh results folder has no cell
+// time in its cache; status then predicts from what earlier runs of the
+// same config recorded: a suite.json named by --times, the baseline's
+// costs.json beside the configs folder (written with the baseline), and
+// says which file gave them. Without either it says "unknown".
+func TestStatusPlansFromEarlierRuns(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	data, dir := t.TempDir(), t.TempDir()
+	writeOilRoot(t, data, 0)
+	cfgs := filepath.Join(dir, "configs")
+	if err := os.MkdirAll(cfgs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(cfgs, "oil.yaml")
+	if err := os.WriteFile(cfg, []byte(oilConfig("0.1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cli := func(args ...string) string {
+		t.Helper()
+		code, stdout, stderr := runCLI(append(args, "--data", data)...)
+		if code != exitOK {
+			t.Fatalf("runexp %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+		}
+		return stdout
+	}
+	earlier := filepath.Join(t.TempDir(), "earlier")
+	cli("suite", "-q", "--configs", cfgs, "--out", earlier)
+
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	if got := cli("status", "--out", fresh, cfg); !strings.Contains(got, "predicted wall time: unknown (none of the 2 computations") {
+		t.Errorf("no earlier run known: want an unknown prediction, got\n%s", got)
+	}
+	suiteJSON := filepath.Join(earlier, "suite.json")
+	got := cli("status", "--out", fresh, "--times", suiteJSON, cfg)
+	if !strings.Contains(got, "predicted wall time of the cells to compute on") || !strings.Contains(got, "2 of the costs from earlier runs: "+suiteJSON) {
+		t.Errorf("--times %s: want a prediction from it, naming it, got\n%s", suiteJSON, got)
+	}
+
+	// The baseline keeps the costs beside the records; a fresh results
+	// folder of a checkout with that baseline is planned from them.
+	base := filepath.Join(dir, "baseline")
+	cli("suite", "-q", "--configs", cfgs, "--out", earlier, "--write-baseline", base)
+	costs := filepath.Join(base, "oil", "costs.json")
+	if _, err := os.Stat(costs); err != nil {
+		t.Fatalf("the baseline has no costs: %v", err)
+	}
+	got = cli("status", "--out", fresh, cfg)
+	if !strings.Contains(got, "2 of the costs from earlier runs: "+costs) {
+		t.Errorf("a baseline beside the configs: want a prediction from its costs.json, got\n%s", got)
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("status wrote %s (%v)", fresh, err)
+	}
+}

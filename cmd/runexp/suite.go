@@ -91,7 +91,7 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.dryRun {
-		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false)
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false, f.times)
 	}
 	p := newPrinter(stdout)
 	var rep *suite.Report
@@ -235,6 +235,9 @@ func (f *suiteFlags) options(e *errOut, tw *term, pos []string, shard runner.Sha
 		ConfigsDir: f.configs, Out: f.out,
 		Baseline: f.baseline, Compare: report.CompareOptions{RelTol: f.rtol, AbsTol: f.atol},
 		WriteBaseline: f.writeBaseline,
+	}
+	if f.times != "" {
+		o.Times, _ = suite.EarlierTimes(entries, root, f.times, f.baseline)
 	}
 	return o, entries, nil
 }

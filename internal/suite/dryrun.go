@@ -2,6 +2,7 @@ package suite
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
@@ -29,6 +30,53 @@ type ConfigPlan struct {
 // --dry-run).
 type DryRunReport struct {
 	Configs []ConfigPlan
+	// Times are the costs earlier runs recorded of the configs' cells
+	// (EarlierTimes), for the cells to compute whose cache has no time;
+	// TimesFrom says, per config, which file gave them.
+	Times     Times
+	TimesFrom map[string]string
+}
+
+// cost returns the cost of cell i of p for the prediction: the time its
+// cache recorded (runner.CellPlan.Cost), else an earlier run's (Times);
+// earlier says it is the latter.
+func (r *DryRunReport) cost(p ConfigPlan, i int) (cost float64, earlier bool) {
+	c := p.Cells[i]
+	if c.Cost > 0 {
+		return c.Cost, false
+	}
+	units := r.Times[p.Config.Name]
+	if units == nil {
+		return 0, false
+	}
+	if v, ok := units[c.Cell.Key]; ok && v > 0 {
+		return v, true
+	}
+	var sum float64
+	for k, v := range units {
+		if strings.HasPrefix(k, c.Cell.Key+"#part=") {
+			sum += v
+		}
+	}
+	return sum, sum > 0
+}
+
+// Earlier counts the computations whose cost is an earlier run's
+// (Times), and names the files those came from.
+func (r *DryRunReport) Earlier() (n int, files []string) {
+	from := map[string]string{}
+	for _, p := range r.Configs {
+		for i, c := range p.Cells {
+			if c.Cached || p.Shared[i] {
+				continue
+			}
+			if _, earlier := r.cost(p, i); earlier {
+				n++
+				from[p.Config.Name] = r.TimesFrom[p.Config.Name]
+			}
+		}
+	}
+	return n, sortedSources(from)
 }
 
 // DryRun says what running entries with o would do, config by config
@@ -103,8 +151,8 @@ func (r *DryRunReport) Counts() (cells, cached, run, distinct int) {
 
 // Workload is the work of what would be computed, for the prediction
 // (Workload.Predict): each distinct cell that would be computed at the
-// time it took when last computed (runner.CellPlan.Cost); cached cells
-// cost nothing. unknown counts the cells that would be computed whose
+// time it took when last computed (runner.CellPlan.Cost), else at the
+// cost an earlier run recorded (Times); cached cells cost nothing. unknown counts the cells that would be computed whose
 // time no entry records (left out). It knows nothing of the configs'
 // Start and report times.
 func (r *DryRunReport) Workload() (w Workload, unknown int) {
@@ -114,11 +162,12 @@ func (r *DryRunReport) Workload() (w Workload, unknown int) {
 			if c.Cached || p.Shared[i] {
 				continue
 			}
-			if c.Cost <= 0 {
+			cost, _ := r.cost(p, i)
+			if cost <= 0 {
 				unknown++
 				continue
 			}
-			l.Cells = append(l.Cells, c.Cost)
+			l.Cells = append(l.Cells, cost)
 			l.Keys = append(l.Keys, c.Cell.Key)
 		}
 		w = append(w, l)
