@@ -127,7 +127,7 @@ func printDryRun(p printer, rep *suite.DryRunReport, workers int, listCached, qu
 	}
 	w, unknown := rep.Workload()
 	if unknown == distinct {
-		p.line(fmt.Sprintf("predicted wall time: unknown (none of the %d computations has a time recorded in the cache or an earlier run's suite.json or baseline costs.json: --times FILE names a suite.json)", distinct))
+		p.line(fmt.Sprintf("predicted wall time: unknown (none of the %d computations has a time recorded: not in the cache, OUT/suite.json or the baseline's costs.json; --times FILE names an earlier run's suite.json)", distinct))
 		return
 	}
 	pr := w.Predict(workers)
