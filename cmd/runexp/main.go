@@ -264,7 +264,7 @@ func (f *jobFlags) register(c *command, configsDoc, quietDoc string) {
 	fs.BoolVar(&f.quiet, "quiet", false, quietDoc)
 	c.alias("q", "quiet")
 	fs.BoolVar(&f.allowExternal, "allow-external", false, allowExternalUsage)
-	fs.StringVar(&f.times, "times", "", "plan the cells whose cache records no time (a fresh results folder, new code) from the costs a suite.json `FILE` recorded: the order cells run in, the time left, status's prediction (default: OUT/suite.json, then the baseline's costs.json beside the configs)")
+	fs.StringVar(&f.times, "times", "", "plan the cells whose cache records no time (a fresh results folder, new code) from the costs a suite.json `FILE` recorded: the order cells run in, the time left, status's prediction (besides OUT/suite.json, the baseline's costs.json beside the configs and, for suite, the last night of --history; FILE overlays them)")
 	f.with.register(fs)
 	f.prof.register(fs)
 }
@@ -335,9 +335,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.dryRun {
-		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false, f.times)
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false, suite.Earlier{File: f.times})
 	}
-	o.Times, _ = suite.EarlierTimes(entries, f.out, f.times, "")
+	if o.Times, _, err = suite.EarlierTimes(entries, suite.Earlier{OutRoot: f.out, File: f.times}); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
 	code = exitOK
 	p := newPrinter(stdout)
 	err = f.drive(term, &o, func(r suite.Result) {

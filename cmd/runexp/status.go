@@ -65,7 +65,7 @@ func (f *runFlags) status(c *command, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	return dryRunEntries(e, stdout, entries, o.Run, f.jobs, f.listCached, f.quiet, f.json, f.times)
+	return dryRunEntries(e, stdout, entries, o.Run, f.jobs, f.listCached, f.quiet, f.json, suite.Earlier{File: f.times})
 }
 
 // printDryRun prints what a run would do (suite.DryRunReport): a line per
@@ -257,16 +257,17 @@ func reasonGroups(cp suite.ConfigPlan) []reasonGroup {
 }
 
 // dryRunEntries prints what a run of entries with o would do (runexp
-// status, run --dry-run, suite --dry-run), as JSON with asJSON.
-func dryRunEntries(e *errOut, stdout io.Writer, entries []suite.Entry, o runner.Options, workers int, listCached, quiet, asJSON bool, times string) int {
+// status, run --dry-run, suite --dry-run), as JSON with asJSON; earlier
+// names where the costs of earlier runs are looked for besides the
+// results root (suite.EarlierTimes).
+func dryRunEntries(e *errOut, stdout io.Writer, entries []suite.Entry, o runner.Options, workers int, listCached, quiet, asJSON bool, earlier suite.Earlier) int {
 	o.Log = nil // the lookup's own notes would repeat the reasons
 	rep, err := suite.DryRun(entries, o)
 	if err == nil {
-		top := o.Top
-		if top == "" {
-			top = o.OutRoot
+		if earlier.OutRoot = o.Top; earlier.OutRoot == "" {
+			earlier.OutRoot = o.OutRoot
 		}
-		rep.Times, rep.TimesFrom = suite.EarlierTimes(entries, top, times, "")
+		rep.Times, rep.TimesFrom, err = suite.EarlierTimes(entries, earlier)
 	}
 	if err != nil {
 		if asJSON {

@@ -217,7 +217,27 @@ func TestStatusPlansFromEarlierRuns(t *testing.T) {
 	if !strings.Contains(got, "2 of the costs from earlier runs: "+costs) {
 		t.Errorf("a baseline beside the configs: want a prediction from its costs.json, got\n%s", got)
 	}
+
+	// A history's latest night overlays the baseline's costs.
+	hist := filepath.Join(t.TempDir(), "history")
+	cli("suite", "-q", "--configs", cfgs, "--out", earlier, "--history", hist)
+	got = cli("suite", "--dry-run", "--configs", cfgs, "--out", fresh, "--history", hist)
+	if !strings.Contains(got, "2 of the costs from earlier runs: the history in "+hist+" (night of ") {
+		t.Errorf("suite --dry-run --history: want a prediction from its last night, got\n%s", got)
+	}
 	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
 		t.Errorf("status wrote %s (%v)", fresh, err)
+	}
+
+	// A file named that cannot be read is refused, as the run refuses it.
+	missing := filepath.Join(dir, "no-such-suite.json")
+	for _, args := range [][]string{{"status"}, {"run", "--dry-run"}, {"run"}, {"suite", "--dry-run", "--configs", cfgs}} {
+		code, stdout, stderr := runCLI(append(args, "--data", data, "--out", fresh, "--times", missing, cfg)...)
+		if args[0] == "suite" {
+			code, stdout, stderr = runCLI(append(args, "--data", data, "--out", fresh, "--times", missing)...)
+		}
+		if code != exitUsage || !strings.Contains(stderr, "--times: ") || !strings.Contains(stderr, "no-such-suite.json") {
+			t.Errorf("runexp %s --times %s: exit %d, want %d naming the file\n%s%s", strings.Join(args, " "), missing, code, exitUsage, stdout, stderr)
+		}
 	}
 }

@@ -91,7 +91,7 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.dryRun {
-		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false, f.times)
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false, suite.Earlier{Baseline: f.baseline, History: f.history, File: f.times})
 	}
 	p := newPrinter(stdout)
 	var rep *suite.Report
@@ -236,10 +236,8 @@ func (f *suiteFlags) options(e *errOut, tw *term, pos []string, shard runner.Sha
 		Baseline: f.baseline, Compare: report.CompareOptions{RelTol: f.rtol, AbsTol: f.atol},
 		WriteBaseline: f.writeBaseline,
 	}
-	if f.times != "" {
-		o.Times, _ = suite.EarlierTimes(entries, root, f.times, f.baseline)
-	}
-	return o, entries, nil
+	o.Times, _, err = suite.EarlierTimes(entries, suite.Earlier{Baseline: f.baseline, History: f.history, OutRoot: root, File: f.times})
+	return o, entries, err
 }
 
 // printSuiteConfig prints one config's line as it completes.

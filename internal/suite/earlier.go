@@ -2,6 +2,7 @@ package suite
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,8 +15,9 @@ import (
 // A cell the cache has no time of (a fresh results folder, new code) is
 // planned from the costs earlier runs of the same config recorded: a
 // suite.json named on the command line (--times), the results root's
-// own suite.json, or the costs a baseline keeps beside each config's
-// records (costs.json, written with the baseline). The pool orders the
+// own suite.json, the latest night of a history (suite --history), or
+// the costs a baseline keeps beside each config's records (costs.json,
+// written with the baseline). The pool orders the
 // cells by them, the progress estimates the time left from them, and a
 // dry run predicts its wall time from them instead of "unknown".
 
@@ -66,12 +68,29 @@ func readCosts(file string) map[string]float64 {
 	return c.Costs
 }
 
+// Earlier names where earlier runs' costs are looked for
+// (EarlierTimes); an empty field is not looked at.
+type Earlier struct {
+	// Baseline is a baseline folder (its CONFIG/costs.json); empty: the
+	// baseline folder of each config's checkout, beside its configs
+	// folder.
+	Baseline string
+	// History is a --history folder: its latest night's suite.json.
+	History string
+	// OutRoot is the results root: its suite.json.
+	OutRoot string
+	// File is a suite.json the user named (--times).
+	File string
+}
+
 // EarlierTimes gathers what earlier runs recorded of the costs of the
-// entries' cells: the baseline's costs.json of each config (baseline, or
-// else the baseline folder of the config's checkout, beside its configs
-// folder), overlaid with the suite.json in outRoot, overlaid with the one
-// in file (when named). from says, per config, which file gave its times.
-func EarlierTimes(entries []Entry, outRoot, file, baseline string) (t Times, from map[string]string) {
+// entries' cells, each source overlaying the ones before: the baseline's
+// costs.json of each config, the latest night of the history, the
+// suite.json in the results root, the suite.json named. from says, per
+// config, which file gave its times (the last that had any). Only the
+// file named is an error when it cannot be read: the others are looked
+// for where they may not be.
+func EarlierTimes(entries []Entry, e Earlier) (t Times, from map[string]string, err error) {
 	t, from = Times{}, map[string]string{}
 	add := func(config, src string, costs map[string]float64) {
 		if len(costs) == 0 {
@@ -85,31 +104,49 @@ func EarlierTimes(entries []Entry, outRoot, file, baseline string) (t Times, fro
 		}
 		from[config] = src
 	}
-	for _, e := range entries {
-		dir := baseline
+	addAll := func(src string, st Times) {
+		for config, costs := range st {
+			add(config, src, costs)
+		}
+	}
+	for _, en := range entries {
+		dir := e.Baseline
 		if dir == "" {
-			if abs, err := filepath.Abs(e.Config.File); err == nil {
+			if abs, err := filepath.Abs(en.Config.File); err == nil {
 				dir = filepath.Join(filepath.Dir(filepath.Dir(abs)), "baseline")
 			}
 		}
-		if dir != "" {
-			f := filepath.Join(dir, e.Config.Name, CostsFile)
-			add(e.Config.Name, f, readCosts(f))
+		f := filepath.Join(dir, en.Config.Name, CostsFile)
+		add(en.Config.Name, f, readCosts(f))
+	}
+	if e.History != "" {
+		if nights, err := ReadHistory(e.History); err == nil {
+			for i := len(nights) - 1; i >= 0; i-- {
+				if n := nights[i]; n.Suite != nil {
+					addAll(fmt.Sprintf("the history in %s (night of %s)", e.History, n.Started.UTC().Format("2006-01-02 15:04")), n.Suite.Times())
+					break
+				}
+			}
 		}
 	}
-	for _, f := range []string{filepath.Join(outRoot, "suite.json"), file} {
-		if f == "" {
-			continue
-		}
+	var files []string
+	if e.OutRoot != "" {
+		files = append(files, filepath.Join(e.OutRoot, "suite.json"))
+	}
+	if e.File != "" {
+		files = append(files, e.File)
+	}
+	for _, f := range files {
 		st, err := ReadTimes(f)
 		if err != nil {
+			if f == e.File {
+				return nil, nil, fmt.Errorf("--times: %w", err)
+			}
 			continue
 		}
-		for config, costs := range st {
-			add(config, f, costs)
-		}
+		addAll(f, st)
 	}
-	return t, from
+	return t, from, nil
 }
 
 // cellCosts returns, by cell key, the cost of each cell of a config's

@@ -47,7 +47,7 @@ func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error
 		// The previous suite's cell times (or the baseline's) order the
 		// cells whose cache entries do not record theirs (--no-cache,
 		// --force, new code, a fresh results folder).
-		o.Times, _ = EarlierTimes(entries, o.Run.OutRoot, "", o.Baseline)
+		o.Times, _, _ = EarlierTimes(entries, Earlier{Baseline: o.Baseline, OutRoot: o.Run.OutRoot})
 	}
 	if o.Shard.Active() {
 		return runShard(ctx, entries, o, rep, cpu0)
