@@ -126,12 +126,16 @@ type statusTotals struct {
 }
 
 // statusPrediction is the predicted wall time of the computations on
-// Workers workers, from the recorded costs of all but Unknown of them.
+// Workers workers, from the recorded costs of all but Unknown of them;
+// Earlier of those costs are earlier runs' (the cache had none), from
+// the files EarlierFrom.
 type statusPrediction struct {
-	Workers     int     `json:"workers"`
-	Seconds     float64 `json:"seconds"`
-	WorkSeconds float64 `json:"work_seconds"`
-	Unknown     int     `json:"unknown"`
+	Workers     int      `json:"workers"`
+	Seconds     float64  `json:"seconds"`
+	WorkSeconds float64  `json:"work_seconds"`
+	Unknown     int      `json:"unknown"`
+	Earlier     int      `json:"earlier"`
+	EarlierFrom []string `json:"earlier_from"`
 }
 
 type statusError struct {
@@ -180,7 +184,9 @@ func statusJSON(rep *suite.DryRunReport, workers int, listCached bool, code int)
 	if run > 0 {
 		w, unknown := rep.Workload()
 		if unknown < distinct {
-			out.Prediction = &statusPrediction{Workers: workers, Seconds: w.Predict(workers).Seconds, WorkSeconds: w.Work(), Unknown: unknown}
+			n, from := rep.Earlier()
+			out.Prediction = &statusPrediction{Workers: workers, Seconds: w.Predict(workers).Seconds, WorkSeconds: w.Work(), Unknown: unknown,
+				Earlier: n, EarlierFrom: append([]string{}, from...)}
 		}
 	}
 	return out

@@ -204,6 +204,20 @@ func TestStatusPlansFromEarlierRuns(t *testing.T) {
 	if !strings.Contains(got, "predicted wall time of the cells to compute on") || !strings.Contains(got, "2 of the costs from earlier runs: "+suiteJSON) {
 		t.Errorf("--times %s: want a prediction from it, naming it, got\n%s", suiteJSON, got)
 	}
+	js := cli("status", "--json", "--out", fresh, "--times", suiteJSON, cfg)
+	for _, e := range loadSchema(t, "../../docs/schemas/status.schema.json").validate([]byte(js)) {
+		t.Errorf("status --json --times: %s", e)
+	}
+	var st struct {
+		Prediction *struct {
+			Seconds     float64  `json:"seconds"`
+			Earlier     int      `json:"earlier"`
+			EarlierFrom []string `json:"earlier_from"`
+		} `json:"prediction"`
+	}
+	if err := json.Unmarshal([]byte(js), &st); err != nil || st.Prediction == nil || st.Prediction.Seconds <= 0 || st.Prediction.Earlier != 2 || len(st.Prediction.EarlierFrom) != 1 || st.Prediction.EarlierFrom[0] != suiteJSON {
+		t.Errorf("status --json --times: want a prediction of 2 earlier costs from %s, got %v\n%s", suiteJSON, err, js)
+	}
 
 	// The baseline keeps the costs beside the records; a fresh results
 	// folder of a checkout with that baseline is planned from them.
