@@ -215,29 +215,34 @@ func complete(words []string) (more string, cands []string) {
 		// The first word: a command, or a config (runexp CONFIG is run).
 		all = append(all, commands...)
 	}
-	ops := operandsOf(name)
-	more = ""
-	switch ops {
+	more, ops := operandCandidates(name, configs)
+	return filter(more, append(all, ops...))
+}
+
+// operandCandidates returns the operands command name takes, with the
+// configs in the folder configs, and what else the shell should offer.
+func operandCandidates(name, configs string) (more string, all []string) {
+	switch operandsOf(name) {
 	case configOperands:
-		all = append(all, configNames(configs)...)
-		more = "files"
+		return "files", configNames(configs)
 	case listOperands:
-		all = append(all, listWhat...)
+		return "", listWhat
 	case folderOperands:
-		more = "dirs"
+		return "dirs", nil
 	case estimatorOperands:
-		all = append(all, methods.Names()...)
+		return "", methods.Names()
 	case paperOperands:
-		all = append(all, "all")
+		all = []string{"all"}
 		if ps, err := paperreport.Papers(configs); err == nil {
 			all = append(all, ps...)
 		}
+		return "", all
 	case commandOperands:
-		all = append(all, commands...)
+		return "", commands
 	case shellOperands:
-		all = append(all, shells...)
+		return "", shells
 	}
-	return filter(more, all)
+	return "", nil
 }
 
 func lastOr(s []string) string {

@@ -208,21 +208,7 @@ func (c *Cache) whyNew(cf *config.Config, kind *Kind, cell *Cell, key CellKey, s
 	if m, ok := now[report.MethodParam]; ok {
 		method = " (method " + m + ")"
 	}
-	// The former cells nearest to this one, in the fewest parameters.
-	var best []string
-	var bestDiff []string
-	for _, k := range f.gone {
-		d := paramDiff(f.params[k], now)
-		if len(d) == 0 || len(d) > maxPaired || slices.Contains(d, report.MethodParam) && len(d) > 1 {
-			continue
-		}
-		switch {
-		case best == nil || len(d) < len(bestDiff):
-			best, bestDiff = []string{k}, d
-		case len(d) == len(bestDiff):
-			best = append(best, k)
-		}
-	}
+	best, bestDiff := f.nearest(now)
 	if best == nil {
 		return reasonOf(cell.Key, "new", "not in the cache: "+f.newValues(now, method)), nil
 	}
@@ -279,6 +265,25 @@ func (c *Cache) whyNew(cf *config.Config, kind *Kind, cell *Cell, key CellKey, s
 		return r, nil
 	}
 	return c.whyChanged(r, old, kind, cell, key, sums)
+}
+
+// nearest returns the former cells nearest to the cell of parameters
+// now, those differing from it in the fewest parameters (at most
+// maxPaired, the method alone), and those parameters.
+func (f *formerCells) nearest(now map[string]string) (best, diff []string) {
+	for _, k := range f.gone {
+		d := paramDiff(f.params[k], now)
+		if len(d) == 0 || len(d) > maxPaired || slices.Contains(d, report.MethodParam) && len(d) > 1 {
+			continue
+		}
+		switch {
+		case best == nil || len(d) < len(diff):
+			best, diff = []string{k}, d
+		case len(d) == len(diff):
+			best = append(best, k)
+		}
+	}
+	return best, diff
 }
 
 // gridHas reports whether the grid still has the value of parameter name

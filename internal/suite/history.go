@@ -184,35 +184,12 @@ func nightConfig(r ConfigRun, metrics []string) (NightConfig, error) {
 			nc.Claims[c.ID] = c.Status
 		}
 	}
-	if b, err := safefs.ReadFile(filepath.Join(r.Dir, "manifest.json"), report.MaxJSONBytes); err == nil {
-		var m struct {
-			ConfigSHA256 string           `json:"config_sha256"`
-			Data         []report.FileSum `json:"data"`
-		}
-		if json.Unmarshal(b, &m) == nil {
-			nc.ConfigSHA256 = m.ConfigSHA256
-			h := sha256.New()
-			for _, f := range m.Data {
-				fmt.Fprintf(h, "%s %s\n", f.Path, f.SHA256)
-			}
-			nc.Data = hex.EncodeToString(h.Sum(nil))[:16]
-		}
-	}
+	nc.ConfigSHA256, nc.Data = nightInputs(r.Dir)
 	recs, err := report.ReadJSONL(filepath.Join(r.Dir, "records.jsonl"))
 	if err != nil {
 		return nc, fmt.Errorf("--history: %w", err)
 	}
-	var codes []string
-	for _, rec := range recs {
-		if rec.Code != "" && !slices.Contains(codes, rec.Code) {
-			codes = append(codes, rec.Code)
-		}
-	}
-	if len(codes) > 0 {
-		sort.Strings(codes)
-		h := sha256.Sum256([]byte(strings.Join(codes, ",")))
-		nc.Code = hex.EncodeToString(h[:])[:16]
-	}
+	nc.Code = codeFingerprint(recs)
 	if len(metrics) == 0 {
 		return nc, nil
 	}
@@ -249,6 +226,45 @@ func nightConfig(r ConfigRun, metrics []string) (NightConfig, error) {
 		}
 	}
 	return nc, nil
+}
+
+// nightInputs returns what a run's manifest says of its inputs: the
+// config file's SHA-256 and a fingerprint of the data files it read
+// (their paths and SHA-256); empty where there is no manifest.
+func nightInputs(dir string) (config, data string) {
+	b, err := safefs.ReadFile(filepath.Join(dir, "manifest.json"), report.MaxJSONBytes)
+	if err != nil {
+		return "", ""
+	}
+	var m struct {
+		ConfigSHA256 string           `json:"config_sha256"`
+		Data         []report.FileSum `json:"data"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return "", ""
+	}
+	h := sha256.New()
+	for _, f := range m.Data {
+		fmt.Fprintf(h, "%s %s\n", f.Path, f.SHA256)
+	}
+	return m.ConfigSHA256, hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// codeFingerprint hashes together the distinct code fingerprints of
+// records ("" when none has one).
+func codeFingerprint(recs []report.Record) string {
+	var codes []string
+	for _, rec := range recs {
+		if rec.Code != "" && !slices.Contains(codes, rec.Code) {
+			codes = append(codes, rec.Code)
+		}
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	sort.Strings(codes)
+	h := sha256.Sum256([]byte(strings.Join(codes, ",")))
+	return hex.EncodeToString(h[:])[:16]
 }
 
 // ReadHistory reads the nights kept in dir, oldest first.
