@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/runexp/runexp/internal/report"
@@ -133,12 +135,43 @@ func printDryRun(p printer, rep *suite.DryRunReport, workers int, listCached, qu
 	pr := w.Predict(workers)
 	s := fmt.Sprintf("predicted wall time of the cells to compute on %d workers: %s (%s of work", workers, humanSeconds(pr.Seconds), humanSeconds(w.Work()))
 	if n, files := rep.Earlier(); n > 0 {
-		s += fmt.Sprintf("; %d of the costs from earlier runs: %s", n, strings.Join(files, ", "))
+		s += fmt.Sprintf("; %d of the costs from earlier runs: %s", n, strings.Join(sourceNames(files), ", "))
 	}
 	if unknown > 0 {
 		s += fmt.Sprintf("; %d of the %d computations have no recorded time and are left out", unknown, distinct)
 	}
 	p.line(s + "; the configs' data loading and reports not included)")
+}
+
+// sourceNames names the files earlier runs' costs came from: the
+// costs.json of several configs of one baseline as one,
+// "BASELINE/*/costs.json (N configs)".
+func sourceNames(files []string) []string {
+	var out, bases []string
+	per := map[string]int{}
+	for _, f := range files {
+		if filepath.Base(f) != suite.CostsFile {
+			out = append(out, f)
+			continue
+		}
+		b := filepath.Dir(filepath.Dir(f))
+		if per[b] == 0 {
+			bases = append(bases, b)
+		}
+		per[b]++
+	}
+	for _, b := range bases {
+		if per[b] == 1 {
+			for _, f := range files {
+				if filepath.Dir(filepath.Dir(f)) == b && filepath.Base(f) == suite.CostsFile {
+					out = append(out, f)
+				}
+			}
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (%d configs)", filepath.Join(b, "*", suite.CostsFile), per[b]))
+	}
+	return out
 }
 
 // dataLine says what the dry run checked of the data the runs would read
@@ -148,7 +181,8 @@ func printDryRun(p printer, rep *suite.DryRunReport, workers int, listCached, qu
 func dataLine(rep *suite.DryRunReport) string {
 	var files, checked, failed int
 	var bytes int64
-	var unchecked []string
+	unchecked := map[string][]string{}
+	var reasons []string
 	needed := false
 	for _, cp := range rep.Configs {
 		d := cp.Data
@@ -164,7 +198,10 @@ func dataLine(rep *suite.DryRunReport) string {
 			continue
 		}
 		if d.Unchecked != "" {
-			unchecked = append(unchecked, cp.Config.Name+": "+d.Unchecked)
+			if !slices.Contains(reasons, d.Unchecked) {
+				reasons = append(reasons, d.Unchecked)
+			}
+			unchecked[d.Unchecked] = append(unchecked[d.Unchecked], cp.Config.Name)
 		}
 	}
 	if !needed {
@@ -180,8 +217,19 @@ func dataLine(rep *suite.DryRunReport) string {
 	if failed > 0 {
 		parts = append(parts, fmt.Sprintf("%s would stop on its data (below)", count(failed, "config")))
 	}
-	if len(unchecked) > 0 {
-		parts = append(parts, "not checked: "+strings.Join(unchecked, "; "))
+	// Configs not checked for the same reason are counted together (a
+	// fresh results folder: every config).
+	var not []string
+	for _, why := range reasons {
+		names := unchecked[why]
+		if len(names) > 3 {
+			not = append(not, fmt.Sprintf("%d configs (%s, …), each: %s", len(names), strings.Join(names[:2], ", "), why))
+			continue
+		}
+		not = append(not, strings.Join(names, ", ")+": "+why)
+	}
+	if len(not) > 0 {
+		parts = append(parts, "not checked: "+strings.Join(not, "; "))
 	}
 	if len(parts) == 0 {
 		return ""

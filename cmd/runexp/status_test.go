@@ -12,7 +12,9 @@ import (
 
 	"github.com/runexp/runexp"
 	"github.com/runexp/runexp/internal/codefp/codefptest"
+	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // oilConfig de-noises the rows of a fixture Oil Flow data root with two
@@ -253,5 +255,28 @@ func TestStatusPlansFromEarlierRuns(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, "--times: ") || !strings.Contains(stderr, "no-such-suite.json") {
 			t.Errorf("runexp %s --times %s: exit %d, want %d naming the file\n%s%s", strings.Join(args, " "), missing, code, exitUsage, stdout, stderr)
 		}
+	}
+}
+
+// TestStatusLinesSummarise: a dry run of many configs says once why
+// their data was not checked (a fresh results folder: every config, for
+// the same reason), counting them, and names one baseline's costs.json
+// files as one; a config or two are named.
+func TestStatusLinesSummarise(t *testing.T) {
+	const why = "no earlier run of it recorded which files it reads (the run checks each file it reads)"
+	rep := &suite.DryRunReport{}
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		cp := suite.ConfigPlan{Data: runner.DataCheck{Needed: true, Unchecked: why}}
+		cp.Config = &config.Config{Name: n}
+		rep.Configs = append(rep.Configs, cp)
+	}
+	rep.Configs[4].Data.Unchecked = "the data root is not readable"
+	want := "data: not checked: 4 configs (a, b, …), each: " + why + "; e: the data root is not readable"
+	if got := dataLine(rep); got != want {
+		t.Errorf("dataLine:\n got %s\nwant %s", got, want)
+	}
+	files := []string{"/r/suite.json", "/b/x/costs.json", "/b/y/costs.json", "/c/z/costs.json"}
+	if got, want := strings.Join(sourceNames(files), ", "), "/r/suite.json, /b/*/costs.json (2 configs), /c/z/costs.json"; got != want {
+		t.Errorf("sourceNames: %s, want %s", got, want)
 	}
 }
