@@ -212,3 +212,49 @@ rx.main(estimate)
 `, exitOK, []string{"PASS  PreImager/linear/declined", "PASS  Denoiser/linear/declined", "PASS  PreImager/gaussian/rows-independent",
 		"note: external declines linear: external: ", "failed (exit status 3)", "Gaussian kernel only"}, "-v")
 }
+
+// TestCheckEstimatorPythonHint: a Python estimator whose interpreter
+// cannot import NumPy (a python3 first on PATH without it, as pyenv's)
+// fails with a hint that names an interpreter that can and how to use it
+// (RUNEXP_PYTHON); with RUNEXP_PYTHON set, the bare python3 of --command is
+// that interpreter and the checks run. The exact checks an estimator
+// inexact by design fails (the learned pre-image) are summarised, a line
+// per kind of failure with the rows' count and distances, their vectors
+// at 4 digits; -v prints every row in full.
+func TestCheckEstimatorPythonHint(t *testing.T) {
+	py := docPython(t)
+	helper, err := filepath.Abs("../../python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PYTHONPATH", helper)
+	bin := t.TempDir()
+	fake := "#!/bin/sh\necho 'Traceback (most recent call last):' >&2\necho \"ModuleNotFoundError: No module named 'numpy'\" >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "python3"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("RUNEXP_PYTHON", "")
+	script := filepath.Join(helper, "examples", "learned_preimage.py")
+	code, stdout, _ := runCLI("check-estimator", "--command", "python3 "+script)
+	if code != exitClaim || !strings.Contains(stdout, "hint: the interpreter python3 ("+filepath.Join(bin, "python3")+") cannot import numpy") ||
+		!strings.Contains(stdout, "RUNEXP_PYTHON=") {
+		t.Errorf("without NumPy: exit %d, want 1 and a hint naming RUNEXP_PYTHON:\n%s", code, stdout)
+	}
+
+	t.Setenv("RUNEXP_PYTHON", py)
+	code, stdout, _ = runCLI("check-estimator", "--command", "python3 "+script)
+	if code != exitClaim || strings.Contains(stdout, "numpy") || !strings.Contains(stdout, "12 rows alike, distance ") {
+		t.Fatalf("with RUNEXP_PYTHON: exit %d; want the exact checks failed and summarised:\n%s", code, stdout)
+	}
+	if n := strings.Count(stdout, "\n"); n > 40 {
+		t.Errorf("the summary is %d lines:\n%s", n, stdout)
+	}
+	if strings.Contains(stdout, "0.9127940295342353") {
+		t.Errorf("a 16-digit vector in the summary:\n%s", stdout)
+	}
+	_, full, _ := runCLI("check-estimator", "-v", "--command", "python3 "+script)
+	if !strings.Contains(full, "0.9127940295342353") || strings.Contains(full, "rows alike") {
+		t.Errorf("-v: want every row in full:\n%s", full)
+	}
+}

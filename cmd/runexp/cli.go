@@ -305,6 +305,10 @@ func (l lineWriter) Write(p []byte) (int, error) {
 // returns status 0 and done; on a bad flag one line and where to read
 // more on stderr (through e), status 2 and done.
 func (c *command) start(args []string, stdout io.Writer, e *errOut) (pos []string, code int, done bool) {
+	if describing != nil {
+		describing(c)
+		return nil, exitOK, true
+	}
 	pos, err := c.parse(args)
 	switch {
 	case errors.Is(err, errHelp):

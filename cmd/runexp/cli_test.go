@@ -33,6 +33,7 @@ func TestHelpWalk(t *testing.T) {
 		"report":          "Usage: runexp report [flags] PAPER...",
 		"help":            "Usage: runexp help [COMMAND]",
 		"status":          "Usage: runexp status [flags] CONFIG...",
+		"completion":      "Usage: runexp completion bash|zsh|fish",
 	}
 	for _, sub := range commands {
 		want, ok := synopsis[sub]
@@ -324,12 +325,14 @@ func TestETAMoves(t *testing.T) {
 // 2 workers: 15 cells, 13 computed in 90 s and the last two recorded at
 // 293 s and 10 s. From the counts the estimate was 2 × 90/13 ≈ 14 s; from
 // the recorded costs it is the longest cell left, 293 s (more than the
-// 303/2 s the two workers share), counting down: 193 s at 190 s. Once the
-// prediction has run out (at 400 s, the cell overdue) the count-based
-// figure takes over and grows: half the 2 cells left at 400/13 s each,
-// 31 s; without recorded costs (the grid's size) it is the count-based
-// one throughout. With many cells left, the work spread over the workers
-// decides: 6 cells of 100 s on 2 workers, 300 s.
+// 303/2 s the two workers share), scaled by how long the 169 s of work
+// done took on the 2 workers (90 s against 84.5 s: 1.065), 312 s, counting
+// down: 212 s at 190 s. Once the prediction has run out (at 410 s, the
+// cell overdue) the count-based figure takes over and grows: half the 2
+// cells left at 410/13 s each, 32 s; without recorded costs (the grid's
+// size) it is the count-based one throughout. With many cells left, the
+// work spread over the workers decides: 6 cells of 100 s on 2 workers,
+// 300 s.
 func TestETAFromCosts(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
@@ -338,7 +341,7 @@ func TestETAFromCosts(t *testing.T) {
 		t.Errorf("from counts: ETA %q, want 14s (2 × 90/13)", e)
 	}
 	p.setWork(runner.Work{Done: 169, Left: 303, Longest: 293, Workers: 2, Recorded: true})
-	for s, want := range map[int]string{90: "4m53s", 190: "3m13s", 400: "31s"} {
+	for s, want := range map[int]string{90: "5m12s", 190: "3m32s", 410: "32s"} {
 		if e := p.eta(at(s)); e != want {
 			t.Errorf("from costs at %d s: ETA %q, want %s", s, e, want)
 		}
@@ -351,6 +354,31 @@ func TestETAFromCosts(t *testing.T) {
 	p.setWork(runner.Work{Left: 600, Longest: 100, Workers: 2, Recorded: true})
 	if e := p.eta(at(0)); e != "5m0s" {
 		t.Errorf("6 × 100 s on 2 workers: ETA %q, want 5m0s", e)
+	}
+}
+
+// TestETAConverges: costs recorded on a machine three times faster than
+// this one (nguyen-table1's "1–8 min" for 21 minutes): before any unit
+// lands the estimate is the recorded one, a third of the truth; from the
+// first units it is scaled by the wall time they took and says the time
+// left, whatever the machine, and counts to 0 with the last unit.
+func TestETAConverges(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	const units, cost, slow, workers = 10, 60.0, 3.0, 2
+	p := &progress{start: t0, lastCell: t0, total: units}
+	p.setWork(runner.Work{Left: units * cost, Longest: cost, Workers: workers, Recorded: true})
+	if e := p.eta(t0); e != "5m0s" {
+		t.Errorf("before any unit: %q, want the recorded 5m0s", e)
+	}
+	// Two units land every 180 s (60 s recorded, three times slower).
+	for done := 2; done < units; done += 2 {
+		now := t0.Add(time.Duration(float64(done/2)*cost*slow) * time.Second)
+		p.done, p.lastCell = done, now
+		p.setWork(runner.Work{Done: float64(done) * cost, Left: float64(units-done) * cost, Longest: cost, Workers: workers, Recorded: true})
+		truth := time.Duration(float64((units-done)/2)*cost*slow) * time.Second
+		if e := p.eta(now); e != truth.String() {
+			t.Errorf("%d of %d units done: ETA %q, want %s", done, units, e, truth)
+		}
 	}
 }
 

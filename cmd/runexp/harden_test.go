@@ -46,7 +46,7 @@ func TestVersionFlag(t *testing.T) {
 func TestTermLogAboveBar(t *testing.T) {
 	var b bytes.Buffer
 	tm := &term{w: &b, tty: true, width: 40}
-	tm.drawBar(bar("fig3", 1, 7, "5s", "20s", tm.width))
+	tm.drawBar(bar("fig3", "1/7 cells", 1, 7, "5s", "20s", tm.width))
 	tm.Write([]byte("time=x level=INFO msg=\"fitting kernel PCA\"\n"))
 	tm.endBar()
 	out := b.String()
@@ -75,7 +75,7 @@ func TestFitAndBar(t *testing.T) {
 		t.Errorf("fit = %q", got)
 	}
 	for _, w := range []int{20, 40, 80, 200} {
-		b := fit(bar("abrahamsen-hansen-fig3", 3, 7, "35s", "1m20s", w), w-1)
+		b := fit(bar("abrahamsen-hansen-fig3", "3/7 cells", 3, 7, "35s", "1m20s", w), w-1)
 		if n := len([]rune(b)); n > w-1 {
 			t.Errorf("width %d: bar of %d runes", w, n)
 		}

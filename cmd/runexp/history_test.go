@@ -5,12 +5,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runexp/runexp"
+	"github.com/runexp/runexp/internal/codefp/codefptest"
+	"github.com/runexp/runexp/internal/runner"
 )
 
 // TestHistoryTwoNights (issue 47): runexp suite --history DIR keeps each
 // night and shows, after the second, the claim whose verdict changed and
 // the headline metrics that moved, each with its series over the nights,
-// and writes DIR/index.html with every series.
+// and writes DIR/index.html with every series. Each night is marked with
+// the fingerprints of its configs, code and data: a third night with
+// Mika's code edited marks the code, as the second marks the config.
 func TestHistoryTwoNights(t *testing.T) {
 	t.Setenv("RUNEXP_DATA", "")
 	cfgs, hist := t.TempDir(), filepath.Join(t.TempDir(), "history")
@@ -32,7 +38,7 @@ func TestHistoryTwoNights(t *testing.T) {
 	if code != exitClaim {
 		t.Fatalf("second night: exit %d, want %d\n%s%s", code, exitClaim, stdout, stderr)
 	}
-	for _, want := range []string{"history: 2 nights in " + hist, "  tiny claim hr-mse: PASS → FAIL\n", "  tiny mse_median · HR: ", "  tiny mse_median · Mika: ", "history page: " + filepath.Join(hist, "index.html")} {
+	for _, want := range []string{"history: 2 nights in " + hist, "  tiny claim hr-mse: PASS → FAIL [config changed]\n", "  tiny mse_median · HR: ", "  tiny mse_median · Mika: ", "history page: " + filepath.Join(hist, "index.html")} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("second night: no %q in\n%s", want, stdout)
 		}
@@ -48,6 +54,48 @@ func TestHistoryTwoNights(t *testing.T) {
 	if !strings.Contains(string(page), `<tr class="moved"><td>claim hr-mse</td><td>PASS</td><td>FAIL</td></tr>`) {
 		t.Errorf("the history page lacks the claim's series:\n%s", page)
 	}
+	// The second night's config was edited: its line marks the config's
+	// fingerprint, names the config, and each moved series says so.
+	nightLines := func(out string) []string {
+		var ls []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, ": config ") && strings.Contains(l, " code ") && strings.Contains(l, " data ") {
+				ls = append(ls, l)
+			}
+		}
+		return ls
+	}
+	ls := nightLines(stdout)
+	if len(ls) != 2 || strings.Contains(ls[0], "*") || !strings.Contains(ls[1], "*") || !strings.Contains(ls[1], "(config changed: tiny)") ||
+		strings.Contains(ls[1], "code changed") {
+		t.Errorf("second night: the nights' inputs %q, want the config marked changed on the second", ls)
+	}
+	if !strings.Contains(stdout, "tiny claim hr-mse: PASS → FAIL [config changed]") {
+		t.Errorf("second night: the moved claim does not say the config changed:\n%s", stdout)
+	}
+
+	// The third night: the same config, Mika's code edited.
+	restore, err := runner.UseSources(codefptest.Edited(t, runexp.Sources, "internal/methods/mika.go", `"unknown start rule %q (want one of %v)"`, `"unknown start rule %q (want one of: %v)"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCLI("suite", "--configs", cfgs, "--out", out, "-q", "--history", hist)
+	restore()
+	if code != exitClaim {
+		t.Fatalf("third night: exit %d\n%s%s", code, stdout, stderr)
+	}
+	ls = nightLines(stdout)
+	if len(ls) != 3 || !strings.Contains(ls[2], "(code changed: tiny)") || strings.Contains(ls[2], "config changed") {
+		t.Errorf("third night: the nights' inputs %q, want the code marked changed on the third", ls)
+	}
+	page, err = os.ReadFile(filepath.Join(hist, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(page), `class="changed" title="code changed: tiny"`); n != 2 {
+		t.Errorf("the history page marks the code change %d times, want 2 (the inputs, the config's table)", n)
+	}
+	t.Logf("third night:\n%s", stdout)
 }
 
 // TestSuiteNamesNotEvaluated (issue 47): a suite whose exit status is 3

@@ -16,6 +16,7 @@
 //	runexp scoreboard [flags] ROOT     claims × readings (REPRODUCIBILITY.md)
 //	runexp report [flags] PAPER...     a reproduction report per paper
 //	runexp help [COMMAND]              this text, or a command's
+//	runexp completion bash|zsh|fish    a shell completion script
 //
 // A CONFIG is a file, a collection of configs (configs/table1.yaml) or a
 // bare name in the configs folder; flags may come anywhere, -- ends them.
@@ -69,10 +70,12 @@ var (
 )
 
 // commandEntry is one command of commandTable: its name, the synopsis of
-// its arguments, what it does in a few words, and its function.
+// its arguments, what it does in a few words, its function, and what its
+// operands are, for the shell completion (operands).
 type commandEntry struct {
 	name, args, short string
 	run               commandFunc
+	operands          operands
 }
 
 // commandTable is the one list of runexp's commands: overview (runexp
@@ -84,19 +87,20 @@ var commandTable []commandEntry
 
 func init() {
 	commandTable = []commandEntry{
-		{"run", "[flags] CONFIG...", "run experiments (the default command)", cmdRun},
-		{"status", "[flags] CONFIG...", "what a run would compute, and why (also run --dry-run)", cmdStatus},
-		{"validate", "[flags] CONFIG...", "check configs without running", cmdValidate},
-		{"list", "[WHAT...]", "estimators, experiment kinds, datasets, configs", cmdList},
-		{"version", "", "build information (also runexp --version)", cmdVersion},
-		{"denoise", "[flags]", "apply an estimator to your own CSV data", cmdDenoise},
-		{"merge", "[flags] CONFIG...", "assemble the shards of an array job", cmdMerge},
-		{"compare", "[flags] OLD NEW", "cells and claims that moved (exit 1)", cmdCompare},
-		{"suite", "[flags] [CONFIG...]", "every config once, compared with a baseline", cmdSuite},
-		{"check-estimator", "NAME", "conformance kit, a verdict per check (exit 1)", cmdCheckEstimator},
-		{"scoreboard", "[flags] ROOT", "claims × readings (REPRODUCIBILITY.md)", cmdScoreboard},
-		{"report", "[flags] PAPER...", "a reproduction report per paper", cmdReport},
-		{"help", "[COMMAND]", "this text, or a command's", cmdHelp},
+		{"run", "[flags] CONFIG...", "run experiments (the default command)", cmdRun, configOperands},
+		{"status", "[flags] CONFIG...", "what a run would compute, and why (also run --dry-run)", cmdStatus, configOperands},
+		{"validate", "[flags] CONFIG...", "check configs without running", cmdValidate, configOperands},
+		{"list", "[WHAT...]", "estimators, experiment kinds, datasets, configs", cmdList, listOperands},
+		{"version", "", "build information (also runexp --version)", cmdVersion, noOperands},
+		{"denoise", "[flags]", "apply an estimator to your own CSV data", cmdDenoise, noOperands},
+		{"merge", "[flags] CONFIG...", "assemble the shards of an array job", cmdMerge, configOperands},
+		{"compare", "[flags] OLD NEW", "cells and claims that moved (exit 1)", cmdCompare, folderOperands},
+		{"suite", "[flags] [CONFIG...]", "every config once, compared with a baseline", cmdSuite, configOperands},
+		{"check-estimator", "NAME", "conformance kit, a verdict per check (exit 1)", cmdCheckEstimator, estimatorOperands},
+		{"scoreboard", "[flags] ROOT", "claims × readings (REPRODUCIBILITY.md)", cmdScoreboard, folderOperands},
+		{"report", "[flags] PAPER...", "a reproduction report per paper", cmdReport, paperOperands},
+		{"help", "[COMMAND]", "this text, or a command's", cmdHelp, commandOperands},
+		{"completion", "bash|zsh|fish", "a shell completion script", cmdCompletion, shellOperands},
 	}
 	for _, c := range commandTable {
 		commands = append(commands, c.name)
@@ -135,6 +139,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "--version", "-version":
 		return cmdVersion(args[1:], stdout, stderr)
+	case completeCommand:
+		return cmdComplete(args[1:], stdout)
 	case "-h", "-help", "--help":
 		overview(stdout)
 		return exitOK
@@ -232,11 +238,14 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 // the estimators added or allowed.
 type jobFlags struct {
 	configs, data, out, cache, logFormat string
-	jobs                                 int
-	verbose, quiet, noCache, force       bool
-	allowExternal                        bool
-	with                                 withOptions
-	prof                                 profiler
+	// times names a suite.json whose recorded cell costs plan the run
+	// (suite.EarlierTimes).
+	times                          string
+	jobs                           int
+	verbose, quiet, noCache, force bool
+	allowExternal                  bool
+	with                           withOptions
+	prof                           profiler
 }
 
 // register declares the shared flags on c; configsDoc and quietDoc say
@@ -255,6 +264,7 @@ func (f *jobFlags) register(c *command, configsDoc, quietDoc string) {
 	fs.BoolVar(&f.quiet, "quiet", false, quietDoc)
 	c.alias("q", "quiet")
 	fs.BoolVar(&f.allowExternal, "allow-external", false, allowExternalUsage)
+	fs.StringVar(&f.times, "times", "", "plan the cells whose cache records no time (a fresh results folder, new code) from the costs a suite.json `FILE` recorded: the order cells run in, the time left, status's prediction (besides OUT/suite.json, the baseline's costs.json beside the configs and, for suite, the last night of --history; FILE overlays them)")
 	f.with.register(fs)
 	f.prof.register(fs)
 }
@@ -263,8 +273,9 @@ type runFlags struct {
 	jobFlags
 	shard    string
 	maxCells int
-	// dryRun and listCached are runexp status's (and run --dry-run's).
-	dryRun, listCached bool
+	// dryRun and listCached are runexp status's (and run --dry-run's),
+	// json status's.
+	dryRun, listCached, json bool
 }
 
 func newRunCommand() (*command, *runFlags) {
@@ -324,7 +335,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.dryRun {
-		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet)
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false, suite.Earlier{File: f.times})
+	}
+	if o.Times, _, err = suite.EarlierTimes(entries, suite.Earlier{OutRoot: f.out, File: f.times}); err != nil {
+		return e.fail(exitUsage, "%v", err)
 	}
 	code = exitOK
 	p := newPrinter(stdout)
@@ -628,12 +642,21 @@ The changes are laid out per config: the claims whose verdict changed first
 (with the moved metrics their evidence names), then the metrics that moved,
 largest relative change first, each with old, new, delta and ratio at the
 precision that tells old from new, its cell named by the parameters that
-differ within the config; then the other changes (status, new or missing
-cells and runs). Lines fit 120 columns (a terminal's width on a terminal).`)
+differ within the config, and what caused it: config (the cell's
+parameters, paired with the cell it replaces when a value of the grid
+changed: "tol 1e-09 → 1e-08"; the config file), code (the records' code
+fingerprints, the linear-algebra backend) or data (the data files' SHA-256
+in the manifests; a baseline keeps them in provenance.json); then the other
+changes (status, new or missing cells and runs). Lines fit 120 columns, or
+the terminal's width (COLUMNS, else the terminal's own), no cell name cut:
+where the table does not fit, each cell's name wraps on lines of its own
+above its metrics. --markdown and --json (docs/schemas/compare.schema.json)
+are for scripts.`)
 	fs := c.flags
 	rtol := fs.Float64("rtol", 1e-9, "relative tolerance `R`: a metric moved if |new−old| > atol + rtol·|old|")
 	atol := fs.Float64("atol", 1e-12, "absolute tolerance `A`")
-	md := fs.Bool("markdown", false, "print the changes as a Markdown table (one row per change) instead of the diff laid out per config")
+	md := fs.Bool("markdown", false, "print the changes as a Markdown table (one row per change, in the diff's order, with delta, ratio and cause) instead of the diff laid out per config")
+	asJSON := fs.Bool("json", false, "print the changes as one JSON object (docs/schemas/compare.schema.json) instead of the diff laid out per config")
 	page := fs.String("html", "", "also write the changes as an HTML page to `FILE`")
 	complete := fs.Bool("complete", false, "count runs of OLD that NEW lacks as changes (default: compare only the runs NEW has, as a partial suite run needs)")
 	e, pos, code, done := c.begin(args, stdout, stderr)
@@ -653,7 +676,12 @@ cells and runs). Lines fit 120 columns (a terminal's width on a terminal).`)
 		notCompared = fmt.Sprintf("Not compared: %d runs of %s that %s lacks, in which every --with estimator was skipped (their cells are the configs' own): %s.", n, pos[1], pos[0], strings.Join(cmp.NotCompared, ", "))
 	}
 	title := "Changes from " + pos[0] + " to " + pos[1]
-	if *md {
+	if *asJSON && *md {
+		return e.fail(exitUsage, "--json and --markdown: choose one")
+	}
+	if *asJSON {
+		err = writeJSON(stdout, compareJSON(pos[0], pos[1], cmp))
+	} else if *md {
 		t := report.ChangesTable(ch)
 		if notCompared != "" {
 			t.Caption += " " + notCompared
@@ -1074,6 +1102,7 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("list", []string{"runexp list [flags] [estimators|kinds|datasets|configs]..."},
 		"Lists the registered estimators with their parameters, the experiment kinds,\nthe datasets (those that need a data root marked) and the configs and\ncollections of the configs folder; by default all of them.")
 	dir := c.flags.String("configs", "configs", "the configs `DIR`")
+	asJSON := c.flags.Bool("json", false, "print the lists as one JSON object (docs/schemas/list.schema.json), for scripts")
 	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
@@ -1085,6 +1114,16 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		if !slices.Contains(listWhat, w) {
 			return e.fail(exitUsage, "nothing to list as %q%s; want %s", w, suggest.Hint(w, listWhat, 1), suggest.Or(listWhat))
 		}
+	}
+	if *asJSON {
+		out, err := listJSON(pos, *dir, len(args) == 0)
+		if err == nil {
+			err = writeJSON(stdout, out)
+		}
+		if err != nil {
+			return e.fail(exitUsage, "%v; run runexp from a checkout's root or pass --configs DIR", err)
+		}
+		return exitOK
 	}
 	w := stdout
 	for i, what := range pos {

@@ -248,8 +248,8 @@ func TestNightlyDryRun(t *testing.T) {
 			t.Errorf("after the edit, the output lacks %q", want)
 		}
 	}
-	if !regexp.MustCompile(`\n  method=HR c=5[^\n]* mse_median +[0-9.e-]+ +[0-9.e-]+ +[-+][0-9.e-]+ +[0-9.]+\n`).MatchString(log) {
-		t.Error("the changes do not name a moved cell of HR by its short label, with old, new, delta and ratio")
+	if !regexp.MustCompile(`\n  method=HR c=5[^\n]* mse_median +[0-9.e-]+ +[0-9.e-]+ +[-+][0-9.e-]+ +[0-9.]+ +code\n`).MatchString(log) {
+		t.Error("the changes do not name a moved cell of HR by its short label, with old, new, delta, ratio and its cause (code)")
 	}
 	// The changes table, not the summary lines after it, whose critical
 	// path may name a Mika cell read from the cache.

@@ -179,16 +179,18 @@ func (p *progress) stop() {
 		defer p.mu.Unlock()
 		if p.started && !p.lines && p.done == p.total {
 			elapsed := time.Since(p.start).Round(time.Second).String()
-			p.term.drawBar(bar(p.name, p.done, p.total, elapsed, "", p.term.width))
+			p.term.drawBar(bar(p.name, p.count(), p.done, p.total, elapsed, "", p.term.width))
 		}
 	})
 }
 
 // eta estimates the time left at now. With the cells' recorded times
-// (runner.Options.Work, Recorded: from the cache or a previous
-// suite.json), the time left when the last cell finished was the work
-// left spread over the workers, but never less than its longest cell,
-// which one worker computes alone; it counts down from there. Otherwise,
+// (runner.Options.Work, Recorded: from the cache, a previous suite.json or
+// the baseline's costs), the time left when the last cell finished was
+// the work left spread over the workers, but never less than its longest
+// cell, which one worker computes alone, scaled by how long the work done
+// so far took against its recorded cost (so that it converges as cells
+// land, on a loaded machine as on an idle one); it counts down from there. Otherwise,
 // and once that runs out with cells still running, the estimate is from
 // the cells' count (each cell the grid's share): when the last cell
 // finished, the cells left times the mean wall time per cell computed so
@@ -200,8 +202,15 @@ func (p *progress) eta(now time.Time) string {
 		return "0s"
 	}
 	if w := p.work; p.hasWork && w.Recorded && w.Workers > 0 {
-		pred := time.Duration(max(w.Left/float64(w.Workers), w.Longest) * float64(time.Second))
-		if eta := p.lastCell.Add(pred).Sub(now); eta > 0 {
+		left := max(w.Left/float64(w.Workers), w.Longest)
+		// Calibrated by the work done so far: the wall time it took
+		// against its recorded cost on the workers (a loaded machine,
+		// other configs' cells in the pool, costs recorded elsewhere),
+		// a factor that settles as the cells land.
+		if ran := p.lastCell.Sub(p.start).Seconds(); w.Done > 0 && ran > 0 {
+			left *= ran / (w.Done / float64(w.Workers))
+		}
+		if eta := p.lastCell.Add(time.Duration(left * float64(time.Second))).Sub(now); eta > 0 {
 			return eta.Round(time.Second).String()
 		}
 	}
@@ -220,14 +229,20 @@ func (p *progress) show(now time.Time, final bool) {
 	elapsed := now.Sub(p.start).Round(time.Second).String()
 	eta := p.eta(now)
 	if !p.lines {
-		p.term.drawBar(bar(p.name, p.done, p.total, elapsed, eta, p.term.width))
+		p.term.drawBar(bar(p.name, p.count(), p.done, p.total, elapsed, eta, p.term.width))
 		return
 	}
 	// --quiet's lines are for long runs only: a short one ends with its
 	// summary line alone.
 	if final && p.interval < time.Minute || now.Sub(p.lastLine) >= p.interval {
 		p.lastLine = now
-		p.log.Info("progress", "config", p.name, "done", p.done, "total", p.total, "elapsed", elapsed, "eta", eta)
+		attrs := []any{"config", p.name, "done", p.done, "total", p.total}
+		if w := p.work; p.hasWork && w.Cells > 0 && w.Cells != p.total {
+			// Units of work, not cells: the cells besides, as status
+			// and the summary count them.
+			attrs = append(attrs, "unit", "part", "cells_done", w.CellsDone, "cells", w.Cells)
+		}
+		p.log.Info("progress", append(attrs, "elapsed", elapsed, "eta", eta)...)
 	}
 }
 
@@ -266,17 +281,28 @@ func terminalWidth(w io.Writer) int {
 	return 80
 }
 
-// bar renders "NAME [====    ] done/total cells, elapsed, ETA eta" in
-// at most width columns: the bar shrinks first, then the name is cut.
-// Once every cell is done the report is being written; an empty eta then
-// says the config is done.
-func bar(name string, done, total int, elapsed, eta string, width int) string {
-	tail := fmt.Sprintf(" %d/%d cells, %s, ETA %s", done, total, elapsed, eta)
+// count is how the bar counts: "12/29 cells", or, for a config with
+// cells computed in parts, "12/29 cells, 193/278 parts" (status and the
+// summary count cells).
+func (p *progress) count() string {
+	s := fmt.Sprintf("%d/%d cells", p.done, p.total)
+	if w := p.work; p.hasWork && w.Cells > 0 && w.Cells != p.total {
+		s = fmt.Sprintf("%d/%d cells, %d/%d parts", w.CellsDone, w.Cells, p.done, p.total)
+	}
+	return s
+}
+
+// bar renders "NAME [====    ] COUNT, elapsed, ETA eta" in at most width
+// columns (count: p.count, of done units of total): the bar shrinks
+// first, then the name is cut. Once every unit is done the report is
+// being written; an empty eta then says the config is done.
+func bar(name, count string, done, total int, elapsed, eta string, width int) string {
+	tail := fmt.Sprintf(" %s, %s, ETA %s", count, elapsed, eta)
 	switch {
 	case done == total && eta == "":
-		tail = fmt.Sprintf(" %d/%d cells, %s, done", done, total, elapsed)
+		tail = fmt.Sprintf(" %s, %s, done", count, elapsed)
 	case done == total:
-		tail = fmt.Sprintf(" %d/%d cells, %s, writing the report", done, total, elapsed)
+		tail = fmt.Sprintf(" %s, %s, writing the report", count, elapsed)
 	}
 	size := min(30, width-1-utf8.RuneCountInString(tail)-utf8.RuneCountInString(name)-3)
 	if size < 5 {

@@ -12,7 +12,9 @@ import (
 
 	"github.com/runexp/runexp"
 	"github.com/runexp/runexp/internal/codefp/codefptest"
+	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/suite"
 )
 
 // oilConfig de-noises the rows of a fixture Oil Flow data root with two
@@ -164,5 +166,117 @@ func TestStatusNamesEachReason(t *testing.T) {
 	}
 	if len(rep.Runs) != 1 || len(rep.Runs[0].Recomputed) != 1 || rep.Runs[0].Recomputed[0].Why[0] != "data" || len(rep.Runs[0].Recomputed[0].Cells) != 2 {
 		t.Errorf("suite.json recomputed: %+v, want both cells under one data reason", rep.Runs)
+	}
+}
+
+// TestStatusPlansFromEarlierRuns: a fresh results folder has no cell
+// time in its cache; status then predicts from what earlier runs of the
+// same config recorded: a suite.json named by --times, the baseline's
+// costs.json beside the configs folder (written with the baseline), and
+// says which file gave them. Without either it says "unknown".
+func TestStatusPlansFromEarlierRuns(t *testing.T) {
+	t.Setenv("RUNEXP_DATA", "")
+	data, dir := t.TempDir(), t.TempDir()
+	writeOilRoot(t, data, 0)
+	cfgs := filepath.Join(dir, "configs")
+	if err := os.MkdirAll(cfgs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(cfgs, "oil.yaml")
+	if err := os.WriteFile(cfg, []byte(oilConfig("0.1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cli := func(args ...string) string {
+		t.Helper()
+		code, stdout, stderr := runCLI(append(args, "--data", data)...)
+		if code != exitOK {
+			t.Fatalf("runexp %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+		}
+		return stdout
+	}
+	earlier := filepath.Join(t.TempDir(), "earlier")
+	cli("suite", "-q", "--configs", cfgs, "--out", earlier)
+
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	if got := cli("status", "--out", fresh, cfg); !strings.Contains(got, "predicted wall time: unknown (none of the 2 computations") {
+		t.Errorf("no earlier run known: want an unknown prediction, got\n%s", got)
+	}
+	suiteJSON := filepath.Join(earlier, "suite.json")
+	got := cli("status", "--out", fresh, "--times", suiteJSON, cfg)
+	if !strings.Contains(got, "predicted wall time of the cells to compute on") || !strings.Contains(got, "2 of the costs from earlier runs: "+suiteJSON) {
+		t.Errorf("--times %s: want a prediction from it, naming it, got\n%s", suiteJSON, got)
+	}
+	js := cli("status", "--json", "--out", fresh, "--times", suiteJSON, cfg)
+	for _, e := range loadSchema(t, "../../docs/schemas/status.schema.json").validate([]byte(js)) {
+		t.Errorf("status --json --times: %s", e)
+	}
+	var st struct {
+		Prediction *struct {
+			Seconds     float64  `json:"seconds"`
+			Earlier     int      `json:"earlier"`
+			EarlierFrom []string `json:"earlier_from"`
+		} `json:"prediction"`
+	}
+	if err := json.Unmarshal([]byte(js), &st); err != nil || st.Prediction == nil || st.Prediction.Seconds <= 0 || st.Prediction.Earlier != 2 || len(st.Prediction.EarlierFrom) != 1 || st.Prediction.EarlierFrom[0] != suiteJSON {
+		t.Errorf("status --json --times: want a prediction of 2 earlier costs from %s, got %v\n%s", suiteJSON, err, js)
+	}
+
+	// The baseline keeps the costs beside the records; a fresh results
+	// folder of a checkout with that baseline is planned from them.
+	base := filepath.Join(dir, "baseline")
+	cli("suite", "-q", "--configs", cfgs, "--out", earlier, "--write-baseline", base)
+	costs := filepath.Join(base, "oil", "costs.json")
+	if _, err := os.Stat(costs); err != nil {
+		t.Fatalf("the baseline has no costs: %v", err)
+	}
+	got = cli("status", "--out", fresh, cfg)
+	if !strings.Contains(got, "2 of the costs from earlier runs: "+costs) {
+		t.Errorf("a baseline beside the configs: want a prediction from its costs.json, got\n%s", got)
+	}
+
+	// A history's latest night overlays the baseline's costs.
+	hist := filepath.Join(t.TempDir(), "history")
+	cli("suite", "-q", "--configs", cfgs, "--out", earlier, "--history", hist)
+	got = cli("suite", "--dry-run", "--configs", cfgs, "--out", fresh, "--history", hist)
+	if !strings.Contains(got, "2 of the costs from earlier runs: the history in "+hist+" (night of ") {
+		t.Errorf("suite --dry-run --history: want a prediction from its last night, got\n%s", got)
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("status wrote %s (%v)", fresh, err)
+	}
+
+	// A file named that cannot be read is refused, as the run refuses it.
+	missing := filepath.Join(dir, "no-such-suite.json")
+	for _, args := range [][]string{{"status"}, {"run", "--dry-run"}, {"run"}, {"suite", "--dry-run", "--configs", cfgs}} {
+		code, stdout, stderr := runCLI(append(args, "--data", data, "--out", fresh, "--times", missing, cfg)...)
+		if args[0] == "suite" {
+			code, stdout, stderr = runCLI(append(args, "--data", data, "--out", fresh, "--times", missing)...)
+		}
+		if code != exitUsage || !strings.Contains(stderr, "--times: ") || !strings.Contains(stderr, "no-such-suite.json") {
+			t.Errorf("runexp %s --times %s: exit %d, want %d naming the file\n%s%s", strings.Join(args, " "), missing, code, exitUsage, stdout, stderr)
+		}
+	}
+}
+
+// TestStatusLinesSummarise: a dry run of many configs says once why
+// their data was not checked (a fresh results folder: every config, for
+// the same reason), counting them, and names one baseline's costs.json
+// files as one; a config or two are named.
+func TestStatusLinesSummarise(t *testing.T) {
+	const why = "no earlier run of it recorded which files it reads (the run checks each file it reads)"
+	rep := &suite.DryRunReport{}
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		cp := suite.ConfigPlan{Data: runner.DataCheck{Needed: true, Unchecked: why}}
+		cp.Config = &config.Config{Name: n}
+		rep.Configs = append(rep.Configs, cp)
+	}
+	rep.Configs[4].Data.Unchecked = "the data root is not readable"
+	want := "data: not checked: 4 configs (a, b, …), each: " + why + "; e: the data root is not readable"
+	if got := dataLine(rep); got != want {
+		t.Errorf("dataLine:\n got %s\nwant %s", got, want)
+	}
+	files := []string{"/r/suite.json", "/b/x/costs.json", "/b/y/costs.json", "/c/z/costs.json"}
+	if got, want := strings.Join(sourceNames(files), ", "), "/r/suite.json, /b/*/costs.json (2 configs), /c/z/costs.json"; got != want {
+		t.Errorf("sourceNames: %s, want %s", got, want)
 	}
 }

@@ -91,7 +91,7 @@ func cmdSuite(args []string, stdout, stderr io.Writer) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if f.dryRun {
-		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet)
+		return dryRunEntries(e, stdout, entries, o.Run, f.jobs, false, f.quiet, false, suite.Earlier{Baseline: f.baseline, History: f.history, File: f.times})
 	}
 	p := newPrinter(stdout)
 	var rep *suite.Report
@@ -236,7 +236,8 @@ func (f *suiteFlags) options(e *errOut, tw *term, pos []string, shard runner.Sha
 		Baseline: f.baseline, Compare: report.CompareOptions{RelTol: f.rtol, AbsTol: f.atol},
 		WriteBaseline: f.writeBaseline,
 	}
-	return o, entries, nil
+	o.Times, _, err = suite.EarlierTimes(entries, suite.Earlier{Baseline: f.baseline, History: f.history, OutRoot: root, File: f.times})
+	return o, entries, err
 }
 
 // printSuiteConfig prints one config's line as it completes.
@@ -320,9 +321,9 @@ func incomplete(runs []suite.ConfigRun) string {
 }
 
 // diffWidth is the width the changes are printed in: report.TextWidth
-// (120), or a narrower terminal's.
+// (120), or a narrower terminal's, COLUMNS when set (piped too).
 func diffWidth(w io.Writer) int {
-	if isTerminal(w) {
+	if isTerminal(w) || os.Getenv("COLUMNS") != "" {
 		return min(terminalWidth(w), report.TextWidth)
 	}
 	return report.TextWidth

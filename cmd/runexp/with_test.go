@@ -254,6 +254,11 @@ func TestWithResultsApart(t *testing.T) {
 	var news int
 	for _, line := range strings.Split(stdout, "\n") {
 		switch {
+		case strings.HasPrefix(line, "  caused by: "):
+			// The cause of the changes: the config's grid, nothing else.
+			if line != "  caused by: config: the grid has a cell it did not have (2 cells)" {
+				t.Errorf("compare: the changes' cause: %s", line)
+			}
 		case strings.Contains(line, "new cell"):
 			news++
 			if !strings.Contains(line, "Tikhonov") {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runexp/runexp/internal/report"
 )
 
 // namesMatrix is a cross-paper matrix in small, on synthetic images.
@@ -60,6 +62,38 @@ func TestWithNamedEverywhere(t *testing.T) {
 	if len(m.With) != 2 || m.With[0].Label != "feature_neighbours[k=3]" || m.With[1].Label != "feature_neighbours" ||
 		m.With[0].Ran["k"] != 3.0 || m.With[1].Ran["k"] != 5.0 {
 		t.Errorf("manifest with: %+v; want the derived labels and k = 3 and 5 as ran", m.With)
+	}
+	// records.jsonl keeps each cell's parameters that ran (docs/external-
+	// estimators.md: `ran`), and so does the cache: a rerun served from
+	// it writes them again, and the manifest's.
+	checkRan := func(when string) {
+		t.Helper()
+		recs, err := report.ReadJSONL(filepath.Join(root, "matrix", "records.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range recs {
+			want, ok := map[string]int{"feature_neighbours[k=3]": 3, "feature_neighbours": 5}[r.Method()]
+			if !ok {
+				continue
+			}
+			n++
+			if r.Ran["k"] != want {
+				t.Errorf("%s: records.jsonl: %s ran %v, want k = %d", when, r.Key, r.Ran, want)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no record of the added estimators", when)
+		}
+	}
+	checkRan("computed")
+	if code, stdout, stderr := runCLI("-q", "--out", out, "--with", withK, "--with", withDefault, cfg); code != exitOK || !strings.Contains(stdout, "(0 computed") {
+		t.Fatalf("the rerun: exit %d, want every cell cached\n%s%s", code, stdout, stderr)
+	}
+	checkRan("cached")
+	if m := readManifest(t, filepath.Join(root, "matrix")); len(m.With) != 2 || m.With[0].Ran["k"] != 3.0 {
+		t.Errorf("the rerun's manifest with: %+v; want k = 3 as ran", m.With)
 	}
 	for _, page := range []string{filepath.Join(root, "matrix", "index.html"), filepath.Join(root, "index.html")} {
 		b, err := os.ReadFile(page)

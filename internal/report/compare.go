@@ -59,10 +59,27 @@ type Comparison struct {
 // Old and New are the two values as text; metrics are formatted by
 // [FormatFloat] with the shortest round-tripping precision.
 type Change struct {
-	Config, Key, What, Old, New string
+	Config string `json:"config"`
+	Key    string `json:"key"`
+	What   string `json:"what"`
+	Old    string `json:"old"`
+	New    string `json:"new"`
 	// Cell is the cell's short label (CellLabels, over the cells of the
 	// run on both sides), "" for a change of a run or a claim.
 	Cell string `json:"cell,omitempty"`
+	// Was is, for a cell paired with its former self (a parameter of
+	// the config's grid changed, and with it the cell's key), the old
+	// cell's key; Params says what changed, "tol 1e-09 → 1e-08". Such a
+	// cell has a "params" change (Old and New its parameters that
+	// changed, "tol=1e-09" and "tol=1e-08") and its record's changes, as
+	// a cell of the same key has.
+	Was    string `json:"was,omitempty"`
+	Params string `json:"params,omitempty"`
+	// Causes says, for a change of a cell, what differs between the runs
+	// that computed its two records: its parameters or the config file
+	// (config), the code fingerprint of the record (code), the data files
+	// the runs read (data); or why none can be named.
+	Causes []Cause `json:"causes,omitempty"`
 	// OldValue and NewValue are a metric's two values as numbers, where
 	// they are finite (JSON has no NaN; Old and New say it).
 	OldValue *float64 `json:"old_value,omitempty"`
@@ -70,6 +87,30 @@ type Change struct {
 	// Because names, for a claim whose verdict changed, the metrics of
 	// its evidence that moved in its run.
 	Because []string `json:"because,omitempty"`
+
+	// oldCode and newCode are the code fingerprints of the cell's two
+	// records (Record.Code), for Causes.
+	oldCode, newCode string
+}
+
+// Cause is one cause of a change (Change.Causes): Kind is "config",
+// "code", "data", or "unknown" when the runs' records do not say (a
+// baseline without provenance.json), or "none" when config, code and data
+// are the same on both sides; Text says what differs.
+type Cause struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// CauseKinds lists the kinds of a change's causes, "config, code".
+func (c Change) CauseKinds() string {
+	var k []string
+	for _, x := range c.Causes {
+		if !slices.Contains(k, x.Kind) {
+			k = append(k, x.Kind)
+		}
+	}
+	return strings.Join(k, ", ")
 }
 
 // absent stands for a value, cell, claim or run that one side does not have.
@@ -95,26 +136,49 @@ func orDash(s string) string {
 	return s
 }
 
-// ChangesTable returns ch as a table with columns Config, Cell, Change, Old
-// and New, in the order given, for [Table.RenderText] or
-// [Table.RenderMarkdown].
+// ChangesTable returns ch as a table, one row a change, in the diff's
+// order (NewDiff: per config its claims, its moved metrics by cell,
+// largest relative change first, then the other changes), with columns
+// Config, Cell (with a paired cell's parameter change), Change, Old, New,
+// Delta and Ratio (of a metric that moved) and Cause (the kinds of the
+// cell's causes); the caption counts the changes and says each config's
+// causes, for [Table.RenderText] or [Table.RenderMarkdown].
 func ChangesTable(ch []Change) *Table {
 	t := &Table{
 		Title:  "Changes",
-		Header: []string{"Config", "Cell", "Change", "Old", "New"},
+		Header: []string{"Config", "Cell", "Change", "Old", "New", "Delta", "Ratio", "Cause"},
 		// One change a line, for logs that grep them.
 		Lines: true,
 	}
-	for _, c := range ch {
-		t.Rows = append(t.Rows, []string{c.Config, c.Key, c.What, orDash(c.Old), orDash(c.New)})
+	d := NewDiff(ch)
+	var causes []string
+	n := 0
+	for _, cd := range d.Configs {
+		for _, c := range cd.Claims {
+			t.Rows = append(t.Rows, []string{c.Config, c.CellName(), c.What, orDash(c.Old), orDash(c.New), Dash, Dash, Dash})
+		}
+		for _, c := range cd.Metrics {
+			r := c.Row()
+			t.Rows = append(t.Rows, []string{c.Config, r.Cell, c.What, r.Old, r.New, r.Delta, r.Ratio, orDash(c.CauseKinds())})
+		}
+		for _, c := range cd.Other {
+			t.Rows = append(t.Rows, []string{c.Config, c.CellName(), c.What, orDash(c.Old), orDash(c.New), Dash, Dash, orDash(c.CauseKinds())})
+		}
+		n += len(cd.Claims) + len(cd.Metrics) + len(cd.Other)
+		if len(cd.Causes) > 0 {
+			causes = append(causes, cd.Config+": "+strings.TrimPrefix(causeLine(cd.Causes), "caused by: "))
+		}
 	}
-	switch len(ch) {
+	switch n {
 	case 0:
 		t.Caption = "No changes."
 	case 1:
 		t.Caption = "1 change."
 	default:
-		t.Caption = fmt.Sprintf("%d changes.", len(ch))
+		t.Caption = fmt.Sprintf("%d changes.", n)
+	}
+	if len(causes) > 0 {
+		t.Caption += " Caused by (the cells of each cause): " + strings.Join(causes, ". ") + "."
 	}
 	return t
 }
@@ -333,7 +397,124 @@ func compareRun(config, oldDir, newDir string, o CompareOptions) ([]Change, erro
 	if err := explainClaims(ch, oldDir, newDir); err != nil {
 		return nil, err
 	}
+	po, pn := readRunInputs(oldDir), readRunInputs(newDir)
+	for i := range ch {
+		if ch[i].Key != "" {
+			ch[i].Causes = causes(ch[i], po, pn)
+		}
+	}
 	return ch, nil
+}
+
+// runInputs is what a run folder records of the inputs of its records
+// besides their code (each record's Record.Code): the config file's and
+// every data file's SHA-256, and the linear-algebra backend. A result
+// folder has them in manifest.json, a baseline in provenance.json
+// (WriteBaseline); known is false when neither is there.
+type runInputs struct {
+	ConfigSHA256 string    `json:"config_sha256"`
+	Data         []FileSum `json:"data"`
+	Backend      string    `json:"backend,omitempty"`
+	Machine      *struct {
+		Backend string `json:"backend"`
+	} `json:"machine,omitempty"`
+	known bool
+}
+
+// ProvenanceFile is the file a baseline keeps of its run's manifest.
+const ProvenanceFile = "provenance.json"
+
+func readRunInputs(dir string) runInputs {
+	var p runInputs
+	for _, name := range []string{"manifest.json", ProvenanceFile} {
+		b, err := safefs.ReadFileIn(dir, filepath.Join(dir, name), maxManifestBytes)
+		if err != nil || json.Unmarshal(b, &p) != nil || p.ConfigSHA256 == "" {
+			continue
+		}
+		if p.Machine != nil && p.Backend == "" {
+			p.Backend = p.Machine.Backend
+		}
+		p.known = true
+		return p
+	}
+	return runInputs{}
+}
+
+// shownFiles is how many changed data files a cause names.
+const shownFiles = 3
+
+// causes says what differs between the runs that computed a cell's two
+// records (old's and now's runInputs).
+func causes(c Change, old, now runInputs) []Cause {
+	var out []Cause
+	switch {
+	case c.Params != "":
+		out = append(out, Cause{"config", "its parameters: " + c.Params})
+	case c.What == "new cell":
+		out = append(out, Cause{"config", "the grid has a cell it did not have"})
+	case c.What == "missing in new":
+		out = append(out, Cause{"config", "the grid no longer has the cell"})
+	}
+	if old.known && now.known && old.ConfigSHA256 != now.ConfigSHA256 {
+		out = append(out, Cause{"config", fmt.Sprintf("the config file changed (SHA-256 %.8s → %.8s)", old.ConfigSHA256, now.ConfigSHA256)})
+	}
+	codeKnown := c.oldCode != "" && c.newCode != ""
+	if codeKnown && c.oldCode != c.newCode {
+		out = append(out, Cause{"code", fmt.Sprintf("code fingerprint %.8s → %.8s", c.oldCode, c.newCode)})
+	}
+	if old.known && now.known && old.Backend != now.Backend && old.Backend != "" && now.Backend != "" {
+		out = append(out, Cause{"code", "linear-algebra backend " + old.Backend + " → " + now.Backend})
+	}
+	if old.known && now.known {
+		if files := changedFiles(old.Data, now.Data); len(files) > 0 {
+			text := strings.Join(files[:min(len(files), shownFiles)], ", ")
+			if len(files) > shownFiles {
+				text += fmt.Sprintf(" and %d more", len(files)-shownFiles)
+			}
+			out = append(out, Cause{"data", text})
+		}
+	}
+	if len(out) > 0 || c.What == "new cell" || c.What == "missing in new" {
+		return out
+	}
+	provKnown := old.known && now.known
+	switch {
+	case !provKnown && !codeKnown:
+		return []Cause{{"unknown", "one side records neither its config's and data's hashes (no manifest.json or provenance.json) nor code fingerprints"}}
+	case !provKnown:
+		return []Cause{{"unknown", "the code fingerprint is the same; one side does not record its config's and data's hashes (no manifest.json or provenance.json)"}}
+	case !codeKnown:
+		return []Cause{{"unknown", "the config file and data are the same; one side's records have no code fingerprint"}}
+	}
+	return []Cause{{"none", "the same config file, code and data files on both sides: the computation itself differs (threads, machine)"}}
+}
+
+// changedFiles lists the data files whose SHA-256 differs between two
+// runs, or that one read and the other did not.
+func changedFiles(old, now []FileSum) []string {
+	a, b := map[string]string{}, map[string]string{}
+	for _, f := range old {
+		a[f.Path] = f.SHA256
+	}
+	for _, f := range now {
+		b[f.Path] = f.SHA256
+	}
+	var out []string
+	for p, s := range a {
+		switch t, ok := b[p]; {
+		case !ok:
+			out = append(out, p+" (not read now)")
+		case t != s:
+			out = append(out, p+fmt.Sprintf(" (SHA-256 %.8s → %.8s)", s, t))
+		}
+	}
+	for p := range b {
+		if _, ok := a[p]; !ok {
+			out = append(out, p+" (read now only)")
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // metricMoved reports whether a metric changed from old to new beyond the

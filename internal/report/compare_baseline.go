@@ -1,6 +1,8 @@
 package report
 
 import (
+	"encoding/json"
+
 	"github.com/runexp/runexp/internal/safefs"
 
 	"errors"
@@ -31,6 +33,9 @@ func WriteBaseline(run, dst string) error {
 	if err := writeBaselineRevision(run, dst); err != nil {
 		return err
 	}
+	if err := writeProvenance(run, dst); err != nil {
+		return fmt.Errorf("report: baseline: %w", err)
+	}
 	cl := filepath.Join(dst, "claims.json")
 	b, err := safefs.ReadFile(filepath.Join(run, "claims.json"), MaxJSONBytes)
 	switch {
@@ -43,4 +48,26 @@ func WriteBaseline(run, dst string) error {
 		return fmt.Errorf("report: baseline: %w", err)
 	}
 	return WriteFileAtomic(cl, b)
+}
+
+// writeProvenance keeps, beside a baseline's records, what its run's
+// manifest says of their inputs (provenance: the config file's and data
+// files' SHA-256, the backend), so that a comparison with the baseline
+// says whether the config, the code or the data moved a cell. A run
+// without a manifest leaves none.
+func writeProvenance(run, dst string) error {
+	p := readRunInputs(run)
+	file := filepath.Join(dst, ProvenanceFile)
+	if !p.known {
+		if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	p.Machine = nil
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(file, append(b, '\n'))
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/runexp/runexp/internal/safefs"
 )
@@ -143,6 +144,7 @@ func compareRecordFiles(oldDir, newDir string, o CompareOptions, add changeFunc)
 	defer nw.Close()
 	keys := labels.keys()
 	a, b := old.lines, nw.lines
+	var u unmatched
 	for len(a) > 0 || len(b) > 0 {
 		h := uint64(math.MaxUint64)
 		if len(a) > 0 {
@@ -152,11 +154,12 @@ func compareRecordFiles(oldDir, newDir string, o CompareOptions, add changeFunc)
 			h = b[0].h
 		}
 		i, j := hashRun(a, h), hashRun(b, h)
-		if err := compareGroup(old, nw, a[:i], b[:j], o, keys, add); err != nil {
+		if err := compareGroup(old, nw, a[:i], b[:j], o, keys, &u, add); err != nil {
 			return err
 		}
 		a, b = a[i:], b[j:]
 	}
+	u.pair(o, keys, add)
 	return nil
 }
 
@@ -171,7 +174,7 @@ func hashRun(ls []recordLine, h uint64) int {
 
 // compareGroup compares the old and new records of one key hash (almost
 // always one of each, or one on one side).
-func compareGroup(old, nw *recordIndex, a, b []recordLine, o CompareOptions, keys []string, add changeFunc) error {
+func compareGroup(old, nw *recordIndex, a, b []recordLine, o CompareOptions, keys []string, u *unmatched, add changeFunc) error {
 	if len(a) == 1 && len(b) == 1 {
 		x, err := old.line(a[0])
 		if err != nil {
@@ -196,21 +199,195 @@ func compareGroup(old, nw *recordIndex, a, b []recordLine, o CompareOptions, key
 	for key, or := range ga {
 		nr, ok := gb[key]
 		if !ok {
-			add(Change{Key: key, Cell: cellLabel(or.Params, keys), What: "missing in new", Old: or.Status, New: absent})
+			u.addOld(or, keys, add)
 			continue
 		}
 		label := cellLabel(nr.Params, keys)
 		recordChanges(or, nr, o, func(c Change) {
 			c.Key, c.Cell = key, label
+			c.oldCode, c.newCode = or.Code, nr.Code
 			add(c)
 		})
 	}
 	for key, nr := range gb {
 		if _, ok := ga[key]; !ok {
-			add(Change{Key: key, Cell: cellLabel(nr.Params, keys), What: "new cell", Old: absent, New: nr.Status})
+			u.addNew(nr, keys, add)
 		}
 	}
 	return nil
+}
+
+// A parameter edited in a config's grid (a method's tol 1e-9 → 1e-8)
+// changes the keys of its cells: the old records have no new record of
+// their key, nor the new ones an old one. Compared by key they are a
+// cell lost and a cell gained, unrelated. unmatched keeps them (up to
+// maxUnmatched a side) and pairs each new cell with its former self:
+// the one old cell whose parameters differ from its own in the fewest
+// (at most maxPairedParams, the method's label only alone), when that
+// old cell has no other new cell as near. A pair is compared as one
+// cell under its parameters' change.
+type unmatched struct {
+	old, new []*Record
+}
+
+// maxUnmatched bounds the records kept a side for pairing; beyond it
+// cells are reported unpaired.
+const maxUnmatched = 1 << 16
+
+// maxPairedParams is the most parameters a pair may differ in;
+// maxPairings the most cells compared for pairing (new × old).
+const (
+	maxPairedParams = 3
+	maxPairings     = 1 << 24
+)
+
+func (u *unmatched) addOld(r *Record, keys []string, add changeFunc) {
+	if len(u.old) < maxUnmatched {
+		u.old = append(u.old, r)
+		return
+	}
+	add(missingChange(r, keys))
+}
+
+func (u *unmatched) addNew(r *Record, keys []string, add changeFunc) {
+	if len(u.new) < maxUnmatched {
+		u.new = append(u.new, r)
+		return
+	}
+	add(newCellChange(r, keys))
+}
+
+func missingChange(r *Record, keys []string) Change {
+	return Change{Key: r.Key, Cell: cellLabel(r.Params, keys), What: "missing in new", Old: r.Status, New: absent, oldCode: r.Code}
+}
+
+func newCellChange(r *Record, keys []string) Change {
+	return Change{Key: r.Key, Cell: cellLabel(r.Params, keys), What: "new cell", Old: absent, New: r.Status, newCode: r.Code}
+}
+
+// pair reports the kept records: each pair as one cell (a "params"
+// change, then its record's changes), the others as lost or gained.
+func (u *unmatched) pair(o CompareOptions, keys []string, add changeFunc) {
+	slices.SortFunc(u.old, func(a, b *Record) int { return cmp.Compare(a.Key, b.Key) })
+	slices.SortFunc(u.new, func(a, b *Record) int { return cmp.Compare(a.Key, b.Key) })
+	ov := make([]map[string]string, len(u.old))
+	for i, r := range u.old {
+		ov[i] = labelValues(r.Params)
+	}
+	nv := make([]map[string]string, len(u.new))
+	for i, r := range u.new {
+		nv[i] = labelValues(r.Params)
+	}
+	// The nearest old cells of each new one, and the nearest new cells of
+	// each old one.
+	bestOld := make([][]int, len(u.new))
+	bestNew := make([][]int, len(u.old))
+	distOld := make([]int, len(u.new))
+	distNew := make([]int, len(u.old))
+	// Every new cell against every old one: bounded, beyond which the
+	// cells are reported unpaired.
+	tooMany := len(u.new)*len(u.old) > maxPairings
+	for i := range u.new {
+		for j := range u.old {
+			if tooMany {
+				break
+			}
+			names := ParamDiff(ov[j], nv[i])
+			d := len(names)
+			if d == 0 || d > maxPairedParams || slices.Contains(names, MethodParam) && d > 1 || !sameNames(ov[j], nv[i], names) {
+				continue
+			}
+			if bestOld[i] == nil || d < distOld[i] {
+				bestOld[i], distOld[i] = []int{j}, d
+			} else if d == distOld[i] {
+				bestOld[i] = append(bestOld[i], j)
+			}
+			if bestNew[j] == nil || d < distNew[j] {
+				bestNew[j], distNew[j] = []int{i}, d
+			} else if d == distNew[j] {
+				bestNew[j] = append(bestNew[j], i)
+			}
+		}
+	}
+	paired := make([]bool, len(u.old))
+	for i, nr := range u.new {
+		if tooMany || len(bestOld[i]) != 1 || len(bestNew[bestOld[i][0]]) != 1 || bestNew[bestOld[i][0]][0] != i {
+			add(newCellChange(nr, keys))
+			continue
+		}
+		j := bestOld[i][0]
+		or := u.old[j]
+		paired[j] = true
+		names := ParamDiff(ov[j], nv[i])
+		var was, now, change []string
+		for _, n := range names {
+			a, b := orUnset(ov[j], n), orUnset(nv[i], n)
+			was, now = append(was, n+"="+a), append(now, n+"="+b)
+			change = append(change, n+" "+a+" → "+b)
+		}
+		// The label leaves out what the change says.
+		rest := slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return slices.Contains(names, k) })
+		pc := Change{Key: nr.Key, Was: or.Key, Cell: cellLabel(nr.Params, rest), Params: strings.Join(change, ", "), oldCode: or.Code, newCode: nr.Code}
+		c := pc
+		c.What, c.Old, c.New = "params", strings.Join(was, " "), strings.Join(now, " ")
+		add(c)
+		recordChanges(or, nr, o, func(c Change) {
+			c.Key, c.Was, c.Cell, c.Params, c.oldCode, c.newCode = pc.Key, pc.Was, pc.Cell, pc.Params, pc.oldCode, pc.newCode
+			add(c)
+		})
+	}
+	for j, or := range u.old {
+		if !paired[j] {
+			add(missingChange(or, keys))
+		}
+	}
+}
+
+// sameNames reports whether both cells have each of the parameters
+// names: a pair's parameters changed values, none came or went.
+func sameNames(a, b map[string]string, names []string) bool {
+	for _, n := range names {
+		_, inA := a[n]
+		_, inB := b[n]
+		if !inA || !inB {
+			return false
+		}
+	}
+	return true
+}
+
+// labelValues writes a cell's parameters as labels show them.
+func labelValues(p map[string]any) map[string]string {
+	out := make(map[string]string, len(p))
+	for k, v := range p {
+		out[k] = labelValue(v)
+	}
+	return out
+}
+
+func orUnset(m map[string]string, k string) string {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return "unset"
+}
+
+// ParamDiff returns the names of the parameters whose values differ
+// between a and b (one a side lacks included), sorted.
+func ParamDiff(a, b map[string]string) []string {
+	var out []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			out = append(out, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // recordChanges reports what differs between the old and the new record

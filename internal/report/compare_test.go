@@ -324,7 +324,7 @@ func TestChangesTable(t *testing.T) {
 	if len(doc.Tables) != 1 {
 		t.Fatalf("rendered:\n%s", md.String())
 	}
-	want := [][]string{{"fig3", "", "claim c1", "PASS", "FAIL"}, {"fig3", "c=1", "error", Dash, "a|b"}}
+	want := [][]string{{"fig3", "", "claim c1", "PASS", "FAIL", Dash, Dash, Dash}, {"fig3", "c=1", "error", Dash, "a|b", Dash, Dash, Dash}}
 	if got := doc.Tables[0].Rows; !reflect.DeepEqual(got, want) {
 		t.Errorf("rows %q, want %q", got, want)
 	}

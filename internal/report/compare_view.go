@@ -88,12 +88,21 @@ func containsWord(s, name string) bool {
 
 // ConfigDiff is one config's part of a Diff: its claims whose verdict
 // changed, its metrics that moved, sorted by relative change (largest
-// first), and every other change.
+// first), every other change, and what caused its cells' changes.
 type ConfigDiff struct {
 	Config  string
 	Claims  []Change
 	Metrics []Change
 	Other   []Change
+	// Causes counts the changed cells of each cause (Change.Causes),
+	// the most cells first.
+	Causes []CauseCount
+}
+
+// CauseCount is a cause of changes and the cells it changed.
+type CauseCount struct {
+	Cause
+	Cells int `json:"cells"`
 }
 
 // Diff is a comparison laid out for a reader (a nightly log, an HTML
@@ -132,11 +141,58 @@ func NewDiff(ch []Change) *Diff {
 		slices.SortStableFunc(cd.Metrics, func(a, b Change) int {
 			return cmp.Or(-cmp.Compare(RelChange(a), RelChange(b)), cmp.Compare(a.Cell, b.Cell), cmp.Compare(a.What, b.What))
 		})
+		// A paired cell's parameters change heads its metrics: listed
+		// among the other changes only when no metric of it moved.
+		moved := map[string]bool{}
+		for _, c := range cd.Metrics {
+			moved[c.Key] = true
+		}
+		cd.Other = slices.DeleteFunc(cd.Other, func(c Change) bool { return c.What == "params" && moved[c.Key] })
 		slices.SortStableFunc(cd.Other, func(a, b Change) int {
 			return cmp.Or(cmp.Compare(a.Cell, b.Cell), cmp.Compare(a.What, b.What))
 		})
+		cd.Causes = causeCounts(slices.Concat(cd.Metrics, cd.Other))
 	}
 	return d
+}
+
+// causeCounts counts the cells (by key) of each cause of ch.
+func causeCounts(ch []Change) []CauseCount {
+	var out []CauseCount
+	at := map[Cause]int{}
+	seen := map[Cause]map[string]bool{}
+	for _, c := range ch {
+		for _, x := range c.Causes {
+			i, ok := at[x]
+			if !ok {
+				i = len(out)
+				at[x] = i
+				out = append(out, CauseCount{Cause: x})
+				seen[x] = map[string]bool{}
+			}
+			if !seen[x][c.Key] {
+				seen[x][c.Key] = true
+				out[i].Cells++
+			}
+		}
+	}
+	rank := func(kind string) int {
+		return slices.Index([]string{"config", "code", "data", "unknown", "none"}, kind)
+	}
+	slices.SortStableFunc(out, func(a, b CauseCount) int {
+		return cmp.Or(-cmp.Compare(a.Cells, b.Cells), cmp.Compare(rank(a.Kind), rank(b.Kind)))
+	})
+	return out
+}
+
+// causeLine is "caused by: config: its parameters: tol 1e-09 → 1e-08
+// (7 cells); code: …".
+func causeLine(cs []CauseCount) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("%s: %s (%s)", c.Kind, c.Text, plural(c.Cells, "cell")))
+	}
+	return "caused by: " + strings.Join(parts, "; ")
 }
 
 // Counts returns the claims, metrics and other changes of the diff.
@@ -222,13 +278,24 @@ type DiffRow struct {
 // Row formats a metric change of the diff.
 func (c Change) Row() DiffRow {
 	o, n := values(c)
-	r := DiffRow{Cell: c.Cell, Metric: strings.TrimPrefix(c.What, "metric ")}
+	r := DiffRow{Cell: c.CellName(), Metric: strings.TrimPrefix(c.What, "metric ")}
 	r.Old, r.New = diffPrecision(o, n)
 	r.Delta, r.Ratio = deltaRatio(o, n)
-	if r.Cell == "" {
-		r.Cell = c.Key
-	}
 	return r
+}
+
+// CellName names the changed cell as the views do: its label, then for
+// a cell paired with its former self the change of its parameters,
+// "method=Mika c=5 (tol 1e-09 → 1e-08)".
+func (c Change) CellName() string {
+	s := c.Cell
+	if s == "" {
+		s = c.Key
+	}
+	if c.Params != "" {
+		s += " (" + c.Params + ")"
+	}
+	return s
 }
 
 // claimLine is a claim change as the views show it: "id: PASS → FAIL
@@ -241,25 +308,37 @@ func claimLine(c Change) string {
 	return s
 }
 
-// otherLine is any other change as the views show it.
+// otherLine is any other change as the views show it, with its causes'
+// kinds.
 func otherLine(c Change) string {
-	what := c.What
-	if c.Cell != "" {
-		what = c.Cell + ": " + what
+	kinds := ""
+	if k := c.CauseKinds(); k != "" {
+		kinds = " [" + k + "]"
 	}
-	return what + ": " + orDash(c.Old) + " → " + orDash(c.New)
+	name := c.CellName()
+	if c.What == "params" {
+		return name + ": no metric moved" + kinds
+	}
+	what := c.What
+	if name != "" {
+		what = name + ": " + what
+	}
+	return what + ": " + orDash(c.Old) + " → " + orDash(c.New) + kinds
 }
 
 // RenderText writes the diff for a terminal or a log, no line wider than
-// width columns (TextWidth when 0): title, then per config a line with
-// its counts, its claims, its moved metrics as a table (cell, metric,
-// old, new, delta, ratio; a cell label or metric name too long for the
-// width is cut in the middle, marked "…") and its other changes; last
-// "N changes." ("No changes." alone under the title when there are none).
+// width columns (TextWidth when 0) and no cell name or metric cut: title,
+// then per config a line with its counts, what caused its cells' changes,
+// its claims, its moved metrics (cell, metric, old, new, delta, ratio,
+// the kinds of the cell's causes) as one table when it fits the width,
+// else each cell's name on its own lines (wrapped between words) above
+// its metrics, and its other changes; last "N changes." ("No changes."
+// alone under the title when there are none).
 func (d *Diff) RenderText(w io.Writer, title string, width int) error {
 	if width <= 0 {
 		width = TextWidth
 	}
+	width = max(width, 40)
 	var b bytes.Buffer
 	claims, metrics, other := d.Counts()
 	if len(d.Configs) == 0 {
@@ -270,15 +349,14 @@ func (d *Diff) RenderText(w io.Writer, title string, width int) error {
 	b.WriteString(Wrap(fmt.Sprintf("%s: %s", title, changeCounts(claims, metrics, other)), width) + "\n")
 	for _, cd := range d.Configs {
 		b.WriteString("\n" + Wrap(cd.Config+": "+changeCounts(len(cd.Claims), len(cd.Metrics), len(cd.Other)), width) + "\n")
+		if len(cd.Causes) > 0 {
+			b.WriteString(hanging("  ", causeLine(cd.Causes), width) + "\n")
+		}
 		for _, c := range cd.Claims {
 			b.WriteString(hanging("  claim ", claimLine(c), width) + "\n")
 		}
 		if len(cd.Metrics) > 0 {
-			rows := make([]DiffRow, len(cd.Metrics))
-			for i, c := range cd.Metrics {
-				rows[i] = c.Row()
-			}
-			writeDiffRows(&b, rows, width)
+			writeMetrics(&b, cd.Metrics, width)
 		}
 		for _, c := range cd.Other {
 			b.WriteString(hanging("  ", otherLine(c), width) + "\n")
@@ -307,10 +385,18 @@ func changeCounts(claims, metrics, other int) string {
 	return strings.Join(parts, ", ")
 }
 
-// writeDiffRows writes the moved metrics as an aligned table, indented
-// two columns, within width: the numbers keep their width, the cell
-// labels and metric names share what is left.
-func writeDiffRows(b *bytes.Buffer, rows []DiffRow, width int) {
+// writeMetrics writes the moved metrics of one config (sorted by
+// NewDiff: largest relative change first) within width, indented two
+// columns: as one aligned table (cell, metric, old, new, delta, ratio,
+// causes) when every row fits whole, else grouped under each cell's name,
+// which wraps between words.
+func writeMetrics(b *bytes.Buffer, ms []Change, width int) {
+	rows := make([]DiffRow, len(ms))
+	kinds := make([]string, len(ms))
+	for i, c := range ms {
+		rows[i] = c.Row()
+		kinds[i] = c.CauseKinds()
+	}
 	head := DiffRow{"cell", "metric", "old", "new", "delta", "ratio"}
 	all := append([]DiffRow{head}, rows...)
 	wOf := func(f func(DiffRow) string) int {
@@ -320,29 +406,60 @@ func writeDiffRows(b *bytes.Buffer, rows []DiffRow, width int) {
 		}
 		return m
 	}
+	wc, wm := wOf(func(r DiffRow) string { return r.Cell }), wOf(func(r DiffRow) string { return r.Metric })
 	wo, wn := wOf(func(r DiffRow) string { return r.Old }), wOf(func(r DiffRow) string { return r.New })
 	wd, wr := wOf(func(r DiffRow) string { return r.Delta }), wOf(func(r DiffRow) string { return r.Ratio })
-	wc, wm := wOf(func(r DiffRow) string { return r.Cell }), wOf(func(r DiffRow) string { return r.Metric })
-	const indent, gaps = 2, 5 * 2
-	room := width - indent - gaps - wo - wn - wd - wr
-	if wc+wm > room {
-		wm = min(wm, max(room/3, 12))
-		wc = max(room-wm, 8)
+	wk := len("cause")
+	for _, k := range kinds {
+		wk = max(wk, utf8.RuneCountInString(k))
 	}
-	for _, r := range all {
-		fmt.Fprintf(b, "  %s  %s  %s  %s  %s  %s\n", padRight(cut(r.Cell, wc), wc), padRight(cut(r.Metric, wm), wm),
-			padLeft(r.Old, wo), padLeft(r.New, wn), padLeft(r.Delta, wd), padLeft(r.Ratio, wr))
+	if 2+wc+2+wm+2+wo+2+wn+2+wd+2+wr+2+wk <= width {
+		kinds = append([]string{"cause"}, kinds...)
+		for i, r := range all {
+			line := fmt.Sprintf("  %s  %s  %s  %s  %s  %s  %s", padRight(r.Cell, wc), padRight(r.Metric, wm),
+				padLeft(r.Old, wo), padLeft(r.New, wn), padLeft(r.Delta, wd), padLeft(r.Ratio, wr), kinds[i])
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+		}
+		return
 	}
-}
-
-// cut shortens s to n runes, replacing its middle with "…".
-func cut(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n || n < 3 {
-		return s
+	// Grouped: each cell's name (and its causes) on lines of its own,
+	// its metrics under it; a metric row too wide for the width puts its
+	// numbers on the next line.
+	numbers := func(r DiffRow) string {
+		return fmt.Sprintf("%s  %s  %s  %s", padLeft(r.Old, wo), padLeft(r.New, wn), padLeft(r.Delta, wd), padLeft(r.Ratio, wr))
 	}
-	left := (n - 1) / 2
-	return string(r[:left]) + "…" + string(r[len(r)-(n-1-left):])
+	stacked := 4+wm+2+Width(numbers(head)) > width
+	if stacked {
+		fmt.Fprintf(b, "    %s\n      %s\n", head.Metric, numbers(head))
+	} else {
+		fmt.Fprintf(b, "    %s  %s\n", padRight(head.Metric, wm), numbers(head))
+	}
+	// The cells in the order of their largest change (ms is sorted by
+	// relative change), each with its metrics in that order.
+	var order []string
+	byCell := map[string][]int{}
+	for i, c := range ms {
+		if _, ok := byCell[c.Key]; !ok {
+			order = append(order, c.Key)
+		}
+		byCell[c.Key] = append(byCell[c.Key], i)
+	}
+	for _, key := range order {
+		is := byCell[key]
+		name := rows[is[0]].Cell
+		if k := kinds[is[0]]; k != "" {
+			name += " [" + k + "]"
+		}
+		b.WriteString(hanging("  ", name, width) + "\n")
+		for _, i := range is {
+			r := rows[i]
+			if stacked {
+				fmt.Fprintf(b, "    %s\n      %s\n", r.Metric, numbers(r))
+			} else {
+				fmt.Fprintf(b, "    %s  %s\n", padRight(r.Metric, wm), numbers(r))
+			}
+		}
+	}
 }
 
 func padRight(s string, n int) string {
@@ -358,10 +475,10 @@ func padLeft(s string, n int) string {
 // hover) and its other changes.
 func (d *Diff) RenderHTML(w io.Writer, title string) error {
 	type cfg struct {
-		Config, Counts string
-		Claims, Other  []string
-		Rows           []DiffRow
-		Keys           []string
+		Config, Counts, Causes string
+		Claims, Other          []string
+		Rows                   []DiffRow
+		Keys, Kinds            []string
 	}
 	data := struct {
 		Title, Counts string
@@ -371,12 +488,16 @@ func (d *Diff) RenderHTML(w io.Writer, title string) error {
 	data.Counts = changeCounts(claims, metrics, other)
 	for _, cd := range d.Configs {
 		c := cfg{Config: cd.Config, Counts: changeCounts(len(cd.Claims), len(cd.Metrics), len(cd.Other))}
+		if len(cd.Causes) > 0 {
+			c.Causes = causeLine(cd.Causes)
+		}
 		for _, ch := range cd.Claims {
 			c.Claims = append(c.Claims, claimLine(ch))
 		}
 		for _, ch := range cd.Metrics {
 			c.Rows = append(c.Rows, ch.Row())
 			c.Keys = append(c.Keys, ch.Key)
+			c.Kinds = append(c.Kinds, ch.CauseKinds())
 		}
 		for _, ch := range cd.Other {
 			c.Other = append(c.Other, otherLine(ch))
@@ -413,6 +534,9 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 {{- range .Configs}}
 <h2>{{.Config}}</h2>
 <p>{{.Counts}}.</p>
+{{- if .Causes}}
+<p>{{.Causes}}.</p>
+{{- end}}
 {{- if .Claims}}
 <ul>
 {{- range .Claims}}
@@ -421,12 +545,12 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 </ul>
 {{- end}}
 {{- if .Rows}}
-{{- $keys := .Keys}}
+{{- $keys := .Keys}}{{$kinds := .Kinds}}
 <table>
-<thead><tr><th>Cell</th><th>Metric</th><th>Old</th><th>New</th><th>Delta</th><th>Ratio</th></tr></thead>
+<thead><tr><th>Cell</th><th>Metric</th><th>Old</th><th>New</th><th>Delta</th><th>Ratio</th><th>Cause</th></tr></thead>
 <tbody>
 {{- range $i, $r := .Rows}}
-<tr><td title="{{index $keys $i}}">{{$r.Cell}}</td><td>{{$r.Metric}}</td><td class="n">{{$r.Old}}</td><td class="n">{{$r.New}}</td><td class="n">{{$r.Delta}}</td><td class="n">{{$r.Ratio}}</td></tr>
+<tr><td title="{{index $keys $i}}">{{$r.Cell}}</td><td>{{$r.Metric}}</td><td class="n">{{$r.Old}}</td><td class="n">{{$r.New}}</td><td class="n">{{$r.Delta}}</td><td class="n">{{$r.Ratio}}</td><td>{{index $kinds $i}}</td></tr>
 {{- end}}
 </tbody>
 </table>

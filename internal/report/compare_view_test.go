@@ -34,10 +34,16 @@ func nightlyRun(t *testing.T, dir string, scale float64, minima28 float64, verdi
 			if i == 0 && m == "Mika et al." {
 				minima = minima28
 			}
+			// The perturbed estimator is other code.
+			code := "kwok0000kwok0000"
+			if m == "Mika et al." {
+				code = fmt.Sprintf("mika%04xmika0000", int(scale*1e4))
+			}
 			recs = append(recs, Record{
 				Key:    fmt.Sprintf("c=%g,components=50,eps=1e-12,kernel=gaussian,max_iter=1000,method=%s,start=noisy,tol=1e-09", c, m),
 				Params: params, Status: StatusOK,
 				Metrics: map[string]float64{"mse_to_clean": 0.0123456789 * f * (1 + float64(i)), "distinct_preimages": minima},
+				Code:    code,
 			})
 		}
 	}
@@ -49,6 +55,11 @@ func nightlyRun(t *testing.T, dir string, scale float64, minima28 float64, verdi
 		{"id": "c8-other", "statement": "unrelated", "status": "PASS", "evidence": "mse_to_clean_max below 1"}}
 	b, _ := json.Marshal(cl)
 	if err := os.WriteFile(filepath.Join(dir, "claims.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The same config file and data on both nights.
+	man := `{"config_sha256": "5a7c0f1e", "data": [], "machine": {"backend": "gonum"}}`
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(man), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

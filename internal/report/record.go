@@ -142,6 +142,7 @@ type recordJSON struct {
 	Status   string                `json:"status"`
 	Error    string                `json:"error,omitempty"`
 	Failures map[string]int        `json:"failures,omitempty"`
+	Ran      map[string]any        `json:"ran,omitempty"`
 	Code     string                `json:"code,omitempty"`
 }
 
@@ -160,6 +161,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		Status:   r.Status,
 		Error:    r.Error,
 		Failures: r.Failures,
+		Ran:      r.Ran,
 		Code:     r.Code,
 	}
 	if w.Params == nil {
@@ -197,6 +199,12 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 		r.Params = make(map[string]any, len(w.Params))
 		for k, v := range w.Params {
 			r.Params[k] = fromJSONNumber(v)
+		}
+	}
+	if w.Ran != nil {
+		r.Ran = make(map[string]any, len(w.Ran))
+		for k, v := range w.Ran {
+			r.Ran[k] = fromJSONNumber(v)
 		}
 	}
 	if w.Metrics != nil {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/linalg"
@@ -232,6 +233,11 @@ const maxEntryBytes = report.MaxRecordLine + 1<<20
 // none.
 type Cache struct {
 	Dir string
+
+	// mu guards run, the time of the run the cache lists the cells of
+	// (runTime): a run's jobs each have their own Cache.
+	mu  sync.Mutex
+	run time.Time
 }
 
 // entryBody is what an entry's checksum covers.
@@ -352,12 +358,12 @@ func decodeEntry(file string, b []byte, key CellKey, dataSum func(path string) (
 	for _, f := range e.Loaded {
 		now, err := loadedSum(f.Path)
 		if err != nil || now != f.SHA256 {
-			was := fmt.Sprintf("SHA-256 %.12s, now %.12s", f.SHA256, now)
+			was := fmt.Sprintf("SHA-256 %.12s → %.12s", f.SHA256, now)
 			if err != nil {
-				was = fmt.Sprintf("SHA-256 %.12s, now unreadable (%v)", f.SHA256, err)
+				was = fmt.Sprintf("SHA-256 %.12s, now unreadable: %v", f.SHA256, err)
 			}
 			return report.Record{}, nil, false, &Rejected{File: file, Stale: true, Why: "external",
-				Reason: fmt.Sprintf("the external estimator loaded %s (%s), which changed since: %s", filepath.Base(f.Path), f.Path, was)}
+				Reason: fmt.Sprintf("%s, loaded by the cell's process, changed (%s; %s)", filepath.Base(f.Path), f.Path, was)}
 		}
 		r.Loaded = append(r.Loaded, f.Path)
 	}
@@ -574,6 +580,9 @@ type lookup struct {
 	rejected   int
 	cached     []CellTime
 	cachedKeys []CellKey
+	// former is what the cache lists of the config's cells, read for
+	// the first cell whose key it never had (whyNew).
+	former formerCells
 }
 
 // lookupCells computes the key of every cell and fills recs with the
@@ -701,11 +710,12 @@ func (l *lookup) reason(c *config.Config, kind *Kind, cell *Cell, cache *Cache, 
 	case rej != nil && rej.Stale:
 		why := reasonOf(cell.Key, "data", "data changed: "+rej.Reason)
 		if _, rerr := env.Root(); rerr != nil {
-			why.Text = "the data root cannot be read (" + rerr.Error() + "), so the data this cell read cannot be checked: " + rej.Reason
+			// The error itself is the run's (and the dry run's) to say.
+			why.Text = "the data root cannot be read, so the data the cell was computed on cannot be checked"
 		}
 		return why, nil
 	case rej != nil:
 		return reasonOf(cell.Key, "rejected", "cache entry rejected: "+rej.Reason), nil
 	}
-	return cache.whyMissing(c.Name, kind, cell, l.keys[i], sums)
+	return cache.whyMissing(c, kind, cell, l.keys[i], sums, &l.former)
 }

@@ -72,7 +72,7 @@ func newCodeIndex(fsys fs.FS) (*codefp.Index, error) {
 // kind that declares one.
 func bookkeeping() []string {
 	out := []string{
-		"internal/runner/cache.go", "internal/runner/code.go", "internal/runner/shard.go", "internal/runner/names.go", "internal/runner/why.go",
+		"internal/runner/cache.go", "internal/runner/code.go", "internal/runner/shard.go", "internal/runner/names.go", "internal/runner/why.go", "internal/runner/former.go", "internal/runner/datacheck.go",
 		"internal/codefp/codefp.go", "internal/codefp/doc.go",
 		"internal/par/par.go", "internal/par/doc.go", "internal/par/cputime_linux.go", "internal/par/cputime_other.go",
 	}

@@ -412,6 +412,12 @@ func (j *Job) reportWork() {
 		fill = sum / known
 	}
 	j.mu.Lock()
+	w.Cells = len(j.recs)
+	for _, r := range j.recs {
+		if r.Key != "" {
+			w.CellsDone++
+		}
+	}
 	for t, e := range j.est {
 		if e <= 0 {
 			e = fill
@@ -430,11 +436,16 @@ func (j *Job) reportWork() {
 // Work is a config's work as Options.Work reports it: the predicted cost
 // of the cells computed so far (Done) and still to compute (Left), the
 // longest of those (Longest), in seconds of one worker when Recorded
-// (the cells' recorded times), else in cells; and the workers.
+// (the cells' recorded times), else in cells; the workers; and the cells
+// done of all.
 type Work struct {
 	Done, Left, Longest float64
 	Workers             int
 	Recorded            bool
+	// CellsDone and Cells count the cells (Options.Progress counts the
+	// units of work: a cell computed in parts is several), cached ones
+	// included.
+	CellsDone, Cells int
 }
 
 // runCell computes the t-th unit left to compute (a cell, or a part of

@@ -358,3 +358,24 @@ func TestPartsInterruptCountsCells(t *testing.T) {
 	}
 	resetParts()
 }
+
+// TestPartsWorkCountsCells: the work a run reports to its progress
+// (Options.Work) counts cells apart from the units Options.Progress
+// counts, so that a progress line says 5/5 cells where the units are 22,
+// as status and the summary count.
+func TestPartsWorkCountsCells(t *testing.T) {
+	resetParts()
+	c := partsConfig(t, t.TempDir(), "p", "1, 2, 3, 4, 5")
+	var mu sync.Mutex
+	var last runner.Work
+	var units, total int
+	_, err := runner.Run(context.Background(), c, runner.Options{Workers: 2, NoCache: true,
+		Work:     func(w runner.Work) { mu.Lock(); last = w; mu.Unlock() },
+		Progress: func(done, n int) { mu.Lock(); units, total = done, n; mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last.Cells != 5 || last.CellsDone != 5 || units != 22 || total != 22 {
+		t.Errorf("the last report: %d of %d cells, %d of %d units; want 5 of 5 cells and 22 of 22 units", last.CellsDone, last.Cells, units, total)
+	}
+}

@@ -80,6 +80,7 @@ func (c *Cache) last(config, cell string) (string, bool) {
 // only serves explanations: an error is returned for the caller to
 // ignore.
 func (c *Cache) remember(config, cell string, key CellKey) error {
+	c.listCell(config, cell) // for explanations only, as the rest
 	h := key.Hash()
 	if old, ok := c.last(config, cell); ok && old == h {
 		return nil
@@ -259,24 +260,52 @@ func (c *Cache) externalChange(old, now string, p methods.Params) string {
 	if err != nil || fp != now {
 		return head
 	}
-	var changed []string
+	var scripts, modules []string
+	note := func(name, how string) {
+		if im, ok := strings.CutPrefix(name, "import "); ok {
+			modules = append(modules, importName(im)+how)
+		} else {
+			scripts = append(scripts, filepath.Base(name)+how)
+		}
+	}
 	for name, sum := range files {
 		if prev, ok := was.Decls[name]; !ok {
-			changed = append(changed, strings.TrimPrefix(name, "import ")+" (new)")
+			note(name, " (new)")
 		} else if prev != sum {
-			changed = append(changed, strings.TrimPrefix(name, "import "))
+			note(name, "")
 		}
 	}
 	for name := range was.Decls {
 		if _, ok := files[name]; !ok {
-			changed = append(changed, strings.TrimPrefix(name, "import ")+" (gone)")
+			note(name, " (gone)")
 		}
 	}
-	sort.Strings(changed)
-	if len(changed) == 0 {
-		return head + ": its command line"
+	sort.Strings(scripts)
+	sort.Strings(modules)
+	var parts []string
+	if len(scripts) > 0 {
+		parts = append(parts, "external estimator's script changed: "+strings.Join(scripts, ", "))
 	}
-	return head + ": " + strings.Join(changed, ", ")
+	if len(modules) > 0 {
+		parts = append(parts, "external estimator's module changed: "+strings.Join(modules, ", "))
+	}
+	if len(parts) == 0 {
+		return "external estimator's command line changed"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// importName writes an import of an external estimator's fingerprint
+// ("knnutil (search folder 0) → mine/knnutil.py") as a reader looks for
+// it: the file, then the module imported ("mine/knnutil.py (import
+// knnutil)").
+func importName(im string) string {
+	mod, file, ok := strings.Cut(im, " → ")
+	if !ok {
+		return im
+	}
+	mod, _, _ = strings.Cut(mod, " (")
+	return file + " (import " + mod + ")"
 }
 
 // oldEntry is the part of an entry an explanation reads: its key, the
@@ -307,15 +336,17 @@ func (c *Cache) readOld(h string) (*oldEntry, error) {
 	return &e, nil
 }
 
-// whyMissing explains a cell of config whose key has no entry: from the
-// entry the cell had last (Cache.last), what differs between its key and
-// key, and which of its data files changed. It also returns that old
+// whyMissing explains a cell of config cf whose key has no entry: from
+// the entry the cell had last (Cache.last), what differs between its key
+// and key, and which of its data files changed; for a cell the config
+// never had, the former cell it replaces or the new values it holds
+// (whyNew, f: the config's former cells). It also returns that old
 // entry's time, when it recorded one (a prediction of the new one).
-func (c *Cache) whyMissing(config string, kind *Kind, cell *Cell, key CellKey, sums func(string) (string, bool)) (Reason, *CellTime) {
-	h, ok := c.last(config, cell.Key)
+func (c *Cache) whyMissing(cf *config.Config, kind *Kind, cell *Cell, key CellKey, sums func(string) (string, bool), f *formerCells) (Reason, *CellTime) {
+	h, ok := c.last(cf.Name, cell.Key)
 	switch {
 	case !ok:
-		return reasonOf(cell.Key, "new", "not in the cache"), nil
+		return c.whyNew(cf, kind, cell, key, sums, f)
 	case h == key.Hash():
 		return reasonOf(cell.Key, "new", "not in the cache (its entry was removed)"), nil
 	}
@@ -326,7 +357,13 @@ func (c *Cache) whyMissing(config string, kind *Kind, cell *Cell, key CellKey, s
 	if err != nil {
 		return reasonOf(cell.Key, "new", "not in the cache (the entry it had before cannot be read: "+err.Error()+")"), nil
 	}
-	r := Reason{Cell: cell.Key}
+	return c.whyChanged(Reason{Cell: cell.Key}, old, kind, cell, key, sums)
+}
+
+// whyChanged adds to r each part in which key differs from the key of
+// old, the entry the cell had before, and each data file of old that
+// changed; it returns old's time too.
+func (c *Cache) whyChanged(r Reason, old *oldEntry, kind *Kind, cell *Cell, key CellKey, sums func(string) (string, bool)) (Reason, *CellTime) {
 	add := func(why, text string) {
 		if !containsString(r.Why, why) {
 			r.Why = append(r.Why, why)

@@ -112,15 +112,25 @@ func AddedTable(a []AddedCells) *report.Table {
 }
 
 // WriteBaselines writes the records and claims of every run without an
-// error into dir/NAME (refreshing a baseline); a run that cannot be
-// written does not keep the others from being written.
+// error into dir/NAME (refreshing a baseline), with the costs of its
+// cells' units (costs.json: runs of the config are planned from them); a
+// run that cannot be written does not keep the others from being
+// written.
 func WriteBaselines(runs []ConfigRun, dir string) error {
+	machine := ""
+	if m := report.NewManifest().Machine; m != nil {
+		machine = fmt.Sprintf("%s, %d cores", m.CPUModel, m.Cores)
+	}
 	var errs []error
 	for _, r := range runs {
 		if r.Error != "" {
 			continue
 		}
 		if err := report.WriteBaseline(r.Dir, filepath.Join(dir, r.Name)); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := writeCosts(r, filepath.Join(dir, r.Name), machine); err != nil {
 			errs = append(errs, err)
 		}
 	}

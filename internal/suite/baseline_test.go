@@ -153,8 +153,9 @@ func TestCompareBaseline(t *testing.T) {
 		{Config: "fresh", What: "new run", Old: "absent", New: "present"},
 	}
 	for i := range ch {
-		// The cell's label and the numbers are the views' (internal/report).
-		ch[i].Cell, ch[i].OldValue, ch[i].NewValue = "", nil, nil
+		// The cell's label, the numbers and the causes are the views'
+		// (internal/report).
+		ch[i].Cell, ch[i].OldValue, ch[i].NewValue, ch[i].Causes = "", nil, nil, nil
 	}
 	if !reflect.DeepEqual(ch, want) {
 		t.Errorf("changes %v, want %v", ch, want)

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/report"
@@ -18,6 +19,10 @@ type ConfigPlan struct {
 	// cache key a config before it in the same run has too: one pool
 	// computes it once, for the first.
 	Shared []bool
+	// Data is what was checked of the data the run would read before
+	// its first cell (runner.DataChecker); Data.Err is what the run would
+	// stop on.
+	Data runner.DataCheck
 }
 
 // DryRunReport is what a run of some configs would do: which cells the
@@ -25,6 +30,53 @@ type ConfigPlan struct {
 // --dry-run).
 type DryRunReport struct {
 	Configs []ConfigPlan
+	// Times are the costs earlier runs recorded of the configs' cells
+	// (EarlierTimes), for the cells to compute whose cache has no time;
+	// TimesFrom says, per config, which file gave them.
+	Times     Times
+	TimesFrom map[string]string
+}
+
+// cost returns the cost of cell i of p for the prediction: the time its
+// cache recorded (runner.CellPlan.Cost), else an earlier run's (Times);
+// earlier says it is the latter.
+func (r *DryRunReport) cost(p ConfigPlan, i int) (cost float64, earlier bool) {
+	c := p.Cells[i]
+	if c.Cost > 0 {
+		return c.Cost, false
+	}
+	units := r.Times[p.Config.Name]
+	if units == nil {
+		return 0, false
+	}
+	if v, ok := units[c.Cell.Key]; ok && v > 0 {
+		return v, true
+	}
+	var sum float64
+	for k, v := range units {
+		if strings.HasPrefix(k, c.Cell.Key+"#part=") {
+			sum += v
+		}
+	}
+	return sum, sum > 0
+}
+
+// Earlier counts the computations whose cost is an earlier run's
+// (Times), and names the files those came from.
+func (r *DryRunReport) Earlier() (n int, files []string) {
+	from := map[string]string{}
+	for _, p := range r.Configs {
+		for i, c := range p.Cells {
+			if c.Cached || p.Shared[i] {
+				continue
+			}
+			if _, earlier := r.cost(p, i); earlier {
+				n++
+				from[p.Config.Name] = r.TimesFrom[p.Config.Name]
+			}
+		}
+	}
+	return n, sortedSources(from)
 }
 
 // DryRun says what running entries with o would do, config by config
@@ -32,6 +84,7 @@ type DryRunReport struct {
 func DryRun(entries []Entry, o runner.Options) (*DryRunReport, error) {
 	rep := &DryRunReport{}
 	seen := map[string]bool{}
+	data := runner.NewDataChecker()
 	for _, e := range entries {
 		ro := o
 		ro.With = e.Added
@@ -39,7 +92,7 @@ func DryRun(entries []Entry, o runner.Options) (*DryRunReport, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := ConfigPlan{Config: e.Config, Cells: cells, Shared: make([]bool, len(cells))}
+		p := ConfigPlan{Config: e.Config, Cells: cells, Shared: make([]bool, len(cells)), Data: data.Check(e.Config, ro, cells)}
 		params := make([]map[string]any, len(cells))
 		for i, c := range cells {
 			params[i] = c.Cell.Params
@@ -54,6 +107,25 @@ func DryRun(entries []Entry, o runner.Options) (*DryRunReport, error) {
 		rep.Configs = append(rep.Configs, p)
 	}
 	return rep, nil
+}
+
+// DataErrors returns, by config, what a run would stop on before its
+// first cell (the data root missing, a data file not as SHA256SUMS
+// lists it).
+func (r *DryRunReport) DataErrors() []ConfigError {
+	var out []ConfigError
+	for _, p := range r.Configs {
+		if p.Data.Err != nil {
+			out = append(out, ConfigError{Config: p.Config.Name, Err: p.Data.Err})
+		}
+	}
+	return out
+}
+
+// ConfigError is an error of one config.
+type ConfigError struct {
+	Config string
+	Err    error
 }
 
 // Counts returns the cells of the report, those the cache serves, those
@@ -79,8 +151,8 @@ func (r *DryRunReport) Counts() (cells, cached, run, distinct int) {
 
 // Workload is the work of what would be computed, for the prediction
 // (Workload.Predict): each distinct cell that would be computed at the
-// time it took when last computed (runner.CellPlan.Cost); cached cells
-// cost nothing. unknown counts the cells that would be computed whose
+// time it took when last computed (runner.CellPlan.Cost), else at the
+// cost an earlier run recorded (Times); cached cells cost nothing. unknown counts the cells that would be computed whose
 // time no entry records (left out). It knows nothing of the configs'
 // Start and report times.
 func (r *DryRunReport) Workload() (w Workload, unknown int) {
@@ -90,11 +162,12 @@ func (r *DryRunReport) Workload() (w Workload, unknown int) {
 			if c.Cached || p.Shared[i] {
 				continue
 			}
-			if c.Cost <= 0 {
+			cost, _ := r.cost(p, i)
+			if cost <= 0 {
 				unknown++
 				continue
 			}
-			l.Cells = append(l.Cells, c.Cost)
+			l.Cells = append(l.Cells, cost)
 			l.Keys = append(l.Keys, c.Cell.Key)
 		}
 		w = append(w, l)

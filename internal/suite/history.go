@@ -2,6 +2,8 @@ package suite
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -9,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,7 +42,77 @@ type NightConfig struct {
 	// named "metric · method" ("metric" for cells without a method).
 	// Means that are not finite are left out.
 	Metrics map[string]float64 `json:"metrics"`
+	// ConfigSHA256 is the config file's SHA-256 (its manifest's); Code
+	// the fingerprint of the code that computed its records (their code
+	// fingerprints, report.Record.Code, hashed together); Data that of
+	// the data files its run read (the manifest's list, path and SHA-256).
+	// The history marks the nights where they changed. Empty where the
+	// night did not record them.
+	ConfigSHA256 string `json:"config_sha256,omitempty"`
+	Code         string `json:"code,omitempty"`
+	Data         string `json:"data,omitempty"`
 }
+
+// Inputs are the three things that make a night's numbers: the
+// configs, the code and the data, each as one fingerprint over the
+// night's configs (NightConfig's, hashed together in name order).
+type Inputs struct {
+	Config, Code, Data string
+}
+
+// Inputs returns the night's fingerprints; each is "" when no config of
+// the night recorded its own.
+func (n Night) Inputs() Inputs {
+	cs := slices.Clone(n.Configs)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
+	hash := func(get func(NightConfig) string) string {
+		h := sha256.New()
+		seen := false
+		for _, c := range cs {
+			v := get(c)
+			seen = seen || v != ""
+			fmt.Fprintf(h, "%s\x00%s\x00", c.Name, v)
+		}
+		if !seen {
+			return ""
+		}
+		return hex.EncodeToString(h.Sum(nil))[:12]
+	}
+	return Inputs{
+		Config: hash(func(c NightConfig) string { return c.ConfigSHA256 }),
+		Code:   hash(func(c NightConfig) string { return c.Code }),
+		Data:   hash(func(c NightConfig) string { return c.Data }),
+	}
+}
+
+// InputChanges says, per input (config, code, data), which configs'
+// fingerprint differs between the nights prev and cur (configs in only
+// one of them are not compared).
+func InputChanges(prev, cur Night) map[string][]string {
+	was := map[string]NightConfig{}
+	for _, c := range prev.Configs {
+		was[c.Name] = c
+	}
+	out := map[string][]string{}
+	for _, c := range cur.Configs {
+		p, ok := was[c.Name]
+		if !ok {
+			continue
+		}
+		for _, x := range []struct{ what, a, b string }{{"config", p.ConfigSHA256, c.ConfigSHA256}, {"code", p.Code, c.Code}, {"data", p.Data, c.Data}} {
+			if x.a != x.b && x.a != "" && x.b != "" {
+				out[x.what] = append(out[x.what], c.Name)
+			}
+		}
+	}
+	for _, v := range out {
+		sort.Strings(v)
+	}
+	return out
+}
+
+// inputs are the kinds of inputs, in the order the views name them.
+var inputs = []string{"config", "code", "data"}
 
 // KeepNight adds the suite run rep of entries (its results under root)
 // to the history in dir: dir/nights/STARTED-REVISION.json. It returns the
@@ -111,12 +184,14 @@ func nightConfig(r ConfigRun, metrics []string) (NightConfig, error) {
 			nc.Claims[c.ID] = c.Status
 		}
 	}
-	if len(metrics) == 0 {
-		return nc, nil
-	}
+	nc.ConfigSHA256, nc.Data = nightInputs(r.Dir)
 	recs, err := report.ReadJSONL(filepath.Join(r.Dir, "records.jsonl"))
 	if err != nil {
 		return nc, fmt.Errorf("--history: %w", err)
+	}
+	nc.Code = codeFingerprint(recs)
+	if len(metrics) == 0 {
+		return nc, nil
 	}
 	type acc struct {
 		sum float64
@@ -151,6 +226,45 @@ func nightConfig(r ConfigRun, metrics []string) (NightConfig, error) {
 		}
 	}
 	return nc, nil
+}
+
+// nightInputs returns what a run's manifest says of its inputs: the
+// config file's SHA-256 and a fingerprint of the data files it read
+// (their paths and SHA-256); empty where there is no manifest.
+func nightInputs(dir string) (config, data string) {
+	b, err := safefs.ReadFile(filepath.Join(dir, "manifest.json"), report.MaxJSONBytes)
+	if err != nil {
+		return "", ""
+	}
+	var m struct {
+		ConfigSHA256 string           `json:"config_sha256"`
+		Data         []report.FileSum `json:"data"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return "", ""
+	}
+	h := sha256.New()
+	for _, f := range m.Data {
+		fmt.Fprintf(h, "%s %s\n", f.Path, f.SHA256)
+	}
+	return m.ConfigSHA256, hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// codeFingerprint hashes together the distinct code fingerprints of
+// records ("" when none has one).
+func codeFingerprint(recs []report.Record) string {
+	var codes []string
+	for _, rec := range recs {
+		if rec.Code != "" && !slices.Contains(codes, rec.Code) {
+			codes = append(codes, rec.Code)
+		}
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	sort.Strings(codes)
+	h := sha256.Sum256([]byte(strings.Join(codes, ",")))
+	return hex.EncodeToString(h[:])[:16]
 }
 
 // ReadHistory reads the nights kept in dir, oldest first.
@@ -274,6 +388,38 @@ func WriteHistoryText(w io.Writer, dir string, nights []Night, series []Series, 
 		names = append(names, nightName(n))
 	}
 	fmt.Fprintf(w, "history: %s in %s (shown: %s)\n", plural(len(nights), "night"), dir, strings.Join(names, ", "))
+	// Each night shown with its inputs' fingerprints, a * where one
+	// changed from the night before, and which configs' did.
+	first := max(0, len(nights)-shown)
+	for i := first; i < len(nights); i++ {
+		in := nights[i].Inputs()
+		var ch map[string][]string
+		if i > 0 {
+			ch = InputChanges(nights[i-1], nights[i])
+		}
+		line := "  " + nightName(nights[i]) + ":"
+		for _, what := range inputs {
+			v := map[string]string{"config": in.Config, "code": in.Code, "data": in.Data}[what]
+			if v == "" {
+				v = report.Dash
+			} else if len(v) > 8 {
+				v = v[:8]
+			}
+			mark := " "
+			if len(ch[what]) > 0 {
+				mark = "*"
+			}
+			line += fmt.Sprintf(" %s %s%s", what, v, mark)
+		}
+		if s := changeNote(ch); s != "" {
+			line = strings.TrimRight(line, " ") + " (" + s + ")"
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	var last map[string][]string
+	if len(nights) > 1 {
+		last = InputChanges(nights[len(nights)-2], nights[len(nights)-1])
+	}
 	moved := 0
 	for _, s := range series {
 		if !s.Moved {
@@ -290,11 +436,39 @@ func WriteHistoryText(w io.Writer, dir string, nights []Night, series []Series, 
 				vals[i] = report.Dash
 			}
 		}
-		fmt.Fprintf(w, "  %s %s: %s\n", s.Config, what, strings.Join(vals, " → "))
+		var why []string
+		for _, x := range inputs {
+			if slices.Contains(last[x], s.Config) {
+				why = append(why, x)
+			}
+		}
+		note := ""
+		if len(why) > 0 {
+			note = " [" + strings.Join(why, ", ") + " changed]"
+		} else if len(nights) > 1 {
+			note = " [config, code and data the same]"
+		}
+		fmt.Fprintf(w, "  %s %s: %s%s\n", s.Config, what, strings.Join(vals, " → "), note)
 	}
 	if moved == 0 {
 		fmt.Fprintln(w, "  no claim or headline metric moved on the last night")
 	}
+}
+
+// changeNote is "config changed: fig3; code changed: 12 configs".
+func changeNote(ch map[string][]string) string {
+	var parts []string
+	for _, what := range inputs {
+		cs := ch[what]
+		switch {
+		case len(cs) == 0:
+		case len(cs) <= 3:
+			parts = append(parts, what+" changed: "+strings.Join(cs, ", "))
+		default:
+			parts = append(parts, fmt.Sprintf("%s changed: %d configs", what, len(cs)))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // WriteHistoryPage writes dir/index.html: per config, every claim's
@@ -308,19 +482,22 @@ func WriteHistoryPage(dir string, nights []Night, series []Series) (string, erro
 		Values []string
 	}
 	type cfg struct {
-		Name string
-		Rows []row
+		Name   string
+		Rows   []row
+		Inputs []inputRow
 	}
 	data := struct {
 		Nights  []string
+		Inputs  []inputRow
 		Configs []cfg
 	}{}
 	for _, n := range nights {
 		data.Nights = append(data.Nights, nightName(n))
 	}
+	data.Inputs = inputRows(nights, "")
 	for _, s := range series {
 		if len(data.Configs) == 0 || data.Configs[len(data.Configs)-1].Name != s.Config {
-			data.Configs = append(data.Configs, cfg{Name: s.Config})
+			data.Configs = append(data.Configs, cfg{Name: s.Config, Inputs: inputRows(nights, s.Config)})
 		}
 		c := &data.Configs[len(data.Configs)-1]
 		c.Rows = append(c.Rows, row{Name: s.Name, Claim: s.Claim, Moved: s.Moved, Values: s.Values})
@@ -337,6 +514,54 @@ func WriteHistoryPage(dir string, nights []Night, series []Series) (string, erro
 	return file, report.WriteFileAtomic(file, b.Bytes())
 }
 
+// inputRow is an input's fingerprint night by night (of the whole
+// night, or of one config), each cell marked where it changed.
+type inputRow struct {
+	Name  string
+	Cells []inputCell
+}
+
+type inputCell struct {
+	Value, Title string
+	Changed      bool
+}
+
+// inputRows returns the config, code and data rows of the nights, or of
+// config's in them.
+func inputRows(nights []Night, config string) []inputRow {
+	var out []inputRow
+	for _, what := range inputs {
+		r := inputRow{Name: what}
+		for i, n := range nights {
+			var v string
+			if config == "" {
+				in := n.Inputs()
+				v = map[string]string{"config": in.Config, "code": in.Code, "data": in.Data}[what]
+			} else {
+				for _, c := range n.Configs {
+					if c.Name == config {
+						v = map[string]string{"config": c.ConfigSHA256, "code": c.Code, "data": c.Data}[what]
+					}
+				}
+			}
+			cell := inputCell{Value: report.Dash}
+			if v != "" {
+				cell.Value = v[:min(8, len(v))]
+			}
+			if i > 0 {
+				cs := InputChanges(nights[i-1], n)[what]
+				if config == "" && len(cs) > 0 || config != "" && slices.Contains(cs, config) {
+					cell.Changed = true
+					cell.Title = what + " changed: " + strings.Join(cs, ", ")
+				}
+			}
+			r.Cells = append(r.Cells, cell)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 const historyPage = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -350,12 +575,23 @@ th, td { padding: 0.2em 0.5em; border-bottom: 1px solid #ddd; text-align: right;
 th:first-child, td:first-child { text-align: left; position: sticky; left: 0; background: #fff; }
 tr.moved td:first-child { font-weight: bold; }
 tr.moved td:last-child { background: #fde8e8; }
+tr.input td { color: #555; font-family: monospace; }
+td.changed { background: #fff3cd; font-weight: bold; }
 </style>
 </head>
 <body>
 <h1>runexp history</h1>
-<p>{{len .Nights}} nights. Per config, each claim's verdict and each headline metric (the metrics the config's claims read, averaged over each method's cells) night by night; a row in bold moved on the last night.</p>
+<p>{{len .Nights}} nights. Per config, each claim's verdict and each headline metric (the metrics the config's claims read, averaged over each method's cells) night by night; a row in bold moved on the last night. The config, code and data rows are fingerprints of the config files, of the code that computed the records and of the data files read; a marked one changed from the night before (its title says in which configs).</p>
 {{- $nights := .Nights}}
+<h2>Inputs</h2>
+<table>
+<thead><tr><th></th>{{range $nights}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Inputs}}
+<tr class="input"><td>{{.Name}}</td>{{range .Cells}}<td{{if .Changed}} class="changed" title="{{.Title}}"{{end}}>{{.Value}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
 {{- range .Configs}}
 <h2>{{.Name}}</h2>
 <table>
@@ -363,6 +599,9 @@ tr.moved td:last-child { background: #fde8e8; }
 <tbody>
 {{- range .Rows}}
 <tr{{if .Moved}} class="moved"{{end}}><td>{{if .Claim}}claim {{end}}{{.Name}}</td>{{range .Values}}<td>{{if .}}{{.}}{{else}}—{{end}}</td>{{end}}</tr>
+{{- end}}
+{{- range .Inputs}}
+<tr class="input"><td>{{.Name}}</td>{{range .Cells}}<td{{if .Changed}} class="changed" title="{{.Title}}"{{end}}>{{.Value}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
 </table>

@@ -24,6 +24,12 @@ func ReadTimes(file string) (Times, error) {
 	if err != nil {
 		return nil, err
 	}
+	return rep.Times(), nil
+}
+
+// Times returns the cost of every unit of work of the suite's configs,
+// computed or read from the cache, by config and unit key.
+func (rep *Report) Times() Times {
 	t := Times{}
 	for _, r := range rep.Runs {
 		for _, c := range append(r.times(), r.SharedCellTimes...) {
@@ -33,7 +39,7 @@ func ReadTimes(file string) (Times, error) {
 			t[r.Name][c.Unit()] = cellCost(c)
 		}
 	}
-	return t, nil
+	return t
 }
 
 // ReadReport reads a suite.json.

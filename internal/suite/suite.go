@@ -44,9 +44,10 @@ func Suite(ctx context.Context, entries []Entry, o SuiteOptions) (*Report, error
 	cpu0 := ProcessCPU()
 	o.KeepGoing = true
 	if o.Times == nil {
-		// The previous suite's cell times order the cells whose cache
-		// entries do not record theirs (--no-cache, --force, new code).
-		o.Times, _ = ReadTimes(filepath.Join(o.Run.OutRoot, "suite.json"))
+		// The previous suite's cell times (or the baseline's) order the
+		// cells whose cache entries do not record theirs (--no-cache,
+		// --force, new code, a fresh results folder).
+		o.Times, _, _ = EarlierTimes(entries, Earlier{Baseline: o.Baseline, OutRoot: o.Run.OutRoot})
 	}
 	if o.Shard.Active() {
 		return runShard(ctx, entries, o, rep, cpu0)
