@@ -1,0 +1,96 @@
+package report
+
+import (
+	"strings"
+	"unicode"
+)
+
+// MarkdownLiteral returns s as Markdown that every CommonMark viewer
+// (GitHub's included, with its table, strikethrough and autolink
+// extensions) shows as the characters of s and nothing else: no link,
+// image, emphasis, code span, HTML tag, heading, list item, quote or
+// table row can come out of it. It is the escape of every text that a
+// config or a paper-values file supplies (a title, notes, a method's
+// label, a claim's statement), inserted into Markdown the project writes;
+// the project's own markup around it stays live.
+//
+// White space at either end is dropped (four leading spaces would make
+// an indented code block) and a line break (any control character)
+// becomes a space, since a new line could start a heading or a table
+// row. The characters that open inline
+// markup are escaped with a backslash (CommonMark §2.4: a backslash
+// before ASCII punctuation shows the punctuation), "<" becomes "&lt;" so
+// that no tag opens in a viewer that renders HTML, and "&" is escaped only
+// where it would start an entity. The block markers that count only at
+// the start of a line ("#", ">", "-", "+", "=", "1.") are escaped where s
+// starts, since s may be inserted at one. The autolinks of GitHub's
+// extension ("www.", "http://", "x@y.z") are broken by escaping their
+// "." or ":" or "@", which no longer forms a link. What a reader of the
+// raw file sees is s with a few backslashes.
+//
+// MarkdownLiteral(s) is escaped once: applied to its own output it
+// escapes the backslashes again, so apply it where the untrusted text is
+// inserted, never to Markdown already written.
+func MarkdownLiteral(s string) string {
+	rs := []rune(strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)))
+	mark := blockMark(rs)
+	var b strings.Builder
+	for i, r := range rs {
+		switch {
+		case r == '<':
+			b.WriteString("&lt;")
+			continue
+		case strings.ContainsRune("\\`*_[]|~$#", r), i == mark:
+			b.WriteByte('\\')
+		case r == '&' && startsEntity(rs[i+1:]):
+			b.WriteByte('\\')
+		case r == '.' && i >= 3 && strings.EqualFold(string(rs[i-3:i]), "www"):
+			b.WriteByte('\\')
+		case r == ':' && i+2 < len(rs) && rs[i+1] == '/' && rs[i+2] == '/':
+			b.WriteByte('\\')
+		case r == '@' && i > 0 && i+1 < len(rs):
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// startsEntity reports whether rs (the text after an "&") reads as the
+// rest of an HTML entity or numeric character reference: a name or
+// "#digits" closed by ";".
+func startsEntity(rs []rune) bool {
+	for i, r := range rs {
+		switch {
+		case r == ';':
+			return i > 0
+		case r == '#' && i == 0, r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// blockMark returns the index of the character that makes rs, at the
+// start of a line, open a block (an ATX heading, a block quote, a
+// bullet, a setext underline or thematic break, or the "." or ")" of an
+// ordered list item such as "1."), or -1 if it opens none.
+func blockMark(rs []rune) int {
+	if len(rs) > 0 && strings.ContainsRune("#>-+=", rs[0]) {
+		return 0
+	}
+	i := 0
+	for i < len(rs) && i < 9 && rs[i] >= '0' && rs[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(rs) && (rs[i] == '.' || rs[i] == ')') {
+		return i
+	}
+	return -1
+}
