@@ -31,21 +31,72 @@ import (
 // MarkdownLiteral(s) is escaped once: applied to its own output it
 // escapes the backslashes again, so apply it where the untrusted text is
 // inserted, never to Markdown already written.
-func MarkdownLiteral(s string) string {
+func MarkdownLiteral(s string) string { return markdownLiteral(s, true) }
+
+// MarkdownInline is MarkdownLiteral for text that never starts a line: a
+// table cell, or words inside a sentence the project writes. It leaves
+// the block markers ("#", "-", "+", "1.") alone, since they open nothing
+// there, so a cell reads "-0.57" rather than "\-0.57".
+func MarkdownInline(s string) string { return markdownLiteral(s, false) }
+
+// MarkdownParagraphs is MarkdownLiteral for notes of several paragraphs:
+// each paragraph (text between blank lines) is escaped on its own line,
+// and the paragraphs are kept apart by one blank line.
+func MarkdownParagraphs(s string) string {
+	var ps []string
+	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
+		if p = MarkdownLiteral(p); p != "" {
+			ps = append(ps, p)
+		}
+	}
+	return strings.Join(ps, "\n\n")
+}
+
+// MarkdownUnescape reads back text written by MarkdownLiteral,
+// MarkdownInline or MarkdownText for a page that shows it as text: a
+// backslash before ASCII punctuation is dropped and "&lt;" is "<" again.
+func MarkdownUnescape(s string) string {
+	if !strings.ContainsAny(s, "\\&") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && isASCIIPunct(s[i+1]):
+			i++
+			b.WriteByte(s[i])
+		case strings.HasPrefix(s[i:], "&lt;"):
+			b.WriteByte('<')
+			i += len("&lt;") - 1
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+func isASCIIPunct(c byte) bool {
+	return c < 128 && unicode.IsPunct(rune(c)) || c < 128 && unicode.IsSymbol(rune(c))
+}
+
+func markdownLiteral(s string, lineStart bool) string {
 	rs := []rune(strings.TrimSpace(strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return ' '
 		}
 		return r
 	}, s)))
-	mark := blockMark(rs)
+	mark, always := -1, "\\`*_[]|~$"
+	if lineStart {
+		mark, always = blockMark(rs), always+"#"
+	}
 	var b strings.Builder
 	for i, r := range rs {
 		switch {
 		case r == '<':
 			b.WriteString("&lt;")
 			continue
-		case strings.ContainsRune("\\`*_[]|~$#", r), i == mark:
+		case strings.ContainsRune(always, r), i == mark:
 			b.WriteByte('\\')
 		case r == '&' && startsEntity(rs[i+1:]):
 			b.WriteByte('\\')

@@ -53,14 +53,17 @@ func markdownShows(t testing.TB, md string) string {
 // literalHTML is how a viewer shows s as plain text: its control
 // characters as spaces, trimmed, and HTML-escaped as goldmark escapes
 // text.
-func literalHTML(s string) string {
-	s = strings.TrimSpace(strings.Map(func(r rune) rune {
+func literalHTML(s string) string { return string(util.EscapeHTML([]byte(literalText(s)))) }
+
+// literalText is s as a viewer shows it: control characters as spaces,
+// trimmed.
+func literalText(s string) string {
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return ' '
 		}
 		return r
 	}, s))
-	return string(util.EscapeHTML([]byte(s)))
 }
 
 // checkLiteral checks that MarkdownLiteral(s), inserted where the
@@ -69,10 +72,19 @@ func literalHTML(s string) string {
 func checkLiteral(t testing.TB, s string) {
 	t.Helper()
 	lit, want := MarkdownLiteral(s), literalHTML(s)
+	if back := MarkdownUnescape(lit); back != literalText(s) {
+		t.Errorf("MarkdownUnescape(MarkdownLiteral(%q)) = %q", s, back)
+	}
+	if back := MarkdownUnescape(MarkdownInline(s)); back != literalText(s) {
+		t.Errorf("MarkdownUnescape(MarkdownInline(%q)) = %q", s, back)
+	}
 	if want == "" {
 		return
 	}
+	in := MarkdownInline(s)
 	for _, c := range []struct{ md, open, close string }{
+		{"| h |\n| --- |\n| " + in + " |\n", "<table>\n<thead>\n<tr>\n<th>h</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>", "</td>\n</tr>\n</tbody>\n</table>\n"},
+		{"Before " + in + " after.\n", "<p>Before ", " after.</p>\n"},
 		{lit + "\n", "<p>", "</p>\n"},
 		{"# " + lit + "\n", "<h1>", "</h1>\n"},
 		{"- " + lit + "\n", "<ul>\n<li>", "</li>\n</ul>\n"},
@@ -105,7 +117,17 @@ func TestMarkdownLiteral(t *testing.T) {
 	}
 }
 
+func TestMarkdownParagraphs(t *testing.T) {
+	got := MarkdownParagraphs("First *one*.\n\n# Second\r\n\r\n\n\nthird")
+	if want := "First \\*one\\*.\n\n\\# Second\n\nthird"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 func TestMarkdownLiteralReadable(t *testing.T) {
+	if got := MarkdownInline("-0.57 # of"); got != "-0.57 # of" {
+		t.Errorf("MarkdownInline escapes block markers: %q", got)
+	}
 	for s, want := range map[string]string{
 		"Abrahamsen & Hansen":      "Abrahamsen & Hansen",
 		"Kernel PCA: σ = 0.3 × d̄": "Kernel PCA: σ = 0.3 × d̄",
@@ -131,4 +153,69 @@ func FuzzMarkdownLiteral(f *testing.F) {
 	})
 }
 
-func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s && !strings.ContainsRune(s, '\uFFFD') }
+func utf8Valid(s string) bool {
+	return strings.ToValidUTF8(s, "\uFFFD") == s && !strings.ContainsRune(s, '\uFFFD')
+}
+
+// TestTableMarkdownInert renders a table whose title, header, cells,
+// caption and notes hold hostile text (a method's label and a config's
+// title reach a table so) and checks that a CommonMark parser reads the
+// same structure as from the table with the text's markup-free twin, and
+// that the page built from tables.md reads the text back as written.
+func TestTableMarkdownInert(t *testing.T) {
+	render := func(s string) string {
+		tb := &Table{Title: s, Header: []string{"method", s}, Rows: [][]string{{s, "1.5"}, {"PCA", s + "\n" + s}}, Caption: s + "\n\n" + s}
+		tb.Note(s)
+		var b bytes.Buffer
+		if err := tb.RenderMarkdown(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	plain := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '\n':
+				return r // a cell's line break is the table's own <br>
+			case unicode.IsControl(r):
+				return ' '
+			}
+			return 'x'
+		}, s)
+	}
+	for _, s := range hostileText {
+		md := render(s)
+		twin := render(plain(s))
+		if got, want := stripText(markdownShows(t, md)), stripText(markdownShows(t, twin)); got != want {
+			t.Errorf("%q: the table reads as\n%s\nits plain twin as\n%s", s, got, want)
+		}
+		if strings.ContainsFunc(s, unicode.IsControl) {
+			continue
+		}
+		doc := parseTablesMarkdown(md)
+		if len(doc.Tables) != 1 || doc.Tables[0].Title != literalText(s) || doc.Tables[0].Rows[0][0] != literalText(s) || doc.Tables[0].Header[1] != literalText(s) {
+			t.Errorf("%q: read back as %+v", s, doc.Tables)
+		}
+	}
+}
+
+// stripText keeps the tags of rendered HTML and drops the text between
+// them.
+func stripText(h string) string {
+	var b strings.Builder
+	in := false
+	for _, r := range h {
+		switch {
+		case r == '<':
+			in = true
+		case r == '>':
+			b.WriteRune(r)
+			in = false
+			continue
+		}
+		if in {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
