@@ -9,7 +9,7 @@
 //	kkcluster     Huang, Tian & De la Torre Figs. 4–6: kernel k-means (raw, HOG), pre-images of the centres
 //	lgdenoise     Huang, Tian & De la Torre Table 1 / Fig. 7: de-noising per group, APE and SNR
 //	localminima   Abrahamsen & Hansen Fig. 3: Mika's fixed point from every training point
-//	matrix        issue 15: every de-noising estimator on every de-noising benchmark, ranks and paired wins
+//	matrix        the cross-paper matrix: every de-noising estimator on every de-noising benchmark, ranks and paired wins
 //	missing       Nguyen & De la Torre Table 1: imputing deleted Oil Flow attributes over repetitions
 //	robust        Nguyen & De la Torre Fig. 5, Table 2: occluded / noisy faces, region-wise errors, validation tuning
 //	stability     Abrahamsen & Hansen Fig. 5: spread of pre-images from random training starts

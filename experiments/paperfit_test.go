@@ -35,7 +35,9 @@ func TestPaperFitScaled(t *testing.T) {
 			for _, f := range fits {
 				distinct := map[[2]string]float64{}
 				for _, ref := range c.Reference {
-					if ref.Part == f.Part && ref.Row != "" && (f.Interpretation == "" || ref.Column == f.Interpretation || !twoReadings(c, ref)) {
+					// A value we have no counterpart to (absent:) is
+					// no cell of the fit.
+					if ref.Part == f.Part && ref.Row != "" && ref.Absent == "" && (f.Interpretation == "" || ref.Column == f.Interpretation || !twoReadings(c, ref)) {
 						distinct[[2]string{ref.Metric, config.CanonicalKey(ref.Cell)}] = ref.Value
 					}
 				}
@@ -125,6 +127,9 @@ func twoReadings(c *config.Config, ref config.Reference) bool {
 func paperRecords(c *config.Config, scale func(metric string) float64) []report.Record {
 	var recs []report.Record
 	for _, ref := range c.Reference {
+		if ref.Absent != "" {
+			continue
+		}
 		var rec *report.Record
 		for i := range recs {
 			if claims.Matches(&recs[i], ref.Cell) {

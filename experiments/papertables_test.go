@@ -115,7 +115,15 @@ func TestPaperTablesFit(t *testing.T) {
 				t.Errorf("first table %q is not the paper's", first.Title)
 			}
 			for _, row := range first.Rows {
+				// A method of ours the paper's table has no place for
+				// (a second RKPCA, the noisy input) has no paper value.
+				if strings.Contains(row[0], "(ours, not in the paper)") {
+					continue
+				}
 				for j, cell := range row[1:] {
+					if strings.Contains(first.Header[j+1], "(ours, not in the paper)") {
+						continue
+					}
 					if cell != report.Dash && !strings.Contains(cell, "(paper ") {
 						t.Errorf("first table, row %q, column %q: %q has no paper value", row[0], first.Header[j+1], cell)
 					}

@@ -43,7 +43,7 @@ func TestCollectionRun(t *testing.T) {
 		}
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	want := "set (2 configs): 1 config claims (rows; the scoreboard counts paper claims): 1 PASS, 0 FAIL, 0 INCONCLUSIVE, 0 NOT-EVALUATED; 1 as expected → " + filepath.Join(out, "scoreboard.html")
+	want := "set (2 configs): 1 config checks (the rows paper claims are judged on): 1 PASS, 0 FAIL, 0 INCONCLUSIVE, 0 NOT-EVALUATED; 1 as expected → " + filepath.Join(out, "scoreboard.html")
 	// The configs share one pool: each is reported as it completes, in
 	// either order.
 	if len(lines) != 3 || lines[2] != want || !(strings.HasPrefix(lines[0], "tiny: ") && strings.HasPrefix(lines[1], "mika: ") ||

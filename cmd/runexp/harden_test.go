@@ -119,6 +119,33 @@ func TestPrintSummaryExpected(t *testing.T) {
 	}
 }
 
+// TestPrintSummaryWrapIndent: a claim whose statement wraps keeps its
+// indent on every continuation line (under the verdict, four columns in),
+// so that only a claim's first line starts at the margin with its mark.
+func TestPrintSummaryWrapIndent(t *testing.T) {
+	var b bytes.Buffer
+	s := &runner.Summary{Dir: "r", Claims: []claims.Result{
+		{ID: "c1", Status: claims.Pass, AsExpected: true, Statement: "Ours has the lowest whole-face mean absolute error of all methods for every energy level and occlusion size, as the paper's Figure 5 says."},
+		{ID: "c2", Status: claims.Fail, Expected: claims.Pass, Statement: "short"},
+	}}
+	printSummary(&b, s, 60)
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	if len(lines) < 4 {
+		t.Fatalf("the long statement did not wrap:\n%s", b.String())
+	}
+	if !strings.HasPrefix(lines[0], "  PASS c1: ") {
+		t.Errorf("first line %q", lines[0])
+	}
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "! FAIL c2") || strings.HasPrefix(l, "  full tables") {
+			break
+		}
+		if !strings.HasPrefix(l, "    ") || len([]rune(l)) > 59 {
+			t.Errorf("continuation line %q: want it indented 4 columns and under 60", l)
+		}
+	}
+}
+
 // crashKind panics in every cell: the run is a crash (exit 4), not a
 // config error, and still writes its report.
 type crashKind struct{}

@@ -234,10 +234,10 @@ func TestNumbersSourced(t *testing.T) {
 			if r, ok := base[cl.ID]; ok {
 				ev.addText(r.Evidence)
 			}
-			for _, text := range []string{cl.AttributionEvidence} {
+			for _, text := range []string{cl.DefectEvidence} {
 				for _, n := range textNumbers(text) {
 					if !sourced(n, ev) {
-						t.Errorf("%s:%d: claim %s: attribution states %s, which is no config or paper value and not in its baseline evidence; quote it through a reference", c.File, cl.Line, cl.ID, n)
+						t.Errorf("%s:%d: claim %s: defect states %s, which is no config or paper value and not in its baseline evidence; quote it through a reference", c.File, cl.Line, cl.ID, n)
 					}
 				}
 			}

@@ -322,9 +322,16 @@ func printSummary(w io.Writer, s *runner.Summary, width int) {
 		case c.Status != claims.Pass:
 			status += " (expected)"
 		}
-		head := fmt.Sprintf("%s %s %s: %s", mark, status, c.ID, strings.Join(strings.Fields(c.Statement), " "))
-		for _, l := range strings.Split(report.Wrap(head, width-4), "\n") {
-			fmt.Fprintln(w, l)
+		// The statement's continuation lines keep the claim's indent
+		// (four columns, under its verdict), so that a wrapped claim
+		// reads as one item and the next claim's mark stands out.
+		head := fmt.Sprintf("%s %s: %s", status, c.ID, strings.Join(strings.Fields(c.Statement), " "))
+		for i, l := range strings.Split(report.Wrap(head, width-4), "\n") {
+			lead := mark + " "
+			if i > 0 {
+				lead = "    "
+			}
+			fmt.Fprintln(w, lead+l)
 		}
 		if n := decidingNumbers(c); n != "" {
 			for _, l := range strings.Split(report.Wrap(n, width-6), "\n") {

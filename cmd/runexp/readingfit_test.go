@@ -44,3 +44,26 @@ func TestReadingFitDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestReadingsGenerated: the blocks of docs/readings.md marked generated
+// (each paper's reading assignment with its fits, the reading fit of
+// every printed table, every config's verdict counts) are what the
+// scoreboard computes from baseline/ (scoreboard.GeneratedBlocks), so
+// that no number of them is kept by hand; make scoreboard rewrites them.
+func TestReadingsGenerated(t *testing.T) {
+	b, err := scoreboard.Load(repoConfigs, repoBaseline, paperValues)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(readingsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := scoreboard.UpdateGenerated(string(doc), b.GeneratedBlocks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != string(doc) {
+		t.Errorf("docs/readings.md's generated blocks differ from what baseline/ gives: run make scoreboard")
+	}
+}

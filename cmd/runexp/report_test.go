@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,14 +22,19 @@ func TestReportCommand(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, f := range []string{"REPORT.md", "metadata.yaml", "report.html"} {
+	for _, f := range []string{"REPORT.md", "metadata.yaml", "report.html", "bibliography.bib", "APPENDIX.md"} {
 		p := filepath.Join(out, "zheng-lpkpca", f)
 		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
 			t.Errorf("%s: %v", p, err)
 		}
-		if !strings.Contains(stdout, p+"\n") {
-			t.Errorf("stdout %q lacks %s", stdout, p)
+		if !strings.Contains(stdout, f) {
+			t.Errorf("stdout %q lacks %s", stdout, f)
 		}
+	}
+	// The headline and its counts, then the page to open.
+	if !regexp.MustCompile(`^\[(Re|¬Re|Re\?)\] zheng-lpkpca: `).MatchString(stdout) || !strings.Contains(stdout, " claims reproduced") ||
+		!strings.Contains(stdout, "\n    "+filepath.Join(out, "zheng-lpkpca", "report.html")+"\n") || !strings.Contains(stdout, " figures") {
+		t.Errorf("stdout:\n%s\nwant the paper's headline with its counts, its page and its other files", stdout)
 	}
 	for _, args := range [][]string{
 		{"report", "--configs", "../../configs", "--results", "../../baseline", "--out", out},

@@ -150,7 +150,7 @@ func TestReportRefusesHostileResults(t *testing.T) {
 	}
 }
 
-// TestReportSetReplacedWhole: a report's three files are replaced as one
+// TestReportSetReplacedWhole: a report's files are replaced as one
 // set (a staging folder swapped in), stray temporaries of an interrupted
 // run are swept, and a second run writes the same bytes.
 func TestReportSetReplacedWhole(t *testing.T) {
@@ -183,7 +183,7 @@ func TestReportSetReplacedWhole(t *testing.T) {
 	for _, f := range files {
 		names = append(names, f.Name())
 	}
-	if strings.Join(names, " ") != "REPORT.md bibliography.bib metadata.yaml report.html" {
+	if strings.Join(names, " ") != "APPENDIX.md REPORT.md appendix.html bibliography.bib metadata.yaml report.html" {
 		t.Errorf("the report's folder holds %v", names)
 	}
 	if again, _ := os.ReadFile(filepath.Join(dir, "REPORT.md")); string(again) != string(first) {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -29,6 +30,7 @@ cannot be found the command exits 2 rather than count fewer claims.`)
 	pv := fs.String("paper-values", "", "the `DIR` of the paper-values YAML files, for paper titles and claims (default: shared/paper-values beside the checkout or a folder above it, or beside $RUNEXP_DATA; exit 2 when not found)")
 	out := fs.String("out", "REPRODUCIBILITY.md", "the Markdown `FILE` to write")
 	htmlOut := fs.String("html", "", "the HTML page `FILE` to write (none when empty)")
+	readings := fs.String("readings", "", "rewrite the generated blocks of the Markdown `FILE` (docs/readings.md: the reading fit, each paper's assignment, every config's verdict counts) from the same results")
 	e, pos, code, done := c.begin(args, stdout, stderr)
 	if done {
 		return code
@@ -56,6 +58,18 @@ cannot be found the command exits 2 rather than count fewer claims.`)
 	o := scoreboard.Options{Command: strings.Join(cmd, " "), ConfigsDir: *configs, LinkDir: filepath.Dir(*out)}
 	if err := report.WriteFileAtomic(*out, b.Markdown(o)); err != nil {
 		return e.fail(exitUsage, "%v", err)
+	}
+	if *readings != "" {
+		doc, err := os.ReadFile(*readings)
+		if err == nil {
+			var text string
+			if text, err = scoreboard.UpdateGenerated(string(doc), b.GeneratedBlocks()); err == nil {
+				err = report.WriteFileAtomic(*readings, []byte(text))
+			}
+		}
+		if err != nil {
+			return e.fail(exitUsage, "%s: %v", *readings, err)
+		}
 	}
 	if *htmlOut != "" {
 		o.LinkDir = filepath.Dir(*htmlOut)

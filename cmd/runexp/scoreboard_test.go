@@ -97,7 +97,7 @@ func TestScoreboardWarnsAndSets(t *testing.T) {
 		t.Errorf("no paper values: exit %d, stderr %q; want a warning", code, stderr)
 	}
 	// a: 2 claims, PASS twice, one as expected; b not run.
-	if want := "set (2 configs): 4 config claims (rows; the scoreboard counts paper claims): 2 PASS, 0 FAIL, 0 INCONCLUSIVE, 0 NOT-EVALUATED; 1 as expected; not run: 1 of the 2 configs"; !strings.Contains(stdout, want) {
+	if want := "set (2 configs): 4 config checks (the rows paper claims are judged on): 2 PASS, 0 FAIL, 0 INCONCLUSIVE, 0 NOT-EVALUATED; 1 as expected; not run: 1 of the 2 configs"; !strings.Contains(stdout, want) {
 		t.Errorf("stdout %q lacks %q", stdout, want)
 	}
 	b, _ := os.ReadFile(md)

@@ -93,7 +93,7 @@ func TestWithNamedEverywhere(t *testing.T) {
 	for _, want := range []string{"feature_neighbours: `--with ", "feature_neighbours.py", "ran with k=5",
 		// The commands name no folder of this machine's layout: out2 lies
 		// outside the working folder, so by its name, and root2 inside it.
-		"`runexp suite --out suite --with ", "`runexp report --results suite/" + filepath.Base(root2) + " abrahamsen-hansen-regularized-preimage`"} {
+		"`runexp suite --baseline baseline --out suite --with ", "`runexp report --results suite/" + filepath.Base(root2) + " abrahamsen-hansen-regularized-preimage`"} {
 		if !strings.Contains(string(rep), want) {
 			t.Errorf("REPORT.md: no %q", want)
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 // The original Yale B frontal faces (10 subjects, 50×50 PNGs): a second
-// stand-in for the LPKPCA paper's Yale B (issue 36), beside CroppedYale
+// stand-in for the LPKPCA paper's Yale B, beside CroppedYale
 // ("yaleb").
 func init() {
 	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[datasets.YaleBOrigOptions]{

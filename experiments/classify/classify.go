@@ -419,7 +419,8 @@ func (in *instance) lpkpca(sp *split, f *fitted, p point) (*methods.LPKPCA, erro
 // accuracy trains on the first q columns of the training features and
 // returns the mean per-class test accuracy in percent.
 func (in *instance) accuracy(ftr, fte *mat.Dense, sp *split) (float64, error) {
-	m, err := classify.TrainOneVsRest(ftr, sp.ytr, classify.LogRegOptions{C: in.opt.c, Eps: in.opt.eps})
+	loss, _ := in.opt.loss()
+	m, err := classify.TrainOneVsRest(ftr, sp.ytr, classify.LogRegOptions{Loss: loss, C: in.opt.c, Eps: in.opt.eps})
 	if err != nil {
 		return math.NaN(), err
 	}
@@ -709,6 +710,10 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	n := len(in.splits)
 	sp := in.splits[0]
 	title := "Mean per-class accuracy (%) of KPCA and LPKPCA features with L2 logistic regression"
+	_, solver := in.opt.loss()
+	if solver == 2 {
+		title = "Mean per-class accuracy (%) of KPCA and LPKPCA features with an L2-loss linear SVM"
+	}
 	if in.opt.graph != "knn" {
 		title = "DIAGNOSTIC, not the paper's method (LPKPCA graph built from the training labels): " + title
 		if in.opt.graph == "mixed" {
@@ -718,8 +723,8 @@ func (in *instance) Report(out *runner.Output, recs []report.Record) error {
 	t := &report.Table{
 		Title: title,
 		Caption: fmt.Sprintf("%s: %d training / %d test images (%s per class for training), %d seeded split(s); mean over splits, and the first split alone. %s "+
-			"Kernel exp(−‖x−y‖²/σ²), σ = sigma × mean pairwise distance of the training images (%s); classifier LIBLINEAR -s 0 -c %g -e %g equivalent, one-vs-rest; gain = LPKPCA − KPCA (means).%s",
-			in.set.Name, len(sp.ytr), len(sp.yte), sp.trainPerClass, n, ciCaption(n), in.opt.width, in.opt.c, in.opt.eps, in.opt.readingCaption()),
+			"Kernel exp(−‖x−y‖²/σ²), σ = sigma × mean pairwise distance of the training images (%s); classifier LIBLINEAR -s %d -c %g -e %g equivalent, one-vs-rest; gain = LPKPCA − KPCA (means).%s",
+			in.set.Name, len(sp.ytr), len(sp.yte), sp.trainPerClass, n, ciCaption(n), in.opt.width, solver, in.opt.c, in.opt.eps, in.opt.readingCaption()),
 		Header: []string{"sigma", "#PCs", "λ", "k", "LPKPCA", "KPCA", "gain", "wins", "LPKPCA split 1", "KPCA split 1", "status"},
 	}
 	for i := range recs {
@@ -763,7 +768,7 @@ func (in *instance) figure(out *runner.Output, recs []report.Record) error {
 	}
 	ss = append(ss, series{"KPCA", "kpca", figs.Palette[0]})
 	// The data set is named after the title, not before it: "orl:"
-	// leading the title read as a stray word (issue 39).
+	// leading the title read as a stray word.
 	p := report.NewPanel(fmt.Sprintf("Accuracy vs number of principal vectors (data set %s)", in.set.Name))
 	var leg report.Legend
 	p.X.Label.Text = "number of principal vectors"

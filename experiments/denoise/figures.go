@@ -335,7 +335,7 @@ var (
 // profileDodge is the step between the horizontal shifts of successive
 // estimators' profiles, in pixels: Mika, Tikhonov and the Lasso give
 // nearly the same profile on Fig. 6's first example, and unshifted the
-// Lasso's line and markers lay hidden under the other two (issue 39).
+// Lasso's line and markers lay hidden under the other two.
 const profileDodge = 0.15
 
 // Estimators' profile lines: a colour, a dash pattern and an open marker

@@ -49,6 +49,8 @@ func items(rec *report.Record, metric string) (claims.ItemStat, bool) {
 		return claims.ItemStat{Array: "zeros", Stat: mean}, true
 	case "nn_accuracy":
 		return claims.ItemStat{Array: "nn_correct", Stat: mean}, true
+	case BackgroundNoise:
+		return claims.ItemStat{Array: backgroundArray, Stat: mean}, true
 	default:
 		return claims.ItemStat{}, false
 	}

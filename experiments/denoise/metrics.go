@@ -46,12 +46,19 @@ const (
 	// corrupted inputs themselves; recorded with identify: true only.
 	NNAccuracy      report.Metric = "nn_accuracy"
 	NoisyNNAccuracy report.Metric = "noisy_nn_accuracy"
+	// BackgroundNoise is the mean over the good rows of each pre-image's
+	// background noise (backgroundNoise; the background array); recorded
+	// with background: true only.
+	BackgroundNoise report.Metric = "background_noise"
 	// Repeats is the number of corruption draws, recorded when over one.
 	Repeats report.Metric = "repeats"
 	// Diagnostics is the pattern of the means of what an estimator
 	// reports per row (methods.Diagnostics), diag_<name>_mean.
 	Diagnostics report.Metric = "diag_*_mean"
 )
+
+// backgroundArray is the record's per-row background noise.
+const backgroundArray = "background"
 
 // diagnostic is the metric of an estimator's diagnostic name.
 func diagnostic(name string) report.Metric { return report.Metric("diag_" + name + "_mean") }
@@ -76,6 +83,9 @@ func metricNames(_ *config.Config, o options) []report.Metric {
 	names := []report.Metric{common.NumComponents, common.FailedRows, common.NonconvergedRows, ZeroFraction, Repeats, Diagnostics}
 	if o.identify {
 		names = append(names, NNAccuracy, NoisyNNAccuracy)
+	}
+	if o.background {
+		names = append(names, BackgroundNoise)
 	}
 	names = append(names, renormalised[:]...)
 	return append(names, raw[:]...)

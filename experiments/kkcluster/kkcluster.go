@@ -625,6 +625,8 @@ func (in *instance) fig6Grid(out *runner.Output, recs []report.Record) error {
 // image's neighbours, with no sample of items to resample.
 func pointReason(metric string) string {
 	switch {
+	case strings.HasPrefix(metric, "purity_p_"):
+		return fmt.Sprintf("a permutation p-value (%d reassignments of the poses to the same clusters) is itself the test of \"no better than chance\": it has no interval over the images; its Monte Carlo standard error at p = 0.05 is about 0.005", chancePerms)
 	case strings.HasPrefix(metric, "purity"):
 		return "the record holds no per-image poses and clusters to resample"
 	case strings.HasPrefix(metric, "block_contrast"):

@@ -1,4 +1,4 @@
-// Package matrix is the cross-paper matrix of issue 15: every pre-image
+// Package matrix is the cross-paper matrix: every pre-image
 // and de-noising estimator on every de-noising benchmark of the five
 // papers, on one results page, with a bootstrap confidence interval per
 // score, ranks, the mean rank and paired wins and losses.

@@ -74,10 +74,12 @@ func TestReferences(t *testing.T) {
 	}
 }
 
-// TestAttribution: a claim's attribution is recorded, its evidence's
-// references filled from the verdict (on a PASS too: a PASS that a
-// reading flips names it); a malformed attribution is a FILE:LINE error.
-func TestAttribution(t *testing.T) {
+// TestDefect: a claim's defect: {kind, evidence} names a defect of our
+// check and its sentence, whose references are filled from the verdict as
+// because:'s are; a config stating whose failure a verdict is (the
+// attribution: key the scoreboard now derives) is refused, as are an
+// unknown defect and one without evidence.
+func TestDefect(t *testing.T) {
 	const cfg = `title: t
 paper: p
 kind: k
@@ -87,38 +89,40 @@ claims:
     statement: s
     expect: fail
     because: "{evidence}"
-    attribution: {kind: data, evidence: "same-subject edges {metric:m}; {verdict}"}
+    defect: {kind: quantifier, evidence: "our 'on every split': win fraction {metric:m}; {verdict}"}
     check: {type: value, metric: m, op: '<', value: OP}
 `
 	recs := []report.Record{rec(map[string]any{"a": 1.0}, map[string]float64{"m": 2})}
 	// m = 2 < 1 fails; m = 2 < 3 passes.
 	for _, tc := range []struct {
-		value, status, attr, ev string
+		value, status, ev string
 	}{
-		{"1", claims.Fail, "data", "same-subject edges 2; FAIL"},
-		{"3", claims.Pass, "data", "same-subject edges 2; PASS"},
+		{"1", claims.Fail, "our 'on every split': win fraction 2; FAIL"},
+		{"3", claims.Pass, "our 'on every split': win fraction 2; PASS"},
 	} {
 		c, err := config.Parse("f.yaml", []byte(strings.Replace(cfg, "OP", tc.value, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		res := claims.EvaluateWith(c.Claims[0], recs, claims.Options{Setup: claims.ConfigSetup(c)})
-		if res.Status != tc.status || res.Attribution != tc.attr || res.AttributionEvidence != tc.ev {
-			t.Errorf("m < %s: %s, attribution %q %q; want %s, %q %q", tc.value, res.Status, res.Attribution, res.AttributionEvidence, tc.status, tc.attr, tc.ev)
+		if res.Status != tc.status || res.Defect != "quantifier" || res.DefectEvidence != tc.ev {
+			t.Errorf("m < %s: %s, defect %q %q; want %s, quantifier %q", tc.value, res.Status, res.Defect, res.DefectEvidence, tc.status, tc.ev)
 		}
 	}
+	const good = `defect: {kind: quantifier, evidence: "our 'on every split': win fraction {metric:m}; {verdict}"}`
 	for bad, want := range map[string]string{
-		`{kind: ours, evidence: "{evidence}"}`:       `f.yaml:10: claims[0].attribution.kind: "ours": want one of paper, data, reading, test`,
-		`{kind: data}`:                               `f.yaml:10: claims[0].attribution: needs kind`,
-		`{kind: paper, evidence: "it fails"}`:        `f.yaml:10: claims[0].attribution.evidence: quotes no reference`,
-		`{kind: data, evidence: "{evidence}"}`:       `f.yaml:10: claims[0].attribution.evidence: a data attribution quotes`,
-		`{kind: test, evidence: "{evidence}", x: 1}`: `f.yaml:10: claims[0].attribution: unknown key "x"`,
-		`test`: `f.yaml:10: claims[0].attribution: want a mapping`,
+		`defect: {kind: ours, evidence: "x"}`:            `f.yaml:10: claims[0].defect.kind: "ours": want one of degenerate, quantifier, threshold, visual-metric`,
+		`defect: {kind: quantifier}`:                     `f.yaml:10: claims[0].defect: needs kind`,
+		`defect: {kind: quantifier, evidence: " "}`:      `f.yaml:10: claims[0].defect.evidence: say why`,
+		`defect: {kind: threshold, evidence: "x", y: 1}`: `f.yaml:10: claims[0].defect: unknown key "y"`,
+		`defect: test`: `f.yaml:10: claims[0].defect: want a mapping`,
+		`attribution: {kind: paper, evidence: "{evidence}"}`:           `f.yaml:10: claims[0].attribution: whose failure a verdict is, is derived`,
+		`attribution: {kind: test, defect: quantifier, evidence: "x"}`: `f.yaml:10: claims[0].attribution: whose failure a verdict is, is derived`,
 	} {
-		text := strings.Replace(strings.Replace(cfg, `{kind: data, evidence: "same-subject edges {metric:m}; {verdict}"}`, bad, 1), "OP", "1", 1)
+		text := strings.Replace(strings.Replace(cfg, good, bad, 1), "OP", "1", 1)
 		_, err := config.Parse("f.yaml", []byte(text))
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("attribution %s: %v, want %q…", bad, err, want)
+			t.Errorf("%s: %v, want %q…", bad, err, want)
 		}
 	}
 	// An unknown reference is caught at validation, as in because:.
@@ -126,7 +130,7 @@ claims:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := claims.Check(c.Claims[0]); err == nil || !strings.Contains(err.Error(), "f.yaml:") || !strings.Contains(err.Error(), "attribution") {
-		t.Errorf("Check with {colour} in the attribution: %v, want a FILE:LINE error", err)
+	if err := claims.Check(c.Claims[0]); err == nil || !strings.Contains(err.Error(), "f.yaml:") || !strings.Contains(err.Error(), "defect") {
+		t.Errorf("Check with {colour} in the defect: %v, want a FILE:LINE error", err)
 	}
 }

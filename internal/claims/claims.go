@@ -63,13 +63,14 @@ type Result struct {
 	// on the boundary). See detectable.
 	Detectable  *float64 `json:"detectable,omitempty"`
 	ItemsNeeded *int     `json:"items_needed,omitempty"`
-	// Attribution says whose failure a verdict other than PASS is (paper,
-	// data, reading or test; config.Attributions), as the config declares
-	// it, and AttributionEvidence why, its references filled in as
-	// Because's are. On a PASS that a documented reading flips it names
-	// that reading (reading). Both are empty when the config declares none.
-	Attribution         string `json:"attribution,omitempty"`
-	AttributionEvidence string `json:"attribution_evidence,omitempty"`
+	// Defect names a defect of our check the config declares
+	// (config.Defects: a quantifier or threshold of ours, our number for
+	// a visual claim) and DefectEvidence its sentence, its references
+	// filled in as Because's are. Whose failure a verdict is, is not a
+	// run's to say: package scoreboard derives it from every reading's
+	// verdicts.
+	Defect         string `json:"defect,omitempty"`
+	DefectEvidence string `json:"defect_evidence,omitempty"`
 	// CannotDiscriminate, when set, says that the check compared two
 	// quantities equal by construction or to rounding on this run (both
 	// sides within the tolerance, Options.Tolerance or 1e-9 relative),
@@ -371,8 +372,8 @@ func Check(cl config.Claim) error {
 	if _, err := References(cl.Because); err != nil {
 		return cl.Check.Errorf("", "claim %s: %v", cl.ID, err)
 	}
-	if _, err := References(cl.AttributionEvidence); err != nil {
-		return cl.Check.Errorf("", "claim %s: attribution: %v", cl.ID, err)
+	if _, err := References(cl.DefectEvidence); err != nil {
+		return cl.Check.Errorf("", "claim %s: defect: %v", cl.ID, err)
 	}
 	return nil
 }
@@ -399,8 +400,8 @@ func EvaluateWith(cl config.Claim, recs []report.Record, o Options) (res Result)
 			}
 			return b
 		}
-		if cl.Attribution != "" {
-			res.Attribution, res.AttributionEvidence = cl.Attribution, expand(cl.AttributionEvidence)
+		if cl.Defect != "" {
+			res.Defect, res.DefectEvidence = cl.Defect, expand(cl.DefectEvidence)
 		}
 		if cl.Because != "" {
 			res.Because = expand(cl.Because)
@@ -865,7 +866,7 @@ func (sp *spec) compare(recs []report.Record) (bool, string, error) {
 			prefix = k + ": "
 		}
 		sp.pairs = append(sp.pairs, pair{group: k, left: []*report.Record{lm[k]}, right: []*report.Record{r}})
-		sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: "left " + lm[k].Key, rname: factorName(sp.factor, "right "+r.Key), l: a, r: sp.factor * b, ok: ok, group: k})
+		sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: "left " + lm[k].Key, rname: factorName(sp.factor, "right "+r.Key), l: a, r: sp.factor * b, ok: ok, group: k, solverTol: solverTolOf(lm[k], r)})
 		ev = append(ev, fmt.Sprintf("%s%s %s %s %s", prefix, g(a), sp.op, rhs, mark(ok)))
 	}
 	return allOK, fmt.Sprintf("%s: %s", sp.metric, strings.Join(ev, "; ")), nil
@@ -906,7 +907,7 @@ func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
 			if err != nil {
 				return false, "", fmt.Errorf("against: %w", err)
 			}
-			sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: r.Key, rname: "against " + ar.Key, l: v, r: av, ok: ok, group: r.Key})
+			sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: r.Key, rname: "against " + ar.Key, l: v, r: av, ok: ok, group: r.Key, solverTol: solverTolOf(r, ar)})
 			ev[len(ev)-1] += fmt.Sprintf(" (against %s: %s)", ar.Key, g(av))
 		}
 	}
@@ -1033,7 +1034,7 @@ func (sp *spec) bestGroup(cells []*report.Record, metric, k string) (bool, strin
 		}
 		// The winner must beat every rival: a tie does not show it best.
 		beats := (sp.sense == "min" && wv < rv) || (sp.sense == "max" && wv > rv)
-		sp.sides = append(sp.sides, sidePair{metric: metric, lname: "winner " + sp.winner, rname: "rival " + rg.names[j], l: wv, r: rv, ok: beats, group: label})
+		sp.sides = append(sp.sides, sidePair{metric: metric, lname: "winner " + sp.winner, rname: "rival " + rg.names[j], l: wv, r: rv, ok: beats, group: label, solverTol: solverTolOf(win, r)})
 	}
 	prefix := ""
 	if label != "" {

@@ -314,8 +314,7 @@ func TestCompare(t *testing.T) {
 		},
 		{
 			// Equal sides: the check cannot tell them apart, whatever the
-			// op (discriminate); "<=" admits equality only beside other
-			// comparisons whose sides are apart.
+			// op (discriminate), "<=" included.
 			name:     "<= at equality cannot discriminate",
 			check:    "{type: compare, metric: m, left: {c: 1}, op: '<=', right: {c: 2}}",
 			recs:     series("c", []float64{1, 2}, []float64{3, 3}, nil),

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/runexp/runexp/internal/report"
 )
 
 // relTol is the default tolerance within which the two sides of a
@@ -25,22 +27,47 @@ type sidePair struct {
 	l, r         float64
 	ok           bool
 	group        string
+	// solverTol is the larger stopping tolerance of the iterative
+	// solvers whose output the two sides measure (the cells' tol
+	// parameter), 0 when neither has one.
+	solverTol float64
+}
+
+// solverTolOf is the largest stopping tolerance (the tol parameter of an
+// iterative estimator's cell) among recs: two values the solvers computed
+// cannot be told apart below it.
+func solverTolOf(recs ...*report.Record) float64 {
+	var t float64
+	for _, r := range recs {
+		if r == nil {
+			continue
+		}
+		if v, ok := r.Params["tol"].(float64); ok && v > t {
+			t = v
+		}
+	}
+	return t
 }
 
 // tolerance is the tolerance for two values of metric being equal: the
-// kind's, when it declares one (Options.Tolerance: a resolution of the
-// metric's unit), else relTol·max(1, |l|, |r|), and the words that say
-// which.
-func (o Options) tolerance(metric string, l, r float64) (float64, string) {
-	rel := relTol * math.Max(1, math.Max(math.Abs(l), math.Abs(r)))
+// largest of the kind's, when it declares one (Options.Tolerance: a
+// resolution of the metric's unit), the solvers' stopping tolerance
+// scaled as their convergence test is (solver·max(1, |l|, |r|): an
+// iterate stops moving by less than that, so values the solvers computed
+// closer than it are the same solution to their precision) and
+// relTol·max(1, |l|, |r|), with the words that say which.
+func (o Options) tolerance(metric string, l, r, solver float64) (float64, string) {
+	scale := math.Max(1, math.Max(math.Abs(l), math.Abs(r)))
+	tol, why := relTol*scale, "1e-9·max(1, |l|, |r|): equal to rounding"
 	if o.Tolerance != nil {
-		if t, why := o.Tolerance(metric); t > 0 {
-			if t >= rel {
-				return t, why
-			}
+		if t, w := o.Tolerance(metric); t > 0 && t >= tol {
+			tol, why = t, w
 		}
 	}
-	return rel, "1e-9·max(1, |l|, |r|): equal to rounding"
+	if s := solver * scale; solver > 0 && s >= tol {
+		tol, why = s, fmt.Sprintf("the solvers' stopping tolerance tol = %s (the cells' parameter) × max(1, |l|, |r|): the same solution to the solvers' precision", g(solver))
+	}
+	return tol, why
 }
 
 // noteFailed records the groups whose interval refutes the claim, for
@@ -58,35 +85,32 @@ func (sp *spec) noteFailed(ev []pairEvidence) {
 
 // discriminate turns res into INCONCLUSIVE, with CannotDiscriminate
 // saying why, when the verdict rests on comparisons whose two sides lie
-// within the tolerance (equal by construction or to rounding on this
-// run), which the check cannot tell apart here:
+// within the tolerance (equal by construction, to rounding, or to the
+// solvers' stopping tolerance on this run), which the check cannot tell
+// apart here:
 //
 //   - a comparison whose sides are apart and which refutes the claim (on
 //     its numbers or its interval) decides it: the FAIL stands;
-//   - otherwise, when an equal comparison fails the claim (a strict op,
-//     a best check's tie, a trend's equal endpoints), or every comparison
-//     is equal, the claim cannot be discriminated: INCONCLUSIVE;
-//   - otherwise the equal comparisons satisfy a non-strict op (<=, >=)
-//     beside others, apart, that pass: the verdict stands on those, and
-//     the evidence names the equal ones.
+//   - otherwise, when any comparison is equal, the claim cannot be
+//     discriminated: INCONCLUSIVE. A non-strict op (<=, >=) does not save
+//     it: values within the tolerance are not known to be equal, only
+//     not to differ, so their order, which the claim needs, is unknown
+//     (A&H Fig. 5's spreads of 1.9e-9 and 2.0e-9 at tol = 1e-9).
 func (sp *spec) discriminate(o Options, res *Result) {
 	if res.Status == NotEvaluated {
 		return
 	}
 	var equal []string
 	refuted := ""
-	equalFails, allEqual := false, true
 	for _, s := range sp.sides {
-		tol, why := o.tolerance(s.metric, s.l, s.r)
+		tol, why := o.tolerance(s.metric, s.l, s.r, s.solverTol)
 		d := math.Abs(s.l - s.r)
 		fails := !s.ok || sp.failed[s.group]
 		if d <= tol {
 			equal = append(equal, fmt.Sprintf("%s %s (%s) and %s (%s) differ by %s, within the tolerance %s (%s)",
 				s.metric, g(s.l), s.lname, g(s.r), s.rname, g(d), g(tol), why))
-			equalFails = equalFails || fails
 			continue
 		}
-		allEqual = false
 		if refuted == "" && fails {
 			refuted = fmt.Sprintf("%s %s (%s) against %s (%s)", s.metric, g(s.l), s.lname, g(s.r), s.rname)
 		}
@@ -96,9 +120,6 @@ func (sp *spec) discriminate(o Options, res *Result) {
 		return
 	case refuted != "":
 		res.Evidence += " | cannot discriminate on " + strings.Join(equal, "; ") + "; the FAIL stands on " + refuted + ", whose sides are apart"
-		return
-	case !equalFails && !allEqual:
-		res.Evidence += " | equal within the tolerance, which the claim's op admits: " + strings.Join(equal, "; ") + "; the verdict stands on the comparisons whose sides are apart"
 		return
 	}
 	res.CannotDiscriminate = "cannot discriminate here: " + strings.Join(equal, "; ")

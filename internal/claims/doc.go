@@ -55,20 +55,21 @@
 // first and last values (test: endpoints), or the least and greatest of
 // a monotone series. Two sides l and r are equal when
 //
-//	|l − r| ≤ max(tol_kind, 1e-9·max(1, |l|, |r|))
+//	|l − r| ≤ max(tol_kind, tol_solver·max(1, |l|, |r|), 1e-9·max(1, |l|, |r|))
 //
 // where 1e-9 relative is far above float64 rounding of the sums and means
-// behind a metric and far below any effect a paper states, and tol_kind
-// is the kind's resolution of a metric's unit where it declares one
+// behind a metric and far below any effect a paper states, tol_kind is
+// the kind's resolution of a metric's unit where it declares one
 // (Options.Tolerance: kkcluster's pre-image distances, a thousandth of a
-// grey level on the 0–255 scale). Where the verdict rests on equal sides
-// (an equal comparison fails the claim, as a strict op, a best check's
-// tie or equal endpoints do, or every comparison is equal) Status,
+// grey level on the 0–255 scale), and tol_solver the stopping tolerance of
+// the iterative estimators whose output the sides measure (the cells'
+// tol parameter: A&H Fig. 5's fixed-point spreads). Where the verdict
+// rests on equal sides (any comparison is equal, whatever the op: two
+// values within the tolerance are not known to be in any order) Status,
 // Verdict and PointVerdict are INCONCLUSIVE and CannotDiscriminate (JSON
-// cannot_discriminate) states both values and the tolerance; a
+// cannot_discriminate) states both values and the tolerance; only a
 // comparison whose sides are apart and which refutes the claim keeps the
-// FAIL, and equal comparisons that a non-strict op (<=, >=) admits beside
-// others that pass keep the PASS, named in the evidence.
+// FAIL.
 //
 // # Controls
 //

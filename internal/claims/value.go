@@ -58,7 +58,7 @@ func (sp *spec) givenCheck(recs []report.Record, sel []*report.Record) (bool, st
 			if why != "" {
 				return false, "", fmt.Errorf("against: %s", why)
 			}
-			sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: r.Key, rname: "against " + ar.Key, l: v, r: av, ok: ok, group: r.Key})
+			sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: r.Key, rname: "against " + ar.Key, l: v, r: av, ok: ok, group: r.Key, solverTol: solverTolOf(r, ar)})
 			ev[len(ev)-1] += fmt.Sprintf(" (against %s: %s)", ar.Key, g(av))
 		}
 	}

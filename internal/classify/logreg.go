@@ -1,6 +1,8 @@
 // Package classify holds the linear classifier of the classification
-// experiments: L2-regularised logistic regression as LIBLINEAR trains it
-// (Fan, Chang, Hsieh, Wang & Lin, JMLR 2008; solver -s 0), one-vs-rest.
+// experiments as LIBLINEAR trains it (Fan, Chang, Hsieh, Wang & Lin, JMLR
+// 2008), one-vs-rest: L2-regularised logistic regression (solver -s 0)
+// or the L2-regularised L2-loss linear SVM (-s 2, the primal of -s 1,
+// LIBLINEAR's default SVM; svm.go), both by trust-region Newton.
 package classify
 
 import (
@@ -13,8 +15,21 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// LogRegOptions are LIBLINEAR's -c and -e for -s 0.
+// Loss is the loss a binary problem is fitted with.
+type Loss int
+
+const (
+	// Logistic is L2-regularised logistic regression, LIBLINEAR -s 0.
+	Logistic Loss = iota
+	// L2SVM is the L2-regularised L2-loss (squared hinge) linear SVM,
+	// LIBLINEAR -s 2 (the primal of -s 1's dual: the same optimum).
+	L2SVM
+)
+
+// LogRegOptions are LIBLINEAR's -s, -c and -e.
 type LogRegOptions struct {
+	// Loss is the loss: Logistic (-s 0, the zero value) or L2SVM (-s 2).
+	Loss Loss
 	// C is the cost of the loss (LIBLINEAR -c, default 1).
 	C float64
 	// Eps is the stopping tolerance (LIBLINEAR -e, default 0.01).
@@ -49,6 +64,17 @@ type BinaryResult struct {
 	Tol float64
 	// Converged reports that the gradient test was met.
 	Converged bool
+}
+
+// objective is what the trust-region Newton method needs of a loss: its
+// value at w (fun, which also keeps what grad needs), its gradient at the
+// w of the last fun call (grad), the product of its (generalised) Hessian
+// there with a vector (hv), and the Hessian's diagonal (precond).
+type objective interface {
+	fun(w []float64) float64
+	grad(w, g []float64)
+	hv(s, hs []float64)
+	precond(m []float64)
 }
 
 // lrObjective is f(w) = ½wᵀw + C Σ_i log(1 + exp(−y_i wᵀx_i)), LIBLINEAR's
@@ -122,11 +148,13 @@ func (f *lrObjective) precond(m []float64) {
 
 // TrainBinary fits L2-regularised logistic regression on the rows of x with
 // labels y (each +1 or −1), minimising ½wᵀw + C Σ log(1 + e^{−y_i wᵀx_i})
+// (or, with o.Loss L2SVM, ½wᵀw + C Σ max(0, 1 − y_i wᵀx_i)²: svm.go)
 // from w = 0 by LIBLINEAR's trust-region Newton method (tron.cpp: Lin, Weng
 // & Keerthi, JMLR 2008; the diagonally preconditioned CG of Hsia, Chiang &
 // Lin, ACML 2018, with α_pcg = 0.01 and CG tolerance 0.1). It stops as
 // LIBLINEAR does when ‖∇f(w)‖ ≤ ε'·‖∇f(0)‖ with
-// ε' = ε·max(min(#pos, #neg), 1)/l (train_one, L2R_LR).
+// ε' = ε·max(min(#pos, #neg), 1)/l (train_one, L2R_LR and L2R_L2LOSS_SVC
+// alike).
 func TrainBinary(x *mat.Dense, y []float64, o LogRegOptions) (*BinaryResult, error) {
 	o = o.withDefaults()
 	l, n := x.Dims()
@@ -149,7 +177,15 @@ func TrainBinary(x *mat.Dense, y []float64, o LogRegOptions) (*BinaryResult, err
 	neg := l - pos
 	tol := o.Eps * math.Max(float64(min(pos, neg)), 1) / float64(l)
 
-	f := &lrObjective{x: x, y: y, c: o.C, z: make([]float64, l), d: make([]float64, l), tmpL: make([]float64, l)}
+	var f objective
+	switch o.Loss {
+	case Logistic:
+		f = &lrObjective{x: x, y: y, c: o.C, z: make([]float64, l), d: make([]float64, l), tmpL: make([]float64, l)}
+	case L2SVM:
+		f = &l2svmObjective{x: x, y: y, c: o.C, z: make([]float64, l), active: make([]bool, l), tmpL: make([]float64, l)}
+	default:
+		return nil, fmt.Errorf("classify: loss %d, want Logistic or L2SVM", o.Loss)
+	}
 	w := make([]float64, n)
 	g := make([]float64, n)
 	fw := f.fun(w)
@@ -165,7 +201,7 @@ func TrainBinary(x *mat.Dense, y []float64, o LogRegOptions) (*BinaryResult, err
 
 // tron is LIBLINEAR's TRON::tron starting from w (w = 0 here, so f and g
 // at w are those at 0).
-func tron(f *lrObjective, w, g []float64, fw, tol float64, maxIter int, res *BinaryResult) error {
+func tron(f objective, w, g []float64, fw, tol float64, maxIter int, res *BinaryResult) error {
 	const (
 		eta0, eta1, eta2       = 1e-4, 0.25, 0.75
 		sigma1, sigma2, sigma3 = 0.25, 0.5, 4.0
@@ -246,7 +282,7 @@ func tron(f *lrObjective, w, g []float64, fw, tol float64, maxIter int, res *Bin
 			f.grad(w, gNew)
 		}
 		if math.IsNaN(fw) || math.IsInf(fw, 0) {
-			return errors.New("classify: logistic regression objective is not finite")
+			return errors.New("classify: the objective is not finite")
 		}
 		if prered <= 0 {
 			// LIBLINEAR: "predicted reduction ≤ 0", stop.
@@ -271,7 +307,7 @@ func uTMv(u, m, v []float64) float64 {
 // trpcg is TRON::trpcg: preconditioned CG on the Newton system inside the
 // trust region ‖s‖_M ≤ delta. It leaves in r the residual −g − Hs and
 // reports whether the step reached the boundary.
-func trpcg(f *lrObjective, delta float64, g, m, s, r []float64) bool {
+func trpcg(f objective, delta float64, g, m, s, r []float64) bool {
 	const epsCG = 0.1
 	n := len(g)
 	d := make([]float64, n)
@@ -334,8 +370,9 @@ type Model struct {
 	Results []*BinaryResult
 }
 
-// TrainOneVsRest fits one binary logistic regression per class (that class
-// +1, the rest −1), as LIBLINEAR does for -s 0 with more than two classes.
+// TrainOneVsRest fits one binary problem per class (that class +1, the
+// rest −1) with o's loss, as LIBLINEAR does for -s 0 and -s 2 with more
+// than two classes.
 // Classes are sorted increasingly.
 func TrainOneVsRest(x *mat.Dense, labels []int, o LogRegOptions) (*Model, error) {
 	l, n := x.Dims()

@@ -164,8 +164,13 @@ type Reference struct {
 	Printed string
 	// Std names our metric printed as "± std" after ours, for a paper
 	// that prints mean ± std; "" for none.
-	Std  string
-	Line int
+	Std string
+	// Absent says why ours has no counterpart to this printed value (a
+	// method we do not run, a group our data lack), for a value the paper
+	// prints that the table must still show; such a reference has no
+	// metric or cell, and no comparison reads it.
+	Absent string
+	Line   int
 }
 
 // PaperTable is the layout of the paper's table that the reference
@@ -202,15 +207,16 @@ type Claim struct {
 	// through references filled in when the claim is judged (package
 	// claims, Expand).
 	Expect, Because string
-	// Attribution says whose failure a verdict other than PASS is
-	// (Attributions: paper, data, reading or test) and AttributionEvidence
-	// why, quoting numbers and setup only through references, as Because
-	// does; AttributionLine is the line of the attribution: key.
-	Attribution, AttributionEvidence string
-	AttributionLine                  int
-	// Defect names, for an attribution to the test, the defect of our
-	// check (Defects).
-	Defect string
+	// Defect names a defect of our check that the verdicts cannot show
+	// (Defects: a quantifier or threshold of ours, our number for a
+	// visual claim, a degenerate comparison) and DefectEvidence its
+	// sentence of evidence, quoting numbers only through references, as
+	// Because does; DefectLine is the line of the defect: key. Whose
+	// failure a verdict is, is not stated here: package scoreboard derives
+	// it from the verdicts and the configs' reads:, diagnostic: and
+	// post_hoc: tags.
+	Defect, DefectEvidence string
+	DefectLine             int
 	// Beyond, when not empty, says why the claim is a check beyond the
 	// paper's claim its source cites (a condition, group or quantity the
 	// paper's table or sentence does not have): it is shown and never
@@ -220,7 +226,8 @@ type Claim struct {
 }
 
 // Attributions are the kinds of attribution: whose failure a verdict
-// other than PASS is (docs/readings.md, "Attribution").
+// other than PASS is (docs/readings.md, "Attribution"). No config states
+// one: package scoreboard derives it.
 //
 //   - paper: the faithful protocol, on the paper's data or a stand-in with
 //     no known property that breaks the claim's premise, and the claim
@@ -237,18 +244,18 @@ type Claim struct {
 //
 // Package scoreboard derives the kind from the verdicts of the base and
 // its variants and the declarations of the configs (docs/readings.md,
-// "Attribution"); a declared kind that the derivation does not give is
-// reported there.
+// "Attribution").
 var Attributions = []string{"paper", "data", "reading", "test", "undetermined"}
 
-// Defects are the defects of our check an attribution to the test names:
+// Defects are the defects of our check a claim's defect: names:
 //
 //   - degenerate: the check compares quantities equal by construction or
 //     to rounding on this data (claims.json's cannot_discriminate);
 //   - quantifier: the check adds a quantifier the paper's sentence does
-//     not have ("for every #PCs", "on every split");
+//     not have ("for every #PCs", "on every split"): the row goes beyond
+//     the paper's sentence and never decides its claim;
 //   - threshold: the check's threshold or margin is ours (the paper
-//     gives none);
+//     gives none): likewise beyond the sentence, never deciding;
 //   - visual-metric: the paper's claim is visual, and the number we check
 //     it by is ours.
 var Defects = []string{"degenerate", "quantifier", "threshold", "visual-metric"}
@@ -609,9 +616,26 @@ func (c *Config) parseOutputs(w *walker, n *yaml.Node) error {
 }
 
 func (c *Config) parseReference(w *walker, n *yaml.Node) error {
-	return w.eachItem(n, "reference", "paper values", []string{"source", "cell", "metric", "value", "row", "column", "part", "printed", "std"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
+	return w.eachItem(n, "reference", "paper values", []string{"source", "cell", "metric", "value", "row", "column", "part", "printed", "std", "absent"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
 		var err error
-		for _, req := range []string{"source", "metric", "value"} {
+		req := []string{"source", "metric", "value"}
+		if f["absent"] != nil {
+			// A value the paper prints that we have no counterpart to:
+			// nothing of ours is read for it.
+			req = []string{"source", "value"}
+			for _, k := range []string{"metric", "cell", "std"} {
+				if f[k] != nil {
+					return w.errf(f[k], "%s.%s: a reference with absent: has no value of ours to read (absent says why)", what, k)
+				}
+			}
+			if r, err := w.str(f["absent"], what+".absent"); err != nil || strings.TrimSpace(r) == "" {
+				if err == nil {
+					err = w.errf(f["absent"], "%s.absent: say why ours has no counterpart", what)
+				}
+				return err
+			}
+		}
+		for _, req := range req {
 			if f[req] == nil {
 				return w.errf(item, "%s: missing %s", what, req)
 			}
@@ -620,7 +644,11 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 		if r.Source, err = w.str(f["source"], what+".source"); err != nil {
 			return err
 		}
-		if r.Metric, err = w.str(f["metric"], what+".metric"); err != nil {
+		if f["absent"] != nil {
+			if r.Absent, err = w.str(f["absent"], what+".absent"); err != nil {
+				return err
+			}
+		} else if r.Metric, err = w.str(f["metric"], what+".metric"); err != nil {
 			return err
 		}
 		if r.Value, err = w.float(f["value"], what+".value"); err != nil {
@@ -651,7 +679,7 @@ func (c *Config) parseReference(w *walker, n *yaml.Node) error {
 
 func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 	ids := map[string]bool{}
-	return w.eachItem(n, "claims", "claims", []string{"id", "statement", "source", "check", "expect", "because", "attribution", "beyond"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
+	return w.eachItem(n, "claims", "claims", []string{"id", "statement", "source", "check", "expect", "because", "attribution", "defect", "beyond"}, func(i int, item *yaml.Node, what string, f map[string]*yaml.Node) error {
 		var err error
 		if f["id"] == nil || f["check"] == nil {
 			return w.errf(item, "%s: a claim needs an id and a check", what)
@@ -692,7 +720,10 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 			return w.errf(n, "%s.beyond: say why the check goes beyond the paper's claim (a group or quantity the paper does not have)", what)
 		}
 		if a := f["attribution"]; a != nil {
-			if err := w.attribution(a, what+".attribution", &cl); err != nil {
+			return w.errf(a, "%s.attribution: whose failure a verdict is, is derived from the verdicts and the configs' reads:, diagnostic: and post_hoc: tags (package scoreboard, docs/readings.md); a config states only a defect of our check the verdicts cannot show: defect: {kind: %s, evidence: …}", what, strings.Join(Defects, " | "))
+		}
+		if d := f["defect"]; d != nil {
+			if err := w.defect(d, what+".defect", &cl); err != nil {
 				return err
 			}
 		}
@@ -701,50 +732,30 @@ func (c *Config) parseClaims(w *walker, n *yaml.Node) error {
 	})
 }
 
-// attribution reads a claim's attribution: {kind: KIND, evidence: TEXT}.
-// The evidence is required and must quote at least one reference (a
-// {metric:NAME} for kind data): an attribution states what was measured
-// or which reading was run, never a bare assertion. Package claims checks
-// the references themselves (claims.Check).
-func (w *walker) attribution(n *yaml.Node, what string, cl *Claim) error {
-	f, _, err := w.fields(n, what, "kind", "evidence", "defect")
+// defect reads a claim's defect: {kind: KIND, evidence: TEXT}: a defect
+// of our check (Defects) with its sentence of evidence, which quotes
+// numbers only through references (package claims checks them).
+func (w *walker) defect(n *yaml.Node, what string, cl *Claim) error {
+	f, _, err := w.fields(n, what, "kind", "evidence")
 	if err != nil {
 		return err
 	}
 	if f["kind"] == nil || f["evidence"] == nil {
-		return w.errf(n, "%s: needs kind (%s) and evidence", what, strings.Join(Attributions, ", "))
+		return w.errf(n, "%s: needs kind (%s) and evidence", what, strings.Join(Defects, ", "))
 	}
-	if cl.Attribution, err = w.str(f["kind"], what+".kind"); err != nil {
+	if cl.Defect, err = w.str(f["kind"], what+".kind"); err != nil {
 		return err
 	}
-	if !contains(Attributions, cl.Attribution) {
-		return w.errf(f["kind"], "%s.kind: %q: want one of %s", what, cl.Attribution, strings.Join(Attributions, ", "))
+	if !contains(Defects, cl.Defect) {
+		return w.errf(f["kind"], "%s.kind: %q: want one of %s", what, Excerpt(cl.Defect), strings.Join(Defects, ", "))
 	}
-	if cl.AttributionEvidence, err = w.str(f["evidence"], what+".evidence"); err != nil {
+	if cl.DefectEvidence, err = w.str(f["evidence"], what+".evidence"); err != nil {
 		return err
 	}
-	if d := f["defect"]; d != nil {
-		if cl.Defect, err = w.str(d, what+".defect"); err != nil {
-			return err
-		}
-		if cl.Attribution != "test" {
-			return w.errf(d, "%s.defect: only an attribution to the test names a defect of our check", what)
-		}
-		if !contains(Defects, cl.Defect) {
-			return w.errf(d, "%s.defect: %q: want one of %s", what, Excerpt(cl.Defect), strings.Join(Defects, ", "))
-		}
+	if strings.TrimSpace(cl.DefectEvidence) == "" {
+		return w.errf(f["evidence"], "%s.evidence: say why the check's %s is ours, not the paper's", what, cl.Defect)
 	}
-	if cl.Attribution == "test" && cl.Defect == "" {
-		return w.errf(n, "%s: an attribution to the test names the defect of our check (defect: %s)", what, strings.Join(Defects, " | "))
-	}
-	ev := cl.AttributionEvidence
-	switch {
-	case !strings.Contains(ev, "{"):
-		return w.errf(f["evidence"], "%s.evidence: quotes no reference: say what was measured through {evidence}, {metric:NAME} or a config path", what)
-	case cl.Attribution == "data" && !strings.Contains(ev, "{metric:"):
-		return w.errf(f["evidence"], "%s.evidence: a data attribution quotes the measured property of the data as {metric:NAME}", what)
-	}
-	cl.AttributionLine = n.Line
+	cl.DefectLine = n.Line
 	return nil
 }
 

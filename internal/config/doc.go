@@ -88,18 +88,16 @@
 //	    because: string, required with expect — the evidence, quoting
 //	            numbers and setup only through references ({evidence},
 //	            {dataset.subsets}, {metric:NAME}; package claims, Expand)
-//	    attribution: mapping — whose failure a verdict other than PASS is
-//	            (required on a base claim that fails or is inconclusive,
-//	            and on a PASS that a documented reading flips); recorded
-//	            in claims.json (attribution, attribution_evidence)
-//	      kind: paper | data | reading | test (Attributions: the paper's
-//	            own claim fails on a faithful protocol; a measured property
-//	            of our stand-in data breaks its premise; another documented
-//	            reading changes the verdict; our test cannot discriminate
-//	            or adds a quantifier the paper does not state)
+//	    defect: mapping — a defect of our check that the verdicts cannot
+//	            show (whose failure a verdict is, is derived by package
+//	            scoreboard; an attribution: key is refused)
+//	      kind: quantifier | threshold | visual-metric | degenerate
+//	            (Defects: a quantifier or a threshold of ours goes beyond
+//	            the paper's sentence, and the row never decides its
+//	            claim; our number for a visual claim; a comparison equal
+//	            by construction)
 //	      evidence: string, required — why, with references as because:
-//	            has, at least one; kind data quotes its diagnostic as
-//	            {metric:NAME}, kind reading names the reading's config
+//	            has
 //
 // # Collections
 //

@@ -36,7 +36,7 @@ import (
 //     n nearest Ψ in feature space (ties to the lower index), capped at N.
 //   - GammaWeights multiplies each weight by the expansion coefficient
 //     γ_i of Ψ = Σ γ_i φ(x_i), as implementations of Rathi and
-//     Dambreville's method do (a reading of the review of issue 17, not
+//     Dambreville's method do (a reading a reviewer of this code gave, not
 //     the formula Abrahamsen & Hansen print); products that are not
 //     positive are clipped to 0 as above. Off by default, which is the
 //     printed, unweighted form.

@@ -45,6 +45,12 @@ type Result struct {
 	// a row's first cell (its name) or a cell marked key (the verdict) or
 	// pin (the paper's own method in the paper's layout).
 	HiddenKeys []string
+	// PinCovers names the header cells of a table scrolling in its box
+	// that can never be read whole: wider than the room the sticky first
+	// column and the pinned column (the paper's own method) leave
+	// between them, so that at every scroll position the pinned column
+	// covers part of that method's name.
+	PinCovers []string
 	// BadStars names the table columns whose cell marked ★ (the best) does
 	// not show the lowest number of the column: the number a ★ cell
 	// shows first is not the least of the numbers the column's cells show
@@ -86,7 +92,7 @@ const MinTextPx = 9
 func (r *Result) OK() bool {
 	return r.ScrollWidth <= r.ClientWidth && len(r.Overflow) == 0 && len(r.Scrollers) == 0 &&
 		len(r.BrokenImages) == 0 && len(r.BrokenLinks) == 0 && len(r.SmallText) == 0 && len(r.SmallFigures) == 0 &&
-		len(r.NoCue) == 0 && len(r.HiddenKeys) == 0 && len(r.BadStars) == 0
+		len(r.NoCue) == 0 && len(r.HiddenKeys) == 0 && len(r.BadStars) == 0 && len(r.PinCovers) == 0
 }
 
 // Problems describes each problem in one line.
@@ -112,6 +118,9 @@ func (r *Result) Problems() []string {
 	}
 	for _, s := range r.HiddenKeys {
 		p = append(p, "out of view as it scrolls: "+s)
+	}
+	for _, s := range r.PinCovers {
+		p = append(p, "never shown whole beside the pinned column: "+s)
 	}
 	for _, s := range r.BadStars {
 		p = append(p, "★ not on the lowest value shown: "+s)
@@ -198,6 +207,22 @@ var measureScript = strings.NewReplacer("MIN", fmt.Sprint(MinTextPx)).Replace(`(
       }
     }
   };
+  // A header cell between the sticky first column and the pinned one
+  // must fit the room they leave, or no scroll position shows its name
+  // whole: the pinned column covers part of it wherever it stands.
+  const pinCovers = [];
+  const pinRoom = t => {
+    const head = t.querySelector('tr');
+    const pin = head && head.querySelector(':scope > .pin');
+    if (!pin) return;
+    const first = head.firstElementChild;
+    const room = t.clientWidth - first.getBoundingClientRect().width - pin.getBoundingClientRect().width;
+    for (const c of head.children) {
+      if (c === first || c === pin) continue;
+      const w = c.getBoundingClientRect().width;
+      if (w > room + 1) pinCovers.push(describe(t) + ': ' + describe(c) + ' ' + Math.round(w) + ' px wide, ' + Math.round(room) + ' px between the sticky columns');
+    }
+  };
   for (const el of document.body.querySelectorAll('*')) {
     const ox = getComputedStyle(el).overflowX;
     if ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
@@ -211,6 +236,7 @@ var measureScript = strings.NewReplacer("MIN", fmt.Sprint(MinTextPx)).Replace(`(
       el.scrollLeft = el.scrollWidth;
       keysInView(el, 'scrolled to the end');
       el.scrollLeft = keep;
+      pinRoom(el);
     }
   }
   // A ★ marks the best of its column: the number it shows first (the
@@ -271,7 +297,7 @@ var measureScript = strings.NewReplacer("MIN", fmt.Sprint(MinTextPx)).Replace(`(
     const why = !link ? 'not a link to its full image' : 'no thumbnail note in view';
     smallFigs.push((img.getAttribute('src') || '') + ': labels ' + shown.toFixed(1) + ' px (' + img.naturalWidth + ' px wide shown at ' + Math.round(img.getBoundingClientRect().width) + '; ' + why + ')');
   }
-  return {clientWidth: vw, scrollWidth: de.scrollWidth, over, scrollers, boxes, noCue, hidden, stars, small, smallFigs};
+  return {clientWidth: vw, scrollWidth: de.scrollWidth, over, scrollers, boxes, noCue, hidden, stars, small, smallFigs, pinCovers};
 })()`)
 
 // maxShotHeight bounds a screenshot's height in CSS pixels: the first
@@ -325,6 +351,7 @@ func (b *Browser) Check(ctx context.Context, page, screenshot string) (*Result, 
 		Stars       []string `json:"stars"`
 		Small       []string `json:"small"`
 		SmallFigs   []string `json:"smallFigs"`
+		PinCovers   []string `json:"pinCovers"`
 	}
 	if err := b.eval(ctx, measureScript, &m); err != nil {
 		return nil, err
@@ -333,6 +360,7 @@ func (b *Browser) Check(ctx context.Context, page, screenshot string) (*Result, 
 	r.Overflow = m.Over[:min(len(m.Over), maxListed)]
 	r.Boxes, r.SmallFigures, r.NoCue, r.BadStars = m.Boxes, m.SmallFigs, m.NoCue, m.Stars
 	r.HiddenKeys = m.Hidden[:min(len(m.Hidden), maxListed)]
+	r.PinCovers = m.PinCovers[:min(len(m.PinCovers), maxListed)]
 	r.SmallText = m.Small[:min(len(m.Small), maxListed)]
 	r.BrokenLinks = checkLinks(abs, loaded.Links, loaded.IDs)
 	return r, nil

@@ -16,8 +16,8 @@ import (
 	"github.com/runexp/runexp/internal/report"
 )
 
-// width is the window the pages must fit: a 1280-pixel screen, the width
-// issue 26 names.
+// width is the window the pages must fit: a 1280-pixel screen, a
+// desktop's.
 const width = 1280
 
 // start returns a browser for the test, skipping without Chromium unless
@@ -47,8 +47,8 @@ func start(t *testing.T) (*pagecheck.Browser, context.Context) {
 }
 
 // TestOverflowFixture checks the check: a claims table whose Expected cell
-// is white-space: nowrap and holds a whole note (the run page before issue
-// 26) scrolls sideways at 1280 px and the cell is named; the same page
+// is white-space: nowrap and holds a whole note (as the run page once did)
+// scrolls sideways at 1280 px and the cell is named; the same page
 // with the cell wrapping passes.
 func TestOverflowFixture(t *testing.T) {
 	b, ctx := start(t)
@@ -112,7 +112,7 @@ func TestBrokenFixture(t *testing.T) {
 }
 
 // widths are the windows every page of a results root must fit: a
-// desktop's 1280 px and a phone's 390 (issue 39).
+// desktop's 1280 px and a phone's 390.
 var widths = []int{width, 390}
 
 // TestResults checks every page of the results root named by RUNEXP_PAGES
@@ -154,7 +154,7 @@ func TestResults(t *testing.T) {
 }
 
 // TestWideTableFixture checks the check at a phone's width: a table of
-// seven numeric columns, styled as runexp pages were before issue 39,
+// seven numeric columns, styled as runexp pages once were,
 // makes the page scroll sideways at 390 px (and fits at 1280); the same
 // table under report.PageCSS scrolls in its own box with its first column
 // sticky, and passes at both. Text set under 9 px and a figure whose labels

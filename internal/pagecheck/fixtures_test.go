@@ -9,8 +9,8 @@ import (
 	"github.com/runexp/runexp/internal/report"
 )
 
-// TestSmallFigureFixture checks the figure rule on the fixtures of issue
-// 45: a 1200 px figure whose smallest label is 12 of its pixels, shrunk
+// TestSmallFigureFixture checks the figure rule on its fixtures: a 1200 px
+// figure whose smallest label is 12 of its pixels, shrunk
 // to a phone's 390 px window (labels about 3.7 CSS px) and linked to its
 // full image with nothing saying so, fails there (the check once let any
 // linked image through below 600 px); the same figure with its
@@ -47,7 +47,7 @@ func TestSmallFigureFixture(t *testing.T) {
 	}
 }
 
-// TestStarFixture checks the ★ rule on the fixtures of issue 45: a matrix
+// TestStarFixture checks the ★ rule on its fixtures: a matrix
 // whose ★ in one column sits on 0.03573 while 0.03177 and 0.03226 are
 // shown (ranks over other images than the means) fails, naming that
 // column; the matrix with each ★ on its column's lowest mean passes. A
@@ -75,8 +75,10 @@ func TestStarFixture(t *testing.T) {
 // last column is pinned (the paper's own method) keeps its first and last
 // columns in view at both ends of the scroll and shows a scroll shadow; a
 // cell marked key in the middle of a grid goes out of view when scrolled,
-// and is named; the same grid without the shadow is named too; a table of
-// records (class stack) lays out without scrolling, its key in view.
+// and is named; the same grid without the shadow is named too; a pinned
+// column so wide that no method's name fits between it and the first
+// column is named; a table of records (class stack) lays out without
+// scrolling, its key in view.
 func TestScrollingTableRules(t *testing.T) {
 	b, ctx := start(t)
 	if err := b.SetWidth(ctx, 390); err != nil {
@@ -116,21 +118,31 @@ func TestScrollingTableRules(t *testing.T) {
 	}
 	records := `<table class="stack"><thead><tr><th>claim</th><th>statement</th><th>verdict</th></tr></thead><tbody>` +
 		`<tr><td>c1-ape-normal</td><td data-label="statement">` + strings.Repeat("a long statement of the claim ", 8) + `</td><td class="key fail" data-label="verdict">FAIL</td></tr></tbody></table>`
+	// A pinned column as wide as the window leaves no room for a method's
+	// name between it and the sticky first column: wherever the table
+	// scrolls, the pin covers part of the name.
+	wide := strings.NewReplacer(`<th class="pin">benchmark-6</th>`, `<th class="pin">robust-KPCA-(Nguyen-&amp;-De-la-Torre)-own-method</th>`,
+		"<th>method</th>", "<th>Energy,occlusion,region-label</th>").Replace(grid("", last))
 	for _, tc := range []struct {
 		name, css, body string
 		hidden, noCue   bool
+		covers          bool
 	}{
-		{"pinned", report.PageCSS, grid("", last), false, false},
-		{"key in the middle", report.PageCSS, grid("", middle), true, false},
-		{"no shadow", report.PageCSS + "table { background: none; }\n", grid("", last), false, true},
-		{"records", report.PageCSS, records, false, false},
+		{"pinned", report.PageCSS, grid("", last), false, false, false},
+		{"pin covers", report.PageCSS + "th, td { overflow-wrap: normal; }\n", wide, false, false, true},
+		{"key in the middle", report.PageCSS, grid("", middle), true, false, false},
+		{"no shadow", report.PageCSS + "table { background: none; }\n", grid("", last), false, true, false},
+		{"records", report.PageCSS, records, false, false, false},
 	} {
 		r, err := b.Check(ctx, page(strings.ReplaceAll(tc.name, " ", "-")+".html", tc.css, tc.body), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (len(r.HiddenKeys) > 0) != tc.hidden || (len(r.NoCue) > 0) != tc.noCue || r.OK() != !(tc.hidden || tc.noCue) {
-			t.Errorf("%s: hidden %q, no cue %q, want %t and %t; problems %q", tc.name, r.HiddenKeys, r.NoCue, tc.hidden, tc.noCue, r.Problems())
+		if (len(r.HiddenKeys) > 0) != tc.hidden || (len(r.NoCue) > 0) != tc.noCue || (len(r.PinCovers) > 0) != tc.covers || r.OK() != !(tc.hidden || tc.noCue || tc.covers) {
+			t.Errorf("%s: hidden %q, no cue %q, pin covers %q, want %t, %t and %t; problems %q", tc.name, r.HiddenKeys, r.NoCue, r.PinCovers, tc.hidden, tc.noCue, tc.covers, r.Problems())
+		}
+		if tc.covers && !strings.Contains(r.PinCovers[0], `"benchmark-0"`) {
+			t.Errorf("%s: %q does not name a covered method", tc.name, r.PinCovers)
 		}
 		if tc.hidden && !strings.Contains(r.HiddenKeys[0], `.key "benchmark-3"`) {
 			t.Errorf("%s: %q does not name the key cell", tc.name, r.HiddenKeys[0])

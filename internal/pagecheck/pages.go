@@ -28,7 +28,7 @@ func Find() string {
 // this order: root/index.html, root/scoreboard.html when there is one,
 // then the index.html of every subfolder that has one (the run pages and
 // the indexes of --with folders), in name order, then the paper reports
-// (reports/PAPER/report.html, and those of any folder whose name begins
+// (reports/PAPER/report.html and its appendix.html, and those of any folder whose name begins
 // "reports", such as the reports from baseline/ that make browser-check
 // writes to reports-baseline) in name order, folder by folder. Folders whose names start
 // with "." are skipped.
@@ -54,14 +54,17 @@ func Pages(root string) ([]string, error) {
 			pages = append(pages, p)
 		}
 	}
-	// The paper reports a suite writes (runexp report, internal/paperreport).
+	// The paper reports a suite writes (runexp report, internal/paperreport):
+	// each article, then its appendix.
 	reps, err := filepath.Glob(filepath.Join(root, "reports*", "*", "report.html"))
 	if err != nil {
 		return nil, fmt.Errorf("pagecheck: %w", err)
 	}
 	for _, p := range reps { // Glob sorts
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			pages = append(pages, p)
+		for _, page := range []string{p, filepath.Join(filepath.Dir(p), "appendix.html")} {
+			if fi, err := os.Stat(page); err == nil && fi.Mode().IsRegular() {
+				pages = append(pages, page)
+			}
 		}
 	}
 	return pages, nil

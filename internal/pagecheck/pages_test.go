@@ -41,6 +41,7 @@ func TestPages(t *testing.T) {
 	write(t, root, "reports/zheng-lpkpca/report.html", "")
 	write(t, root, "reports/abrahamsen-hansen-regularized-preimage/report.html", "")
 	write(t, root, "reports/abrahamsen-hansen-regularized-preimage/REPORT.md", "")
+	write(t, root, "reports/abrahamsen-hansen-regularized-preimage/appendix.html", "")
 	write(t, root, "reports-baseline/zheng-lpkpca/report.html", "")
 	write(t, root, "not-reports/zheng-lpkpca/report.html", "")
 	got, err := pagecheck.Pages(root)
@@ -53,7 +54,8 @@ func TestPages(t *testing.T) {
 		rel = append(rel, filepath.ToSlash(r))
 	}
 	want := []string{"index.html", "scoreboard.html", "abrahamsen-hansen-fig2/index.html", "matrix/index.html", "zheng-lai-table1/index.html",
-		"reports/abrahamsen-hansen-regularized-preimage/report.html", "reports/zheng-lpkpca/report.html", "reports-baseline/zheng-lpkpca/report.html"}
+		"reports/abrahamsen-hansen-regularized-preimage/report.html", "reports/abrahamsen-hansen-regularized-preimage/appendix.html",
+		"reports/zheng-lpkpca/report.html", "reports-baseline/zheng-lpkpca/report.html"}
 	if !slices.Equal(rel, want) {
 		t.Errorf("pages %q, want %q", rel, want)
 	}

@@ -18,24 +18,35 @@ type Options struct {
 	Configs     string // the configs folder
 	Root        string // the results root (a suite's --out, or baseline/)
 	PaperValues string // the folder of the paper-values files
-	// OutDir is the folder the report is written to, which its links to
-	// the runs' figures are relative to (default Root/reports/PAPER).
+	// OutDir is the folder the report is written to (default
+	// Root/reports/PAPER); the report's figures are written beside it.
 	OutDir string
 }
 
 // Report is one paper's report, rendered.
 type Report struct {
 	Paper    string
-	Title    string // with its [Re] or [¬Re]
+	Title    string // with its [Re], [¬Re] or [Re?]
 	Re       bool
 	Markdown string // REPORT.md
 	HTML     string // report.html
 	Metadata string // metadata.yaml
-	// Bibliography is bibliography.bib, the references metadata.yaml
-	// names.
+	// Bibliography is bibliography.bib: the entries of references.bib
+	// the report's text cites.
 	Bibliography string
+	// AppendixMarkdown and AppendixHTML are APPENDIX.md and
+	// appendix.html: the long tables the article links to.
+	AppendixMarkdown, AppendixHTML string
+	// Headline is the paper's mark with the counts behind it, as the
+	// scoreboard gives them (scoreboard.Headline), for a terminal line.
+	Headline string
+	// Files are the report's figures, by file name: copied from the runs'
+	// folders or drawn from the records, written into the report's folder
+	// so that it can be moved on its own.
+	Files map[string][]byte
 	// Counts lists the numbers of the report that are counts of entries
-	// of its sources rather than copies of them, each as "N: what".
+	// of its sources, or values derived from them, rather than copies of
+	// them, each as "N: what".
 	Counts []string
 }
 
@@ -49,10 +60,23 @@ type builder struct {
 	suite  *suiteFile
 	counts []string
 	d      doc
+	// apx is the appendix: the tables too long for the article (every
+	// check of a config, a claim's evidence under every config), linked
+	// from it.
+	apx doc
 	// sb is the paper on the scoreboard (package scoreboard): its claims'
 	// outcomes and attributions, the one derivation the scoreboard, the
 	// reports and the suite line all read.
 	sb scoreboard.Paper
+	// bib is references.bib; cited the keys the text cites, in the order
+	// first cited.
+	bib   *bibliography
+	cited []string
+	// files are the figures the report's folder holds (Report.Files).
+	files map[string][]byte
+	// noted maps each sentence of the configs' notes already given to
+	// the config that gave it; said maps a sentence said once to where.
+	noted, said map[string]string
 }
 
 // count formats n, a count of entries of the sources, and notes it.
@@ -60,6 +84,45 @@ func (b *builder) count(n int, what string) string {
 	s := strconv.Itoa(n)
 	b.counts = append(b.counts, s+": "+what)
 	return s
+}
+
+// counted is n with its noun, singular or plural ("1 reading", "2
+// readings"), noted as a count.
+func (b *builder) counted(n int, one, many string) string {
+	if n == 1 {
+		return b.count(n, one) + " " + one
+	}
+	return b.count(n, many) + " " + many
+}
+
+// cite returns the citation of the entries of references.bib that are
+// the source of items ("estimator:mika", "dataset:usps"), " [@key; …]",
+// and notes them as cited; "" when none is.
+func (b *builder) cite(items ...string) string {
+	var keys []string
+	for _, it := range items {
+		for _, k := range b.bib.keysFor(it) {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return b.citeKeys(keys...)
+}
+
+// citeKeys cites the entries of keys, " [@a; @b]".
+func (b *builder) citeKeys(keys ...string) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range keys {
+		if !slices.Contains(b.cited, k) {
+			b.cited = append(b.cited, k)
+		}
+		parts = append(parts, "@"+k)
+	}
+	return " [" + strings.Join(parts, "; ") + "]"
 }
 
 // paperClaimOf returns the paper claim id (c1, …) a config claim's source
@@ -82,7 +145,10 @@ func Build(o Options, paper string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{o: o, paper: paper}
+	b := &builder{o: o, paper: paper, files: map[string][]byte{}}
+	if b.bib, err = loadBibliography(); err != nil {
+		return nil, err
+	}
 	b.info, err = config.ReadPaperInfo(filepath.Join(o.PaperValues, paper+".yaml"))
 	if err != nil {
 		return nil, err
@@ -116,7 +182,22 @@ func Build(o Options, paper string) (*Report, error) {
 		return nil, fmt.Errorf("paperreport: the scoreboard of %s has no paper %s", o.Root, paper)
 	}
 	b.sb = p
-	return b.render(), nil
+	return b.render()
+}
+
+// run returns the run of the config name, nil when the paper has none.
+func (b *builder) run(name string) *run {
+	for _, r := range b.runs() {
+		if r.Config.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// runs are the paper's configs, those of the stated protocol first.
+func (b *builder) runs() []*run {
+	return append(append([]*run(nil), b.base...), b.varies...)
 }
 
 // abstract states the outcome of the paper's claims by the scoreboard's
@@ -137,17 +218,17 @@ func (b *builder) abstract() string {
 		}
 	}
 	var parts []string
-	for _, c := range []scoreboard.Category{scoreboard.AsStated, scoreboard.OtherReading, scoreboard.PostHocOnly, scoreboard.NotReproduced, scoreboard.Inconclusive, scoreboard.NotEvaluated, scoreboard.NotRun} {
+	for _, c := range []scoreboard.Category{scoreboard.AsStated, scoreboard.OtherReading, scoreboard.NotReproduced, scoreboard.Inconclusive, scoreboard.NotEvaluated, scoreboard.NotRun} {
 		if ids := byCat[c]; len(ids) > 0 {
 			parts = append(parts, fmt.Sprintf("%s %s (%s)", b.count(len(ids), c.String()+" claims"), c, strings.Join(ids, ", ")))
 		}
 	}
-	s := fmt.Sprintf("We reproduce the paper's %s claims with runexp, from YAML configs, on real data: %s.", b.count(n, "paper claims tested"), strings.Join(parts, "; "))
+	s := fmt.Sprintf("We reproduce the paper's %s tested claims with runexp, from YAML configs, on real data, each ambiguity of the paper read one way for the whole paper: %s.", b.count(n, "paper claims tested"), strings.Join(parts, "; "))
 	if len(whose) > 0 {
 		var ws []string
 		for _, k := range []string{"fails as the paper states it", "fails here: our data", "fails here: our test", "undetermined"} {
 			if whose[k] > 0 {
-				ws = append(ws, fmt.Sprintf("%d %s", whose[k], k))
+				ws = append(ws, fmt.Sprintf("%s %s", b.count(whose[k], "claims "+k), k))
 			}
 		}
 		s += " Of those not reproduced or inconclusive: " + strings.Join(ws, ", ") + "."
@@ -159,7 +240,7 @@ func (b *builder) abstract() string {
 		}
 	}
 	if len(standIns) > 0 {
-		s += fmt.Sprintf(" The paper's own data were not used for %s of the %s configs of the stated protocol (%s): stand-ins replace them, as the Datasets table says.",
+		s += fmt.Sprintf(" The paper's own data were not used for %s of the %s configs of the stated protocol (%s): stand-ins replace them.",
 			b.count(len(standIns), "configs on stand-ins"), b.count(len(b.sb.Tables), "configs of the stated protocol"), strings.Join(standIns, ", "))
 	} else {
 		s += " Every config of the stated protocol runs on the paper's own data."
@@ -167,52 +248,126 @@ func (b *builder) abstract() string {
 	return s
 }
 
-func (b *builder) render() *Report {
+func (b *builder) render() (*Report, error) {
 	d := &b.d
 	mark, why := scoreboard.Headline(b.sb)
 	title := mark + " " + b.info.Title
 	d.h(1, title)
-	cite := strings.Join(b.info.Authors, ", ")
-	if b.info.Year != "" {
-		cite += " (" + b.info.Year + ")"
-	}
-	cite += ". " + b.info.Title + "."
-	if b.info.Venue != "" {
-		cite += " " + b.info.Venue + "."
-	}
-	if b.info.DOI != "" {
-		cite += " doi:" + b.info.DOI + "."
-	}
-	d.p("A reproduction of " + cite + " Generated by `runexp report " + b.paper + "` from the results in `" + relName(b.o.Root) + "`, the configs in `" + relName(b.o.Configs) + "` and the paper values `" + b.paper + ".yaml`.")
+	d.p("A reproduction of " + b.citeLabelOf("paper:"+b.paper) + b.cite("paper:"+b.paper) + ", *" + b.info.Title + "*" + venueText(b.info.Venue) + ", with runexp" + b.citeKeys("runexp") + ". Written by `runexp report " + b.paper + "` from the results in `" + relName(b.o.Root) + "` (revision " + b.revisionText() + "), the configs in `" + relName(b.o.Configs) + "` and the paper values `" + b.paper + ".yaml`.")
 	d.p("**Abstract.** " + b.abstract())
-	d.p("**" + mark + "** " + why + ". The rule: " + scoreboard.HeadlineRule)
+	d.p("**" + mark + "** " + why + ".")
+	if journal, jwhy := scoreboard.JournalMark(b.sb); journal != mark {
+		d.p("In the journal's two marks (the title of metadata.yaml): **" + journal + "**, " + jwhy + ".")
+	}
+	d.fold("How the headline is decided", func() { d.p(scoreboard.HeadlineRule + " " + scoreboard.JournalRule) })
 	b.count(len(b.sb.Accounts), "paper claims in the paper values")
 	outcomes := map[string]scoreboard.Account{}
 	for _, a := range b.sb.Accounts {
 		outcomes[a.Claim.ID] = a
 	}
-	b.scope(outcomes)
+	b.introduction(outcomes)
+	if err := b.implementation(); err != nil {
+		return nil, err
+	}
 	b.methodology()
-	b.results()
+	if err := b.results(); err != nil {
+		return nil, err
+	}
 	b.discussion()
-	b.easyDifficult()
-	b.compute()
-	b.reproduce()
 	b.references()
 	b.appendix()
 
-	rep := &Report{Paper: b.paper, Title: title, Re: mark == scoreboard.MarkRe, Counts: b.counts}
+	rep := &Report{Paper: b.paper, Title: title, Re: mark == scoreboard.MarkRe, Headline: mark + " " + why, Files: b.files}
 	rep.Markdown = d.markdown()
-	rep.HTML = d.html(title, report.PageCSS)
+	rep.HTML = d.html(title, report.PageCSS, b.citeLabels())
+	if len(b.apx.blocks) > 0 {
+		apx := doc{}
+		at := "Appendix to " + title
+		apx.h(1, at)
+		apx.p("The long tables of the report (" + "[the article](article:introduction)" + "): every check of a config with its values and interval, and the evidence of each claim not reproduced as stated under every config that bears on it.")
+		apx.blocks = append(apx.blocks, b.apx.blocks...)
+		rep.AppendixMarkdown = apx.markdown()
+		rep.AppendixHTML = apx.html(at, report.PageCSS, b.citeLabels())
+	}
 	rep.Metadata = b.metadata(title, b.abstract(), outcomes)
 	rep.Bibliography = b.bibliography()
-	return rep
+	rep.Counts = b.counts
+	return rep, nil
 }
 
-func (b *builder) scope(outcomes map[string]scoreboard.Account) {
+// venueText is ", VENUE" or "".
+func venueText(v string) string {
+	if v == "" {
+		return ""
+	}
+	return ", " + v
+}
+
+// citeLabels maps each cited key to its label in running text ("Mika et
+// al. 1999").
+func (b *builder) citeLabels() map[string]string {
+	m := map[string]string{}
+	for _, k := range b.cited {
+		if e, ok := b.bib.entry(k); ok {
+			m[k] = citeLabel(e)
+		}
+	}
+	return m
+}
+
+// introduction says what the paper claims and what was reproduced: the
+// configs run, the data, and each claim's outcome.
+func (b *builder) introduction(outcomes map[string]scoreboard.Account) {
 	d := &b.d
-	d.h(2, "Scope")
-	d.p("Each claim of the paper (its paper-values file) with its outcome over the rows that test it, whose failure a claim not reproduced is, and what would decide one left undetermined; the scoreboard (REPRODUCIBILITY.md) counts the same units. " + scoreboard.OutcomeRule)
+	d.hid(2, "Introduction", "introduction")
+	var standIn, own []string
+	for _, t := range b.sb.Tables {
+		if t.StandIn != "" {
+			standIn = append(standIn, "`"+t.Base.Name+"`")
+		} else {
+			own = append(own, "`"+t.Base.Name+"`")
+		}
+	}
+	nRead, nDiag, nPost := 0, 0, 0
+	for _, t := range b.sb.Tables {
+		for _, v := range t.Variants {
+			switch v.Role() {
+			case "reading":
+				nRead++
+			case "diagnostic":
+				nDiag++
+			default:
+				nPost++
+			}
+		}
+	}
+	s := fmt.Sprintf("%s%s make %s claims that their paper-values file transcribes with the sentence each rests on (below, in the paper's words). We test them with %s configs of the paper's stated protocol",
+		b.citeLabelOf("paper:"+b.paper), b.cite("paper:"+b.paper), b.count(len(b.info.Claims), "claims of the paper"), b.count(len(b.sb.Tables), "configs of the stated protocol"))
+	switch {
+	case len(own) > 0 && len(standIn) > 0:
+		s += fmt.Sprintf(", %s on the paper's own data and %s on stand-ins for data we do not have", b.count(len(own), "configs on the paper's data"), b.count(len(standIn), "configs on stand-ins"))
+	case len(standIn) > 0:
+		s += ", every one on a stand-in for data we do not have"
+	default:
+		s += ", every one on the paper's own data"
+	}
+	var kinds []string
+	if nRead > 0 {
+		kinds = append(kinds, b.counted(nRead, "reading", "readings")+" of the paper's ambiguities")
+	}
+	if nDiag > 0 {
+		kinds = append(kinds, b.counted(nDiag, "diagnostic", "diagnostics")+" of our data")
+	}
+	if nPost > 0 {
+		kinds = append(kinds, b.counted(nPost, "post-hoc variant", "post-hoc variants"))
+	}
+	if len(kinds) > 0 {
+		s += fmt.Sprintf(", and %s: %s.", b.counted(nRead+nDiag+nPost, "variant", "variants"), joinAnd(kinds))
+	} else {
+		s += "."
+	}
+	d.p(s + " Each claim's outcome follows from the rows (the configs' checks) that test it; whose failure a claim not reproduced is comes from the verdicts of its rows under the stated protocol, the readings and the diagnostics (Discussion).")
+	d.fold("How a claim's outcome and whose failure it is are decided", func() { d.p(scoreboard.OutcomeRule) })
 	var rows [][]string
 	for _, pc := range b.info.Claims {
 		a := outcomes[pc.ID]
@@ -220,54 +375,106 @@ func (b *builder) scope(outcomes map[string]scoreboard.Account) {
 		if a.Attribution != "" && a.Category != scoreboard.OtherReading {
 			whose = scoreboard.AttributionName(a.Attribution)
 		}
-		rows = append(rows, []string{pc.ID, scoreboard.OutcomeText(a), whose, b.count(len(a.Rows), "rows testing "+pc.ID), pc.Statement})
+		rows = append(rows, []string{pc.ID, scoreboard.OutcomeText(a), whose, statedText(a), sensitivityText(a), pc.Statement})
 	}
 	// The outcome comes right after the claim's id, so that a narrow
 	// screen shows it before the table scrolls.
-	d.table([]string{"claim", "outcome", "whose failure", "rows", "statement (the paper's)"}, rows)
-	for _, pc := range b.info.Claims {
-		a := outcomes[pc.ID]
-		var items []string
-		if a.Why != "" {
-			items = append(items, "Why: "+a.Why+".")
+	d.table([]string{"claim", "outcome", "whose failure", "as stated", "other readings (not counted)", "statement (the paper's)"}, rows)
+	b.assignment()
+}
+
+// statedText is a claim's verdict under the stated protocol, marked when
+// the assignment's differs.
+func statedText(a scoreboard.Account) string {
+	switch {
+	case a.Stated == "":
+		return ""
+	case a.Flipped:
+		return a.Stated + " (the assignment's reading does not pass it)"
+	}
+	return a.Stated
+}
+
+// sensitivityText is a claim's verdict under each other documented
+// reading, a flip of a claim the stated protocol passes marked.
+func sensitivityText(a scoreboard.Account) string {
+	// Readings grouped by their verdict, in the order first given.
+	var order []string
+	by := map[string][]string{}
+	for _, s := range a.Sensitivity {
+		if s.Reading == scoreboard.RoleStated {
+			continue // its own column
 		}
-		if a.Decide != "" {
-			items = append(items, "Would be decided by: "+a.Decide+".")
+		v := s.Verdict
+		switch {
+		case s.Flips:
+			v += " (flips a claim the stated protocol passes)"
+		case s.Passes:
+			v += " (passes; not counted)"
 		}
-		for _, r := range a.Rows {
-			line := "`" + r.Table + "#" + r.Row + "`: " + r.Verdict
-			if r.Attribution != "" {
-				line += " (" + scoreboard.AttributionName(r.Attribution) + ": " + r.Why + ")"
-			}
-			items = append(items, line)
+		if _, ok := by[v]; !ok {
+			order = append(order, v)
 		}
-		if a.Beyond > 0 {
-			items = append(items, b.count(a.Beyond, "rows beyond "+pc.ID)+" rows go beyond the claim (groups or quantities the paper does not have) and are not counted.")
-		}
-		if len(items) == 0 {
+		by[v] = append(by[v], s.Reading)
+	}
+	var parts []string
+	for _, v := range order {
+		parts = append(parts, strings.Join(by[v], ", ")+": "+v)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// assignment writes the paper's one reading per ambiguity: for each
+// ambiguity a reading of which ran, the reading counted, the rule that
+// chose it and its fit to the printed values beside the stated
+// protocol's; the others are read as the stated protocol.
+func (b *builder) assignment() {
+	d := &b.d
+	as := b.sb.Assignment
+	var rows [][]string
+	var notRead []string
+	for _, c := range as.Choices {
+		if len(c.Readings) == 0 {
+			notRead = append(notRead, c.Ambiguity)
 			continue
 		}
-		d.p(pc.ID + " (" + scoreboard.OutcomeText(a) + "):")
-		d.ul(items)
-	}
-	var rrows [][]string
-	for _, t := range b.sb.Tables {
-		for _, v := range t.Variants {
-			role := v.Role()
-			if len(v.Reads) > 0 {
-				role += " of " + strings.Join(v.Reads, ", ")
-			}
-			what := v.Reading
-			if what == "" {
-				what = v.Title
-			}
-			rrows = append(rrows, []string{"`" + v.Name + "`", "`" + t.Base.Name + "`", role, what})
+		reading := "stated protocol"
+		if c.Reading != "" {
+			reading = "`" + c.Reading + "`"
 		}
+		fit := ""
+		if r, st, ok := c.Fit(); ok {
+			fit = fmt.Sprintf("%s against %s", b.derived(report.FormatFloat(r, 3), "the chosen reading's fit (scoreboard Choice.Fit)"), b.derived(report.FormatFloat(st, 3), "the stated protocol's fit (scoreboard Choice.Fit)"))
+		}
+		var cands []string
+		for _, r := range c.Readings {
+			cands = append(cands, "`"+r+"`")
+		}
+		rows = append(rows, []string{c.Ambiguity + " (" + c.Topic + ")", reading, strings.Join(cands, ", "), c.Why, fit})
 	}
-	if len(rrows) > 0 {
-		d.h(3, "Readings, post-hoc variants and diagnostics")
-		d.table([]string{"config", "of the base", "what it is", "reading"}, rrows)
+	d.h(3, "One reading of each ambiguity")
+	s := "Each of the paper's ambiguities is read one way for the whole paper, chosen from the printed values, never from verdicts; the counts above are under that assignment, every other reading is shown and never counted."
+	if len(rows) == 0 {
+		d.p(s + " No reading of any ambiguity ran, so every one is read as the stated protocol reads it.")
+		return
 	}
+	d.p(s)
+	d.fold("The rule that chooses the reading", func() { d.p(scoreboard.AssignmentRule) })
+	d.table([]string{"ambiguity", "read as (counted)", "readings run", "why", "fit: median |ln(ours/paper)|, the reading's against the stated protocol's"}, rows)
+	if len(notRead) > 0 {
+		d.p("No reading of " + joinAnd(notRead) + " ran: the stated protocol's reading of each stands (Methodology).")
+	}
+}
+
+// citeLabelOf is the running-text label of the first entry that is the
+// source of item ("Nguyen and De la Torre 2008"), "" when none is.
+func (b *builder) citeLabelOf(item string) string {
+	keys := b.bib.keysFor(item)
+	if len(keys) == 0 {
+		return b.info.Title
+	}
+	e, _ := b.bib.entry(keys[0])
+	return citeLabel(e)
 }
 
 // readingsOf returns the readings run for ambiguity id: the variants
@@ -285,43 +492,18 @@ func (b *builder) readingsOf(id string) []string {
 	return names
 }
 
-func (b *builder) methodology() {
-	d := &b.d
-	d.h(2, "Methodology")
-	d.p("Per config of the stated protocol: what it runs, on which data, and its notes (how our data stand in for the paper's and which reading of each ambiguity it takes; the data's provenance is in the data root's PROVENANCE.md).")
-	for _, r := range b.base {
-		c := r.Config
-		d.h(3, c.Title)
-		facts := []string{"config: `" + filepath.ToSlash(c.File) + "`", "kind: `" + c.Kind + "`", "data: `" + c.Dataset.Name + "`", "seed: " + strconv.FormatUint(c.Seed, 10)}
-		if c.Repeats > 0 {
-			facts = append(facts, "repeats: "+strconv.Itoa(c.Repeats))
-		}
-		if !r.Ran {
-			facts = append(facts, "no results in this root")
-		}
-		d.ul(facts)
-		if n := strings.TrimSpace(c.Notes); n != "" {
-			d.p(strings.Join(strings.Fields(n), " "))
-		}
+// rootName names the results root for the report command: under the
+// suite's --out (a --with folder) it is that folder's name joined to
+// out's, so the two commands read together; else relName's.
+func rootName(out, root string) string {
+	if rel, err := filepath.Rel(out, root); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(filepath.Join(relName(out), rel))
 	}
-	b.settings()
-	if len(b.info.Ambiguities) > 0 {
-		d.h(3, "The paper's ambiguities and the readings run")
-		var rows [][]string
-		for _, a := range b.info.Ambiguities {
-			var names []string
-			for _, n := range b.readingsOf(a.ID) {
-				names = append(names, "`"+n+"`")
-			}
-			run := "none"
-			if len(names) > 0 {
-				run = strings.Join(names, ", ")
-			}
-			rows = append(rows, []string{a.ID, a.Topic, a.Text, run})
-		}
-		d.table([]string{"id", "topic", "ambiguity (the paper-values file's)", "readings run"}, rows)
-	}
+	return relName(root)
 }
+
+// digitRun finds the numbers in a CPU model's name ("i7-8700", "3.20GHz").
+var digitRun = regexp.MustCompile(`[0-9]+(?:\.[0-9]+)?`)
 
 // paperTables returns the sections of tables.md that lay values out as the
 // paper prints them (their heading names the config's paper table), or,
@@ -380,264 +562,3 @@ func mdTable(text string) (header []string, rows [][]string, after []string) {
 	}
 	return header, rows, after
 }
-
-// easyDifficult says, in substance, what reproduced as the paper states
-// it and on which data, which of the paper's ambiguities a verdict turned
-// on (a reading that reproduces a claim the stated protocol does not),
-// and what blocked the rest.
-func (b *builder) easyDifficult() {
-	d := &b.d
-	d.h(2, "What was easy, what was difficult")
-	var easy, hard []string
-	standIn := map[string]bool{}
-	for _, t := range b.sb.Tables {
-		standIn[t.Base.Name] = t.StandIn != ""
-	}
-	for _, a := range b.sb.Accounts {
-		if a.Category != scoreboard.AsStated {
-			continue
-		}
-		var on []string
-		for _, r := range a.Rows {
-			if !slices.Contains(on, r.Table) {
-				on = append(on, r.Table)
-			}
-		}
-		data := "the paper's own data"
-		for _, t := range on {
-			if standIn[t] {
-				data = "a stand-in for the paper's data"
-			}
-		}
-		easy = append(easy, a.Claim.ID+": "+report.Short(a.Claim.Statement, 110)+" — reproduced as stated on "+data+" (`"+strings.Join(on, "`, `")+"`).")
-	}
-	for _, a := range b.sb.Accounts {
-		switch {
-		case a.Category == scoreboard.OtherReading:
-			hard = append(hard, a.Claim.ID+": reproduced only under the reading "+strings.Join(a.Under, ", ")+" of the paper's text, not under the stated protocol: which of the paper's readings is meant decides it.")
-		case a.Category != scoreboard.AsStated && a.Category != scoreboard.NotTestable:
-			s := a.Claim.ID + ": " + scoreboard.OutcomeText(a) + "."
-			if a.Decide != "" {
-				s += " What it needs: " + a.Decide + "."
-			}
-			hard = append(hard, s)
-		}
-	}
-	d.p("Easy: the paper's claims that reproduce as the paper states them, and on which data.")
-	if len(easy) == 0 {
-		easy = []string{"none of the paper's claims reproduces as stated here"}
-	}
-	d.ul(easy)
-	d.p("Difficult: the claims whose verdict turns on a reading of the paper's text, and those not reproduced, with what would decide them.")
-	if len(hard) == 0 {
-		hard = []string{"nothing: every claim reproduces as stated"}
-	}
-	d.ul(hard)
-	d.p("Communication with the authors: none recorded by runexp.")
-}
-
-// baseOf returns the run of r's base config.
-func (b *builder) baseOf(r *run) *run {
-	name := strings.TrimSuffix(filepath.Base(r.Config.VariantOf), ".yaml")
-	for _, x := range append(append([]*run(nil), b.base...), b.varies...) {
-		if x.Config.Name == name {
-			return x
-		}
-	}
-	return nil
-}
-
-func (b *builder) compute() {
-	d := &b.d
-	d.h(2, "Compute")
-	bySuite := map[string]suiteRun{}
-	if b.suite != nil {
-		for _, s := range b.suite.Runs {
-			bySuite[s.Name] = s
-		}
-	}
-	var rows [][]string
-	var machine []string
-	runs := append(append([]*run(nil), b.base...), b.varies...)
-	for _, r := range runs {
-		if !r.Ran {
-			continue
-		}
-		cells, failed, wall, cpu, workers := "not recorded", "not recorded", "not recorded", "not recorded", "not recorded"
-		if r.HasRecords {
-			cells = b.count(r.Cells, "records of "+r.Config.Name)
-			failed = b.count(r.Failed, "records of "+r.Config.Name+" not ok")
-		}
-		if m := r.Manifest; m != nil {
-			wall = strconv.FormatFloat(m.WallSeconds, 'f', -1, 64)
-			workers = strconv.Itoa(m.Workers)
-			mc := b.machineText(m)
-			if !slices.Contains(machine, mc) {
-				machine = append(machine, mc)
-			}
-		}
-		if s, ok := bySuite[r.Config.Name]; ok {
-			cpu = strconv.FormatFloat(s.CPUSeconds, 'f', -1, 64)
-			if wall == "not recorded" {
-				wall = strconv.FormatFloat(s.Seconds, 'f', -1, 64)
-			}
-		}
-		rows = append(rows, []string{"`" + r.Config.Name + "`", cells, failed, wall, cpu, workers, b.peakText(r.Manifest)})
-	}
-	d.p("Per config with results: its cells and failed cells (records.jsonl), wall seconds (manifest.json), CPU seconds (suite.json), workers and the peak memory of the process that ran it (manifest.json; a suite runs every config in one process, so there it bounds the config's own peak from above); \"not recorded\" where the results root lacks it.")
-	d.table([]string{"config", "cells", "failed", "wall (s)", "CPU (s)", "workers", "peak memory (MiB)"}, rows)
-	if len(machine) > 0 {
-		d.p("Machine and build, as the manifests record them: " + strings.Join(machine, "; ") + ". Reruns are not recorded in the manifests.")
-	} else {
-		d.p("Machine and build: not recorded (this results root has no manifest.json).")
-	}
-	if b.suite != nil {
-		d.p("The whole suite that wrote this root: " + strconv.FormatFloat(b.suite.Seconds, 'f', -1, 64) + " s wall, " + strconv.FormatFloat(b.suite.CPUSeconds, 'f', -1, 64) + " s CPU on " + strconv.Itoa(b.suite.Workers) + " workers (suite.json).")
-	}
-}
-
-// rootName names the results root for the report command: under the
-// suite's --out (a --with folder) it is that folder's name joined to
-// out's, so the two commands read together; else relName's.
-func rootName(out, root string) string {
-	if rel, err := filepath.Rel(out, root); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(filepath.Join(relName(out), rel))
-	}
-	return relName(root)
-}
-
-func (b *builder) reproduce() {
-	d := &b.d
-	d.h(2, "Reproduce")
-	var names []string
-	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
-		names = append(names, r.Config.Name)
-	}
-	out, with, added := b.reproduceWith()
-	if len(added) > 0 {
-		var items []string
-		for _, a := range added {
-			items = append(items, a.Label+": `--with "+a.Quoted+"`, parameters "+a.Params+"; ran with "+a.Ran)
-		}
-		d.p("Estimators added on the command line (runexp --with), beside the configs' own methods:")
-		d.ul(items)
-	}
-	d.p("With RUNEXP_DATA naming the data root (the folder holding SHA256SUMS) and a build of runexp at the revision below:")
-	d.ul([]string{
-		"`runexp suite --out " + report.ShellQuote(relName(out)) + with + " " + strings.Join(names, " ") + "`",
-		"`runexp report --results " + report.ShellQuote(rootName(out, b.o.Root)) + " " + b.paper + "`",
-	})
-	var revs []string
-	sums := map[string]string{}
-	var paths []string
-	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
-		m := r.Manifest
-		if m == nil {
-			continue
-		}
-		rev := m.Revision
-		if m.Modified {
-			rev += " (with uncommitted changes)"
-		}
-		if !slices.Contains(revs, rev) {
-			revs = append(revs, rev)
-		}
-		for _, f := range m.Data {
-			if _, ok := sums[f.Path]; !ok {
-				paths = append(paths, f.Path)
-			}
-			sums[f.Path] = f.SHA256
-		}
-	}
-	if len(revs) == 0 {
-		d.p("Revision and data checksums: not recorded (this results root has no manifest.json; a baseline keeps only claims and records).")
-		return
-	}
-	d.p("Revision: " + strings.Join(revs, ", ") + ".")
-	slices.Sort(paths)
-	const shown = 12
-	var items []string
-	for _, p := range paths[:min(len(paths), shown)] {
-		items = append(items, "`"+p+"` sha256 `"+sums[p]+"`")
-	}
-	d.p("Data files read: " + b.count(len(paths), "distinct data files in the manifests") + " (SHA-256 from the manifests; the data root's SHA256SUMS lists them all).")
-	d.ul(items)
-}
-
-// reproduceWith returns what the reproduce commands need of the estimators
-// added on the command line: the --out that writes the results root (its
-// parent when the root is a --with folder, OUT/with-SLUG), the --with
-// flags as a command line's words, and the added estimators as rows.
-func (b *builder) reproduceWith() (out, flags string, added []report.AddedRow) {
-	var specs []string
-	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
-		if r.Manifest == nil {
-			continue
-		}
-		for _, a := range report.AddedRows(r.Manifest.With) {
-			if !slices.Contains(specs, a.Spec) {
-				specs = append(specs, a.Spec)
-				flags += " --with " + a.Quoted
-			}
-			if !strings.HasPrefix(a.Ran, "skipped") && !slices.Contains(added, a) {
-				added = append(added, a)
-			}
-		}
-	}
-	out = b.o.Root
-	switch {
-	case len(specs) == 0:
-	case strings.HasPrefix(filepath.Base(filepath.Clean(out)), "with-"):
-		// The default folder of a --with run, OUT/with-SLUG: the same
-		// flags find it again.
-		out = filepath.Dir(filepath.Clean(out))
-	default:
-		// --with-dir named the folder: writing into it is --with-dir .
-		flags += " --with-dir ."
-	}
-	return out, flags, added
-}
-
-// machineText describes the machine and build a manifest records,
-// noting the numbers it derives (memory in GiB) and those of the CPU
-// model's name as counts the report logs; a manifest written before
-// runexp recorded the machine lacks the CPU model, memory and backend,
-// and the text says so.
-func (b *builder) machineText(m *report.Manifest) string {
-	t := m.GOOS + "/" + m.GOARCH + ", GOMAXPROCS " + strconv.Itoa(m.GOMAXPROCS) + ", " + m.GoVersion
-	mc := m.Machine
-	if mc == nil {
-		return t + " (CPU model, memory and backend not recorded)"
-	}
-	if mc.CPUModel != "" {
-		for _, n := range digitRun.FindAllString(mc.CPUModel, -1) {
-			b.counts = append(b.counts, n+": in the CPU model's name (manifest.json machine.cpu_model)")
-		}
-		t += ", " + mc.CPUModel
-	}
-	t += ", " + b.count(mc.Cores, "logical CPUs (manifest.json machine.cores)") + " logical CPUs"
-	if mc.MemoryBytes > 0 {
-		gib := strconv.FormatFloat(float64(mc.MemoryBytes)/(1<<30), 'f', 1, 64)
-		b.counts = append(b.counts, gib+": manifest.json machine.memory_bytes in GiB")
-		t += ", " + gib + " GiB memory"
-	}
-	build := "pure Go (gonum)"
-	if mc.Backend == "openblas" {
-		build = "OpenBLAS"
-	}
-	return t + ", build " + build
-}
-
-// peakText is a manifest's peak memory in MiB, noted as derived, or "not
-// recorded".
-func (b *builder) peakText(m *report.Manifest) string {
-	if m == nil || m.Machine == nil || m.Machine.PeakRSSBytes == 0 {
-		return "not recorded"
-	}
-	mib := strconv.FormatFloat(float64(m.Machine.PeakRSSBytes)/(1<<20), 'f', 0, 64)
-	b.counts = append(b.counts, mib+": manifest.json machine.peak_rss_bytes in MiB")
-	return mib
-}
-
-// digitRun finds the numbers in a CPU model's name ("i7-8700", "3.20GHz").
-var digitRun = regexp.MustCompile(`[0-9]+(?:\.[0-9]+)?`)

@@ -20,62 +20,138 @@ import (
 // by themselves, and below it the tables already show the cell.
 const discrepancyFactor = 2
 
-// discussion writes the Discussion: the printed values ours are far from
-// (by more than discrepancyFactor), the reading the printed numbers point
-// to, the claims not reproduced and what would decide them, and where the
-// data are stand-ins; every sentence from the results and the configs.
+// discussion writes the Discussion from the results: the facts the
+// detectors find in the records (methods worse than their noisy input,
+// output that does not follow the grid, solvers at their iteration cap),
+// the printed values ours are far from, the reading the printed numbers
+// point to, what reproduced and on which data, and, per claim not
+// reproduced as stated, its evidence under every config that bears on it
+// and what would decide it. Each fact is said once.
 func (b *builder) discussion() {
 	d := &b.d
 	d.h(2, "Discussion")
-	var items []string
+	var facts []string
 	for _, r := range b.base {
-		if s := b.farCells(r); s != "" {
-			items = append(items, s)
+		if !r.HasRecords {
+			continue
+		}
+		recs, err := report.ReadJSONL(filepath.Join(r.Dir, "records.jsonl"))
+		if err != nil {
+			continue
+		}
+		var found []fact
+		found = append(found, worseThanInput(r.Config, recs)...)
+		found = append(found, flatOverGrid(r.Config, recs)...)
+		found = append(found, capsHit(r.Config, recs)...)
+		for _, f := range found {
+			for _, n := range f.Derived {
+				b.derived(n, "computed by a detector over the records of "+r.Config.Name)
+			}
+			facts = append(facts, "`"+r.Config.Name+"`: "+f.Text)
+		}
+		if s := b.farCells(r, recs); s != "" {
+			facts = append(facts, s)
 		}
 	}
+	if len(facts) > 0 {
+		d.p("What the records show beyond the verdicts, found in them by runexp (each with the numbers it rests on):")
+		d.ul(facts)
+	}
+	b.reproducedText()
+	var open []scoreboard.Account
+	for _, a := range b.sb.Accounts {
+		if a.Category != scoreboard.AsStated && a.Category != scoreboard.NotTestable {
+			open = append(open, a)
+		}
+	}
+	if len(open) == 0 {
+		d.p("Every claim of the paper that a config tests reproduces as the paper states it.")
+	}
+	for _, a := range open {
+		d.h(3, a.Claim.ID+": "+scoreboard.OutcomeText(a))
+		s := "The paper: \"" + report.Short(a.Claim.Statement, 200) + "\""
+		if a.Why != "" {
+			s += " " + upperFirst(a.Why) + "."
+		}
+		if a.Category == scoreboard.OtherReading {
+			s += " It reproduces under the assignment's " + strings.Join(a.Under, ", ") + ", not under the stated protocol (" + a.Stated + ")."
+		}
+		if t := sensitivityText(a); t != "" {
+			s += " Under the other readings, not counted: " + t + "."
+		}
+		d.p(s)
+		if len(a.Rows) > 0 {
+			b.evidenceTable(a)
+		} else if len(a.Aggregate) > 0 {
+			d.p("It combines the outcomes of " + strings.Join(a.Aggregate, ", ") + " (their evidence is under each).")
+		}
+		if a.Decide != "" {
+			d.p("What would decide it: " + a.Decide + ".")
+		}
+	}
+	d.p("Communication with the authors: none recorded by runexp.")
+}
+
+// reproducedText says in one paragraph which claims reproduce as the
+// paper states them and on which data.
+func (b *builder) reproducedText() {
+	standIn := map[string]bool{}
 	for _, t := range b.sb.Tables {
-		for _, pf := range t.Fits {
-			if f, ok := pf.BetterFit(); ok {
-				base := pf.Fits[0]
-				in := ""
-				if pf.Interpretation != "" {
-					in = " read as " + pf.Interpretation
-				}
-				fit := func(v float64, what string) string { return b.derived(report.FormatFloat(v, 3), what+" of "+pf.Table) }
-				items = append(items, fmt.Sprintf("The printed values of %s%s point to the reading `%s`: its typical cell is a factor %s from the paper's, against %s under the stated protocol (median |ln(ours/paper)| %s against %s).",
-					pf.Table, in, f.Config, fit(math.Exp(f.Distance), "the reading's typical factor (the scoreboard's reading fit)"), fit(math.Exp(base.Distance), "the stated protocol's typical factor"),
-					fit(f.Distance, "the reading's fit distance (scoreboard)"), fit(base.Distance, "the stated protocol's fit distance (scoreboard)")))
+		standIn[t.Base.Name] = t.StandIn != ""
+	}
+	var own, stand []string
+	for _, a := range b.sb.Accounts {
+		if a.Category != scoreboard.AsStated {
+			continue
+		}
+		on := false
+		for _, r := range a.Rows {
+			on = on || standIn[r.Table]
+		}
+		if on {
+			stand = append(stand, a.Claim.ID)
+		} else {
+			own = append(own, a.Claim.ID)
+		}
+	}
+	var parts []string
+	if len(own) > 0 {
+		parts = append(parts, joinAnd(own)+" on the paper's own data")
+	}
+	if len(stand) > 0 {
+		parts = append(parts, joinAnd(stand)+" on stand-ins for the paper's data")
+	}
+	if len(parts) > 0 {
+		b.d.p("Reproduced as the paper states them: " + strings.Join(parts, "; ") + ". The claims that are not follow, each with the verdicts and numbers of every config that bears on it: the stated protocol, the assigned reading, the other readings of the paper's ambiguities, and the diagnostics of our data.")
+	}
+	var flipped []string
+	for _, a := range b.sb.Accounts {
+		if a.Category != scoreboard.AsStated {
+			continue
+		}
+		for _, s := range a.Sensitivity {
+			if s.Flips {
+				flipped = append(flipped, a.Claim.ID+" under "+s.Reading+" ("+s.Verdict+")")
 			}
 		}
 	}
-	for _, a := range b.sb.Accounts {
-		if a.Category == scoreboard.AsStated || a.Category == scoreboard.NotTestable || a.Category == scoreboard.OtherReading {
-			continue
-		}
-		s := fmt.Sprintf("%s, %s: %s.", a.Claim.ID, scoreboard.OutcomeText(a), a.Why)
-		if a.Decide != "" {
-			s += " Would be decided by " + a.Decide + "."
-		}
-		items = append(items, s)
+	if len(flipped) > 0 {
+		b.d.p("Reproduced as stated, but not under every documented reading (shown, not counted): " + strings.Join(flipped, "; ") + ".")
 	}
-	if len(items) == 0 {
-		d.p("Every claim of the paper reproduces as stated, and no value of ours is a factor " + strconv.Itoa(discrepancyFactor) + " or more from the paper's.")
-		return
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
 	}
-	d.p("What the results say beyond the verdicts: the printed values ours are a factor " + strconv.Itoa(discrepancyFactor) + " or more from, the reading the printed numbers point to, and, for each claim not reproduced, why and what would decide it.")
-	d.ul(items)
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // farCells says how far a config's values are from the paper's printed
-// ones: the typical factor over its printed cells and the cells a factor
-// discrepancyFactor or more off, the farthest first (at most four); ""
-// when none is.
-func (b *builder) farCells(r *run) string {
-	if !r.HasRecords || len(r.Config.Reference) == 0 {
-		return ""
-	}
-	recs, err := report.ReadJSONL(filepath.Join(r.Dir, "records.jsonl"))
-	if err != nil {
+// ones: the cells a factor discrepancyFactor or more off, the farthest
+// first (at most four); "" when none is.
+func (b *builder) farCells(r *run, recs []report.Record) string {
+	if len(r.Config.Reference) == 0 {
 		return ""
 	}
 	type far struct {
@@ -86,6 +162,9 @@ func (b *builder) farCells(r *run) string {
 	var fs []far
 	seen := map[string]bool{}
 	for _, ref := range r.Config.Reference {
+		if ref.Absent != "" {
+			continue
+		}
 		ours, ok := oursOf(ref, recs)
 		if !ok || ours <= 0 || ref.Value <= 0 {
 			continue
@@ -136,56 +215,6 @@ func oursOf(ref config.Reference, recs []report.Record) (float64, bool) {
 	return 0, false
 }
 
-// settings writes the hyperparameter and dataset tables of the configs of
-// the stated protocol, from the configs themselves.
-func (b *builder) settings() {
-	d := &b.d
-	var hyper, data [][]string
-	for _, r := range b.base {
-		c := r.Config
-		m := c.Model
-		kernel := m.Kernel
-		if m.WidthName != "" && len(m.Widths) > 0 {
-			kernel += ", " + m.WidthName + " " + floats(m.Widths)
-		}
-		sub := ""
-		switch {
-		case len(m.Components) > 0:
-			sub = "components " + ints(m.Components)
-		case len(m.Energy) > 0:
-			sub = "energy " + floats(m.Energy)
-		}
-		var meths []string
-		for _, me := range c.Methods {
-			s := me.Name
-			if me.Label != "" && me.Label != me.Name {
-				s = me.Label + " (" + me.Name + ")"
-			}
-			if len(me.Params.Values) > 0 {
-				s += " " + config.FormatValue(me.Params.Values)
-			}
-			meths = append(meths, s)
-		}
-		exp := ""
-		if len(c.Experiment.Values) > 0 {
-			exp = config.FormatValue(c.Experiment.Values)
-		}
-		hyper = append(hyper, []string{"`" + c.Name + "`", kernel, sub, strings.Join(meths, "\n"), exp})
-		opts := config.FormatValue(c.Dataset.Options.Values)
-		corr := c.Corruption.Type
-		standIn := "the paper's own"
-		if t := b.table(c.Name); t != nil && t.StandIn != "" {
-			standIn = t.StandIn
-		}
-		data = append(data, []string{"`" + c.Name + "`", "`" + c.Dataset.Name + "` " + opts, corr, standIn})
-	}
-	d.h(3, "Hyperparameters")
-	d.p("Every setting of the configs of the stated protocol as they ran (a list is a grid); the configs' notes say which are the paper's and which are ours.")
-	d.table([]string{"config", "kernel", "subspace", "methods and their parameters", "experiment"}, hyper)
-	d.h(3, "Datasets")
-	d.table([]string{"config", "dataset and options", "corruption", "data"}, data)
-}
-
 func floats(v []float64) string {
 	s := make([]string, len(v))
 	for i, x := range v {
@@ -194,32 +223,21 @@ func floats(v []float64) string {
 	return strings.Join(s, ", ")
 }
 
-func ints(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ", ")
-}
-
-// references writes the References: the reproduced paper, runexp and the
-// paper-values file the claims and printed numbers come from.
+// references writes the References: every entry of references.bib the
+// text cites, in the order first cited, then the paper values the claims
+// and printed numbers come from.
 func (b *builder) references() {
 	d := &b.d
 	d.h(2, "References")
-	refs := []string{
-		"[1] " + b.citation() + doiText(b.info.DOI),
-		"[2] runexp, " + CodeURL + ", revision " + b.revision() + ".",
-		"[3] The paper values: `" + b.paper + ".yaml` of the shared paper-values folder (every printed number, claim and ambiguity of [1], transcribed with its quote).",
+	note := "The paper values: `" + b.paper + ".yaml` of the shared paper-values folder, every printed number, claim and ambiguity of the paper transcribed with its quote; the configs cite it line by line. The code: " + CodeURL + b.citeKeys("runexp") + "."
+	var entries [][]string
+	for _, k := range b.cited {
+		if e, ok := b.bib.entry(k); ok {
+			entries = append(entries, []string{k, referenceText(e)})
+		}
 	}
-	d.ul(refs)
-}
-
-func doiText(doi string) string {
-	if doi == "" {
-		return ""
-	}
-	return " doi:" + doi
+	d.refs(entries)
+	d.p(note)
 }
 
 // relName names a path the report mentions without the machine's layout:
@@ -241,15 +259,16 @@ func relName(path string) string {
 // cell, every metric in records.csv), which the Results leave out.
 func (b *builder) appendix() {
 	var items []string
-	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
+	for _, r := range b.runs() {
 		if r.Tables == "" {
 			continue
 		}
-		items = append(items, "`"+r.Config.Name+"`: "+b.link(filepath.Join(r.Dir, "tables.md"))+" (and records.csv beside it)")
+		items = append(items, "`"+r.Config.Name+"/tables.md` (and records.csv beside it)")
 	}
 	if len(items) == 0 {
 		return
 	}
 	b.d.h(2, "Appendix: long-form tables")
+	b.d.p("Each run's long-form tables (one row per grid cell, every metric) are in its folder of the results root `" + relName(b.o.Root) + "`:")
 	b.d.ul(items)
 }

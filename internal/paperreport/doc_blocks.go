@@ -17,15 +17,17 @@ type block struct {
 	// fig is a figure block's image.
 	fig    figBlock
 	level  int      // heading level
-	text   string   // heading or paragraph text (Markdown inline: `code` only)
+	id     string   // a heading's own anchor ("" for one from its text)
+	text   string   // heading or paragraph text (Markdown inline: `code`, **bold**, [links](appendix:ID))
 	items  []string // list items
 	header []string // table
 	rows   [][]string
 	// grid marks a table of tables.md (the paper's layout: read across,
-	// scrolling on a narrow window) and pin one whose last column, the
-	// paper's own method, stays in view as it scrolls
-	// (report.PinsOwnMethod).
-	grid, pin bool
+	// scrolling on a narrow window); pin is the column that stays in view
+	// as it scrolls, the paper's own method (report.OwnMethodColumn), -1
+	// for none.
+	grid bool
+	pin  int
 }
 
 type blockKind int
@@ -36,6 +38,13 @@ const (
 	list
 	table
 	figureBlock
+	// foldOpen and foldClose bracket blocks a reader opens on demand
+	// (<details>): long evidence, per-claim checks, notes.
+	foldOpen
+	foldClose
+	// refList is the References: items with their keys (block.rows[i][0]
+	// the key, [1] the entry as printed).
+	refList
 )
 
 // figBlock is an embedded figure: its source relative to the report, its
@@ -53,8 +62,54 @@ func (d *doc) fig(src, name, caption string, textPx float64, w, h int) {
 
 type doc struct{ blocks []block }
 
+// refs appends the References list: each entry's key and text.
+func (d *doc) refs(entries [][]string) {
+	d.blocks = append(d.blocks, block{kind: refList, rows: entries})
+}
+
+// fold appends the blocks fill writes inside a fold headed summary,
+// which a reader opens on demand (<details> in both renderings).
+func (d *doc) fold(summary string, fill func()) {
+	d.blocks = append(d.blocks, block{kind: foldOpen, text: summary})
+	fill()
+	d.blocks = append(d.blocks, block{kind: foldClose})
+}
+
 func (d *doc) h(level int, text string) {
 	d.blocks = append(d.blocks, block{kind: heading, level: level, text: text})
+}
+
+// hid appends a heading with its own anchor id, which links from the
+// other page of the report name (appendixLink).
+func (d *doc) hid(level int, text, id string) {
+	d.blocks = append(d.blocks, block{kind: heading, level: level, text: text, id: id})
+}
+
+// The report's two pages: the article and its appendix (the long
+// tables), each as Markdown and HTML, in the report's folder.
+const (
+	articleMD, articleHTML   = "REPORT.md", "report.html"
+	appendixMD, appendixHTML = "APPENDIX.md", "appendix.html"
+)
+
+// pageLink matches a link to the report's other page in a block's text:
+// [text](appendix:ID) or [text](article:ID).
+var pageLink = regexp.MustCompile(`\[([^\]]+)\]\((appendix|article):([a-z0-9-]+)\)`)
+
+// appendixLink is a link to the anchor id of the appendix, as block text.
+func appendixLink(text, id string) string { return "[" + text + "](appendix:" + id + ")" }
+
+// mdLinks renders the page links of Markdown text for REPORT.md and
+// APPENDIX.md.
+func mdLinks(s string) string {
+	return pageLink.ReplaceAllStringFunc(s, func(m string) string {
+		g := pageLink.FindStringSubmatch(m)
+		file := articleMD
+		if g[2] == "appendix" {
+			file = appendixMD
+		}
+		return "[" + g[1] + "](" + file + "#" + g[3] + ")"
+	})
 }
 func (d *doc) p(text string) { d.blocks = append(d.blocks, block{kind: para, text: text}) }
 func (d *doc) ul(items []string) {
@@ -63,13 +118,13 @@ func (d *doc) ul(items []string) {
 	}
 }
 func (d *doc) table(header []string, rows [][]string) {
-	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows})
+	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows, pin: -1})
 }
 
 // paperTable appends a table of tables.md titled title, in the paper's
 // layout where the title says so.
 func (d *doc) paperTable(title string, header []string, rows [][]string) {
-	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows, grid: true, pin: report.PinsOwnMethod(title, header)})
+	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows, grid: true, pin: report.OwnMethodColumn(title, header)})
 }
 
 // mdCell escapes a table cell for Markdown: its pipes, its line breaks
@@ -84,7 +139,7 @@ func mdCell(s string) string {
 // that a title, label, claim id, evidence or manifest value quoted into
 // the report opens no HTML tag in a viewer. The blocks hold plain text
 // with `code` spans only, so nothing the report means as markup is lost.
-func mdText(s string) string { return report.MarkdownText(s) }
+func mdText(s string) string { return mdLinks(report.MarkdownText(s)) }
 
 // markdown renders the document.
 func (d *doc) markdown() string {
@@ -95,6 +150,9 @@ func (d *doc) markdown() string {
 		}
 		switch bl.kind {
 		case heading:
+			if bl.id != "" {
+				b.WriteString(`<a id="` + bl.id + `"></a>` + "\n\n")
+			}
 			b.WriteString(strings.Repeat("#", bl.level) + " " + mdText(bl.text) + "\n")
 		case para:
 			b.WriteString(mdText(bl.text) + "\n")
@@ -105,6 +163,14 @@ func (d *doc) markdown() string {
 		case figureBlock:
 			f := bl.fig
 			b.WriteString("[![" + mdCell(f.name) + "](" + f.src + ")](" + f.src + ")\n\n*" + mdText(f.caption) + "*\n")
+		case refList:
+			for _, r := range bl.rows {
+				b.WriteString("- [" + r[0] + "] " + mdText(r[1]) + "\n")
+			}
+		case foldOpen:
+			b.WriteString("<details><summary>" + mdText(bl.text) + "</summary>\n")
+		case foldClose:
+			b.WriteString("</details>\n")
 		case table:
 			cells := func(cs []string) {
 				b.WriteString("|")
@@ -124,8 +190,9 @@ func (d *doc) markdown() string {
 }
 
 var (
-	codeSpan = regexp.MustCompile("`([^`]*)`")
-	boldSpan = regexp.MustCompile(`\*\*([^*]+)\*\*`)
+	codeSpan   = regexp.MustCompile("`([^`]*)`")
+	boldSpan   = regexp.MustCompile(`\*\*([^*]+)\*\*`)
+	italicSpan = regexp.MustCompile(`(^|[^*\w])\*([^*\s][^*]*)\*([^*\w]|$)`)
 )
 
 // inline renders Markdown inline text as HTML: escaped, `code` as <code>,
@@ -136,7 +203,16 @@ func inline(s string) string {
 	s = html.EscapeString(html.UnescapeString(s))
 	s = strings.ReplaceAll(s, "&lt;br&gt;", "<br />")
 	s = codeSpan.ReplaceAllString(s, "<code>$1</code>")
-	return boldSpan.ReplaceAllString(s, "<b>$1</b>")
+	s = pageLink.ReplaceAllStringFunc(s, func(m string) string {
+		g := pageLink.FindStringSubmatch(m)
+		file := articleHTML
+		if g[2] == "appendix" {
+			file = appendixHTML
+		}
+		return `<a href="` + file + "#" + g[3] + `">` + g[1] + "</a>"
+	})
+	s = boldSpan.ReplaceAllString(s, "<b>$1</b>")
+	return italicSpan.ReplaceAllString(s, "$1<i>$2</i>$3")
 }
 
 // slug is the id of a heading.
@@ -186,6 +262,9 @@ func figureHTML(f figBlock) string {
 // pageCSS is the report page's style on top of report.PageCSS.
 const pageCSS = `.muted { color: #555; }
 h1 { font-size: 1.5em; } nav { font-size: 0.95em; }
+details { margin: 0.6em 0; } summary { cursor: pointer; color: #1a4d80; }
+details[open] > summary { margin-bottom: 0.4em; }
+ul.refs { padding-left: 1.2em; } ul.refs li { margin: 0.3em 0; }
 `
 
 // outcomeClass colours a verdict, an outcome or a headline of a report's
@@ -224,7 +303,7 @@ func tableHTML(bl block) string {
 	}
 	b.WriteString(">\n<thead><tr>")
 	for j, c := range bl.header {
-		if bl.pin && j == len(bl.header)-1 {
+		if j == bl.pin {
 			b.WriteString(`<th class="pin">` + inline(c) + "</th>")
 			continue
 		}
@@ -243,7 +322,7 @@ func tableHTML(bl block) string {
 				label = bl.header[j]
 			}
 			switch {
-			case bl.pin && j == len(r)-1:
+			case j == bl.pin && len(r) == len(bl.header):
 				cls = append(cls, "pin")
 			case stack && slices.Contains(keyColumns, label):
 				cls = append(cls, "key")
@@ -280,9 +359,31 @@ func numericGrid(rows [][]string) bool {
 	return true
 }
 
+// citation finds a citation of the Markdown, [@key] or [@a; @b].
+var citation = regexp.MustCompile(`\[(@[A-Za-z0-9_-]+(?:; @[A-Za-z0-9_-]+)*)\]`)
+
+// citeHTML renders the citations of an HTML text as links to their
+// entries in the References (id ref-KEY), each by its label in running
+// text ("Mika et al. 1999").
+func citeHTML(s string, labels map[string]string) string {
+	return citation.ReplaceAllStringFunc(s, func(m string) string {
+		var parts []string
+		for _, k := range strings.Split(m[1:len(m)-1], "; ") {
+			k = strings.TrimPrefix(k, "@")
+			l := labels[k]
+			if l == "" {
+				l = k
+			}
+			parts = append(parts, `<a href="#ref-`+k+`">`+html.EscapeString(l)+`</a>`)
+		}
+		return "[" + strings.Join(parts, "; ") + "]"
+	})
+}
+
 // html renders the document as a page titled title, with a table of
-// contents of its second-level headings.
-func (d *doc) html(title, baseCSS string) string {
+// contents of its second-level headings; labels are the cited entries'
+// labels in running text, by key.
+func (d *doc) html(title, baseCSS string, labels map[string]string) string {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n<title>" + html.EscapeString(title) + "</title>\n<style>\n" + baseCSS + pageCSS + "</style>\n</head>\n<body>\n")
 	var toc []string
@@ -299,7 +400,10 @@ func (d *doc) html(title, baseCSS string) string {
 	for _, bl := range d.blocks {
 		switch bl.kind {
 		case heading:
-			hid := id(bl.text)
+			hid := bl.id
+			if hid == "" {
+				hid = id(bl.text)
+			}
 			if bl.level == 2 {
 				toc = append(toc, `<a href="#`+hid+`">`+inline(bl.text)+`</a>`)
 			}
@@ -317,9 +421,19 @@ func (d *doc) html(title, baseCSS string) string {
 			body.WriteString(figureHTML(bl.fig))
 		case table:
 			body.WriteString(tableHTML(bl))
+		case refList:
+			body.WriteString("<ul class=\"refs\">\n")
+			for _, r := range bl.rows {
+				body.WriteString(`<li id="ref-` + html.EscapeString(r[0]) + `"><b>[` + html.EscapeString(r[0]) + "]</b> " + inline(r[1]) + "</li>\n")
+			}
+			body.WriteString("</ul>\n")
+		case foldOpen:
+			body.WriteString("<details><summary>" + inline(bl.text) + "</summary>\n")
+		case foldClose:
+			body.WriteString("</details>\n")
 		}
 	}
-	out := body.String()
+	out := citeHTML(body.String(), labels)
 	// The table of contents follows the title (the first block).
 	if i := strings.Index(out, "</h1>\n"); i >= 0 && len(toc) > 0 {
 		out = out[:i+6] + "<nav>Sections: " + strings.Join(toc, " · ") + "</nav>\n" + out[i+6:]

@@ -22,7 +22,7 @@ func TestTableLayouts(t *testing.T) {
 	d.paperTable("Table 1: APE per expression: runexp (paper)", []string{"Expression", "Noisy input", "Mika et al.", "local Gram (Huang et al.)"},
 		[][]string{{"Neutral", "12.25 (paper 12.14)", "10.14 (paper 9.28)", "9.867 (paper 7.51)"}})
 	d.table([]string{"config", "cells", "wall (s)"}, [][]string{{"huang-table1", "7", "11.4"}, {"matrix", "15", "—"}})
-	page := d.html("t", "")
+	page := d.html("t", "", nil)
 	tables := strings.Split(page, "<table")[1:]
 	if len(tables) != 3 {
 		t.Fatalf("%d tables, want 3", len(tables))

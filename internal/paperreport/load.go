@@ -34,8 +34,11 @@ type run struct {
 	Cells, Failed int
 	HasRecords    bool
 	Manifest      *report.Manifest // nil without manifest.json
-	Tables        string           // tables.md, "" without it
-	Figures       []figure
+	// Revision is a baseline folder's revision.json where it describes
+	// the records beside it (report.ReadBaselineRevision); nil otherwise.
+	Revision *report.BaselineRevision
+	Tables   string // tables.md, "" without it
+	Figures  []figure
 }
 
 // figure is a figure file of a run with its embedded caption, its size
@@ -98,6 +101,9 @@ func loadRun(root string, c *config.Config) (*run, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
+	if r.Revision, err = report.ReadBaselineRevision(root, r.Dir); err != nil {
+		return nil, err
+	}
 	switch b, err := safefs.ReadFileIn(root, filepath.Join(r.Dir, "tables.md"), report.MaxJSONBytes); {
 	case err == nil:
 		r.Tables = string(b)
@@ -149,16 +155,9 @@ func (r *run) loadFigures(root string) error {
 
 // loadSuite reads root/suite.json; nil when there is none (baseline/).
 func loadSuite(root string) (*suiteFile, error) {
-	b, err := safefs.ReadFileIn(root, filepath.Join(root, "suite.json"), report.MaxJSONBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var s suiteFile
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(root, "suite.json"), err)
+	if ok, err := report.ReadOptionalJSON(root, filepath.Join(root, "suite.json"), &s); !ok || err != nil {
+		return nil, err
 	}
 	return &s, nil
 }

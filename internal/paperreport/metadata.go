@@ -3,7 +3,6 @@ package paperreport
 import (
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -22,10 +21,12 @@ const CodeURL = "https://github.com/runexp/runexp"
 // authors and affiliations as lists; code, data, review, replication,
 // article and journal as lists of one-key mappings; dates with received,
 // accepted and published; contributors as a list of name, orcid, role.
-// What runexp cannot know (authors, editors, reviewers, dates, the
-// article's number and DOI) is left empty for the authors and editors,
-// as the template leaves it. runexp's own record of the verdicts is under
-// the key runexp, which the template's tools ignore.
+// The title carries one of the journal's two marks, [Re] or [¬Re]
+// (scoreboard.JournalMark, which the article prints beside it); our pages' [Re?] is kept under runexp.headline. What
+// runexp cannot know (authors, editors, reviewers, dates, the article's
+// number and DOI) is left empty for the authors and editors, as the
+// template leaves it. runexp's own record of the verdicts is under the
+// key runexp, which the template's tools ignore.
 func (b *builder) metadata(title, abstract string, outcomes map[string]scoreboard.Account) string {
 	q := yamlString
 	var w strings.Builder
@@ -33,7 +34,11 @@ func (b *builder) metadata(title, abstract string, outcomes map[string]scoreboar
 	line("# ReScience C article metadata (https://github.com/ReScience/template), written by `runexp report`")
 	line("# from the results, the configs and the paper values. Fields only the authors or the editors know")
 	line("# (authors, affiliations, contributors, dates, review, article, the journal's issn, volume and issue) are left empty.")
-	line("title: %s", q(title))
+	line("# The title's mark is the journal's: [¬Re] when a claim fails as the paper states it or fewer than half of")
+	line("# the tested claims reproduce, [Re] otherwise; runexp.headline keeps runexp's own mark ([Re?]: not decided).")
+	mark, _ := scoreboard.Headline(b.sb)
+	journal, _ := scoreboard.JournalMark(b.sb)
+	line("title: %s", q(journal+" "+b.info.Title))
 	line("authors: []")
 	line("affiliations: []")
 	line("keywords: %s", q("kernel PCA, pre-image, reproduction, Go"))
@@ -46,9 +51,9 @@ func (b *builder) metadata(title, abstract string, outcomes map[string]scoreboar
 	line("  - doi:")
 	line("replication:")
 	line("  - cite: %s", q(b.citation()))
-	line("  - bib: %s", q(b.bibKey()))
+	line("  - bib: %s", q(b.paperKey()))
 	line("  - url:")
-	line("  - doi: %s", q(b.info.DOI))
+	line("  - doi: %s", q(b.paperDOI()))
 	line("abstract: %s", q(abstract))
 	line("bibliography: %s", q("bibliography.bib"))
 	line("type: Replication")
@@ -71,8 +76,15 @@ func (b *builder) metadata(title, abstract string, outcomes map[string]scoreboar
 	line("  - volume:")
 	line("  - issue:")
 	line("runexp:")
-	line("  revision: %s", q(b.revision()))
-	mark, _, _ := strings.Cut(title, " ")
+	revs, from := b.revisions()
+	rev := strings.Join(revs, ", ")
+	if rev == "" {
+		rev = "not recorded in the results; report written by " + BinaryRevision()
+	}
+	line("  revision: %s", q(rev))
+	if len(from) > 0 {
+		line("  revision_from: %s", q(strings.Join(from, "; ")))
+	}
 	line("  headline: %s", q(mark))
 	line("  claims:")
 	for _, pc := range b.info.Claims {
@@ -103,57 +115,49 @@ func (b *builder) citation() string {
 	return c
 }
 
-// bibKey is the replicated paper's key in bibliography.bib: the first
-// author's last name and the year ("huang2011").
-func (b *builder) bibKey() string {
-	last := "paper"
-	if len(b.info.Authors) > 0 {
-		f := strings.Fields(b.info.Authors[0])
-		last = f[len(f)-1]
+// paperDOI is the replicated paper's DOI: the paper values', else its
+// references.bib entry's (which records where it was read), "" when
+// neither gives one.
+func (b *builder) paperDOI() string {
+	if b.info.DOI != "" {
+		return b.info.DOI
 	}
-	var k strings.Builder
-	for _, r := range strings.ToLower(last) {
-		if r >= 'a' && r <= 'z' {
-			k.WriteRune(r)
-		}
+	if e, ok := b.bib.entry(b.paperKey()); ok {
+		return e.Fields["doi"]
 	}
-	return k.String() + b.info.Year
+	return ""
 }
 
-// bibliography is bibliography.bib: the replicated paper's entry.
+// paperKey is the replicated paper's key in references.bib (the entry
+// whose runexp field names paper:ID), "" when the file has none.
+func (b *builder) paperKey() string {
+	if keys := b.bib.keysFor("paper:" + b.paper); len(keys) > 0 {
+		return keys[0]
+	}
+	return ""
+}
+
+// bibliography is bibliography.bib: the entries of references.bib the
+// report cites, in the order first cited, as the file writes them (its
+// runexp field, which BibTeX ignores, left out).
 func (b *builder) bibliography() string {
 	var w strings.Builder
-	fmt.Fprintf(&w, "@inproceedings{%s,\n", b.bibKey())
-	fmt.Fprintf(&w, "  author = {%s},\n", strings.Join(b.info.Authors, " and "))
-	fmt.Fprintf(&w, "  title = {%s},\n", b.info.Title)
-	if b.info.Venue != "" {
-		fmt.Fprintf(&w, "  booktitle = {%s},\n", b.info.Venue)
-	}
-	if b.info.Year != "" {
-		fmt.Fprintf(&w, "  year = {%s},\n", b.info.Year)
-	}
-	if b.info.DOI != "" {
-		fmt.Fprintf(&w, "  doi = {%s},\n", b.info.DOI)
-	}
-	w.WriteString("}\n")
-	return w.String()
-}
-
-// revision is the code's revision: the manifests' (the runs'), else the
-// binary's own (its build's VCS stamp or the -ldflags Revision), so that
-// a report from baseline/, whose folders hold no manifest, still names
-// the code that wrote it.
-func (b *builder) revision() string {
-	var revs []string
-	for _, r := range append(append([]*run(nil), b.base...), b.varies...) {
-		if r.Manifest != nil && r.Manifest.Revision != "" && !slices.Contains(revs, r.Manifest.Revision) {
-			revs = append(revs, r.Manifest.Revision)
+	w.WriteString("% The works REPORT.md cites, from runexp's internal/paperreport/references.bib.\n")
+	for _, k := range b.cited {
+		e, ok := b.bib.entry(k)
+		if !ok {
+			continue
 		}
+		fmt.Fprintf(&w, "\n@%s{%s,\n", e.Type, e.Key)
+		for _, f := range e.Order {
+			if f == "runexp" {
+				continue
+			}
+			fmt.Fprintf(&w, "  %s = {%s},\n", f, e.Fields[f])
+		}
+		w.WriteString("}\n")
 	}
-	if len(revs) > 0 {
-		return strings.Join(revs, ", ")
-	}
-	return BinaryRevision()
+	return w.String()
 }
 
 // BinaryRevision is the revision the running binary was built from: its

@@ -2,6 +2,10 @@ package paperreport
 
 import (
 	"flag"
+
+	"github.com/runexp/runexp"
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/runner"
 	"math"
 	"os"
 	"path/filepath"
@@ -83,20 +87,25 @@ func TestGoldenStructure(t *testing.T) {
 			sections = append(sections, l[3:])
 		}
 	}
-	if want := []string{"Scope", "Methodology", "Results", "Discussion", "What was easy, what was difficult", "Compute", "Reproduce", "References"}; !slices.Equal(sections, want) {
-		t.Errorf("sections %q, want %q", sections, want)
+	if want := []string{"Introduction", "Implementation", "Methodology", "Results", "Discussion", "References"}; !slices.Equal(sections, want) {
+		t.Errorf("sections %q, want ReScience's %q", sections, want)
 	}
 	if !strings.HasPrefix(r.Title, "[¬Re] ") && !strings.HasPrefix(r.Title, "[Re] ") && !strings.HasPrefix(r.Title, "[Re?] ") {
 		t.Errorf("title %q lacks [Re], [¬Re] or [Re?]", r.Title)
 	}
 	// A baseline has no manifests and no tables: the report says so.
-	for _, want := range []string{"Revision and data checksums: not recorded", "Claims of `abrahamsen-hansen-fig4`:", "Check: ", "Machine and build: not recorded"} {
+	for _, want := range []string{"Machine, build, wall and CPU time: not recorded", "Checks of `abrahamsen-hansen-fig4`", "revision 65beb95bece979172c4bb10b5b584e1b0d665c6c"} {
 		if !strings.Contains(r.Markdown, want) {
 			t.Errorf("report from baseline/ lacks %q", want)
 		}
 	}
-	if !strings.Contains(r.Metadata, "headline: ") || !strings.Contains(r.Metadata, "doi: \"10.1007/s11265-010-0515-4\"") {
-		t.Errorf("metadata.yaml:\n%s", r.Metadata)
+	if !strings.Contains(r.AppendixMarkdown, "Check: ") {
+		t.Errorf("the appendix lacks the checks in full")
+	}
+	for _, want := range []string{"headline: ", `doi: "10.1007/s11265-010-0515-4"`, `revision: "65beb95bece979172c4bb10b5b584e1b0d665c6c"`, "  - url: \"https://"} {
+		if !strings.Contains(r.Metadata, want) {
+			t.Errorf("metadata.yaml lacks %q:\n%s", want, r.Metadata)
+		}
 	}
 }
 
@@ -169,7 +178,7 @@ func corpus(t *testing.T, o Options, paper string) []float64 {
 		}
 		read(c.File)
 		text.WriteString(c.File + " " + c.Name + "\n")
-		for _, f := range []string{"claims.json", "records.jsonl", "manifest.json", "tables.md"} {
+		for _, f := range []string{"claims.json", "records.jsonl", "manifest.json", "tables.md", "revision.json"} {
 			read(filepath.Join(o.Root, c.Name, f))
 		}
 		ents, _ := os.ReadDir(filepath.Join(o.Root, c.Name))
@@ -185,6 +194,21 @@ func corpus(t *testing.T, o Options, paper string) []float64 {
 		}
 	}
 	text.WriteString(o.Root + " " + o.Configs + " " + o.PaperValues + "\n")
+	// What the Implementation and References copy: references.bib, the
+	// go.mod the libraries come from and the registries' own records
+	// of what each estimator, kind and dataset implements.
+	text.WriteString(referencesBib + "\n" + latexText(referencesBib) + "\n" + runexp.GoMod + "\n")
+	for _, m := range methods.All() {
+		text.WriteString(m.Source + "\n" + m.Doc + "\n")
+	}
+	for _, c := range cfgs {
+		if k, ok := runner.LookupKind(c.Kind); ok {
+			text.WriteString(k.Doc + "\n")
+		}
+		if d, ok := runner.LookupDataset(c.Dataset.Name); ok {
+			text.WriteString(d.Doc + "\n")
+		}
+	}
 	var vs []float64
 	for _, tok := range numbers(text.String()) {
 		if v, err := strconv.ParseFloat(strings.Replace(tok, "−", "-", 1), 64); err == nil {
@@ -297,16 +321,16 @@ func TestFreshRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"| `abrahamsen-hansen-fig3` | 7 | 0 | 4.125 | 7.75 | 2 | 1024 |",
+		"| `abrahamsen-hansen-fig3` | 7 | 0 | 4.1 | 7.8 | 2 | 1024 |",
 		"Test CPU 9000 @ 3.20GHz, 2 logical CPUs, 24.0 GiB memory, build pure Go (gonum)",
-		"Revision: 0123456789abcdef.",
+		"computed by revision 0123456789abcdef of runexp (the runs' manifest.json)",
 		"`rings/none.bin` sha256 `9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe`",
 		"#### Fig. 3: pre-images of x0 from every training start",
 		"| 0.05 | 28 |",
 		"One row per c.",
 		"Not run: the results root has no folder `abrahamsen-hansen-fig4`.",
 		"linux/amd64, GOMAXPROCS 2, go1.26.8",
-		"9.5 s wall, 12.25 s CPU on 2 workers",
+		"9.5 s wall, 12.2 s CPU on 2 workers",
 	} {
 		if !strings.Contains(r.Markdown, want) {
 			t.Errorf("report lacks %q", want)

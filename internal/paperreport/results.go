@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/png"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,27 +21,47 @@ import (
 // results writes the Results section: per config of the stated protocol,
 // the paper's tables in the paper's layout (tables.md, or built from
 // records.jsonl when the root has none, as baseline/ does), the figures
-// with their captions, the noisy input's error where the paper de-noises,
-// and each of the config's claims as its check in words, with the
-// measured values, the paper's, the boundary and the interval; the long
-// form stays in the run's tables.md, linked from the Appendix.
-func (b *builder) results() {
+// (copied into the report's folder, or drawn from the records where the
+// root keeps none), the noisy input's error where the paper de-noises,
+// and its checks as a table of verdicts, values and intervals, each
+// check's statement, test and the paper's values folded under it; the
+// long form stays in the run's tables.md, linked from the Appendix.
+func (b *builder) results() error {
 	d := &b.d
 	d.h(2, "Results")
-	d.p("Per config of the stated protocol: the paper's tables in the paper's layout (each cell runexp's value with the paper's beside it), the figures, and each claim as its check, the values measured, the paper's, the boundary the verdict is held against and the interval it was decided on. The long-form tables (one row per grid cell) are in each run's tables.md (Appendix).")
+	d.p("Per config of the stated protocol: the paper's tables in the paper's layout (each cell runexp's value with the paper's beside it), the figures, and each check with its verdict, the values it was decided on and its interval.")
 	for _, r := range b.base {
 		d.h(3, r.Config.Title)
 		if !r.Ran {
 			d.p("Not run: the results root has no folder `" + r.Config.Name + "`.")
 			continue
 		}
-		if t := b.table(r.Config.Name); t != nil && t.StandIn != "" {
-			d.p("Data: " + t.StandIn + ".")
-		}
+		b.assignedNote(r)
 		b.paperTables(r)
 		b.noisyInput(r)
-		b.figures(r)
+		if err := b.figures(r); err != nil {
+			return err
+		}
 		b.claimsOf(r)
+	}
+	return nil
+}
+
+// assignedNote says, for a config whose rows the paper's assignment
+// counts under a reading, which config's verdicts are counted: the tables
+// below are the stated protocol's, the reading's numbers are in its
+// evidence (Discussion) and its own results.
+func (b *builder) assignedNote(r *run) {
+	t := b.table(r.Config.Name)
+	if t == nil || t.Assigned == -1 {
+		return
+	}
+	c, ok := t.AssignedColumn()
+	switch {
+	case !ok:
+		b.d.p("The paper's assignment reads an ambiguity of this config otherwise, and no config of it reads it so: its rows are not run under the assignment.")
+	case c.Name != t.Base.Name:
+		b.d.p("Counted under the paper's assignment: the verdicts of `" + c.Name + "` (" + c.Readings.String() + "), which reads this config's ambiguities as the assignment does; the tables below are the stated protocol's, the reading's numbers are in the Discussion's evidence.")
 	}
 }
 
@@ -79,11 +100,37 @@ func (b *builder) paperTables(r *run) {
 		}
 		d.h(4, t[0])
 		d.paperTable(t[0], header, rows)
+		var notes []string
 		for _, p := range after {
+			if tableNote.MatchString(p) {
+				notes = append(notes, p)
+				continue
+			}
 			d.p(p)
+		}
+		// A table's notes (one per claim a cell's value decides, one per
+		// reason a value is missing) are there to look up: folded when
+		// there are more than a few.
+		switch {
+		case len(notes) > maxOpenNotes:
+			d.fold(fmt.Sprintf("The table's %d notes", len(notes)), func() {
+				for _, n := range notes {
+					d.p(n)
+				}
+			})
+		default:
+			for _, n := range notes {
+				d.p(n)
+			}
 		}
 	}
 }
+
+// tableNote matches a table's note as tables.md writes it: "[3] …".
+var tableNote = regexp.MustCompile(`^\[\d+\] `)
+
+// maxOpenNotes bounds the notes of a paper table shown open.
+const maxOpenNotes = 4
 
 // noisyInput says the noisy input's error beside the methods' wherever
 // the config de-noises and scores the corrupted images as a method (the
@@ -141,18 +188,56 @@ func (b *builder) noisyInput(r *run) {
 	}
 }
 
-// figures embeds the run's figures with their captions: each links its
-// full image, and one too wide to read in the page's column is shown as a
-// thumbnail that says so.
-func (b *builder) figures(r *run) {
-	for _, f := range r.Figures {
-		src := b.link(filepath.Join(r.Dir, f.File))
+// figures embeds the run's figures with their captions, each copied into
+// the report's folder (as CONFIG--FILE.png) so that the folder reads on
+// its own: one too wide to read in the page's column is shown as a
+// thumbnail that says so and links the full image. A root that keeps no
+// figures (a baseline keeps records and claims only) gets figures drawn
+// from the records (recordFigures), or a sentence saying why none could
+// be drawn.
+func (b *builder) figures(r *run) error {
+	figs := r.Figures
+	if len(figs) == 0 {
+		drawn, why, err := b.recordFigures(r)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			b.d.p("Figures: " + b.once(why, r.Config.Name) + ".")
+		}
+		for _, f := range drawn {
+			b.files[f.File] = f.png
+			b.d.fig(f.File, f.File, f.Caption, f.TextPx, f.W, f.H)
+		}
+		return nil
+	}
+	for _, f := range figs {
+		data, err := safefs.ReadFileIn(b.o.Root, filepath.Join(r.Dir, f.File), maxFigureBytes)
+		if err != nil {
+			return err
+		}
+		name := r.Config.Name + "--" + f.File
+		b.files[name] = data
 		cap := strings.Join(strings.Fields(f.Caption), " ")
 		if cap == "" {
 			cap = f.File
 		}
-		b.d.fig(src, f.File, cap, f.TextPx, f.W, f.H)
+		b.d.fig(name, name, cap, f.TextPx, f.W, f.H)
 	}
+	return nil
+}
+
+// once returns s the first time the report says it, then "as for
+// `FIRST`" naming the config it was said for: each fact is said once.
+func (b *builder) once(s, config string) string {
+	if b.said == nil {
+		b.said = map[string]string{}
+	}
+	if first, ok := b.said[s]; ok {
+		return "as for `" + first + "`"
+	}
+	b.said[s] = config
+	return s
 }
 
 // link is the path from the report's folder to file, with forward
@@ -169,26 +254,96 @@ func (b *builder) link(file string) string {
 	return filepath.ToSlash(rel)
 }
 
-// claimsOf writes each of the config's claims: the paper claim it tests
-// (or why it goes beyond it), its verdict, its check in words with the
-// boundary, the measured values and the interval, the paper's printed
-// values of the metric it reads, and whose failure a verdict other than
-// PASS is.
+// claimsOf writes the config's checks as a table (the check, the paper
+// claim it tests, its verdict, the values measured and its interval),
+// then, folded, each check in words a reader can check: its statement,
+// test and boundary, and the paper's printed values it reads.
 func (b *builder) claimsOf(r *run) {
 	t := b.table(r.Config.Name)
+	var rows [][]string
 	var items []string
 	for _, cl := range r.Config.Claims {
 		i := slices.IndexFunc(r.Claims, func(c claim) bool { return c.ID == cl.ID })
+		pc := paperClaimOf(cl.Source, b.paper)
+		counted := true
+		if t != nil {
+			if j := slices.IndexFunc(t.Rows, func(r scoreboard.Row) bool { return r.ID == cl.ID }); j >= 0 {
+				counted = t.Rows[j].Counted
+			}
+		}
+		switch {
+		case pc == "":
+			pc = "(not a claim)"
+		case cl.Beyond != "" || !counted:
+			// A group, quantity, quantifier or threshold the paper's
+			// sentence does not have: shown, never counted.
+			pc += " (beyond its sentence: not counted)"
+		}
 		if i < 0 {
-			items = append(items, "`"+cl.ID+"`: not evaluated (claims.json does not list it).")
+			rows = append(rows, []string{"`" + cl.ID + "`", pc, "NOT-EVALUATED", "claims.json does not list it", ""})
 			continue
 		}
-		items = append(items, b.claimText(r.Config, cl, r.Claims[i], t))
+		res := r.Claims[i]
+		iv := ""
+		if lo, hi, ok := b.interval(res); ok {
+			iv = "[" + lo + ", " + hi + "]"
+		}
+		rows = append(rows, []string{"`" + cl.ID + "`", pc, res.Status, shortText(measured(res), 160), iv})
+		items = append(items, b.claimText(r.Config, cl, res, t))
 	}
-	if len(items) > 0 {
-		b.d.p("Claims of `" + r.Config.Name + "`:")
-		b.d.ul(items)
+	if len(rows) == 0 {
+		return
 	}
+	head := []string{"check", "paper's claim", "verdict", "measured", "interval"}
+	intro := "the measured values as the check reads them; the interval is the 95% interval of the difference it decides on, of the same sign as the values"
+	id := "checks-" + slug(r.Config.Name)
+	a := &b.apx
+	a.hid(2, "Checks of `"+r.Config.Name+"`", id)
+	if len(rows) <= maxOpenChecks {
+		b.d.p("Checks of `" + r.Config.Name + "` (" + intro + "; each in full, with its test, boundary and the paper's values, in the " + appendixLink("appendix", id) + "):")
+		b.d.table(head, rows)
+	} else {
+		// Many checks (one per group and quantity): their verdicts per
+		// paper claim here, the checks in the appendix.
+		b.d.p("The " + b.count(len(rows), "checks of "+r.Config.Name) + " checks of `" + r.Config.Name + "` by the paper's claim they test (every check, with its values and interval, in the " + appendixLink("appendix", id) + "):")
+		b.d.table([]string{"paper's claim", "checks", "verdicts"}, checkSummary(rows))
+		a.p("Every check (" + intro + "):")
+		a.table(head, rows)
+	}
+	a.p("Each check in full: its statement, test, boundary and the paper's values.")
+	a.ul(items)
+}
+
+// maxOpenChecks bounds the checks of a config listed open in the Results;
+// a config with more is summarised per paper claim.
+const maxOpenChecks = 15
+
+// checkSummary counts the verdicts of checks rows (as claimsOf lays them
+// out) per paper claim, in the order first listed.
+func checkSummary(rows [][]string) [][]string {
+	var order []string
+	counts := map[string]map[string]int{}
+	n := map[string]int{}
+	for _, r := range rows {
+		pc, v := r[1], r[2]
+		if counts[pc] == nil {
+			counts[pc] = map[string]int{}
+			order = append(order, pc)
+		}
+		counts[pc][v]++
+		n[pc]++
+	}
+	var out [][]string
+	for _, pc := range order {
+		var parts []string
+		for _, v := range []string{"PASS", "FAIL", "INCONCLUSIVE", "NOT-EVALUATED"} {
+			if c := counts[pc][v]; c > 0 {
+				parts = append(parts, strconv.Itoa(c)+" "+v)
+			}
+		}
+		out = append(out, []string{pc, strconv.Itoa(n[pc]), strings.Join(parts, ", ")})
+	}
+	return out
 }
 
 // claimText is one claim in words a reader can check.
@@ -210,15 +365,9 @@ func (b *builder) claimText(c *config.Config, cl config.Claim, res claim, t *sco
 	if desc, err := claims.Describe(cl); err == nil {
 		fmt.Fprintf(&s, "\nCheck: %s. %s.", desc.Test, desc.Boundary)
 	}
-	if ev := measured(res); ev != "" {
-		s.WriteString("\nMeasured: " + ev)
-	}
-	if res.CILo != nil && res.CIHi != nil {
-		lvl := ""
-		if res.CILevel != nil {
-			lvl = " " + report.FormatFloat(100**res.CILevel, 3) + "%"
-		}
-		fmt.Fprintf(&s, "\nInterval%s: [%s, %s] (%s).", lvl, report.FormatFloat(*res.CILo, 4), report.FormatFloat(*res.CIHi, 4), res.CIMethod)
+	if _, _, ok := b.interval(res); ok {
+		// The interval itself is in the table of checks.
+		fmt.Fprintf(&s, "\nInterval: %s.", res.CIMethod)
 	} else if res.Basis != "" && res.Basis != "interval" {
 		s.WriteString("\nNo interval: " + strings.TrimPrefix(strings.TrimPrefix(res.Basis, "point"), ": ") + ".")
 	}
@@ -229,13 +378,46 @@ func (b *builder) claimText(c *config.Config, cl config.Claim, res claim, t *sco
 		for _, row := range t.Rows {
 			if row.ID == cl.ID && row.Derived.Kind != "" {
 				fmt.Fprintf(&s, "\nWhose failure: %s (%s).", scoreboard.AttributionName(row.Derived.Kind), row.Derived.Why)
-				if row.Derived.Decide != "" {
-					s.WriteString(" Would be decided by " + row.Derived.Decide + ".")
-				}
 			}
 		}
 	}
 	return s.String()
+}
+
+// interval is a verdict's interval as the report prints it, with the
+// sign of the values it reads: a check of a decreasing trend is decided
+// on sign·ρ with sign −1, and its interval is printed back in ρ, so that
+// ρ = −1 stands beside [−1, −1], not [1, 1].
+func (b *builder) interval(res claim) (lo, hi string, ok bool) {
+	if res.CILo == nil || res.CIHi == nil {
+		return "", "", false
+	}
+	l, h := *res.CILo, *res.CIHi
+	lo, hi = report.FormatFloat(l, 4), report.FormatFloat(h, 4)
+	if strings.Contains(res.Evidence, "sign·") && strings.Contains(res.Evidence, "(sign -1 ") {
+		lo, hi = report.FormatFloat(-h, 4), report.FormatFloat(-l, 4)
+		b.derived(lo, "an interval of sign·x with sign −1, printed in x")
+		b.derived(hi, "an interval of sign·x with sign −1, printed in x")
+	}
+	return lo, hi, true
+}
+
+// shortText cuts s to at most n runes at a boundary a reader sees (a
+// "; " between values, else a space), never inside a number, marking the
+// cut with "…".
+func shortText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n-1])
+	if i := strings.LastIndex(cut, "; "); i > n/2 {
+		cut = cut[:i]
+	} else if i := strings.LastIndex(cut, " "); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ;,") + " …"
 }
 
 // measured is a verdict's point evidence without the interval's restated

@@ -1,6 +1,7 @@
 package paperreport
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,7 +18,7 @@ func Write(o Options, paper, dir string) ([]string, error) {
 }
 
 // WriteUnder builds paper's report and writes REPORT.md, report.html,
-// metadata.yaml and bibliography.bib as one set: into a staging folder beside dir that then
+// metadata.yaml, bibliography.bib and its figures as one set: into a staging folder beside dir that then
 // replaces dir as a whole (report.CommitDir), so that an interruption
 // leaves the old three files or the new three, never a new REPORT.md
 // beside an old report.html; what an interrupted write left beside dir is
@@ -26,11 +27,27 @@ func Write(o Options, paper, dir string) ([]string, error) {
 // from top down to dir, dir included, may be a symbolic link: the report
 // is never written through one. It returns the files' paths.
 func WriteUnder(o Options, paper, top, dir string) ([]string, error) {
+	_, files, err := WriteReport(o, paper, top, dir)
+	return files, err
+}
+
+// WriteReport is WriteUnder that also returns the report written, for
+// a caller that shows its headline.
+func WriteReport(o Options, paper, top, dir string) (*Report, []string, error) {
 	o.OutDir = dir
 	r, err := Build(o, paper)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	files, err := writeSet(r, top, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, files, nil
+}
+
+// writeSet writes report r's files into dir under top as one set.
+func writeSet(r *Report, top, dir string) ([]string, error) {
 	if err := safefs.CheckUnder(top, dir); err != nil {
 		return nil, err
 	}
@@ -46,8 +63,23 @@ func WriteUnder(o Options, paper, top, dir string) ([]string, error) {
 		}
 	}()
 	var files []string
-	for name, body := range map[string]string{"REPORT.md": r.Markdown, "report.html": r.HTML, "metadata.yaml": r.Metadata, "bibliography.bib": r.Bibliography} {
+	pages := map[string]string{articleMD: r.Markdown, articleHTML: r.HTML, "metadata.yaml": r.Metadata, "bibliography.bib": r.Bibliography}
+	if r.AppendixMarkdown != "" {
+		pages[appendixMD], pages[appendixHTML] = r.AppendixMarkdown, r.AppendixHTML
+	}
+	for name, body := range pages {
 		if err := report.WriteFileAtomic(filepath.Join(stage, name), []byte(body)); err != nil {
+			return nil, err
+		}
+		files = append(files, filepath.Join(dir, name))
+	}
+	// The figures, copied or drawn: the folder holds everything its
+	// pages show.
+	for name, body := range r.Files {
+		if name != filepath.Base(name) || name == "." || name == ".." {
+			return nil, fmt.Errorf("paperreport: figure name %q is not a file name", name)
+		}
+		if err := report.WriteFileAtomic(filepath.Join(stage, name), body); err != nil {
 			return nil, err
 		}
 		files = append(files, filepath.Join(dir, name))

@@ -187,3 +187,41 @@ func TestWriteTables(t *testing.T) {
 		t.Errorf("table.txt:\n%s", txt)
 	}
 }
+
+// TestBaselineRevision: a baseline refresh from a run with a manifest
+// records the manifest's revision beside the records, with the records'
+// hash; ReadBaselineRevision returns it while the records are those it
+// describes and disowns it once they change; a run without a manifest
+// leaves no revision.json behind.
+func TestBaselineRevision(t *testing.T) {
+	root := t.TempDir()
+	run, dst := t.TempDir(), filepath.Join(root, "cfg")
+	recs := []report.Record{{Key: "a", Status: "ok", Metrics: map[string]float64{"m": 1}}}
+	if err := report.WriteJSONL(filepath.Join(run, "records.jsonl"), recs); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(run, "manifest.json"), []byte(`{"revision": "65beb95bece979172c4bb10b5b584e1b0d665c6c", "vcs_modified": true}`), 0o644)
+	if err := report.WriteBaseline(run, dst); err != nil {
+		t.Fatal(err)
+	}
+	r, err := report.ReadBaselineRevision(root, dst)
+	if err != nil || r == nil || r.Revision != "65beb95bece979172c4bb10b5b584e1b0d665c6c" || !r.Modified || len(r.RecordsSHA256) != 64 {
+		t.Fatalf("revision %+v, %v", r, err)
+	}
+	// Records refreshed by a build that does not write revision.json:
+	// the old file no longer describes them.
+	recs[0].Metrics["m"] = 2
+	if err := report.WriteJSONL(filepath.Join(dst, "records.jsonl"), recs); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := report.ReadBaselineRevision(root, dst); err != nil || r != nil {
+		t.Errorf("stale revision.json read as %+v, %v", r, err)
+	}
+	os.Remove(filepath.Join(run, "manifest.json"))
+	if err := report.WriteBaseline(run, dst); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dst, report.BaselineRevisionFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("revision.json kept for records written without a manifest: %v", err)
+	}
+}

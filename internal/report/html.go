@@ -225,7 +225,7 @@ type htmlRoot struct {
 	Cells, Failed int
 	Counts        claimCounts
 	// Scoreboard is set when the root holds scoreboard.html (runexp
-	// suite writes it: the claims × readings page of issue 17).
+	// suite writes it: the claims under the stated protocol and the readings).
 	Scoreboard bool
 	// With lists the results roots of runs with estimators added on the
 	// command line (runexp --with: OUT/with-SLUG), in name order.
@@ -976,7 +976,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 
 {{- define "cell"}}{{range $i, $l := .Lines}}{{if $i}}<br />{{end}}{{$l}}{{end}}{{end}}
 
-{{- define "claimsline"}}{{if .Unexpected}}<b class="unexpected">{{.Unexpected}} not as expected</b>; {{end}}{{.Pass}} passed, {{.Fail}} failed as expected (known non-reproductions), {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated{{if not .Unexpected}}; every verdict as expected{{if or .Fail .Inconclusive .NotEvaluated}}, which is not every claim reproduced: {{.Fail}} of the {{.Claims}} are expected to FAIL and {{.Inconclusive}} to be INCONCLUSIVE{{if .NotEvaluated}}, and {{.NotEvaluated}} are not evaluated{{end}}{{end}}{{end}}{{end}}
+{{- define "claimsline"}}{{if .Unexpected}}<b class="unexpected">{{.Unexpected}} not as expected</b>; {{end}}{{.Pass}} passed, {{.Fail}} failed as expected (known non-reproductions), {{.Inconclusive}} inconclusive, {{.NotEvaluated}} not evaluated{{if not .Unexpected}}; every verdict as expected{{if or .Fail .Inconclusive .NotEvaluated}}, which is not every check passing: {{.Fail}} of the {{.Claims}} are expected to FAIL and {{.Inconclusive}} to be INCONCLUSIVE{{if .NotEvaluated}}, and {{.NotEvaluated}} are not evaluated{{end}}{{end}}{{end}}{{end}}
 
 {{- define "countcell"}}{{if .N}}<td class="r {{.Class}}" data-label="{{.Label}}"><a href="{{.Href}}/index.html#claims">{{.N}}</a></td>{{else}}<td class="r{{if eq .Label "Not as expected"}} key{{end}}" data-label="{{.Label}}">0</td>{{end}}{{end}}
 
@@ -1117,7 +1117,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- if .Up}}
 <p class="muted"><a href="{{.Up}}">All results</a></p>
 {{- end}}
-<p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); {{.Counts.Claims}} claims: {{template "claimsline" .Counts}}.</p>
+<p>{{len .Runs}} run{{if ne (len .Runs) 1}}s{{end}}, {{.Cells}} cells ({{.Failed}} failed); {{.Counts.Claims}} config checks (each config's claims: the rows the papers' claims are judged on, counted by config below, not the papers' claims): {{template "claimsline" .Counts}}.</p>
 {{- if .Added}}
 {{template "added" .Added}}
 {{- end}}
@@ -1125,16 +1125,16 @@ tr:target { outline: 2px solid #4a7fd0; }
 <p>Reproduction reports, one per paper:{{range $i, $p := .Reports}}{{if $i}} ·{{end}} <a href="reports/{{$p}}/report.html">{{$p}}</a>{{end}}.</p>
 {{- end}}
 {{- if .Scoreboard}}
-<p><a href="scoreboard.html">Reproducibility scoreboard</a>: every claim under the stated protocol and under each documented reading, with totals per paper (<a href="scoreboard.md">Markdown</a>).</p>
+<p><a href="scoreboard.html">Reproducibility scoreboard</a>: every paper claim under the stated protocol and under the paper's one reading per ambiguity, the config checks that decide it, and totals per paper (<a href="scoreboard.md">Markdown</a>).</p>
 {{- end}}
 {{- if .Papers}}
 <h2 id="papers">Papers</h2>
 <p class="muted">Each paper's headline from the scoreboard: [Re] every claim a config tests is reproduced; [¬Re] a claim fails as the paper states it; [Re?] no claim fails as the paper states it but some are not reproduced here or are inconclusive, so the reproduction is not decided; [not run] no claim was run.</p>
 <table class="stack papers">
-<thead><tr><th>Paper</th><th>Headline</th><th>Claims</th></tr></thead>
+<thead><tr><th>Paper</th><th>Headline</th><th>Paper claims</th></tr></thead>
 <tbody>
 {{- range .Papers}}
-<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Title}}</a>{{else}}{{.Title}}{{end}}{{with .Report}} · <a href="{{.}}">report</a>{{end}}</td><td class="key {{.Class}}" data-label="Headline">{{.Mark}}</td><td data-label="Claims">{{.Why}}</td></tr>
+<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Title}}</a>{{else}}{{.Title}}{{end}}{{with .Report}} · <a href="{{.}}">report</a>{{end}}</td><td class="key {{.Class}}" data-label="Headline">{{.Mark}}</td><td data-label="Paper claims">{{.Why}}</td></tr>
 {{- end}}
 </tbody>
 </table>
@@ -1152,7 +1152,7 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 </tbody>
 </table>
-<p class="muted">Each claim is counted once: under its verdict when that is the verdict its config expects, otherwise under Not as expected (an alarm: the run changed). Failed as expected: claims of the paper that the config expects not to reproduce on its data, each a failure of the paper's claim (its notes, and each claim's row on the run page, say why); green is passed, red failed, amber inconclusive, grey not evaluated.</p>
+<p class="muted">The config checks of each run, each counted once: under its verdict when that is the verdict its config expects, otherwise under Not as expected (an alarm: the run changed). Failed as expected: checks that the config expects not to pass on its data (its notes, and each check's row on the run page, say why); green is passed, red failed, amber inconclusive, grey not evaluated. Which paper claims these decide, and how, is the scoreboard's.</p>
 {{- end}}
 {{- if .With}}
 <h2>Runs with added estimators</h2>

@@ -602,7 +602,7 @@ func TestClaimsLineInWords(t *testing.T) {
 		want string
 	}{
 		{claimCounts{Claims: 78, Pass: 33, Fail: 29, Inconclusive: 16},
-			"33 passed, 29 failed as expected (known non-reproductions), 16 inconclusive, 0 not evaluated; every verdict as expected, which is not every claim reproduced: 29 of the 78 are expected to FAIL and 16 to be INCONCLUSIVE"},
+			"33 passed, 29 failed as expected (known non-reproductions), 16 inconclusive, 0 not evaluated; every verdict as expected, which is not every check passing: 29 of the 78 are expected to FAIL and 16 to be INCONCLUSIVE"},
 		{claimCounts{Claims: 3, Pass: 3}, "3 passed, 0 failed as expected (known non-reproductions), 0 inconclusive, 0 not evaluated; every verdict as expected"},
 	} {
 		var b strings.Builder

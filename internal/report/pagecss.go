@@ -173,38 +173,64 @@ const (
 // noteMarks are the footnote markers after a header ("0.06 [3][4]").
 var noteMarks = regexp.MustCompile(`(\s*\[\d+\])+$`)
 
-// pinOwnMethod marks the last column of a run page's table to stay in
-// view as it scrolls when the table is in the paper's layout with methods
-// as columns (PinsOwnMethod).
+// pinOwnMethod marks the paper's own method's column of a run page's
+// table to stay in view as it scrolls when the table is in the paper's
+// layout with methods as columns (OwnMethodColumn).
 func pinOwnMethod(h *htmlTable, title string) {
 	hs := make([]string, len(h.Header))
 	for i, c := range h.Header {
 		hs[i] = strings.Join(c.Lines, " ")
 	}
-	if !PinsOwnMethod(title, hs) {
+	j := OwnMethodColumn(title, hs)
+	if j < 0 {
 		return
 	}
-	n := len(hs)
 	pin := func(c *htmlCell) { c.Class = strings.TrimSpace(c.Class + " pin") }
-	pin(&h.Header[n-1])
+	pin(&h.Header[j])
 	for _, r := range h.Rows {
-		if len(r) == n {
-			pin(&r[n-1])
+		if len(r) == len(hs) {
+			pin(&r[j])
 		}
 	}
 }
 
+// The marks of a column (or row) of a table in the paper's layout that is
+// not one of the paper's: a method added on the command line (--with),
+// and one of the config's own that the paper's table has no place for.
+const (
+	AddedMark  = " (added, not the paper's)"
+	BeyondMark = " (ours, not in the paper)"
+)
+
 // PinsOwnMethod reports whether a table of tables.md titled title with
-// header is in the paper's layout (ours beside the paper's values, or
-// their intervals) with methods as its columns: its last header is not a
-// number, as a parameter's value would be. Its last column, the paper's
-// own method, which the papers print last, then stays in view as the
-// table scrolls (class pin). A table whose columns are parameters has its
-// methods in its rows, in the first column, sticky already.
-func PinsOwnMethod(title string, header []string) bool {
+// header keeps a column in view as it scrolls (OwnMethodColumn).
+func PinsOwnMethod(title string, header []string) bool { return OwnMethodColumn(title, header) >= 0 }
+
+// OwnMethodColumn is the column of a table of tables.md titled title
+// with header that stays in view as the table scrolls (class pin): where
+// the table is in the paper's layout (ours beside the paper's values, or
+// their intervals) with methods as its columns (its last header is not a
+// number, as a parameter's value would be), the paper's own method,
+// which the papers print last: the last column that is the paper's, not
+// one of ours appended after it (AddedMark, BeyondMark). -1 for a table
+// whose columns are parameters: its methods are in its rows, in the
+// first column, sticky already.
+func OwnMethodColumn(title string, header []string) int {
 	n := len(header)
 	if n < 3 || !(strings.HasSuffix(title, paperLayout) || strings.HasSuffix(title, paperIntervals)) {
-		return false
+		return -1
 	}
-	return !isNumericCell(noteMarks.ReplaceAllString(header[n-1], ""))
+	if isNumericCell(noteMarks.ReplaceAllString(header[n-1], "")) {
+		return -1
+	}
+	for j := n - 1; j > 0; j-- {
+		h := noteMarks.ReplaceAllString(header[j], "")
+		if !strings.HasSuffix(h, AddedMark) && !strings.HasSuffix(h, BeyondMark) {
+			if j < 2 {
+				return -1
+			}
+			return j
+		}
+	}
+	return -1
 }

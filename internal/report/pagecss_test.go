@@ -52,9 +52,9 @@ func TestFigureFit(t *testing.T) {
 	}
 }
 
-// TestPinsOwnMethod checks which tables of tables.md keep their last
-// column in view: the paper's layout (values or their intervals) with
-// methods as columns, not parameters, and no other table.
+// TestPinsOwnMethod checks which tables of tables.md keep the paper's own
+// method's column in view: the paper's layout (values or their intervals)
+// with methods as columns, not parameters, and no other table.
 func TestPinsOwnMethod(t *testing.T) {
 	methods := []string{"Expression", "Noisy input", "Mika et al.", "local Gram (Huang et al.) [3]"}
 	params := []string{"Method", "0.02", "0.04", "0.06 [2][5]"}
@@ -72,6 +72,13 @@ func TestPinsOwnMethod(t *testing.T) {
 		if got := PinsOwnMethod(tc.title, tc.header); got != tc.want {
 			t.Errorf("PinsOwnMethod(%q, %q) = %t, want %t", tc.title, tc.header, got, tc.want)
 		}
+	}
+	// Columns of ours appended after the paper's own method (a method of
+	// the config the paper's table has no place for, one added with
+	// --with) leave the pin on the paper's own method.
+	extra := append(append([]string(nil), methods...), "Ours, eq. 7"+BeyondMark, "mine"+AddedMark+" [4]")
+	if got := OwnMethodColumn("Table 1: APE per expression: runexp (paper)", extra); got != 3 {
+		t.Errorf("OwnMethodColumn with columns of ours after the paper's = %d, want 3 (local Gram)", got)
 	}
 }
 

@@ -1,7 +1,7 @@
 package report
 
 // PaperFit is how close one run's values come to the values the paper
-// prints in one of its tables (issue 36, "reading fit"): the median over
+// prints in one of its tables (its "reading fit"): the median over
 // the table's cells of |ln(ours/paper)|, 0 when every value is as printed
 // and ln 2 ≈ 0.69 when the typical cell is off by a factor of 2 either
 // way. tables.PaperFits computes it from a config's reference values and

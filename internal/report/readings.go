@@ -6,7 +6,7 @@ import (
 )
 
 // A base config's run page shows its documented readings (the configs
-// whose variant_of names it, issue 36) when their runs are in the same
+// whose variant_of names it) when their runs are in the same
 // results root: each reading's figures of the same names as the base's
 // (Zheng & Lai's Fig. 2 under each noise reading), its paper table with
 // the paper's values beside its own, and each one's reading fit to the

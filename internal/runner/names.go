@@ -43,13 +43,13 @@ func checkNames(c *config.Config, names MetricNames, cells []*Cell) error {
 		if known == nil {
 			continue
 		}
-		// A {metric:NAME} of a because: or attribution text the kind
+		// A {metric:NAME} of a because: or defect text the kind
 		// cannot record would leave the text stating what was not
 		// measured.
 		for _, t := range []struct {
 			key, text string
 			line      int
-		}{{"because", cl.Because, cl.Line}, {"attribution", cl.AttributionEvidence, cl.AttributionLine}} {
+		}{{"because", cl.Because, cl.Line}, {"defect", cl.DefectEvidence, cl.DefectLine}} {
 			refs, _ := claims.References(t.text) // claims.Check reports a malformed one
 			for _, ref := range refs {
 				if m, ok := strings.CutPrefix(ref, "metric:"); ok && !known(m) {

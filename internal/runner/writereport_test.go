@@ -211,8 +211,8 @@ func TestMetricHints(t *testing.T) {
 			`fake.yaml:10: reference[0]: metric "snr_poold" is not a metric this experiment records; did you mean snr_pooled?`},
 		{"hint-test", "claims:\n  - id: c\n    expect: fail\n    because: \"{metric:mse_meen}\"\n    check: {type: value, metric: mse_mean, op: \"<\", value: 1}\n",
 			`fake.yaml:10: claim c: because: {metric:mse_meen} is not a metric this experiment records; did you mean mse_mean?`},
-		{"hint-test", "claims:\n  - id: c\n    attribution: {kind: data, evidence: \"{metric:snr_poold}\"}\n    check: {type: value, metric: mse_mean, op: \"<\", value: 1}\n",
-			`fake.yaml:11: claim c: attribution: {metric:snr_poold} is not a metric this experiment records; did you mean snr_pooled?`},
+		{"hint-test", "claims:\n  - id: c\n    defect: {kind: threshold, evidence: \"{metric:snr_poold}\"}\n    check: {type: value, metric: mse_mean, op: \"<\", value: 1}\n",
+			`fake.yaml:11: claim c: defect: {metric:snr_poold} is not a metric this experiment records; did you mean snr_pooled?`},
 		{"hint-test", "paper_table: {title: T, corner: M, rows: [r], columns: [k]}\nreference:\n  - {source: s, row: r, column: k, metric: mse_mean, std: mse_sd, cell: {c: 1}, value: 1}\n",
 			`fake.yaml:11: reference[0]: metric "mse_sd" is not a metric this experiment records`},
 	} {

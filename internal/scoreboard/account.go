@@ -17,7 +17,7 @@ import (
 // outcomes it combines (Aggregate, with Reading), or why it cannot be
 // tested here (NotTestable). The paper's claim, not a row, is the unit
 // every total counts; its outcome follows from its rows by one rule
-// (outcome.go).
+// (outcome.go), under the paper's assignment of readings.
 type Account struct {
 	Claim       config.PaperClaim
 	Rows        []RowRef
@@ -25,40 +25,64 @@ type Account struct {
 	Reading     string
 	NotTestable string
 	// Beyond counts the rows that cite the claim but go beyond it (a
-	// group or quantity the paper does not have): shown, never counted.
+	// group or quantity the paper does not have, a quantifier or
+	// threshold of ours): shown, never counted.
 	Beyond int
-	// Category is the claim's outcome, Attribution whose failure it is
-	// (derived from its rows: outcome.go), Why the rule's words and
-	// Decide, for undetermined, what would decide it.
+	// Category is the claim's outcome under the paper's assignment,
+	// Attribution whose failure it is (derived from its rows: outcome.go),
+	// Why the rule's words and Decide, for undetermined, what would decide
+	// it.
 	Category    Category
 	Attribution string
 	Why, Decide string
-	// Under lists the readings (column labels) under which every row of
-	// the claim passes: listed-ambiguity readings for OtherReading,
-	// post-hoc ones for PostHocOnly.
+	// Under names, for a claim reproduced only under the assignment
+	// (OtherReading), the assigned readings its rows were read under.
 	Under []string
 	// Stated is the combined verdict of the rows under the stated
-	// protocol (PASS, FAIL, INCONCLUSIVE, NOT-EVALUATED or "not run").
-	Stated string
+	// protocol and Assigned under the paper's assignment (PASS, FAIL,
+	// INCONCLUSIVE, NOT-EVALUATED or "not run"); Flipped reports that the
+	// stated protocol passes the claim and the assignment does not (shown
+	// beside it; the assignment's verdict is counted).
+	Stated, Assigned string
+	Flipped          bool
+	// Sensitivity is the claim's verdict under each other documented
+	// reading that bears on its rows (the stated protocol among them when
+	// the assignment reads it otherwise): shown, never counted.
+	Sensitivity []Sensitivity
+	// Evidence lists, for a claim not reproduced as stated, every result
+	// bearing on it: each row under the stated protocol, the assigned
+	// reading, the other readings, the post-hoc variants and the
+	// diagnostics, and the rows beyond its sentence.
+	Evidence []Evidence
 }
 
 // RowRef names one base row testing a paper claim.
 type RowRef struct {
 	Table, Row string
 	Category   Category
-	Verdict    string
-	Basis      string
+	// Verdict is the row's verdict under the stated protocol, Assigned
+	// under the paper's assignment (from AssignedConfig; "not run" when
+	// the assigned reading was not run for the row's table).
+	Verdict, Assigned, AssignedConfig string
+	Basis                             string
 	// Attribution is the row's derived attribution (Row.Derived), with
 	// Why; Decide for undetermined, and the derivation whole.
 	Attribution, Why, Decide string
 	Derived                  Derivation
-	// Under maps a reading's column label to the row's verdict under it
-	// (the variant's where the row's table has that reading and the
-	// variant restates the row; otherwise the row keeps its stated
-	// verdict, as a reading changes only what it reads); PostHoc marks
-	// the labels of post-hoc readings.
+	// Under maps each documented reading of the paper (a Sensitivity's
+	// Reading, the stated protocol among them where the assignment reads
+	// the paper otherwise) to the row's verdict under it: the variant's
+	// where the row's table runs that reading and the variant restates the
+	// row; otherwise the stated verdict (a reading changes only what it
+	// reads), or "not run" where the table lists an ambiguity the reading
+	// reads and runs no such variant. PostHoc marks the post-hoc ones.
 	Under   map[string]string
 	PostHoc map[string]bool
+	// ran marks the readings of Under whose own config ran the row (not
+	// a stated verdict kept where the reading does not bear, nor a
+	// reading missing from the row's table); same those the assignment
+	// reads the row's table by.
+	ran, same map[string]bool
 }
 
 // Status is "tested", "aggregate", "not testable here" or "not
@@ -95,22 +119,27 @@ func paperClaim(cl config.Claim) string {
 }
 
 // rowRef is row r of table t as a paper claim's evidence, with its
-// verdict under each reading column of t.
-func rowRef(t Table, r Row) RowRef {
+// verdict under the assignment (t.Assigned) and under each other reading
+// of the paper (readings).
+func rowRef(t Table, r Row, readings []paperReading) RowRef {
 	ref := RowRef{Table: t.Base.Name, Row: r.ID, Category: r.Category, Verdict: verdictOrNotRun(r.Base), Basis: r.Base.Basis,
-		Attribution: r.Derived.Kind, Why: r.Derived.Why, Decide: r.Derived.Decide, Derived: r.Derived, Under: map[string]string{}, PostHoc: map[string]bool{}}
-	for i, c := range t.Variants {
-		if c.Diagnostic {
-			continue
+		Attribution: r.Derived.Kind, Why: r.Derived.Why, Decide: r.Derived.Decide, Derived: r.Derived, Under: map[string]string{}, PostHoc: map[string]bool{},
+		ran: map[string]bool{}, same: map[string]bool{}}
+	ref.Assigned = verdictOrNotRun(r.cellUnder(t.Assigned))
+	if c, ok := t.AssignedColumn(); ok {
+		ref.AssignedConfig = c.Name
+		if t.Assigned >= 0 && !r.Variants[t.Assigned].Present {
+			ref.AssignedConfig = t.Base.Name
 		}
-		v := r.Variants[i]
-		switch {
-		case !v.Run && v.Present:
-			ref.Under[c.Label] = "not run"
-		case v.Run && v.Present:
-			ref.Under[c.Label] = v.Verdict
-		}
-		ref.PostHoc[c.Label] = c.PostHoc != ""
+	}
+	for _, pr := range readings {
+		at := t.columnFor(pr.set, pr.postHoc)
+		c := r.cellUnder(at)
+		ref.Under[pr.label] = verdictOrNotRun(c)
+		ref.PostHoc[pr.label] = pr.postHoc != ""
+		ref.same[pr.label] = at == t.Assigned
+		stated := len(pr.set) == 0 && pr.postHoc == ""
+		ref.ran[pr.label] = c.Run && ((at >= 0 && r.Variants[at].Present) || stated)
 	}
 	return ref
 }
@@ -134,6 +163,7 @@ func account(p *Paper, in Inputs) error {
 	}
 	rows := map[string][]RowRef{}
 	beyond := map[string]int{}
+	readings := p.readings()
 	for _, t := range p.Tables {
 		for _, r := range t.Rows {
 			if r.Paper == "" {
@@ -146,7 +176,7 @@ func account(p *Paper, in Inputs) error {
 				beyond[r.Paper]++
 				continue
 			}
-			rows[r.Paper] = append(rows[r.Paper], rowRef(t, r))
+			rows[r.Paper] = append(rows[r.Paper], rowRef(t, r, readings))
 		}
 	}
 	decl, err := declared(p, in, known, rows)
@@ -162,7 +192,10 @@ func account(p *Paper, in Inputs) error {
 		}
 		switch a.Status() {
 		case "tested":
-			a.judge(p.Ambiguities)
+			a.judge(p.Ambiguities, readings)
+			if a.Category != AsStated {
+				a.Evidence = p.evidence(pc.ID)
+			}
 		case "aggregate":
 			aggregates = append(aggregates, a)
 		case "not testable here":
@@ -182,6 +215,12 @@ func account(p *Paper, in Inputs) error {
 		if a.Status() != "not accounted for" {
 			p.Totals[a.Category]++
 			p.Split.count(a.Category, a.Attribution)
+		}
+		if a.Stated == Pass {
+			p.StatedPass++
+		}
+		if a.Category == AsStated || a.Category == OtherReading {
+			p.AssignedPass++
 		}
 		p.Accounts = append(p.Accounts, *a)
 	}
@@ -251,14 +290,14 @@ func (b *Bases) add(table, row string, c Cell) {
 	}
 }
 
-// because is the claim's because: text with its references filled in
-// from the base's cell (its claims.json evidence, verdict and interval),
-// its records (dir/records.jsonl, read only for a {metric:…} reference)
-// and its config. A reference that cannot be filled leaves the text as
-// written with the reason, so the page never states what was not
-// measured.
-func because(cl config.Claim, c *config.Config, cell Cell, dir string) string {
-	if cl.Because == "" {
+// fill is a claim's because: or defect text with its references filled
+// in from the base's cell (its claims.json evidence, verdict and
+// interval), its records (dir/records.jsonl, read only for a {metric:…}
+// reference) and its config. A reference that cannot be filled leaves
+// the text as written with the reason, so the page never states what was
+// not measured.
+func fill(text string, c *config.Config, cell Cell, dir string) string {
+	if text == "" {
 		return ""
 	}
 	res := claims.Result{Evidence: cell.Evidence, Verdict: cell.Verdict, PointVerdict: cell.Point, CannotDiscriminate: cell.CannotDiscriminate, Detectable: cell.Detectable}
@@ -267,7 +306,7 @@ func because(cl config.Claim, c *config.Config, cell Cell, dir string) string {
 		res.CILo, res.CIHi = &lo, &hi
 	}
 	var recs []report.Record
-	if strings.Contains(cl.Because, "{metric:") {
+	if strings.Contains(text, "{metric:") {
 		if path := filepath.Join(dir, "records.jsonl"); safefs.CheckInside(filepath.Dir(dir), path) == nil { // inside the results root
 			recs, _ = report.ReadJSONL(path)
 		}
@@ -276,9 +315,9 @@ func because(cl config.Claim, c *config.Config, cell Cell, dir string) string {
 		// Nothing was judged: only the setup can be filled.
 		res.Evidence, res.Verdict = "(not run)", "not run"
 	}
-	s, err := claims.Expand(cl.Because, res, recs, claims.ConfigSetup(c))
+	s, err := claims.Expand(text, res, recs, claims.ConfigSetup(c))
 	if err != nil {
-		return cl.Because + " [" + err.Error() + "]"
+		return text + " [" + err.Error() + "]"
 	}
 	return s
 }

@@ -67,14 +67,23 @@ func TestAccount(t *testing.T) {
 	if p.Accounts[5].Category != NotRun {
 		t.Errorf("c6 aggregate: %v, want not run (m's c1)", p.Accounts[5].Category)
 	}
-	// The paper's claims are the unit: c1 not run (m's row), c2 under the
-	// reading r, c3 and c4 not reproduced as the paper states them (s's
-	// rows), c5 not testable, c6 not run (an aggregate with c1 not run).
-	wantTotals := Totals{OtherReading: 1, NotReproduced: 2, NotTestable: 1, NotRun: 2}
+	// The paper's claims are the unit: c1 not run (m's row); c2 not
+	// reproduced, undetermined: the reading r passes it, but no printed
+	// value bears on a1, so the assignment keeps the stated protocol's
+	// reading and r is sensitivity; c3 and c4 not reproduced as the paper
+	// states them (s's rows), c5 not testable, c6 not run (an aggregate
+	// with c1 not run).
+	wantTotals := Totals{NotReproduced: 3, NotTestable: 1, NotRun: 2}
 	if b.Totals != wantTotals {
 		t.Errorf("totals %v, want %v", b.Totals, wantTotals)
 	}
-	for i, want := range []string{"", "reading", "paper", "paper", "", ""} {
+	if s := p.Accounts[1].Sensitivity; len(s) != 1 || s[0].Reading != "r (a1)" || s[0].Verdict != Pass || !s[0].Passes {
+		t.Errorf("c2's sensitivity %+v, want PASS under r (a1)", s)
+	}
+	if c := p.Assignment.Choices; len(c) != 1 || c[0].Ambiguity != "a1" || c[0].Reading != "" || c[0].Rule != RuleStatedNoFit {
+		t.Errorf("assignment %+v, want a1 read as stated (no printed value bears on it)", c)
+	}
+	for i, want := range []string{"", "undetermined", "paper", "paper", "", ""} {
 		if got := p.Accounts[i].Attribution; got != want {
 			t.Errorf("c%d: attribution %q, want %q (%s)", i+1, got, want, p.Accounts[i].Why)
 		}

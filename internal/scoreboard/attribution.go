@@ -57,12 +57,10 @@ func (s *Split) add(u Split) {
 	}
 }
 
-// count adds a claim (or row) of category c attributed to a; one
-// reproduced only under a post-hoc reading counts with those not
-// reproduced (a post-hoc reading reproduces nothing).
+// count adds a claim (or row) of category c attributed to a.
 func (s *Split) count(c Category, a string) {
 	switch c {
-	case NotReproduced, PostHocOnly:
+	case NotReproduced:
 		s[0][attrIndex(a)]++
 	case Inconclusive:
 		s[1][attrIndex(a)]++
@@ -116,9 +114,8 @@ func accountCategoryText(a Account) string {
 	switch {
 	case len(a.Under) > 0:
 		s += " (" + strings.Join(a.Under, ", ") + ")"
-		if a.Category == PostHocOnly && a.Attribution != "" {
-			s += "; " + attrShort[attrIndex(a.Attribution)]
-		}
+	case a.Attribution != "" && a.Flipped:
+		s += " (" + attrShort[attrIndex(a.Attribution)] + "; passes as stated)"
 	case a.Attribution != "":
 		s += " (" + attrShort[attrIndex(a.Attribution)] + ")"
 	}

@@ -24,7 +24,6 @@ type Category int
 const (
 	AsStated Category = iota
 	OtherReading
-	PostHocOnly
 	NotReproduced
 	Inconclusive
 	NotEvaluated
@@ -33,11 +32,19 @@ const (
 	nCategories
 )
 
+// PostHocOnly was the outcome of a claim reproduced only under a post-hoc
+// variant. No claim takes it now: a post-hoc variant is sensitivity
+// (Account.Sensitivity), and such a claim counts as not reproduced or
+// inconclusive under the assignment. It lies outside the categories
+// Totals counts.
+//
+// Deprecated: no claim takes it.
+const PostHocOnly = nCategories
+
 // Names of the categories as the pages print them.
 var categoryNames = [nCategories]string{
 	"reproduced as stated",
 	"reproduced only under another documented reading",
-	"reproduced only under a post-hoc reading",
 	"not reproduced",
 	"inconclusive",
 	"not evaluated",
@@ -98,10 +105,6 @@ type Cell struct {
 	// no interval"); Evidence its evidence, which the because: text's
 	// references are filled from.
 	Basis, Evidence string
-	// Attribution and AttributionEvidence are claims.json's: whose
-	// failure a verdict other than PASS is (paper, data, reading, test)
-	// and why.
-	Attribution, AttributionEvidence string
 	// CannotDiscriminate is claims.json's cannot_discriminate: why the
 	// check could not tell its two sides apart (the verdict is then
 	// INCONCLUSIVE whatever its basis).
@@ -129,6 +132,12 @@ type Column struct {
 	PostHoc      string
 	Diagnostic   bool
 	Probe, Moves string
+	// Readings names how the column reads each ambiguity in Reads (the
+	// name of each reading link of its chain after the config it varies:
+	// ReadingSet), and PostHocName the post-hoc link's name, so that one
+	// reading is recognised in every table that runs it.
+	Readings    ReadingSet
+	PostHocName string
 	// Run reports whether the results root holds a folder for it; Dir
 	// is that folder (root/Name).
 	Run bool
@@ -159,14 +168,12 @@ type Row struct {
 	// is "") or goes beyond it (Beyond): it is shown, and listed among
 	// Board.Beyond, never counted.
 	Counted bool
-	// Attribution is the base's as claims.json records it (the config's
-	// declaration): whose failure a verdict other than PASS is ("" when
-	// it records none). Derived is the attribution the verdicts and the
-	// configs' declarations give (derive.go); the pages show it, and
-	// Board.Mismatches lists the rows where the two differ.
-	Attribution string
-	Defect      string
-	Derived     Derivation
+	// Defect is the defect of our check the config names (config.Defects)
+	// and DefectEvidence its sentence, references filled; Derived is whose
+	// failure the row's verdict is, as the verdicts under the paper's
+	// assignment and the configs' declarations give it (derive.go).
+	Defect, DefectEvidence string
+	Derived                Derivation
 }
 
 // Beyond is a checked row that traces to no claim of the paper: a base
@@ -177,6 +184,10 @@ type Beyond struct {
 	// Why is the config's beyond: reason, "" for a row whose source cites
 	// no claim.
 	Why string
+	// Paper is the paper claim its source cites ("" for none) and Result
+	// its cell, for the evidence behind that claim.
+	Paper  string
+	Result Cell
 }
 
 // Table is a base config with its variants' columns and a row per claim.
@@ -202,6 +213,25 @@ type Table struct {
 	// printed table the base regenerates (fit.go); none without a
 	// paper_table.
 	Fits []PrintedFit
+	// Assigned is where the paper's assignment reads the table's rows:
+	// the index of the variant column reading it, or -1 when the
+	// assignment reads nothing bearing on the table (the base's
+	// verdicts), -2 when the table lists an ambiguity the assignment
+	// reads otherwise and no config of the table reads it so (not run).
+	Assigned int
+}
+
+// AssignedColumn is the column whose verdicts the paper's assignment
+// counts for t, and false when the assignment's reading was not run for
+// t.
+func (t Table) AssignedColumn() (Column, bool) {
+	switch t.Assigned {
+	case atBase:
+		return t.Base, true
+	case atMissing:
+		return Column{}, false
+	}
+	return t.Variants[t.Assigned], true
 }
 
 // Paper is one paper's tables.
@@ -221,6 +251,13 @@ type Paper struct {
 	// no base config tests and no accounting file declares (account.go).
 	Accounts    []Account
 	Unaccounted []string
+	// Assignment is the paper's one reading per listed ambiguity
+	// (AssignmentRule): Totals and Split count the claims under it.
+	Assignment Assignment
+	// StatedPass counts the claims that pass under the stated protocol,
+	// AssignedPass those that pass under the assignment (the claims the
+	// headline counts reproduced: AsStated and OtherReading).
+	StatedPass, AssignedPass int
 }
 
 // Board is the whole scoreboard.
@@ -232,10 +269,6 @@ type Board struct {
 	// the base rows testing them.
 	Totals, RowTotals Totals
 	Split, RowSplit   Split
-	// Mismatches lists the base rows whose recorded attribution (the
-	// config's declaration, in claims.json) differs from the one derived
-	// from the verdicts, as "config#claim: recorded X, derived Y (why)".
-	Mismatches []string
 	// Beyond lists every checked row that traces to no paper claim (base
 	// rows without one, diagnostic variants' own checks), never counted.
 	Beyond  []Beyond
@@ -253,6 +286,38 @@ type Board struct {
 	// Untitled lists, with the reason, the papers whose title could not
 	// be read from the paper values (Load): they are headed by their id.
 	Untitled []string
+	// Verdicts counts every config's verdicts by their basis, in the
+	// order the configs were given (configs with claims and results).
+	Verdicts []ConfigVerdicts
+}
+
+// ConfigVerdicts counts one config's verdicts in its claims.json by the
+// basis of each: PASS and FAIL decided on an interval or on the point
+// estimate, INCONCLUSIVE, NOT-EVALUATED.
+type ConfigVerdicts struct {
+	Config                                           string
+	Claims                                           int
+	PassInterval, PassPoint, FailInterval, FailPoint int
+	Inconclusive, NotEvaluated                       int
+}
+
+func (v *ConfigVerdicts) add(c Cell) {
+	v.Claims++
+	interval := c.Basis == "interval"
+	switch {
+	case c.Verdict == Pass && interval:
+		v.PassInterval++
+	case c.Verdict == Pass:
+		v.PassPoint++
+	case c.Verdict == Fail && interval:
+		v.FailInterval++
+	case c.Verdict == Fail:
+		v.FailPoint++
+	case c.Verdict == Inconc:
+		v.Inconclusive++
+	default:
+		v.NotEvaluated++
+	}
 }
 
 // Build assembles the board from the configs and the results under root.
@@ -328,8 +393,6 @@ func BuildWith(cfgs []*config.Config, root string, in Inputs) (*Board, error) {
 			papers[base.Paper] = p
 		}
 		p.Tables = append(p.Tables, t)
-		p.RowTotals.add(t.Totals)
-		p.RowSplit.add(t.Split)
 	}
 	if err := bd.addPapers(papers, in); err != nil {
 		return nil, err
@@ -368,6 +431,13 @@ func (bd *builder) readResults(cfgs []*config.Config) error {
 		}
 		bd.run[c.Name] = ok
 		bd.results[c.Name] = cells
+		if ok && len(c.Claims) > 0 {
+			v := ConfigVerdicts{Config: c.Name}
+			for _, id := range sortedCells(cells) {
+				v.add(cells[id])
+			}
+			bd.b.Verdicts = append(bd.b.Verdicts, v)
+		}
 		if !ok {
 			bd.b.NotRun = append(bd.b.NotRun, c.Name)
 		}
@@ -474,12 +544,18 @@ func (bd *builder) chainDiagnostic(c *config.Config) bool {
 func (bd *builder) column(c *config.Config, base string) Column {
 	col := Column{Name: c.Name, Label: columnLabel(c.Name, base), Title: c.Title, Reading: c.Reading,
 		Run: bd.run[c.Name], Dir: filepath.Join(bd.root, c.Name), Extra: bd.extra[c.Name]}
+	col.Readings = ReadingSet{}
 	for _, l := range bd.chain(c) {
+		name := l.Name
+		if parent := bd.byFile[l.VariantOf]; parent != nil {
+			name = columnLabel(l.Name, parent.Name)
+		}
 		if l.Reads != "" && !slices.Contains(col.Reads, l.Reads) {
 			col.Reads = append(col.Reads, l.Reads)
+			col.Readings[l.Reads] = name
 		}
 		if l.PostHoc != "" && col.PostHoc == "" {
-			col.PostHoc = l.PostHoc
+			col.PostHoc, col.PostHocName = l.PostHoc, name
 		}
 		if l.Diagnostic && !col.Diagnostic {
 			col.Diagnostic, col.Probe, col.Moves = true, l.Probe, l.Moves
@@ -542,30 +618,25 @@ func (bd *builder) table(base *config.Config, vs []*config.Config, ambs map[stri
 				continue
 			}
 			c := cell(bd.results[v.Name], bd.run[v.Name], cl.ID, vclaims[i][cl.ID])
-			b := Beyond{Config: v.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(c), Why: "a check of the diagnostic " + v.Name + "'s own"}
+			b := Beyond{Config: v.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(c), Why: "a check of the diagnostic " + v.Name + "'s own",
+				Paper: paperClaim(cl), Result: c}
 			t.Beyond = append(t.Beyond, b)
 			bd.b.Beyond = append(bd.b.Beyond, b)
 		}
 	}
 	for _, cl := range base.Claims {
 		r := Row{ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Expect: cl.Expect, Paper: paperClaim(cl), Beyond: cl.Beyond, Defect: cl.Defect}
-		r.Counted = r.Paper != "" && r.Beyond == ""
 		r.Base = cell(bd.results[base.Name], bd.run[base.Name], cl.ID, true)
-		r.Attribution = r.Base.Attribution
-		r.Because = because(cl, base, r.Base, filepath.Join(bd.root, base.Name))
+		r.Because = fill(cl.Because, base, r.Base, filepath.Join(bd.root, base.Name))
+		r.DefectEvidence = fill(cl.DefectEvidence, base, r.Base, filepath.Join(bd.root, base.Name))
+		if ours := defectBeyond[cl.Defect]; ours != "" && r.Beyond == "" {
+			// A quantifier or threshold of ours goes beyond the
+			// paper's sentence: the row never decides its claim.
+			r.Beyond = ours + ": " + r.DefectEvidence
+		}
+		r.Counted = r.Paper != "" && r.Beyond == ""
 		for i, v := range vs {
 			r.Variants = append(r.Variants, cell(bd.results[v.Name], bd.run[v.Name], cl.ID, vclaims[i][cl.ID]))
-		}
-		r.Category = categorise(r, t.Variants)
-		if r.Counted {
-			// Blame is derived for the rows that count toward a paper
-			// claim; a check beyond it is shown with its verdict alone.
-			r.Derived = derive(r, t, ambs)
-		}
-		if r.Counted && (r.Base.Run && r.Base.Verdict != Pass && r.Base.Verdict != NotEvaluatedV || r.Attribution != "") {
-			if r.Attribution != r.Derived.Kind {
-				bd.b.Mismatches = append(bd.b.Mismatches, fmt.Sprintf("%s#%s: recorded %s, derived %s (%s)", base.Name, cl.ID, orNone(r.Attribution), orNone(r.Derived.Kind), r.Derived.Why))
-			}
 		}
 		t.Rows = append(t.Rows, r)
 		if !r.Counted {
@@ -573,22 +644,28 @@ func (bd *builder) table(base *config.Config, vs []*config.Config, ambs map[stri
 			if why == "" {
 				why = "its source cites no claim of the paper"
 			}
-			bd.b.Beyond = append(bd.b.Beyond, Beyond{Config: base.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(r.Base), Why: why})
+			bd.b.Beyond = append(bd.b.Beyond, Beyond{Config: base.Name, ID: cl.ID, Statement: cl.Statement, Source: cl.Source, Verdict: verdictOrNotRun(r.Base), Why: why, Result: r.Base, Paper: r.Paper})
 			continue
 		}
 		bd.b.Basis.add(base.Name, cl.ID, r.Base)
-		t.Totals[r.Category]++
-		t.Split.count(r.Category, r.Derived.Kind)
 	}
 	return t
 }
 
-// orNone is s, or "none" when it is empty.
-func orNone(s string) string {
-	if s == "" {
-		return "none"
+// judgeTable sets each counted row's category and derived attribution
+// under the paper's assignment (t.Assigned) and counts them in t's
+// totals and split.
+func (bd *builder) judgeTable(t *Table, ambs map[string]config.Ambiguity) {
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		if !r.Counted {
+			continue
+		}
+		r.Category = categorise(*r, t.Assigned)
+		r.Derived = derive(*r, *t, ambs, t.Assigned)
+		t.Totals[r.Category]++
+		t.Split.count(r.Category, r.Derived.Kind)
 	}
-	return s
 }
 
 // addPapers accounts for each paper's claims and adds the papers with
@@ -602,6 +679,15 @@ func (bd *builder) addPapers(papers map[string]*Paper, in Inputs) error {
 	for _, id := range ids {
 		p := papers[id]
 		sort.Slice(p.Tables, func(i, j int) bool { return p.Tables[i].Base.Name < p.Tables[j].Base.Name })
+		p.Assignment = assign(p.Tables, p.Ambiguities)
+		set := p.Assignment.Set()
+		for i := range p.Tables {
+			t := &p.Tables[i]
+			t.Assigned = t.columnFor(set, "")
+			bd.judgeTable(t, p.Ambiguities)
+			p.RowTotals.add(t.Totals)
+			p.RowSplit.add(t.Split)
+		}
 		if err := account(p, in); err != nil {
 			return err
 		}
@@ -649,36 +735,21 @@ func verdictOrNotRun(c Cell) string {
 	return c.Verdict
 }
 
-// categorise applies the package's definitions to a row: its base cell
-// and its variants' (cols), a listed-ambiguity reading's PASS before a
-// post-hoc one's; diagnostics are never counted.
-func categorise(r Row, cols []Column) Category {
-	base := r.Base
-	reading, postHoc := false, false
-	for i, c := range cols {
-		v := r.Variants[i]
-		if !v.Run || !v.Present || v.Verdict != Pass {
-			continue
-		}
-		switch c.Role() {
-		case "reading":
-			reading = true
-		case "post hoc":
-			postHoc = true
-		}
-	}
+// categorise applies the package's definitions to a row: its verdict
+// under the stated protocol and under the paper's assignment (its table's
+// column at: columnFor), the assignment's verdict counted.
+func categorise(r Row, at int) Category {
+	base, a := r.Base, r.cellUnder(at)
 	switch {
-	case !base.Run:
+	case !base.Run || !a.Run:
 		return NotRun
-	case base.Verdict == Pass:
+	case a.Verdict == Pass && base.Verdict == Pass:
 		return AsStated
-	case (base.Verdict == Fail || base.Verdict == Inconc) && reading:
+	case a.Verdict == Pass:
 		return OtherReading
-	case (base.Verdict == Fail || base.Verdict == Inconc) && postHoc:
-		return PostHocOnly
-	case base.Verdict == Fail:
+	case a.Verdict == Fail:
 		return NotReproduced
-	case base.Verdict == Inconc:
+	case a.Verdict == Inconc:
 		return Inconclusive
 	}
 	return NotEvaluated
@@ -749,7 +820,6 @@ func readClaims(dir string) (map[string]Cell, bool, error) {
 			return nil, false, fmt.Errorf("scoreboard: %s: claim %q appears twice", path, r.ID)
 		}
 		c := Cell{Verdict: v, Point: r.PointVerdict, CIMethod: r.CIMethod, Basis: r.Basis, Evidence: r.Evidence,
-			Attribution: r.Attribution, AttributionEvidence: r.AttributionEvidence,
 			CannotDiscriminate: r.CannotDiscriminate, Detectable: r.Detectable, ItemsNeeded: r.ItemsNeeded}
 		if r.CILo != nil && r.CIHi != nil {
 			c.HasCI, c.CILo, c.CIHi = true, *r.CILo, *r.CIHi
@@ -769,3 +839,13 @@ func validVerdict(v string) bool {
 // maxClaimsBytes bounds a claims.json the scoreboard reads, as
 // report.MaxJSONBytes does the report's.
 const maxClaimsBytes = 64 << 20
+
+// sortedCells are the claim ids of cells, sorted.
+func sortedCells(cells map[string]Cell) []string {
+	ids := make([]string, 0, len(cells))
+	for id := range cells {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}

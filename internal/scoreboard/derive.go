@@ -9,83 +9,118 @@ import (
 )
 
 // Derivation is whose failure a row's verdict other than PASS is, as the
-// verdicts of its base and variants and the configs' declarations give it
-// (docs/readings.md, "Attribution"):
+// verdicts of its base and variants under the paper's assignment of
+// readings and the configs' declarations give it (docs/readings.md,
+// "Attribution"); the verdict it explains is the row's under the
+// assignment (the stated protocol's where the assignment reads nothing
+// bearing on the row):
 //
-//  1. reading: a variant reading one of the paper's listed ambiguities
-//     otherwise (reads:, not post hoc, not a diagnostic) gives PASS;
-//  2. test: the check could not tell its two sides apart here
+//  1. reading: the row fails or is inconclusive under the stated
+//     protocol and passes under the assigned reading;
+//  2. undetermined: the row passes under another documented reading (the
+//     stated protocol when the assigned reading does not pass it, another
+//     reading of a listed ambiguity, or a post-hoc variant): which reading
+//     the paper meant decides it, so no defect, data or paper is blamed;
+//  3. test: the check could not tell its two sides apart here
 //     (cannot_discriminate), or the config names a defect of our check
-//     (attribution defect: quantifier, threshold, degenerate,
-//     visual-metric);
-//  3. data: a diagnostic that moves a named property of the data toward
+//     (defect: visual-metric, degenerate);
+//  4. data: a diagnostic that moves a named property of the data toward
 //     the paper's, everything else kept (moves:), gives PASS;
-//  4. paper: the verdict is FAIL under the stated protocol and under every
-//     reading of every ambiguity the base lists as bearing on its verdicts
-//     (ambiguities:), each of which a reading variant ran, and the base
-//     runs on the paper's own data (no stand_in:);
-//  5. undetermined: none of these; Decide names the experiment that would
+//  5. paper: the verdict is FAIL under the stated protocol, under the
+//     assignment and under every reading of every ambiguity the base
+//     lists as bearing on its verdicts (ambiguities:), each of which a
+//     reading variant ran, and the base runs on the paper's own data (no
+//     stand_in:);
+//  6. undetermined: none of these; Decide names the experiment that would
 //     decide it (the ambiguities not read, the paper's data, more items).
 //
-// A post-hoc variant (post_hoc:) never makes a reading, and a reading that
-// turns FAIL into INCONCLUSIVE is no PASS; but neither confirms the
-// failure either, so the row is then not the paper's: it stays
-// undetermined.
+// A reading that turns FAIL into INCONCLUSIVE is no PASS; but it does not
+// confirm the failure either, so the row is then not the paper's: it
+// stays undetermined.
 type Derivation struct {
 	// Kind is paper, data, reading, test or undetermined; "" for a row
-	// that passes, or was not run or not evaluated.
+	// that passes under the stated protocol and the assignment, or was not
+	// run or not evaluated.
 	Kind string
 	// Why says which rule gave Kind, and on what.
 	Why string
 	// Decide names, for undetermined, the experiment that would decide
-	// it; Untried, NotConfirmed, MoreItems and StandIn are its parts, for
-	// a claim to gather over its rows: the ambiguities not read, the
-	// variants that leave the failure unconfirmed, whether more items
-	// would decide an interval (ItemsNeeded when known), whether the data
-	// are a stand-in.
+	// it; Untried, NotConfirmed, PassesUnder, MoreItems and StandIn are
+	// its parts, for a claim to gather over its rows: the ambiguities not
+	// read, the variants that leave the failure unconfirmed, the other
+	// readings that pass it (Sensitive: the ambiguities whose reading
+	// decides it), whether more items would decide an interval
+	// (ItemsNeeded when known), whether the data are a stand-in.
 	Decide       string
 	Untried      []string
 	NotConfirmed []string
-	PostHocPass  []string
-	MoreItems    bool
-	ItemsNeeded  int
-	StandIn      bool
+	// PassesUnder lists the other readings that pass the row (as
+	// "`config` (what it reads)"), PostHocPass those of them that are
+	// post hoc.
+	PassesUnder []string
+	PostHocPass []string
+	Sensitive   []string
+	MoreItems   bool
+	ItemsNeeded int
+	StandIn     bool
 }
 
-// derive is row r's derivation in table t; ambs are the paper's
+// derive is row r's derivation in table t whose rows the paper's
+// assignment reads at column at (columnFor); ambs are the paper's
 // ambiguities by id (for their topics; nil when unknown).
-func derive(r Row, t Table, ambs map[string]config.Ambiguity) Derivation {
-	b := r.Base
-	if !b.Run || !b.Present || (b.Verdict != Fail && b.Verdict != Inconc) {
+func derive(r Row, t Table, ambs map[string]config.Ambiguity, at int) Derivation {
+	b, a := r.Base, r.cellUnder(at)
+	if !b.Run || !b.Present || !a.Run || !a.Present {
 		return Derivation{}
 	}
-	var readings, diags, postHoc []string
+	judged := func(v string) bool { return v == Fail || v == Inconc }
+	switch {
+	case a.Verdict == Pass && b.Verdict == Pass, !judged(a.Verdict) && a.Verdict != Pass, a.Verdict == Pass && !judged(b.Verdict):
+		return Derivation{}
+	case a.Verdict == Pass && at >= 0:
+		return Derivation{Kind: "reading", Why: "FAIL or INCONCLUSIVE under the stated protocol, PASS under the assigned reading `" + t.Variants[at].Name + "` (" + t.Variants[at].Readings.String() + ")"}
+	}
+	var others, postHoc, sensitive, diags []string
+	if b.Verdict == Pass && at >= 0 {
+		others = append(others, "the stated protocol `"+t.Base.Name+"`")
+		for id := range t.Variants[at].Readings {
+			sensitive = append(sensitive, id)
+		}
+	}
 	for i, c := range t.Variants {
 		v := r.Variants[i]
-		if !v.Run || !v.Present || v.Verdict != Pass {
+		if i == at || !v.Run || !v.Present || v.Verdict != Pass {
 			continue
 		}
 		switch {
-		case c.isReading():
-			readings = append(readings, fmt.Sprintf("`%s` (%s)", c.Name, ambiguityList(c.Reads, ambs)))
 		case c.Diagnostic && c.Moves != "":
 			diags = append(diags, fmt.Sprintf("`%s` (moves %s)", c.Name, c.Moves))
+		case c.Diagnostic:
 		case c.PostHoc != "":
 			postHoc = append(postHoc, "`"+c.Name+"`")
+			others = append(others, fmt.Sprintf("`%s` (post hoc)", c.Name))
+		default:
+			others = append(others, fmt.Sprintf("`%s` (%s)", c.Name, ambiguityList(c.Reads, ambs)))
+			for id := range c.Readings {
+				if !slices.Contains(sensitive, id) {
+					sensitive = append(sensitive, id)
+				}
+			}
 		}
 	}
+	slices.SortFunc(sensitive, config.CompareAmbiguityIDs)
 	switch {
-	case len(readings) > 0:
-		return Derivation{Kind: "reading", Why: "a reading of a listed ambiguity gives PASS: " + strings.Join(readings, ", ")}
-	case b.CannotDiscriminate != "":
-		return Derivation{Kind: "test", Why: "our check cannot tell its two sides apart here (degenerate): " + b.CannotDiscriminate}
+	case len(others) > 0:
+		return passesElsewhere(others, postHoc, sensitive, ambs)
+	case a.CannotDiscriminate != "":
+		return Derivation{Kind: "test", Why: "our check cannot tell its two sides apart here (degenerate): " + a.CannotDiscriminate}
 	case r.Defect != "":
 		return Derivation{Kind: "test", Why: "the config names a defect of our check: " + defectText[r.Defect]}
 	case len(diags) > 0:
 		return Derivation{Kind: "data", Why: "a diagnostic that moves a property of the data toward the paper's gives PASS: " + strings.Join(diags, ", ")}
 	}
 	untried, notFail := readingsTried(r, t)
-	if b.Verdict == Fail && len(untried) == 0 && len(notFail) == 0 && len(postHoc) == 0 && t.StandIn == "" {
+	if b.Verdict == Fail && a.Verdict == Fail && len(untried) == 0 && len(notFail) == 0 && t.StandIn == "" {
 		why := "FAIL on the paper's own data under the stated protocol"
 		if ids := t.ambiguityIDs(); len(ids) > 0 {
 			why += " and under a reading of each ambiguity bearing on it (" + strings.Join(ids, ", ") + ")"
@@ -94,23 +129,40 @@ func derive(r Row, t Table, ambs map[string]config.Ambiguity) Derivation {
 		}
 		return Derivation{Kind: "paper", Why: why}
 	}
-	d := undetermined(r, t, untried, notFail, postHoc, ambs)
-	d.Untried, d.NotConfirmed, d.PostHocPass, d.StandIn = untried, notFail, postHoc, t.StandIn != ""
-	if b.Verdict == Inconc {
+	d := undetermined(a, t, untried, notFail, ambs)
+	d.Untried, d.NotConfirmed, d.StandIn = untried, notFail, t.StandIn != ""
+	if a.Verdict == Inconc {
 		d.MoreItems = true
-		if b.ItemsNeeded != nil {
-			d.ItemsNeeded = *b.ItemsNeeded
+		if a.ItemsNeeded != nil {
+			d.ItemsNeeded = *a.ItemsNeeded
 		}
 	}
 	return d
 }
 
-// undetermined is the derivation of a row none of the rules decides, with
-// the experiments that would: more items for an undecided interval, the
-// readings not run, the variants that leave the failure unconfirmed, the
-// paper's data.
-func undetermined(r Row, t Table, untried, notFail, postHoc []string, ambs map[string]config.Ambiguity) Derivation {
-	b := r.Base
+// passesElsewhere is the derivation of a row that fails under the
+// assignment and passes under others, readings or post-hoc variants: it
+// is undetermined until the paper's text settles the ambiguities
+// sensitive (or the choices postHoc make).
+func passesElsewhere(others, postHoc, sensitive []string, ambs map[string]config.Ambiguity) Derivation {
+	d := Derivation{Kind: "undetermined", PassesUnder: others, PostHocPass: postHoc, Sensitive: sensitive,
+		Why: "passes under another documented reading, not the assigned one (sensitivity, not counted): " + strings.Join(others, ", ")}
+	var decide []string
+	if len(sensitive) > 0 {
+		decide = append(decide, "which reading of "+ambiguityList(sensitive, ambs)+" the paper used")
+	}
+	if len(postHoc) > 0 {
+		decide = append(decide, "a reading of the paper's text that settles the choice "+strings.Join(postHoc, ", ")+" makes")
+	}
+	d.Decide = strings.Join(decide, "; ")
+	return d
+}
+
+// undetermined is the derivation of a row none of the rules decides, b
+// its cell under the assignment, with the experiments that would: more
+// items for an undecided interval, the readings not run, the variants
+// that leave the failure unconfirmed, the paper's data.
+func undetermined(b Cell, t Table, untried, notFail []string, ambs map[string]config.Ambiguity) Derivation {
 	var why, decide []string
 	if b.Verdict == Inconc {
 		why = append(why, "the interval covers the claim's boundary")
@@ -129,10 +181,6 @@ func undetermined(r Row, t Table, untried, notFail, postHoc []string, ambs map[s
 	if len(notFail) > 0 {
 		why = append(why, "not confirmed under "+strings.Join(notFail, ", "))
 		decide = append(decide, "more items under "+strings.Join(notFail, ", "))
-	}
-	if len(postHoc) > 0 {
-		why = append(why, "passes under the post-hoc "+strings.Join(postHoc, ", "))
-		decide = append(decide, "a reading of the paper's text that settles the choice "+strings.Join(postHoc, ", ")+" makes")
 	}
 	if t.StandIn != "" {
 		why = append(why, "on a stand-in for the paper's data")
@@ -191,6 +239,14 @@ func ambiguityList(ids []string, ambs map[string]config.Ambiguity) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// defectBeyond says why a row whose config names a quantifier or a
+// threshold of ours goes beyond the paper's sentence: it is shown, never
+// counted, and never decides its claim.
+var defectBeyond = map[string]string{
+	"quantifier": "a quantifier of ours the paper's sentence does not have",
+	"threshold":  "a threshold of ours; the paper gives none",
 }
 
 // defectText says what each defect of our check is.

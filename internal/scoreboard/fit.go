@@ -15,7 +15,7 @@ import (
 	"github.com/runexp/runexp/internal/tables"
 )
 
-// Reading fit (issue 36, part 3): how close each config that regenerates
+// Reading fit: how close each config that regenerates
 // a printed table of the paper (a paper_table with the paper's values
 // beside ours) comes to the printed numbers, so the reader can see which
 // reading the paper's own numbers point to. The distance and its cells are

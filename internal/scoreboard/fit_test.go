@@ -109,15 +109,26 @@ func TestReadingFit(t *testing.T) {
 	}
 	md := string(b.Markdown(Options{}))
 	flat := strings.Join(strings.Fields(md), " ") // the notes are wrapped
-	if !strings.Contains(flat, "The paper's printed values fit the reading `r` clearly better than the stated protocol (Reading fit).") {
+	if !strings.Contains(flat, "This table's printed values fit the reading `r` clearly better than the stated protocol (Reading fit;") {
 		t.Errorf("claim c1's note does not name the reading:\n%s", md)
+	}
+	// The one printed table points to r: the paper's assignment reads a1
+	// as r, and its fit is the one the table shows.
+	var a1 Choice
+	for _, ch := range b.Papers[0].Assignment.Choices {
+		if ch.Ambiguity == "a1" {
+			a1 = ch
+		}
+	}
+	if r, st, ok := a1.Fit(); a1.Reading != "r" || a1.Rule != RuleFit || !ok || math.Abs(r-0.112) > 1e-3 || math.Abs(st-0.693) > 1e-3 {
+		t.Errorf("a1's choice %+v (fit %v against %v), want r by the fit", a1, r, st)
 	}
 	for _, s := range []string{
 		"| Table 1 | — | `t` | stated protocol | 0.693 | 4 | 2 | 1 |",
 		"|  |  | `t-r` | reading | **0.112** | 4 | 0 | 3 |",
 		"|  |  | `t-d` | diagnostic | 0.000 | 4 | 0 | 3 |",
 		"|  |  | `t-x` | reading | not run | 0 | 0 | 0 |",
-		"**The printed values point to the reading `r`**",
+		"**On this printed table the values point to the reading `r`**",
 	} {
 		if !strings.Contains(md, s) {
 			t.Errorf("the Markdown lacks %q", s)
@@ -139,7 +150,7 @@ func TestReadingFitHTML(t *testing.T) {
 	}
 	for _, s := range []string{
 		"Reading fit to Table 1 (median |ln(ours/paper)|): stated protocol 0.693 over 4 cells; d (diagnostic) 0.000 over 4 cells; r 0.112 over 4 cells; r2 0.405 over 4 cells; r3 0.000 over 2 cells; x not run.",
-		"<b>The printed values point to the reading r:",
+		"<b>On this printed table the values point to the reading r:",
 	} {
 		if !strings.Contains(string(page), s) {
 			t.Errorf("the HTML page lacks %q", s)

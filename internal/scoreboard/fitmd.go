@@ -134,8 +134,9 @@ func (pf PrintedFit) pointsTo() string {
 	if pf.Interpretation != "" {
 		table += " read as " + mdEsc(pf.Interpretation)
 	}
-	return fmt.Sprintf("**The printed values point to the reading `%s`**: on %s, its distance to the paper's values is %s "+
-		"(median |ln(ours/paper)| over %d cells) against the stated protocol's %s (over %d cells), a factor %.1f closer.",
+	return fmt.Sprintf("**On this printed table the values point to the reading `%s`**: on %s, its distance to the paper's values is %s "+
+		"(median |ln(ours/paper)| over %d cells) against the stated protocol's %s (over %d cells), a factor %.1f closer. "+
+		"Which reading is counted is decided over all the paper's printed tables (the assignment, \"One reading per ambiguity\").",
 		f.Label, table, fitDistance(f), f.Cells, fitDistance(base), base.Cells, base.Distance/f.Distance)
 }
 
@@ -156,7 +157,7 @@ func (t Table) fitClaimNote(r Row) string {
 	if len(names) == 0 {
 		return ""
 	}
-	return " The paper's printed values fit the reading " + strings.Join(names, ", ") + " clearly better than the stated protocol (Reading fit)."
+	return " This table's printed values fit the reading " + strings.Join(names, ", ") + " clearly better than the stated protocol (Reading fit; the assignment decides over all the paper's tables which reading is counted)."
 }
 
 // fitLines are the base's reading fits as plain lines, one per printed

@@ -49,11 +49,22 @@ type htmlTable struct {
 	Heads               []string
 	Readings            []htmlReading
 	Rows                []htmlRow
-	Totals              string
+	// DiagHeads and Diags are the diagnostics' verdicts, in a table of
+	// their own under the counted one (never counted, and without them the
+	// counted columns fit the window).
+	DiagHeads []string
+	Diags     []htmlDiagRow
+	Totals    string
 	// Fits are the reading-fit lines of the base's printed tables and
 	// FitNote the sentence naming a reading they point to (fitmd.go).
 	Fits    []string
 	FitNote string
+}
+
+// htmlDiagRow is a row's verdicts under the diagnostic variants.
+type htmlDiagRow struct {
+	ID    string
+	Cells []htmlCell
 }
 
 // htmlReading is a variant column, named under the table.
@@ -72,30 +83,50 @@ type htmlPaper struct {
 	// Mark and MarkWhy are the paper's headline (Headline).
 	Mark, MarkWhy string
 	Totals        Totals
-	Split         Split
-	Line          string
-	Methods       []htmlMethod // the interval methods of its cells, most used first
-	Tables        []htmlTable
+	// StatedPass and AssignedPass are the paper's (Paper).
+	StatedPass, AssignedPass int
+	Split                    Split
+	Line                     string
+	Methods                  []htmlMethod // the interval methods of its cells, most used first
+	Tables                   []htmlTable
 }
 
-// htmlClaim is a paper claim's line in the page's leading table.
+// htmlClaim is a paper claim's line in the page's leading table: its
+// statement cut to a line (Short) and whole (Statement), which its fold
+// shows with the note.
 type htmlClaim struct {
-	Paper, ID, Statement, Outcome, Rows, Note, Class string
+	Paper, ID, Short, Statement, Outcome, Rows, Note, Class string
+}
+
+// htmlAssignment is a paper's assignment on the page: a row per ambiguity
+// some config reads otherwise, and those none reads in one line.
+type htmlAssignment struct {
+	Paper  string
+	Rows   []htmlChoice
+	Unread string
+}
+
+type htmlChoice struct {
+	Ambiguity, Reading, Fit, Why, Readings string
 }
 
 type htmlPage struct {
 	Command, Root, Configs string
 	Rule, HeadlineRule     string
+	AssignmentRule         string
+	Assignments            []htmlAssignment
 	Claims                 []htmlClaim
 	RowTotals              Totals
-	Mismatches             []string
 	Categories             []string
 	Definitions            []template.HTML
 	NConfigs, NRun         int
 	NotRun, Unknown        []string
 	Papers                 []htmlPaper
 	Totals                 Totals
-	Split                  Split
+	// StatedPass and AssignedPass count the claims passing under the
+	// stated protocol and under the assignment, over every paper.
+	StatedPass, AssignedPass int
+	Split                    Split
 	// SplitHeads head the split's two tables: not reproduced, then
 	// inconclusive, each by attribution.
 	SplitHeads [2][nAttr]string
@@ -192,11 +223,16 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 	pg := htmlPage{Command: o.Command, Root: filepath.ToSlash(b.Root), Configs: filepath.ToSlash(o.ConfigsDir),
 		NConfigs: b.Configs, NRun: b.Configs - len(b.NotRun), NotRun: b.NotRun, Unknown: b.Unknown, Totals: b.Totals, Sets: b.Sets,
 		Split: b.Split, SplitHeads: [2][nAttr]string{attrNames, attrShort}, Beyond: b.Beyond,
-		Rule: OutcomeRule, HeadlineRule: HeadlineRule, RowTotals: b.RowTotals, Mismatches: b.Mismatches}
+		Rule: OutcomeRule, HeadlineRule: HeadlineRule, RowTotals: b.RowTotals, AssignmentRule: AssignmentRule}
 	for _, p := range b.Papers {
+		pg.StatedPass += p.StatedPass
+		pg.AssignedPass += p.AssignedPass
 		for _, a := range p.Accounts {
-			pg.Claims = append(pg.Claims, htmlClaim{Paper: p.ID, ID: a.Claim.ID, Statement: report.Short(a.Claim.Statement, 90),
+			pg.Claims = append(pg.Claims, htmlClaim{Paper: p.ID, ID: a.Claim.ID, Short: report.Short(a.Claim.Statement, 90), Statement: a.Claim.Statement,
 				Outcome: accountCategoryText(a), Rows: plainMarkdown(accountRows(a)), Note: plainMarkdown(accountNote(a)), Class: accountClass(a)})
+		}
+		if ha := htmlAssignmentOf(p); len(ha.Rows) > 0 || ha.Unread != "" {
+			pg.Assignments = append(pg.Assignments, ha)
 		}
 	}
 	for c := Category(0); c < nCategories; c++ {
@@ -204,51 +240,121 @@ func (b *Board) HTML(o Options) ([]byte, error) {
 		pg.Definitions = append(pg.Definitions, codeSpans(definitions[c]))
 	}
 	for _, p := range b.Papers {
-		hp := htmlPaper{ID: p.ID, Title: p.Title, Totals: p.Totals, Split: p.Split,
-			Line: "Paper claims: " + totalsLine(p.Totals) + ". By whose failure: " + p.Split.line() + ". Rows: " + totalsLine(p.RowTotals)}
-		hp.Mark, hp.MarkWhy = Headline(p)
-		if hp.Title == "" {
-			hp.Title = p.ID
-		}
-		methods := map[string]int{}
-		for _, t := range p.Tables {
-			ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: "Rows: " + totalsLine(t.Totals),
-				Fits: t.fitLines(), FitNote: plainMarkdown(t.fitNotes())}
-			cols := append([]Column{t.Base}, t.Variants...)
-			for _, v := range t.Variants {
-				kind := v.Role()
-				switch kind {
-				case "reading":
-					kind = "reading of " + strings.Join(v.Reads, ", ")
-				case "diagnostic":
-					kind = "diagnostic, not counted"
-				case "post hoc":
-					kind = "post hoc, never a reproduction"
-				}
-				ht.Heads = append(ht.Heads, v.Label)
-				ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: kind, Reading: report.Short(v.Reading, 200), Run: v.Run})
-			}
-			for _, r := range t.Rows {
-				ht.Rows = append(ht.Rows, htmlRowOf(r, t.Base.Name, cols, o, methods))
-			}
-			hp.Tables = append(hp.Tables, ht)
-		}
-		for m, n := range methods {
-			hp.Methods = append(hp.Methods, htmlMethod{Method: m, Cells: n})
-		}
-		slices.SortFunc(hp.Methods, func(a, b htmlMethod) int {
-			if a.Cells != b.Cells {
-				return b.Cells - a.Cells
-			}
-			return strings.Compare(a.Method, b.Method)
-		})
-		pg.Papers = append(pg.Papers, hp)
+		pg.Papers = append(pg.Papers, htmlPaperOf(p, o))
 	}
 	var w bytes.Buffer
 	if err := page.Execute(&w, pg); err != nil {
 		return nil, err
 	}
 	return w.Bytes(), nil
+}
+
+// htmlAssignmentOf is paper p's assignment on the page: a row per
+// ambiguity read, those left at the stated protocol named together.
+func htmlAssignmentOf(p Paper) htmlAssignment {
+	ha := htmlAssignment{Paper: p.ID}
+	var unread []string
+	for _, ch := range p.Assignment.Choices {
+		if ch.Rule == RuleStatedNotRead {
+			unread = append(unread, ambiguityName(ch))
+			continue
+		}
+		ha.Rows = append(ha.Rows, htmlChoice{Ambiguity: ambiguityName(ch), Reading: plainMarkdown(choiceReading(ch)), Fit: choiceFitText(ch),
+			Why: plainMarkdown(ch.Why), Readings: strings.Join(ch.Readings, ", ")})
+	}
+	ha.Unread = strings.Join(unread, "; ")
+	return ha
+}
+
+// htmlPaperOf is paper p's section of the page: its headline, its tables
+// and the interval methods of their cells, most used first.
+func htmlPaperOf(p Paper, o Options) htmlPaper {
+	hp := htmlPaper{ID: p.ID, Title: p.Title, Totals: p.Totals, Split: p.Split, StatedPass: p.StatedPass, AssignedPass: p.AssignedPass,
+		Line: "Paper claims: " + totalsLine(p.Totals) + ". By whose failure: " + p.Split.line() + ". Rows: " + totalsLine(p.RowTotals)}
+	hp.Mark, hp.MarkWhy = Headline(p)
+	if hp.Title == "" {
+		hp.Title = p.ID
+	}
+	methods := map[string]int{}
+	for _, t := range p.Tables {
+		hp.Tables = append(hp.Tables, htmlTableOf(t, o, methods))
+	}
+	for m, n := range methods {
+		hp.Methods = append(hp.Methods, htmlMethod{Method: m, Cells: n})
+	}
+	slices.SortFunc(hp.Methods, func(a, b htmlMethod) int {
+		if a.Cells != b.Cells {
+			return b.Cells - a.Cells
+		}
+		return strings.Compare(a.Method, b.Method)
+	})
+	return hp
+}
+
+// htmlTableOf is table t on the page: the stated protocol, the readings
+// and the post-hoc variants in the table that counts, the diagnostics in
+// one of their own; methods counts the interval method of each cell.
+func htmlTableOf(t Table, o Options, methods map[string]int) htmlTable {
+	ht := htmlTable{Name: t.Base.Name, Anchor: "config-" + t.Base.Name, Title: t.Base.Title, Run: t.Base.Run, Totals: "Rows: " + totalsLine(t.Totals),
+		Fits: t.fitLines(), FitNote: plainMarkdown(t.fitNotes())}
+	var counted, diags []int
+	for i, v := range t.Variants {
+		if v.Diagnostic {
+			diags = append(diags, i)
+		} else {
+			counted = append(counted, i)
+		}
+	}
+	for _, i := range append(slices.Clone(counted), diags...) {
+		v := t.Variants[i]
+		if !v.Diagnostic {
+			ht.Heads = append(ht.Heads, v.Label)
+		} else {
+			ht.DiagHeads = append(ht.DiagHeads, v.Label)
+		}
+		ht.Readings = append(ht.Readings, htmlReading{Label: v.Label, Name: v.Name, Kind: variantKind(v, i == t.Assigned), Reading: report.Short(v.Reading, 200), Run: v.Run})
+	}
+	sub := t.subTable(counted)
+	cols := append([]Column{t.Base}, sub.Variants...)
+	for _, r := range sub.Rows {
+		ht.Rows = append(ht.Rows, htmlRowOf(r, t.Base.Name, cols, o, methods))
+	}
+	if len(diags) == 0 {
+		return ht
+	}
+	dt := t.subTable(diags)
+	for _, r := range dt.Rows {
+		dr := htmlDiagRow{ID: r.ID}
+		for j, c := range r.Variants {
+			hc := htmlOf(c, dt.Variants[j], r.ID, o)
+			hc.Label = dt.Variants[j].Label
+			dr.Cells = append(dr.Cells, hc)
+			if m, _ := intervalMethod(c.CIMethod); c.HasCI && m != "" {
+				methods[m]++
+			}
+		}
+		ht.Diags = append(ht.Diags, dr)
+	}
+	return ht
+}
+
+// variantKind says what variant v is on the page, assigned when it is the
+// reading the paper's assignment counts.
+func variantKind(v Column, assigned bool) string {
+	switch kind := v.Role(); kind {
+	case "reading":
+		kind = "reading of " + strings.Join(v.Reads, ", ")
+		if assigned {
+			kind += ", the assignment's: counted"
+		}
+		return kind
+	case "diagnostic":
+		return "diagnostic, not counted"
+	case "post hoc":
+		return "post hoc, never a reproduction"
+	default:
+		return kind
+	}
 }
 
 // htmlRowOf is row r of base's table on the page, its cells under cols
@@ -261,8 +367,8 @@ func htmlRowOf(r Row, base string, cols []Column, o Options, methods map[string]
 		if d.Decide != "" {
 			hr.Whose += "; would be decided by " + d.Decide
 		}
-		if ev := r.Base.AttributionEvidence; ev != "" {
-			hr.Whose += ". Evidence: " + ev
+		if ev := r.DefectEvidence; ev != "" && r.Defect != "" {
+			hr.Whose += ". Defect of our check (" + r.Defect + "): " + ev
 		}
 	}
 	cells := append([]Cell{r.Base}, r.Variants...)
@@ -291,7 +397,7 @@ func accountClass(a Account) string {
 	switch a.Category {
 	case AsStated, OtherReading:
 		return "pass"
-	case NotReproduced, PostHocOnly:
+	case NotReproduced:
 		return "fail"
 	case Inconclusive:
 		return "inc"
@@ -349,30 +455,46 @@ tr:target { outline: 2px solid #4a7fd0; }
 <body>
 <h1>Reproducibility scoreboard</h1>
 <p>Generated by <code>{{.Command}}</code> from the results in <code>{{.Root}}</code> and the configs in <code>{{.Configs}}</code>. Each verdict links to the claim on its run's page (or, where the results hold no page, to the run's claims.json); open a claim for its statement, expectation and intervals.</p>
-<p class="nav">On this page: <a href="#claims">the paper's claims</a> · <a href="#totals">totals</a> · <a href="#whose-failure">whose failure</a> · <a href="#categories">rows</a> · <a href="#coverage">coverage</a>{{if .Sets}} · <a href="#collections">collections</a>{{end}}{{range .Papers}} · <a href="#{{.ID}}">{{.ID}}</a>{{end}}</p>
-<h2 id="claims">The paper's claims</h2>
+<p class="nav">On this page: <a href="#totals">totals</a> · <a href="#assignment">one reading per ambiguity</a> · <a href="#claims">the paper's claims</a> · <a href="#whose-failure">whose failure</a> · <a href="#categories">rows</a> · <a href="#coverage">coverage</a>{{if .Sets}} · <a href="#collections">collections</a>{{end}}{{range .Papers}} · <a href="#{{.ID}}">{{.ID}}</a>{{end}}</p>
+<h2 id="totals">The paper's claims: totals</h2>
 <p>{{.Rule}}</p>
 <p>Headline per paper: {{.HeadlineRule}}</p>
-{{- if .Mismatches}}
-<p class="fail"><b>Attributions recorded that the verdicts do not give ({{len .Mismatches}}):</b></p>
-<ul>{{range .Mismatches}}<li>{{.}}</li>{{end}}</ul>
+<p>"Pass, stated protocol" counts the paper claims every row of which passes under the base configs; "pass, assignment" those that pass under the paper's assignment (next section), the count the headline and the categories follow.</p>
+<table class="stack">
+<thead><tr><th>paper</th><th>headline</th><th>paper claims</th><th>pass, stated protocol</th><th>pass, assignment</th>{{range .Categories}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Papers}}
+<tr><td><a href="#{{.ID}}">{{if .Title}}{{.Title}}{{else}}{{.ID}}{{end}}</a></td><td class="key {{markClass .Mark}}" title="{{.MarkWhy}}">{{.Mark}}</td><td class="r" data-label="paper claims">{{.Totals.Claims}}</td><td class="r" data-label="pass, stated protocol">{{.StatedPass}}</td><td class="r" data-label="pass, assignment">{{.AssignedPass}}</td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}">{{$n}}</td>{{end}}</tr>
 {{- end}}
+<tr><td><b>all</b></td><td class="key"></td><td class="r" data-label="paper claims"><b>{{.Totals.Claims}}</b></td><td class="r" data-label="pass, stated protocol"><b>{{.StatedPass}}</b></td><td class="r" data-label="pass, assignment"><b>{{.AssignedPass}}</b></td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}"><b>{{$n}}</b></td>{{end}}</tr>
+</tbody>
+</table>
+<h2 id="assignment">One reading per ambiguity: the assignment</h2>
+<p>Each paper is counted under its stated protocol and under one assignment of readings, one reading per listed ambiguity for the whole paper; the counts and outcomes on this page are the assignment's. {{.AssignmentRule}}</p>
+{{- range .Assignments}}
+<h3 id="assignment-{{.Paper}}">{{.Paper}}</h3>
+{{- if .Rows}}
+<table class="stack">
+<thead><tr><th>ambiguity</th><th>counted reading</th><th>fit: counted vs stated protocol (median |ln(ours/paper)|)</th><th>how chosen</th><th>readings run</th></tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr><td>{{.Ambiguity}}</td><td class="key" data-label="counted reading">{{.Reading}}</td><td data-label="fit">{{.Fit}}</td><td data-label="how chosen">{{.Why}}</td><td data-label="readings run">{{.Readings}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- with .Unread}}
+<p>Read as the stated protocol reads them, no config reading them otherwise: {{.}}.</p>
+{{- end}}
+{{- end}}
+<h2 id="claims">The paper's claims</h2>
+<p>Each claim's outcome under the assignment; open a claim for its whole statement, why, what would decide it, and its verdicts under the other readings (sensitivity, never counted).</p>
 <table class="claims stack">
 <thead><tr><th>paper</th><th>claim</th><th>outcome</th><th>rows</th></tr></thead>
 <tbody>
 {{- range .Claims}}
-<tr><td>{{.Paper}}</td><td>{{if .Note}}<details><summary><b>{{.ID}}</b> {{.Statement}}</summary><p>{{.Note}}</p></details>{{else}}<b>{{.ID}}</b> {{.Statement}}{{end}}</td><td class="key {{.Class}}">{{.Outcome}}</td><td data-label="rows">{{.Rows}}</td></tr>
+<tr><td>{{.Paper}}</td><td><details><summary><b>{{.ID}}</b> {{.Short}}</summary><p>{{.Statement}}</p>{{with .Note}}<p>{{.}}</p>{{end}}</details></td><td class="key {{.Class}}">{{.Outcome}}</td><td data-label="rows">{{.Rows}}</td></tr>
 {{- end}}
-</tbody>
-</table>
-<h2 id="totals">Totals</h2>
-<table class="stack">
-<thead><tr><th>paper</th><th>headline</th><th>claims</th>{{range .Categories}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Papers}}
-<tr><td><a href="#{{.ID}}">{{if .Title}}{{.Title}}{{else}}{{.ID}}{{end}}</a></td><td class="key {{markClass .Mark}}" title="{{.MarkWhy}}">{{.Mark}}</td><td class="r" data-label="claims">{{.Totals.Claims}}</td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}">{{$n}}</td>{{end}}</tr>
-{{- end}}
-<tr><td><b>all</b></td><td class="key"></td><td class="r" data-label="claims"><b>{{.Totals.Claims}}</b></td>{{range $i, $n := .Totals}}<td class="r" data-label="{{index $.Categories $i}}"><b>{{$n}}</b></td>{{end}}</tr>
 </tbody>
 </table>
 <h2 id="whose-failure">Whose failure</h2>
@@ -408,12 +530,12 @@ tr:target { outline: 2px solid #4a7fd0; }
 <p>{{.NConfigs}} configs, {{.NRun}} with results.{{if .NotRun}} Not run ({{len .NotRun}}):{{range .NotRun}} <code>{{.}}</code>{{end}}. The full-suite version comes from <code>make suite</code>.{{end}}{{if .Unknown}} Folders no config names, not counted:{{range .Unknown}} <code>{{.}}</code>{{end}}.{{end}}</p>
 {{- if .Sets}}
 <h2 id="collections">Collections</h2>
-<p>A collection lists configs (<code>runexp configs/NAME.yaml</code> runs the set); its members' claims counted by status, and how many got the status their config expects.</p>
+<p>A collection lists configs (<code>runexp configs/NAME.yaml</code> runs the set); its members' config checks (not the papers' claims) counted by status, and how many got the status their config expects.</p>
 {{- range .Sets}}
 <h3 id="set-{{.Name}}">{{.Name}}</h3>
 <p>{{.Title}}</p>
 <table>
-<thead><tr><th>config</th><th>claims</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th><th>NOT-EVALUATED</th><th>as expected</th></tr></thead>
+<thead><tr><th>config</th><th>config checks</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th><th>NOT-EVALUATED</th><th>as expected</th></tr></thead>
 <tbody>
 {{- range .Rows}}
 <tr><td><code>{{.Config}}</code></td><td class="r">{{.Claims}}</td>{{if .Run}}<td class="r">{{.Pass}}</td><td class="r">{{.Fail}}</td><td class="r">{{.Inconclusive}}</td><td class="r">{{.NotEvaluated}}</td><td class="r">{{.AsExpected}}</td>{{else}}<td colspan="5" class="ne">not run</td>{{end}}</tr>
@@ -453,6 +575,17 @@ tr:target { outline: 2px solid #4a7fd0; }
 {{- end}}
 </tbody>
 </table>
+{{- if .Diags}}
+<p>The diagnostics of <code>{{.Name}}</code>, never counted:</p>
+<table class="claims stack">
+<thead><tr><th>claim</th>{{range .DiagHeads}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Diags}}
+<tr><td><code>{{.ID}}</code></td>{{range $c := .Cells}}<td class="v {{$c.Class}} chip" data-label="{{$c.Label}}"{{with $c.Title}} title="{{.}}"{{end}}>{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Text}}</a>{{else}}{{$c.Text}}{{end}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
 <p>{{.Totals}}.</p>
 {{- range .Fits}}
 <p class="muted">{{.}}</p>

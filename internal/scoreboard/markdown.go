@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/runexp/runexp/internal/report"
@@ -43,14 +44,13 @@ func (o Options) evidence(dir string) string {
 // Definitions of the categories, printed in each page's header; the
 // package documentation states the same.
 var definitions = [nCategories]string{
-	"the base config (the paper's stated protocol) gives PASS.",
-	"the base config gives FAIL or INCONCLUSIVE and a reading variant (a config whose `variant_of` leads to the base and that `reads:` one of the paper's listed ambiguities) gives PASS.",
-	"the base config gives FAIL or INCONCLUSIVE and only a `post_hoc:` variant (one that reads no listed ambiguity) gives PASS: shown apart, never a reproduction.",
-	"the base config gives FAIL and no reading variant gives PASS.",
-	"the base config gives INCONCLUSIVE and no reading variant gives PASS.",
-	"the base config gives NOT-EVALUATED, or its claims.json does not list the claim, whatever the variants give.",
+	"PASS under the stated protocol (the base config) and under the paper's assignment of readings.",
+	"FAIL or INCONCLUSIVE under the stated protocol, PASS under the assigned reading (a config whose `variant_of` leads to the base and that `reads:` the listed ambiguity the assignment reads otherwise).",
+	"FAIL under the assignment (the stated protocol where it reads nothing otherwise); the other readings are sensitivity, never counted.",
+	"INCONCLUSIVE under the assignment.",
+	"NOT-EVALUATED under the assignment, or the claims.json does not list the claim.",
 	"a claim of the paper that no config can test, declared with the reason in `configs/accounting/<paper>.yaml`; counted once per paper claim.",
-	"the base config has no folder in the results root, whatever the variants give.",
+	"the config the assignment reads the row under has no folder in the results root.",
 }
 
 // verdictText is a cell's verdict with the point verdict (when it differs)
@@ -113,7 +113,6 @@ const (
 var shortCategory = [nCategories]string{
 	"as stated",
 	"other reading",
-	"post-hoc only",
 	"not reproduced",
 	"inconclusive",
 	"not evaluated",
@@ -131,6 +130,7 @@ func (b *Board) Markdown(o Options) []byte {
 	md := mdWriter{&w}
 	b.markdownHeader(md, o)
 	b.markdownClaims(md)
+	b.markdownAssignment(md)
 	b.markdownRows(md)
 	b.markdownBeyond(md)
 	b.markdownFits(md)
@@ -182,18 +182,11 @@ func (b *Board) markdownHeader(md mdWriter, o Options) {
 	if len(b.Unknown) > 0 {
 		md.para("Folders of the results root that no config names, not counted (%d): %s.", len(b.Unknown), codeList(b.Unknown))
 	}
-	if len(b.Mismatches) > 0 {
-		md.para("**Attributions recorded that the verdicts do not give** (%d; the configs declare them, claims.json records "+
-			"them, and the derivation of docs/readings.md disagrees; the pages show the derived one):", len(b.Mismatches))
-		for _, m := range b.Mismatches {
-			md.item("- ", mdEsc(m))
-		}
-		md.p("\n")
-	}
 }
 
 // totalsTable writes a totals table by paper and category: the papers'
-// claims (rows false, with each paper's headline) or their rows.
+// claims (rows false, with each paper's headline and its claims passing
+// under the stated protocol and under the assignment) or their rows.
 func (b *Board) totalsTable(md mdWriter, rows bool) {
 	what := "claims"
 	if rows {
@@ -204,6 +197,9 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 		md.p(" headline |")
 	}
 	md.p(" %s |", what)
+	if !rows {
+		md.p(" pass, stated protocol | pass, assignment |")
+	}
 	// The categories by their short names, defined under Categories.
 	for c := Category(0); c < nCategories; c++ {
 		md.p(" %s |", shortCategory[c])
@@ -212,7 +208,12 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 	if !rows {
 		md.p("---|")
 	}
-	md.p("---:|%s\n", strings.Repeat("---:|", int(nCategories)))
+	md.p("---:|%s", strings.Repeat("---:|", int(nCategories)))
+	if !rows {
+		md.p("---:|---:|")
+	}
+	md.p("\n")
+	var stated, assigned int
 	for _, pp := range b.Papers {
 		t := pp.Totals
 		md.p("| %s |", mdEsc(pp.ID))
@@ -223,6 +224,10 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 			md.p(" %s |", mark)
 		}
 		md.p(" %d |", t.Claims())
+		if !rows {
+			md.p(" %d | %d |", pp.StatedPass, pp.AssignedPass)
+			stated, assigned = stated+pp.StatedPass, assigned+pp.AssignedPass
+		}
 		for _, v := range t {
 			md.p(" %d |", v)
 		}
@@ -237,6 +242,9 @@ func (b *Board) totalsTable(md mdWriter, rows bool) {
 		md.p(" |")
 	}
 	md.p(" **%d** |", t.Claims())
+	if !rows {
+		md.p(" **%d** | **%d** |", stated, assigned)
+	}
 	for _, v := range t {
 		md.p(" **%d** |", v)
 	}
@@ -250,6 +258,9 @@ func (b *Board) markdownClaims(md mdWriter) {
 	md.p("## The paper's claims\n\n")
 	md.para("%s", OutcomeRule)
 	md.para("Headline per paper: %s", HeadlineRule)
+	md.para("\"pass, stated protocol\" counts the claims every row of which passes under the base configs; \"pass, " +
+		"assignment\" those that pass under the paper's assignment (the next section), the count the headline and the " +
+		"categories follow: as stated (both pass) plus other reading (only the assignment passes).")
 	b.totalsTable(md, false)
 	md.p("| paper | claim | statement | outcome | rows |\n|---|---|---|---|---|\n")
 	var notes []string
@@ -299,15 +310,19 @@ func accountNote(a Account) string {
 		parts = append(parts, "not testable here: "+a.NotTestable)
 	}
 	if a.Why != "" {
-		parts = append(parts, a.Why)
+		parts = append(parts, upperFirst(a.Why))
 	}
 	if a.Decide != "" {
-		parts = append(parts, "would be decided by "+a.Decide)
+		parts = append(parts, "Would be decided by "+a.Decide)
 	}
-	if len(parts) == 0 {
-		return ""
+	s := ""
+	if len(parts) > 0 {
+		s = mdEsc(strings.Join(parts, ". ")) + "."
 	}
-	return mdEsc(strings.Join(parts, ". ")) + "."
+	if n := sensitivityNote(a); n != "" {
+		s = strings.TrimSpace(s + " " + n)
+	}
+	return s
 }
 
 // markdownRows writes the rows' categories, totals and split: the
@@ -325,7 +340,7 @@ func (b *Board) markdownRows(md mdWriter) {
 		"that interval; each paper says once how its intervals are built and what they bound. \"(expected)\" marks a " +
 		"verdict of the stated protocol that its config expects (a known non-reproduction); the note on the claim says why.")
 	b.totalsTable(md, true)
-	md.para("Rows not reproduced (with those reproduced only under a post-hoc reading, which reproduces nothing) or inconclusive, by whose failure (derived): %s.", b.RowSplit.line())
+	md.para("Rows not reproduced or inconclusive under the assignment, by whose failure (derived): %s.", b.RowSplit.line())
 }
 
 // markdownSplit writes the paper claims not reproduced and inconclusive
@@ -443,7 +458,11 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 	moved := make([]string, len(t.Rows))
 	for k, part := range t.markdownParts(o, methods) {
 		if k > 0 {
-			md.para("More diagnostics of `%s` (not counted):", t.Base.Name)
+			if slices.ContainsFunc(part.Variants, func(c Column) bool { return !c.Diagnostic }) {
+				md.para("More readings of `%s`:", t.Base.Name)
+			} else {
+				md.para("More diagnostics of `%s` (not counted):", t.Base.Name)
+			}
 		}
 		part.markdownGrid(md, o, methods, k == 0, moved)
 	}
@@ -474,9 +493,9 @@ func (t Table) markdown(md mdWriter, o Options, methods []string) {
 }
 
 // markdownParts splits a base's variants into tables that fit
-// MarkdownWidth: the first holds the counted columns (readings and
-// post-hoc variants) and as many diagnostics as fit, each next one as
-// many of the diagnostics left as fit. Every part keeps the base's rows; a part's Variants
+// MarkdownWidth: the readings and post-hoc variants first, then the
+// diagnostics, each table as many of them as fit (the first with the
+// stated protocol and the category). Every part keeps the base's rows; a part's Variants
 // and its rows' Variants are the same columns.
 func (t Table) markdownParts(o Options, methods []string) []Table {
 	var counted, diags []int
@@ -500,8 +519,11 @@ func (t Table) markdownParts(o Options, methods []string) []Table {
 		return true
 	}
 	parts := []Table{}
-	cur, first := counted, true
-	for _, j := range diags {
+	var cur []int
+	first := true
+	// The counted columns first (a part holds as many as fit), then the
+	// diagnostics.
+	for _, j := range append(counted, diags...) {
 		next := append(slices.Clone(cur), j)
 		if len(cur) > 0 && !fits(next, first) {
 			parts = append(parts, t.subTable(cur))
@@ -517,8 +539,16 @@ func (t Table) markdownParts(o Options, methods []string) []Table {
 func (t Table) subTable(cols []int) Table {
 	p := t
 	p.Variants = make([]Column, len(cols))
+	if t.Assigned >= 0 {
+		// The assigned column's index among the part's columns; a part
+		// without it reads no column as the assignment's.
+		p.Assigned = atBase
+	}
 	for k, j := range cols {
 		p.Variants[k] = t.Variants[j]
+		if j == t.Assigned {
+			p.Assigned = k
+		}
 	}
 	p.Rows = make([]Row, len(t.Rows))
 	for i, r := range t.Rows {
@@ -539,10 +569,14 @@ func (t Table) markdownHead(first bool) string {
 	if first {
 		b.WriteString(" stated protocol |")
 	}
-	for _, v := range t.Variants {
+	for i, v := range t.Variants {
 		switch v.Role() {
 		case "reading":
-			fmt.Fprintf(&b, " `%s` (%s) |", mdEsc(v.Label), strings.Join(v.Reads, "+"))
+			counted := ""
+			if i == t.Assigned {
+				counted = ", counted"
+			}
+			fmt.Fprintf(&b, " `%s` (%s%s) |", mdEsc(v.Label), strings.Join(v.Reads, "+"), counted)
 		case "diagnostic":
 			role := "diagnostic"
 			if v.Moves != "" {
@@ -629,8 +663,8 @@ func claimNote(r Row) string {
 		if d.Decide != "" {
 			s += "; would be decided by " + mdEsc(d.Decide)
 		}
-		if ev := r.Base.AttributionEvidence; ev != "" {
-			s += ". Evidence: " + mdEsc(strings.Join(strings.Fields(ev), " "))
+		if ev := r.DefectEvidence; ev != "" && r.Defect != "" {
+			s += ". Defect of our check (" + r.Defect + "): " + mdEsc(strings.Join(strings.Fields(ev), " "))
 		}
 	}
 	var extra []string
@@ -814,10 +848,10 @@ func (b *Board) setsMarkdown(w *bytes.Buffer) {
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("\n## Collections\n\n")
-	p("A collection lists configs (`runexp configs/NAME.yaml` runs the set); its members' claims counted by status, and how many got the status their config expects.\n")
+	p("A collection lists configs (`runexp configs/NAME.yaml` runs the set); its members' config checks (not the papers' claims) counted by status, and how many got the status their config expects.\n")
 	for _, s := range b.Sets {
 		p("\n### `%s`\n\n%s\n\n", s.Name, mdEsc(s.Title))
-		p("| config | claims | PASS | FAIL | INCONCLUSIVE | NOT-EVALUATED | as expected |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		p("| config | config checks | PASS | FAIL | INCONCLUSIVE | NOT-EVALUATED | as expected |\n|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, r := range s.Rows {
 			if !r.Run {
 				p("| `%s` | %d | not run | | | | |\n", r.Config, r.Claims)
@@ -838,7 +872,8 @@ func (b *Board) ClaimLines() []string {
 	var out []string
 	for _, p := range b.Papers {
 		mark, _ := Headline(p)
-		out = append(out, fmt.Sprintf("%s %s: paper claims %s", mark, p.ID, totalsLine(p.Totals)))
+		out = append(out, fmt.Sprintf("%s %s: paper claims %s; passing under the stated protocol %d, under the assignment (%s) %d",
+			mark, p.ID, totalsLine(p.Totals), p.StatedPass, p.Assignment.Set(), p.AssignedPass))
 	}
 	out = append(out, fmt.Sprintf("all papers: paper claims %s", totalsLine(b.Totals)))
 	out = append(out, fmt.Sprintf("paper claims by whose failure: %s", b.Split.line()))
@@ -920,4 +955,10 @@ func (pp *Paper) markdownAccounts(w *bytes.Buffer) {
 		w.WriteString(wrapMarkdown(fmt.Sprintf("%d. ", i+1), n, MarkdownWrap))
 		w.WriteString("\n")
 	}
+}
+
+// upperFirst is s with its first letter upper-cased, to open a sentence.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // TestMdEscHTML: a paper title, config title or claim statement opens no
-// HTML tag in scoreboard.md (issue #38), nor does a claim's interval
-// method (ci_method, issue #46): the fixture tables.md is tested with,
+// HTML tag in scoreboard.md, nor does a claim's interval
+// method (ci_method): the fixture tables.md is tested with,
 // through report.MarkdownText, the one escape of every Markdown writer.
 func TestMdEscHTML(t *testing.T) {
 	got := mdEsc("<script>alert(1)</script> | a & b")

@@ -9,37 +9,44 @@ import (
 )
 
 // The outcome of a paper claim from the rows that test it (the rule every
-// page states, OutcomeRule):
+// page states, OutcomeRule), under the paper's assignment of readings
+// (one reading per listed ambiguity for the whole paper, AssignmentRule):
 //
-//   - reproduced as stated: every row passes under the stated protocol;
-//   - reproduced only under another documented reading: under one reading
-//     of a listed ambiguity (a column label: the same reading of every
-//     base that has it), every row passes; a row whose table lacks that
-//     reading keeps its stated verdict, since a reading changes only what
-//     it reads;
-//   - reproduced only under a post-hoc reading: likewise, only under a
-//     post-hoc variant (shown apart, never a reproduction);
-//   - not reproduced: a row fails under the stated protocol and no
-//     reading passes every row;
-//   - inconclusive: no row fails, one is inconclusive, and no reading
-//     passes every row;
+//   - reproduced as stated: every row passes under the stated protocol and
+//     under the assignment;
+//   - reproduced only under another documented reading: under the
+//     assignment every row passes, and under the stated protocol not;
+//   - not reproduced: a row fails under the assignment;
+//   - inconclusive: no row fails under the assignment, one is
+//     inconclusive;
 //   - not evaluated or not run: a row was not evaluated or not run.
+//
+// A row whose table the assignment's readings do not bear on, or whose
+// reading config does not restate it, keeps its stated verdict; a row
+// whose table lists an ambiguity the assignment reads otherwise, with no
+// config reading it so, was not run under the assignment. Every other
+// reading (another reading of a listed ambiguity, a post-hoc variant, the
+// stated protocol where the assignment differs) is sensitivity: the
+// claim's verdict under it is shown, never counted, and a reading that
+// fails a claim the stated protocol passes is marked as flipping it.
 //
 // Whose failure a claim not reproduced or inconclusive is follows from its
 // rows' derived attributions (derive.go): the paper's when a row fails as
-// the paper states it; undetermined when a row is undetermined, or when
-// rows pass under different readings but no one reading passes them all;
-// else our data when a row is, else our test.
+// the paper states it; undetermined when a row is undetermined; else our
+// data when a row is, else our test.
 
 // OutcomeRule states the rule above in one paragraph, for the pages.
-const OutcomeRule = "A paper claim is the unit. Its outcome follows from the rows that test it (rows that go beyond it, " +
-	"such as a stand-in's extra groups, are shown and never counted): reproduced as stated when every row passes under " +
-	"the stated protocol; reproduced only under another documented reading when, under one reading of one of the " +
-	"paper's listed ambiguities, every row passes (a row whose config lacks that reading keeps its stated verdict); " +
-	"reproduced only under a post-hoc reading when only a variant that reads no listed ambiguity does so (shown apart, " +
-	"never a reproduction); otherwise not reproduced when a row fails, inconclusive when none fails and one is " +
-	"inconclusive. Whose failure it is comes from its rows: the paper's when a row fails as the paper states it, " +
-	"undetermined when a row is undetermined or different readings pass different rows, else our data, else our test."
+const OutcomeRule = "A paper claim is the unit, counted under one reading of each of the paper's listed ambiguities " +
+	"(the assignment, chosen by the printed values, never by verdicts). Its outcome follows from the rows that test it " +
+	"(rows that go beyond its sentence, such as a stand-in's extra groups or a quantifier or threshold of ours, are shown " +
+	"and never counted): reproduced as stated when every row passes under the stated protocol and under the assignment; " +
+	"reproduced only under another documented reading when every row passes under the assignment and not under the " +
+	"stated protocol (a row whose config the assignment's readings do not bear on keeps its stated verdict); otherwise " +
+	"not reproduced when a row fails under the assignment, inconclusive when none fails and one is inconclusive. Every " +
+	"other reading is sensitivity: shown beside the claim, never counted; one that fails a claim the stated protocol " +
+	"passes is marked as flipping it. Whose failure it is comes from its rows: the paper's when a row fails as the paper " +
+	"states it, undetermined when a row is undetermined (another reading passes it, or no rule decides it), else our " +
+	"data, else our test."
 
 // combineVerdicts is the verdict of rows taken together: FAIL when one
 // fails, else not run, NOT-EVALUATED or INCONCLUSIVE when one is (in
@@ -56,60 +63,46 @@ func combineVerdicts(vs []string) string {
 	return Pass
 }
 
-// judge sets a tested claim's outcome from its rows; ambs are the paper's
-// ambiguities, for the topics of those not read.
-func (a *Account) judge(ambs map[string]config.Ambiguity) {
+// judge sets a tested claim's outcome from its rows under the stated
+// protocol and the assignment, and its sensitivity under the paper's
+// other readings; ambs are the paper's ambiguities, for the topics of
+// those not read.
+func (a *Account) judge(ambs map[string]config.Ambiguity, readings []paperReading) {
 	stated := make([]string, len(a.Rows))
-	labels := map[string]bool{}
-	postHoc := map[string]bool{}
+	assigned := make([]string, len(a.Rows))
+	var under []string
 	for i, r := range a.Rows {
-		stated[i] = r.Verdict
-		for l := range r.Under {
-			labels[l] = true
-			postHoc[l] = postHoc[l] || r.PostHoc[l]
+		stated[i], assigned[i] = r.Verdict, r.Assigned
+		if r.AssignedConfig != "" && r.AssignedConfig != r.Table && !slices.Contains(under, r.AssignedConfig) {
+			under = append(under, r.AssignedConfig)
 		}
 	}
-	a.Stated = combineVerdicts(stated)
-	var readingPass, postHocPass []string
-	for _, l := range sortedKeys(labels) {
-		vs := make([]string, len(a.Rows))
-		for i, r := range a.Rows {
-			vs[i] = r.Verdict
-			if v, ok := r.Under[l]; ok {
-				vs[i] = v
-			}
-		}
-		if combineVerdicts(vs) != Pass {
-			continue
-		}
-		if postHoc[l] {
-			postHocPass = append(postHocPass, l)
-		} else {
-			readingPass = append(readingPass, l)
-		}
-	}
+	a.Stated, a.Assigned = combineVerdicts(stated), combineVerdicts(assigned)
+	a.Flipped = a.Stated == Pass && (a.Assigned == Fail || a.Assigned == Inconc)
+	a.Sensitivity = a.sensitivity(readings)
 	switch {
-	case a.Stated == Pass:
+	case a.Assigned == Pass && a.Stated == Pass:
 		a.Category = AsStated
 		return
-	case len(readingPass) > 0:
-		a.Category, a.Under, a.Attribution = OtherReading, readingPass, "reading"
-		a.Why = "every row passes under the reading " + codeList(readingPass)
+	case a.Assigned == Pass:
+		a.Category, a.Under, a.Attribution = OtherReading, under, "reading"
+		a.Why = "every row passes under the assigned reading " + codeList(under)
 		return
-	case len(postHocPass) > 0:
-		a.Category, a.Under = PostHocOnly, postHocPass
-	case a.Stated == Fail:
+	case a.Assigned == Fail:
 		a.Category = NotReproduced
-	case a.Stated == "not run":
+	case a.Assigned == "not run":
 		a.Category = NotRun
 		return
-	case a.Stated == NotEvaluatedV:
+	case a.Assigned == NotEvaluatedV:
 		a.Category = NotEvaluated
 		return
 	default:
 		a.Category = Inconclusive
 	}
 	a.attribute(ambs)
+	if a.Flipped {
+		a.Why = "passes under the stated protocol, not under the assigned reading " + codeList(under) + "; " + a.Why
+	}
 }
 
 // attribute sets whose failure a claim not reproduced or inconclusive is
@@ -129,7 +122,7 @@ func (a *Account) attribute(ambs map[string]config.Ambiguity) {
 		a.Attribution = "paper"
 		a.Why += "; fails as the paper states it in " + strings.Join(t.paperRows, ", ")
 		return
-	case t.count["undetermined"] > 0 || t.count["reading"] > 0:
+	case t.count["undetermined"] > 0:
 		a.Attribution = "undetermined"
 	case t.count["data"] > 0:
 		a.Attribution = "data"
@@ -138,9 +131,6 @@ func (a *Account) attribute(ambs map[string]config.Ambiguity) {
 		a.Attribution = "test"
 		return
 	}
-	if t.count["reading"] > 0 {
-		a.Why += "; readings pass some rows, but no one reading passes every row"
-	}
 	a.Decide = strings.Join(t.decide(ambs), "; ")
 }
 
@@ -148,12 +138,12 @@ func (a *Account) attribute(ambs map[string]config.Ambiguity) {
 // their attributions counted, the rows the paper fails, and the
 // experiments their derivations name as deciding.
 type rowTally struct {
-	count                          map[string]int
-	failing                        int
-	paperRows                      []string
-	untried, notConfirmed, postHoc []string
-	more, standIn                  bool
-	most                           int
+	count                                     map[string]int
+	failing                                   int
+	paperRows                                 []string
+	untried, notConfirmed, postHoc, sensitive []string
+	more, standIn                             bool
+	most                                      int
 }
 
 func tallyRows(rows []RowRef) rowTally {
@@ -166,7 +156,7 @@ func tallyRows(rows []RowRef) rowTally {
 		}
 	}
 	for _, r := range rows {
-		if r.Verdict == Pass {
+		if r.Assigned == Pass {
 			continue
 		}
 		t.failing++
@@ -182,6 +172,7 @@ func tallyRows(rows []RowRef) rowTally {
 		add(&t.untried, d.Untried)
 		add(&t.notConfirmed, d.NotConfirmed)
 		add(&t.postHoc, d.PostHocPass)
+		add(&t.sensitive, d.Sensitive)
 		t.more = t.more || d.MoreItems
 		t.most = max(t.most, d.ItemsNeeded)
 		t.standIn = t.standIn || d.StandIn
@@ -192,8 +183,9 @@ func tallyRows(rows []RowRef) rowTally {
 // decide lists the experiments that would decide an undetermined claim.
 func (t rowTally) decide(ambs map[string]config.Ambiguity) []string {
 	var decide []string
-	if t.count["reading"] > 0 {
-		decide = append(decide, "one config taking together the readings that pass those rows")
+	if len(t.sensitive) > 0 {
+		slices.SortFunc(t.sensitive, config.CompareAmbiguityIDs)
+		decide = append(decide, "which reading of "+ambiguityList(t.sensitive, ambs)+" the paper used (another documented reading passes rows the assignment does not)")
 	}
 	if t.more {
 		s := "more test items (or repetitions) for the undecided intervals"
@@ -234,8 +226,14 @@ func (a *Account) combine(byID map[string]*Account) {
 	if len(parts) == 0 {
 		return
 	}
+	var stated, assigned []string
+	for _, p := range parts {
+		stated, assigned = append(stated, p.Stated), append(assigned, p.Assigned)
+	}
+	a.Stated, a.Assigned = combineVerdicts(stated), combineVerdicts(assigned)
+	a.Flipped = a.Stated == Pass && (a.Assigned == Fail || a.Assigned == Inconc)
 	a.Category = AsStated
-	for _, c := range []Category{NotRun, NotEvaluated, NotReproduced, Inconclusive, PostHocOnly, OtherReading} {
+	for _, c := range []Category{NotRun, NotEvaluated, NotReproduced, Inconclusive, OtherReading} {
 		if slices.ContainsFunc(parts, func(p *Account) bool { return p.Category == c }) {
 			a.Category = c
 			break

@@ -138,7 +138,7 @@ func setRow(c *config.Config, dir string) (SetRow, error) {
 // 31 as expected".
 func (s Set) Line() string {
 	t := s.Total
-	line := fmt.Sprintf("%s (%d configs): %d config claims (rows; the scoreboard counts paper claims): %d PASS, %d FAIL, %d INCONCLUSIVE, %d NOT-EVALUATED; %d as expected",
+	line := fmt.Sprintf("%s (%d configs): %d config checks (the rows paper claims are judged on): %d PASS, %d FAIL, %d INCONCLUSIVE, %d NOT-EVALUATED; %d as expected",
 		s.Name, len(s.Rows), t.Claims, t.Pass, t.Fail, t.Inconclusive, t.NotEvaluated, t.AsExpected)
 	if n := s.NotRun(); n > 0 {
 		line += fmt.Sprintf("; not run: %d of the %d configs", n, len(s.Rows))

@@ -53,7 +53,7 @@ func PaperFits(c *config.Config, recs []report.Record) []report.PaperFit {
 func interpretations(c *config.Config, part string) []string {
 	metrics := map[string]map[string]bool{}
 	for _, ref := range c.Reference {
-		if ref.Part != part || ref.Row == "" {
+		if ref.Part != part || ref.Row == "" || ref.Absent != "" {
 			continue
 		}
 		k := fmt.Sprintf("%s\x00%v", ref.Source, ref.Value)
@@ -64,7 +64,7 @@ func interpretations(c *config.Config, part string) []string {
 	}
 	var cols []string
 	for _, ref := range c.Reference {
-		if ref.Part != part || ref.Row == "" || len(metrics[fmt.Sprintf("%s\x00%v", ref.Source, ref.Value)]) < 2 {
+		if ref.Part != part || ref.Row == "" || ref.Absent != "" || len(metrics[fmt.Sprintf("%s\x00%v", ref.Source, ref.Value)]) < 2 {
 			continue
 		}
 		if !slices.Contains(cols, ref.Column) {
@@ -97,7 +97,9 @@ func paperFit(c *config.Config, part, in string, recs []report.Record) report.Pa
 	f := report.PaperFit{Part: part, Interpretation: in}
 	seen := map[string]bool{}
 	for _, ref := range c.Reference {
-		if ref.Part != part || ref.Row == "" || !inInterpretation(c, ref, in) {
+		// A value we have no counterpart to (absent:) is no cell of the
+		// fit, neither matched nor missing.
+		if ref.Part != part || ref.Row == "" || ref.Absent != "" || !inInterpretation(c, ref, in) {
 			continue
 		}
 		key := fmt.Sprintf("%s\x00%s\x00%v", ref.Metric, config.CanonicalKey(ref.Cell), ref.Value)

@@ -41,7 +41,8 @@ func PaperWith(c *config.Config, recs, added []report.Record, res []claims.Resul
 	var out []*report.Table
 	for _, part := range parts {
 		v, iv := paperPart(c, part, recs, res, o)
-		addedPart(c, part, v, iv, added, o)
+		extraPart(c, part, v, iv, beyondLabels(c), recs, o, beyondMark)
+		extraPart(c, part, v, iv, addedLabels(c), added, o, addedMark)
 		out = append(out, v)
 		if iv != nil {
 			out = append(out, iv)
@@ -62,6 +63,10 @@ type paperCell struct {
 	// interval is the cell's interval or a dash, ivNote why there is
 	// none.
 	interval, ivNote string
+	// absent marks a value the paper prints that we have no counterpart
+	// to (Reference.Absent): no claim reads it, so it does not keep a
+	// column's shared note in its cells.
+	absent bool
 }
 
 // paperPart builds one part's table of values and, when any cell has an
@@ -132,18 +137,43 @@ func paperPart(c *config.Config, part string, recs []report.Record, res []claims
 func addedLabels(c *config.Config) []string {
 	var out []string
 	for _, m := range c.Methods {
-		if !m.Added {
-			continue
+		if m.Added {
+			out = append(out, methodLabel(m))
 		}
-		l := m.Label
-		if l == "" {
-			if s, ok := methodTitle(m.Name); ok {
-				l = s
-			}
-		}
-		out = append(out, l)
 	}
 	return out
+}
+
+// beyondLabels are the labels of the config's own methods that no
+// reference names (a method, or a setting of one, that the paper's table
+// has no place for: a second RKPCA, the noisy input scored as a method),
+// in config order: a complete table shows their values too.
+func beyondLabels(c *config.Config) []string {
+	named := map[string]bool{}
+	for _, r := range c.Reference {
+		if m, ok := r.Cell["method"]; ok {
+			named[fmt.Sprint(m)] = true
+		}
+	}
+	var out []string
+	for _, m := range c.Methods {
+		if l := methodLabel(m); !m.Added && !named[l] && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// methodLabel is the label of a config's method in its records: its own,
+// else the registered estimator's title.
+func methodLabel(m config.Method) string {
+	if m.Label != "" {
+		return m.Label
+	}
+	if s, ok := methodTitle(m.Name); ok {
+		return s
+	}
+	return m.Name
 }
 
 // methodTitle is the registered estimator's title, the label of a method
@@ -156,11 +186,18 @@ func methodTitle(name string) (string, bool) {
 	return s.Title, true
 }
 
-// addedMark marks an added method's row or column as not the paper's.
-const addedMark = " (added, not the paper's)"
+// addedMark marks an added method's row or column as not the paper's;
+// beyondMark one of the config's own methods the paper's table has no
+// place for.
+const (
+	addedMark  = report.AddedMark
+	beyondMark = report.BeyondMark
+)
 
-// addedPart adds to vals, one part's table, a column (or row) per --with
-// method: where every column of the paper's table holds one method (the
+// extraPart adds to vals, one part's table, a column (or row) per method
+// of labels (the --with methods, with their records added, or the
+// config's own methods beyond the paper's table, with its records), marked
+// mark: where every column of the paper's table holds one method (the
 // references of a column name one method), the added method's values
 // at each row's cell, that is, the cell of the row's first reference
 // with the added method in place of the paper's; where every row does, a
@@ -168,11 +205,11 @@ const addedMark = " (added, not the paper's)"
 // none), gets the same column or row with the added method's intervals,
 // built as the config's own methods' are (o). A table laid out otherwise
 // says in its caption that the added methods are in the long-form table.
-func addedPart(c *config.Config, part string, vals, ivs *report.Table, added []report.Record, o claims.Options) {
-	labels := addedLabels(c)
+func extraPart(c *config.Config, part string, vals, ivs *report.Table, labels []string, added []report.Record, o claims.Options, mark string) {
 	if len(labels) == 0 || len(vals.Rows) == 0 {
 		return
 	}
+	addedMark := mark
 	var refs []config.Reference
 	for _, r := range c.Reference {
 		if r.Part == part && r.Cell["method"] != nil {
@@ -191,6 +228,7 @@ func addedPart(c *config.Config, part string, vals, ivs *report.Table, added []r
 		return len(by) > 1
 	}
 	value := func(ref config.Reference, label string) (string, string) { return addedValue(ref, label, added, o) }
+	refs = slices.DeleteFunc(refs, func(r config.Reference) bool { return r.Absent != "" })
 	first := func(match func(config.Reference) bool) (config.Reference, bool) { return typical(refs, match) }
 	switch {
 	case oneMethod(func(r config.Reference) string { return r.Column }):
@@ -232,7 +270,15 @@ func addedPart(c *config.Config, part string, vals, ivs *report.Table, added []r
 			}
 		}
 	default:
-		vals.Caption += " The methods added with --with (" + strings.Join(labels, ", ") + ") are in the long-form table: this table's rows and columns are not one method each."
+		what := "The methods added with --with"
+		if mark == beyondMark {
+			what = "The config's methods that the paper's table has no place for"
+		}
+		vals.Caption += " " + what + " (" + strings.Join(labels, ", ") + ") are in the long-form table: this table's rows and columns are not one method each."
+		return
+	}
+	if mark == beyondMark {
+		vals.Caption += " A column or row marked \"ours, not in the paper\" is a method of the config that the paper's table does not have, at the cells the paper's references name; the paper has no value for it."
 		return
 	}
 	vals.Caption += " A column or row marked \"added, not the paper's\" is a method added with --with, at the cells the paper's references name; the paper has no value for it."
@@ -304,6 +350,12 @@ func referenceCell(c *config.Config, ref config.Reference, recs []report.Record,
 	pc := &paperCell{paper: ref.Printed, interval: report.Dash}
 	if pc.paper == "" {
 		pc.paper = report.FormatFloat(ref.Value, -1)
+	}
+	if ref.Absent != "" {
+		// The paper prints it; we have nothing to set beside it.
+		pc.ours, pc.absent = report.Dash, true
+		pc.notes = append(pc.notes, "No value of ours: "+strings.TrimSuffix(ref.Absent, ".")+".")
+		return pc, cellInterval{}
 	}
 	var match []*report.Record
 	for i := range recs {
@@ -433,7 +485,7 @@ func sharedNotes(cells map[place]*paperCell, rows, cols []string) (byRow, byCol 
 	for _, col := range cols {
 		filled := 0
 		for _, row := range rows {
-			if cells[place{row, col}] != nil {
+			if pc := cells[place{row, col}]; pc != nil && !pc.absent {
 				filled++
 			}
 		}
