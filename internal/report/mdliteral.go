@@ -86,7 +86,7 @@ func markdownLiteral(s string, lineStart bool) string {
 		}
 		return r
 	}, s)))
-	mark, always := -1, "\\`*_[]|~$"
+	mark, always := -1, "\\`*_|~$"
 	if lineStart {
 		mark, always = blockMark(rs), always+"#"
 	}
@@ -97,6 +97,11 @@ func markdownLiteral(s string, lineStart bool) string {
 			b.WriteString("&lt;")
 			continue
 		case strings.ContainsRune(always, r), i == mark:
+			b.WriteByte('\\')
+		case r == '[' && i == 0 && lineStart, r == ']' && i+1 < len(rs) && strings.ContainsRune("([:", rs[i+1]):
+			// A bracket makes a link only as "](", "][" or a definition
+			// "[x]: url" (or a task box "[x]") at the start of a line: a
+			// footnote mark "[1]" inside a line stays as written.
 			b.WriteByte('\\')
 		case r == '&' && startsEntity(rs[i+1:]):
 			b.WriteByte('\\')

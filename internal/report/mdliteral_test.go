@@ -32,6 +32,7 @@ var hostileText = []string{
 	"&lt;img&gt; &#60;b&#62; &amp; Abrahamsen & Hansen",
 	"a | b \\| c \\",
 	"[ref]: http://evil.example",
+	"[x] task", "a [x] b [y]: c", "![i][r] [r]: http://e.example", "[a]\n[a]: http://e.example", "a[^1] b\n[^1]: note",
 	"title #",
 	"Abrahamsen & Hansen, 0.49 > 2×0.38, σ = 1",
 }
@@ -131,7 +132,9 @@ func TestMarkdownLiteralReadable(t *testing.T) {
 	for s, want := range map[string]string{
 		"Abrahamsen & Hansen":      "Abrahamsen & Hansen",
 		"Kernel PCA: σ = 0.3 × d̄": "Kernel PCA: σ = 0.3 × d̄",
-		"fig_7 [a]":                `fig\_7 \[a\]`,
+		"fig_7 [a]":                `fig\_7 [a]`,
+		"[x] done":                 `\[x] done`,
+		"see [a](b) and [c][d]":    `see [a\](b) and [c\][d]`,
 		"1. item":                  `1\. item`,
 		"www.x.org":                `www\.x.org`,
 	} {
