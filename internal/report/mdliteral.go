@@ -80,15 +80,54 @@ func isASCIIPunct(c byte) bool {
 }
 
 func markdownLiteral(s string, lineStart bool) string {
-	rs := []rune(strings.TrimSpace(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
+	return escapeText(strings.TrimSpace(s), lineStart)
+}
+
+// MarkdownWithCode writes text the project composed whose only markup is
+// its `code` spans (names of configs, claims and readings) around words
+// that may come from a config: the code spans stay code spans, the rest
+// is shown as written (MarkdownLiteral). A text that puts a config's
+// words into such a sentence must first take the backticks out of them
+// (NoCode), or they would pair with the project's.
+func MarkdownWithCode(s string) string {
+	s = strings.TrimSpace(s)
+	parts := strings.Split(s, "`")
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case i%2 == 1 && i < len(parts)-1 && strings.TrimSpace(p) != "" && !strings.Contains(p, "|"):
+			// A pipe would split a table's cell even inside code, and
+			// its escape would show outside a table: such a span is
+			// written as text.
+			b.WriteString("`" + strings.Map(noControl, p) + "`")
+		case i%2 == 1 && i < len(parts)-1:
+			b.WriteString(escapeText("`"+p+"`", false))
+		case i%2 == 1:
+			b.WriteString(escapeText("`"+p, false))
+		default:
+			b.WriteString(escapeText(p, i == 0))
 		}
-		return r
-	}, s)))
+	}
+	return b.String()
+}
+
+// NoCode returns s with its backticks as apostrophes, for a config's
+// words put into a sentence that MarkdownWithCode writes.
+func NoCode(s string) string { return strings.ReplaceAll(s, "`", "'") }
+
+func noControl(r rune) rune {
+	if unicode.IsControl(r) {
+		return ' '
+	}
+	return r
+}
+
+// escapeText escapes s as markdownLiteral does, without trimming it.
+func escapeText(s string, lineStart bool) string {
+	rs := []rune(strings.Map(noControl, s))
 	mark, always := -1, "\\`*_|~$"
 	if lineStart {
-		mark, always = blockMark(rs), always+"#"
+		mark = blockMark(rs)
 	}
 	var b strings.Builder
 	for i, r := range rs {
@@ -102,6 +141,9 @@ func markdownLiteral(s string, lineStart bool) string {
 			// A bracket makes a link only as "](", "][" or a definition
 			// "[x]: url" (or a task box "[x]") at the start of a line: a
 			// footnote mark "[1]" inside a line stays as written.
+			b.WriteByte('\\')
+		case r == '#' && lineStart && closesHeading(rs, i):
+			// "# Title #": a heading's closing sequence, dropped.
 			b.WriteByte('\\')
 		case r == '&' && startsEntity(rs[i+1:]):
 			b.WriteByte('\\')
@@ -138,7 +180,7 @@ func startsEntity(rs []rune) bool {
 // bullet, a setext underline or thematic break, or the "." or ")" of an
 // ordered list item such as "1."), or -1 if it opens none.
 func blockMark(rs []rune) int {
-	if len(rs) > 0 && strings.ContainsRune("#>-+=", rs[0]) {
+	if len(rs) > 0 && strings.ContainsRune("#>-+=*", rs[0]) {
 		return 0
 	}
 	i := 0
@@ -149,4 +191,31 @@ func blockMark(rs []rune) int {
 		return i
 	}
 	return -1
+}
+
+// MarkdownLineStart returns word as it may start a line of wrapped
+// Markdown: a word that would open a block there ("-", "+", ">", "=",
+// "1.", "---") gets the backslash that keeps it a word of the paragraph
+// it continues. A writer that wraps text calls it for each word it puts
+// first on a continuation line.
+func MarkdownLineStart(word string) string {
+	rs := []rune(word)
+	if i := blockMark(rs); i >= 0 {
+		return string(rs[:i]) + "\\" + string(rs[i:])
+	}
+	return word
+}
+
+// closesHeading reports whether the "#" at i starts a run of "#" that
+// ends rs after a space: the closing sequence of an ATX heading.
+func closesHeading(rs []rune, i int) bool {
+	if i > 0 && rs[i-1] != ' ' && rs[i-1] != '\t' {
+		return false
+	}
+	for _, r := range rs[i:] {
+		if r != '#' {
+			return false
+		}
+	}
+	return true
 }

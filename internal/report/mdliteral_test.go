@@ -222,3 +222,40 @@ func stripText(h string) string {
 	}
 	return b.String()
 }
+
+// TestMarkdownLineStart: a paragraph wrapped before a word that opens a
+// block (a list item, a quote, a setext underline, a thematic break)
+// stays one paragraph when the word goes through MarkdownLineStart.
+func TestMarkdownLineStart(t *testing.T) {
+	for _, w := range []string{"-", "+", ">", "=", "===", "---", "1.", "12)", "#", "*", "***"} {
+		live := false
+		for _, rest := range []string{"", " more"} {
+			para := "<p>Some text\n" + literalHTML(w+rest) + "</p>\n"
+			if got := markdownShows(t, "Some text\n"+MarkdownLineStart(w)+rest+"\n"); got != para {
+				t.Errorf("%q: shows %q, want %q", w+rest, got, para)
+			}
+			live = live || markdownShows(t, "Some text\n"+w+rest+"\n") != para
+		}
+		if !live && w != "12)" {
+			t.Errorf("the control: %q at a line's start opens nothing unescaped", w)
+		}
+	}
+}
+
+// TestMarkdownWithCode: the project's code spans stay code, a config's
+// words between them (through NoCode) show as written.
+func TestMarkdownWithCode(t *testing.T) {
+	for _, s := range hostileText {
+		text := "passes under `b-r` (" + NoCode(s) + ") and `c|d`"
+		want := "<p>passes under <code>b-r</code> (" + string(util.EscapeHTML([]byte(NoCode(s)))) + ") and `c|d`</p>\n"
+		if strings.ContainsFunc(s, unicode.IsControl) {
+			continue // literalHTML trims; a line break inside is a space
+		}
+		if got := markdownShows(t, "| h |\n| --- |\n| "+MarkdownWithCode(text)+" |\n"); !strings.Contains(got, "<td>"+strings.TrimSuffix(strings.TrimPrefix(want, "<p>"), "</p>\n")+"</td>") {
+			t.Errorf("%q in a cell shows\n%s\nwant the cell %s", text, got, want)
+		}
+		if got := markdownShows(t, MarkdownWithCode(text)+"\n"); got != want {
+			t.Errorf("%q shows\n%s\nwant\n%s", text, got, want)
+		}
+	}
+}
