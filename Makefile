@@ -46,8 +46,10 @@ stress:
 	RUNEXP_STRESS_ORPHANS=$(STRESS_ORPHANS) $(GO) test -count=1 -run '^TestExternalOrphans$$' -timeout 60m ./cmd/runexp/
 
 # Fuzz every parser (config, config + validate, CSV, USPS text and gzip file, GIF, PGM, MAT,
-# SHA256SUMS, the PIE index map, Oil Flow text, the ORL zip, JPEG) for
-# FUZZTIME each; CI runs `make fuzz FUZZTIME=5s`.
+# SHA256SUMS, the PIE index map, Oil Flow text, the ORL zip, JPEG), and
+# the Markdown escape alone and through runexp report and scoreboard with
+# the text in a config and the paper values (checked through a CommonMark
+# parser), for FUZZTIME each; CI runs `make fuzz FUZZTIME=5s`.
 # New crashers land in the package's testdata/fuzz and then run with
 # `make test` as regression seeds.
 FUZZTIME ?= 60s
@@ -57,7 +59,8 @@ FUZZ_TARGETS := ./internal/config:FuzzParse ./experiments:FuzzValidate \
 	./internal/datasets:FuzzDecodeYaleFace ./internal/datasets:FuzzParseSums \
 	./internal/datasets:FuzzParsePIEMap ./internal/datasets:FuzzDecodeUSPS \
 	./internal/datasets:FuzzParseNumbers ./internal/datasets:FuzzDecodeORL \
-	./internal/datasets:FuzzDecodeJPEGGray
+	./internal/datasets:FuzzDecodeJPEGGray \
+	./internal/report:FuzzMarkdownLiteral ./cmd/runexp:FuzzMarkdownInert
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

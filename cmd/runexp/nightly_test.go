@@ -85,7 +85,7 @@ const (
 // bin. A worktree's .git is a file naming the repository: copied, it
 // would make the copy a second work tree of that repository, and a git
 // command run in the copy would change the original's index and branch.
-func copyModule(t *testing.T, src, dst string) {
+func copyModule(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

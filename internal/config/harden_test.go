@@ -22,6 +22,7 @@ func TestFileNamesConfined(t *testing.T) {
 		{".cache.yaml", minimal, "starts with a dot"},
 		{"f.yaml", minimal + "experiment:\n  figure_name: ../../../x\n", "f.yaml:6: experiment.figure_name: \"../../../x\" holds a path separator"},
 		{"f.yaml", minimal + "experiment:\n  figure_name: ..\n", "f.yaml:6: experiment.figure_name: \"..\" is not a name"},
+		{"f.yaml", minimal + "experiment:\n  figure_name: \"\\\"><img src=x onerror=alert(1)>\"\n", "f.yaml:6: experiment.figure_name: \"\\\"><img src=x onerror=alert(1)>\" holds '\"'; want letters, digits"},
 		{"f.yaml", minimal + "outputs:\n  dir: /tmp/x\n", "f.yaml:6: outputs.dir: \"/tmp/x\" is absolute"},
 		{"f.yaml", minimal + "outputs:\n  dir: ../x\n", "f.yaml:6: outputs.dir: \"..\" is not a name"},
 		{"f.yaml", minimal + "outputs:\n  dir: a/../../x\n", "outputs.dir"},
@@ -119,7 +120,9 @@ func TestCheckFileName(t *testing.T) {
 			t.Errorf("%q: %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", ".", "..", "a/b", `a\b`, "/abs", ".hidden", "a\x00b", "a\nb"} {
+	for _, bad := range []string{"", ".", "..", "a/b", `a\b`, "/abs", ".hidden", "a\x00b", "a\nb",
+		// Markup, not file names: each would be live in REPORT.md or a page.
+		"\"><img src=x onerror=alert(1)>", "a b", "[x](javascript:alert(1))", "a|b", "a*b*", "`x`", "a<b"} {
 		if err := CheckFileName(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

@@ -29,7 +29,11 @@ const (
 // CheckFileName reports whether name is a plain file or folder name that
 // stays inside the folder it is joined to: not empty, no path separator,
 // not "." or "..", not hidden (a leading dot would collide with runexp's
-// own .cache, .lock and staging folders) and no control characters.
+// own .cache, .lock and staging folders), and made of letters, digits,
+// '.', '_' and '-' only: a name is also a link target and a word in
+// REPORT.md and the pages, where a quote, a bracket, "<" or a space
+// would be markup (a figure_name of "\"><img src=x onerror=…>" is not a
+// file name).
 func CheckFileName(name string) error {
 	switch {
 	case name == "":
@@ -42,8 +46,11 @@ func CheckFileName(name string) error {
 		return fmt.Errorf("%q starts with a dot; want a plain name", Excerpt(name))
 	}
 	for _, r := range name {
-		if unicode.IsControl(r) {
+		switch {
+		case unicode.IsControl(r):
 			return fmt.Errorf("%q holds a control character", Excerpt(name))
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r):
+			return fmt.Errorf("%q holds %q; want letters, digits, '.', '_' and '-' only (the name is also a link and a word in the reports, where quotes, brackets or spaces would be markup)", Excerpt(name), r)
 		}
 	}
 	if !filepath.IsLocal(name) {

@@ -273,7 +273,7 @@ func TestTablesComplete(t *testing.T) {
 			if l == "" {
 				l = m.Name
 			}
-			if !strings.Contains(md, "| "+l+" (ours, not in the paper)") && !slices.ContainsFunc(c.Reference, func(r config.Reference) bool { return fmt.Sprint(r.Cell["method"]) == l }) {
+			if !strings.Contains(md, "| "+report.MarkdownInline(l)+" (ours, not in the paper)") && !slices.ContainsFunc(c.Reference, func(r config.Reference) bool { return fmt.Sprint(r.Cell["method"]) == l }) {
 				t.Errorf("%s: method %s is neither a column of the paper's nor one of ours in the printed table", c.Name, l)
 			}
 		}

@@ -1,7 +1,6 @@
 package par
 
 import (
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -211,8 +210,9 @@ func current() *binding {
 // back. Called anywhere else it runs min(GOMAXPROCS, n) bodies at once.
 //
 // A body must not depend on which goroutine runs it or which items it
-// gets: store each item's result by its index. A panic in a helper is
-// raised again on the calling goroutine once the others are done.
+// gets: store each item's result by its index. A panic is raised again on
+// the calling goroutine once every body has returned: the panic of the
+// lowest item that panicked, the same value whichever goroutine ran it.
 func Run(n int, body func(next func() (int, bool))) {
 	if n <= 0 {
 		return
@@ -223,19 +223,19 @@ func Run(n int, body func(next func() (int, bool))) {
 		return i, i < n
 	}
 	var wg sync.WaitGroup
-	var panicked atomic.Pointer[helperPanic]
+	var panicked firstPanic
 	b := current()
 	if b == nil {
 		for range min(runtime.GOMAXPROCS(0), n) - 1 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				defer catch(&panicked)
-				body(take)
+				panicked.run(body, take)
 			}()
 		}
-		runWaiting(&wg, func() { body(take) })
-		rethrow(&panicked)
+		panicked.run(body, take)
+		wg.Wait()
+		panicked.rethrow()
 		return
 	}
 	a := b.a
@@ -259,22 +259,14 @@ func Run(n int, body func(next func() (int, bool))) {
 		}
 		return i, ok
 	}
-	runWaiting(&wg, func() { body(next) })
-	rethrow(&panicked)
-}
-
-// runWaiting calls body and waits for the helpers of wg, also when body
-// panics: the panic goes on once no helper runs, so that no item is left
-// running after the call that started it (its CPU time uncounted, its
-// result written after the caller has moved on).
-func runWaiting(wg *sync.WaitGroup, body func()) {
-	defer wg.Wait()
-	body()
+	panicked.run(body, next)
+	wg.Wait()
+	panicked.rethrow()
 }
 
 // help runs body on a borrowed core, locked to its thread so that its CPU
 // time can be read and nested Runs find the account.
-func (a *Account) help(wg *sync.WaitGroup, panicked *atomic.Pointer[helperPanic], body func(func() (int, bool)), take func() (int, bool)) {
+func (a *Account) help(wg *sync.WaitGroup, panicked *firstPanic, body func(func() (int, bool)), take func() (int, bool)) {
 	defer wg.Done()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -288,8 +280,7 @@ func (a *Account) help(wg *sync.WaitGroup, panicked *atomic.Pointer[helperPanic]
 		unbind()
 		a.lender.giveBack(asked)
 	}()
-	defer catch(panicked)
-	body(func() (int, bool) {
+	panicked.run(body, func() (int, bool) {
 		if a.lender.leave() {
 			asked = true
 			return 0, false
@@ -298,16 +289,47 @@ func (a *Account) help(wg *sync.WaitGroup, panicked *atomic.Pointer[helperPanic]
 	})
 }
 
-type helperPanic struct{ v any }
-
-func catch(p *atomic.Pointer[helperPanic]) {
-	if v := recover(); v != nil {
-		p.CompareAndSwap(nil, &helperPanic{v})
-	}
+// firstPanic keeps the panic of the lowest item that panicked, whichever
+// goroutine ran it, so that Run raises the same value at any number of
+// helpers and in any schedule: items are handed out in order and every
+// body stops only at an item that panics, so the lowest such item always
+// runs. (Raising the first panic caught instead, or marking a helper's,
+// made a failed cell's record depend on which goroutine ran the item.)
+type firstPanic struct {
+	mu   sync.Mutex
+	item int
+	v    any
+	set  bool
 }
 
-func rethrow(p *atomic.Pointer[helperPanic]) {
-	if h := p.Load(); h != nil {
-		panic(fmt.Sprintf("in a helper of par.Run: %v", h.v))
+// run calls body with next, noting the item a panic leaves it in.
+func (p *firstPanic) run(body func(func() (int, bool)), next func() (int, bool)) {
+	item := -1
+	defer func() {
+		if v := recover(); v != nil {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if !p.set || item < p.item {
+				p.item, p.v, p.set = item, v, true
+			}
+		}
+	}()
+	body(func() (int, bool) {
+		i, ok := next()
+		if ok {
+			item = i
+		}
+		return i, ok
+	})
+}
+
+// rethrow raises the kept panic, if any, once no body runs: no item is
+// left running after the call that started it (its CPU time uncounted,
+// its result written after the caller has moved on).
+func (p *firstPanic) rethrow() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.set {
+		panic(p.v)
 	}
 }

@@ -1,6 +1,7 @@
 package par
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -239,5 +240,34 @@ func TestCallerPanicWaitsForHelpers(t *testing.T) {
 	})
 	if n := running.Load(); n != 0 {
 		t.Errorf("%d items still running after Run panicked", n)
+	}
+}
+
+// TestPanicOfLowestItem: when several items panic, Run raises the panic
+// of the lowest one, as it is, whichever goroutine ran it and in every
+// schedule. Before, it raised the first panic caught, marked "in a
+// helper of par.Run" when a helper had run the item, so a failed cell's
+// record read differently from run to run (TestPartsAreTheWholeCell
+// failed so under load).
+func TestPanicOfLowestItem(t *testing.T) {
+	for trial := range 200 {
+		func() {
+			defer func() {
+				if p := recover(); p != "item 3" {
+					t.Fatalf("trial %d: recovered %v, want item 3's panic as it was raised", trial, p)
+				}
+			}()
+			Run(16, func(next func() (int, bool)) {
+				for i, ok := next(); ok; i, ok = next() {
+					if trial%2 == 0 {
+						runtime.Gosched()
+					}
+					if i == 3 || i == 9 || i == 14 {
+						panic(fmt.Sprintf("item %d", i))
+					}
+				}
+			})
+			t.Fatalf("trial %d: no panic", trial)
+		}()
 	}
 }

@@ -170,7 +170,7 @@ func TestNotes(t *testing.T) {
 	if err := tb.RenderMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), "\ncaption\n\n[1] "+long+"\n\n[2] short note\n") {
+	if !strings.Contains(md.String(), "\ncaption\n\n[1] "+strings.TrimSpace(long)+"\n\n[2] short note\n") {
 		t.Errorf("Markdown notes:\n%s", md.String())
 	}
 }

@@ -717,9 +717,9 @@ type mdDoc struct {
 // paragraph of the current section.
 func parseTablesMarkdown(s string) mdDoc {
 	var doc mdDoc
-	// tables.md escapes "<" (MarkdownText); the page escapes what it
-	// shows itself.
-	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "&lt;", "<"), "\n")
+	// tables.md writes every text escaped (MarkdownLiteral); the page
+	// reads it back (MarkdownUnescape) and escapes what it shows itself.
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	var (
 		para    []string
 		title   string // pending "### " heading
@@ -730,7 +730,7 @@ func parseTablesMarkdown(s string) mdDoc {
 		if len(para) == 0 {
 			return
 		}
-		p := strings.Join(para, "\n")
+		p := MarkdownUnescape(strings.Join(para, "\n"))
 		para = nil
 		switch {
 		case inNotes:
@@ -745,11 +745,11 @@ func parseTablesMarkdown(s string) mdDoc {
 		case strings.TrimSpace(l) == "":
 			flush()
 		case strings.HasPrefix(l, "# ") && doc.Title == "" && len(doc.Tables) == 0:
-			doc.Title = strings.TrimSpace(l[2:])
+			doc.Title = MarkdownUnescape(strings.TrimSpace(l[2:]))
 		case strings.HasPrefix(l, "### "):
 			flush()
 			inNotes, cur = false, nil
-			title = strings.TrimSpace(l[4:])
+			title = MarkdownUnescape(strings.TrimSpace(l[4:]))
 		case strings.HasPrefix(l, "|") && i+1 < len(lines) && isDelimiterRow(lines[i+1]):
 			flush()
 			t := mdTable{Title: title, Header: SplitRow(l), Align: delimiterAligns(lines[i+1])}
@@ -770,8 +770,9 @@ func parseTablesMarkdown(s string) mdDoc {
 }
 
 // SplitRow splits a Markdown table row of tables.md into its cells,
-// trimmed, with "\|" unescaped. Other backslashes are kept: the writer
-// escapes only pipes. The leading pipe and a trailing one are optional.
+// trimmed and read back as text (MarkdownUnescape: "\\|" is a pipe
+// inside a cell, "\\_" an underscore). The leading pipe and a trailing one
+// are optional.
 func SplitRow(l string) []string {
 	l = strings.TrimSpace(l)
 	l = strings.TrimPrefix(l, "|")
@@ -780,11 +781,13 @@ func SplitRow(l string) []string {
 	closed := false
 	for i := 0; i < len(l); i++ {
 		switch {
-		case l[i] == '\\' && i+1 < len(l) && l[i+1] == '|':
-			b.WriteByte('|')
+		case l[i] == '\\' && i+1 < len(l) && isASCIIPunct(l[i+1]):
+			// Kept escaped for MarkdownUnescape: an escaped pipe does
+			// not split.
+			b.WriteString(l[i : i+2])
 			i++
 		case l[i] == '|':
-			cells = append(cells, strings.TrimSpace(b.String()))
+			cells = append(cells, MarkdownUnescape(strings.TrimSpace(b.String())))
 			b.Reset()
 			closed = true
 			continue
@@ -794,7 +797,7 @@ func SplitRow(l string) []string {
 		closed = false
 	}
 	if !closed || b.Len() > 0 {
-		cells = append(cells, strings.TrimSpace(b.String()))
+		cells = append(cells, MarkdownUnescape(strings.TrimSpace(b.String())))
 	}
 	return cells
 }

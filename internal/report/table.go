@@ -148,12 +148,15 @@ func hanging(lead, text string, width int) string {
 // RenderMarkdown writes t as a GitHub-flavoured Markdown table using
 // tablewriter's Markdown renderer, with "### Title" above, the caption as
 // a paragraph below and each note as a paragraph "[n] text" after it. The
-// table is not split or wrapped: a browser wraps its cells. Pipes in cells are escaped and newlines become <br>.
+// table is not split or wrapped: a browser wraps its cells. Every text is
+// shown as written, never read as markup (MarkdownLiteral, MarkdownInline:
+// a title or a method's label comes from a config), and a cell's
+// newlines become <br>.
 func (t *Table) RenderMarkdown(w io.Writer) error {
 	var buf bytes.Buffer
 	if t.Title != "" {
 		buf.WriteString("### ")
-		buf.WriteString(MarkdownText(t.Title))
+		buf.WriteString(MarkdownLiteral(t.Title))
 		buf.WriteString("\n\n")
 	}
 	tbl := newWriter(&buf, renderer.NewMarkdown(), t.alignments())
@@ -166,12 +169,12 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 	}
 	if t.Caption != "" {
 		buf.WriteByte('\n')
-		buf.WriteString(MarkdownText(t.Caption))
+		buf.WriteString(MarkdownParagraphs(t.Caption))
 		buf.WriteByte('\n')
 	}
 	for i, n := range t.Notes {
 		buf.WriteByte('\n')
-		buf.WriteString(noteMark(i) + " " + MarkdownText(strings.ReplaceAll(n, "\n", " ")))
+		buf.WriteString(noteMark(i) + " " + MarkdownInline(n))
 		buf.WriteByte('\n')
 	}
 	_, err := w.Write(buf.Bytes())
@@ -252,11 +255,12 @@ func (t *Table) paddedRows(esc func(string) string) [][]string {
 	return rows
 }
 
+// markdownEscape writes a cell's text as Markdown that shows that text
+// (MarkdownInline), its lines joined by <br>, the line break of a table
+// cell.
 func markdownEscape(s string) string {
-	s = MarkdownText(s)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "\r\n", "<br>")
-	return strings.ReplaceAll(s, "\n", "<br>")
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	return strings.Join(mapStrings(lines, MarkdownInline), "<br>")
 }
 
 // MarkdownText escapes the text of a name, title, caption or note for a

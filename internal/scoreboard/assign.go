@@ -72,7 +72,7 @@ func (s ReadingSet) String() string {
 	}
 	parts := make([]string, len(ids))
 	for i, id := range ids {
-		parts[i] = s[id] + " (" + id + ")"
+		parts[i] = report.NoCode(s[id]) + " (" + id + ")"
 	}
 	return strings.Join(parts, " + ")
 }

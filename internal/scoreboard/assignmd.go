@@ -52,7 +52,7 @@ func (p Paper) assignmentMarkdown() string {
 		if r, st, ok := ch.Fit(); ok {
 			fit = fitNum(r) + " against " + fitNum(st)
 		}
-		notes = append(notes, mdEsc(upperFirst(ch.Why)+". Fits: "+choiceFitText(ch)+"."))
+		notes = append(notes, mdProse(upperFirst(ch.Why)+". Fits: "+choiceFitText(ch)+"."))
 		rows = append(rows, fmt.Sprintf("| %s [%d] | %s | %s | %s |", mdEsc(ambiguityName(ch)), len(notes), choiceReading(ch), fit, codeList(ch.Readings)))
 	}
 	if len(rows) == 0 {
@@ -81,7 +81,7 @@ func choiceReading(ch Choice) string {
 	if ch.Reading == "" {
 		return "stated protocol"
 	}
-	return fmt.Sprintf("`%s` (%s)", mdEsc(ch.Reading), codeList(ch.Configs))
+	return fmt.Sprintf("%s (%s)", mdCode(ch.Reading), codeList(ch.Configs))
 }
 
 // choiceFitText is a choice's fits, one per printed table: "Table 1: clip

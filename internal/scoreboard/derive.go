@@ -2,6 +2,7 @@ package scoreboard
 
 import (
 	"fmt"
+	"github.com/runexp/runexp/internal/report"
 	"slices"
 	"strings"
 
@@ -94,7 +95,7 @@ func derive(r Row, t Table, ambs map[string]config.Ambiguity, at int) Derivation
 		}
 		switch {
 		case c.Diagnostic && c.Moves != "":
-			diags = append(diags, fmt.Sprintf("`%s` (moves %s)", c.Name, c.Moves))
+			diags = append(diags, fmt.Sprintf("`%s` (moves %s)", c.Name, report.NoCode(c.Moves)))
 		case c.Diagnostic:
 		case c.PostHoc != "":
 			postHoc = append(postHoc, "`"+c.Name+"`")
@@ -235,7 +236,9 @@ func ambiguityList(ids []string, ambs map[string]config.Ambiguity) string {
 	for i, id := range ids {
 		parts[i] = id
 		if a, ok := ambs[id]; ok && a.Topic != "" {
-			parts[i] += " (" + a.Topic + ")"
+			// The topic is the paper values' words inside a sentence
+			// whose code spans are ours.
+			parts[i] += " (" + report.NoCode(a.Topic) + ")"
 		}
 	}
 	return strings.Join(parts, ", ")

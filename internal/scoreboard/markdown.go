@@ -86,11 +86,27 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 func num3(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 
-// mdEsc makes s safe inside a Markdown table cell, on one line, and for a
-// viewer that renders HTML: report.MarkdownText, the escape of every
-// Markdown writer, so a title or name opens no tag.
-func mdEsc(s string) string {
-	return report.MarkdownText(strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s))
+// mdEsc writes text a config or the paper values supply (a title, a
+// statement, a reading, a note) so that a Markdown viewer shows it as
+// written, on one line and inside a table cell too: report.MarkdownLiteral.
+func mdEsc(s string) string { return report.MarkdownLiteral(s) }
+
+// mdProse writes a sentence the scoreboard composed (a derivation's why,
+// what would decide it): its `code` spans of names stay code, the words
+// in it that come from a config (taken in through report.NoCode) show as
+// written (report.MarkdownWithCode).
+func mdProse(s string) string { return report.MarkdownWithCode(s) }
+
+// mdCode writes a name as a code span. Nothing is escaped inside a code
+// span (a backslash would show), so a name that holds a backtick, or is
+// empty, is written as plain escaped text instead; a pipe is escaped as a
+// table needs.
+func mdCode(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" || strings.Contains(s, "`") {
+		return mdEsc(s)
+	}
+	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"
 }
 
 func expectText(r Row) string {
@@ -317,7 +333,7 @@ func accountNote(a Account) string {
 	}
 	s := ""
 	if len(parts) > 0 {
-		s = mdEsc(strings.Join(parts, ". ")) + "."
+		s = mdProse(strings.Join(parts, ". ")) + "."
 	}
 	if n := sensitivityNote(a); n != "" {
 		s = strings.TrimSpace(s + " " + n)
@@ -397,7 +413,7 @@ func (b *Board) markdownBeyond(md mdWriter) {
 		"quantity the paper's table or sentence does not have (a stand-in's extra groups, a check beyond the paper); they "+
 		"are shown in their tables and never counted above (%d):", len(b.Beyond))
 	for _, r := range b.Beyond {
-		md.item("- ", fmt.Sprintf("`%s#%s` %s (source %s; %s): %s", r.Config, r.ID, r.Verdict, mdEsc(r.Source), mdEsc(r.Why), mdEsc(strings.Join(strings.Fields(r.Statement), " "))))
+		md.item("- ", fmt.Sprintf("`%s#%s` %s (source %s; %s): %s", r.Config, r.ID, r.Verdict, mdEsc(r.Source), mdProse(r.Why), mdEsc(strings.Join(strings.Fields(r.Statement), " "))))
 	}
 }
 
@@ -576,15 +592,15 @@ func (t Table) markdownHead(first bool) string {
 			if i == t.Assigned {
 				counted = ", counted"
 			}
-			fmt.Fprintf(&b, " `%s` (%s%s) |", mdEsc(v.Label), strings.Join(v.Reads, "+"), counted)
+			fmt.Fprintf(&b, " %s (%s%s) |", mdCode(v.Label), strings.Join(v.Reads, "+"), counted)
 		case "diagnostic":
 			role := "diagnostic"
 			if v.Moves != "" {
 				role += ", moves the data"
 			}
-			fmt.Fprintf(&b, " `%s` (%s) |", mdEsc(v.Label), role)
+			fmt.Fprintf(&b, " %s (%s) |", mdCode(v.Label), role)
 		default:
-			fmt.Fprintf(&b, " `%s` (%s) |", mdEsc(v.Label), v.Role())
+			fmt.Fprintf(&b, " %s (%s) |", mdCode(v.Label), v.Role())
 		}
 	}
 	if first {
@@ -659,9 +675,9 @@ func claimNote(r Row) string {
 		if !strings.HasSuffix(s, ".") {
 			s += "."
 		}
-		s += fmt.Sprintf(" Whose failure (%s): %s", attrShort[attrIndex(d.Kind)], mdEsc(d.Why))
+		s += fmt.Sprintf(" Whose failure (%s): %s", attrShort[attrIndex(d.Kind)], mdProse(d.Why))
 		if d.Decide != "" {
-			s += "; would be decided by " + mdEsc(d.Decide)
+			s += "; would be decided by " + mdProse(d.Decide)
 		}
 		if ev := r.DefectEvidence; ev != "" && r.Defect != "" {
 			s += ". Defect of our check (" + r.Defect + "): " + mdEsc(strings.Join(strings.Fields(ev), " "))
@@ -766,7 +782,7 @@ func movedIntervals(r Row, t Table, first bool) string {
 		add("stated protocol", r.Base)
 	}
 	for j, v := range t.Variants {
-		add("`"+mdEsc(v.Label)+"`", r.Variants[j])
+		add(mdCode(v.Label), r.Variants[j])
 	}
 	if len(parts) == 0 {
 		return ""
@@ -814,6 +830,9 @@ func wrapMarkdown(lead, text string, width int) string {
 		if cur != lead && cur != ind && MarkdownLineWidth(cur+" "+word) > width {
 			lines = append(lines, cur)
 			cur = ind
+			// A word that opens a block at a line's start ("-", "1.")
+			// would end the paragraph or item it continues.
+			word = report.MarkdownLineStart(word)
 		}
 		if cur == lead || cur == ind {
 			cur += word

@@ -86,10 +86,10 @@ func addedRecords(in Input) []report.Record {
 // wrapped.
 func Render(c *config.Config, tables []*report.Table) (txt, md []byte, err error) {
 	var t, m bytes.Buffer
-	fmt.Fprintf(&m, "# %s\n\n", report.MarkdownText(c.Title))
+	fmt.Fprintf(&m, "# %s\n\n", report.MarkdownLiteral(c.Title))
 	fmt.Fprintf(&t, "%s\n\n", report.Wrap(c.Title, report.FileWidth))
 	if c.Notes != "" {
-		fmt.Fprintf(&m, "%s\n\n", report.MarkdownText(strings.TrimSpace(c.Notes)))
+		fmt.Fprintf(&m, "%s\n\n", report.MarkdownParagraphs(c.Notes))
 	}
 	for _, tb := range tables {
 		if err := tb.RenderNarrow(&t, report.FileWidth); err != nil {
