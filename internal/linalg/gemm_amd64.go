@@ -1,0 +1,68 @@
+//go:build !noasm && !gccgo && !safe
+
+package linalg
+
+import (
+	"os"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// tile6x8AVX2 is implemented in gemm_amd64.s.
+//
+//go:noescape
+func tile6x8AVX2(kc int, a, b, c *float64, ldc int, load bool)
+
+// tile8x24AVX512 is implemented in gemm_amd64.s.
+//
+//go:noescape
+func tile8x24AVX512(kc int, a, b, c *float64, ldc int, load bool)
+
+// avx512Kernel is the AVX-512 micro-kernel, 8×24.
+var avx512Kernel = microKernel{mr: 8, nr: 24, name: "avx512", tile: func(kc int, a, b, c []float64, ldc int, load bool) {
+	_, _, _ = a[8*kc-1], b[24*kc-1], c[7*ldc+23]
+	tile8x24AVX512(kc, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc, load)
+}}
+
+// avx2Kernel is the AVX2/FMA micro-kernel, 6×8.
+var avx2Kernel = microKernel{mr: 6, nr: 8, name: "avx2", tile: func(kc int, a, b, c []float64, ldc int, load bool) {
+	// The bounds the assembly reads and writes.
+	_, _, _ = a[6*kc-1], b[8*kc-1], c[5*ldc+7]
+	tile6x8AVX2(kc, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc, load)
+}}
+
+// hasAVX2 reports whether the CPU has the AVX2 and FMA instructions the
+// assembly kernels use, and the operating system saves their registers.
+var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// hasAVX512 reports whether the CPU has AVX-512 Foundation and the
+// operating system saves its registers.
+var hasAVX512 = hasAVX2 && cpu.X86.HasAVX512F
+
+func init() {
+	if NoAsm() {
+		return
+	}
+	switch {
+	case hasAVX512:
+		gemmKernel = avx512Kernel
+	case hasAVX2:
+		gemmKernel = avx2Kernel
+	}
+}
+
+// noAsm is RUNEXP_NOASM, read once.
+var noAsm = os.Getenv("RUNEXP_NOASM") != "" && os.Getenv("RUNEXP_NOASM") != "0"
+
+// asmKernels lists the assembly micro-kernels this CPU can run.
+func asmKernels() []microKernel {
+	var ks []microKernel
+	if hasAVX2 {
+		ks = append(ks, avx2Kernel)
+	}
+	if hasAVX512 {
+		ks = append(ks, avx512Kernel)
+	}
+	return ks
+}
