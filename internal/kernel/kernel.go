@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/runexp/runexp/internal/linalg"
 )
 
 // Kernel is a positive semi-definite kernel function k(x, y).
@@ -286,17 +285,17 @@ func SelfGram(k Kernel, x mat.Matrix) *mat.SymDense {
 }
 
 // selfGramGaussian is SelfGram for the Gaussian kernel: the product
-// XXᵀ, then distances and exponentials on the upper triangle only, which
-// is all a SymDense stores.
+// XXᵀ on the upper triangle only (Dsyrk, half of Dgemm's flops), then
+// distances and exponentials on that triangle, which is all a SymDense
+// stores.
 //
-// Under gonum's pure-Go BLAS the product is Dgemm, as for Gram: its
-// entry (i, j) sums the same products in the same order as (j, i), so
-// the triangle equals the average SelfGram takes for other kernels bit
-// for bit, and Dsyrk, which sums each dot product in one pass where
-// Dgemm blocks the inner dimension, would move the rounding (and runs
-// on one goroutine where Dgemm runs on all). Under another BLAS
-// (OpenBLAS) the product is Dsyrk, half of Dgemm's flops, and the
-// result is symmetric by construction instead of by averaging.
+// Under the pure-Go backend Dsyrk is the packed product on the triangle
+// (package linalg), whose entry (i, j) has the bits Dgemm gives it and
+// the same bits as (j, i) (a fused multiply-add does not depend on the
+// order of its factors), so the triangle equals the average SelfGram
+// takes for other kernels bit for bit. Under another BLAS (OpenBLAS)
+// Dsyrk rounds its own way, and the result is symmetric by construction
+// instead of by averaging.
 func selfGramGaussian(k Gaussian, x mat.Matrix) *mat.SymDense {
 	n, _ := x.Dims()
 	xd, ok := x.(*mat.Dense)
@@ -305,21 +304,11 @@ func selfGramGaussian(k Gaussian, x mat.Matrix) *mat.SymDense {
 	}
 	s := mat.NewSymDense(n, nil)
 	sr := s.RawSymmetric()
-	pure := linalg.PureGo()
-	if pure {
-		// The full product in the SymDense's backing array; the pass
-		// below zeroes the lower triangle again.
-		mat.NewDense(n, n, sr.Data).Mul(xd, xd.T())
-	} else {
-		blas64.Syrk(blas.NoTrans, 1, xd.RawMatrix(), 0, sr)
-	}
+	blas64.Syrk(blas.NoTrans, 1, xd.RawMatrix(), 0, sr)
 	nx := rowNorms2(xd)
 	parallelRows(n, n*n/2, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := sr.Data[i*sr.Stride : i*sr.Stride+n]
-			if pure {
-				clear(row[:i])
-			}
 			for j := i; j < n; j++ {
 				row[j] = math.Exp(-sqDistFrom(nx[i], nx[j], row[j]) / k.C)
 			}

@@ -174,3 +174,20 @@ func TestGemmAccuracy(t *testing.T) {
 	}
 	t.Logf("largest error %.3g of the bound", worst)
 }
+
+// fill returns n entries of mixed magnitude, a few of them NaN or ±Inf.
+func fill(rnd *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = rnd.NormFloat64() * math.Ldexp(1, rnd.IntN(40)-20)
+		switch rnd.IntN(5000) {
+		case 0:
+			v[i] = math.NaN()
+		case 1:
+			v[i] = math.Inf(1)
+		case 2:
+			v[i] = math.Inf(-1)
+		}
+	}
+	return v
+}

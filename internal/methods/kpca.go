@@ -298,11 +298,7 @@ func (m *KPCA) projectAlphaTo(gamma, beta, kc, kx *mat.Dense, aq, aqT mat.Matrix
 	r, n := kx.Dims()
 	m.centreTo(kc, kx)
 	beta.Mul(kc, aq)
-	if a, ok := aq.(*mat.Dense); ok {
-		mulNT(gamma, beta, a) // β·α_qᵀ, Dgemm's product
-	} else {
-		gamma.Mul(beta, aqT)
-	}
+	gamma.Mul(beta, aqT)
 	for i := 0; i < r; i++ {
 		row := gamma.RawRowView(i)
 		shift := (1 - floats.Sum(row)) / float64(n)

@@ -357,8 +357,8 @@ func (w *gramWork) gram(z *mat.Dense) *mat.Dense {
 	}
 	w.dst.SetRawMatrix(blas64.General{Rows: r, Cols: n, Stride: n, Data: w.out[:r*n]})
 	dst := &w.dst
-	// z·xᵀ, overwriting dst: Dgemm's product (mulNT).
-	mulNT(dst, z, w.x)
+	// z·xᵀ, overwriting dst.
+	dst.Mul(z, w.x.T())
 	w.nz = sqNorms(w.nz, z)
 	c := w.g.C
 	for i, nz := range w.nz {
