@@ -9,6 +9,9 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	// The registered BLAS decides the products' bits: import the
+	// backend wherever a Gram matrix is computed.
+	_ "github.com/runexp/runexp/internal/linalg"
 )
 
 // Kernel is a positive semi-definite kernel function k(x, y).
