@@ -197,7 +197,7 @@ func argmaxAbs(v []float64) int {
 // writeInputs writes the peers' inputs into dir: raw little-endian
 // float64 matrices and manifest.json.
 func writeInputs(dir string, p *problem, repeats int) error {
-	aq := mat.DenseCopyOf(p.model.Alpha.Slice(0, p.model.N(), 0, components))
+	aq := mat.DenseCopyOf(p.model.Alpha(components))
 	for name, m := range map[string]*mat.Dense{"x": p.x, "x0": p.x0, "gamma": p.gamma, "alpha_q": aq} {
 		if err := writeF64(filepath.Join(dir, name+".f64"), m); err != nil {
 			return err

@@ -426,7 +426,7 @@ func (w *projWork) gamma(m *KPCA, kx *mat.Dense, q int) *mat.Dense {
 	// the previous step do not enter.
 	if w.m != m || w.q != q {
 		w.m, w.q = m, q
-		w.aq = m.Alpha.Slice(0, n, 0, q)
+		w.aq = m.Alpha(q)
 		w.aqT = w.aq.T()
 	}
 	w.gamM.SetRawMatrix(blas64.General{Rows: r, Cols: n, Stride: n, Data: w.gam[:r*n]})
