@@ -3,6 +3,8 @@
 package linalg
 
 import (
+	"sync"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -21,7 +23,7 @@ import (
 func init() { blas64.Use(Implementation{}) }
 
 // Implementation is gonum's pure-Go BLAS with Dgemm, Dsyrk and Dsyr2k
-// computed by the packed product.
+// computed by the packed product and Dsymv by symv.go's kernels.
 type Implementation struct{ gonum.Implementation }
 
 // Dgemm computes C = alpha·op(A)·op(B) + beta·C under gemm.go's contract.
@@ -111,6 +113,55 @@ func scaleTri(upper bool, n int, beta float64, c []float64, ldc int) {
 		}
 		scaleC(1, hi-lo, beta, c[i*ldc+lo:], ldc)
 	}
+}
+
+// Dsymv computes y = alpha·A·x + beta·y for the n×n symmetric A stored in
+// the uplo triangle of a, under symv.go's contract (x and y strided by
+// incX and incY are copied to and from contiguous vectors first).
+// Arguments gonum panics on go to gonum, which panics with its message.
+func (impl Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	if !symvValid(ul, n, a, lda, x, incX, y, incY) || alpha == 0 && beta == 1 {
+		impl.Implementation.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	if incX == 1 && incY == 1 {
+		symv(symvRow, ul == blas.Upper, n, alpha, a, lda, x, beta, y)
+		return
+	}
+	buf := vecPool.Get().(*[]float64)
+	if cap(*buf) < 2*n {
+		*buf = make([]float64, 2*n)
+	}
+	xs, ys := (*buf)[:n], (*buf)[n:2*n]
+	kx, ky := 0, 0
+	if incX < 0 {
+		kx = -(n - 1) * incX
+	}
+	if incY < 0 {
+		ky = -(n - 1) * incY
+	}
+	for i := range n {
+		xs[i], ys[i] = x[kx+i*incX], y[ky+i*incY]
+	}
+	symv(symvRow, ul == blas.Upper, n, alpha, a, lda, xs, beta, ys)
+	for i, v := range ys {
+		y[ky+i*incY] = v
+	}
+	vecPool.Put(buf)
+}
+
+var vecPool = sync.Pool{New: func() any { return new([]float64) }}
+
+// symvValid reports whether gonum's Dsymv accepts the arguments without a
+// panic and has work to do (n positive).
+func symvValid(ul blas.Uplo, n int, a []float64, lda int, x []float64, incX int, y []float64, incY int) bool {
+	if ul != blas.Upper && ul != blas.Lower || n <= 0 || lda < n || incX == 0 || incY == 0 || len(a) < lda*(n-1)+n {
+		return false
+	}
+	short := func(v []float64, inc int) bool {
+		return inc > 0 && len(v) <= (n-1)*inc || inc < 0 && len(v) <= (1-n)*inc
+	}
+	return !short(x, incX) && !short(y, incY)
 }
 
 // syrkValid reports whether gonum's Dsyrk or Dsyr2k accepts the arguments

@@ -101,3 +101,23 @@ func checkTri(t *testing.T, name string, ul blas.Uplo, n, ldc int, orig, full, g
 		}
 	}
 }
+
+// TestDsymvStrided: Dsymv with strided and negative increments is the
+// contract's product of the gathered vectors.
+func TestDsymvStrided(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(52, 6))
+	const n = 37
+	a, x, y := fill(rnd, n*n), fill(rnd, n), fill(rnd, n)
+	want := append([]float64(nil), y...)
+	symvRef(false, n, 1.5, a, n, x, 0.5, want)
+	xs, ys := make([]float64, 3*n), make([]float64, 2*n)
+	for i := range n {
+		xs[3*i], ys[2*(n-1-i)] = x[i], y[i]
+	}
+	Implementation{}.Dsymv(blas.Lower, n, 1.5, a, n, xs, 3, 0.5, ys, -2)
+	for i := range n {
+		if !sameBits(ys[2*(n-1-i)], want[i]) {
+			t.Fatalf("strided Dsymv: y[%d] = %v, want %v", i, ys[2*(n-1-i)], want[i])
+		}
+	}
+}

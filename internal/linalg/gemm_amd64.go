@@ -1,4 +1,4 @@
-//go:build !noasm && !gccgo && !safe
+//go:build !noasm && !gccgo && !safe && !openblas
 
 package linalg
 
@@ -32,6 +32,29 @@ var avx2Kernel = microKernel{mr: 6, nr: 8, name: "avx2", tile: func(kc int, a, b
 	tile6x8AVX2(kc, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc, load)
 }}
 
+// symvRowAVX512 and symvRowAVX2 are implemented in gemm_amd64.s; n is a
+// positive multiple of 8.
+//
+//go:noescape
+func symvRowAVX512(n int, a, x, y *float64, xv float64, lanes *[symvLanes]float64)
+
+//go:noescape
+func symvRowAVX2(n int, a, x, y *float64, xv float64, lanes *[symvLanes]float64)
+
+func symvRowAsm512(a, x, y []float64, xv float64, lanes *[symvLanes]float64) {
+	if n := len(a) &^ (symvLanes - 1); n > 0 {
+		_, _ = x[n-1], y[n-1]
+		symvRowAVX512(n, unsafe.SliceData(a), unsafe.SliceData(x), unsafe.SliceData(y), xv, lanes)
+	}
+}
+
+func symvRowAsm2(a, x, y []float64, xv float64, lanes *[symvLanes]float64) {
+	if n := len(a) &^ (symvLanes - 1); n > 0 {
+		_, _ = x[n-1], y[n-1]
+		symvRowAVX2(n, unsafe.SliceData(a), unsafe.SliceData(x), unsafe.SliceData(y), xv, lanes)
+	}
+}
+
 // hasAVX2 reports whether the CPU has the AVX2 and FMA instructions the
 // assembly kernels use, and the operating system saves their registers.
 var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
@@ -46,14 +69,26 @@ func init() {
 	}
 	switch {
 	case hasAVX512:
-		gemmKernel = avx512Kernel
+		gemmKernel, symvRow = avx512Kernel, symvRowAsm512
 	case hasAVX2:
-		gemmKernel = avx2Kernel
+		gemmKernel, symvRow = avx2Kernel, symvRowAsm2
 	}
 }
 
 // noAsm is RUNEXP_NOASM, read once.
 var noAsm = os.Getenv("RUNEXP_NOASM") != "" && os.Getenv("RUNEXP_NOASM") != "0"
+
+// asmSymvRows lists the assembly row kernels of symv this CPU can run.
+func asmSymvRows() []symvRowKernel {
+	var ks []symvRowKernel
+	if hasAVX2 {
+		ks = append(ks, symvRowAsm2)
+	}
+	if hasAVX512 {
+		ks = append(ks, symvRowAsm512)
+	}
+	return ks
+}
 
 // asmKernels lists the assembly micro-kernels this CPU can run.
 func asmKernels() []microKernel {

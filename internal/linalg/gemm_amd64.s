@@ -1,4 +1,4 @@
-//go:build !noasm && !gccgo && !safe
+//go:build !noasm && !gccgo && !safe && !openblas
 
 #include "textflag.h"
 
@@ -537,5 +537,72 @@ store512:
 	VMOVUPD Z29, 0(R15)
 	VMOVUPD Z30, 64(R15)
 	VMOVUPD Z31, 128(R15)
+	VZEROUPPER
+	RET
+
+// func symvRowAVX512(n int, a, x, y *float64, xv float64, lanes *[8]float64)
+//
+// symv.go's row kernel for n a positive multiple of 8: lane l of Z0
+// takes fma(a_j, x_j, ·) for j ≡ l (mod 8), in order of j, and
+// y_j ← fma(xv, a_j, y_j).
+TEXT ·symvRowAVX512(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ x+16(FP), DI
+	MOVQ y+24(FP), DX
+	VBROADCASTSD xv+32(FP), Z1
+	MOVQ lanes+40(FP), AX
+	VMOVUPD (AX), Z0
+	SHRQ $3, CX
+
+symv512loop:
+	VMOVUPD     (SI), Z2
+	VMOVUPD     (DX), Z3
+	VFMADD231PD (DI), Z2, Z0
+	VFMADD231PD Z2, Z1, Z3
+	VMOVUPD     Z3, (DX)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	ADDQ        $64, DX
+	DECQ        CX
+	JNZ         symv512loop
+
+	VMOVUPD Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func symvRowAVX2(n int, a, x, y *float64, xv float64, lanes *[8]float64)
+//
+// symvRowAVX512 with lanes 0–3 in Y0 and 4–7 in Y4.
+TEXT ·symvRowAVX2(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ x+16(FP), DI
+	MOVQ y+24(FP), DX
+	VBROADCASTSD xv+32(FP), Y1
+	MOVQ lanes+40(FP), AX
+	VMOVUPD (AX), Y0
+	VMOVUPD 32(AX), Y4
+	SHRQ $3, CX
+
+symv2loop:
+	VMOVUPD     (SI), Y2
+	VMOVUPD     32(SI), Y5
+	VMOVUPD     (DX), Y3
+	VMOVUPD     32(DX), Y6
+	VFMADD231PD (DI), Y2, Y0
+	VFMADD231PD 32(DI), Y5, Y4
+	VFMADD231PD Y2, Y1, Y3
+	VFMADD231PD Y5, Y1, Y6
+	VMOVUPD     Y3, (DX)
+	VMOVUPD     Y6, 32(DX)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	ADDQ        $64, DX
+	DECQ        CX
+	JNZ         symv2loop
+
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y4, 32(AX)
 	VZEROUPPER
 	RET
