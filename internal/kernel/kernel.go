@@ -12,6 +12,7 @@ import (
 	// The registered BLAS decides the products' bits: import the
 	// backend wherever a Gram matrix is computed.
 	_ "github.com/runexp/runexp/internal/linalg"
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // Kernel is a positive semi-definite kernel function k(x, y).
@@ -80,9 +81,10 @@ func NewGaussianGamma(gamma float64) Gaussian { return Gaussian{C: 1 / gamma} }
 // NewGaussianSigma returns exp(−‖x−y‖²/σ²) as a Gaussian with C = σ².
 func NewGaussianSigma(sigma float64) Gaussian { return Gaussian{C: sigma * sigma} }
 
-// Eval returns exp(−‖x−y‖²/C).
+// Eval returns exp(−‖x−y‖²/C), with vecmath.Exp (the same bits on every
+// machine).
 func (g Gaussian) Eval(x, y []float64) float64 {
-	return math.Exp(-sqDist(x, y) / g.C)
+	return vecmath.Exp(-sqDist(x, y) / g.C)
 }
 
 func (g Gaussian) String() string { return fmt.Sprintf("gaussian(c=%g)", g.C) }
@@ -235,10 +237,7 @@ func Gram(dst *mat.Dense, k Kernel, a, b mat.Matrix) {
 		raw := dst.RawMatrix()
 		parallelRows(ra, ra*rb, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				row := raw.Data[i*raw.Stride : i*raw.Stride+rb]
-				for j, p := range row {
-					row[j] = math.Exp(-sqDistFrom(na[i], nb[j], p) / k.C)
-				}
+				GaussianRow(raw.Data[i*raw.Stride:i*raw.Stride+rb], na[i], nb, k.C)
 			}
 		})
 	case Linear:
@@ -311,13 +310,22 @@ func selfGramGaussian(k Gaussian, x mat.Matrix) *mat.SymDense {
 	nx := rowNorms2(xd)
 	parallelRows(n, n*n/2, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			row := sr.Data[i*sr.Stride : i*sr.Stride+n]
-			for j := i; j < n; j++ {
-				row[j] = math.Exp(-sqDistFrom(nx[i], nx[j], row[j]) / k.C)
-			}
+			GaussianRow(sr.Data[i*sr.Stride+i:i*sr.Stride+n], nx[i], nx[i:], k.C)
 		}
 	})
 	return s
+}
+
+// GaussianRow turns a row of products p_j = xᵀy_j into the Gaussian
+// kernel's values exp(−‖x − y_j‖²/c), in place, from the squared norms
+// nx = ‖x‖² and ny[j] = ‖y_j‖² (sqDistFrom, then vecmath.ExpTo: the same
+// bits on every machine). Every Gaussian Gram path goes through it.
+func GaussianRow(row []float64, nx float64, ny []float64, c float64) {
+	ny = ny[:len(row)]
+	for j, p := range row {
+		row[j] = -sqDistFrom(nx, ny[j], p) / c
+	}
+	vecmath.ExpTo(row, row)
 }
 
 // Diag returns k(x_i, x_i) for every row of x.

@@ -3,10 +3,11 @@
 package linalg
 
 import (
-	"os"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
+
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // tile6x8AVX2 is implemented in gemm_amd64.s.
@@ -75,8 +76,8 @@ func init() {
 	}
 }
 
-// noAsm is RUNEXP_NOASM, read once.
-var noAsm = os.Getenv("RUNEXP_NOASM") != "" && os.Getenv("RUNEXP_NOASM") != "0"
+// noAsm is RUNEXP_NOASM, read once by package vecmath.
+var noAsm = vecmath.NoAsm()
 
 // asmSymvRows lists the assembly row kernels of symv this CPU can run.
 func asmSymvRows() []symvRowKernel {

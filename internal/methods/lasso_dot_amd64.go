@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"golang.org/x/sys/cpu"
+
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // gonumDotChains: on this build floats.Dot is gonum's amd64 assembly,
@@ -13,8 +15,8 @@ import (
 const gonumDotChains = true
 
 // useAVX2 selects dot4's assembly kernel; tests switch it off to check the
-// pure-Go path.
-var useAVX2 = cpu.X86.HasAVX2
+// pure-Go path, and RUNEXP_NOASM=1 (vecmath.NoAsm) for the whole process.
+var useAVX2 = cpu.X86.HasAVX2 && !vecmath.NoAsm()
 
 // dot4AVX2 is implemented in lasso_dot_amd64.s.
 //

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // RKPCA is Robust Kernel PCA reconstruction (Nguyen & De la Torre, NIPS
@@ -362,15 +363,7 @@ func (w *gramWork) gram(z *mat.Dense) *mat.Dense {
 	w.nz = sqNorms(w.nz, z)
 	c := w.g.C
 	for i, nz := range w.nz {
-		row := dst.RawRowView(i)
-		for j, p := range row {
-			// kernel.sqDistFrom: ‖z−d‖² = ‖z‖² + ‖d‖² − 2zᵀd, clamped at 0.
-			v := nz + w.nx[j] - 2*p
-			if v < 0 {
-				v = 0
-			}
-			row[j] = math.Exp(-v / c)
-		}
+		kernel.GaussianRow(dst.RawRowView(i), nz, w.nx, c)
 	}
 	return dst
 }
@@ -462,7 +455,7 @@ func (r *RKPCA) pullWeights(a, res, z, x, obs []float64, gamma float64) float64 
 			a[j] = 1
 		}
 	}
-	k0 := r.Gamma2 * math.Exp(-r.Gamma2*sum) / (2 * r.C * gamma)
+	k0 := r.Gamma2 * vecmath.Exp(-r.Gamma2*sum) / (2 * r.C * gamma)
 	floats.Scale(k0, a)
 	return sigma
 }
