@@ -403,14 +403,14 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 // with W_s, S_s = Σ_n |w_n| and A_s the values at step s = t, q = v − mid_j W_s,
 // coef = mid_j − z_j, rz = round_j + 8ε|z_j| and p = round_j S_s − half_j A_s.
 func (r *gpsRow) eval(j, t int, zj float64) {
-	r.set(j, zj, floats.Dot(r.w, r.col(j)))
+	r.set(j, zj, dot(r.w, r.col(j)))
 }
 
 // col returns column j of X.
 func (r *gpsRow) col(j int) []float64 { return r.xt[j*r.n : (j+1)*r.n] }
 
 // evalAll evaluates the components js at step t, four at a time (dot4:
-// the same bits as eval, one at a time).
+// the same bits as eval's dot, one at a time).
 func (r *gpsRow) evalAll(js []int, t int, z []float64) {
 	for len(js) >= 4 {
 		j0, j1, j2, j3 := js[0], js[1], js[2], js[3]
