@@ -88,25 +88,41 @@ func Gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 }
 
 func gemmWith(kern microKernel, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	op := gemmOp{kern: kern, tA: tA, tB: tB, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	op.run(m, n, k, beta, nil)
+}
+
+// run computes the product, with op(B)'s panels from pre (PackB), or
+// packed here when pre is nil.
+func (op *gemmOp) run(m, n, k int, beta float64, pre *PackedB) {
 	if m == 0 || n == 0 {
 		return
 	}
-	if alpha == 0 || k == 0 {
-		scaleC(m, n, beta, c, ldc)
+	if op.alpha == 0 || k == 0 {
+		scaleC(m, n, beta, op.c, op.ldc)
 		return
 	}
 	if beta != 1 && beta != 0 {
-		scaleC(m, n, beta, c, ldc)
+		scaleC(m, n, beta, op.c, op.ldc)
 	}
-	op := gemmOp{kern: kern, tA: tA, tB: tB, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	kern := op.kern
 	parallel := m*n*k >= gemmMinPar && m > gemmMC
-	pb := getPanels(&bPools, kern, gemmKC*roundUp(gemmNC, kern.nr))
-	defer bPools.put(pb)
-	for j0 := 0; j0 < n; j0 += gemmNC {
+	var pb *panels
+	if pre == nil {
+		pb = getPanels(&bPools, kern, gemmKC*roundUp(gemmNC, kern.nr))
+		defer bPools.put(pb)
+	}
+	for j0, jb := 0, 0; j0 < n; j0, jb = j0+gemmNC, jb+1 {
 		nc := min(gemmNC, n-j0)
-		for p0 := 0; p0 < k; p0 += gemmKC {
+		for p0, pbk := 0, 0; p0 < k; p0, pbk = p0+gemmKC, pbk+1 {
 			kc := min(gemmKC, k-p0)
-			op.packB(pb.buf, p0, j0, kc, nc)
+			var bpanel []float64
+			if pre != nil {
+				bpanel = pre.panel(jb, pbk)
+			} else {
+				op.packB(pb.buf, p0, j0, kc, nc)
+				bpanel = pb.buf
+			}
 			load := beta != 0 || p0 > 0
 			body := func(next func() (int, bool)) {
 				pa := getPanels(&aPools, kern, gemmKC*roundUp(gemmMC, kern.mr))
@@ -115,7 +131,7 @@ func gemmWith(kern microKernel, tA, tB bool, m, n, k int, alpha float64, a []flo
 					i0 := t * gemmMC
 					mc := min(gemmMC, m-i0)
 					op.packA(pa.buf, i0, p0, mc, kc)
-					op.macro(pa.buf, pb.buf, pa.tile, i0, j0, mc, nc, kc, load)
+					op.macro(pa.buf, bpanel, pa.tile, i0, j0, mc, nc, kc, load)
 				}
 			}
 			bm := (m + gemmMC - 1) / gemmMC
@@ -127,6 +143,51 @@ func gemmWith(kern microKernel, tA, tB bool, m, n, k int, alpha float64, a []flo
 			par.Run(bm, body)
 		}
 	}
+}
+
+// PackedB is the right operand op(B) (k×n) of products packed once, for a
+// caller that multiplies many left operands by the same matrix (the fixed
+// points' kernel rows z·Xᵀ against the training set X, at every step):
+// packing op(B) costs as much as a product with a few rows. The panels
+// are those Gemm would pack, so GemmPacked gives Gemm's bits. A PackedB
+// is for the micro-kernel in use when it was packed.
+type PackedB struct {
+	kern   microKernel
+	k, n   int
+	panels [][]float64 // one per (block of gemmNC columns, block of gemmKC rows)
+	kb     int         // blocks of gemmKC rows
+}
+
+// PackB packs op(B), k×n: B itself (row-major, leading dimension ldb), or
+// Bᵀ for tB (B n×k).
+func PackB(tB bool, k, n int, b []float64, ldb int) *PackedB {
+	op := gemmOp{kern: gemmKernel, tB: tB, b: b, ldb: ldb}
+	p := &PackedB{kern: gemmKernel, k: k, n: n, kb: (k + gemmKC - 1) / gemmKC}
+	for j0 := 0; j0 < n; j0 += gemmNC {
+		nc := min(gemmNC, n-j0)
+		for p0 := 0; p0 < k; p0 += gemmKC {
+			kc := min(gemmKC, k-p0)
+			buf := make([]float64, kc*roundUp(nc, gemmKernel.nr))
+			op.packB(buf, p0, j0, kc, nc)
+			p.panels = append(p.panels, buf)
+		}
+	}
+	return p
+}
+
+// Dims returns op(B)'s dimensions k×n.
+func (p *PackedB) Dims() (k, n int) { return p.k, p.n }
+
+func (p *PackedB) panel(jb, pbk int) []float64 { return p.panels[jb*p.kb+pbk] }
+
+// GemmPacked computes C = α·op(A)·op(B) + β·C as Gemm does, with op(B)
+// packed by PackB: op(A) is m×k, C m×n, k×n being pb's dimensions.
+func GemmPacked(tA bool, m int, alpha float64, a []float64, lda int, pb *PackedB, beta float64, c []float64, ldc int) {
+	if pb.kern.name != gemmKernel.name {
+		panic("linalg: a PackedB used with another micro-kernel than it was packed for")
+	}
+	op := gemmOp{kern: pb.kern, tA: tA, alpha: alpha, a: a, lda: lda, c: c, ldc: ldc}
+	op.run(m, pb.n, pb.k, beta, pb)
 }
 
 func roundUp(x, to int) int { return (x + to - 1) / to * to }

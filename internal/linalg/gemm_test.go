@@ -249,3 +249,33 @@ func TestSymvKernelsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmPacked: a product with op(B) packed once (PackB, GemmPacked)
+// gives Gemm's bits, for both layouts of B, across the block sizes, and
+// the same PackedB serves several left operands.
+func TestGemmPacked(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(52, 13))
+	for _, sz := range [][3]int{{1, 1, 1}, {3, 50, 7}, {10, 800, 300}, {200, 90, 12}, {7, 3100, 40}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, tB := range []bool{false, true} {
+			br, bc := k, n
+			if tB {
+				br, bc = n, k
+			}
+			ldb := bc + 1
+			b := fill(rnd, br*ldb)
+			pb := PackB(tB, k, n, b, ldb)
+			for rep := range 2 {
+				a, c := fill(rnd, m*(k+2)), fill(rnd, m*(n+1))
+				want, got := append([]float64(nil), c...), append([]float64(nil), c...)
+				Gemm(false, tB, m, n, k, 1.5, a, k+2, b, ldb, 0.5, want, n+1)
+				GemmPacked(false, m, 1.5, a, k+2, pb, 0.5, got, n+1)
+				for i := range want {
+					if !sameBits(want[i], got[i]) {
+						t.Fatalf("m%d n%d k%d tB %v rep %d: c[%d] = %v, Gemm gives %v", m, n, k, tB, rep, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

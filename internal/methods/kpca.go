@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/linalg"
 )
 
 // KPCA is a kernel PCA model fitted once per (training data, kernel). It keeps
@@ -349,22 +350,61 @@ func (m *KPCA) ProjectGram(kx *mat.Dense, q int) *Projection {
 // and the sizes are the caller's to check.
 func (m *KPCA) projectGramTo(gamma, beta, kc, kx *mat.Dense, q int) {
 	aq := m.Alpha(q)
-	m.projectAlphaTo(gamma, beta, kc, kx, aq, aq.T())
+	m.projectAlphaTo(gamma, beta, kc, kx, operand{m: aq}, operand{m: aq.T()})
 }
 
 // projectAlphaTo is projectGramTo with the leading columns aq of Alpha
 // and their transpose aqT formed by the caller, who may keep them across
-// calls.
-func (m *KPCA) projectAlphaTo(gamma, beta, kc, kx *mat.Dense, aq, aqT mat.Matrix) {
+// calls (packed, for a caller that projects at every step).
+func (m *KPCA) projectAlphaTo(gamma, beta, kc, kx *mat.Dense, aq, aqT operand) {
 	r, n := kx.Dims()
 	m.centreTo(kc, kx)
-	beta.Mul(kc, aq)
-	gamma.Mul(beta, aqT)
+	aq.mulTo(beta, kc)
+	aqT.mulTo(gamma, beta)
 	for i := 0; i < r; i++ {
 		row := gamma.RawRowView(i)
 		shift := (1 - floats.Sum(row)) / float64(n)
 		floats.AddConst(shift, row)
 	}
+}
+
+// operand is the right operand of products a caller repeats: the
+// matrix, and where the pure-Go backend computes the products, the same
+// matrix packed once (linalg.PackB), which gives the same bits.
+type operand struct {
+	m mat.Matrix
+	p *linalg.PackedB
+}
+
+// newOperand returns b as a right operand, packed when pack is true and
+// the backend is the pure-Go one: b is a *mat.Dense or its transpose.
+func newOperand(b mat.Matrix, pack bool) operand {
+	op := operand{m: b}
+	if !pack || !linalg.PureGo() {
+		return op
+	}
+	k, n := b.Dims()
+	switch b := b.(type) {
+	case *mat.Dense:
+		raw := b.RawMatrix()
+		op.p = linalg.PackB(false, k, n, raw.Data, raw.Stride)
+	case mat.Transpose:
+		if d, ok := b.Matrix.(*mat.Dense); ok {
+			raw := d.RawMatrix()
+			op.p = linalg.PackB(true, k, n, raw.Data, raw.Stride)
+		}
+	}
+	return op
+}
+
+// mulTo sets dst = a·o (dst already sized, its elements overwritten).
+func (o operand) mulTo(dst, a *mat.Dense) {
+	if o.p == nil {
+		dst.Mul(a, o.m)
+		return
+	}
+	ra, da := a.RawMatrix(), dst.RawMatrix()
+	linalg.GemmPacked(false, ra.Rows, 1, ra.Data, ra.Stride, o.p, 0, da.Data, da.Stride)
 }
 
 // centre returns the centred kernel rows k̃(x_m, x_n) = k(x_m, x_n) −
