@@ -123,12 +123,14 @@ test-slurm:
 
 .PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas bench-peers
 
-# runexp against its peers on the same USPS data and parameters
+# runexp against its peers on the same data and parameters
 # (cmd/peerbench, python/peers): scikit-learn's KernelPCA (fit; fit +
-# learned pre-image) and NumPy implementations of Mika's fixed point,
-# Kwok–Tsang and RKPCA's fixed point; prints the CPU and wall seconds of
-# each side, their ratio and the agreement of the outputs (1–3
-# minutes). Needs RUNEXP_DATA and Debian's python3-numpy and
+# learned pre-image), SciPy's eigh with a subset (LPKPCA's eigenproblem)
+# and NumPy implementations of Mika's fixed point, Kwok–Tsang, RKPCA's
+# fixed point, RKPCA's Algorithm 1 on Oil Flow and the Lasso pre-image's
+# GPS path; prints the CPU and wall seconds of each side, their ratio and
+# the agreement of the outputs (3–5 minutes, most of it the NumPy GPS).
+# Needs RUNEXP_DATA and Debian's python3-numpy, python3-scipy and
 # python3-sklearn (RUNEXP_PYTHON names the interpreter). Not in make test.
 PEER_PYTHON ?= $(or $(RUNEXP_PYTHON),python3)
 PEER_REPEATS ?= 3
