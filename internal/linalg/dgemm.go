@@ -22,8 +22,8 @@ import (
 // borrows only idle cores and charges their CPU time to the cell.
 func init() { blas64.Use(Implementation{}) }
 
-// Implementation is gonum's pure-Go BLAS with Dgemm, Dsyrk and Dsyr2k
-// computed by the packed product and Dsymv by symv.go's kernels.
+// Implementation is gonum's pure-Go BLAS with Dgemm, Dsymm, Dsyrk and
+// Dsyr2k computed by the packed product and Dsymv by symv.go's kernels.
 type Implementation struct{ gonum.Implementation }
 
 // Dgemm computes C = alpha·op(A)·op(B) + beta·C under gemm.go's contract.
@@ -113,6 +113,50 @@ func scaleTri(upper bool, n int, beta float64, c []float64, ldc int) {
 		}
 		scaleC(1, hi-lo, beta, c[i*ldc+lo:], ldc)
 	}
+}
+
+// Dsymm computes C = alpha·A·B + beta·C (side Left) or C = alpha·B·A +
+// beta·C (side Right) for the symmetric A stored in the uplo triangle of
+// a, as Dgemm on A's full square: the stored triangle is mirrored into a
+// scratch matrix (O(n²) against the product's O(n²·m)), so the product has
+// gemm.go's contract.
+func (impl Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if !symmValid(s, ul, m, n, a, lda, b, ldb, c, ldc) {
+		impl.Implementation.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	k := m
+	if s == blas.Right {
+		k = n
+	}
+	full := make([]float64, k*k)
+	for i := range k {
+		for j := i; j < k; j++ {
+			v := a[i*lda+j]
+			if ul == blas.Lower {
+				v = a[j*lda+i]
+			}
+			full[i*k+j], full[j*k+i] = v, v
+		}
+	}
+	if s == blas.Left {
+		Gemm(false, false, m, n, m, alpha, full, k, b, ldb, beta, c, ldc)
+		return
+	}
+	Gemm(false, false, m, n, n, alpha, b, ldb, full, k, beta, c, ldc)
+}
+
+// symmValid reports whether gonum's Dsymm accepts the arguments without a
+// panic and has work to do (m and n positive).
+func symmValid(s blas.Side, ul blas.Uplo, m, n int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) bool {
+	if s != blas.Left && s != blas.Right || ul != blas.Upper && ul != blas.Lower || m <= 0 || n <= 0 || ldb < n || ldc < n {
+		return false
+	}
+	k := m
+	if s == blas.Right {
+		k = n
+	}
+	return lda >= k && len(a) >= lda*(k-1)+k && len(b) >= ldb*(m-1)+n && len(c) >= ldc*(m-1)+n
 }
 
 // Dsymv computes y = alpha·A·x + beta·y for the n×n symmetric A stored in

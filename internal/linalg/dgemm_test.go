@@ -121,3 +121,44 @@ func TestDsymvStrided(t *testing.T) {
 		}
 	}
 }
+
+// TestDsymmIsGemm: Dsymm is Dgemm on the symmetric matrix's full square,
+// bit for bit, for both sides and triangles.
+func TestDsymmIsGemm(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(52, 14))
+	for _, mn := range [][2]int{{1, 1}, {5, 9}, {70, 33}, {200, 301}} {
+		m, n := mn[0], mn[1]
+		for _, side := range []blas.Side{blas.Left, blas.Right} {
+			for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+				k := m
+				if side == blas.Right {
+					k = n
+				}
+				a, b, c := fill(rnd, k*(k+1)), fill(rnd, m*(n+2)), fill(rnd, m*(n+3))
+				full := make([]float64, k*k)
+				for i := range k {
+					for j := range k {
+						lo, hi := min(i, j), max(i, j)
+						if ul == blas.Upper {
+							full[i*k+j] = a[lo*(k+1)+hi]
+						} else {
+							full[i*k+j] = a[hi*(k+1)+lo]
+						}
+					}
+				}
+				want, got := append([]float64(nil), c...), append([]float64(nil), c...)
+				if side == blas.Left {
+					gemmRef(false, false, m, n, m, 0.7, full, k, b, n+2, -0.5, want, n+3)
+				} else {
+					gemmRef(false, false, m, n, n, 0.7, b, n+2, full, k, -0.5, want, n+3)
+				}
+				Implementation{}.Dsymm(side, ul, m, n, 0.7, a, k+1, b, n+2, -0.5, got, n+3)
+				for i := range want {
+					if !sameBits(want[i], got[i]) {
+						t.Fatalf("m%d n%d side %c uplo %c: c[%d] = %v, want %v", m, n, side, ul, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
