@@ -305,7 +305,7 @@ type gramWork struct {
 	g      kernel.Gaussian
 	gauss  bool
 	x      *mat.Dense
-	xt     operand // xᵀ, packed at the first step
+	xt     operand   // xᵀ, packed at the first step
 	nx, nz []float64 // squared row norms of x and of the batch
 	out    []float64
 	kz     mat.Dense
