@@ -121,7 +121,7 @@ profile: build
 test-slurm:
 	.ci/slurm.sh
 
-.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas bench-peers
+.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas bench-peers bench-kernels
 
 # runexp against its peers on the same data and parameters
 # (cmd/peerbench, python/peers): scikit-learn's KernelPCA (fit; fit +
@@ -156,11 +156,25 @@ test-openblas:
 # Benchmarks of the hot paths named in docs/performance.md (GIST, LPKPCA,
 # dense kernels with achieved GFLOPS, Lasso/GPS). The machine is shared:
 # repeat with -count to judge the noise.
-bench-hot:
+bench-hot: bench-kernels
 	$(GO) test -run '^$$' -bench 'GIST' -benchmem ./internal/datasets/
 	$(GO) test -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
 	$(GO) test -run '^$$' -bench 'GaussianGram' ./internal/kernel/
 	$(GO) test -run '^$$' -bench 'FitLPKPCA1500|LassoGPSRows|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
+
+# The dense kernels on one core (-cpu 1), in GFLOP per CPU-second: the
+# packed product with each micro-kernel this CPU runs (the whole product
+# at n = 64…2000, and the micro-kernel alone), the exponential's kernels,
+# then single-thread OpenBLAS's dgemm (OPENBLAS_NUM_THREADS=1) as Debian's
+# build detects the CPU and with its AVX2 (Haswell) and AVX-512 (SkylakeX)
+# kernels forced: a CPU newer than OpenBLAS 0.3.21 (Sapphire/Emerald
+# Rapids) is detected as Prescott, SSE3 only (docs/performance.md).
+bench-kernels:
+	$(GO) test -run '^$$' -cpu 1 -bench 'GemmKernel|GemmMicroKernel' ./internal/linalg/
+	$(GO) test -run '^$$' -cpu 1 -bench 'Exp' ./internal/vecmath/
+	OPENBLAS_NUM_THREADS=1 $(GO) test -tags openblas -run '^$$' -cpu 1 -bench 'Dgemm' ./internal/linalg/
+	OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=Haswell $(GO) test -tags openblas -run '^$$' -cpu 1 -bench 'Dgemm' ./internal/linalg/
+	OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=SkylakeX $(GO) test -tags openblas -run '^$$' -cpu 1 -bench 'Dgemm' ./internal/linalg/
 
 # Times every config, each in its own process with an empty cache (so
 # shared work such as Scene-15's GIST is counted in every config that needs

@@ -87,7 +87,9 @@ func (impl Implementation) Dsyr2k(ul blas.Uplo, tA blas.Transpose, n, k int, alp
 		return
 	}
 	// x = [A B] and y = [B A], n×2k, row-major.
-	x, y := make([]float64, 2*n*k), make([]float64, 2*n*k)
+	buf, xy := scratch(4 * n * k)
+	defer vecPool.Put(buf)
+	x, y := xy[:2*n*k], xy[2*n*k:]
 	for i := range n {
 		xi, yi := x[2*i*k:2*(i+1)*k], y[2*i*k:2*(i+1)*k]
 		if tA == blas.NoTrans {
@@ -129,7 +131,8 @@ func (impl Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha floa
 	if s == blas.Right {
 		k = n
 	}
-	full := make([]float64, k*k)
+	buf, full := scratch(k * k)
+	defer vecPool.Put(buf)
 	for i := range k {
 		for j := i; j < k; j++ {
 			v := a[i*lda+j]
@@ -172,11 +175,8 @@ func (impl Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64
 		symv(symvRow, ul == blas.Upper, n, alpha, a, lda, x, beta, y)
 		return
 	}
-	buf := vecPool.Get().(*[]float64)
-	if cap(*buf) < 2*n {
-		*buf = make([]float64, 2*n)
-	}
-	xs, ys := (*buf)[:n], (*buf)[n:2*n]
+	buf, xy := scratch(2 * n)
+	xs, ys := xy[:n], xy[n:]
 	kx, ky := 0, 0
 	if incX < 0 {
 		kx = -(n - 1) * incX
@@ -194,7 +194,21 @@ func (impl Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64
 	vecPool.Put(buf)
 }
 
+// vecPool holds the scratch vectors and matrices of the level-2 and
+// level-3 wrappers: LAPACK's blocked routines call them at every panel,
+// and allocating each time kept the garbage collector busy in the fits
+// of RKPCA's imputation (250 small eigenproblems a repetition).
 var vecPool = sync.Pool{New: func() any { return new([]float64) }}
+
+// scratch returns a pooled buffer of at least n elements and its first n;
+// the caller puts the buffer back.
+func scratch(n int) (*[]float64, []float64) {
+	buf := vecPool.Get().(*[]float64)
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	return buf, (*buf)[:n]
+}
 
 // symvValid reports whether gonum's Dsymv accepts the arguments without a
 // panic and has work to do (n positive).
