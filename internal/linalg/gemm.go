@@ -64,12 +64,13 @@ type microKernel struct {
 	mr, nr int
 	name   string
 	tile   func(kc int, a, b, c []float64, ldc int, load bool)
+	pools  *kernelPools // its packing buffers
 }
 
 // goKernel is the pure-Go micro-kernel, used where no assembly kernel
 // runs (another architecture, no AVX2 and FMA, the noasm build tag, or
 // RUNEXP_NOASM=1).
-var goKernel = microKernel{mr: 4, nr: 4, name: "go", tile: tileGo4x4}
+var goKernel = microKernel{mr: 4, nr: 4, name: "go", tile: tileGo4x4, pools: newKernelPools(4, 4)}
 
 // gemmKernel is the micro-kernel Gemm uses; the assembly kernels replace
 // goKernel at init where the CPU has them (gemm_amd64.go).
@@ -109,9 +110,10 @@ func (op *gemmOp) run(m, n, k int, beta float64, pre *PackedB) {
 	parallel := m*n*k >= gemmMinPar && m > gemmMC
 	var pb *panels
 	if pre == nil {
-		pb = getPanels(&bPools, kern, gemmKC*roundUp(gemmNC, kern.nr))
-		defer bPools.put(pb)
+		pb = kern.pools.b.Get().(*panels)
+		defer kern.pools.b.Put(pb)
 	}
+	bm := (m + gemmMC - 1) / gemmMC
 	for j0, jb := 0, 0; j0 < n; j0, jb = j0+gemmNC, jb+1 {
 		nc := min(gemmNC, n-j0)
 		for p0, pbk := 0, 0; p0 < k; p0, pbk = p0+gemmKC, pbk+1 {
@@ -120,29 +122,46 @@ func (op *gemmOp) run(m, n, k int, beta float64, pre *PackedB) {
 			if pre != nil {
 				bpanel = pre.panel(jb, pbk)
 			} else {
-				op.packB(pb.buf, p0, j0, kc, nc)
-				bpanel = pb.buf
+				bpanel = pb.sized(kc * roundUp(nc, kern.nr))
+				op.packB(bpanel, p0, j0, kc, nc)
 			}
-			load := beta != 0 || p0 > 0
-			body := func(next func() (int, bool)) {
-				pa := getPanels(&aPools, kern, gemmKC*roundUp(gemmMC, kern.mr))
-				defer aPools.put(pa)
-				for t, ok := next(); ok; t, ok = next() {
-					i0 := t * gemmMC
-					mc := min(gemmMC, m-i0)
-					op.packA(pa.buf, i0, p0, mc, kc)
-					op.macro(pa.buf, bpanel, pa.tile, i0, j0, mc, nc, kc, load)
-				}
-			}
-			bm := (m + gemmMC - 1) / gemmMC
+			blk := gemmBlock{bpanel: bpanel, j0: j0, nc: nc, p0: p0, kc: kc, m: m, load: beta != 0 || p0 > 0}
 			if !parallel {
-				var t int
-				body(func() (int, bool) { t++; return t - 1, t <= bm })
+				pa := kern.pools.a.Get().(*panels)
+				for t := range bm {
+					op.rows(pa, &blk, t)
+				}
+				kern.pools.a.Put(pa)
 				continue
 			}
-			par.Run(bm, body)
+			par.Run(bm, func(next func() (int, bool)) {
+				pa := kern.pools.a.Get().(*panels)
+				defer kern.pools.a.Put(pa)
+				for t, ok := next(); ok; t, ok = next() {
+					op.rows(pa, &blk, t)
+				}
+			})
 		}
 	}
+}
+
+// gemmBlock is one packed block of op(B) and where it sits in the product.
+type gemmBlock struct {
+	bpanel []float64
+	j0, nc int // its columns
+	p0, kc int // its rows (the inner dimension)
+	m      int // the product's rows
+	load   bool
+}
+
+// rows computes the t-th block of gemmMC rows of C against blk with A's
+// packing buffer pa.
+func (op *gemmOp) rows(pa *panels, blk *gemmBlock, t int) {
+	i0 := t * gemmMC
+	mc := min(gemmMC, blk.m-i0)
+	buf := pa.sized(blk.kc * roundUp(mc, op.kern.mr))
+	op.packA(buf, i0, blk.p0, mc, blk.kc)
+	op.macro(buf, blk.bpanel, pa.tile, i0, blk.j0, mc, blk.nc, blk.kc, blk.load)
 }
 
 // PackedB is the right operand op(B) (k×n) of products packed once, for a
@@ -192,31 +211,33 @@ func GemmPacked(tA bool, m int, alpha float64, a []float64, lda int, pb *PackedB
 
 func roundUp(x, to int) int { return (x + to - 1) / to * to }
 
-// panels is a packing buffer and an edge tile, kept in a pool per shape.
+// panels is a packing buffer and an edge tile.
 type panels struct {
 	buf, tile []float64
-	pool      *sync.Pool
 }
 
-// panelPools holds a sync.Pool of *panels per micro-kernel shape.
-type panelPools struct{ m sync.Map }
+// kernelPools are a micro-kernel's pools of packing buffers, for blocks
+// of op(A) (a) and of op(B) (b).
+type kernelPools struct{ a, b sync.Pool }
 
-var aPools, bPools panelPools
+// newKernelPools returns the pools for micro-kernels of shape mr×nr.
+func newKernelPools(mr, nr int) *kernelPools {
+	p := &kernelPools{}
+	p.a.New = func() any { return &panels{tile: make([]float64, mr*nr)} }
+	p.b.New = func() any { return new(panels) }
+	return p
+}
 
-func getPanels(pp *panelPools, kern microKernel, size int) *panels {
-	key := kern.mr<<8 | kern.nr
-	p, ok := pp.m.Load(key)
-	if !ok {
-		pool := &sync.Pool{}
-		pool.New = func() any {
-			return &panels{buf: make([]float64, size), tile: make([]float64, kern.mr*kern.nr), pool: pool}
-		}
-		p, _ = pp.m.LoadOrStore(key, pool)
+// sized returns p's buffer with room for n elements: sized by what a
+// product needs, not by the largest block, because a pool is emptied at
+// every garbage collection and the fixed points' small products would
+// otherwise allocate (and clear) megabytes again each time.
+func (p *panels) sized(n int) []float64 {
+	if cap(p.buf) < n {
+		p.buf = make([]float64, n)
 	}
-	return p.(*sync.Pool).Get().(*panels)
+	return p.buf[:n]
 }
-
-func (*panelPools) put(p *panels) { p.pool.Put(p) }
 
 // scaleC sets C ← β·C, and C ← +0 for β = 0 (NaNs in C included).
 func scaleC(m, n int, beta float64, c []float64, ldc int) {

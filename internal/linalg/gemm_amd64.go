@@ -21,13 +21,13 @@ func tile6x8AVX2(kc int, a, b, c *float64, ldc int, load bool)
 func tile8x24AVX512(kc int, a, b, c *float64, ldc int, load bool)
 
 // avx512Kernel is the AVX-512 micro-kernel, 8×24.
-var avx512Kernel = microKernel{mr: 8, nr: 24, name: "avx512", tile: func(kc int, a, b, c []float64, ldc int, load bool) {
+var avx512Kernel = microKernel{mr: 8, nr: 24, name: "avx512", pools: newKernelPools(8, 24), tile: func(kc int, a, b, c []float64, ldc int, load bool) {
 	_, _, _ = a[8*kc-1], b[24*kc-1], c[7*ldc+23]
 	tile8x24AVX512(kc, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc, load)
 }}
 
 // avx2Kernel is the AVX2/FMA micro-kernel, 6×8.
-var avx2Kernel = microKernel{mr: 6, nr: 8, name: "avx2", tile: func(kc int, a, b, c []float64, ldc int, load bool) {
+var avx2Kernel = microKernel{mr: 6, nr: 8, name: "avx2", pools: newKernelPools(6, 8), tile: func(kc int, a, b, c []float64, ldc int, load bool) {
 	// The bounds the assembly reads and writes.
 	_, _, _ = a[6*kc-1], b[8*kc-1], c[5*ldc+7]
 	tile6x8AVX2(kc, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc, load)
@@ -42,18 +42,20 @@ func symvRowAVX512(n int, a, x, y *float64, xv float64, lanes *[symvLanes]float6
 //go:noescape
 func symvRowAVX2(n int, a, x, y *float64, xv float64, lanes *[symvLanes]float64)
 
-func symvRowAsm512(a, x, y []float64, xv float64, lanes *[symvLanes]float64) {
+func symvRowAsm512(a, x, y []float64, xv float64) (lanes [symvLanes]float64) {
 	if n := len(a) &^ (symvLanes - 1); n > 0 {
 		_, _ = x[n-1], y[n-1]
-		symvRowAVX512(n, unsafe.SliceData(a), unsafe.SliceData(x), unsafe.SliceData(y), xv, lanes)
+		symvRowAVX512(n, unsafe.SliceData(a), unsafe.SliceData(x), unsafe.SliceData(y), xv, &lanes)
 	}
+	return lanes
 }
 
-func symvRowAsm2(a, x, y []float64, xv float64, lanes *[symvLanes]float64) {
+func symvRowAsm2(a, x, y []float64, xv float64) (lanes [symvLanes]float64) {
 	if n := len(a) &^ (symvLanes - 1); n > 0 {
 		_, _ = x[n-1], y[n-1]
-		symvRowAVX2(n, unsafe.SliceData(a), unsafe.SliceData(x), unsafe.SliceData(y), xv, lanes)
+		symvRowAVX2(n, unsafe.SliceData(a), unsafe.SliceData(x), unsafe.SliceData(y), xv, &lanes)
 	}
+	return lanes
 }
 
 // hasAVX2 reports whether the CPU has the AVX2 and FMA instructions the

@@ -25,15 +25,17 @@ import "math"
 const symvLanes = 8
 
 // symvRow does a row's off-diagonal part a (len(a) elements, against x
-// and y of the same length): it accumulates the lanes of Σ a_j·x_j and
-// updates y_j ← fma(xv, a_j, y_j), for the first len(a) &^ 7 elements.
-type symvRowKernel func(a, x, y []float64, xv float64, lanes *[symvLanes]float64)
+// and y of the same length): it returns the lanes of Σ a_j·x_j, from +0,
+// and updates y_j ← fma(xv, a_j, y_j), for the first len(a) &^ 7
+// elements. (The lanes are returned by value: a pointer passed through a
+// function value would move them to the heap at every row.)
+type symvRowKernel func(a, x, y []float64, xv float64) [symvLanes]float64
 
 // symvRowGo is the pure-Go symvRowKernel.
-func symvRowGo(a, x, y []float64, xv float64, lanes *[symvLanes]float64) {
+func symvRowGo(a, x, y []float64, xv float64) (lanes [symvLanes]float64) {
 	n := len(a) &^ (symvLanes - 1)
 	a, x, y = a[:n], x[:n], y[:n]
-	l0, l1, l2, l3, l4, l5, l6, l7 := lanes[0], lanes[1], lanes[2], lanes[3], lanes[4], lanes[5], lanes[6], lanes[7]
+	var l0, l1, l2, l3, l4, l5, l6, l7 float64
 	for j := 0; j+symvLanes <= n; j += symvLanes {
 		av, xs, ys := a[j:j+8:j+8], x[j:j+8:j+8], y[j:j+8:j+8]
 		l0, l1, l2, l3 = math.FMA(av[0], xs[0], l0), math.FMA(av[1], xs[1], l1), math.FMA(av[2], xs[2], l2), math.FMA(av[3], xs[3], l3)
@@ -41,7 +43,7 @@ func symvRowGo(a, x, y []float64, xv float64, lanes *[symvLanes]float64) {
 		ys[0], ys[1], ys[2], ys[3] = math.FMA(xv, av[0], ys[0]), math.FMA(xv, av[1], ys[1]), math.FMA(xv, av[2], ys[2]), math.FMA(xv, av[3], ys[3])
 		ys[4], ys[5], ys[6], ys[7] = math.FMA(xv, av[4], ys[4]), math.FMA(xv, av[5], ys[5]), math.FMA(xv, av[6], ys[6]), math.FMA(xv, av[7], ys[7])
 	}
-	lanes[0], lanes[1], lanes[2], lanes[3], lanes[4], lanes[5], lanes[6], lanes[7] = l0, l1, l2, l3, l4, l5, l6, l7
+	return [symvLanes]float64{l0, l1, l2, l3, l4, l5, l6, l7}
 }
 
 // symvRow is the row kernel symv uses: the assembly one where the CPU has
@@ -64,8 +66,7 @@ func symv(row symvRowKernel, upper bool, n int, alpha float64, a []float64, lda 
 			lo, hi = i+1, n
 		}
 		ar, xr, yr := a[i*lda+lo:i*lda+hi], x[lo:hi], y[lo:hi]
-		var lanes [symvLanes]float64
-		row(ar, xr, yr, xv, &lanes)
+		lanes := row(ar, xr, yr, xv)
 		for j := len(ar) &^ (symvLanes - 1); j < len(ar); j++ {
 			lanes[j%symvLanes] = math.FMA(ar[j], xr[j], lanes[j%symvLanes])
 			yr[j] = math.FMA(xv, ar[j], yr[j])

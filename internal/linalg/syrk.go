@@ -14,8 +14,8 @@ const triBlock = 32
 // product is cut.
 func gemmTri(upper bool, n, k int, alpha float64, tA bool, a []float64, lda int, tB bool, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if n <= triBlock {
-		var buf [triBlock * triBlock]float64
-		t := buf[:n*n]
+		buf, t := scratch(n * n)
+		defer vecPool.Put(buf)
 		for i := range n {
 			copy(t[i*n:i*n+n], c[i*ldc:i*ldc+n])
 		}
