@@ -65,3 +65,55 @@ func asmKernels() []expKernelFunc {
 	}
 	return ks
 }
+
+// sqdist4AVX512 and sqdist4AVX2 are implemented in sqdist_amd64.s; n is a
+// positive multiple of 8.
+//
+//go:noescape
+func sqdist4AVX512(n int, x, y0, y1, y2, y3 *float64, c *[4][8]float64)
+
+//go:noescape
+func sqdist4AVX2(n int, x, y0, y1, y2, y3 *float64, c *[4][8]float64)
+
+func sqdist512(x, y0, y1, y2, y3 []float64, c *[4][8]float64) int {
+	n := len(x) &^ 7
+	if n > 0 {
+		_, _, _, _ = y0[n-1], y1[n-1], y2[n-1], y3[n-1]
+		sqdist4AVX512(n, &x[0], &y0[0], &y1[0], &y2[0], &y3[0], c)
+	}
+	return n
+}
+
+func sqdist2(x, y0, y1, y2, y3 []float64, c *[4][8]float64) int {
+	n := len(x) &^ 7
+	if n > 0 {
+		_, _, _, _ = y0[n-1], y1[n-1], y2[n-1], y3[n-1]
+		sqdist4AVX2(n, &x[0], &y0[0], &y1[0], &y2[0], &y3[0], c)
+	}
+	return n
+}
+
+// sqdistKernel does the first blocks of eight of SqDist4's chains and
+// returns how many elements it did.
+var sqdistKernel = func() sqdistKernelFunc {
+	switch {
+	case noAsm:
+	case hasAVX512:
+		return sqdist512
+	case hasAVX2:
+		return sqdist2
+	}
+	return sqdistGo
+}()
+
+// asmSqdist lists the assembly sqdist kernels this CPU can run.
+func asmSqdist() []sqdistKernelFunc {
+	var ks []sqdistKernelFunc
+	if hasAVX2 {
+		ks = append(ks, sqdist2)
+	}
+	if hasAVX512 {
+		ks = append(ks, sqdist512)
+	}
+	return ks
+}

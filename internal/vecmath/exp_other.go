@@ -7,3 +7,7 @@ const haveAsm = false
 var expKernel, expName = expGo, "go"
 
 func asmKernels() []expKernelFunc { return nil }
+
+var sqdistKernel sqdistKernelFunc = sqdistGo
+
+func asmSqdist() []sqdistKernelFunc { return nil }
