@@ -58,6 +58,24 @@ func symvRowAsm2(a, x, y []float64, xv float64) (lanes [symvLanes]float64) {
 	return lanes
 }
 
+// rotSweepAVX512 is implemented in gemm_amd64.s: rotPanel on a panel of
+// rotRows = 32 rows.
+//
+//go:noescape
+func rotSweepAVX512(p *float64, col, mm int, cs *float64, forward bool)
+
+func init() {
+	if hasAVX512 && !noAsm {
+		rotPanel32 = func(p []float64, op rotOp, cs []float64) {
+			if op.mm < 2 {
+				return
+			}
+			_, _ = p[(op.col+op.mm)*rotRows-1], cs[op.off+2*(op.mm-1)-1]
+			rotSweepAVX512(&p[0], op.col, op.mm, &cs[op.off], op.forward)
+		}
+	}
+}
+
 // hasAVX2 reports whether the CPU has the AVX2 and FMA instructions the
 // assembly kernels use, and the operating system saves their registers.
 var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA

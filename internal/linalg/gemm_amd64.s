@@ -606,3 +606,188 @@ symv2loop:
 	VMOVUPD Y4, 32(AX)
 	VZEROUPPER
 	RET
+
+// func rotSweepAVX512(p *float64, col, mm int, cs *float64, forward bool)
+//
+// rotations.go's rotPanel on a panel of 32 rows (column j's 32 entries at
+// p[32j:]): the rotations j of one recorded Dlasr call, forward (j = 0,
+// 1, …) or backward, each y ← c·y − s·x, x ← s·y + c·x with every
+// product rounded (VMULPD, then VSUBPD or VADDPD: Dlasr's operations), a
+// rotation with c = 1 and s = 0 skipped. The column the next rotation
+// shares with this one stays in Z0–Z3 between them.
+TEXT ·rotSweepAVX512(SB), NOSPLIT, $0-33
+	MOVQ p+0(FP), DI
+	MOVQ col+8(FP), AX
+	MOVQ mm+16(FP), CX
+	MOVQ cs+24(FP), SI
+	MOVBQZX forward+32(FP), DX
+	DECQ CX           // mm−1 rotations
+	JLE  rsdone
+	SHLQ $8, AX       // col·32·8 bytes
+	ADDQ AX, DI       // DI: column col
+	MOVQ $0x3ff0000000000000, R8
+	VMOVQ R8, X20      // 1.0
+	VXORPD X21, X21, X21
+	TESTQ DX, DX
+	JZ   rsback
+
+	// forward: carry column j in Z0–Z3; DI walks the columns.
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+
+rsfwd:
+	VMOVSD (SI), X16          // c
+	VMOVSD 8(SI), X17         // s
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VUCOMISD X20, X16
+	JNE  rsfwdrot
+	JP   rsfwdrot
+	VUCOMISD X21, X17
+	JNE  rsfwdrot
+	JP   rsfwdrot
+	// identity: x stays, y becomes the carry
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVAPD Z4, Z0
+	VMOVAPD Z5, Z1
+	VMOVAPD Z6, Z2
+	VMOVAPD Z7, Z3
+	JMP  rsfwdnext
+
+rsfwdrot:
+	VBROADCASTSD X16, Z16
+	VBROADCASTSD X17, Z17
+	VMULPD Z16, Z4, Z8
+	VMULPD Z17, Z0, Z12
+	VMULPD Z17, Z4, Z4
+	VMULPD Z16, Z0, Z0
+	VADDPD Z0, Z4, Z0
+	VSUBPD Z12, Z8, Z8
+	VMULPD Z16, Z5, Z9
+	VMULPD Z17, Z1, Z13
+	VMULPD Z17, Z5, Z5
+	VMULPD Z16, Z1, Z1
+	VADDPD Z1, Z5, Z1
+	VSUBPD Z13, Z9, Z9
+	VMULPD Z16, Z6, Z10
+	VMULPD Z17, Z2, Z14
+	VMULPD Z17, Z6, Z6
+	VMULPD Z16, Z2, Z2
+	VADDPD Z2, Z6, Z2
+	VSUBPD Z14, Z10, Z10
+	VMULPD Z16, Z7, Z11
+	VMULPD Z17, Z3, Z15
+	VMULPD Z17, Z7, Z7
+	VMULPD Z16, Z3, Z3
+	VADDPD Z3, Z7, Z3
+	VSUBPD Z15, Z11, Z11
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVAPD Z8, Z0
+	VMOVAPD Z9, Z1
+	VMOVAPD Z10, Z2
+	VMOVAPD Z11, Z3
+
+rsfwdnext:
+	ADDQ $256, DI
+	ADDQ $16, SI
+	DECQ CX
+	JNZ  rsfwd
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VZEROUPPER
+	RET
+
+	// backward: j = mm−2 … 0; carry column j+1 in Z0–Z3; DI at column j.
+rsback:
+	MOVQ CX, AX
+	SHLQ $8, AX
+	ADDQ AX, DI        // DI: column col+mm−1
+	MOVQ CX, AX
+	SHLQ $4, AX
+	ADDQ AX, SI        // SI: past rotation mm−2
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+
+rsbwd:
+	SUBQ $256, DI      // column j
+	SUBQ $16, SI       // rotation j
+	VMOVSD (SI), X16
+	VMOVSD 8(SI), X17
+	VMOVUPD 0(DI), Z4
+	VMOVUPD 64(DI), Z5
+	VMOVUPD 128(DI), Z6
+	VMOVUPD 192(DI), Z7
+	VUCOMISD X20, X16
+	JNE  rsbwdrot
+	JP   rsbwdrot
+	VUCOMISD X21, X17
+	JNE  rsbwdrot
+	JP   rsbwdrot
+	// identity: y (the carry) stays, x becomes the carry
+	VMOVUPD Z0, 256(DI)
+	VMOVUPD Z1, 320(DI)
+	VMOVUPD Z2, 384(DI)
+	VMOVUPD Z3, 448(DI)
+	VMOVAPD Z4, Z0
+	VMOVAPD Z5, Z1
+	VMOVAPD Z6, Z2
+	VMOVAPD Z7, Z3
+	JMP  rsbwdnext
+
+rsbwdrot:
+	VBROADCASTSD X16, Z16
+	VBROADCASTSD X17, Z17
+	VMULPD Z16, Z0, Z8
+	VMULPD Z17, Z4, Z12
+	VMULPD Z17, Z0, Z0
+	VMULPD Z16, Z4, Z4
+	VADDPD Z4, Z0, Z0
+	VSUBPD Z12, Z8, Z8
+	VMULPD Z16, Z1, Z9
+	VMULPD Z17, Z5, Z13
+	VMULPD Z17, Z1, Z1
+	VMULPD Z16, Z5, Z5
+	VADDPD Z5, Z1, Z1
+	VSUBPD Z13, Z9, Z9
+	VMULPD Z16, Z2, Z10
+	VMULPD Z17, Z6, Z14
+	VMULPD Z17, Z2, Z2
+	VMULPD Z16, Z6, Z6
+	VADDPD Z6, Z2, Z2
+	VSUBPD Z14, Z10, Z10
+	VMULPD Z16, Z3, Z11
+	VMULPD Z17, Z7, Z15
+	VMULPD Z17, Z3, Z3
+	VMULPD Z16, Z7, Z7
+	VADDPD Z7, Z3, Z3
+	VSUBPD Z15, Z11, Z11
+	VMOVUPD Z8, 256(DI)
+	VMOVUPD Z9, 320(DI)
+	VMOVUPD Z10, 384(DI)
+	VMOVUPD Z11, 448(DI)
+
+rsbwdnext:
+	DECQ CX
+	JNZ  rsbwd
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+
+rsdone:
+	VZEROUPPER
+	RET

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/linalg"
 )
 
 // Why the eigenvectors of a fit are computed when asked for: a kernel PCA
@@ -29,7 +31,9 @@ import (
 //     a seeded stream (inverseIterationFrom), so they are the same bits
 //     whichever q was asked for first;
 //   - otherwise the full solver (Dorgtr and Dsteqr on the same reduction:
-//     LAPACK's dsyev), computed once for every component. Near-degenerate
+//     LAPACK's dsyev; Dsteqr is linalg's, gonum's bit for bit with its
+//     rotations applied a block of rows at a time), computed once for
+//     every component. Near-degenerate
 //     eigenvalues among the leading q leave their eigenvectors defined
 //     only up to a rotation, which each solver picks in its own way; the
 //     full solver is then used so that the components are the reference
@@ -158,7 +162,7 @@ func (e *kpcaEigen) fullSolve() *mat.Dense {
 	impl.Dorgtr(blas.Lower, n, q, n, t.tau, work, len(work))
 	d := append([]float64(nil), t.diag...)
 	off := append([]float64(nil), t.off[:max(n-1, 0)]...)
-	if !impl.Dsteqr(lapack.EVOrig, n, d, off, q, n, work) {
+	if !linalg.Dsteqr(lapack.EVOrig, n, d, off, q, n, work) {
 		return nil
 	}
 	a := mat.NewDense(n, len(e.vals), nil)
