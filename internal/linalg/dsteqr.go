@@ -99,7 +99,6 @@ func dsteqr(compz lapack.EVComp, n int, d, e, z []float64, ldz int, work []float
 		return true
 	}
 
-
 	eps := dlamchE
 	eps2 := eps * eps
 	safmin := dlamchS
