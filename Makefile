@@ -33,8 +33,9 @@ test:
 # random moments, each rerun compared with a clean run byte for byte,
 # STRESS_PAIRS pairs of processes taking one results lock at once, and
 # STRESS_ORPHANS runs of an external estimator killed each way (kill -9 of
-# runexp's pid, of its process group, SIGTERM), after which no process of
-# the estimator and no batch folder may be left. Run it on a loaded
+# runexp's pid, of its process group, SIGTERM; on Linux kill -9 of the
+# reaper, of the worker, and of all three at once followed by a next run),
+# after which no process of the estimator and no batch folder may be left. Run it on a loaded
 # machine.
 STRESS_KILLS ?= 40
 STRESS_PAIRS ?= 500

@@ -159,12 +159,46 @@ def write(problem, result):
     if report and isinstance(problem.params, Params) and problem.params.used:
         with open(os.path.join(problem.directory, report), "w") as f:
             json.dump(problem.params.used, f, allow_nan=False, default=str)
+    modules = problem.manifest.get("modules_out")
+    if modules:
+        with open(os.path.join(problem.directory, modules), "w") as f:
+            json.dump(loaded_files(), f)
     if rows is not None:
         if len(rows) != problem.m:
             raise ValueError("%d status rows for %d results" % (len(rows), problem.m))
         rows = [{"error": r} if isinstance(r, str) else r for r in rows]
         with open(os.path.join(problem.directory, problem.manifest["status"]), "w") as f:
             json.dump(rows, f, allow_nan=False)
+
+
+def loaded_files():
+    """The files of the modules this process has loaded (sys.modules, the
+    estimator's own script among them), links resolved, but those of the
+    interpreter's standard library: runexp keys the batch's cell by their
+    contents, so that an edit of any of them, however it was imported,
+    computes the cell again. Installed packages (NumPy) count: they are
+    what ran too."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    stdlib = {os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib") if paths.get(k)}
+    installed = {os.path.realpath(paths[k]) for k in ("purelib", "platlib") if paths.get(k)}
+
+    def under(f, dirs):
+        return any(f == d or f.startswith(d + os.sep) for d in dirs)
+
+    files = set()
+    for m in list(sys.modules.values()):
+        f = getattr(m, "__file__", None)
+        if not isinstance(f, str) or not f:
+            continue
+        f = os.path.realpath(f)
+        parts = f.split(os.sep)
+        if under(f, stdlib) and not under(f, installed) and "site-packages" not in parts and "dist-packages" not in parts:
+            continue
+        if os.path.isfile(f):
+            files.add(f)
+    return sorted(files)
 
 
 def main(estimate, argv=None, defaults=None):

@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -49,6 +50,7 @@ import (
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/safefs"
 	"github.com/runexp/runexp/internal/suggest"
 	"github.com/runexp/runexp/internal/suite"
 )
@@ -502,6 +504,12 @@ func (f *jobFlags) drive(tw *term, o *suite.Options, done func(suite.Result), ru
 		tw.endBar()
 		done(r)
 	}
+	// An external estimator's batch folders (and the processes still
+	// running in them) that a runexp killed on this host left in TMPDIR
+	// are nobody's: removed before this run adds its own.
+	if n := methods.SweepStaleBatches(); n > 0 && o.Run.Log != nil {
+		o.Run.Log.Info("removed batch folders of external estimators left by killed runs", "folders", n)
+	}
 	err := run()
 	bars.stop(nil)
 	tw.endBar()
@@ -831,7 +839,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 0 {
 		return e.fail(exitUsage, "no config given; see runexp validate --help")
 	}
-	ambs := ambiguityChecker{given: *paperValues, known: map[string][]string{}}
+	ambs := ambiguityChecker{given: *paperValues, known: map[string][]string{}, bad: map[string]error{}}
 	code = exitOK
 	tally := keyTally{first: map[string]string{}, files: map[string]bool{}}
 	for _, arg := range pos {
@@ -921,6 +929,7 @@ func validateOne(file, indent string, ambs *ambiguityChecker, tally *keyTally, a
 type ambiguityChecker struct {
 	given string
 	known map[string][]string // by paper; nil when its file was not found
+	bad   map[string]error    // by paper: its file is there but unreadable
 }
 
 // check returns the config's error for an unknown id, or a note when its
@@ -932,6 +941,10 @@ func (a ambiguityChecker) check(c *config.Config) (string, error) {
 	ids, seen := a.known[c.Paper]
 	if !seen {
 		dir, err := suite.FindPaperValues(filepath.Dir(c.File), a.given)
+		var special *safefs.NotRegularError
+		if errors.As(err, &special) {
+			a.bad[c.Paper] = err
+		}
 		if err == nil {
 			var info *config.PaperInfo
 			if info, err = config.ReadPaperInfo(filepath.Join(dir, c.Paper+".yaml")); err == nil {
@@ -939,9 +952,16 @@ func (a ambiguityChecker) check(c *config.Config) (string, error) {
 				for _, am := range info.Ambiguities {
 					ids = append(ids, am.ID)
 				}
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				// There, but broken or no regular file: an error of
+				// the run, not a check skipped.
+				a.bad[c.Paper] = err
 			}
 		}
 		a.known[c.Paper] = ids
+	}
+	if err := a.bad[c.Paper]; err != nil {
+		return "", err
 	}
 	if ids == nil {
 		return "ambiguity ids not checked: the paper values were not found (--paper-values DIR names them)", nil

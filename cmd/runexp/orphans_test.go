@@ -60,7 +60,14 @@ experiment: {figure: none}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, how := range []string{"kill -9 pid", "kill -9 group", "SIGTERM"} {
+	hows := []string{"kill -9 pid", "kill -9 group", "SIGTERM"}
+	if _, err := os.Stat("/proc/self/stat"); err == nil {
+		// The three processes by name: the supervisor (the pid a user
+		// sees: "kill -9 pid"), its worker, and the reaper the worker
+		// runs the estimator under; each alone, and all three at once.
+		hows = append(hows, "kill -9 reaper", "kill -9 worker", "kill -9 all three")
+	}
+	for _, how := range hows {
 		for i := 0; i < orphanRounds(); i++ {
 			orphanRound(t, dir, cfg, how, i)
 		}
@@ -106,6 +113,8 @@ func orphanRound(t *testing.T, dir, cfg, how string, i int) {
 		time.Sleep(50 * time.Millisecond)
 		started = readPIDs(t, pids)
 	}
+	worker := childOf(cmd.Process.Pid, "")
+	reaper := childOf(worker, "runexp-external-reaper")
 	switch how {
 	case "kill -9 pid":
 		cmd.Process.Signal(syscall.SIGKILL)
@@ -113,8 +122,49 @@ func orphanRound(t *testing.T, dir, cfg, how string, i int) {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	case "SIGTERM":
 		cmd.Process.Signal(syscall.SIGTERM)
+	case "kill -9 reaper", "kill -9 worker", "kill -9 all three":
+		if worker == 0 || reaper == 0 {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("%s: no worker (%d) or reaper (%d) found under runexp %d", how, worker, reaper, cmd.Process.Pid)
+		}
+		switch how {
+		case "kill -9 reaper":
+			syscall.Kill(reaper, syscall.SIGKILL)
+		case "kill -9 worker":
+			syscall.Kill(worker, syscall.SIGKILL)
+		default:
+			// The reaper first: killed after the worker, it could
+			// still act on the worker's death and clean up.
+			for _, p := range []int{reaper, worker, cmd.Process.Pid} {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+		}
+	}
+	if how == "kill -9 reaper" {
+		// runexp lives on: the batch fails, and what the estimator
+		// started goes with it; then the run is stopped as a user would.
+		deadline = time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) && len(alivePIDs(started)) > 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if left := alivePIDs(started); len(left) > 0 {
+			t.Errorf("%s (round %d): processes of the external estimator outlived its reaper by 5 s, runexp alive: %v", how, i, left)
+		}
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	cmd.Wait()
+	if how == "kill -9 all three" {
+		// Nobody is left to clean up: the next run does, whatever it
+		// runs, as it starts.
+		next := exec.Command(os.Args[0], "--out", filepath.Join(dir, name, "next"), "--no-cache", "-q", "../../configs/abrahamsen-hansen-fig3.yaml")
+		next.Env = append(os.Environ(), "RUNEXP_TEST_AS_MAIN=supervised", "RUNEXP_DATA=", "TMPDIR="+tmp)
+		if b, err := next.CombinedOutput(); err != nil {
+			t.Errorf("%s: the next run: %v\n%s", how, err, b)
+		}
+	}
+	// Every estimator process, those started after the first too.
+	started = readPIDs(t, pids)
 	// A few seconds: the reaper acts on runexp's death at once.
 	deadline = time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) && (len(alivePIDs(started)) > 0 || len(batchFolders(tmp)) > 0) {
@@ -165,4 +215,40 @@ func alivePIDs(pids []int) []int {
 func batchFolders(tmp string) []string {
 	m, _ := filepath.Glob(filepath.Join(tmp, "runexp-external-*"))
 	return m
+}
+
+// childOf returns the pid of a child of parent whose argv[0] is name
+// (any child when name is ""), 0 when there is none (from /proc).
+func childOf(parent int, name string) int {
+	if parent == 0 {
+		return 0
+	}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
+			continue
+		}
+		if name != "" {
+			argv, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			if a0, _, _ := strings.Cut(string(argv), "\x00"); a0 != name {
+				continue
+			}
+		}
+		return pid
+	}
+	return 0
 }

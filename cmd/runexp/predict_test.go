@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // predictSuiteJSON is a suite.json of two configs: a (Start 1 s, cells of
@@ -73,9 +75,11 @@ func TestSuitePredictRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"suite", "--predict", "0", bad}, "--predict 0: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated"},
-		{[]string{"suite", "--predict", "2,x", bad}, "--predict 2,x: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated"},
+		{[]string{"suite", "--predict", "0", bad}, "--predict 0: want worker counts from 1 to 4096 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated"},
+		{[]string{"suite", "--predict", "2,x", bad}, "--predict 2,x: want worker counts from 1 to 4096 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated"},
 		{[]string{"suite", "--predict", "2", bad}, bad + ": unexpected end of JSON input"},
+		{[]string{"suite", "--predict", "4097", bad}, "--predict 4097: want worker counts from 1 to 4096"},
+		{[]string{"suite", "--predict", "2x100000", bad}, "--predict 2x100000: want worker counts from 1 to 4096"},
 		{[]string{"suite", "--predict", "2", filepath.Join(dir, "none.json")}, "none.json: no such file"},
 		{[]string{"suite", "--shard", "0/2", "--baseline", dir}, "--shard runs one task of an array: compare (--baseline, --write-baseline) in the --merge step"},
 		{[]string{"suite", "--shard", "0/2", "--write-baseline", dir}, "compare (--baseline, --write-baseline) in the --merge step"},
@@ -118,5 +122,41 @@ func TestSuitePredictShards(t *testing.T) {
 	_, stdout, flat := predictFrom(t, predictSuiteJSON, "2x1")
 	if want := "│ 2 │ 1 │ 11.0 │ 6.0 │ 7.0 │"; !strings.Contains(flat, want) {
 		t.Errorf("output lacks %q:\n%s", want, stdout)
+	}
+}
+
+// TestSuitePredictAbsurdTimes: a suite.json whose times no run could
+// have recorded (1e300 s, negative) is refused
+// at once, naming the config and unit, where its simulation used to spin
+// forever on an infinite sum; the times of a sound one still predict.
+func TestSuitePredictAbsurdTimes(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range []struct{ json, want string }{
+		{strings.ReplaceAll(predictSuiteJSON, `"seconds": 4, "cpu_seconds": 5`, `"seconds": 1e300, "cpu_seconds": 1e300`),
+			"config a, unit a1: time 1e+300 s is not a time (want 0 to 1e+07 s)"},
+		{strings.ReplaceAll(predictSuiteJSON, `"start": {"seconds": 1}`, `"start": {"seconds": 1e300}`),
+			"config a: Start time 1e+300 s is not a time"},
+		{strings.ReplaceAll(predictSuiteJSON, `{"key": "b1", "seconds": 3}`, `{"key": "b1", "seconds": -3}`),
+			"config b, unit b1: time -3 s is not a time"},
+	} {
+		file := filepath.Join(dir, fmt.Sprintf("suite-%d.json", i))
+		if err := os.WriteFile(file, []byte(c.json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		var code int
+		var stderr string
+		go func() {
+			defer close(done)
+			code, _, stderr = runCLI("suite", "--predict", "1,2,16x2", file)
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("case %d: --predict still running after 20 s", i)
+		}
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("case %d: exit %d, stderr %q; want %d and %q", i, code, stderr, exitUsage, c.want)
+		}
 	}
 }

@@ -100,6 +100,63 @@ func TestProvenanceWithoutBuildVCS(t *testing.T) {
 		t.Errorf("edited build: vcs_modified %v, revision_from %q, code %q (clean %q); want true, naming %s, another code",
 			me.Modified, me.RevisionFrom, me.Code, mc.Code, hrFile)
 	}
+	// An edit under cmd/ is the binary too: built edited, then the
+	// file reverted, the run's manifest names it (cmd/ was not embedded,
+	// and such a binary said its sources were the commit's).
+	if err := os.WriteFile(filepath.Join(mod, hrFile), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const cmdFile = "cmd/runexp/exit.go"
+	cmdSrc, err := os.ReadFile(filepath.Join(mod, cmdFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, cmdFile), append(cmdSrc, "\n// An edit.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmdEdited := filepath.Join(mod, "bin", "cmd-edited")
+	build(cmdEdited)
+	if err := os.WriteFile(filepath.Join(mod, cmdFile), cmdSrc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mx := readManifest(t, run(cmdEdited, filepath.Join(mod, "results", "cmd-edited")))
+	if !mx.Modified || !strings.Contains(mx.RevisionFrom, cmdFile) {
+		t.Errorf("binary built with %s edited: vcs_modified %v, revision_from %q; want true, naming the file", cmdFile, mx.Modified, mx.RevisionFrom)
+	}
+	// A config outside any checkout, run by a binary that carries no
+	// revision (go build, no ldflags): the revision is unknown, and so
+	// is whether it is modified: vcs_modified is null, and the manifest
+	// says what is known.
+	bare := filepath.Join(mod, "bin", "bare")
+	{
+		gobin, err := exec.LookPath("go")
+		if err != nil {
+			gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		}
+		cmd := exec.Command(gobin, "build", "-trimpath", "-o", bare, "./cmd/runexp")
+		cmd.Dir = mod
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOPROXY=off", "GOWORK=off")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, b)
+		}
+	}
+	away := t.TempDir()
+	awayCfg := filepath.Join(away, "tiny.yaml")
+	if err := os.WriteFile(awayCfg, []byte(tinyConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, msg := runBin(t, bare, "-q", "--out", filepath.Join(away, "out"), awayCfg); code != exitOK && code != 1 {
+		t.Fatalf("bare binary: exit %d: %s", code, msg)
+	}
+	raw, err := os.ReadFile(filepath.Join(away, "out", "tiny", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(`"revision": "unknown"`)) || !bytes.Contains(raw, []byte(`"vcs_modified": null`)) ||
+		!bytes.Contains(raw, []byte(`"revision_from": "unknown: the binary carries no VCS stamp`)) {
+		t.Errorf("outside a checkout, with no revision: manifest\n%s\nwant revision unknown, vcs_modified null, revision_from saying what is known", raw)
+	}
+
 	// The records say which code computed them: HR's cells differ,
 	// Mika's do not.
 	codes := func(dir string) map[string]string {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,6 +41,51 @@ func TestStrayCacheTempsRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Errorf("a temporary file newer than the run was removed: %v", err)
+	}
+
+	// A run killed with kill -9 and rerun at once: its temporary files
+	// are new, but their writer, named in them, is gone from this host,
+	// so the rerun removes them, wherever in the cache they are; one
+	// whose writer lives stays.
+	host, _ := os.Hostname()
+	h := sha256.Sum256([]byte(host))
+	tag := hex.EncodeToString(h[:4])
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip(err)
+	}
+	live := exec.Command("sleep", "60")
+	if err := live.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer live.Process.Kill()
+	var dead, alive []string
+	for _, d := range []string{"cells/cd", "last/ef", "code/01"} {
+		sub := filepath.Join(out, ".cache", filepath.FromSlash(d))
+		os.MkdirAll(sub, 0o755)
+		f := filepath.Join(sub, fmt.Sprintf(".x.json.tmp-%s-%d-abc", tag, gone.Process.Pid))
+		os.WriteFile(f, []byte(`{"half":`), 0o644)
+		dead = append(dead, f)
+		f = filepath.Join(sub, fmt.Sprintf(".y.json.tmp-%s-%d-abc", tag, live.Process.Pid))
+		os.WriteFile(f, []byte(`{"half":`), 0o644)
+		alive = append(alive, f)
+	}
+	// The rerun is a new process, as after a kill (a process sweeps a
+	// cache once).
+	rerun := exec.Command(os.Args[0], "--out", out, "-q", cfg)
+	rerun.Env = append(os.Environ(), "RUNEXP_TEST_AS_MAIN=1")
+	if b, err := rerun.CombinedOutput(); err != nil {
+		t.Fatalf("rerun: %v: %s", err, b)
+	}
+	for _, f := range dead {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s, left by a process that is gone, is still there after the rerun", f)
+		}
+	}
+	for _, f := range alive {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s, being written by a live process, was removed: %v", f, err)
+		}
 	}
 }
 

@@ -328,31 +328,39 @@ func diffWidth(w io.Writer) int {
 	return report.TextWidth
 }
 
+// parsePredictList reads --predict's list: worker counts, and shard
+// arrays SHARDSxWORKERS, each from 1 to suite.MaxPredictWorkers.
+func parsePredictList(list string) (ns []int, arrays [][2]int, ok bool) {
+	in := func(n int, err error) bool { return err == nil && n >= 1 && n <= suite.MaxPredictWorkers }
+	for _, x := range strings.Split(list, ",") {
+		x = strings.TrimSpace(x)
+		if a, b, isArray := strings.Cut(x, "x"); isArray {
+			m, err1 := strconv.Atoi(a)
+			n, err2 := strconv.Atoi(b)
+			if !in(m, err1) || !in(n, err2) {
+				return nil, nil, false
+			}
+			arrays = append(arrays, [2]int{m, n})
+			continue
+		}
+		n, err := strconv.Atoi(x)
+		if !in(n, err) {
+			return nil, nil, false
+		}
+		ns = append(ns, n)
+	}
+	return ns, arrays, true
+}
+
 // cmdPredict prints the wall time predicted at each worker count in
 // f.predict (comma-separated) from recorded cell times: of the suite.json
 // named by args when it is one file ending in .json, else of the cells of
 // the configs selected that a run would compute, as the cell cache
 // recorded them (suite.DryRun: cached cells cost nothing).
 func cmdPredict(e *errOut, f *suiteFlags, args []string, stdout io.Writer) int {
-	list := f.predict
-	var ns []int
-	var arrays [][2]int
-	for _, x := range strings.Split(list, ",") {
-		x = strings.TrimSpace(x)
-		if a, b, ok := strings.Cut(x, "x"); ok {
-			m, err1 := strconv.Atoi(a)
-			n, err2 := strconv.Atoi(b)
-			if err1 != nil || err2 != nil || m < 1 || n < 1 {
-				return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated", list)
-			}
-			arrays = append(arrays, [2]int{m, n})
-			continue
-		}
-		n, err := strconv.Atoi(x)
-		if err != nil || n < 1 {
-			return e.fail(exitUsage, "--predict %s: want worker counts ≥ 1 or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated", list)
-		}
-		ns = append(ns, n)
+	ns, arrays, ok := parsePredictList(f.predict)
+	if !ok {
+		return e.fail(exitUsage, "--predict %s: want worker counts from 1 to %d or shard arrays SHARDSxWORKERS (e.g. 16x2), comma-separated", f.predict, suite.MaxPredictWorkers)
 	}
 	var w suite.Workload
 	var from string
@@ -362,6 +370,9 @@ func cmdPredict(e *errOut, f *suiteFlags, args []string, stdout io.Writer) int {
 			return e.fail(exitUsage, "%v", err)
 		}
 		w = rep.Workload()
+		if err := w.Check(); err != nil {
+			return e.fail(exitUsage, "--predict: %s: %v", args[0], err)
+		}
 		from = fmt.Sprintf("%s (%d workers, %.1f s measured, utilisation %.0f%%", args[0], rep.Workers, rep.Seconds, 100*rep.Utilisation)
 		if f := rep.Overhead(); f > 1 {
 			from += fmt.Sprintf("; the tasks' CPU times × %.2f, the process's CPU over its tasks'", f)

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // supervise starts this executable again as the worker with args and
@@ -116,7 +118,7 @@ func workerStatus(werr error, report []byte, stderr io.Writer) int {
 				if sig == syscall.SIGKILL {
 					why = " (the kernel's out-of-memory killer, or kill -9)"
 				}
-				fmt.Fprintf(stderr, "runexp: the worker process was killed by %v%s; exit status 4 (docs/exit-status.md)\n", sig, why)
+				fmt.Fprintf(stderr, "runexp: the worker process was killed by %s%s; exit status 4 (docs/exit-status.md)\n", signalName(sig), why)
 				return exitCrash
 			}
 		}
@@ -124,6 +126,16 @@ func workerStatus(werr error, report []byte, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "runexp:", werr)
 	return exitCrash
+}
+
+// signalName names sig as the shell and kill(1) do ("SIGKILL"): its
+// String is the C library's description ("killed"), which read as
+// "killed by killed".
+func signalName(sig syscall.Signal) string {
+	if n := unix.SignalName(sig); n != "" {
+		return n
+	}
+	return fmt.Sprintf("signal %d (%v)", int(sig), sig)
 }
 
 // forwardedInterrupt is the signal the supervisor passes an interrupt on

@@ -138,6 +138,16 @@ func TestWithSpecErrors(t *testing.T) {
 			}
 		}
 	}
+	// A value no estimator can honour is refused before any cell runs,
+	// by status as by run: an infinite one as a NaN is.
+	for _, spec := range []string{"learned:alpha=.inf", "learned:alpha=-.inf", "learned:alpha=.nan"} {
+		for _, cmd := range []string{"run", "status"} {
+			code, stdout, stderr := runCLI(cmd, "-q", "--no-cache", "--out", t.TempDir(), "--with", spec, cfg)
+			if code != exitUsage || !strings.Contains(stderr, "alpha") || strings.Contains(stdout, "to compute") {
+				t.Errorf("%s --with %s: exit %d, stdout %q, stderr %q; want exit 2 naming alpha before any cell", cmd, spec, code, stdout, stderr)
+			}
+		}
+	}
 	// A value of the wrong type names the parameter.
 	code, _, stderr := runCLI("run", "-q", "--no-cache", "--out", t.TempDir(), "--with", "mika:max_iter=many", cfg)
 	if code != exitUsage || !strings.Contains(stderr, "max_iter") {

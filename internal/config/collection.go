@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/runexp/runexp/internal/safefs"
 	"github.com/runexp/runexp/internal/suggest"
 )
 
@@ -96,20 +97,17 @@ func ParseAny(file string, b []byte) (*Config, *Collection, error) {
 	return nil, col, err
 }
 
-// readFile reads a config file, refusing one beyond MaxFileBytes.
+// readFile reads a config file, refusing one beyond MaxFileBytes and
+// anything but a regular file: a named pipe among the configs is refused
+// before it is opened, never waited on.
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	defer f.Close()
-	// Read one byte past the bound to tell a file at it from a larger one.
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	if len(b) > MaxFileBytes {
+	b, err := safefs.ReadFile(path, MaxFileBytes)
+	var big *safefs.TooLargeError
+	if errors.As(err, &big) {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d bytes; a config is a page of YAML", MaxFileBytes)}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	return b, nil
 }

@@ -72,6 +72,8 @@ func TestBindKinds(t *testing.T) {
 		{map[string]any{"req": 1, "f": -0.1}, `parameter "f": -0.1 is below the minimum 0`},
 		{map[string]any{"req": 1, "f": "x"}, `parameter "f": want a number, got x (string)`},
 		{map[string]any{"req": math.NaN()}, `parameter "req": want a number, got NaN`},
+		{map[string]any{"req": math.Inf(1)}, `parameter "req": want a finite number, got +Inf`},
+		{map[string]any{"req": 1, "f": math.Inf(-1)}, `parameter "f": want a finite number, got -Inf`},
 		{map[string]any{"req": 1, "n": 0}, `parameter "n": 0 is below the minimum 1`},
 		{map[string]any{"req": 1, "n": 2.5}, `parameter "n": want an integer, got 2.5`},
 		{map[string]any{"req": 1, "n": true}, `parameter "n": want an integer, got true (bool)`},

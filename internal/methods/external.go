@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -67,6 +68,9 @@ type External struct {
 	// report receives the parameters a batch's process reported it ran
 	// with (ReportParams).
 	report func(map[string]any)
+	// loaded receives the files a batch's process reported it loaded
+	// (ReportLoaded).
+	loaded func([]string)
 }
 
 // ParamsReporter is an estimator that learns, as it runs, the values of
@@ -82,6 +86,23 @@ type ParamsReporter interface {
 // ReportParams sets the function that receives the parameters each
 // batch's process reports it ran with.
 func (e *External) ReportParams(f func(map[string]any)) { e.report = f }
+
+// LoadReporter is an estimator that learns, as it runs, which files its
+// computation loaded: an external Python estimator's process lists the
+// modules it imported, however it imported them (docs/external-
+// estimators.md, "Modules that ran"). The runner hands it a function that
+// receives them, once per batch, and keys the cell's cache entry by their
+// contents (report.Record.Loaded).
+type LoadReporter interface {
+	ReportLoaded(func([]string))
+}
+
+// ReportLoaded sets the function that receives the files each batch's
+// process reports it loaded.
+func (e *External) ReportLoaded(f func([]string)) { e.loaded = f }
+
+func (x externalPreImager) ReportLoaded(f func([]string)) { x.e.ReportLoaded(f) }
+func (x externalDenoiser) ReportLoaded(f func([]string))  { x.e.ReportLoaded(f) }
 
 func (x externalPreImager) ReportParams(f func(map[string]any)) { x.e.ReportParams(f) }
 func (x externalDenoiser) ReportParams(f func(map[string]any))  { x.e.ReportParams(f) }
@@ -242,39 +263,54 @@ const MaxScriptBytes = 16 << 20
 // it imports recomputes. A file that cannot be read is an error, not a
 // fingerprint without it.
 func ExternalFingerprint(p Params) (string, error) {
+	fp, _, err := ExternalFiles(p)
+	return fp, err
+}
+
+// ExternalFiles is ExternalFingerprint with what it covers: each file by
+// the name the fingerprint knows it under (a script as its command or
+// script parameter names it; an imported module as "import NAME") and
+// its SHA-256, so that an explanation can name the files that changed
+// between two fingerprints.
+func ExternalFiles(p Params) (fp string, files map[string]string, err error) {
 	cmd, err := SplitCommand(p.String("command"))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "runexp external protocol %d\n", Protocol)
 	enc, _ := json.Marshal(cmd)
 	fmt.Fprintf(h, "command %s\n", enc)
-	files, err := ExternalScripts(p)
+	scripts, err := ExternalScripts(p)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
+	files = map[string]string{}
 	imports := newPyImports()
-	for _, f := range files {
+	for _, f := range scripts {
 		// Read as every file runexp reads: a regular file (a link to
 		// /dev/zero or a named pipe is refused before it is opened),
 		// of bounded size.
 		b, err := safefs.ReadFile(f, MaxScriptBytes)
 		if err != nil {
-			return "", fmt.Errorf("external: fingerprinting script: %w", err)
+			return "", nil, fmt.Errorf("external: fingerprinting script: %w", err)
 		}
 		sum := sha256.Sum256(b)
 		fmt.Fprintf(h, "file %q %x\n", f, sum)
+		files[f] = fmt.Sprintf("%x", sum)
 		if strings.HasSuffix(f, ".py") {
 			if err := imports.script(f); err != nil {
-				return "", err
+				return "", nil, err
 			}
 		}
 	}
 	for _, l := range imports.lines() {
 		fmt.Fprintln(h, l)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	for name, sum := range imports.sums {
+		files["import "+name] = sum
+	}
+	return hex.EncodeToString(h.Sum(nil)), files, nil
 }
 
 // ExternalScripts returns the files the external estimator bound in p
@@ -326,6 +362,10 @@ type Manifest struct {
 	Output    string `json:"output"`
 	Status    string `json:"status"`
 	ParamsOut string `json:"params_out"`
+	// ModulesOut names the optional file in which the process lists
+	// the files it loaded (a JSON array of absolute paths; the Python
+	// helper writes it from sys.modules).
+	ModulesOut string `json:"modules_out"`
 	// Params are the estimator's own parameters (the params parameter),
 	// an empty object when none are given.
 	Params map[string]any `json:"params"`
@@ -386,7 +426,7 @@ func newBatch(capability string, k kernel.Kernel, m, n, d int) *batch {
 		manifest: Manifest{
 			Protocol: Protocol, Capability: capability, Kernel: manifestKernel(k),
 			M: m, N: n, D: d, Inputs: map[string]ManifestArray{},
-			Output: "Z.npy", Status: "status.json", ParamsOut: "params.json",
+			Output: "Z.npy", Status: "status.json", ParamsOut: "params.json", ModulesOut: "modules.json",
 		},
 		arrays: map[string]mat.Matrix{},
 	}
@@ -477,7 +517,10 @@ func (e *External) run(dst *mat.Dense, b *batch) (st []Status, err error) {
 	if b.manifest.Params == nil {
 		b.manifest.Params = map[string]any{}
 	}
-	dir, err := os.MkdirTemp("", "runexp-external-")
+	// The folder's name says which process on which host made it
+	// (safefs.Writer), so that a later run can remove it, and stop what
+	// still runs in it, once that process is gone (SweepStaleBatches).
+	dir, err := os.MkdirTemp("", batchPrefix+safefs.Writer+"-")
 	if err != nil {
 		return nil, fmt.Errorf("external: %w", err)
 	}
@@ -517,6 +560,13 @@ func (e *External) run(dst *mat.Dense, b *batch) (st []Status, err error) {
 	}
 	if ran != nil && e.report != nil {
 		e.report(ran)
+	}
+	loaded, err := readLoaded(filepath.Join(dir, b.manifest.ModulesOut))
+	if err != nil {
+		return nil, refuse(err)
+	}
+	if loaded != nil && e.loaded != nil {
+		e.loaded(loaded)
 	}
 	useDst(dst, m, d)
 	dst.Copy(z)
@@ -678,6 +728,10 @@ func runDirect(ctx context.Context, name string, args []string, dir string, stde
 	}
 	return out, nil
 }
+
+// batchPrefix starts the name of every batch folder runexp makes in
+// TMPDIR: runexp-external-WRITER-RANDOM.
+const batchPrefix = "runexp-external-"
 
 // ExitUnsupported is the exit status by which an external command declines
 // a batch it was not built for (python/runexp_estimator.py exits with it
@@ -872,6 +926,43 @@ func readRanParams(path string) (map[string]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// Bounds on modules.json: a process that imports NumPy loads about a
+// hundred files, scikit-learn a thousand or two.
+const (
+	maxLoadedBytes = 8 << 20
+	maxLoadedFiles = 20000
+)
+
+// readLoaded reads the optional modules.json, in which the process lists
+// the files it loaded: a JSON array of absolute paths (nil without the
+// file). Each is cleaned; a relative one is refused, since it names no
+// file once the batch is over.
+func readLoaded(path string) ([]string, error) {
+	data, err := readRegular(path, maxLoadedBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	if err := json.Unmarshal(data, &files); err != nil {
+		return nil, fmt.Errorf("modules.json is not a JSON array of file paths: %v", err)
+	}
+	if len(files) > maxLoadedFiles {
+		return nil, fmt.Errorf("modules.json lists %d files, more than the %d a process loads", len(files), maxLoadedFiles)
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		if !filepath.IsAbs(f) {
+			return nil, fmt.Errorf("modules.json: %q is not an absolute path", f)
+		}
+		out = append(out, filepath.Clean(f))
+	}
+	sort.Strings(out)
+	return slices.Compact(out), nil
 }
 
 // readStatus reads the optional status.json: a JSON array of m rows, each

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // The reaper. A batch's command runs in a process group of its own, so
@@ -145,6 +147,10 @@ func runReaped(ctx context.Context, name string, args []string, dir string, stde
 	b := <-report
 	var out batchOutcome
 	if err := json.Unmarshal(b, &out); err != nil || out.State == "" && out.StartErr == "" {
+		// The reaper was killed (kill -9 of it alone): its command died
+		// of its parent-death signal, but what the command started is
+		// in a group nobody will kill, and may still run.
+		killBatchProcesses(abs)
 		return batchOutcome{}, fmt.Errorf("its reaper (runexp) ended without saying how the command ended (%v)", werr)
 	}
 	if out.StartErr != "" {
@@ -213,6 +219,7 @@ func reap(dir string, argv []string) int {
 // runexp is gone (or going), it removes the batch folder too.
 func stopBatch(cmd *exec.Cmd, done <-chan error, dir string, gone bool) batchOutcome {
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	killBatchProcesses(dir) // those that left the group
 	out := outcomeOf(<-done)
 	if gone {
 		removeBatch(dir)
@@ -220,10 +227,35 @@ func stopBatch(cmd *exec.Cmd, done <-chan error, dir string, gone bool) batchOut
 	return out
 }
 
+// SweepStaleBatches removes the batch folders in TMPDIR that a runexp
+// process on this host made and left when it was killed (the folder's
+// name names it: safefs.Writer), killing first every process still
+// running in one (killBatchProcesses): when runexp, its worker and the
+// reaper are killed together, the estimator's children outlive them all
+// and nothing else would. It returns how many folders it removed. runexp
+// calls it once as a run starts.
+func SweepStaleBatches() int {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), batchPrefix+"*"))
+	n := 0
+	for _, d := range dirs {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		if !safefs.Gone(strings.TrimPrefix(filepath.Base(d), batchPrefix)) {
+			continue
+		}
+		killBatchProcesses(d)
+		if os.RemoveAll(d) == nil {
+			n++
+		}
+	}
+	return n
+}
+
 // removeBatch removes a batch folder runexp made (os.MkdirTemp's
 // runexp-external-*), and nothing else.
 func removeBatch(dir string) {
-	if strings.HasPrefix(filepath.Base(dir), "runexp-external-") && filepath.IsAbs(dir) {
+	if strings.HasPrefix(filepath.Base(dir), batchPrefix) && filepath.IsAbs(dir) {
 		os.RemoveAll(dir)
 	}
 }

@@ -210,8 +210,14 @@ func (p Param) coerce(v any) (any, error) {
 		default:
 			return nil, fmt.Errorf("want a number, got %v (%T)", v, v)
 		}
+		// An infinite value is no parameter any estimator can honour,
+		// and records must hold finite numbers: refused here, where a
+		// run's flags and configs are bound, not after every cell ran.
 		if math.IsNaN(f) {
 			return nil, fmt.Errorf("want a number, got NaN")
+		}
+		if math.IsInf(f, 0) {
+			return nil, fmt.Errorf("want a finite number, got %v", f)
 		}
 		if err := p.inRange(f); err != nil {
 			return nil, err

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // WriteFileAtomic writes data to path so that a reader (or a run resumed
@@ -73,13 +75,13 @@ func syncDir(dir string) {
 	d.Close()
 }
 
-// createTemp creates a new file in dir named prefix and a random suffix,
-// for writing, with mode 0o666 less the umask: os.CreateTemp's 0o600
-// would keep results from the group and the web server a nightly job
-// publishes them through.
+// createTemp creates a new file in dir named prefix and a suffix naming
+// its writer (safefs.Writer) and a random part, for writing, with mode 0o666
+// less the umask: os.CreateTemp's 0o600 would keep results from the group
+// and the web server a nightly job publishes them through.
 func createTemp(dir, prefix string) (*os.File, error) {
 	for range 10000 {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		name := filepath.Join(dir, prefix+safefs.Writer+"-"+strconv.FormatUint(rand.Uint64(), 36))
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if !errors.Is(err, fs.ErrExist) {
 			return f, err

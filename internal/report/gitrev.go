@@ -114,7 +114,13 @@ func statusModified(st string) bool {
 func (m *Manifest) CheckSources(dir string, sources fs.FS, patterns []string) {
 	sum, blobs := sourceSums(sources, patterns)
 	m.Code = sum
-	if m.RevisionFrom == "build" || m.Revision == "unknown" || m.Revision == "" {
+	if m.Revision == "unknown" || m.Revision == "" {
+		m.Revision = "unknown"
+		m.RevisionFrom = "unknown: the binary carries no VCS stamp and no revision from make build, and the config's folder" +
+			" is in no git checkout; code_sha256 is the SHA-256 of every source file the binary was built from"
+		return
+	}
+	if m.RevisionFrom == "build" {
 		return
 	}
 	key := dir + "\x00" + m.Revision

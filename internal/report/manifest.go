@@ -39,7 +39,9 @@ type Manifest struct {
 	Module       string `json:"module"`   // main module path
 	Version      string `json:"version"`  // main module version from the build info
 	Revision     string `json:"revision"` // vcs.revision, else the Revision variable, else "unknown"
-	Modified     bool   `json:"vcs_modified"`
+	// Modified says whether the binary's sources differ from Revision;
+	// written as null when Revision is "unknown" (Marshal).
+	Modified bool `json:"vcs_modified"`
 	// RevisionFrom says where Revision came from: "build" (the binary's
 	// vcs stamp or pseudo-version), "ldflags" (make build), "git" (the
 	// checkout when the run started: right for go run, but a binary
@@ -78,6 +80,19 @@ type Manifest struct {
 	// Machine is the computer and build that ran it (CPU model, cores,
 	// memory, backend, the process's peak memory).
 	Machine *Machine `json:"machine,omitempty"`
+	// Modules lists what an external estimator loaded from outside its
+	// own folder (the interpreter's standard library left out by its
+	// helper): installed packages, each with the number of its files
+	// that were loaded, and single files elsewhere. Each file's SHA-256
+	// keys the cells' cache entries; this says where they came from.
+	Modules []ModuleFiles `json:"external_modules,omitempty"`
+}
+
+// ModuleFiles is a package folder (or one file) an external estimator
+// loaded files from, and how many.
+type ModuleFiles struct {
+	Path  string `json:"path"`
+	Files int    `json:"files"`
 }
 
 // WithSpec is one estimator added on the command line (runexp --with
@@ -205,7 +220,18 @@ func (m *Manifest) Marshal() ([]byte, error) {
 		c.Data = []FileSum{}
 	}
 	slices.SortStableFunc(c.Data, func(a, b FileSum) int { return cmp.Compare(a.Path, b.Path) })
-	b, err := json.MarshalIndent(&c, "", "  ")
+	// A revision that is not known cannot be said to be modified or
+	// not: vcs_modified is null then, and revision_from says what is
+	// known instead (CheckSources).
+	type plain Manifest
+	out := struct {
+		*plain
+		Modified *bool `json:"vcs_modified"`
+	}{plain: (*plain)(&c)}
+	if c.Revision != "unknown" && c.Revision != "" {
+		out.Modified = &c.Modified
+	}
+	b, err := json.MarshalIndent(&out, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("report: manifest: %w", err)
 	}

@@ -74,6 +74,7 @@ func (m *Manifest) Check(path string) error {
 		count("data (entries)", int64(len(m.Data))), count("outputs (entries)", int64(len(m.Outputs))),
 		count("with (entries)", int64(len(m.With))), count("paper_fit (entries)", int64(len(m.PaperFit))),
 		str("variant_of", m.VariantOf, maxManifestString),
+		count("external_modules (entries)", int64(len(m.Modules))),
 	}
 	if w := m.WallSeconds; math.IsNaN(w) || w < 0 || w > maxManifestWall {
 		errs = append(errs, &ManifestValueError{path, "wall_seconds", fmt.Sprint(w), fmt.Sprintf("0 to %g", maxManifestWall)})

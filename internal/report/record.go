@@ -51,6 +51,12 @@ type Record struct {
 	// its defaults included: methods.ParamsReporter); a value reported
 	// differently by the cell's batches is the list of the values.
 	Ran map[string]any `json:"ran,omitempty"`
+	// Loaded are the files an external estimator's process reported it
+	// loaded to compute the cell (absolute paths, links resolved:
+	// methods.LoadReporter). They are machine paths, so they stay out of
+	// records.jsonl; the cell's cache entry keeps each one's SHA-256 and
+	// recomputes the cell when one changed, and the manifest lists them.
+	Loaded []string `json:"-"`
 	// Code is the fingerprint of the code that computed the record: the
 	// code part of its cell's cache key (the kind's, the dataset's and
 	// the estimator's code, and what an external estimator runs), so

@@ -1,14 +1,13 @@
 package runner
 
 import (
-	"github.com/runexp/runexp/internal/safefs"
-
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/runexp/runexp/internal/linalg"
 	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // cacheFormat changes when the layout of cached records or of the key
@@ -191,6 +191,33 @@ func versionOr1(v string) string {
 	return v
 }
 
+// cacheDir is the cell cache's folder: CacheDir, else OUT/.cache.
+func (o Options) cacheDir() string {
+	if o.CacheDir != "" {
+		return o.CacheDir
+	}
+	root := o.OutRoot
+	if root == "" {
+		root = "results"
+	}
+	return filepath.Join(root, ".cache")
+}
+
+// checkCacheDir refuses a cache folder a run could not use, before any
+// cell runs, as a dry run refuses it too: a path that is there but no
+// folder (a file, a named pipe), or a link at its cells folder (refused
+// now, status 2, not found when the first computed cell's entry cannot
+// be written).
+func checkCacheDir(cd string) error {
+	if fi, err := os.Stat(cd); err == nil && !fi.IsDir() {
+		return fmt.Errorf("cell cache: %s is %s, not a folder: name a folder with --cache, or run with --no-cache", cd, safefs.Kind(fi.Mode()))
+	}
+	if err := safefs.CheckUnder(cd, filepath.Join(cd, "cells")); err != nil {
+		return fmt.Errorf("cell cache: %w", err)
+	}
+	return nil
+}
+
 // maxEntryBytes bounds a cache entry read back: a record (report's
 // MaxRecordLine) and its key and data list.
 const maxEntryBytes = report.MaxRecordLine + 1<<20
@@ -212,6 +239,11 @@ type entryBody struct {
 	Key    CellKey          `json:"key"`
 	Data   []report.FileSum `json:"data"`
 	Record json.RawMessage  `json:"record"`
+	// Loaded are the files an external estimator's process reported it
+	// loaded for the cell (report.Record.Loaded), each with its SHA-256
+	// then: Get recomputes the cell when one changed. Absent for cells
+	// that ran no such estimator, so entries written before it verify.
+	Loaded []report.FileSum `json:"loaded,omitempty"`
 }
 
 type entry struct {
@@ -242,9 +274,12 @@ func (c *Cache) path(hash string) string {
 type Rejected struct {
 	File   string
 	Reason string
-	// Stale is true when the entry is sound but was computed on other
-	// data; false when it is damaged, edited or misplaced.
+	// Stale is true when the entry is sound but was computed from other
+	// inputs (Why says which: "data", a data file; "external", a file
+	// an external estimator loaded); false when it is damaged, edited or
+	// misplaced.
 	Stale bool
+	Why   string
 }
 
 func (r *Rejected) Error() string { return r.File + ": " + r.Reason }
@@ -310,11 +345,92 @@ func decodeEntry(file string, b []byte, key CellKey, dataSum func(path string) (
 			if !ok {
 				now = "none"
 			}
-			return report.Record{}, nil, false, &Rejected{File: file, Stale: true,
+			return report.Record{}, nil, false, &Rejected{File: file, Stale: true, Why: "data",
 				Reason: fmt.Sprintf("computed on %s with SHA-256 %.12s, the data root now has %.12s", f.Path, f.SHA256, now)}
 		}
 	}
+	for _, f := range e.Loaded {
+		now, err := loadedSum(f.Path)
+		if err != nil || now != f.SHA256 {
+			was := fmt.Sprintf("SHA-256 %.12s, now %.12s", f.SHA256, now)
+			if err != nil {
+				was = fmt.Sprintf("SHA-256 %.12s, now unreadable (%v)", f.SHA256, err)
+			}
+			return report.Record{}, nil, false, &Rejected{File: file, Stale: true, Why: "external",
+				Reason: fmt.Sprintf("the external estimator loaded %s (%s), which changed since: %s", filepath.Base(f.Path), f.Path, was)}
+		}
+		r.Loaded = append(r.Loaded, f.Path)
+	}
 	return r, e.Timing, true, nil
+}
+
+// loadedSums memoises loadedSum by file, size, modification time and
+// inode: a process checks a module NumPy's hundred files bring along once
+// per cell otherwise.
+var loadedSums struct {
+	sync.Mutex
+	m map[string]loadedStamp
+}
+
+type loadedStamp struct {
+	size, mtime int64
+	ino         uint64
+	sum         string
+}
+
+// loadedSum returns the SHA-256 of the file at path, which an external
+// estimator loaded: read through links (the path was resolved by the
+// process that loaded it), a regular file, streamed whatever its size
+// (a compiled extension module is megabytes).
+func loadedSum(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", &safefs.NotRegularError{Path: path, Mode: fi.Mode()}
+	}
+	st := loadedStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inodeOf(fi)}
+	loadedSums.Lock()
+	if old, ok := loadedSums.m[path]; ok && old.size == st.size && old.mtime == st.mtime && old.ino == st.ino {
+		loadedSums.Unlock()
+		return old.sum, nil
+	}
+	loadedSums.Unlock()
+	f, _, err := safefs.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	st.sum = hex.EncodeToString(h.Sum(nil))
+	loadedSums.Lock()
+	if loadedSums.m == nil {
+		loadedSums.m = map[string]loadedStamp{}
+	}
+	loadedSums.m[path] = st
+	loadedSums.Unlock()
+	return st.sum, nil
+}
+
+// loadedFileSums returns the files of a record's Loaded with their
+// SHA-256, for its cache entry.
+func loadedFileSums(files []string) ([]report.FileSum, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	out := make([]report.FileSum, len(files))
+	for i, f := range files {
+		sum, err := loadedSum(f)
+		if err != nil {
+			return nil, fmt.Errorf("a file the external estimator loaded: %w", err)
+		}
+		out[i] = report.FileSum{Path: f, SHA256: sum}
+	}
+	return out, nil
 }
 
 // Put stores a finished record computed from the data files data; failed
@@ -346,7 +462,11 @@ func encodeEntry(key CellKey, data []report.FileSum, r report.Record, t *CellTim
 	if data == nil {
 		data = []report.FileSum{}
 	}
-	e := entry{entryBody: entryBody{Key: key, Data: data, Record: rec}, Timing: t}
+	loaded, err := loadedFileSums(r.Loaded)
+	if err != nil {
+		return nil, err
+	}
+	e := entry{entryBody: entryBody{Key: key, Data: data, Record: rec, Loaded: loaded}, Timing: t}
 	if e.Sum, err = e.entryBody.sum(); err != nil {
 		return nil, err
 	}
@@ -387,10 +507,27 @@ func (c *Cache) RecordedTime(key CellKey) (t CellTime, ok bool) {
 	var e struct {
 		Timing *CellTime `json:"timing"`
 	}
-	if json.Unmarshal(b, &e) != nil || e.Timing == nil {
+	if json.Unmarshal(b, &e) != nil || e.Timing == nil || !e.Timing.plausible() {
 		return t, false
 	}
 	return *e.Timing, true
+}
+
+// MaxRecordedSeconds bounds a time a cell's entry may record and still be
+// read back (115 days): the checksum leaves the timing out, so an edited
+// one (1e300 s) must not reach the pool's order or a prediction, whose
+// sums need finite inputs.
+const MaxRecordedSeconds = 1e7
+
+// plausible reports whether every time of t is one a run could have
+// measured: finite, not negative, at most MaxRecordedSeconds.
+func (t *CellTime) plausible() bool {
+	for _, v := range []float64{t.Seconds, t.CPUSeconds, t.ParallelCPUSeconds, t.HelperCPUSeconds} {
+		if !(v >= 0 && v <= MaxRecordedSeconds) {
+			return false
+		}
+	}
+	return t.Width >= 0
 }
 
 // Delete removes the entry of key if present (used by --force before
@@ -559,6 +696,8 @@ func (l *lookup) reason(c *config.Config, kind *Kind, cell *Cell, cache *Cache, 
 		return reasonOf(cell.Key, "no-cache", "--no-cache: the cache is neither read nor written"), nil
 	case force:
 		return reasonOf(cell.Key, "forced", "--force"), nil
+	case rej != nil && rej.Stale && rej.Why == "external":
+		return reasonOf(cell.Key, "external", "external estimator's module changed: "+rej.Reason), nil
 	case rej != nil && rej.Stale:
 		why := reasonOf(cell.Key, "data", "data changed: "+rej.Reason)
 		if _, rerr := env.Root(); rerr != nil {

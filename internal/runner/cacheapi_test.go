@@ -48,6 +48,22 @@ func TestCachePutGet(t *testing.T) {
 	if _, ok := c.RecordedTime(key("c=2")); ok {
 		t.Error("a time for a cell never put")
 	}
+	// The checksum leaves the time out, so a time no run could have
+	// measured is not read back: the record still serves, the time does
+	// not reach the pool's order or a prediction.
+	for _, bad := range []runner.CellTime{{Seconds: 1e300}, {CPUSeconds: -1}, {Seconds: 1, ParallelCPUSeconds: 1e8}} {
+		kb := key("c=absurd")
+		bad.Key = "c=absurd"
+		if err := c.PutTimed(kb, nil, okRecord("c=absurd", 1), &bad); err != nil {
+			t.Fatal(err)
+		}
+		if tm, ok := c.RecordedTime(kb); ok {
+			t.Errorf("recorded time %+v read back", tm)
+		}
+		if _, ok, rej := c.Get(kb, noData); !ok || rej != nil {
+			t.Errorf("entry with an absurd time: ok %t, rejected %v; want its record served", ok, rej)
+		}
+	}
 
 	failed := okRecord("c=2", 0)
 	failed.Status, failed.Error = report.StatusFailed, "singular"

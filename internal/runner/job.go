@@ -247,24 +247,14 @@ func (j *Job) openCache() error {
 	if j.opt.NoCache {
 		return nil
 	}
-	cd := j.opt.CacheDir
-	if cd == "" {
-		root := j.opt.OutRoot
-		if root == "" {
-			root = "results"
-		}
-		cd = filepath.Join(root, ".cache")
+	cd := j.opt.cacheDir()
+	if err := checkCacheDir(cd); err != nil {
+		return err
 	}
 	if rel, err := filepath.Rel(j.top, cd); err == nil && filepath.IsLocal(rel) {
 		if err := safefs.CheckUnder(j.top, cd); err != nil {
 			return fmt.Errorf("cell cache: %w", err)
 		}
-	}
-	// The cells folder is checked before any cell runs, wherever the
-	// cache is: a link there is refused now (status 2), not found when
-	// the first computed cell's entry cannot be written.
-	if err := safefs.CheckUnder(cd, filepath.Join(cd, "cells")); err != nil {
-		return fmt.Errorf("cell cache: %w", err)
 	}
 	j.cache = &Cache{Dir: cd}
 	j.cache.sweepTemps()
@@ -850,8 +840,13 @@ func (j *Job) Span() (began, ended time.Time) {
 }
 
 // progress returns the cells done (cached included) and the total.
-func (j *Job) progress() (done, total int) {
+func (j *Job) progress() (done, total, cellsDone, cells int) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.done, j.units
+	for _, r := range j.recs {
+		if r.Key != "" {
+			cellsDone++
+		}
+	}
+	return j.done, j.units, cellsDone, len(j.recs)
 }

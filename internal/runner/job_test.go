@@ -106,6 +106,11 @@ func TestInterruptedErrorWords(t *testing.T) {
 	if got := (&runner.InterruptedError{Done: 3, Total: 10, NoCache: true}).Error(); !strings.Contains(got, "nothing was cached (--no-cache)") {
 		t.Errorf("%q", got)
 	}
+	// A 15-cell config computed in parts said "72 of 72 cells done":
+	// cells count as cells, parts apart.
+	if got := (&runner.InterruptedError{Done: 3, Total: 15, UnitsDone: 72, Units: 80}).Error(); !strings.HasPrefix(got, "interrupted with 3 of 15 cells done (72 of 80 units of work: a cell computed in parts counts each part)") {
+		t.Errorf("%q", got)
+	}
 	if runner.RunningCells() != 0 {
 		t.Errorf("%d cells running outside any run", runner.RunningCells())
 	}

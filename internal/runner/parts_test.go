@@ -316,3 +316,45 @@ func TestPartsShared(t *testing.T) {
 		t.Errorf("computed %d+%d, shared %d+%d; want 2 cells computed and 2 served in all", sums[0].Computed, sums[1].Computed, sums[0].Shared, sums[1].Shared)
 	}
 }
+
+// TestPartsInterruptCountsCells: a run of cells in parts stopped before
+// it computes anything says how many cells are done, counting a cell
+// once, and its parts apart ("72 of 72 cells done" was said of a 15-cell
+// config whose parts were counted as cells).
+func TestPartsInterruptCountsCells(t *testing.T) {
+	cache := t.TempDir()
+	c := partsConfig(t, t.TempDir(), "p", "2, 3")
+	o := runner.Options{Workers: 2, CacheDir: cache}
+	if _, err := runner.Run(context.Background(), c, o); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := runner.Validate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := &runner.Cache{Dir: cache}
+	for _, cell := range plan.Cells {
+		if cell.Params["c"] != 2.0 {
+			continue
+		}
+		key, _ := runner.NewCellKey(c, plan.Kind, cell)
+		cc.Delete(key)
+		for _, k := range []int{0, 4, 6} {
+			pk := key
+			pk.Cell = runner.UnitKey(cell.Key, k, 7)
+			cc.Delete(pk)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	resetParts()
+	_, err = runner.Run(ctx, c, o)
+	var ie *runner.InterruptedError
+	if !errors.As(err, &ie) {
+		t.Fatalf("Run: %v, want an interruption", err)
+	}
+	if ie.Done != 1 || ie.Total != 2 || ie.Units <= ie.Total || ie.UnitsDone > ie.Units {
+		t.Errorf("interrupted: %+v (%q); want 1 of 2 cells done, units counted apart", *ie, err)
+	}
+	resetParts()
+}

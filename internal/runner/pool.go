@@ -457,7 +457,13 @@ func (p *Pool) Run(ctx context.Context, jobs []*Job) error {
 		case <-lender.Freed():
 		case <-interrupt:
 		case <-stopTimer:
-			log.Warn("stopping without the tasks still running; every finished cell is cached", "running", running)
+			kept := "every finished cell is cached"
+			for _, js := range s.states {
+				if js.j.opt.NoCache {
+					kept = "no finished cell is kept (--no-cache)"
+				}
+			}
+			log.Warn("stopping without the tasks still running; "+kept, "running", running)
 			running = 0
 		}
 	}
@@ -482,13 +488,14 @@ func (s *scheduler) outcome(ctx context.Context, stopping bool) error {
 		return s.firstErr
 	}
 	if ctx.Err() != nil {
-		var done, total int
+		ie := &InterruptedError{}
 		for _, js := range s.states {
-			d, n := js.j.progress()
-			done += d
-			total += n
+			ud, un, cd, cn := js.j.progress()
+			ie.UnitsDone += ud
+			ie.Units += un
+			ie.Done += cd
+			ie.Total += cn
 		}
-		ie := &InterruptedError{Done: done, Total: total}
 		for _, js := range s.states {
 			ie.NoCache = ie.NoCache || js.j.opt.NoCache
 			ie.Force = ie.Force || js.j.opt.Force

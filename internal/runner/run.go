@@ -143,21 +143,29 @@ type Summary struct {
 // InterruptedError reports a run stopped by a signal. Finished cells are
 // in the cache, unless the run had none (NoCache); then nothing is kept.
 // A run with Force recomputes cached cells, so the same command would
-// compute every cell again.
+// compute every cell again. Done and Total count cells; a cell computed
+// in parts (parts.go) is done when its last part is, and Units and
+// UnitsDone count the units of work, each part one, which the cache
+// keeps one by one.
 type InterruptedError struct {
-	Done, Total int
-	NoCache     bool
-	Force       bool
+	Done, Total      int
+	UnitsDone, Units int
+	NoCache          bool
+	Force            bool
 }
 
 func (e *InterruptedError) Error() string {
+	done := fmt.Sprintf("%d of %d cells done", e.Done, e.Total)
+	if e.Units > e.Total && e.UnitsDone > e.Done {
+		done += fmt.Sprintf(" (%d of %d units of work: a cell computed in parts counts each part)", e.UnitsDone, e.Units)
+	}
 	switch {
 	case e.NoCache:
-		return fmt.Sprintf("interrupted with %d of %d cells done; nothing was cached (--no-cache), so the same command computes them again", e.Done, e.Total)
+		return "interrupted with " + done + "; nothing was cached (--no-cache), so the same command computes them again"
 	case e.Force:
-		return fmt.Sprintf("interrupted with %d of %d cells done; they are cached, but --force computes every cell again: the same command without --force resumes", e.Done, e.Total)
+		return "interrupted with " + done + "; they are cached, but --force computes every cell again: the same command without --force resumes"
 	}
-	return fmt.Sprintf("interrupted with %d of %d cells done; they are cached, so the same command resumes", e.Done, e.Total)
+	return "interrupted with " + done + "; they are cached, so the same command resumes"
 }
 
 // running counts the cells being computed in this process, of every run.
@@ -472,6 +480,7 @@ func finish(top, dir string, c *config.Config, env *Env, inst Instance, recs []r
 	man.Start = start
 	man.Outputs = append(sum.Outputs, "manifest.json")
 	man.With = withRan(with, recs)
+	man.Modules = externalModules(c, recs)
 	man.VariantOf, man.Diagnostic = c.VariantOf, c.Diagnostic
 	// The fit reads the records as the config reports them (present), as
 	// the paper table and records.jsonl do.
@@ -535,11 +544,12 @@ func runRecord(cell *Cell, key string, log *slog.Logger, f func(cell *Cell, rec 
 	}()
 	// The cell the experiment gets reports the parameters its estimator
 	// ran with (Record.Ran).
-	rc, ran := reporting(cell)
+	rc, ran, loaded := reporting(cell)
 	defer func() {
 		if got := ran(); got != nil {
 			rec.Ran = got
 		}
+		rec.Loaded = loaded()
 	}()
 	if err := f(rc, &rec); err != nil {
 		rec.Status = "failed"

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/runexp/runexp/internal/safefs"
 )
 
 // processStart is when this process began, for sweepTemps.
@@ -21,35 +23,53 @@ const tempGrace = 2 * time.Second
 var swept sync.Map
 
 // sweepTemps removes, once per process and cache folder, the temporary
-// files of cache entries (.HASH.json.tmp-*, report.WriteFileAtomic's)
-// older than this process: a run killed while writing an entry leaves
-// one, which no later run would use or remove.
+// files of the cache's entries, remembered keys and code digests
+// (cells/, last/, code/: .NAME.tmp-*, report.WriteFileAtomic's) that no
+// process is writing: one written on this host by a process that is gone
+// (a run killed while writing, however recently), and any older than
+// this process. Such a file is never used by a later run, and nothing
+// else would remove it.
 func (c *Cache) sweepTemps() {
 	if _, done := swept.LoadOrStore(c.Dir, true); done {
 		return
 	}
-	cells := filepath.Join(c.Dir, "cells")
-	subs, err := os.ReadDir(cells)
-	if err != nil {
-		return
-	}
 	before := processStart.Add(-tempGrace)
-	for _, sub := range subs {
-		if !sub.IsDir() || sub.Type()&os.ModeSymlink != 0 {
-			continue
-		}
-		dir := filepath.Join(cells, sub.Name())
-		ents, err := os.ReadDir(dir)
+	for _, top := range []string{"cells", "last", "code"} {
+		subs, err := os.ReadDir(filepath.Join(c.Dir, top))
 		if err != nil {
 			continue
 		}
-		for _, e := range ents {
-			if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), ".") || !strings.Contains(e.Name(), ".json.tmp-") {
+		for _, sub := range subs {
+			if !sub.IsDir() || sub.Type()&os.ModeSymlink != 0 {
 				continue
 			}
-			if fi, err := e.Info(); err == nil && fi.ModTime().Before(before) {
-				os.Remove(filepath.Join(dir, e.Name()))
+			dir := filepath.Join(c.Dir, top, sub.Name())
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range ents {
+				name := e.Name()
+				i := strings.Index(name, ".tmp-")
+				if !e.Type().IsRegular() || !strings.HasPrefix(name, ".") || i < 0 {
+					continue
+				}
+				fi, err := e.Info()
+				if err != nil {
+					continue
+				}
+				if strayTemp(name, name[:i+len(".tmp-")], fi.ModTime(), before) {
+					os.Remove(filepath.Join(dir, name))
+				}
 			}
 		}
 	}
+}
+
+// strayTemp reports whether the temporary file name (of prefix, last
+// modified at mod) is no process's: its writer, named in it, ran on this
+// host and is gone; or it is older than before, when any writer would
+// long have renamed it.
+func strayTemp(name, prefix string, mod, before time.Time) bool {
+	return safefs.Gone(strings.TrimPrefix(name, prefix)) || mod.Before(before)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/runexp/runexp/internal/codefp"
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/safefs"
 )
@@ -194,11 +195,88 @@ func (c *Cache) keepCodeOf(kind *Kind, dataset string, cells []*Cell) {
 	for _, cell := range cells {
 		if cell.Method != nil {
 			files[cell.Method.Spec.File] = true
+			if cell.Method.Spec.Name == "external" {
+				c.keepExternal(cell.Method.Params) // likewise
+			}
 		}
 	}
 	for f := range files {
 		c.keepCode(f) // an explanation lost is no error of the run
 	}
+}
+
+// externalPath is where the cache keeps what an external estimator's
+// fingerprint covered (methods.ExternalFiles), by fingerprint.
+func (c *Cache) externalPath(fp string) string {
+	return filepath.Join(c.Dir, "external", fp[:2], fp+".json")
+}
+
+// keepExternal stores the files the fingerprint of the external
+// estimator bound in p covers, with their SHA-256, unless the cache has
+// them: a later explanation names the files that changed.
+func (c *Cache) keepExternal(p methods.Params) error {
+	fp, files, err := methods.ExternalFiles(p)
+	if err != nil || len(fp) < 2 {
+		return err
+	}
+	id := c.Dir + "\x00external\x00" + fp
+	if _, done := keptCode.Load(id); done {
+		return nil
+	}
+	path := c.externalPath(fp)
+	if err := safefs.MkdirUnder(c.Dir, filepath.Dir(path)); err != nil {
+		return err
+	}
+	b, err := json.Marshal(codeFile{Fingerprint: fp, Decls: files})
+	if err != nil {
+		return err
+	}
+	if err := report.WriteFileAtomic(path, b); err != nil {
+		return err
+	}
+	keptCode.Store(id, true)
+	return nil
+}
+
+// externalChange says which files an external estimator's fingerprint
+// covers changed between fingerprints old and now (p: the estimator's
+// parameters now).
+func (c *Cache) externalChange(old, now string, p methods.Params) string {
+	head := "the external estimator's command or scripts changed"
+	if len(old) < 2 {
+		return head
+	}
+	path := c.externalPath(old)
+	if safefs.CheckUnder(c.Dir, filepath.Dir(path)) != nil {
+		return head
+	}
+	b, err := safefs.ReadFile(path, maxCodeFileBytes)
+	var was codeFile
+	if err != nil || json.Unmarshal(b, &was) != nil || was.Fingerprint != old {
+		return head + " (the cache keeps no file list of the old one)"
+	}
+	fp, files, err := methods.ExternalFiles(p)
+	if err != nil || fp != now {
+		return head
+	}
+	var changed []string
+	for name, sum := range files {
+		if prev, ok := was.Decls[name]; !ok {
+			changed = append(changed, strings.TrimPrefix(name, "import ")+" (new)")
+		} else if prev != sum {
+			changed = append(changed, strings.TrimPrefix(name, "import "))
+		}
+	}
+	for name := range was.Decls {
+		if _, ok := files[name]; !ok {
+			changed = append(changed, strings.TrimPrefix(name, "import ")+" (gone)")
+		}
+	}
+	sort.Strings(changed)
+	if len(changed) == 0 {
+		return head + ": its command line"
+	}
+	return head + ": " + strings.Join(changed, ", ")
 }
 
 // oldEntry is the part of an entry an explanation reads: its key, the
@@ -317,7 +395,11 @@ func (c *Cache) diffKeys(old, now CellKey, kind *Kind, cell *Cell, add func(why,
 		add("code", c.codeChange("estimator "+now.Method, old.MethodCode, now.MethodCode, cell.Method.Spec.File))
 	}
 	if old.MethodExternal != now.MethodExternal {
-		add("external", "the external estimator's command or scripts changed")
+		text := "the external estimator's command or scripts changed"
+		if cell.Method != nil {
+			text = c.externalChange(old.MethodExternal, now.MethodExternal, cell.Method.Params)
+		}
+		add("external", text)
 	}
 }
 
@@ -472,13 +554,11 @@ func DryRun(c *config.Config, opt Options) ([]CellPlan, error) {
 	}
 	var cache *Cache
 	if !opt.NoCache {
-		cd := opt.CacheDir
-		if cd == "" {
-			root := opt.OutRoot
-			if root == "" {
-				root = "results"
-			}
-			cd = filepath.Join(root, ".cache")
+		// As a run: a cache it would refuse is refused here, not
+		// predicted from.
+		cd := opt.cacheDir()
+		if err := checkCacheDir(cd); err != nil {
+			return nil, err
 		}
 		cache = &Cache{Dir: cd}
 	}

@@ -36,6 +36,15 @@ var modeWords = []struct {
 	{fs.ModeIrregular, "an irregular file"},
 }
 
+// Kind names a file mode's type in words ("a named pipe", "a directory"),
+// "a regular file" for a plain one.
+func Kind(m fs.FileMode) string {
+	if m.IsRegular() {
+		return "a regular file"
+	}
+	return kind(m)
+}
+
 // kind names a file mode's type in words.
 func kind(m fs.FileMode) string {
 	for _, w := range modeWords {

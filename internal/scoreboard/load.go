@@ -1,7 +1,9 @@
 package scoreboard
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/runexp/runexp/internal/config"
@@ -10,7 +12,9 @@ import (
 // Load reads every configs/*.yaml and builds the board of the results
 // under root. Paper titles and claims come from paperValues/<paper>.yaml
 // (citation.title, claims); a paper without that file is headed by its id,
-// listed, with the reason, in Board.Untitled, and not accounted for. The
+// listed, with the reason, in Board.Untitled, and not accounted for. A
+// file that is there but cannot be read or parsed is an error: the
+// board would otherwise count that paper with no claims. The
 // accounting files configsDir/accounting/*.yaml declare the paper claims
 // no config tests (BuildWith). Collections among the files are left out
 // (they state no claim); AddSet gives each its section.
@@ -34,10 +38,22 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 		cfgs = append(cfgs, c)
 	}
 	untitled := map[string]string{}
+	// broken holds, by paper, why a paper-values file that is there
+	// could not be read (bad YAML, too large, an alias bomb, no regular
+	// file): counting that paper with no claims would shrink the totals
+	// without a word, so it is an error of the board, never a warning.
+	broken := map[string]error{}
+	note := func(paper string, err error) {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && broken[paper] == nil {
+			broken[paper] = err
+		}
+	}
 	title := func(paper string) string {
 		if paperValues == "" {
 			return ""
 		}
+		// A file without a title heads the paper by its id (a warning);
+		// one that cannot be read fails its claims below.
 		t, err := config.PaperTitle(filepath.Join(paperValues, paper+".yaml"))
 		if err != nil {
 			untitled[paper] = fmt.Sprintf("%s: %v", paper, err)
@@ -49,11 +65,13 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 	if paperValues != "" {
 		in.Claims = func(paper string) ([]config.PaperClaim, bool) {
 			cs, err := config.PaperClaims(filepath.Join(paperValues, paper+".yaml"))
+			note(paper, err)
 			return cs, err == nil && len(cs) > 0
 		}
 		in.Ambiguities = func(paper string) ([]config.Ambiguity, bool) {
 			info, err := config.ReadPaperInfo(filepath.Join(paperValues, paper+".yaml"))
 			if err != nil {
+				note(paper, err)
 				return nil, false
 			}
 			return info.Ambiguities, true
@@ -65,6 +83,11 @@ func Load(configsDir, root, paperValues string) (*Board, error) {
 	b, err := BuildWith(cfgs, root, in)
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range b.Papers {
+		if err := broken[p.ID]; err != nil {
+			return nil, fmt.Errorf("scoreboard: the paper values of %s cannot be read, so its claims cannot be counted: %w", p.ID, err)
+		}
 	}
 	// Only the papers the board shows need a title (the matrix states no
 	// claim and has no paper values).

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/safefs"
 	"github.com/runexp/runexp/internal/suggest"
 )
 
@@ -58,6 +59,10 @@ func Resolve(dir, arg string) (string, error) {
 	}
 	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
 		return "", fmt.Errorf("%s is a folder; name a config in it (runexp list configs --configs %s)", file, file)
+	} else if err == nil && !fi.Mode().IsRegular() {
+		// A named pipe or a device is there: say so rather than that
+		// nothing is (it is never opened, so never waited on).
+		return "", &safefs.NotRegularError{Path: file, Mode: fi.Mode()}
 	}
 	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(arg), ".yaml"), ".yml")
 	names, _ := names(look)

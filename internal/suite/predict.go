@@ -409,3 +409,53 @@ func PredictionTable(w Workload, workers []int) *report.Table {
 // maxReportBytes bounds a suite.json read back (under a megabyte for the
 // whole suite).
 const maxReportBytes = 256 << 20
+
+// MaxTaskSeconds bounds the time one task (a config's Start or report, a
+// cell or a part of one) may record for a prediction to read it, as the
+// cache bounds the times its entries record: 115 days. A longer one is
+// no measurement but a damaged or forged file, and the simulation's
+// arithmetic (finite sums of every task's time) needs bounded inputs.
+const MaxTaskSeconds = runner.MaxRecordedSeconds
+
+// MaxPredictWorkers bounds the worker and shard counts a prediction
+// simulates: the simulation lends each idle worker's core at every
+// step, so its time grows with them.
+const MaxPredictWorkers = 4096
+
+// Check returns an error naming the first time of w that is not a time
+// a run could have recorded: negative, not finite, or above
+// MaxTaskSeconds; or a parallel fraction outside [0, 1].
+func (w Workload) Check() error {
+	bad := func(v float64) bool { return !(v >= 0 && v <= MaxTaskSeconds) } // NaN fails both
+	for _, l := range w {
+		switch {
+		case bad(l.Start):
+			return fmt.Errorf("config %s: Start time %g s is not a time (want 0 to %g s)", l.Config, l.Start, float64(MaxTaskSeconds))
+		case bad(l.Report):
+			return fmt.Errorf("config %s: report time %g s is not a time (want 0 to %g s)", l.Config, l.Report, float64(MaxTaskSeconds))
+		}
+		for _, s := range []Shape{l.StartShape, l.ReportShape} {
+			if err := s.check(); err != nil {
+				return fmt.Errorf("config %s: %v", l.Config, err)
+			}
+		}
+		for k, c := range l.Cells {
+			if bad(c) {
+				return fmt.Errorf("config %s, unit %s: time %g s is not a time (want 0 to %g s)", l.Config, l.Keys[k], c, float64(MaxTaskSeconds))
+			}
+			if k < len(l.Units) {
+				if err := l.Units[k].Shape.check(); err != nil {
+					return fmt.Errorf("config %s, unit %s: %v", l.Config, l.Keys[k], err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (s Shape) check() error {
+	if !(s.Parallel >= 0 && s.Parallel <= 1) || s.Width < 0 {
+		return fmt.Errorf("parallel fraction %g over %d items is not a measurement (want a fraction in [0, 1])", s.Parallel, s.Width)
+	}
+	return nil
+}

@@ -8,12 +8,23 @@ import (
 // simulate returns the wall time of w on a pool of n workers, replaying
 // runner.Pool's choices (pool.go's scheduler) on the recorded costs, with
 // the idle workers' cores lent to running tasks as package par lends them.
+//
+// Every step lands at least one task, so the loop ends after as many
+// steps as there are tasks; on times Workload.Check refuses (not finite)
+// it could not, and the bound makes it return NaN instead of spinning.
 func simulate(w Workload, n int) float64 {
 	s := newSim(w, n)
-	for {
+	steps := 16
+	for _, l := range w {
+		steps += 2*len(l.Cells) + 4
+	}
+	for ; ; steps-- {
 		s.dispatch()
 		if len(s.running) == 0 {
 			break
+		}
+		if steps <= 0 || math.IsInf(s.now, 0) || math.IsNaN(s.now) {
+			return math.NaN()
 		}
 		s.lend()
 		s.step()
