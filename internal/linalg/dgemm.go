@@ -3,8 +3,6 @@
 package linalg
 
 import (
-	"sync"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -192,22 +190,6 @@ func (impl Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64
 		y[ky+i*incY] = v
 	}
 	vecPool.Put(buf)
-}
-
-// vecPool holds the scratch vectors and matrices of the level-2 and
-// level-3 wrappers: LAPACK's blocked routines call them at every panel,
-// and allocating each time kept the garbage collector busy in the fits
-// of RKPCA's imputation (250 small eigenproblems a repetition).
-var vecPool = sync.Pool{New: func() any { return new([]float64) }}
-
-// scratch returns a pooled buffer of at least n elements and its first n;
-// the caller puts the buffer back.
-func scratch(n int) (*[]float64, []float64) {
-	buf := vecPool.Get().(*[]float64)
-	if cap(*buf) < n {
-		*buf = make([]float64, n)
-	}
-	return buf, (*buf)[:n]
 }
 
 // symvValid reports whether gonum's Dsymv accepts the arguments without a

@@ -4,10 +4,13 @@ package linalg
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
 )
 
 // TestDgemmIsGemm: the registered Dgemm is the packed product, bit for bit
@@ -156,6 +159,55 @@ func TestDsymmIsGemm(t *testing.T) {
 				for i := range want {
 					if !sameBits(want[i], got[i]) {
 						t.Fatalf("m%d n%d side %c uplo %c: c[%d] = %v, want %v", m, n, side, ul, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDsyevIsGonum: the registered Dsyev (mat.EigenSym's) gives gonum's
+// Dsyev's eigenvalues and vectors bit for bit, both triangles, with and
+// without vectors, and with a matrix past Dsyev's safe range (scaled).
+func TestDsyevIsGonum(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(52, 20))
+	impl := gonum.Implementation{}
+	for _, n := range []int{1, 2, 40, 97} {
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			for _, jobz := range []lapack.EVJob{lapack.EVCompute, lapack.EVNone} {
+				// 1e160 is past Dsyev's safe range (its scaling path);
+				// 1e-160 trips a bound check in gonum's Dsterf at n = 2.
+				for _, scale := range []float64{1, 1e160} {
+					a := make([]float64, n*n)
+					for i := range n {
+						for j := i; j < n; j++ {
+							v := rnd.NormFloat64() * scale
+							a[i*n+j], a[j*n+i] = v, v
+						}
+					}
+					a2 := append([]float64(nil), a...)
+					w1, w2 := make([]float64, n), make([]float64, n)
+					work := make([]float64, 1)
+					impl.Dsyev(jobz, ul, n, a, n, w1, work, -1)
+					work = make([]float64, int(work[0]))
+					work2 := make([]float64, len(work))
+					ok1 := impl.Dsyev(jobz, ul, n, a, n, w1, work, len(work))
+					ok2 := LAPACK{}.Dsyev(jobz, ul, n, a2, n, w2, work2, len(work2))
+					name := fmt.Sprintf("n=%d %c %c scale %g", n, ul, jobz, scale)
+					if ok1 != ok2 {
+						t.Fatalf("%s: converged %v, gonum %v", name, ok2, ok1)
+					}
+					for i := range w1 {
+						if math.Float64bits(w1[i]) != math.Float64bits(w2[i]) {
+							t.Fatalf("%s: w[%d] = %v, gonum %v", name, i, w2[i], w1[i])
+						}
+					}
+					if jobz == lapack.EVCompute {
+						for i := range a {
+							if math.Float64bits(a[i]) != math.Float64bits(a2[i]) {
+								t.Fatalf("%s: a[%d] = %v, gonum %v", name, i, a2[i], a[i])
+							}
+						}
 					}
 				}
 			}

@@ -373,3 +373,19 @@ func (op *gemmOp) packB(dst []float64, p0, j0, kc, nc int) {
 		}
 	}
 }
+
+// vecPool holds the scratch vectors and matrices of the level-2 and
+// level-3 wrappers: LAPACK's blocked routines call them at every panel,
+// and allocating each time kept the garbage collector busy in the fits
+// of RKPCA's imputation (250 small eigenproblems a repetition).
+var vecPool = sync.Pool{New: func() any { return new([]float64) }}
+
+// scratch returns a pooled buffer of at least n elements and its first n;
+// the caller puts the buffer back.
+func scratch(n int) (*[]float64, []float64) {
+	buf := vecPool.Get().(*[]float64)
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	return buf, (*buf)[:n]
+}
