@@ -57,9 +57,11 @@ type kpcaEigen struct {
 	vals []float64   // the positive eigenvalues, decreasing (KPCA.Values)
 	next []float64   // next[k] is the eigenvalue after vals[k] (the (k+1)-th largest of all)
 
-	z   *mat.Dense // the tridiagonal matrix's eigenvectors for vals[:nz], n×nz
+	z   *mat.Dense // the tridiagonal matrix's eigenvectors for vals[:nzT], n×nzT
+	nzT int
 	top *mat.Dense // α for vals[:nz] by the top-q solver, n×nz
 	nz  int
+	byQ map[int]*mat.Dense // α per q, under a BLAS other than the pure-Go one
 
 	full    *mat.Dense // α for every component by the full solver, once asked
 	fullErr bool       // the full solver did not converge
@@ -104,6 +106,10 @@ func (e *kpcaEigen) alpha(q int) *mat.Dense {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.useTop(q) {
+		e.extendZ(q)
+		if !linalg.PureGo() {
+			return e.alphaOf(q)
+		}
 		e.extend(q)
 		return e.top.Slice(0, e.n, 0, q).(*mat.Dense)
 	}
@@ -117,20 +123,32 @@ func (e *kpcaEigen) alpha(q int) *mat.Dense {
 	return e.full.Slice(0, e.n, 0, q).(*mat.Dense)
 }
 
-// extend computes the top-q solver's vectors up to q.
+// extendZ computes the tridiagonal matrix's eigenvectors up to q
+// (inverse iteration: column k's bits do not depend on how many were
+// asked for before).
+func (e *kpcaEigen) extendZ(q int) {
+	if q <= e.nzT {
+		return
+	}
+	n, t := e.n, &e.red.t
+	z := mat.NewDense(n, q, nil)
+	if e.nzT > 0 {
+		z.Slice(0, n, 0, e.nzT).(*mat.Dense).Copy(e.z)
+	}
+	e.red.inverseIterationFrom(t.diag, t.off[:max(n-1, 0)], e.vals[:q], e.nzT, tridiagNorm(t.diag, t.off), z)
+	e.z, e.nzT = z, q
+}
+
+// extend back-transforms the tridiagonal vectors from e.nz to q and
+// appends them to e.top. Under the pure-Go backend column j of Q·Z depends
+// on column j of Z only (the products' contract), so extending gives the
+// bits of one call.
 func (e *kpcaEigen) extend(q int) {
 	if q <= e.nz {
 		return
 	}
 	n, t := e.n, &e.red.t
-	z := mat.NewDense(n, q, nil)
-	if e.nz > 0 {
-		z.Slice(0, n, 0, e.nz).(*mat.Dense).Copy(e.z)
-	}
-	e.red.inverseIterationFrom(t.diag, t.off[:max(n-1, 0)], e.vals[:q], e.nz, tridiagNorm(t.diag, t.off), z)
-	// The new columns, back-transformed: column j of Q·Z depends on
-	// column j of Z only, so extending gives the bits of one call.
-	c := mat.DenseCopyOf(z.Slice(0, n, e.nz, q))
+	c := mat.DenseCopyOf(e.z.Slice(0, n, e.nz, q))
 	t.backTransform(c)
 	top := mat.NewDense(n, q, nil)
 	if e.nz > 0 {
@@ -142,7 +160,31 @@ func (e *kpcaEigen) extend(q int) {
 			top.Set(r, j, c.At(r, j-e.nz)*s)
 		}
 	}
-	e.z, e.top, e.nz = z, top, q
+	e.top, e.nz = top, q
+}
+
+// alphaOf is α for the leading q components under a BLAS whose products'
+// bits may depend on how many columns they take (OpenBLAS): the q vectors
+// back-transformed together, kept per q, so that a q gives the same bits
+// whatever was asked before.
+func (e *kpcaEigen) alphaOf(q int) *mat.Dense {
+	if a, ok := e.byQ[q]; ok {
+		return a
+	}
+	n, t := e.n, &e.red.t
+	c := mat.DenseCopyOf(e.z.Slice(0, n, 0, q))
+	t.backTransform(c)
+	for j := range q {
+		s := 1 / math.Sqrt(e.vals[j])
+		for r := range n {
+			c.Set(r, j, c.At(r, j)*s)
+		}
+	}
+	if e.byQ == nil {
+		e.byQ = map[int]*mat.Dense{}
+	}
+	e.byQ[q] = c
+	return c
 }
 
 // fullSolve returns α for every component by the full solver on the kept
