@@ -56,10 +56,60 @@ func Dsteqr(compz lapack.EVComp, n int, d, e, z []float64, ldz int, work []float
 // work must have length at least max(1, 2*n-2) if the eigenvectors are computed,
 // and Dsteqr will panic otherwise.
 //
-// Dsteqr is an internal routine. It is exported for testing purposes.
+// dsteqr follows gonum's control flow as named steps (steqr's methods):
+// each block the matrix splits into is scaled, iterated by QL or QR and
+// unscaled in gonum's order, so d, e and the rotations take the same
+// operations.
 func dsteqr(compz lapack.EVComp, n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
-	impl := gonum.Implementation{}
-	var rec rotations
+	checkDsteqr(compz, n, d, e, z, ldz, work)
+	if n == 0 {
+		return true
+	}
+	var icompz int
+	if compz == lapack.EVOrig {
+		icompz = 1
+	} else if compz == lapack.EVTridiag {
+		icompz = 2
+	}
+	if n == 1 {
+		if icompz == 2 {
+			z[0] = 1
+		}
+		return true
+	}
+	s := newSteqr(n, icompz, d, e, work)
+
+	// Compute the eigenvalues and eigenvectors of the tridiagonal matrix.
+	if icompz == 2 {
+		s.impl.Dlaset(blas.All, n, n, 0, 1, z, ldz)
+	}
+	// Determine where the matrix splits and choose QL or QR iteration for
+	// each block, according to whether top or bottom diagonal element is
+	// smaller. (gonum checks the iteration count after each block that
+	// iterated; a block that did not leaves it as it was.)
+	for l1 := 0; ; {
+		if l1 > n-1 {
+			s.finish(z, ldz)
+			return true
+		}
+		l1 = s.block(l1)
+		if s.jtot >= s.nmaxit {
+			break
+		}
+	}
+	if icompz > 0 {
+		s.rec.apply(n, z, ldz)
+	}
+	for i := 0; i < n-1; i++ {
+		if e[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkDsteqr panics as gonum's Dsteqr does on bad arguments.
+func checkDsteqr(compz lapack.EVComp, n int, d, e, z []float64, ldz int, work []float64) {
 	switch {
 	case compz != lapack.EVCompNone && compz != lapack.EVTridiag && compz != lapack.EVOrig:
 		panic("lapack: bad EVComp")
@@ -68,12 +118,9 @@ func dsteqr(compz lapack.EVComp, n int, d, e, z []float64, ldz int, work []float
 	case ldz < 1, compz != lapack.EVCompNone && ldz < n:
 		panic("lapack: bad leading dimension of Z")
 	}
-
-	// Quick return if possible.
 	if n == 0 {
-		return true
+		return
 	}
-
 	switch {
 	case len(d) < n:
 		panic("lapack: insufficient length of d")
@@ -84,314 +131,315 @@ func dsteqr(compz lapack.EVComp, n int, d, e, z []float64, ldz int, work []float
 	case compz != lapack.EVCompNone && len(work) < max(1, 2*n-2):
 		panic("lapack: insufficient length of work")
 	}
+}
 
-	var icompz int
-	if compz == lapack.EVOrig {
-		icompz = 1
-	} else if compz == lapack.EVTridiag {
-		icompz = 2
-	}
+// scaletype is how a block was scaled before its iteration.
+type scaletype int
 
-	if n == 1 {
-		if icompz == 2 {
-			z[0] = 1
-		}
-		return true
-	}
+const (
+	down scaletype = iota + 1
+	up
+)
 
+// steqr is the state of one dsteqr call: the tridiagonal matrix (d, e),
+// the rotations' scratch and record, and the iteration count.
+type steqr struct {
+	impl       gonum.Implementation
+	n, icompz  int
+	d, e, work []float64
+	rec        rotations
+
+	eps, eps2, safmin, ssfmax, ssfmin float64
+
+	jtot, nmaxit int
+	// iscale is the last block's scaling: gonum's Dsteqr declares it once
+	// per call, not once per block, and so does this.
+	iscale scaletype
+}
+
+func newSteqr(n, icompz int, d, e, work []float64) *steqr {
+	const maxit = 30
 	eps := dlamchE
 	eps2 := eps * eps
 	safmin := dlamchS
 	safmax := 1 / safmin
-	ssfmax := math.Sqrt(safmax) / 3
-	ssfmin := math.Sqrt(safmin) / eps2
-
-	// Compute the eigenvalues and eigenvectors of the tridiagonal matrix.
-	if icompz == 2 {
-		impl.Dlaset(blas.All, n, n, 0, 1, z, ldz)
+	return &steqr{
+		n: n, icompz: icompz, d: d, e: e, work: work,
+		eps: eps, eps2: eps2, safmin: safmin,
+		ssfmax: math.Sqrt(safmax) / 3,
+		ssfmin: math.Sqrt(safmin) / eps2,
+		nmaxit: n * maxit,
 	}
-	const maxit = 30
-	nmaxit := n * maxit
+}
 
-	jtot := 0
+// finish orders the eigenvalues and eigenvectors (after applying the
+// recorded rotations to z).
+func (s *steqr) finish(z []float64, ldz int) {
+	n, d := s.n, s.d
+	if s.icompz == 0 {
+		s.impl.Dlasrt(lapack.SortIncreasing, n, d)
+		return
+	}
+	s.rec.apply(n, z, ldz)
+	for ii := 1; ii < n; ii++ {
+		i := ii - 1
+		k := i
+		p := d[i]
+		for j := ii; j < n; j++ {
+			if d[j] < p {
+				k = j
+				p = d[j]
+			}
+		}
+		if k != i {
+			d[k] = d[i]
+			d[i] = p
+			swapCols(n, z, ldz, i, k)
+		}
+	}
+}
 
-	// Determine where the matrix splits and choose QL or QR iteration for each
-	// block, according to whether top or bottom diagonal element is smaller.
-	l1 := 0
-	nm1 := n - 1
+// block finds the block starting at l1, iterates it to its eigenvalues
+// (or to the iteration limit) and returns where the next block starts.
+func (s *steqr) block(l1 int) int {
+	d, e := s.d, s.e
+	if l1 > 0 {
+		e[l1-1] = 0
+	}
+	var m int
+	if l1 <= s.n-1 {
+		for m = l1; m < s.n-1; m++ {
+			test := math.Abs(e[m])
+			if test == 0 {
+				break
+			}
+			if test <= (math.Sqrt(math.Abs(d[m]))*math.Sqrt(math.Abs(d[m+1])))*s.eps {
+				e[m] = 0
+				break
+			}
+		}
+	}
+	l := l1
+	lsv := l
+	lend := m
+	lendsv := lend
+	if lend == l {
+		return m + 1
+	}
+	// Scale submatrix in rows and columns L to Lend
+	anorm := s.impl.Dlanst(lapack.MaxAbs, lend-l+1, d[l:], e[l:])
+	if anorm == 0 {
+		return m + 1
+	}
+	s.scale(lsv, lendsv, anorm, false)
 
-	type scaletype int
-	const (
-		down scaletype = iota + 1
-		up
-	)
-	var iscale scaletype
+	// Choose between QL and QR.
+	if math.Abs(d[lend]) < math.Abs(d[l]) {
+		lend = lsv
+		l = lendsv
+	}
+	if lend > l {
+		s.ql(l, lend)
+	} else {
+		s.qr(l, lend)
+	}
+	s.scale(lsv, lendsv, anorm, true)
+	return m + 1
+}
 
+// scale scales rows and columns l to lend of the tridiagonal matrix into
+// the safe range when its largest element anorm is outside it, or, with
+// undo, undoes the last block's scaling.
+func (s *steqr) scale(l, lend int, anorm float64, undo bool) {
+	from, to := anorm, 0.0
+	switch {
+	case !undo && anorm > s.ssfmax:
+		s.iscale, to = down, s.ssfmax
+	case !undo && anorm < s.ssfmin:
+		s.iscale, to = up, s.ssfmin
+	case undo && s.iscale == down:
+		from, to = s.ssfmax, anorm
+	case undo && s.iscale == up:
+		from, to = s.ssfmin, anorm
+	default:
+		return
+	}
+	// Pretend that d and e are matrices with 1 column.
+	s.impl.Dlascl(lapack.General, 0, 0, from, to, lend-l+1, 1, s.d[l:], 1)
+	s.impl.Dlascl(lapack.General, 0, 0, from, to, lend-l, 1, s.e[l:], 1)
+}
+
+// ql runs QL iterations on the block l < lend until every eigenvalue is
+// found or the iteration limit is reached.
+func (s *steqr) ql(l, lend int) {
+	d, e, work, n := s.d, s.e, s.work, s.n
 	for {
-		if l1 > n-1 {
-			// Order eigenvalues and eigenvectors.
-			if icompz == 0 {
-				impl.Dlasrt(lapack.SortIncreasing, n, d)
-			} else {
-				rec.apply(n, z, ldz)
-				// TODO(btracey): Consider replacing this sort with a call to sort.Sort.
-				for ii := 1; ii < n; ii++ {
-					i := ii - 1
-					k := i
-					p := d[i]
-					for j := ii; j < n; j++ {
-						if d[j] < p {
-							k = j
-							p = d[j]
-						}
-					}
-					if k != i {
-						d[k] = d[i]
-						d[i] = p
-						swapCols(n, z, ldz, i, k)
-					}
-				}
-			}
-			return true
-		}
-		if l1 > 0 {
-			e[l1-1] = 0
-		}
+		// Look for small subdiagonal element.
 		var m int
-		if l1 <= nm1 {
-			for m = l1; m < nm1; m++ {
-				test := math.Abs(e[m])
-				if test == 0 {
+		if l != lend {
+			for m = l; m < lend; m++ {
+				v := math.Abs(e[m])
+				if v*v <= (s.eps2*math.Abs(d[m]))*math.Abs(d[m+1])+s.safmin {
 					break
 				}
-				if test <= (math.Sqrt(math.Abs(d[m]))*math.Sqrt(math.Abs(d[m+1])))*eps {
-					e[m] = 0
-					break
-				}
-			}
-		}
-		l := l1
-		lsv := l
-		lend := m
-		lendsv := lend
-		l1 = m + 1
-		if lend == l {
-			continue
-		}
-
-		// Scale submatrix in rows and columns L to Lend
-		anorm := impl.Dlanst(lapack.MaxAbs, lend-l+1, d[l:], e[l:])
-		switch {
-		case anorm == 0:
-			continue
-		case anorm > ssfmax:
-			iscale = down
-			// Pretend that d and e are matrices with 1 column.
-			impl.Dlascl(lapack.General, 0, 0, anorm, ssfmax, lend-l+1, 1, d[l:], 1)
-			impl.Dlascl(lapack.General, 0, 0, anorm, ssfmax, lend-l, 1, e[l:], 1)
-		case anorm < ssfmin:
-			iscale = up
-			impl.Dlascl(lapack.General, 0, 0, anorm, ssfmin, lend-l+1, 1, d[l:], 1)
-			impl.Dlascl(lapack.General, 0, 0, anorm, ssfmin, lend-l, 1, e[l:], 1)
-		}
-
-		// Choose between QL and QR.
-		if math.Abs(d[lend]) < math.Abs(d[l]) {
-			lend = lsv
-			l = lendsv
-		}
-		if lend > l {
-			// QL Iteration. Look for small subdiagonal element.
-			for {
-				if l != lend {
-					for m = l; m < lend; m++ {
-						v := math.Abs(e[m])
-						if v*v <= (eps2*math.Abs(d[m]))*math.Abs(d[m+1])+safmin {
-							break
-						}
-					}
-				} else {
-					m = lend
-				}
-				if m < lend {
-					e[m] = 0
-				}
-				p := d[l]
-				if m == l {
-					// Eigenvalue found.
-					l++
-					if l > lend {
-						break
-					}
-					continue
-				}
-
-				// If remaining matrix is 2×2, use Dlae2 to compute its eigensystem.
-				if m == l+1 {
-					if icompz > 0 {
-						d[l], d[l+1], work[l], work[n-1+l] = impl.Dlaev2(d[l], e[l], d[l+1])
-						rec.add(false, l, 2, work[l:], work[n-1+l:])
-					} else {
-						d[l], d[l+1] = impl.Dlae2(d[l], e[l], d[l+1])
-					}
-					e[l] = 0
-					l += 2
-					if l > lend {
-						break
-					}
-					continue
-				}
-
-				if jtot == nmaxit {
-					break
-				}
-				jtot++
-
-				// Form shift
-				g := (d[l+1] - p) / (2 * e[l])
-				r := impl.Dlapy2(g, 1)
-				g = d[m] - p + e[l]/(g+math.Copysign(r, g))
-				s := 1.0
-				c := 1.0
-				p = 0.0
-
-				// Inner loop
-				for i := m - 1; i >= l; i-- {
-					f := s * e[i]
-					b := c * e[i]
-					c, s, r = impl.Dlartg(g, f)
-					if i != m-1 {
-						e[i+1] = r
-					}
-					g = d[i+1] - p
-					r = (d[i]-g)*s + 2*c*b
-					p = s * r
-					d[i+1] = g + p
-					g = c*r - b
-
-					// If eigenvectors are desired, then save rotations.
-					if icompz > 0 {
-						work[i] = c
-						work[n-1+i] = -s
-					}
-				}
-				// If eigenvectors are desired, then apply saved rotations.
-				if icompz > 0 {
-					mm := m - l + 1
-					rec.add(false, l, mm, work[l:], work[n-1+l:])
-				}
-				d[l] -= p
-				e[l] = g
 			}
 		} else {
-			// QR Iteration.
-			// Look for small superdiagonal element.
-			for {
-				if l != lend {
-					for m = l; m > lend; m-- {
-						v := math.Abs(e[m-1])
-						if v*v <= (eps2*math.Abs(d[m])*math.Abs(d[m-1]) + safmin) {
-							break
-						}
-					}
-				} else {
-					m = lend
-				}
-				if m > lend {
-					e[m-1] = 0
-				}
-				p := d[l]
-				if m == l {
-					// Eigenvalue found
-					l--
-					if l < lend {
-						break
-					}
-					continue
-				}
+			m = lend
+		}
+		if m < lend {
+			e[m] = 0
+		}
+		switch {
+		case m == l:
+			// Eigenvalue found.
+			l++
+		case m == l+1:
+			// If remaining matrix is 2×2, use Dlae2 to compute its eigensystem.
+			if s.icompz > 0 {
+				d[l], d[l+1], work[l], work[n-1+l] = s.impl.Dlaev2(d[l], e[l], d[l+1])
+				s.rec.add(false, l, 2, work[l:], work[n-1+l:])
+			} else {
+				d[l], d[l+1] = s.impl.Dlae2(d[l], e[l], d[l+1])
+			}
+			e[l] = 0
+			l += 2
+		case s.jtot == s.nmaxit:
+			return
+		default:
+			s.jtot++
+			s.qlSweep(l, m)
+		}
+		if l > lend {
+			return
+		}
+	}
+}
 
-				// If remaining matrix is 2×2, use Dlae2 to compute its eigenvalues.
-				if m == l-1 {
-					if icompz > 0 {
-						d[l-1], d[l], work[m], work[n-1+m] = impl.Dlaev2(d[l-1], e[l-1], d[l])
-						rec.add(true, l-1, 2, work[m:], work[n-1+m:])
-					} else {
-						d[l-1], d[l] = impl.Dlae2(d[l-1], e[l-1], d[l])
-					}
-					e[l-1] = 0
-					l -= 2
-					if l < lend {
-						break
-					}
-					continue
-				}
-				if jtot == nmaxit {
+// qlSweep is one implicitly shifted QL sweep over rows l to m.
+func (s *steqr) qlSweep(l, m int) {
+	d, e, work, n := s.d, s.e, s.work, s.n
+	p := d[l]
+	// Form shift
+	g := (d[l+1] - p) / (2 * e[l])
+	r := s.impl.Dlapy2(g, 1)
+	g = d[m] - p + e[l]/(g+math.Copysign(r, g))
+	sn := 1.0
+	c := 1.0
+	p = 0.0
+
+	// Inner loop
+	for i := m - 1; i >= l; i-- {
+		f := sn * e[i]
+		b := c * e[i]
+		c, sn, r = s.impl.Dlartg(g, f)
+		if i != m-1 {
+			e[i+1] = r
+		}
+		g = d[i+1] - p
+		r = (d[i]-g)*sn + 2*c*b
+		p = sn * r
+		d[i+1] = g + p
+		g = c*r - b
+
+		// If eigenvectors are desired, then save rotations.
+		if s.icompz > 0 {
+			work[i] = c
+			work[n-1+i] = -sn
+		}
+	}
+	// If eigenvectors are desired, then apply saved rotations.
+	if s.icompz > 0 {
+		mm := m - l + 1
+		s.rec.add(false, l, mm, work[l:], work[n-1+l:])
+	}
+	d[l] -= p
+	e[l] = g
+}
+
+// qr runs QR iterations on the block l > lend until every eigenvalue is
+// found or the iteration limit is reached.
+func (s *steqr) qr(l, lend int) {
+	d, e, work, n := s.d, s.e, s.work, s.n
+	for {
+		// Look for small superdiagonal element.
+		var m int
+		if l != lend {
+			for m = l; m > lend; m-- {
+				v := math.Abs(e[m-1])
+				if v*v <= (s.eps2*math.Abs(d[m])*math.Abs(d[m-1]) + s.safmin) {
 					break
 				}
-				jtot++
-
-				// Form shift.
-				g := (d[l-1] - p) / (2 * e[l-1])
-				r := impl.Dlapy2(g, 1)
-				g = d[m] - p + (e[l-1])/(g+math.Copysign(r, g))
-				s := 1.0
-				c := 1.0
-				p = 0.0
-
-				// Inner loop.
-				for i := m; i < l; i++ {
-					f := s * e[i]
-					b := c * e[i]
-					c, s, r = impl.Dlartg(g, f)
-					if i != m {
-						e[i-1] = r
-					}
-					g = d[i] - p
-					r = (d[i+1]-g)*s + 2*c*b
-					p = s * r
-					d[i] = g + p
-					g = c*r - b
-
-					// If eigenvectors are desired, then save rotations.
-					if icompz > 0 {
-						work[i] = c
-						work[n-1+i] = s
-					}
-				}
-
-				// If eigenvectors are desired, then apply saved rotations.
-				if icompz > 0 {
-					mm := l - m + 1
-					rec.add(true, m, mm, work[m:], work[n-1+m:])
-				}
-				d[l] -= p
-				e[l-1] = g
 			}
+		} else {
+			m = lend
 		}
+		if m > lend {
+			e[m-1] = 0
+		}
+		switch {
+		case m == l:
+			// Eigenvalue found
+			l--
+		case m == l-1:
+			// If remaining matrix is 2×2, use Dlae2 to compute its eigenvalues.
+			if s.icompz > 0 {
+				d[l-1], d[l], work[m], work[n-1+m] = s.impl.Dlaev2(d[l-1], e[l-1], d[l])
+				s.rec.add(true, l-1, 2, work[m:], work[n-1+m:])
+			} else {
+				d[l-1], d[l] = s.impl.Dlae2(d[l-1], e[l-1], d[l])
+			}
+			e[l-1] = 0
+			l -= 2
+		case s.jtot == s.nmaxit:
+			return
+		default:
+			s.jtot++
+			s.qrSweep(l, m)
+		}
+		if l < lend {
+			return
+		}
+	}
+}
 
-		// Undo scaling if necessary.
-		switch iscale {
-		case down:
-			// Pretend that d and e are matrices with 1 column.
-			impl.Dlascl(lapack.General, 0, 0, ssfmax, anorm, lendsv-lsv+1, 1, d[lsv:], 1)
-			impl.Dlascl(lapack.General, 0, 0, ssfmax, anorm, lendsv-lsv, 1, e[lsv:], 1)
-		case up:
-			impl.Dlascl(lapack.General, 0, 0, ssfmin, anorm, lendsv-lsv+1, 1, d[lsv:], 1)
-			impl.Dlascl(lapack.General, 0, 0, ssfmin, anorm, lendsv-lsv, 1, e[lsv:], 1)
-		}
+// qrSweep is one implicitly shifted QR sweep over rows m to l.
+func (s *steqr) qrSweep(l, m int) {
+	d, e, work, n := s.d, s.e, s.work, s.n
+	p := d[l]
+	// Form shift.
+	g := (d[l-1] - p) / (2 * e[l-1])
+	r := s.impl.Dlapy2(g, 1)
+	g = d[m] - p + (e[l-1])/(g+math.Copysign(r, g))
+	sn := 1.0
+	c := 1.0
+	p = 0.0
 
-		// Check for no convergence to an eigenvalue after a total of n*maxit iterations.
-		if jtot >= nmaxit {
-			break
+	// Inner loop.
+	for i := m; i < l; i++ {
+		f := sn * e[i]
+		b := c * e[i]
+		c, sn, r = s.impl.Dlartg(g, f)
+		if i != m {
+			e[i-1] = r
+		}
+		g = d[i] - p
+		r = (d[i+1]-g)*sn + 2*c*b
+		p = sn * r
+		d[i] = g + p
+		g = c*r - b
+
+		// If eigenvectors are desired, then save rotations.
+		if s.icompz > 0 {
+			work[i] = c
+			work[n-1+i] = sn
 		}
 	}
-	if icompz > 0 {
-		rec.apply(n, z, ldz)
+
+	// If eigenvectors are desired, then apply saved rotations.
+	if s.icompz > 0 {
+		mm := l - m + 1
+		s.rec.add(true, m, mm, work[m:], work[n-1+m:])
 	}
-	for i := 0; i < n-1; i++ {
-		if e[i] != 0 {
-			return false
-		}
-	}
-	return true
+	d[l] -= p
+	e[l-1] = g
 }

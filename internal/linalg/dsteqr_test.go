@@ -22,7 +22,7 @@ func TestDsteqrIsGonum(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(52, 18))
 	impl := gonum.Implementation{}
 	for _, n := range []int{1, 2, 3, 31, 32, 33, 65, 150} {
-		for kind := range 5 {
+		for kind := range 9 {
 			// A tridiagonal matrix and an orthogonal Z.
 			d, e := make([]float64, n), make([]float64, max(n-1, 1))
 			z := make([]float64, n*n)
@@ -66,10 +66,36 @@ func TestDsteqrIsGonum(t *testing.T) {
 				for i := range n - 1 {
 					e[i] = math.Ldexp(rnd.Float64(), -i%40-1)
 				}
+			case 5, 6, 7: // blocks scaled down, up, then neither (gonum keeps the last block's scaling), and eigenvalues only
+				for i := range d {
+					d[i] = rnd.NormFloat64()
+					switch i / 7 % 3 {
+					case 0:
+						d[i] *= 0x1p600
+					case 1:
+						d[i] *= 0x1p-600
+					}
+				}
+				for i := range n - 1 {
+					if i%7 != 6 {
+						e[i] = d[i] * rnd.Float64()
+					}
+				}
+			case 8: // a NaN: no convergence within the iteration limit
+				for i := range d {
+					d[i] = rnd.NormFloat64()
+				}
+				for i := range n - 1 {
+					e[i] = rnd.NormFloat64()
+				}
+				d[n/2] = math.NaN()
 			}
-			compz := lapack.EVOrig
-			if kind != 0 {
-				compz = lapack.EVTridiag
+			compz := lapack.EVTridiag
+			switch kind {
+			case 0:
+				compz = lapack.EVOrig
+			case 7:
+				compz = lapack.EVCompNone
 			}
 			d2, e2, z2 := append([]float64(nil), d...), append([]float64(nil), e...), append([]float64(nil), z...)
 			w1, w2 := make([]float64, 2*n), make([]float64, 2*n)

@@ -58,31 +58,7 @@ func (impl LAPACK) Dsyev(jobz lapack.EVJob, uplo blas.Uplo, n int, a []float64, 
 		}
 		return true
 	}
-	safmin := dlamchS
-	eps := 2 * dlamchE // dlamchP
-	smlnum := safmin / eps
-	bignum := 1 / smlnum
-	rmin := math.Sqrt(smlnum)
-	rmax := math.Sqrt(bignum)
-
-	// Scale matrix to allowable range, if necessary.
-	anrm := g.Dlansy(lapack.MaxAbs, uplo, n, a, lda, work)
-	scaled := false
-	var sigma float64
-	if anrm > 0 && anrm < rmin {
-		scaled = true
-		sigma = rmin / anrm
-	} else if anrm > rmax {
-		scaled = true
-		sigma = rmax / anrm
-	}
-	if scaled {
-		kind := lapack.LowerTri
-		if uplo == blas.Upper {
-			kind = lapack.UpperTri
-		}
-		g.Dlascl(kind, 0, 0, 1, sigma, n, n, a, lda)
-	}
+	sigma, scaled := dsyevScale(g, uplo, n, a, lda, work)
 	var inde int
 	indtau := inde + n
 	indwork := indtau + n
@@ -108,4 +84,32 @@ func (impl LAPACK) Dsyev(jobz lapack.EVJob, uplo blas.Uplo, n int, a []float64, 
 	}
 	work[0] = float64(lworkopt)
 	return true
+}
+
+// dsyevScale scales a's triangle into the range where Dsyev's steps
+// neither overflow nor underflow, if it is outside, and returns the factor.
+func dsyevScale(g gonum.Implementation, uplo blas.Uplo, n int, a []float64, lda int, work []float64) (sigma float64, scaled bool) {
+	safmin := dlamchS
+	eps := 2 * dlamchE // dlamchP
+	smlnum := safmin / eps
+	bignum := 1 / smlnum
+	rmin := math.Sqrt(smlnum)
+	rmax := math.Sqrt(bignum)
+
+	anrm := g.Dlansy(lapack.MaxAbs, uplo, n, a, lda, work)
+	if anrm > 0 && anrm < rmin {
+		scaled = true
+		sigma = rmin / anrm
+	} else if anrm > rmax {
+		scaled = true
+		sigma = rmax / anrm
+	}
+	if scaled {
+		kind := lapack.LowerTri
+		if uplo == blas.Upper {
+			kind = lapack.UpperTri
+		}
+		g.Dlascl(kind, 0, 0, 1, sigma, n, n, a, lda)
+	}
+	return sigma, scaled
 }
