@@ -222,6 +222,34 @@ QUIET_OUT ?= results/quiet-$(shell date -u +%Y%m%dT%H%M)
 suite-quiet:
 	scripts/quiet-suite.sh $(QUIET_OUT)
 
+# Once, on a quiet machine, before a baseline refresh for a change of
+# rounding (scripts/refresh-check.sh): the suite from empty caches with the
+# assembly kernels into REFRESH_OUT/asm, timed, and with RUNEXP_NOASM=1 into
+# REFRESH_OUT/noasm; the two compared at --rtol 0 --atol 0 (must be equal),
+# each compared with baseline/ at REFRESH_RTOL/REFRESH_ATOL with every claim
+# whose verdict moved listed (must be none); REFRESH_OUT/summary. ONLY='glob'
+# runs a subset (a check of the plumbing).
+REFRESH_OUT  ?= results/refresh-$(shell date -u +%Y%m%dT%H%M)
+REFRESH_RTOL ?= 1e-6
+REFRESH_ATOL ?= 1e-9
+.PHONY: refresh-check refresh-baseline
+refresh-check:
+	ONLY='$(ONLY)' scripts/refresh-check.sh $(REFRESH_OUT) $(REFRESH_RTOL) $(REFRESH_ATOL)
+
+# Then writes baseline/ from REFRESH_OUT/asm's cell cache (every cell
+# cached: nothing is recomputed; the run goes to REFRESH_OUT/rebase,
+# leaving REFRESH_OUT/asm as timed), regenerates REPRODUCIBILITY.md from it
+# and checks the new baseline against the pure-Go run at --rtol 0 --atol 0.
+# Review with git diff before committing.
+refresh-baseline: build
+	@test -d $(REFRESH_OUT)/asm/.cache || { echo "no $(REFRESH_OUT)/asm/.cache: run make refresh-check REFRESH_OUT=$(REFRESH_OUT) first" >&2; exit 2; }
+	@# exit 1 (a verdict differs from its expectation) and 3 (a cell failed)
+	@# are results the baseline records, not failures of the refresh
+	rc=0; ./bin/runexp suite -q -j 2 $(if $(ONLY),--only '$(ONLY)') --cache $(REFRESH_OUT)/asm/.cache \
+		--out $(REFRESH_OUT)/rebase --write-baseline baseline || rc=$$?; case $$rc in 0|1|3) ;; *) exit $$rc ;; esac
+	./bin/runexp scoreboard --out REPRODUCIBILITY.md baseline >/dev/null
+	./bin/runexp compare --rtol 0 --atol 0 baseline $(REFRESH_OUT)/noasm
+
 # The quick configs (the committed baseline covers them), compared with it:
 # the nightly job in 106 s on 2 idle cores from a cold cache (needs RUNEXP_DATA). The
 # list is the collection configs/nightly-quick.yaml.
