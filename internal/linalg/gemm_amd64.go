@@ -101,24 +101,8 @@ var noAsm = vecmath.NoAsm()
 
 // asmSymvRows lists the assembly row kernels of symv this CPU can run.
 func asmSymvRows() []symvRowKernel {
-	var ks []symvRowKernel
-	if hasAVX2 {
-		ks = append(ks, symvRowAsm2)
-	}
-	if hasAVX512 {
-		ks = append(ks, symvRowAsm512)
-	}
-	return ks
+	return vecmath.Runnable[symvRowKernel](symvRowAsm2, symvRowAsm512)
 }
 
 // asmKernels lists the assembly micro-kernels this CPU can run.
-func asmKernels() []microKernel {
-	var ks []microKernel
-	if hasAVX2 {
-		ks = append(ks, avx2Kernel)
-	}
-	if hasAVX512 {
-		ks = append(ks, avx512Kernel)
-	}
-	return ks
-}
+func asmKernels() []microKernel { return vecmath.Runnable(avx2Kernel, avx512Kernel) }

@@ -54,17 +54,22 @@ var expKernel, expName = func() (expKernelFunc, string) {
 	return expGo, "go"
 }()
 
-// asmKernels lists the assembly kernels this CPU can run.
-func asmKernels() []expKernelFunc {
-	var ks []expKernelFunc
+// Runnable lists, of a kernel's AVX2 and AVX-512 versions, those this CPU
+// can run: the tests compare each with the pure-Go code, whatever
+// RUNEXP_NOASM says.
+func Runnable[K any](avx2, avx512 K) []K {
+	var ks []K
 	if hasAVX2 {
-		ks = append(ks, exp2)
+		ks = append(ks, avx2)
 	}
 	if hasAVX512 {
-		ks = append(ks, exp512)
+		ks = append(ks, avx512)
 	}
 	return ks
 }
+
+// asmKernels lists the assembly kernels this CPU can run.
+func asmKernels() []expKernelFunc { return Runnable[expKernelFunc](exp2, exp512) }
 
 // sqdist4AVX512 and sqdist4AVX2 are implemented in sqdist_amd64.s; n is a
 // positive multiple of 8.
@@ -107,13 +112,4 @@ var sqdistKernel = func() sqdistKernelFunc {
 }()
 
 // asmSqdist lists the assembly sqdist kernels this CPU can run.
-func asmSqdist() []sqdistKernelFunc {
-	var ks []sqdistKernelFunc
-	if hasAVX2 {
-		ks = append(ks, sqdist2)
-	}
-	if hasAVX512 {
-		ks = append(ks, sqdist512)
-	}
-	return ks
-}
+func asmSqdist() []sqdistKernelFunc { return Runnable[sqdistKernelFunc](sqdist2, sqdist512) }
