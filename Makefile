@@ -125,14 +125,16 @@ profile: build
 test-slurm:
 	.ci/slurm.sh
 
-.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas bench-peers
+.PHONY: build-openblas test-openblas bench-hot bench-suite bench-openblas bench-peers bench-kernels
 
-# runexp against its peers on the same USPS data and parameters
+# runexp against its peers on the same data and parameters
 # (cmd/peerbench, python/peers): scikit-learn's KernelPCA (fit; fit +
-# learned pre-image) and NumPy implementations of Mika's fixed point,
-# Kwok–Tsang and RKPCA's fixed point; prints the CPU and wall seconds of
-# each side, their ratio and the agreement of the outputs (1–3
-# minutes). Needs RUNEXP_DATA and Debian's python3-numpy and
+# learned pre-image), SciPy's eigh with a subset (LPKPCA's eigenproblem)
+# and NumPy implementations of Mika's fixed point, Kwok–Tsang, RKPCA's
+# fixed point, RKPCA's Algorithm 1 on Oil Flow and the Lasso pre-image's
+# GPS path; prints the CPU and wall seconds of each side, their ratio and
+# the agreement of the outputs (3–5 minutes, most of it the NumPy GPS).
+# Needs RUNEXP_DATA and Debian's python3-numpy, python3-scipy and
 # python3-sklearn (RUNEXP_PYTHON names the interpreter). Not in make test.
 PEER_PYTHON ?= $(or $(RUNEXP_PYTHON),python3)
 PEER_REPEATS ?= 3
@@ -158,11 +160,25 @@ test-openblas:
 # Benchmarks of the hot paths named in docs/performance.md (GIST, LPKPCA,
 # dense kernels with achieved GFLOPS, Lasso/GPS). The machine is shared:
 # repeat with -count to judge the noise.
-bench-hot:
+bench-hot: bench-kernels
 	$(GO) test -run '^$$' -bench 'GIST' -benchmem ./internal/datasets/
 	$(GO) test -run '^$$' -bench 'Dgemm|EigenSym' ./internal/linalg/
 	$(GO) test -run '^$$' -bench 'GaussianGram' ./internal/kernel/
 	$(GO) test -run '^$$' -bench 'FitLPKPCA1500|LassoGPSRows|RKPCAGemanMcClure' -benchtime 2x ./internal/methods/
+
+# The dense kernels on one core (-cpu 1), in GFLOP per CPU-second: the
+# packed product with each micro-kernel this CPU runs (the whole product
+# at n = 64…2000, and the micro-kernel alone), the exponential's kernels,
+# then single-thread OpenBLAS's dgemm (OPENBLAS_NUM_THREADS=1) as Debian's
+# build detects the CPU and with its AVX2 (Haswell) and AVX-512 (SkylakeX)
+# kernels forced: a CPU newer than OpenBLAS 0.3.21 (Sapphire/Emerald
+# Rapids) is detected as Prescott, SSE3 only (docs/performance.md).
+bench-kernels:
+	$(GO) test -run '^$$' -cpu 1 -bench 'GemmKernel|GemmMicroKernel' ./internal/linalg/
+	$(GO) test -run '^$$' -cpu 1 -bench 'Exp' ./internal/vecmath/
+	OPENBLAS_NUM_THREADS=1 $(GO) test -tags openblas -run '^$$' -cpu 1 -bench 'Dgemm' ./internal/linalg/
+	OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=Haswell $(GO) test -tags openblas -run '^$$' -cpu 1 -bench 'Dgemm' ./internal/linalg/
+	OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=SkylakeX $(GO) test -tags openblas -run '^$$' -cpu 1 -bench 'Dgemm' ./internal/linalg/
 
 # Times every config, each in its own process with an empty cache (so
 # shared work such as Scene-15's GIST is counted in every config that needs
@@ -208,6 +224,34 @@ QUIET_OUT ?= results/quiet-$(shell date -u +%Y%m%dT%H%M)
 .PHONY: suite-quiet
 suite-quiet:
 	scripts/quiet-suite.sh $(QUIET_OUT)
+
+# Once, on a quiet machine, before a baseline refresh for a change of
+# rounding (scripts/refresh-check.sh): the suite from empty caches with the
+# assembly kernels into REFRESH_OUT/asm, timed, and with RUNEXP_NOASM=1 into
+# REFRESH_OUT/noasm; the two compared at --rtol 0 --atol 0 (must be equal),
+# each compared with baseline/ at REFRESH_RTOL/REFRESH_ATOL with every claim
+# whose verdict moved listed (must be none); REFRESH_OUT/summary. ONLY='glob'
+# runs a subset (a check of the plumbing).
+REFRESH_OUT  ?= results/refresh-$(shell date -u +%Y%m%dT%H%M)
+REFRESH_RTOL ?= 1e-6
+REFRESH_ATOL ?= 1e-9
+.PHONY: refresh-check refresh-baseline
+refresh-check:
+	ONLY='$(ONLY)' scripts/refresh-check.sh $(REFRESH_OUT) $(REFRESH_RTOL) $(REFRESH_ATOL)
+
+# Then writes baseline/ from REFRESH_OUT/asm's cell cache (every cell
+# cached: nothing is recomputed; the run goes to REFRESH_OUT/rebase,
+# leaving REFRESH_OUT/asm as timed), regenerates REPRODUCIBILITY.md from it
+# and checks the new baseline against the pure-Go run at --rtol 0 --atol 0.
+# Review with git diff before committing.
+refresh-baseline: build
+	@test -d $(REFRESH_OUT)/asm/.cache || { echo "no $(REFRESH_OUT)/asm/.cache: run make refresh-check REFRESH_OUT=$(REFRESH_OUT) first" >&2; exit 2; }
+	@# exit 1 (a verdict differs from its expectation) and 3 (a cell failed)
+	@# are results the baseline records, not failures of the refresh
+	rc=0; ./bin/runexp suite -q -j 2 $(if $(ONLY),--only '$(ONLY)') --cache $(REFRESH_OUT)/asm/.cache \
+		--out $(REFRESH_OUT)/rebase --write-baseline baseline || rc=$$?; case $$rc in 0|1|3) ;; *) exit $$rc ;; esac
+	./bin/runexp scoreboard --out REPRODUCIBILITY.md baseline >/dev/null
+	./bin/runexp compare --rtol 0 --atol 0 baseline $(REFRESH_OUT)/noasm
 
 # The quick configs (the committed baseline covers them), compared with it:
 # the nightly job in 106 s on 2 idle cores from a cold cache (needs RUNEXP_DATA). The

@@ -1,9 +1,11 @@
 // Command peerbench times runexp against what a researcher would use
 // instead, side by side on the same data and parameters (make
 // bench-peers): scikit-learn's KernelPCA, its fit and its learned
-// pre-image (fit_inverse_transform=True), and NumPy implementations of
-// Mika et al.'s fixed point, Kwok & Tsang's distance-constraint pre-image
-// and Nguyen & De la Torre's RKPCA fixed point (python/peers, written from
+// pre-image (fit_inverse_transform=True), SciPy's eigh with a subset for
+// LPKPCA's eigenproblem, and NumPy implementations of Mika et al.'s fixed
+// point, Kwok & Tsang's distance-constraint pre-image, Nguyen & De la
+// Torre's RKPCA fixed point and Algorithm 1 (imputation, on Oil Flow) and
+// Abrahamsen & Hansen's Lasso pre-image by GPS (python/peers, written from
 // the papers). It draws USPS digits, runs each task in runexp, writes the
 // inputs for the peers (raw float64 files and a JSON manifest), runs
 // python/peers/bench.py on them, and prints a table: the CPU and wall

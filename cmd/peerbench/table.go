@@ -25,6 +25,9 @@ var peers = map[string]struct {
 	"mika":         {"Mika et al. fixed point (M = 200)", "NumPy, python/peers/mika.py (eq. 13 of Abrahamsen & Hansen)", 1e-6},
 	"kwok-tsang":   {"Kwok–Tsang, 10 neighbours (M = 200)", "NumPy, python/peers/kwoktsang.py (Kwok & Tsang eq. 16)", 1e-8},
 	"rkpca":        {"RKPCA fixed point, l2 (M = 200)", "NumPy, python/peers/rkpca.py (Nguyen & De la Torre eq. 6)", 1e-6},
+	"rkpca-impute": {"RKPCA imputation, Oil Flow (Algorithm 1)", "NumPy, python/peers/rkpca_impute.py (Nguyen & De la Torre Algorithm 1 with eq. 6's masked fixed point, as internal/methods/rkpca_impute.go reads it): 100 points, p(del) = 0.2, γ = γ₂ = 0.0375, C = 1, energy 0.99, m = 25, k = 10, the same partitions; the imputed points", 1e-6},
+	"lasso-gps":    {"Lasso pre-image, GPS path (2 rows, N = 400)", "NumPy, python/peers/gps.py: Abrahamsen & Hansen eqs. 21–24 by Friedman's GPS from the papers, every gradient component at every step (scikit-learn's lars_path traces the linear Lasso's path and cannot take this objective); A&H Fig. 4's USPS setting at c = 100, 100 components; the pre-images", 1e-12},
+	"lpkpca":       {"LPKPCA solve (λ = 0.05, 8-NN, 60 dirs)", "NumPy and SciPy, python/peers/lpkpca.py: M = Λ − λPᵀLP, then scipy.linalg.eigh(M, subset_by_index) (LAPACK dsyevr) for the 60 leading eigenpairs; the eigenvalues and the directions B", 1e-8},
 }
 
 // run builds the problem, times runexp, writes the inputs, runs the
@@ -98,7 +101,8 @@ func printTable(w io.Writer, rows []row, env string) int {
 			fmt.Sprintf("%.3f", r.ours.Wall), fmt.Sprintf("%.3f", r.peer.Wall), fmt.Sprintf("%.1e (≤ %.0e)", r.agree, r.tol), ok})
 		notes = append(notes, fmt.Sprintf("(%d) %s", i+1, r.note))
 	}
-	t.Caption = fmt.Sprintf("USPS digits 0, 2, 4, 9: %d training and %d noisy test images (Gaussian noise, std %g), Gaussian kernel c = %g, %d components. "+
+	t.Caption = fmt.Sprintf("Rows 1–6: USPS digits 0, 2, 4, 9: %d training and %d noisy test images (Gaussian noise, std %g), Gaussian kernel c = %g, %d components. "+
+		"Rows 7–8 have their own data (their notes). "+
 		"runexp ÷ peer > 1: runexp takes more CPU. Agreement: max |runexp − peer| / max |runexp| of the outputs. Peers: %s. runexp: %s BLAS, GOMAXPROCS %d; peers: %s.",
 		4*trainPerDigit, 4*testPerDigit, noiseStd, width, components, strings.Join(notes, "; "), linalg.Backend(), runtime.GOMAXPROCS(0), env)
 	if err := t.RenderText(w); err != nil {

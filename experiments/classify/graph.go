@@ -92,7 +92,7 @@ func roughness(m *methods.KPCA, g *methods.Graph, q int) []float64 {
 	q = min(q, m.Rank())
 	// Alpha's columns are v_i/√λ_i.
 	v := mat.NewDense(n, q, nil)
-	v.Copy(m.Alpha.Slice(0, n, 0, q))
+	v.Copy(m.Alpha(q))
 	for i := 0; i < n; i++ {
 		row := v.RawRowView(i)
 		for j := range row {

@@ -238,7 +238,7 @@ func TestRoughnessAndVarianceKept(t *testing.T) {
 		v := make([]float64, n)
 		var norm float64
 		for a := 0; a < n; a++ {
-			v[a] = m.Alpha.At(a, i) * math.Sqrt(m.Values[i])
+			v[a] = m.Alpha(m.Rank()).At(a, i) * math.Sqrt(m.Values[i])
 			norm += v[a] * v[a]
 		}
 		var want float64

@@ -123,9 +123,9 @@ func (o options) lpkpcaFeatures(l *methods.LPKPCA, beta *mat.Dense, q int) (*mat
 // every point: a common shift of all features, which a classifier without
 // a bias term (LIBLINEAR's default) does not ignore.
 func rawBeta(m *methods.KPCA, kx *mat.Dense, r int) *mat.Dense {
-	rows, n := kx.Dims()
+	rows, _ := kx.Dims()
 	beta := mat.NewDense(rows, r, nil)
-	beta.Mul(kx, m.Alpha.Slice(0, n, 0, r))
+	beta.Mul(kx, m.Alpha(r))
 	return beta
 }
 

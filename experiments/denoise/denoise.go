@@ -74,6 +74,7 @@ import (
 	"github.com/runexp/runexp/internal/metrics"
 	"github.com/runexp/runexp/internal/report"
 	"github.com/runexp/runexp/internal/runner"
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 func init() {
@@ -593,18 +594,25 @@ func methodParams(r *report.Record, varying map[string][]string) string {
 
 // nearestLabel is the label of the clean training image nearest to x in
 // Euclidean distance (the first of equals): a 1-NN classifier trained on
-// the clean images.
+// the clean images. The squared distances are vecmath.SqDist4's, four
+// training images at a time (the same bits on every machine).
 func (in *instance) nearestLabel(x []float64) int {
 	n, _ := in.train.X.Dims()
 	best, lab := math.Inf(1), -1
-	for j := 0; j < n; j++ {
-		var d float64
-		for k, v := range in.train.X.RawRowView(j) {
-			t := v - x[k]
-			d += t * t
+	row := in.train.X.RawRowView
+	j := 0
+	for ; j+4 <= n; j += 4 {
+		var d [4]float64
+		d[0], d[1], d[2], d[3] = vecmath.SqDist4(x, row(j), row(j+1), row(j+2), row(j+3))
+		for k, v := range d {
+			if v < best {
+				best, lab = v, in.train.Labels[j+k]
+			}
 		}
-		if d < best {
-			best, lab = d, in.train.Labels[j]
+	}
+	for ; j < n; j++ {
+		if v := vecmath.SqDist(x, row(j)); v < best {
+			best, lab = v, in.train.Labels[j]
 		}
 	}
 	return lab

@@ -1,6 +1,8 @@
 package datasets
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
 	"strings"
 	"testing"
@@ -118,5 +120,27 @@ func TestHash(t *testing.T) {
 	a.Set(0, 0, 9)
 	if Hash(a) != ha {
 		t.Error("the hash of a seen matrix was recomputed")
+	}
+}
+
+// TestWriteDenseBytes: WriteDense writes the shape, then every value row
+// by row, eight little-endian bytes each, whatever its buffering (the
+// bytes are cache keys: changing them would orphan every cached cell); a
+// 37×61 matrix crosses its 4096-byte buffer several times.
+func TestWriteDenseBytes(t *testing.T) {
+	x := mat.NewDense(37, 61, nil)
+	for i := range x.RawMatrix().Data {
+		x.RawMatrix().Data[i] = math.Sqrt(float64(i)) - 20
+	}
+	var want []byte
+	want = binary.LittleEndian.AppendUint64(want, 37)
+	want = binary.LittleEndian.AppendUint64(want, 61)
+	for _, v := range x.RawMatrix().Data {
+		want = binary.LittleEndian.AppendUint64(want, math.Float64bits(v))
+	}
+	var got bytes.Buffer
+	WriteDense(&got, x)
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Fatalf("WriteDense wrote %d bytes, not the %d of the shape and the values in order", got.Len(), len(want))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/linalg"
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // serialGaussianGram is the Gaussian Gram matrix as Gram computed it
@@ -35,7 +36,7 @@ func serialGaussianGram(k Gaussian, a, b *mat.Dense) *mat.Dense {
 			if v < 0 {
 				v = 0
 			}
-			g.Set(i, j, math.Exp(-v/k.C))
+			g.Set(i, j, vecmath.Exp(-v/k.C))
 		}
 	}
 	return &g

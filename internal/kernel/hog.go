@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // HOG computes Dalal & Triggs' histogram-of-oriented-gradients descriptor
@@ -188,7 +190,7 @@ type MappedGaussian struct {
 func (k MappedGaussian) Eval(x, y []float64) float64 {
 	a := k.Map.Map(mat.NewDense(1, len(x), append([]float64(nil), x...)))
 	b := k.Map.Map(mat.NewDense(1, len(y), append([]float64(nil), y...)))
-	return math.Exp(-sqDist(a.RawRowView(0), b.RawRowView(0)) / k.C)
+	return vecmath.Exp(-sqDist(a.RawRowView(0), b.RawRowView(0)) / k.C)
 }
 
 func (k MappedGaussian) String() string {
@@ -201,7 +203,14 @@ func (k MappedGaussian) GramTo(dst *mat.Dense, a, b mat.Matrix) {
 	fa := k.Map.Map(a)
 	fb := k.Map.Map(b)
 	SqDist(dst, fa, fb)
-	dst.Apply(func(_, _ int, v float64) float64 { return math.Exp(-v / k.C) }, dst)
+	raw := dst.RawMatrix()
+	for i := range raw.Rows {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		for j, v := range row {
+			row[j] = -v / k.C
+		}
+		vecmath.ExpTo(row, row)
+	}
 }
 
 // Gramer is a kernel that computes its own batched Gram matrix (a kernel on

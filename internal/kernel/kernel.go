@@ -9,7 +9,10 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/runexp/runexp/internal/linalg"
+	// The registered BLAS decides the products' bits: import the
+	// backend wherever a Gram matrix is computed.
+	_ "github.com/runexp/runexp/internal/linalg"
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // Kernel is a positive semi-definite kernel function k(x, y).
@@ -78,9 +81,10 @@ func NewGaussianGamma(gamma float64) Gaussian { return Gaussian{C: 1 / gamma} }
 // NewGaussianSigma returns exp(−‖x−y‖²/σ²) as a Gaussian with C = σ².
 func NewGaussianSigma(sigma float64) Gaussian { return Gaussian{C: sigma * sigma} }
 
-// Eval returns exp(−‖x−y‖²/C).
+// Eval returns exp(−‖x−y‖²/C), with vecmath.Exp (the same bits on every
+// machine).
 func (g Gaussian) Eval(x, y []float64) float64 {
-	return math.Exp(-sqDist(x, y) / g.C)
+	return vecmath.Exp(-sqDist(x, y) / g.C)
 }
 
 func (g Gaussian) String() string { return fmt.Sprintf("gaussian(c=%g)", g.C) }
@@ -233,10 +237,7 @@ func Gram(dst *mat.Dense, k Kernel, a, b mat.Matrix) {
 		raw := dst.RawMatrix()
 		parallelRows(ra, ra*rb, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				row := raw.Data[i*raw.Stride : i*raw.Stride+rb]
-				for j, p := range row {
-					row[j] = math.Exp(-sqDistFrom(na[i], nb[j], p) / k.C)
-				}
+				GaussianRow(raw.Data[i*raw.Stride:i*raw.Stride+rb], na[i], nb, k.C)
 			}
 		})
 	case Linear:
@@ -286,17 +287,17 @@ func SelfGram(k Kernel, x mat.Matrix) *mat.SymDense {
 }
 
 // selfGramGaussian is SelfGram for the Gaussian kernel: the product
-// XXᵀ, then distances and exponentials on the upper triangle only, which
-// is all a SymDense stores.
+// XXᵀ on the upper triangle only (Dsyrk, half of Dgemm's flops), then
+// distances and exponentials on that triangle, which is all a SymDense
+// stores.
 //
-// Under gonum's pure-Go BLAS the product is Dgemm, as for Gram: its
-// entry (i, j) sums the same products in the same order as (j, i), so
-// the triangle equals the average SelfGram takes for other kernels bit
-// for bit, and Dsyrk, which sums each dot product in one pass where
-// Dgemm blocks the inner dimension, would move the rounding (and runs
-// on one goroutine where Dgemm runs on all). Under another BLAS
-// (OpenBLAS) the product is Dsyrk, half of Dgemm's flops, and the
-// result is symmetric by construction instead of by averaging.
+// Under the pure-Go backend Dsyrk is the packed product on the triangle
+// (package linalg), whose entry (i, j) has the bits Dgemm gives it and
+// the same bits as (j, i) (a fused multiply-add does not depend on the
+// order of its factors), so the triangle equals the average SelfGram
+// takes for other kernels bit for bit. Under another BLAS (OpenBLAS)
+// Dsyrk rounds its own way, and the result is symmetric by construction
+// instead of by averaging.
 func selfGramGaussian(k Gaussian, x mat.Matrix) *mat.SymDense {
 	n, _ := x.Dims()
 	xd, ok := x.(*mat.Dense)
@@ -305,27 +306,26 @@ func selfGramGaussian(k Gaussian, x mat.Matrix) *mat.SymDense {
 	}
 	s := mat.NewSymDense(n, nil)
 	sr := s.RawSymmetric()
-	pure := linalg.PureGo()
-	if pure {
-		// The full product in the SymDense's backing array; the pass
-		// below zeroes the lower triangle again.
-		mat.NewDense(n, n, sr.Data).Mul(xd, xd.T())
-	} else {
-		blas64.Syrk(blas.NoTrans, 1, xd.RawMatrix(), 0, sr)
-	}
+	blas64.Syrk(blas.NoTrans, 1, xd.RawMatrix(), 0, sr)
 	nx := rowNorms2(xd)
 	parallelRows(n, n*n/2, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			row := sr.Data[i*sr.Stride : i*sr.Stride+n]
-			if pure {
-				clear(row[:i])
-			}
-			for j := i; j < n; j++ {
-				row[j] = math.Exp(-sqDistFrom(nx[i], nx[j], row[j]) / k.C)
-			}
+			GaussianRow(sr.Data[i*sr.Stride+i:i*sr.Stride+n], nx[i], nx[i:], k.C)
 		}
 	})
 	return s
+}
+
+// GaussianRow turns a row of products p_j = xᵀy_j into the Gaussian
+// kernel's values exp(−‖x − y_j‖²/c), in place, from the squared norms
+// nx = ‖x‖² and ny[j] = ‖y_j‖² (sqDistFrom, then vecmath.ExpTo: the same
+// bits on every machine). Every Gaussian Gram path goes through it.
+func GaussianRow(row []float64, nx float64, ny []float64, c float64) {
+	ny = ny[:len(row)]
+	for j, p := range row {
+		row[j] = -sqDistFrom(nx, ny[j], p) / c
+	}
+	vecmath.ExpTo(row, row)
 }
 
 // Diag returns k(x_i, x_i) for every row of x.

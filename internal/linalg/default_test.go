@@ -11,8 +11,8 @@ import (
 )
 
 // TestBackendDefault: without the openblas tag the backend is gonum's pure
-// Go, with Dgemm's blocks handed out by package par (dgemm.go) and
-// nothing else replaced.
+// Go with Dgemm, Dsyrk and Dsyr2k replaced by the packed product
+// (dgemm.go).
 func TestBackendDefault(t *testing.T) {
 	if linalg.Backend() != "gonum" {
 		t.Errorf("Backend() = %q, want gonum", linalg.Backend())

@@ -5,10 +5,19 @@
 //
 // By default every matrix product and decomposition runs on gonum's
 // pure-Go BLAS and LAPACK (gonum.org/v1/gonum/blas/gonum,
-// gonum.org/v1/gonum/lapack/gonum), with one change: Dgemm's 64×64 blocks
-// are handed out by package par instead of gonum's own goroutines, bit
-// for bit the same product (dgemm.go), so that a product inside a pool's
-// task borrows only idle cores and its CPU time counts in the task's. Built with the tag openblas
+// gonum.org/v1/gonum/lapack/gonum) with the routines that carry the flops
+// replaced (dgemm.go, dsyev.go): Dgemm, Dsymm, Dsyrk and Dsyr2k by a
+// packed product (GotoBLAS's blocking, gemm.go) with AVX-512, AVX2/FMA
+// and pure-Go micro-kernels, Dsymv by row kernels (symv.go), both under a
+// rounding fixed by definition (one FMA chain per element; eight chains
+// per row for Dsymv) so that every kernel, every machine and every
+// goroutine count gives the same bits; and the symmetric eigensolver's
+// QL/QR stage (Dsteqr, and Dsyev through it) applying its rotations a
+// block of rows at a time, gonum's results bit for bit (dsteqr.go). A
+// large product hands its blocks out through package par, so that inside
+// a pool's task it borrows only idle cores and its CPU time counts in the
+// task's. RUNEXP_NOASM=1 forces the pure-Go kernels, with the same bits
+// (NoAsm). Built with the tag openblas
 // (make build-openblas), importing this package registers OpenBLAS
 // instead, through gonum's own cgo bindings: blas64.Use with
 // gonum.org/v1/netlib/blas/netlib (CBLAS), and lapack64.Use with gonum's
@@ -21,7 +30,8 @@
 //
 // # Agreement
 //
-// The two backends compute the same quantities with different rounding:
+// The two backends compute the same quantities with different rounding
+// (the products' contract is this package's, not OpenBLAS's):
 // TestBackendAgreement (run under the tag by make test-openblas) checks
 // products to 1e-12 relative and eigenvalues to 1e-10 relative to the
 // largest, eigenvectors up to sign to 1e-8 (an eigenvector's rounding

@@ -12,12 +12,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/linalg"
 )
 
 // KPCA is a kernel PCA model fitted once per (training data, kernel). It keeps
 // every component with a positive eigenvalue, so the number of components q
 // (or the energy fraction) is chosen at projection time and one fit serves
-// every λ, neighbour count and PC count of a grid.
+// every λ, neighbour count and PC count of a grid. The eigenvalues are
+// computed by the fit, the eigenvectors when Alpha asks for them
+// (kpca_eigen.go).
 //
 // A KPCA is safe for concurrent use once fitted.
 type KPCA struct {
@@ -30,10 +33,11 @@ type KPCA struct {
 	// Values holds the eigenvalues of the centred Gram matrix K̃ in
 	// decreasing order, positive ones only (Abrahamsen & Hansen eq. 1).
 	Values []float64
-	// Alpha is N×len(Values); column i is the eigenvector of K̃ scaled by
-	// 1/√λ_i, so that the feature-space eigenvector v_i = Σ_n α_in φ̃(x_n)
-	// has unit norm.
-	Alpha *mat.Dense
+
+	// alpha is N×len(Values) where a fit computed every eigenvector;
+	// otherwise eig computes them as Alpha asks.
+	alpha *mat.Dense
+	eig   *kpcaEigen
 
 	colMean []float64 // (1/N) Σ_i K_ij
 	allMean float64   // (1/N²) Σ_ij K_ij
@@ -61,7 +65,66 @@ func FitKPCAGram(x *mat.Dense, k kernel.Kernel, g *mat.SymDense) (*KPCA, error) 
 		panic(fmt.Sprintf("methods: %d training points but a %d×%d Gram matrix", r, n, n))
 	}
 	m := &KPCA{X: x, Kernel: k, K: g, colMean: make([]float64, n), diag: make([]float64, n)}
-	return m.eigen(m.centredGram(g))
+	c := m.centredGram(g)
+	e := new(kpcaEigen)
+	t, ok := e.red.reduce(c)
+	if !ok {
+		// Dsterf did not converge: the full eigensolver on K̃ formed
+		// again (the reduction overwrote it), every vector at once.
+		return m.eigen(m.centredGram(g))
+	}
+	// The positive eigenvalues, decreasing, under eigen's threshold for
+	// numerically zero ones.
+	tol := float64(n) * 1e-12 * math.Max(t.ev[n-1], 0)
+	var vals []float64
+	for i := n - 1; i >= 0 && t.ev[i] > tol; i-- {
+		vals = append(vals, t.ev[i])
+	}
+	if len(vals) == 0 {
+		return nil, errors.New("methods: the centred Gram matrix is zero (all training points coincide in feature space)")
+	}
+	m.Values = vals
+	e.setValues(vals)
+	m.eig = e
+	return m, nil
+}
+
+// Alpha returns the N×q matrix whose column i is the eigenvector of K̃ for
+// Values[i] scaled by 1/√λ_i, so that the feature-space eigenvector
+// v_i = Σ_n α_in φ̃(x_n) has unit norm, for the q leading components; q
+// must be in [1, Rank()]. The matrix is the model's: callers must not
+// modify it. Which eigensolver computes the vectors depends on q and the
+// spectrum only (FullSolver), so the same q gives the same bits whatever
+// was asked before.
+func (m *KPCA) Alpha(q int) *mat.Dense {
+	if q < 1 || q > m.Rank() {
+		panic(fmt.Sprintf("methods: %d components requested, model has %d", q, m.Rank()))
+	}
+	if m.alpha != nil {
+		return m.alpha.Slice(0, m.N(), 0, q).(*mat.Dense)
+	}
+	if a := m.eig.alpha(q); a != nil {
+		return a
+	}
+	// The full solver did not converge on the reduction: mat.EigenSym on
+	// K̃ formed again, once.
+	m.eig.mu.Lock()
+	defer m.eig.mu.Unlock()
+	if m.eig.fallback == nil {
+		f := &KPCA{colMean: make([]float64, m.N()), diag: make([]float64, m.N())}
+		if _, err := f.eigen(f.centredGram(m.K)); err != nil || len(f.Values) < len(m.Values) {
+			panic(fmt.Sprintf("methods: no eigensolver converged on the centred Gram matrix (%d points)", m.N()))
+		}
+		m.eig.fallback = f.alpha
+	}
+	return m.eig.fallback.Slice(0, m.N(), 0, q).(*mat.Dense)
+}
+
+// FullSolver reports whether Alpha(q) takes its vectors from the full
+// eigensolver rather than the top-q one: when 2q > N, or when two of the
+// leading q+1 eigenvalues are closer than 1e-6·λ_1 (kpca_eigen.go).
+func (m *KPCA) FullSolver(q int) bool {
+	return m.eig == nil || !m.eig.useTop(q)
 }
 
 // fitKPCAGramEnergy is FitKPCAGram keeping only the q leading components
@@ -116,7 +179,7 @@ func (w *kpcaWork) fitEnergy(x *mat.Dense, k kernel.Kernel, g *mat.SymDense, ene
 			return nil, 0, err
 		}
 		q := m.Components(energy)
-		m.Values, m.Alpha = m.Values[:q], mat.DenseCopyOf(m.Alpha.Slice(0, n, 0, q))
+		m.Values, m.alpha = m.Values[:q], mat.DenseCopyOf(m.alpha.Slice(0, n, 0, q))
 		return m, q, nil
 	}
 	// The positive eigenvalues, decreasing, under FitKPCAGram's
@@ -133,11 +196,11 @@ func (w *kpcaWork) fitEnergy(x *mat.Dense, k kernel.Kernel, g *mat.SymDense, ene
 	q := componentsFor(vals, energy)
 	vecs := t.vectors(vals[:q])
 	m.Values = append(make([]float64, 0, q), vals[:q]...)
-	m.Alpha = mat.NewDense(n, q, nil)
+	m.alpha = mat.NewDense(n, q, nil)
 	for j, v := range m.Values {
 		s := 1 / math.Sqrt(v)
 		for r := 0; r < n; r++ {
-			m.Alpha.Set(r, j, vecs.At(r, j)*s)
+			m.alpha.Set(r, j, vecs.At(r, j)*s)
 		}
 	}
 	return m, q, nil
@@ -202,12 +265,12 @@ func (m *KPCA) eigen(c *mat.SymDense) (*KPCA, error) {
 		return nil, errors.New("methods: the centred Gram matrix is zero (all training points coincide in feature space)")
 	}
 	m.Values = make([]float64, len(keep))
-	m.Alpha = mat.NewDense(n, len(keep), nil)
+	m.alpha = mat.NewDense(n, len(keep), nil)
 	for j, i := range keep {
 		m.Values[j] = vals[i]
 		s := 1 / math.Sqrt(vals[i])
 		for r := 0; r < n; r++ {
-			m.Alpha.Set(r, j, vecs.At(r, i)*s)
+			m.alpha.Set(r, j, vecs.At(r, i)*s)
 		}
 	}
 	return m, nil
@@ -286,28 +349,62 @@ func (m *KPCA) ProjectGram(kx *mat.Dense, q int) *Projection {
 // reuse their buffers instead of allocating three matrices per step. q
 // and the sizes are the caller's to check.
 func (m *KPCA) projectGramTo(gamma, beta, kc, kx *mat.Dense, q int) {
-	_, n := kx.Dims()
-	aq := m.Alpha.Slice(0, n, 0, q)
-	m.projectAlphaTo(gamma, beta, kc, kx, aq, aq.T())
+	aq := m.Alpha(q)
+	m.projectAlphaTo(gamma, beta, kc, kx, operand{m: aq}, operand{m: aq.T()})
 }
 
 // projectAlphaTo is projectGramTo with the leading columns aq of Alpha
 // and their transpose aqT formed by the caller, who may keep them across
-// calls.
-func (m *KPCA) projectAlphaTo(gamma, beta, kc, kx *mat.Dense, aq, aqT mat.Matrix) {
+// calls (packed, for a caller that projects at every step).
+func (m *KPCA) projectAlphaTo(gamma, beta, kc, kx *mat.Dense, aq, aqT operand) {
 	r, n := kx.Dims()
 	m.centreTo(kc, kx)
-	beta.Mul(kc, aq)
-	if a, ok := aq.(*mat.Dense); ok {
-		mulNT(gamma, beta, a) // β·α_qᵀ, Dgemm's product
-	} else {
-		gamma.Mul(beta, aqT)
-	}
+	aq.mulTo(beta, kc)
+	aqT.mulTo(gamma, beta)
 	for i := 0; i < r; i++ {
 		row := gamma.RawRowView(i)
 		shift := (1 - floats.Sum(row)) / float64(n)
 		floats.AddConst(shift, row)
 	}
+}
+
+// operand is the right operand of products a caller repeats: the
+// matrix, and where the pure-Go backend computes the products, the same
+// matrix packed once (linalg.PackB), which gives the same bits.
+type operand struct {
+	m mat.Matrix
+	p *linalg.PackedB
+}
+
+// newOperand returns b as a right operand, packed when pack is true and
+// the backend is the pure-Go one: b is a *mat.Dense or its transpose.
+func newOperand(b mat.Matrix, pack bool) operand {
+	op := operand{m: b}
+	if !pack || !linalg.PureGo() {
+		return op
+	}
+	k, n := b.Dims()
+	switch b := b.(type) {
+	case *mat.Dense:
+		raw := b.RawMatrix()
+		op.p = linalg.PackB(false, k, n, raw.Data, raw.Stride)
+	case mat.Transpose:
+		if d, ok := b.Matrix.(*mat.Dense); ok {
+			raw := d.RawMatrix()
+			op.p = linalg.PackB(true, k, n, raw.Data, raw.Stride)
+		}
+	}
+	return op
+}
+
+// mulTo sets dst = a·o (dst already sized, its elements overwritten).
+func (o operand) mulTo(dst, a *mat.Dense) {
+	if o.p == nil {
+		dst.Mul(a, o.m)
+		return
+	}
+	ra, da := a.RawMatrix(), dst.RawMatrix()
+	linalg.GemmPacked(false, ra.Rows, 1, ra.Data, ra.Stride, o.p, 0, da.Data, da.Stride)
 }
 
 // centre returns the centred kernel rows k̃(x_m, x_n) = k(x_m, x_n) −
@@ -350,9 +447,9 @@ func (m *KPCA) checkGram(kx *mat.Dense, q int) (r, n int) {
 // kx = k(x_m, x_n) (M×N), without the M×N expansion Γ that pre-image
 // methods need and feature extraction does not. q must be in [1, Rank()].
 func (m *KPCA) BetaGram(kx *mat.Dense, q int) *mat.Dense {
-	r, n := m.checkGram(kx, q)
+	r, _ := m.checkGram(kx, q)
 	beta := mat.NewDense(r, q, nil)
-	beta.Mul(m.centre(kx), m.Alpha.Slice(0, n, 0, q))
+	beta.Mul(m.centre(kx), m.Alpha(q))
 	return beta
 }
 

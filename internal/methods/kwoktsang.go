@@ -91,6 +91,7 @@ func (kt *KwokTsang) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 	d2 := make([]float64, nb)
 	ht := mat.NewDense(nb, d, nil) // Hᵀ: centred neighbours, one per row
 	var svd mat.SVD
+	var ws wideSVD
 	var a, b mat.Dense
 	for i := 0; i < m; i++ {
 		out := dst.RawRowView(i)
@@ -127,15 +128,28 @@ func (kt *KwokTsang) PreImage(dst *mat.Dense, p *Problem) ([]Status, error) {
 			floats.SubTo(h.RawRowView(r), x.RawRowView(j), out)
 		}
 		// Hᵀ = A S Bᵀ, so H = B S Aᵀ: Kwok & Tsang's U is B and V is A.
-		if !svd.Factorize(h, mat.SVDThin) {
-			st[i].Err = errors.New("kwok-tsang: SVD of the neighbours did not converge")
-			continue
-		}
-		s := svd.Values(nil)
+		// Hᵀ is wide (k ≤ 30 neighbours, D pixels): through its LQ
+		// factorisation (wideSVD), else mat.SVD.
+		var s []float64
 		a.Reset()
 		b.Reset()
-		svd.UTo(&a) // k×r
-		svd.VTo(&b) // D×r
+		if k <= d {
+			if !ws.factorize(h) {
+				st[i].Err = errors.New("kwok-tsang: SVD of the neighbours did not converge")
+				continue
+			}
+			s = ws.s
+			a.CloneFrom(&ws.u) // k×k
+			b.CloneFrom(&ws.v) // D×k
+		} else {
+			if !svd.Factorize(h, mat.SVDThin) {
+				st[i].Err = errors.New("kwok-tsang: SVD of the neighbours did not converge")
+				continue
+			}
+			s = svd.Values(nil)
+			svd.UTo(&a) // k×r
+			svd.VTo(&b) // D×r
+		}
 		// Keep the numerically nonzero singular values (LAPACK's rank rule).
 		tol := float64(max(k, d)) * 0x1p-52 * s[0]
 		r := 0

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/par"
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // LassoGPS is the sparse pre-image of Abrahamsen & Hansen (2011, §5.2) for
@@ -247,8 +248,8 @@ func newGPS(l *LassoGPS, x *mat.Dense, c float64) (*gps, error) {
 		g.xabs[j] = math.Max(-lo, hi)
 		g.round[j] = 8 * float64(n) * 0x1p-52 * (g.xabs[j] + math.Abs(g.mid[j]))
 		for k, v := range col {
-			g.ePlus[j*n+k] = math.Exp(2 * g.delta * v / c)
-			g.eMin[j*n+k] = math.Exp(-2 * g.delta * v / c)
+			g.ePlus[j*n+k] = vecmath.Exp(2 * g.delta * v / c)
+			g.eMin[j*n+k] = vecmath.Exp(-2 * g.delta * v / c)
 		}
 	}
 	return g, nil
@@ -349,7 +350,7 @@ func (a scaled) on(top float64) float64 {
 	if a.m == 0 {
 		return 0
 	}
-	return a.m * math.Exp(a.e-top)
+	return a.m * vecmath.Exp(a.e-top)
 }
 
 // refresh recomputes the weights from exact squared distances, taking out
@@ -382,7 +383,7 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 			r.w[k] = 0
 			continue
 		}
-		r.w[k] = gam[k] * math.Exp(-(v-dmin)/r.c)
+		r.w[k] = gam[k] * vecmath.Exp(-(v-dmin)/r.c)
 		sum += r.w[k]
 		abs += math.Abs(r.w[k])
 	}
@@ -402,14 +403,14 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 // with W_s, S_s = Σ_n |w_n| and A_s the values at step s = t, q = v − mid_j W_s,
 // coef = mid_j − z_j, rz = round_j + 8ε|z_j| and p = round_j S_s − half_j A_s.
 func (r *gpsRow) eval(j, t int, zj float64) {
-	r.set(j, zj, floats.Dot(r.w, r.col(j)))
+	r.set(j, zj, dot(r.w, r.col(j)))
 }
 
 // col returns column j of X.
 func (r *gpsRow) col(j int) []float64 { return r.xt[j*r.n : (j+1)*r.n] }
 
 // evalAll evaluates the components js at step t, four at a time (dot4:
-// the same bits as eval, one at a time).
+// the same bits as eval's dot, one at a time).
 func (r *gpsRow) evalAll(js []int, t int, z []float64) {
 	for len(js) >= 4 {
 		j0, j1, j2, j3 := js[0], js[1], js[2], js[3]
@@ -719,7 +720,7 @@ func (r *gpsRow) move(j int, lj float64, z []float64) {
 	if lj < 0 {
 		delta, e = -delta, r.eMin[j*n:(j+1)*n]
 	}
-	f := math.Exp(-(2*delta*z[j] + delta*delta) / r.c)
+	f := vecmath.Exp(-(2*delta*z[j] + delta*delta) / r.c)
 	old := abs32(r.cnt[j])
 	if delta > 0 {
 		r.cnt[j]++

@@ -6,58 +6,44 @@ import (
 	"math"
 
 	"golang.org/x/sys/cpu"
+
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
-// gonumDotChains: on this build floats.Dot is gonum's amd64 assembly,
-// which sums four chains (dotChains), not one.
-const gonumDotChains = true
+// useAVX2 selects the assembly kernels of GPS (lasso_lanes_amd64.s and
+// lasso_sweep_amd64.s) and useAVX512 their AVX-512 forms where there are
+// some; tests switch them off to check the pure-Go path, and
+// RUNEXP_NOASM=1 (vecmath.NoAsm) does for the whole process.
+var (
+	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA && !vecmath.NoAsm()
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
+)
 
-// useAVX2 selects dot4's assembly kernel; tests switch it off to check the
-// pure-Go path.
-var useAVX2 = cpu.X86.HasAVX2
-
-// dot4AVX2 is implemented in lasso_dot_amd64.s.
+// dot4LanesAVX512 and dot4LanesAVX2 are implemented in
+// lasso_lanes_amd64.s; n is a positive multiple of 8.
 //
 //go:noescape
-func dot4AVX2(n int, w, x0, x1, x2, x3 *float64) (s0, s1, s2, s3 float64)
+func dot4LanesAVX512(n int, w, x0, x1, x2, x3 *float64, c *[4][lanes]float64)
 
-// dot4 returns floats.Dot(w, x_k) for k = 0…3, bit for bit, four at a
-// time. Each x_k must be at least as long as w.
-//
-// gonum's amd64 DotUnitary sums four chains (see lasso_dot_amd64.s), each
-// a sequence of dependent adds, so a single dot product is bound by the
-// add latency; four of them interleaved are not.
+//go:noescape
+func dot4LanesAVX2(n int, w, x0, x1, x2, x3 *float64, c *[4][lanes]float64)
+
+// dot4 returns dot(w, x_k) for k = 0…3 (lasso_lanes.go's chains), four
+// at a time. Each x_k must be at least as long as w.
 func dot4(w, x0, x1, x2, x3 []float64) (s0, s1, s2, s3 float64) {
 	n := len(w)
-	if n == 0 {
-		return 0, 0, 0, 0
-	}
 	x0, x1, x2, x3 = x0[:n], x1[:n], x2[:n], x3[:n]
-	if useAVX2 {
-		return dot4AVX2(n, &w[0], &x0[0], &x1[0], &x2[0], &x3[0])
+	m := n &^ (lanes - 1)
+	if !useAVX2 || m == 0 {
+		return dot4Go(w, x0, x1, x2, x3)
 	}
-	return dotChains(w, x0), dotChains(w, x1), dotChains(w, x2), dotChains(w, x3)
-}
-
-// dotChains is gonum's amd64 DotUnitary in Go: chain l sums w_i x_i over
-// the blocks of four with i ≡ l (mod 4), the last len(w) mod 4 terms go
-// to chain 0, and the result is (c0+c2) + (c1+c3). The conversions
-// float64(…) round each product before it is added, so the compiler
-// cannot fuse them into FMA (at GOAMD64=v3 it would).
-func dotChains(w, x []float64) float64 {
-	x = x[:len(w)]
-	var c0, c1, c2, c3 float64
-	i := 0
-	for ; i+4 <= len(w); i += 4 {
-		c0 += float64(w[i] * x[i])
-		c1 += float64(w[i+1] * x[i+1])
-		c2 += float64(w[i+2] * x[i+2])
-		c3 += float64(w[i+3] * x[i+3])
+	var c [4][lanes]float64
+	if useAVX512 {
+		dot4LanesAVX512(m, &w[0], &x0[0], &x1[0], &x2[0], &x3[0], &c)
+	} else {
+		dot4LanesAVX2(m, &w[0], &x0[0], &x1[0], &x2[0], &x3[0], &c)
 	}
-	for ; i < len(w); i++ {
-		c0 += float64(w[i] * x[i])
-	}
-	return (c0 + c2) + (c1 + c3)
+	return dotFrom(w, x0, m, &c[0]), dotFrom(w, x1, m, &c[1]), dotFrom(w, x2, m, &c[2]), dotFrom(w, x3, m, &c[3])
 }
 
 // sweepLoAVX2 and sweepBitsAVX2 are implemented in lasso_sweep_amd64.s;
@@ -96,18 +82,29 @@ func sweepBits(a *sweepArgs, lo float64, cand, s []uint64) {
 	sweepBitsGo(a, from, lo, cand, s)
 }
 
-// weightsAVX2 is implemented in lasso_sweep_amd64.s; n is a multiple of 4.
+// weightsLanesAVX512 and weightsLanesAVX2 are implemented in
+// lasso_lanes_amd64.s; n is a positive multiple of 8.
 //
 //go:noescape
-func weightsAVX2(n int, w, e *float64, f float64) (sum, abs, change float64)
+func weightsLanesAVX512(n int, w, e *float64, f float64, c *[3][lanes]float64)
 
-// weights is weightsGo over every weight.
+//go:noescape
+func weightsLanesAVX2(n int, w, e *float64, f float64, c *[3][lanes]float64)
+
+// weights is the weight update of a GPS step (weightsFrom) over every
+// weight.
 func weights(w, e []float64, f float64) (sum, abs, change float64) {
-	from := 0
-	if n := len(w) &^ 3; useAVX2 && n > 0 {
-		_ = e[n-1]
-		sum, abs, change = weightsAVX2(n, &w[0], &e[0], f)
-		from = n
+	var c [3][lanes]float64
+	m := len(w) &^ (lanes - 1)
+	switch {
+	case !useAVX2 || m == 0:
+		m = 0
+	case useAVX512:
+		_ = e[m-1]
+		weightsLanesAVX512(m, &w[0], &e[0], f, &c)
+	default:
+		_ = e[m-1]
+		weightsLanesAVX2(m, &w[0], &e[0], f, &c)
 	}
-	return weightsGo(w, e, f, from, sum, abs, change)
+	return weightsFrom(w, e, f, m, &c)
 }

@@ -9,19 +9,31 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// TestDot4IsDot checks that dot4 gives floats.Dot's bits, on the assembly
-// kernel (where the CPU has AVX2) and on the pure-Go path, for every length
-// 0–450 (the blocks of four and each tail length) and entries whose
-// magnitudes span 2^±40 with mixed signs, so that any other summation
-// order or a fused multiply-add would show in the last bits. x_k longer
-// than w checks that only len(w) terms are summed.
-func TestDot4IsDot(t *testing.T) {
+// dotRef is lasso_lanes.go's dot product written out term by term: chain
+// n mod 8 takes fma(w_n, x_n, ·), then the tree sum.
+func dotRef(w, x []float64) float64 {
+	var c [8]float64
+	for n := range w {
+		c[n%8] = math.FMA(w[n], x[n], c[n%8])
+	}
+	return ((c[0] + c[4]) + (c[2] + c[6])) + ((c[1] + c[5]) + (c[3] + c[7]))
+}
+
+// TestDot4Lanes checks that dot4 and dot give lasso_lanes.go's bits
+// (dotRef), on every kernel this CPU runs (AVX-512, AVX2) and on the
+// pure-Go path, for every length 0–450 (the blocks of eight and each
+// tail length) and entries whose magnitudes span 2^±40 with mixed signs,
+// so that any other summation order or an unfused product would show in
+// the last bits (the test counts the vectors on which the sequential
+// sum differs, to show it can tell). x_k longer than w checks that only
+// len(w) terms are summed.
+func TestDot4Lanes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(40, 4))
 	wide := func() float64 {
 		return rng.NormFloat64() * math.Exp2(float64(rng.IntN(81)-40))
 	}
-	for _, avx := range kernelPaths(t) {
-		useAVX2 = avx
+	for _, path := range kernelPaths(t) {
+		path.use()
 		differ := 0
 		for n := 0; n <= 450; n++ {
 			for rep := 0; rep < 3; rep++ {
@@ -39,14 +51,13 @@ func TestDot4IsDot(t *testing.T) {
 				var got [4]float64
 				got[0], got[1], got[2], got[3] = dot4(w, x[0], x[1], x[2], x[3])
 				for k := range x {
-					want := floats.Dot(w, x[k][:n])
+					want := dotRef(w, x[k][:n])
 					if math.Float64bits(got[k]) != math.Float64bits(want) {
-						t.Errorf("avx2=%t n=%d column %d: %v, floats.Dot %v", avx, n, k, got[k], want)
+						t.Errorf("%s n=%d column %d: %v, want %v", path.name, n, k, got[k], want)
 					}
-					// The order matters at this dynamic range: the
-					// sequential sum differs from floats.Dot's chains on
-					// most long vectors (so a sequential kernel would
-					// fail this test).
+					if one := dot(w, x[k]); math.Float64bits(one) != math.Float64bits(want) {
+						t.Errorf("%s n=%d column %d: dot %v, want %v", path.name, n, k, one, want)
+					}
 					seq := 0.0
 					for i, v := range w {
 						seq += float64(v * x[k][i])
@@ -57,10 +68,8 @@ func TestDot4IsDot(t *testing.T) {
 				}
 			}
 		}
-		// Without gonum's assembly (noasm, safe, gccgo, other
-		// architectures) floats.Dot is itself the sequential sum.
-		if gonumDotChains && differ < 1000 {
-			t.Errorf("avx2=%t: the sequential sum differed from floats.Dot on only %d of 5412 vectors: the test cannot tell the orders apart", avx, differ)
+		if differ < 1000 {
+			t.Errorf("%s: the sequential sum differed on only %d of 5412 vectors: the test cannot tell the orders apart", path.name, differ)
 		}
 	}
 }
@@ -99,12 +108,9 @@ func BenchmarkDot4(b *testing.B) {
 		}
 		flops(b)
 	})
-	for _, avx := range kernelPaths(b) {
-		name := "dot4/go"
-		if avx {
-			name = "dot4/avx2"
-		}
-		useAVX2 = avx
+	for _, path := range kernelPaths(b) {
+		name := "dot4/" + path.name
+		path.use()
 		b.Run(name, func(b *testing.B) {
 			start()
 			for b.Loop() {
@@ -128,15 +134,29 @@ func cpuSeconds(tb testing.TB) float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-// kernelPaths returns the paths a kernel test checks, the pure-Go one and,
-// where the CPU has AVX2, the assembly one, and restores useAVX2 when the
-// test ends; the test sets useAVX2 to each in turn.
-func kernelPaths(tb testing.TB) []bool {
-	saved := useAVX2
-	tb.Cleanup(func() { useAVX2 = saved })
+// kernelPath is one of GPS's kernel paths: the pure-Go one, AVX2's or
+// AVX-512's.
+type kernelPath struct {
+	name         string
+	avx2, avx512 bool
+}
+
+func (p kernelPath) use() { useAVX2, useAVX512 = p.avx2, p.avx512 }
+
+// kernelPaths returns the paths a kernel test checks: the pure-Go one
+// and, where the CPU and build have them, the assembly ones; the flags
+// are restored when the test ends.
+func kernelPaths(tb testing.TB) []kernelPath {
+	saved := kernelPath{"saved", useAVX2, useAVX512}
+	tb.Cleanup(saved.use)
+	paths := []kernelPath{{name: "go"}}
 	if !useAVX2 {
-		tb.Log("no AVX2 kernel on this CPU or build: the pure-Go path only")
-		return []bool{false}
+		tb.Log("no assembly kernel on this CPU or build: the pure-Go path only")
+		return paths
 	}
-	return []bool{false, true}
+	paths = append(paths, kernelPath{"avx2", true, false})
+	if useAVX512 {
+		paths = append(paths, kernelPath{"avx512", true, true})
+	}
+	return paths
 }

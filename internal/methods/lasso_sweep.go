@@ -74,20 +74,3 @@ func appendBits(dst []int, b []uint64) []int {
 	}
 	return dst
 }
-
-// weightsGo is the weight update of a GPS step (gpsRow.move) from k =
-// from on: w_k ← (w_k·e_k)·f, adding to sum, abs and change w_k, |w_k| and
-// |w_k − old w_k| in order. float64(…) rounds the product before the
-// difference, which the compiler could otherwise fuse at GOAMD64=v3.
-func weightsGo(w, e []float64, f float64, from int, sum, abs, change float64) (float64, float64, float64) {
-	e = e[:len(w)]
-	for k := from; k < len(w); k++ {
-		wk := w[k]
-		nw := float64(wk * e[k] * f)
-		change += math.Abs(nw - wk)
-		w[k] = nw
-		sum += nw
-		abs += math.Abs(nw)
-	}
-	return sum, abs, change
-}

@@ -36,8 +36,9 @@ func TestSweepIsScalar(t *testing.T) {
 		}
 		return rng.NormFloat64() * math.Exp2(float64(rng.IntN(61)-30))
 	}
-	for _, avx := range kernelPaths(t) {
-		useAVX2 = avx
+	for _, path := range kernelPaths(t) {
+		path.use()
+		avx := path.avx2
 		for n := 0; n <= 300; n++ {
 			for rep := 0; rep < 4; rep++ {
 				all := rep%2 == 1
@@ -131,20 +132,19 @@ func TestSweepIsScalar(t *testing.T) {
 	}
 }
 
-// TestWeightsIsScalar checks the weight update (weights), on the assembly
-// kernel and on the pure-Go path, against gpsRow.move's scalar loop before
-// issue #40 as it ran at the default GOAMD64=v1, written out below: the same new weights and the same bits of
-// the three sums, which are kept in the loop's order (a sum taken four
-// lanes at a time would differ in the last bits on most of these vectors,
-// and the GPS path with it). Lengths 0–450 cover every tail; weights span
-// 2^±30 with mixed signs, as γ_n k(z, x_n) does.
-func TestWeightsIsScalar(t *testing.T) {
+// TestWeightsLanes checks the weight update (weights), on every assembly
+// kernel this CPU runs and on the pure-Go path, against lasso_lanes.go's
+// definition written out below: the same new weights and the same bits
+// of the three sums in their eight chains. Lengths 0–450 cover every
+// tail; weights span 2^±30 with mixed signs, as γ_n k(z, x_n) does.
+func TestWeightsLanes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(40, 6))
 	wide := func() float64 {
 		return rng.NormFloat64() * math.Exp2(float64(rng.IntN(61)-30))
 	}
-	for _, avx := range kernelPaths(t) {
-		useAVX2 = avx
+	for _, path := range kernelPaths(t) {
+		path.use()
+		avx := path.avx2
 		for n := 0; n <= 450; n++ {
 			w, e := make([]float64, n), make([]float64, n+n%3)
 			for i := range w {
@@ -155,19 +155,22 @@ func TestWeightsIsScalar(t *testing.T) {
 			}
 			f := math.Exp(rng.NormFloat64())
 			want := append([]float64(nil), w...)
-			var sum, abs, change float64
+			// lasso_lanes.go's chains, written out: chain k mod 8.
+			var cs, ca, cc [8]float64
 			for k, wk := range want {
 				// float64(…) keeps the rounding of GOAMD64=v1 at v3,
 				// where the compiler would fuse the product into the sums.
 				nw := float64(wk * e[k] * f)
-				change += math.Abs(nw - wk)
+				cc[k%8] += math.Abs(nw - wk)
 				want[k] = nw
-				sum += nw
-				abs += math.Abs(nw)
+				cs[k%8] += nw
+				ca[k%8] += math.Abs(nw)
 			}
+			tree := func(c [8]float64) float64 { return ((c[0] + c[4]) + (c[2] + c[6])) + ((c[1] + c[5]) + (c[3] + c[7])) }
+			sum, abs, change := tree(cs), tree(ca), tree(cc)
 			gs, ga, gc := weights(w, e, f)
 			if math.Float64bits(gs) != math.Float64bits(sum) || math.Float64bits(ga) != math.Float64bits(abs) || math.Float64bits(gc) != math.Float64bits(change) {
-				t.Errorf("avx2=%t n=%d: sums %v %v %v, scalar %v %v %v", avx, n, gs, ga, gc, sum, abs, change)
+				t.Errorf("%s n=%d: sums %v %v %v, want %v %v %v", path.name, n, gs, ga, gc, sum, abs, change)
 			}
 			for k := range want {
 				if math.Float64bits(w[k]) != math.Float64bits(want[k]) {
@@ -294,8 +297,9 @@ func benchPaths(b *testing.B, name string, scalar, step func()) {
 		b.ReportMetric((cpuSeconds(b)-c0)/float64(b.N)*1e9, "cpu-ns/op")
 	}
 	b.Run("scalar", func(b *testing.B) { run(b, scalar) })
-	for _, avx := range kernelPaths(b) {
-		useAVX2 = avx
+	for _, path := range kernelPaths(b) {
+		path.use()
+		avx := path.avx2
 		sub := name + "/go"
 		if avx {
 			sub = name + "/avx2"

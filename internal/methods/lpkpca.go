@@ -231,7 +231,7 @@ func FitLPKPCA(m *KPCA, g *Graph, lambda float64, d int) (*LPKPCA, error) {
 	}
 	// P = VΛ^{½} = Alpha·Λ: Alpha's columns are v_i/√λ_i.
 	p := mat.NewDense(n, r, nil)
-	p.Copy(m.Alpha)
+	p.Copy(m.Alpha(r))
 	for i := 0; i < n; i++ {
 		row := p.RawRowView(i)
 		for j := range row {
@@ -333,7 +333,7 @@ func (p *LPKPCA) Dims() int { _, d := p.B.Dims(); return d }
 // directions: u_i = Σ_n α_ni φ̃(x_n).
 func (p *LPKPCA) Alpha() *mat.Dense {
 	var a mat.Dense
-	a.Mul(p.Model.Alpha, p.B)
+	a.Mul(p.Model.Alpha(p.Model.Rank()), p.B)
 	return &a
 }
 

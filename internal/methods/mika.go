@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // Mika is the fixed-point pre-image iteration of Mika et al. (1999) for the
@@ -240,11 +241,15 @@ func mikaWeights(d2, gamma []float64, c float64) (sum, abs, dmin float64) {
 		}
 	}
 	for j, v := range d2 {
+		d2[j] = -(v - dmin) / c
+	}
+	vecmath.ExpTo(d2, d2)
+	for j, e := range d2 {
 		if gamma[j] == 0 {
 			d2[j] = 0
 			continue
 		}
-		wj := gamma[j] * math.Exp(-(v-dmin)/c)
+		wj := gamma[j] * e
 		d2[j] = wj
 		sum += wj
 		abs += math.Abs(wj)
@@ -260,7 +265,7 @@ func mikaWeights(d2, gamma []float64, c float64) (sum, abs, dmin float64) {
 // magnitude of its terms (see Mika and Tikhonov).
 func fixedPointDenominator(sum, abs, dmin, c, eps float64, pull *inputPull) (den, mu float64) {
 	if pull != nil && pull.mu > 0 {
-		mu = pull.mu * math.Exp(dmin/c)
+		mu = pull.mu * vecmath.Exp(dmin/c)
 		if math.IsInf(mu, 1) {
 			return mu, mu
 		}

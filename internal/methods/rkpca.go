@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/vecmath"
 )
 
 // RKPCA is Robust Kernel PCA reconstruction (Nguyen & De la Torre, NIPS
@@ -304,6 +305,7 @@ type gramWork struct {
 	g      kernel.Gaussian
 	gauss  bool
 	x      *mat.Dense
+	xt     operand   // xᵀ, packed at the first step
 	nx, nz []float64 // squared row norms of x and of the batch
 	out    []float64
 	kz     mat.Dense
@@ -319,7 +321,7 @@ func newGramWork(k kernel.Kernel, x *mat.Dense) *gramWork {
 // reset points w at the kernel k and training set x, keeping its
 // buffers.
 func (w *gramWork) reset(k kernel.Kernel, x *mat.Dense) {
-	w.k, w.x = k, x
+	w.k, w.x, w.xt = k, x, operand{}
 	w.g, w.gauss = k.(kernel.Gaussian)
 	if w.gauss {
 		w.nx = sqNorms(w.nx, x)
@@ -338,7 +340,7 @@ type fixedWork struct {
 // rows against x and a projection with no model yet.
 func (fw *fixedWork) start(k kernel.Kernel, x *mat.Dense) (*gramWork, *projWork) {
 	fw.gw.reset(k, x)
-	fw.pw.m, fw.pw.q, fw.pw.aq, fw.pw.aqT = nil, 0, nil, nil
+	fw.pw.m, fw.pw.q, fw.pw.aq, fw.pw.aqT = nil, 0, operand{}, operand{}
 	return &fw.gw, &fw.pw
 }
 
@@ -357,20 +359,15 @@ func (w *gramWork) gram(z *mat.Dense) *mat.Dense {
 	}
 	w.dst.SetRawMatrix(blas64.General{Rows: r, Cols: n, Stride: n, Data: w.out[:r*n]})
 	dst := &w.dst
-	// z·xᵀ, overwriting dst: Dgemm's product (mulNT).
-	mulNT(dst, z, w.x)
+	// z·xᵀ, overwriting dst, with xᵀ packed once for all the steps.
+	if w.xt.m == nil {
+		w.xt = newOperand(w.x.T(), true)
+	}
+	w.xt.mulTo(dst, z)
 	w.nz = sqNorms(w.nz, z)
 	c := w.g.C
 	for i, nz := range w.nz {
-		row := dst.RawRowView(i)
-		for j, p := range row {
-			// kernel.sqDistFrom: ‖z−d‖² = ‖z‖² + ‖d‖² − 2zᵀd, clamped at 0.
-			v := nz + w.nx[j] - 2*p
-			if v < 0 {
-				v = 0
-			}
-			row[j] = math.Exp(-v / c)
-		}
+		kernel.GaussianRow(dst.RawRowView(i), nz, w.nx, c)
 	}
 	return dst
 }
@@ -399,10 +396,10 @@ type projWork struct {
 	gam, beta, kc    []float64
 	gamM, betaM, kcM mat.Dense // their headers
 	// Alpha's first q columns and their transpose for model m, formed
-	// at the first step instead of at every step.
+	// (and packed) at the first step instead of at every step.
 	m       *KPCA
 	q       int
-	aq, aqT mat.Matrix
+	aq, aqT operand
 }
 
 // gamma returns the projection coefficients Γ (M×N) of the kernel rows
@@ -426,8 +423,8 @@ func (w *projWork) gamma(m *KPCA, kx *mat.Dense, q int) *mat.Dense {
 	// the previous step do not enter.
 	if w.m != m || w.q != q {
 		w.m, w.q = m, q
-		w.aq = m.Alpha.Slice(0, n, 0, q)
-		w.aqT = w.aq.T()
+		a := m.Alpha(q)
+		w.aq, w.aqT = newOperand(a, true), newOperand(a.T(), true)
 	}
 	w.gamM.SetRawMatrix(blas64.General{Rows: r, Cols: n, Stride: n, Data: w.gam[:r*n]})
 	w.betaM.SetRawMatrix(blas64.General{Rows: r, Cols: q, Stride: q, Data: w.beta[:r*q]})
@@ -462,7 +459,7 @@ func (r *RKPCA) pullWeights(a, res, z, x, obs []float64, gamma float64) float64 
 			a[j] = 1
 		}
 	}
-	k0 := r.Gamma2 * math.Exp(-r.Gamma2*sum) / (2 * r.C * gamma)
+	k0 := r.Gamma2 * vecmath.Exp(-r.Gamma2*sum) / (2 * r.C * gamma)
 	floats.Scale(k0, a)
 	return sigma
 }

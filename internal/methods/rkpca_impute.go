@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/runexp/runexp/internal/kernel"
+	"github.com/runexp/runexp/internal/linalg"
 )
 
 // RKPCAImpute is Nguyen & De la Torre's Algorithm 1, "RKPCA for missing
@@ -158,10 +159,9 @@ func (ri *RKPCAImpute) Denoise(dst *mat.Dense, in *DenoiseInput) ([]Status, erro
 		// n×n kernel pass instead of k of (n − n/k)². Entry (i, j)
 		// depends on rows i and j only (a dot product over the D
 		// coordinates, the two squared norms, one exp), so under
-		// gonum's pure-Go BLAS a sub-block is bit for bit the Gram
-		// matrix FitKPCA would form (TestSelfGramSubBlock) as long as
-		// both products take the same path through Dgemm
-		// (sharedGramExact); another BLAS may round the two
+		// the pure-Go backend a sub-block is bit for bit the Gram
+		// matrix FitKPCA would form (TestSelfGramSubBlock,
+		// sharedGramExact); another BLAS may round the two
 		// differently.
 		var gram *mat.SymDense
 		if sharedGramExact(n, d, n-(n+ri.Partitions-1)/ri.Partitions) {
@@ -276,14 +276,17 @@ func grow(buf []float64, n int) []float64 {
 
 // sharedGramExact reports whether the Gram matrix of n points in d
 // dimensions holds, bit for bit, that of any subset of at least minSub of
-// them (in their order) under gonum's pure-Go BLAS. The product XXᵀ is a
-// Dgemm whose entry (i, j) is one dot product of rows i and j over the
-// d coordinates when it runs serially, and a sum of dot products over
-// blocks of 64 coordinates when it runs in parallel (gonum runs it in
-// parallel from 2 × 2 blocks of 64 rows, i.e. more than 64 points). With
-// d ≤ 64 there is a single block and both paths round alike; otherwise
-// the subsets must take the parallel path too.
+// them (in their order). Under the pure-Go backend it always does: the
+// product XXᵀ is the packed product, whose entry (i, j) is one chain of
+// fused multiply-adds over the d coordinates of rows i and j whatever
+// the matrix's size (package linalg's rounding contract). For another
+// BLAS the rule is gonum's blocked Dgemm's, kept as the best guess: one
+// dot product per entry for d ≤ 64, and the same path for both sizes
+// above 64 points; such a BLAS may round the two differently anyway.
 func sharedGramExact(n, d, minSub int) bool {
-	const block = 64 // gonum/blas/gonum's blockSize
+	if linalg.PureGo() {
+		return true
+	}
+	const block = 64
 	return d <= block || (n > block && minSub > block)
 }

@@ -126,37 +126,15 @@ func (w *tridiagWork) reduce(a *mat.SymDense) (t *tridiagEigen, ok bool) {
 // t's work's, overwritten by its next vectors.
 func (t *tridiagEigen) vectors(vals []float64) *mat.Dense {
 	n, d := t.n, len(vals)
-	diag, off := t.diag, t.off
-	// Eigenvectors of the tridiagonal matrix T, one column each, in the
-	// order of vals.
-	var tnorm float64
-	for i := 0; i < n; i++ {
-		s := math.Abs(diag[i])
-		if i > 0 {
-			s += math.Abs(off[i-1])
-		}
-		if i < n-1 {
-			s += math.Abs(off[i])
-		}
-		tnorm = math.Max(tnorm, s)
-	}
 	w := t.w
 	w.z = grow(w.z, n*d)
 	clear(w.z)
 	w.zm.SetRawMatrix(blas64.General{Rows: n, Cols: d, Stride: d, Data: w.z})
 	z := &w.zm
-	w.inverseIteration(diag, off[:n-1], vals, tnorm, z)
-
-	// Back-transformation Z ← Q·Z: Q = H(0)…H(n−2) from Dsytrd(Lower) is
-	// Dormqr's on the trailing (n−1)×(n−1) block (LAPACK's dormtr).
-	if n > 1 {
-		impl := gonum.Implementation{}
-		zr := z.RawMatrix()
-		var query [1]float64
-		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, t.sa[t.lda:], t.lda, t.tau, zr.Data[zr.Stride:], zr.Stride, query[:], -1)
-		w.work = grow(w.work, int(query[0]))
-		impl.Dormqr(blas.Left, blas.NoTrans, n-1, d, n-1, t.sa[t.lda:], t.lda, t.tau, zr.Data[zr.Stride:], zr.Stride, w.work, len(w.work))
-	}
+	// Eigenvectors of the tridiagonal matrix T, one column each, in the
+	// order of vals, then Z ← Q·Z.
+	w.inverseIteration(t.diag, t.off[:n-1], vals, tridiagNorm(t.diag, t.off), z)
+	t.backTransform(z)
 	return z
 }
 
@@ -170,9 +148,18 @@ func (t *tridiagEigen) vectors(vals []float64) *mat.Dense {
 // vectors are seeded (the same stream at every call), so the result is
 // deterministic.
 func (w *tridiagWork) inverseIteration(diag, off, mu []float64, tnorm float64, z *mat.Dense) {
+	w.inverseIterationFrom(diag, off, mu, 0, tnorm, z)
+}
+
+// inverseIterationFrom is inverseIteration for the columns from on, the
+// columns before from holding what inverseIteration wrote there: column k
+// depends only on mu[:k+1], the columns before it and the k-th n draws of
+// the seeded stream, so vectors computed in several calls, each extending
+// the last, are bit for bit those of one call.
+func (w *tridiagWork) inverseIterationFrom(diag, off, mu []float64, from int, tnorm float64, z *mat.Dense) {
 	n := len(diag)
 	if n == 1 {
-		for k := range mu {
+		for k := from; k < len(mu); k++ {
 			z.Set(0, k, 1)
 		}
 		return
@@ -185,6 +172,9 @@ func (w *tridiagWork) inverseIteration(diag, off, mu []float64, tnorm float64, z
 		w.rng = rand.New(&w.src)
 	}
 	rng := w.rng
+	for range from * n {
+		rng.Float64()
+	}
 	f := &w.lu
 	w.x, w.col = grow(w.x, n), grow(w.col, n)
 	x, col := w.x, w.col
@@ -198,6 +188,9 @@ func (w *tridiagWork) inverseIteration(diag, off, mu []float64, tnorm float64, z
 			m = prev - pertol
 		}
 		prev = m
+		if k < from {
+			continue
+		}
 		f.factor(diag, off, m, eps*tnorm)
 		for i := range x {
 			x[i] = rng.Float64() - 0.5

@@ -48,7 +48,7 @@ func snapshotModel(m *methods.KPCA, x0 *mat.Dense) snapshot {
 	s := snapshot{}
 	s.add("Model.X", m.X)
 	s.add("Model.K", m.K)
-	s.add("Model.Alpha", m.Alpha)
+	s.add("Model.Alpha", m.Alpha(m.Rank()))
 	s["Model.Values"] = slices.Clone(m.Values)
 	s["Model.Diag"] = slices.Clone(m.Diag())
 	s.add("X0", x0)
