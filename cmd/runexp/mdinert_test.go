@@ -75,7 +75,7 @@ func inertFixture(t testing.TB, pv, s string) (configs, results, values string) 
 			})
 			b = dropIndented(b, "notes: ")
 		}
-		writeFile(t, filepath.Join(configs, name+".yaml"), b)
+		writeBytes(t, filepath.Join(configs, name+".yaml"), b)
 	}
 	claims := filepath.Join(results, inertConfig, "claims.json")
 	var cs []map[string]any
@@ -89,7 +89,7 @@ func inertFixture(t testing.TB, pv, s string) (configs, results, values string) 
 	if b, err = json.Marshal(cs); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, claims, b)
+	writeBytes(t, claims, b)
 	ents, err := os.ReadDir(pv)
 	if err != nil {
 		t.Fatal(err)
@@ -102,12 +102,12 @@ func inertFixture(t testing.TB, pv, s string) (configs, results, values string) 
 		if e.Name() == inertPaper+".yaml" {
 			b = replaceLines(b, map[string]string{"  title: ": "  title: " + q, "  statement: ": "  statement: " + q})
 		}
-		writeFile(t, filepath.Join(values, e.Name()), b)
+		writeBytes(t, filepath.Join(values, e.Name()), b)
 	}
 	return configs, results, values
 }
 
-func writeFile(t testing.TB, p string, b []byte) {
+func writeBytes(t testing.TB, p string, b []byte) {
 	t.Helper()
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
