@@ -363,7 +363,7 @@ func (b *builder) claimText(c *config.Config, cl config.Claim, res claim, t *sco
 	}
 	s.WriteString(". " + lit(cl.Statement))
 	if desc, err := claims.Describe(cl); err == nil {
-		fmt.Fprintf(&s, "\nCheck: %s. %s.", lit(desc.Test), lit(desc.Boundary))
+		fmt.Fprintf(&s, "\nCheck: %s. %s.", prose(desc.Test), prose(desc.Boundary))
 	}
 	if _, _, ok := b.interval(res); ok {
 		// The interval itself is in the table of checks.
