@@ -93,7 +93,9 @@ var configLine = regexp.MustCompile("^Config `([a-z0-9-]+)\\.yaml`")
 // (the model's kernel, width, subspace and the method itself) must be
 // printed on the method's line for it with the value the cell used, the
 // tuned value (metric tuned_NAME) where the cell records one, marked
-// tuned.
+// tuned when the config's experiment.tune offered it more than one value
+// (a one-value grid, or a width the cell records as tuned_ without a
+// grid, is a fixed setting).
 func settingsMismatches(md string, cfgs map[string]*config.Config, recs map[string][]report.Record) []string {
 	rows := settingsRows(md)
 	var bad []string
@@ -121,7 +123,7 @@ func settingsMismatches(md string, cfgs map[string]*config.Config, recs map[stri
 				}
 				want, tuned := paramText(v), false
 				if tv, ok := r.Metrics["tuned_"+k]; ok {
-					want, tuned = paramText(tv), true
+					want, tuned = paramText(tv), gridLen(c, label, k) > 1
 				}
 				i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, k+" ") })
 				if i < 0 {
@@ -192,7 +194,7 @@ func TestSettingsAsRun(t *testing.T) {
 		{"nguyen-delatorre-robust-kpca", "nguyen-fig5", "RKPCA", "gamma2 3e-05, tuned on validation data from {1e-05, 3e-05, 0.0001}"},
 		{"nguyen-delatorre-robust-kpca", "nguyen-table2", "RKPCA", "gamma2 1e-06 (energy 0.8, energy 0.95); 1e-07 (energy 1), tuned"},
 		{"nguyen-delatorre-robust-kpca", "nguyen-table2", "RKPCA", "gamma 1e-07 (energy 0.8, energy 0.95); 3e-08 (energy 1), tuned"},
-		{"huang-tian-delatorre-local-gram-preimage", "huang-table1", "(every method)", "sigma (recorded) 24.27950933883295"},
+		{"huang-tian-delatorre-local-gram-preimage", "huang-table1", "(every method)", "sigma (recorded) 24.28"},
 		{"huang-tian-delatorre-local-gram-preimage", "huang-table1", "(every method)", "neighbors (recorded) 44"},
 		{"huang-tian-delatorre-local-gram-preimage", "huang-table1", "(every method)", "components (recorded) 81"},
 		{"zheng-lpkpca", "zheng-lpkpca-table1", "(every method)", "sigma 1: relative: σ is this multiple of the mean pairwise distance"},
@@ -536,4 +538,45 @@ func TestJournalMarkAgrees(t *testing.T) {
 			t.Errorf("%s: the article's headline %s does not say that metadata.yaml's title is %s", p, mark, journal)
 		}
 	}
+}
+
+// TestRecordedSettingsRounded: a setting the cells measured (a mean
+// pairwise distance, a width derived from it) is printed to 4
+// significant digits in every report built from baseline/, never as
+// 21.873617262170267.
+func TestRecordedSettingsRounded(t *testing.T) {
+	_, reps := baselineReports(t)
+	long := regexp.MustCompile(`\(recorded\) -?[0-9]*\.[0-9]{5,}`)
+	n := 0
+	for p, r := range reps {
+		n += strings.Count(r.Markdown, "(recorded) ")
+		if m := long.FindString(r.Markdown); m != "" {
+			t.Errorf("%s prints a measured setting in full: %s", p, m)
+		}
+	}
+	if n == 0 {
+		t.Error("no report prints a recorded setting: the check checks nothing")
+	}
+	if got := paramText(measuredValue(21.873617262170267)); got != "21.87" {
+		t.Errorf("measured 21.873617262170267 printed %s, want 21.87", got)
+	}
+}
+
+// gridLen is the number of values experiment.tune of config c offers
+// parameter k of method label, 0 when it offers none.
+func gridLen(c *config.Config, label, k string) int {
+	tl, _ := c.Experiment.Values["tune"].([]any)
+	for _, e := range tl {
+		m, _ := e.(map[string]any)
+		if m == nil || fmt.Sprint(m["method"]) != label {
+			continue
+		}
+		if vs, ok := m[k].([]any); ok {
+			return len(vs)
+		}
+		if _, ok := m[k]; ok {
+			return 1
+		}
+	}
+	return 0
 }

@@ -427,6 +427,8 @@ func paramNumber(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true
+	case measuredValue:
+		return float64(x), true
 	case int:
 		return float64(x), true
 	}

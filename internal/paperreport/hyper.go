@@ -135,7 +135,7 @@ func (g settingsGrid) modelSettings() []setting {
 		}
 		vals := collect(recs, func(r report.Record) (any, bool) {
 			v, has := r.Metrics[m]
-			return v, has && usedRecord(r) && !math.IsNaN(v)
+			return measuredValue(v), has && usedRecord(r) && !math.IsNaN(v)
 		}, func(r report.Record) []string { return g.at(r, m) })
 		if len(vals) == 0 {
 			continue
@@ -188,9 +188,14 @@ func (g settingsGrid) methodSettings(label string) []setting {
 			v, has := r.Params[k]
 			return v, has
 		}
-		s := setting{Method: label, Name: k, Values: collect(g.recs, get, func(r report.Record) []string { return g.at(r, "") }), Tuned: tuned}
+		s := setting{Method: label, Name: k, Values: collect(g.recs, get, func(r report.Record) []string { return g.at(r, "") })}
 		if tuned {
-			s.Grid = tuneGrid(g.c, label, k)
+			// A tuned_ metric records the value a cell used (the model's
+			// width always); it was chosen on validation data only when
+			// the config's grid offered more than one.
+			if grid := tuneGrid(g.c, label, k); strings.Contains(grid, ",") {
+				s.Tuned, s.Grid = true, grid
+			}
 		}
 		out = append(out, s)
 	}
@@ -244,10 +249,18 @@ func collect(recs []report.Record, get func(report.Record) (any, bool), where fu
 	return vals
 }
 
+// measuredValue is a setting the cells measured rather than were given (a
+// mean pairwise distance, a width derived from it): the report prints it
+// to 4 significant digits, since its last digits are noise to a reader.
+type measuredValue float64
+
 // paramText is a parameter or metric value as the report prints it: a
-// number in its shortest form, else its text.
+// given number in its shortest form (the value the config wrote), a
+// measured one to 4 significant digits, else its text.
 func paramText(v any) string {
 	switch x := v.(type) {
+	case measuredValue:
+		return strconv.FormatFloat(float64(x), 'g', 4, 64)
 	case float64:
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case int:
