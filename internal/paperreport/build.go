@@ -565,5 +565,6 @@ func mdTable(text string) (header []string, rows [][]string, after []string) {
 	return header, rows, after
 }
 
-// oneLine is s with each run of white space one space.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine is s with each run of white space or control characters one
+// space, as report.MarkdownLiteral writes a title on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(strings.Map(noControl, s)), " ") }
