@@ -246,6 +246,12 @@ func writtenPages(t testing.TB, pv, s string) (pages map[string][]byte, ok bool)
 	for _, dir := range []string{filepath.Join(results, "reports", reportPaper), out} {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
+			if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && bytes.ContainsAny(b, "\uE000\uE001\uE002\uE003") {
+				// The report marks a config's words with these
+				// private-use runes while it builds a page: none may
+				// leave it (metadata.yaml, a caption, an attribute).
+				t.Errorf("%s/%s holds a mark of a config's words", filepath.Base(dir), e.Name())
+			}
 			if n := e.Name(); strings.HasSuffix(n, ".md") || strings.HasSuffix(n, ".html") {
 				b, err := os.ReadFile(filepath.Join(dir, n))
 				if err != nil {

@@ -107,9 +107,9 @@ func TestWithNamedEverywhere(t *testing.T) {
 			}
 		}
 	}
-	// The matrix table's rows carry the labels (as Markdown shows them:
-	// report.MarkdownInline escapes the underscore).
-	if b, err := os.ReadFile(filepath.Join(root, "matrix", "tables.md")); err != nil || !strings.Contains(string(b), report.MarkdownInline("feature_neighbours[k=3]")) {
+	// The matrix table's rows carry the labels (escaped as Markdown: read
+	// as written).
+	if b, err := os.ReadFile(filepath.Join(root, "matrix", "tables.md")); err != nil || !strings.Contains(report.MarkdownUnescape(string(b)), "feature_neighbours[k=3]") {
 		t.Errorf("matrix tables.md: %v; want a row of feature_neighbours[k=3]", err)
 	}
 
@@ -129,7 +129,7 @@ func TestWithNamedEverywhere(t *testing.T) {
 		// The commands name no folder of this machine's layout: out2 lies
 		// outside the working folder, so by its name, and root2 inside it.
 		"`runexp suite --baseline baseline --out suite --with ", "`runexp report --results suite/" + filepath.Base(root2) + " abrahamsen-hansen-regularized-preimage`"} {
-		if !strings.Contains(string(rep), want) {
+		if !strings.Contains(report.MarkdownUnescape(string(rep)), want) {
 			t.Errorf("REPORT.md: no %q", want)
 		}
 	}

@@ -71,7 +71,13 @@ func settingsRows(md string) map[string]map[string][]string {
 			if out[cfg] == nil {
 				out[cfg] = map[string][]string{}
 			}
-			out[cfg][cells[0]] = strings.Split(cells[1], "<br>")
+			// The cells are Markdown, a config's words in them escaped:
+			// read as written.
+			var lines []string
+			for _, s := range strings.Split(cells[1], "<br>") {
+				lines = append(lines, report.MarkdownUnescape(s))
+			}
+			out[cfg][report.MarkdownUnescape(cells[0])] = lines
 			continue
 		}
 		in = false
@@ -174,7 +180,7 @@ func TestSettingsAsRun(t *testing.T) {
 		if paper == "nguyen-delatorre-robust-kpca" {
 			// The control: the pre-tuning default in place of the tuned
 			// value is caught.
-			md := strings.Replace(rep.Markdown, "sigma_min 20, tuned", "sigma_min 5, tuned", 1)
+			md := strings.Replace(rep.Markdown, `sigma\_min 20, tuned`, `sigma\_min 5, tuned`, 1)
 			if got := settingsMismatches(md, byName, recs); len(got) == 0 {
 				t.Error("a printed σ_min of 5 where the cells used 20 passed the check")
 			}

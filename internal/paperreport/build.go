@@ -252,8 +252,8 @@ func (b *builder) render() (*Report, error) {
 	d := &b.d
 	mark, why := scoreboard.Headline(b.sb)
 	title := mark + " " + b.info.Title
-	d.h(1, title)
-	d.p("A reproduction of " + b.citeLabelOf("paper:"+b.paper) + b.cite("paper:"+b.paper) + ", *" + b.info.Title + "*" + venueText(b.info.Venue) + ", with runexp" + b.citeKeys("runexp") + ". Written by `runexp report " + b.paper + "` from the results in `" + relName(b.o.Root) + "` (revision " + b.revisionText() + "), the configs in `" + relName(b.o.Configs) + "` and the paper values `" + b.paper + ".yaml`.")
+	d.h(1, mark+" "+lit(b.info.Title))
+	d.p("A reproduction of " + b.citeLabelOf("paper:"+b.paper) + b.cite("paper:"+b.paper) + ", *" + lit(b.info.Title) + "*" + venueText(b.info.Venue) + ", with runexp" + b.citeKeys("runexp") + ". Written by `runexp report " + b.paper + "` from the results in `" + relName(b.o.Root) + "` (revision " + b.revisionText() + "), the configs in `" + relName(b.o.Configs) + "` and the paper values `" + b.paper + ".yaml`.")
 	d.p("**Abstract.** " + b.abstract())
 	d.p("**" + mark + "** " + why + ".")
 	if journal, jwhy := scoreboard.JournalMark(b.sb); journal != mark {
@@ -283,7 +283,7 @@ func (b *builder) render() (*Report, error) {
 	if len(b.apx.blocks) > 0 {
 		apx := doc{}
 		at := "Appendix to " + title
-		apx.h(1, at)
+		apx.h(1, "Appendix to "+mark+" "+lit(b.info.Title))
 		apx.p("The long tables of the report (" + "[the article](article:introduction)" + "): every check of a config with its values and interval, and the evidence of each claim not reproduced as stated under every config that bears on it.")
 		apx.blocks = append(apx.blocks, b.apx.blocks...)
 		rep.AppendixMarkdown = apx.markdown()
@@ -300,7 +300,7 @@ func venueText(v string) string {
 	if v == "" {
 		return ""
 	}
-	return ", " + v
+	return ", " + lit(v)
 }
 
 // citeLabels maps each cited key to its label in running text ("Mika et
@@ -375,7 +375,7 @@ func (b *builder) introduction(outcomes map[string]scoreboard.Account) {
 		if a.Attribution != "" && a.Category != scoreboard.OtherReading {
 			whose = scoreboard.AttributionName(a.Attribution)
 		}
-		rows = append(rows, []string{pc.ID, scoreboard.OutcomeText(a), whose, statedText(a), sensitivityText(a), pc.Statement})
+		rows = append(rows, []string{pc.ID, scoreboard.OutcomeText(a), whose, statedText(a), sensitivityText(a), lit(pc.Statement)})
 	}
 	// The outcome comes right after the claim's id, so that a narrow
 	// screen shows it before the table scrolls.
@@ -450,7 +450,7 @@ func (b *builder) assignment() {
 		for _, r := range c.Readings {
 			cands = append(cands, "`"+r+"`")
 		}
-		rows = append(rows, []string{c.Ambiguity + " (" + c.Topic + ")", reading, strings.Join(cands, ", "), c.Why, fit})
+		rows = append(rows, []string{c.Ambiguity + " (" + lit(c.Topic) + ")", reading, strings.Join(cands, ", "), prose(c.Why), fit})
 	}
 	d.h(3, "One reading of each ambiguity")
 	s := "Each of the paper's ambiguities is read one way for the whole paper, chosen from the printed values, never from verdicts; the counts above are under that assignment, every other reading is shown and never counted."
@@ -471,7 +471,7 @@ func (b *builder) assignment() {
 func (b *builder) citeLabelOf(item string) string {
 	keys := b.bib.keysFor(item)
 	if len(keys) == 0 {
-		return b.info.Title
+		return lit(b.info.Title)
 	}
 	e, _ := b.bib.entry(keys[0])
 	return citeLabel(e)
@@ -519,7 +519,9 @@ func paperTables(r *run) [][2]string {
 		if strings.HasPrefix(head, "The paper's claims") || strings.HasPrefix(head, "Failed and partial cells") {
 			continue
 		}
-		if r.Config.PaperTable != nil && !strings.HasPrefix(head, r.Config.PaperTable.Title) {
+		// The heading is Markdown (report.MarkdownLiteral): the title
+		// as written is its text.
+		if r.Config.PaperTable != nil && !strings.HasPrefix(oneLine(report.MarkdownUnescape(head)), oneLine(r.Config.PaperTable.Title)) {
 			continue
 		}
 		out = append(out, [2]string{head, strings.TrimSpace(body)})
@@ -562,3 +564,7 @@ func mdTable(text string) (header []string, rows [][]string, after []string) {
 	}
 	return header, rows, after
 }
+
+// oneLine is s with each run of white space or control characters one
+// space, as report.MarkdownLiteral writes a title on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(strings.Map(noControl, s)), " ") }

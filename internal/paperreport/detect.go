@@ -142,7 +142,9 @@ func worseOn(c *config.Config, recs []report.Record, m string, lower bool) worse
 		return v < input
 	}
 	in := inputLabel(c)
-	w := worse{input: in}
+	// The fact is a composed sentence (its metric a code span): a
+	// label's backticks would pair with the project's.
+	w := worse{input: report.NoCode(in)}
 	// The noisy input's score per cell (identity), or per record
 	// (noisy_ metric).
 	inputAt := map[string]float64{}
@@ -196,8 +198,8 @@ func worseOn(c *config.Config, recs []report.Record, m string, lower bool) worse
 	}
 	for _, l := range order {
 		if s := byMethod[l]; s.all && s.n > 0 {
-			w.names = append(w.names, l)
-			w.spans = append(w.spans, l+" "+rangeText(s.lo, s.hi))
+			w.names = append(w.names, report.NoCode(l))
+			w.spans = append(w.spans, report.NoCode(l)+" "+rangeText(s.lo, s.hi))
 		}
 	}
 	return w
@@ -269,7 +271,7 @@ func flatOverGrid(c *config.Config, recs []report.Record) []fact {
 				continue
 			}
 			out = append(out, fact{Text: fmt.Sprintf("%s's `%s` stays at %s over all %d of its cells (%s), while another method's moves by a factor 2 or more: its output does not follow the settings the grid varies.",
-				l, m, rangeText(s.lo, s.hi), s.n, joinAnd(axes)), Derived: []string{strconv.Itoa(s.n)}})
+				report.NoCode(l), m, rangeText(s.lo, s.hi), s.n, joinAnd(axes)), Derived: []string{strconv.Itoa(s.n)}})
 		}
 	}
 	return out

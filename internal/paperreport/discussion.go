@@ -47,7 +47,7 @@ func (b *builder) discussion() {
 			for _, n := range f.Derived {
 				b.derived(n, "computed by a detector over the records of "+r.Config.Name)
 			}
-			facts = append(facts, "`"+r.Config.Name+"`: "+f.Text)
+			facts = append(facts, "`"+r.Config.Name+"`: "+prose(f.Text))
 		}
 		if s := b.farCells(r, recs); s != "" {
 			facts = append(facts, s)
@@ -69,9 +69,9 @@ func (b *builder) discussion() {
 	}
 	for _, a := range open {
 		d.h(3, a.Claim.ID+": "+scoreboard.OutcomeText(a))
-		s := "The paper: \"" + report.Short(a.Claim.Statement, 200) + "\""
+		s := "The paper: \"" + lit(report.Short(a.Claim.Statement, 200)) + "\""
 		if a.Why != "" {
-			s += " " + upperFirst(a.Why) + "."
+			s += " " + prose(upperFirst(a.Why)) + "."
 		}
 		if a.Category == scoreboard.OtherReading {
 			s += " It reproduces under the assignment's " + strings.Join(a.Under, ", ") + ", not under the stated protocol (" + a.Stated + ")."
@@ -86,7 +86,7 @@ func (b *builder) discussion() {
 			d.p("It combines the outcomes of " + strings.Join(a.Aggregate, ", ") + " (their evidence is under each).")
 		}
 		if a.Decide != "" {
-			d.p("What would decide it: " + a.Decide + ".")
+			d.p("What would decide it: " + prose(a.Decide) + ".")
 		}
 	}
 	d.p("Communication with the authors: none recorded by runexp.")
@@ -188,7 +188,7 @@ func (b *builder) farCells(r *run, recs []report.Record) string {
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].lr > fs[j].lr })
 	var cells []string
 	for _, f := range fs[:min(len(fs), 4)] {
-		cells = append(cells, fmt.Sprintf("%s: ours %s, the paper's %s", f.where, report.FormatFloat(f.ours, 4), strconv.FormatFloat(f.paps, 'g', -1, 64)))
+		cells = append(cells, fmt.Sprintf("%s: ours %s, the paper's %s", lit(f.where), report.FormatFloat(f.ours, 4), strconv.FormatFloat(f.paps, 'g', -1, 64)))
 	}
 	return fmt.Sprintf("`%s`: %s of its %s printed cells are a factor %d or more from the paper's (%s).",
 		r.Config.Name, b.count(len(fs), "printed cells of "+r.Config.Name+" a factor 2 off"), b.count(len(seen), "printed cells of "+r.Config.Name), discrepancyFactor, strings.Join(cells, "; "))

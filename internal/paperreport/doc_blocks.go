@@ -127,19 +127,15 @@ func (d *doc) paperTable(title string, header []string, rows [][]string) {
 	d.blocks = append(d.blocks, block{kind: table, header: header, rows: rows, grid: true, pin: report.OwnMethodColumn(title, header)})
 }
 
-// mdCell escapes a table cell for Markdown: its pipes, its line breaks
-// and, as in every block (mdText), its HTML.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return mdText(strings.ReplaceAll(s, "\n", "<br>"))
-}
+// mdCell is a table cell as REPORT.md holds it (markdownOf): the
+// project's pipes escaped, its line breaks <br>.
+func mdCell(s string) string { return markdownOf(s, true) }
 
-// mdText is a block's text as REPORT.md holds it: escaped by
-// report.MarkdownText, the one escape of every Markdown runexp writes, so
-// that a title, label, claim id, evidence or manifest value quoted into
-// the report opens no HTML tag in a viewer. The blocks hold plain text
-// with `code` spans only, so nothing the report means as markup is lost.
-func mdText(s string) string { return mdLinks(report.MarkdownText(s)) }
+// mdText is a block's text as REPORT.md holds it (markdownOf): the
+// project's markup live, its "<" escaped (report.MarkdownText) so that a
+// value quoted into it opens no HTML tag in a viewer, and the words of a
+// config or of the paper values shown as written.
+func mdText(s string) string { return markdownOf(s, false) }
 
 // markdown renders the document.
 func (d *doc) markdown() string {
@@ -195,9 +191,10 @@ var (
 	italicSpan = regexp.MustCompile(`(^|[^*\w])\*([^*\s][^*]*)\*([^*\w]|$)`)
 )
 
-// inline renders Markdown inline text as HTML: escaped, `code` as <code>,
-// and the <br> of tables.md's cells kept as line breaks.
-func inline(s string) string {
+// inlineMarkup renders the project's Markdown inline text as HTML:
+// escaped, `code` as <code>, page links, **bold**, *italic*, and the <br>
+// of tables.md's cells kept as line breaks.
+func inlineMarkup(s string) string {
 	// The text is Markdown, whose writers escape "<" as "&lt;" (one
 	// escaping); decoding first keeps the page at one escaping too.
 	s = html.EscapeString(html.UnescapeString(s))
@@ -244,7 +241,7 @@ func figureHTML(f figBlock) string {
 	if class != "" {
 		b.WriteString(` class="` + class + `"`)
 	}
-	b.WriteString(`><a href="` + html.EscapeString(f.src) + `"><img src="` + html.EscapeString(f.src) + `" alt="` + html.EscapeString(f.name) + `" loading="lazy"`)
+	b.WriteString(`><a href="` + html.EscapeString(f.src) + `"><img src="` + html.EscapeString(f.src) + `" alt="` + html.EscapeString(plain(f.name)) + `" loading="lazy"`)
 	if f.textPx > 0 {
 		b.WriteString(` data-text-px="` + strconv.FormatFloat(f.textPx, 'f', 1, 64) + `"`)
 	}
@@ -255,7 +252,7 @@ func figureHTML(f figBlock) string {
 	if class != "" {
 		b.WriteString(`<span class="thumb-note"><b>A thumbnail</b> of a ` + strconv.Itoa(f.w) + "×" + strconv.Itoa(f.h) + ` px figure whose labels are too small to read at this width: open it (<a href="` + html.EscapeString(f.src) + `">PNG</a>) to read them.</span>`)
 	}
-	b.WriteString(inline(f.caption) + ` <span class="muted">` + html.EscapeString(f.name) + "</span></figcaption></figure>\n")
+	b.WriteString(inline(f.caption) + ` <span class="muted">` + html.EscapeString(plain(f.name)) + "</span></figcaption></figure>\n")
 	return b.String()
 }
 
@@ -332,7 +329,7 @@ func tableHTML(bl block) string {
 				b.WriteString(` class="` + strings.Join(cls, " ") + `"`)
 			}
 			if stack && j > 0 && label != "" {
-				b.WriteString(` data-label="` + html.EscapeString(label) + `"`)
+				b.WriteString(` data-label="` + html.EscapeString(report.MarkdownUnescape(plain(label))) + `"`)
 			}
 			b.WriteString(">" + strings.ReplaceAll(inline(c), "\n", "<br />") + "</td>")
 		}

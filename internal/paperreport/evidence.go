@@ -41,11 +41,14 @@ func (b *builder) evidenceRows(a scoreboard.Account) (rows []evidenceRow, paper 
 			}
 		}
 		refs, metrics := evidenceRefs(base, cl)
-		if paper == "" {
-			paper = paperRefsText(refs)
+		if paper == "" && len(refs) > 0 {
+			paper = lit(paperRefsText(refs))
 		}
-		role := shortText(roleText(ev), 90)
-		e := evidenceRow{Config: "`" + ev.Config + "`", Role: role, Row: "`" + ev.Row + "`", Verdict: ev.Verdict, Measured: shortText(ev.Point, 140)}
+		role, what := roleText(ev)
+		if what != "" {
+			role += ": " + lit(shortText(what, max(90-len([]rune(role))-2, 10)))
+		}
+		e := evidenceRow{Config: "`" + ev.Config + "`", Role: role, Row: "`" + ev.Row + "`", Verdict: ev.Verdict, Measured: lit(shortText(ev.Point, 140))}
 		r := b.run(ev.Config)
 		if ev.HasCI {
 			res := claim{CILo: &ev.CILo, CIHi: &ev.CIHi}
@@ -60,7 +63,9 @@ func (b *builder) evidenceRows(a scoreboard.Account) (rows []evidenceRow, paper 
 			e.Interval = "[" + lo + ", " + hi + "]"
 		}
 		if r != nil && ev.Verdict != "not run" {
-			e.Values = b.measuredValues(r, refs, metrics)
+			if v := b.measuredValues(r, refs, metrics); v != "" {
+				e.Values = lit(v)
+			}
 		}
 		rows = append(rows, e)
 	}
@@ -287,27 +292,26 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 	full(&b.apx)
 }
 
-// roleText says what a result is to the claim, counted or not, and what
-// it reads or probes (scoreboard's roles, worded so that no role reads
-// as an outcome).
-func roleText(ev scoreboard.Evidence) string {
-	what := ""
+// roleText says what a result is to the claim, counted or not
+// (scoreboard's roles, worded so that no role reads as an outcome), and
+// what it reads or probes, "" when its role says it.
+func roleText(ev scoreboard.Evidence) (role, what string) {
 	if ev.Reading != "" && !strings.HasPrefix(ev.Reading, ev.Role) {
-		what = ": " + ev.Reading
+		what = ev.Reading
 	}
 	switch ev.Role {
 	case scoreboard.RoleStated:
-		return "stated protocol (counted)"
+		return "stated protocol (counted)", ""
 	case scoreboard.RoleAssigned:
-		return "assigned reading (counted)" + what
+		return "assigned reading (counted)", what
 	case scoreboard.RoleSensitivity:
-		return "reading, not counted" + what
+		return "reading, not counted", what
 	case scoreboard.RolePostHoc:
-		return "post-hoc variant, not counted" + what
+		return "post-hoc variant, not counted", what
 	case scoreboard.RoleDiagnostic:
-		return "diagnostic, not counted" + what
+		return "diagnostic, not counted", what
 	case scoreboard.RoleBeyond:
-		return "beyond the paper's sentence, not counted" + what
+		return "beyond the paper's sentence, not counted", what
 	}
-	return ev.Role + what
+	return ev.Role, what
 }

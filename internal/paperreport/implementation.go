@@ -51,10 +51,10 @@ func (b *builder) implementation() error {
 			seen[m.Name] = true
 			spec, ok := methods.Lookup(m.Name)
 			if !ok {
-				rows = append(rows, []string{m.Name, labelsOf(b.base, m.Name), "not registered in this build", ""})
+				rows = append(rows, []string{lit(m.Name), lit(labelsOf(b.base, m.Name)), "not registered in this build", ""})
 				continue
 			}
-			rows = append(rows, []string{"`" + m.Name + "`", labelsOf(b.base, m.Name), "`" + sourcePath(spec.File) + "`", spec.Source + b.cite("estimator:"+m.Name)})
+			rows = append(rows, []string{"`" + m.Name + "`", lit(labelsOf(b.base, m.Name)), "`" + sourcePath(spec.File) + "`", spec.Source + b.cite("estimator:"+m.Name)})
 		}
 	}
 	if len(rows) > 0 {
@@ -334,7 +334,7 @@ func (b *builder) reproduce() {
 	if len(added) > 0 {
 		var items []string
 		for _, a := range added {
-			items = append(items, a.Label+": `--with "+a.Quoted+"`, parameters "+a.Params+"; ran with "+a.Ran)
+			items = append(items, lit(a.Label)+": `--with "+a.Quoted+"`, parameters "+lit(a.Params)+"; ran with "+lit(a.Ran))
 		}
 		d.p("Estimators added on the command line (runexp --with), beside the configs' own methods:")
 		d.ul(items)
@@ -445,7 +445,7 @@ func (b *builder) machineText(m *report.Manifest) string {
 		for _, n := range digitRun.FindAllString(mc.CPUModel, -1) {
 			b.counts = append(b.counts, n+": in the CPU model's name (manifest.json machine.cpu_model)")
 		}
-		t += ", " + mc.CPUModel
+		t += ", " + lit(mc.CPUModel)
 	}
 	t += ", " + b.count(mc.Cores, "logical CPUs (manifest.json machine.cores)") + " logical CPUs"
 	if mc.MemoryBytes > 0 {

@@ -21,7 +21,7 @@ func (b *builder) methodology() {
 	d.p("Every config regenerates one of the paper's tables or figures from a YAML file that copies each of the paper's printed numbers with its source. A claim of the paper is tested by one or more checks (rows); a check is decided on the confidence interval of the paired difference it reads, a BCa bootstrap" + b.cite("tool:bca") + " over the test items (images, repetitions or splits), wherever the items are recorded, and on the single recorded numbers otherwise; an interval that covers the check's boundary is INCONCLUSIVE, never a pass. Kernel PCA is Schölkopf et al.'s" + b.cite("tool:kpca") + ".")
 	for _, r := range b.base {
 		c := r.Config
-		d.h(3, c.Title)
+		d.h(3, lit(c.Title))
 		facts := "Config `" + filepath.Base(c.File) + "`, kind `" + c.Kind + "`, data `" + c.Dataset.Name + "`" + b.cite("dataset:"+c.Dataset.Name) + ", seed " + strconv.FormatUint(c.Seed, 10)
 		if c.Repeats > 0 {
 			facts += ", " + strconv.Itoa(c.Repeats) + " repeats"
@@ -30,7 +30,7 @@ func (b *builder) methodology() {
 			facts += ". The paper copies rows of its table from another work" + b.cite("paper-rows:"+b.paper)
 		}
 		if t := b.table(c.Name); t != nil && t.StandIn != "" {
-			facts += ". Data: " + t.StandIn + b.cite("paper-data:"+b.paper)
+			facts += ". Data: " + lit(t.StandIn) + b.cite("paper-data:"+b.paper)
 		}
 		if !r.Ran {
 			facts += ". No results in this root"
@@ -66,7 +66,10 @@ func (b *builder) newNotes(c *config.Config) string {
 		b.noted[s] = c.Name
 		keep = append(keep, s)
 	}
-	out := strings.Join(keep, " ")
+	var out string
+	if len(keep) > 0 {
+		out = lit(strings.Join(keep, " "))
+	}
 	if len(from) > 0 {
 		out += " (" + isAre(len(keep), "The rest", "The rest") + " as in the notes of `" + strings.Join(from, "`, `") + "`.)"
 	}
@@ -113,10 +116,10 @@ func (b *builder) settingsTable(r *run) {
 	byMethod := map[string][]string{}
 	for _, s := range settingsOf(c, recs) {
 		if s.Method == "" {
-			model = append(model, settingText(s))
+			model = append(model, lit(settingText(s)))
 			continue
 		}
-		byMethod[s.Method] = append(byMethod[s.Method], settingText(s))
+		byMethod[s.Method] = append(byMethod[s.Method], lit(settingText(s)))
 	}
 	if len(model) > 0 {
 		rows = append(rows, []string{"(every method)", strings.Join(model, "\n")})
@@ -126,7 +129,7 @@ func (b *builder) settingsTable(r *run) {
 		if set == "" {
 			set = "(no parameters of its own)"
 		}
-		rows = append(rows, []string{m, set})
+		rows = append(rows, []string{lit(m), set})
 	}
 	if exp := experimentText(c); exp != "" {
 		rows = append(rows, []string{"(experiment)", exp})
@@ -151,7 +154,7 @@ func experimentText(c *config.Config) string {
 	slices.Sort(keys)
 	var lines []string
 	for _, k := range keys {
-		lines = append(lines, k+" "+config.FormatValue(c.Experiment.Values[k]))
+		lines = append(lines, lit(k+" "+config.FormatValue(c.Experiment.Values[k])))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -176,7 +179,7 @@ func (b *builder) ambiguities() {
 			run = strings.Join(names, ", ")
 			read++
 		}
-		rows = append(rows, []string{a.ID, a.Topic, run})
+		rows = append(rows, []string{a.ID, lit(a.Topic), run})
 	}
 	d.p(fmt.Sprintf("The paper-values file lists %s points the paper leaves unstated or ambiguous; %s of them %s read otherwise by a reading variant (a config that changes only that reading). Each config of the stated protocol says how it reads each ambiguity bearing on its verdicts (its notes).",
 		b.count(len(b.info.Ambiguities), "ambiguities of the paper"), b.count(read, "ambiguities with a reading run"), isAre(read, "was", "were")))
@@ -184,7 +187,7 @@ func (b *builder) ambiguities() {
 	d.fold("The ambiguities in the paper-values file's words", func() {
 		var items []string
 		for _, a := range b.info.Ambiguities {
-			items = append(items, a.ID+" ("+a.Topic+"): "+a.Text)
+			items = append(items, a.ID+" ("+lit(a.Topic)+"): "+lit(a.Text))
 		}
 		d.ul(items)
 	})
@@ -199,7 +202,7 @@ func (b *builder) ambiguities() {
 			if what == "" {
 				what = v.Title
 			}
-			rrows = append(rrows, []string{"`" + v.Name + "`", "`" + t.Base.Name + "`", role, what})
+			rrows = append(rrows, []string{"`" + v.Name + "`", "`" + t.Base.Name + "`", role, lit(what)})
 		}
 	}
 	if len(rrows) > 0 {

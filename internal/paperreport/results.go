@@ -31,7 +31,7 @@ func (b *builder) results() error {
 	d.h(2, "Results")
 	d.p("Per config of the stated protocol: the paper's tables in the paper's layout (each cell runexp's value with the paper's beside it), the figures, and each check with its verdict, the values it was decided on and its interval.")
 	for _, r := range b.base {
-		d.h(3, r.Config.Title)
+		d.h(3, lit(r.Config.Title))
 		if !r.Ran {
 			d.p("Not run: the results root has no folder `" + r.Config.Name + "`.")
 			continue
@@ -61,7 +61,7 @@ func (b *builder) assignedNote(r *run) {
 	case !ok:
 		b.d.p("The paper's assignment reads an ambiguity of this config otherwise, and no config of it reads it so: its rows are not run under the assignment.")
 	case c.Name != t.Base.Name:
-		b.d.p("Counted under the paper's assignment: the verdicts of `" + c.Name + "` (" + c.Readings.String() + "), which reads this config's ambiguities as the assignment does; the tables below are the stated protocol's, the reading's numbers are in the Discussion's evidence.")
+		b.d.p("Counted under the paper's assignment: the verdicts of `" + c.Name + "` (" + lit(c.Readings.String()) + "), which reads this config's ambiguities as the assignment does; the tables below are the stated protocol's, the reading's numbers are in the Discussion's evidence.")
 	}
 }
 
@@ -184,7 +184,7 @@ func (b *builder) noisyInput(r *run) {
 		}
 	}
 	if len(parts) > 0 {
-		b.d.p("The noisy input scored as a method (" + label + "), beside the methods' range: " + strings.Join(parts, "; ") + ".")
+		b.d.p("The noisy input scored as a method (" + lit(label) + "), beside the methods' range: " + strings.Join(parts, "; ") + ".")
 	}
 }
 
@@ -207,7 +207,7 @@ func (b *builder) figures(r *run) error {
 		}
 		for _, f := range drawn {
 			b.files[f.File] = f.png
-			b.d.fig(f.File, f.File, f.Caption, f.TextPx, f.W, f.H)
+			b.d.fig(f.File, f.File, lit(f.Caption), f.TextPx, f.W, f.H)
 		}
 		return nil
 	}
@@ -222,7 +222,7 @@ func (b *builder) figures(r *run) error {
 		if cap == "" {
 			cap = f.File
 		}
-		b.d.fig(name, name, cap, f.TextPx, f.W, f.H)
+		b.d.fig(name, name, lit(cap), f.TextPx, f.W, f.H)
 	}
 	return nil
 }
@@ -288,7 +288,7 @@ func (b *builder) claimsOf(r *run) {
 		if lo, hi, ok := b.interval(res); ok {
 			iv = "[" + lo + ", " + hi + "]"
 		}
-		rows = append(rows, []string{"`" + cl.ID + "`", pc, res.Status, shortText(measured(res), 160), iv})
+		rows = append(rows, []string{"`" + cl.ID + "`", pc, res.Status, lit(shortText(measured(res), 160)), iv})
 		items = append(items, b.claimText(r.Config, cl, res, t))
 	}
 	if len(rows) == 0 {
@@ -353,7 +353,7 @@ func (b *builder) claimText(c *config.Config, cl config.Claim, res claim, t *sco
 	fmt.Fprintf(&s, "`%s`", cl.ID)
 	switch {
 	case cl.Beyond != "":
-		fmt.Fprintf(&s, " (beyond the paper's %s: %s)", pc, cl.Beyond)
+		fmt.Fprintf(&s, " (beyond the paper's %s: %s)", pc, lit(cl.Beyond))
 	case pc != "":
 		fmt.Fprintf(&s, " (the paper's %s)", pc)
 	}
@@ -361,23 +361,23 @@ func (b *builder) claimText(c *config.Config, cl config.Claim, res claim, t *sco
 	if res.Expected != "" && res.Expected != "PASS" && res.AsExpected {
 		s.WriteString(" (expected)")
 	}
-	s.WriteString(". " + strings.Join(strings.Fields(cl.Statement), " "))
+	s.WriteString(". " + lit(cl.Statement))
 	if desc, err := claims.Describe(cl); err == nil {
-		fmt.Fprintf(&s, "\nCheck: %s. %s.", desc.Test, desc.Boundary)
+		fmt.Fprintf(&s, "\nCheck: %s. %s.", prose(desc.Test), prose(desc.Boundary))
 	}
 	if _, _, ok := b.interval(res); ok {
 		// The interval itself is in the table of checks.
-		fmt.Fprintf(&s, "\nInterval: %s.", res.CIMethod)
+		fmt.Fprintf(&s, "\nInterval: %s.", lit(res.CIMethod))
 	} else if res.Basis != "" && res.Basis != "interval" {
-		s.WriteString("\nNo interval: " + strings.TrimPrefix(strings.TrimPrefix(res.Basis, "point"), ": ") + ".")
+		s.WriteString("\nNo interval: " + lit(strings.TrimPrefix(strings.TrimPrefix(res.Basis, "point"), ": ")) + ".")
 	}
 	if pv := paperValues(c, cl); pv != "" {
-		s.WriteString("\nThe paper prints: " + pv + ".")
+		s.WriteString("\nThe paper prints: " + lit(pv) + ".")
 	}
 	if t != nil {
 		for _, row := range t.Rows {
 			if row.ID == cl.ID && row.Derived.Kind != "" {
-				fmt.Fprintf(&s, "\nWhose failure: %s (%s).", scoreboard.AttributionName(row.Derived.Kind), row.Derived.Why)
+				fmt.Fprintf(&s, "\nWhose failure: %s (%s).", scoreboard.AttributionName(row.Derived.Kind), prose(row.Derived.Why))
 			}
 		}
 	}

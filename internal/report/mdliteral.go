@@ -80,7 +80,9 @@ func isASCIIPunct(c byte) bool {
 }
 
 func markdownLiteral(s string, lineStart bool) string {
-	return escapeText(strings.TrimSpace(s), lineStart)
+	// Control characters become spaces before the trim, so that one at
+	// either end leaves no space there ("*title *" is no emphasis).
+	return escapeText(strings.TrimSpace(strings.Map(noControl, s)), lineStart)
 }
 
 // MarkdownWithCode writes text the project composed whose only markup is
@@ -90,7 +92,7 @@ func markdownLiteral(s string, lineStart bool) string {
 // words into such a sentence must first take the backticks out of them
 // (NoCode), or they would pair with the project's.
 func MarkdownWithCode(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.Map(noControl, s))
 	parts := strings.Split(s, "`")
 	var b strings.Builder
 	for i, p := range parts {

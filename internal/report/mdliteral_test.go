@@ -259,3 +259,19 @@ func TestMarkdownWithCode(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownLiteralControlEnds checks that a control character at an
+// end of the text leaves no space there: the text between the project's
+// asterisks stays emphasis, as its markup-free twin does. Before, the trim
+// came before the control characters became spaces, and "*x *" was no
+// emphasis.
+func TestMarkdownLiteralControlEnds(t *testing.T) {
+	for _, s := range []string{"x\x00", "\x10x\x00\x10", "x\x7f"} {
+		if got := markdownShows(t, "*"+MarkdownInline(s)+"*"); got != "<p><em>x</em></p>\n" {
+			t.Errorf("*%q* shows %q, want the emphasis of x", s, got)
+		}
+		if got := markdownShows(t, "**"+MarkdownWithCode(s)+"**"); got != "<p><strong>x</strong></p>\n" {
+			t.Errorf("**%q** (with code) shows %q, want the bold x", s, got)
+		}
+	}
+}
