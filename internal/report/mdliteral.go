@@ -139,10 +139,11 @@ func escapeText(s string, lineStart bool) string {
 			continue
 		case strings.ContainsRune(always, r), i == mark:
 			b.WriteByte('\\')
-		case r == '[' && i == 0 && lineStart, r == ']' && i+1 < len(rs) && strings.ContainsRune("([:", rs[i+1]):
+		case r == '[' && i == 0 && lineStart, r == ']' && i+1 < len(rs) && strings.ContainsRune("([", rs[i+1]):
 			// A bracket makes a link only as "](", "][" or a definition
-			// "[x]: url" (or a task box "[x]") at the start of a line: a
-			// footnote mark "[1]" inside a line stays as written.
+			// "[x]: url" (or a task box "[x]") at the start of a line
+			// (its "[" escaped there): a footnote mark "[1]" and "[0,
+			// 1]:" inside a line stay as written.
 			b.WriteByte('\\')
 		case r == '#' && lineStart && closesHeading(rs, i):
 			// "# Title #": a heading's closing sequence, dropped.
@@ -178,18 +179,41 @@ func startsEntity(rs []rune) bool {
 }
 
 // blockMark returns the index of the character that makes rs, at the
-// start of a line, open a block (an ATX heading, a block quote, a
-// bullet, a setext underline or thematic break, or the "." or ")" of an
-// ordered list item such as "1."), or -1 if it opens none.
+// start of a line, open a block, or -1 if it opens none: a block quote
+// (">"); an ATX heading ("#" to "######" then a space or the end); a
+// bullet ("-", "+", "*" then a space or the end); a setext underline or a
+// thematic break (a word of "=", "-", "*" or "_" only); an ordered list
+// item (up to nine digits, then "." or ")" and a space or the end: "1. "
+// is one, "0.061" is not).
 func blockMark(rs []rune) int {
-	if len(rs) > 0 && strings.ContainsRune("#>-+=*", rs[0]) {
+	if len(rs) == 0 {
+		return -1
+	}
+	endsWord := func(i int) bool { return i >= len(rs) || rs[i] == ' ' || rs[i] == '\t' }
+	run := 0
+	for run < len(rs) && rs[run] == rs[0] {
+		run++
+	}
+	switch rs[0] {
+	case '>':
+		return 0
+	case '#':
+		if run <= 6 && endsWord(run) {
+			return 0
+		}
+	case '-', '+', '*':
+		if endsWord(1) {
+			return 0
+		}
+	}
+	if strings.ContainsRune("=-*_", rs[0]) && endsWord(run) {
 		return 0
 	}
 	i := 0
 	for i < len(rs) && i < 9 && rs[i] >= '0' && rs[i] <= '9' {
 		i++
 	}
-	if i > 0 && i < len(rs) && (rs[i] == '.' || rs[i] == ')') {
+	if i > 0 && i < len(rs) && (rs[i] == '.' || rs[i] == ')') && endsWord(i+1) {
 		return i
 	}
 	return -1

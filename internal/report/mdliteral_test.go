@@ -126,6 +126,11 @@ func TestMarkdownParagraphs(t *testing.T) {
 }
 
 func TestMarkdownLiteralReadable(t *testing.T) {
+	for _, w := range []string{"0.061", "-0.57", "+5.0", "#3", "1.5", "*x", "=x", "_x", "[0, 1]:"} {
+		if got := MarkdownLineStart(w); got != w {
+			t.Errorf("MarkdownLineStart(%q) = %q: it opens no block there", w, got)
+		}
+	}
 	if got := MarkdownInline("-0.57 # of"); got != "-0.57 # of" {
 		t.Errorf("MarkdownInline escapes block markers: %q", got)
 	}
@@ -227,7 +232,7 @@ func stripText(h string) string {
 // block (a list item, a quote, a setext underline, a thematic break)
 // stays one paragraph when the word goes through MarkdownLineStart.
 func TestMarkdownLineStart(t *testing.T) {
-	for _, w := range []string{"-", "+", ">", "=", "===", "---", "1.", "12)", "#", "*", "***"} {
+	for _, w := range []string{"-", "+", ">", "=", "===", "---", "1.", "12)", "#", "*", "***", "___", "######"} {
 		live := false
 		for _, rest := range []string{"", " more"} {
 			para := "<p>Some text\n" + literalHTML(w+rest) + "</p>\n"
