@@ -440,7 +440,7 @@ func TestMetadataMarks(t *testing.T) {
 		if title == nil || (title[1] != "[Re]" && title[1] != "[¬Re]") {
 			t.Errorf("%s: title mark %v, want [Re] or [¬Re]", paper, title)
 		}
-		if !strings.Contains(m, "  - url: \"https://") || strings.Contains(m, "unknown") || !strings.Contains(m, "revision: \"65beb95bece979172c4bb10b5b584e1b0d665c6c\"") {
+		if !strings.Contains(m, "  - url: \"https://") || strings.Contains(m, "unknown") || !strings.Contains(m, "revision: \""+baselineRevision(t)+"\"") {
 			t.Errorf("%s: metadata.yaml:\n%s", paper, m)
 		}
 	}
