@@ -176,24 +176,6 @@ func (f *formerCells) load(cache *Cache, c *config.Config) {
 	}
 }
 
-// paramDiff returns the parameters whose values differ between two
-// cells' parameters, sorted (a parameter one lacks counts).
-func paramDiff(a, b map[string]string) []string {
-	var out []string
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			out = append(out, k)
-		}
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // whyNew explains a cell of config that the cache never had under its
 // key: the former cell it replaces, with the parameters that changed (and
 // whatever else changed since that cell's entry), or the new values of
@@ -272,7 +254,7 @@ func (c *Cache) whyNew(cf *config.Config, kind *Kind, cell *Cell, key CellKey, s
 // maxPaired, the method alone), and those parameters.
 func (f *formerCells) nearest(now map[string]string) (best, diff []string) {
 	for _, k := range f.gone {
-		d := paramDiff(f.params[k], now)
+		d := report.ParamDiff(f.params[k], now)
 		if len(d) == 0 || len(d) > maxPaired || slices.Contains(d, report.MethodParam) && len(d) > 1 {
 			continue
 		}
