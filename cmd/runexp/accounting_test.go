@@ -85,10 +85,7 @@ func readBaseline(t *testing.T, name string, v any) bool {
 // from others (an aggregate) or declared not testable here with its reason
 // (configs/accounting); the scoreboard of the baseline shows them all.
 func TestEveryPaperClaimAccounted(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(paperValues, "*.yaml"))
-	if len(files) == 0 {
-		t.Skipf("no paper values at %s (the repository's sibling shared/)", paperValues)
-	}
+	needPaperValues(t)
 	b, err := scoreboard.Load(repoConfigs, repoBaseline, paperValues)
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +94,7 @@ func TestEveryPaperClaimAccounted(t *testing.T) {
 	for _, p := range b.Papers {
 		papers[p.ID] = p
 	}
+	files, _ := filepath.Glob(filepath.Join(paperValues, "*.yaml"))
 	total := 0
 	for _, f := range files {
 		id := strings.TrimSuffix(filepath.Base(f), ".yaml")
@@ -270,6 +268,18 @@ func contradicts(c *config.Config, m []string) string {
 	return ""
 }
 
+// needPaperValues skips a test that reads the paper values beside the
+// checkout (../shared/paper-values) when a clone has none there, as a
+// reader's first clone has not: without them the scoreboard has no
+// printed numbers to fit, claims to account or units to check.
+func needPaperValues(t *testing.T) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(paperValues, "*.yaml"))
+	if len(files) == 0 {
+		t.Skipf("no paper values at %s (the repository's sibling shared/)", paperValues)
+	}
+}
+
 // readingsPath is docs/readings.md.
 var readingsPath = filepath.Join("..", "..", "docs", "readings.md")
 
@@ -419,9 +429,7 @@ var configName = regexp.MustCompile(`[a-z0-9]+(?:-[a-z0-9.]+)+`)
 // claims.json, of a base or a variant, records an attribution: one
 // package derives it, for every row.
 func TestAttributions(t *testing.T) {
-	if _, err := os.Stat(paperValues); err != nil {
-		t.Skipf("no paper values at %s (the repository's sibling shared/)", paperValues)
-	}
+	needPaperValues(t)
 	b, err := scoreboard.Load(repoConfigs, repoBaseline, paperValues)
 	if err != nil {
 		t.Fatal(err)
@@ -557,9 +565,7 @@ func findClaim(c *config.Config, id string) config.Claim {
 // the one the assignment names; a config the assignment does not name
 // never decides a counted row.
 func TestOneReadingPerAmbiguity(t *testing.T) {
-	if _, err := os.Stat(paperValues); err != nil {
-		t.Skipf("no paper values at %s (the repository's sibling shared/)", paperValues)
-	}
+	needPaperValues(t)
 	b, err := scoreboard.Load(repoConfigs, repoBaseline, paperValues)
 	if err != nil {
 		t.Fatal(err)

@@ -142,14 +142,20 @@ func orphanRound(t *testing.T, dir, cfg, how string, i int) {
 		}
 	}
 	if how == "kill -9 reaper" {
-		// runexp lives on: the batch fails, and what the estimator
-		// started goes with it; then the run is stopped as a user would.
+		// runexp lives on: the batch fails, what the estimator started
+		// goes with it, and runexp, alive, removes the batch folder
+		// itself; then the run is stopped as a user would. Stopping it
+		// before it has removed the folder would leave the folder to the
+		// next run's sweep, which this round does not start.
 		deadline = time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) && len(alivePIDs(started)) > 0 {
+		for time.Now().Before(deadline) && (len(alivePIDs(started)) > 0 || len(batchFolders(tmp)) > 0) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if left := alivePIDs(started); len(left) > 0 {
 			t.Errorf("%s (round %d): processes of the external estimator outlived its reaper by 5 s, runexp alive: %v", how, i, left)
+		}
+		if left := batchFolders(tmp); len(left) > 0 {
+			t.Errorf("%s (round %d): runexp, alive, left its batch folder 5 s after the reaper died: %v", how, i, left)
 		}
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}

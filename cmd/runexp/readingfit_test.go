@@ -13,6 +13,7 @@ import (
 // for row. On a difference it prints the table to paste (after a
 // baseline refresh, the new configs' rows change from "not run").
 func TestReadingFitDocs(t *testing.T) {
+	needPaperValues(t)
 	b, err := scoreboard.Load(repoConfigs, repoBaseline, paperValues)
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +52,7 @@ func TestReadingFitDocs(t *testing.T) {
 // scoreboard computes from baseline/ (scoreboard.GeneratedBlocks), so
 // that no number of them is kept by hand; make scoreboard rewrites them.
 func TestReadingsGenerated(t *testing.T) {
+	needPaperValues(t)
 	b, err := scoreboard.Load(repoConfigs, repoBaseline, paperValues)
 	if err != nil {
 		t.Fatal(err)

@@ -85,9 +85,7 @@ func claimTable(t *testing.T, md, heading, paper string) map[string]map[string]s
 // scoreboard.Board.ClaimLines of the same root, the lines suite.Report
 // keeps.
 func TestSameUnits(t *testing.T) {
-	if _, err := os.Stat(paperValues); err != nil {
-		t.Skipf("no paper values at %s (the repository's sibling shared/)", paperValues)
-	}
+	needPaperValues(t)
 	b, err := scoreboard.Load(repoConfigs, repoBaseline, paperValues)
 	if err != nil {
 		t.Fatal(err)
