@@ -306,6 +306,7 @@ type gpsRow struct {
 	cand         []int
 	lo           float64 // the largest lower bound of |λ_j|
 	batch        []int   // top's components evaluated together
+	stale        []int   // the open components not evaluated at this step
 
 	sw           sweepArgs // bounds' view of the terms above
 	cbits, sbits []uint64  // bounds' bitmaps: the candidates, and the components that may be in S
@@ -333,6 +334,7 @@ func (g *gps) newRow() *gpsRow {
 		open:  make([]int, 0, g.d),
 		cand:  make([]int, g.d),
 		batch: make([]int, 0, 4),
+		stale: make([]int, 0, g.d),
 		best:  make([]scaled, g.window+1),
 		cbits: make([]uint64, (g.d+63)/64),
 		sbits: make([]uint64, (g.d+63)/64),
@@ -347,11 +349,20 @@ type scaled struct{ m, e float64 }
 
 // on returns a's value on the scale e^top.
 func (a scaled) on(top float64) float64 {
-	if a.m == 0 {
+	switch {
+	case a.m == 0:
 		return 0
+	case a.e == top && expZeroIsOne && !math.IsInf(top, 0):
+		// a.e − top = +0 and a.m·e^{+0} = a.m exactly: the usual case,
+		// the scale changing only when the weights are recomputed.
+		return a.m
 	}
 	return a.m * vecmath.Exp(a.e-top)
 }
+
+// expZeroIsOne records that vecmath.Exp(+0) is exactly 1, which
+// scaled.on's shortcut needs (TestExpAccuracy checks e^0 = 1 as well).
+var expZeroIsOne = vecmath.Exp(0) == 1
 
 // refresh recomputes the weights from exact squared distances, taking out
 // the factor e^{−dmin/c}, dmin the smallest distance to a training point
@@ -403,7 +414,7 @@ func (r *gpsRow) refresh(z, gam []float64, t int) {
 // with W_s, S_s = Σ_n |w_n| and A_s the values at step s = t, q = v − mid_j W_s,
 // coef = mid_j − z_j, rz = round_j + 8ε|z_j| and p = round_j S_s − half_j A_s.
 func (r *gpsRow) eval(j, t int, zj float64) {
-	r.set(j, zj, dot(r.w, r.col(j)))
+	r.set(j, zj, dot1(r.w, r.col(j)))
 }
 
 // col returns column j of X.
@@ -608,10 +619,18 @@ func (r *gpsRow) run(z, gam []float64, st *Status) {
 		// interval lies below 0 (an evaluation in top keeps λ_j in its
 		// interval) and in r.open those whose interval contains 0, which
 		// are evaluated here unless top already did.
+		// An evaluation changes only its own component's terms, so
+		// the open ones are evaluated together (evalAll: the bits of
+		// one at a time), then tested.
+		stale := r.stale[:0]
 		for _, j := range r.open {
 			if r.bnd[j] > 0 {
-				r.eval(j, t, z[j])
+				stale = append(stale, j)
 			}
+		}
+		r.evalAll(stale, t, z)
+		r.stale = stale
+		for _, j := range r.open {
 			if r.inSet(j) {
 				r.inS = append(r.inS, j)
 			}
@@ -658,12 +677,20 @@ func (r *gpsRow) finished(t, j int, lj, zmax float64, st *Status) bool {
 	}
 	ring[t%len(ring)] = cur
 
-	logLam := math.Log(4/r.c*m) + r.logS // log of the path λ
+	// The log of the path λ, needed at every step only for a target λ:
+	// with none (r.logLam = −∞) the second rule can hold only where the
+	// logarithm's argument is 0 or NaN, or the scale logS is not finite,
+	// and otherwise it is needed only for the record of a stop.
+	x := 4 / r.c * m
+	logLam := math.NaN()
+	if r.logLam != math.Inf(-1) || !(x > 0) || math.IsInf(r.logS, 0) || math.IsNaN(r.logS) {
+		logLam = math.Log(x) + r.logS
+	}
 	stop, converged := false, true
 	switch {
 	case m <= float64(r.n)*0x1p-52*r.absW*(r.xmax+zmax):
 		stop = true
-	case logLam <= r.logLam:
+	case logLam <= r.logLam: // false for a NaN logLam
 		stop = true
 	case t >= r.window:
 		// R*_{t−W} − R*_t ≤ Tol·(R_0 − R*_t), with R = 1 − 2Σγk + Ω.
@@ -683,6 +710,9 @@ func (r *gpsRow) finished(t, j int, lj, zmax float64, st *Status) bool {
 		if k != 0 {
 			nz++
 		}
+	}
+	if math.IsNaN(logLam) {
+		logLam = math.Log(x) + r.logS
 	}
 	st.Iterations, st.Converged = t, converged
 	st.Diag = map[string]float64{"lambda": math.Exp(logLam), "steps": float64(t), "nonzero": float64(nz)}

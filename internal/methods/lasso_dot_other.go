@@ -15,6 +15,9 @@ func dot4(w, x0, x1, x2, x3 []float64) (s0, s1, s2, s3 float64) {
 	return dot4Go(w, x0, x1, x2, x3)
 }
 
+// dot1 is dot(w, x).
+func dot1(w, x []float64) float64 { return dot(w, x) }
+
 // sweepLo is sweepLoGo over every component, lo starting at −∞.
 func sweepLo(a *sweepArgs, all bool) float64 { return sweepLoGo(a, all, 0, math.Inf(-1)) }
 

@@ -19,7 +19,7 @@ func dotRef(w, x []float64) float64 {
 	return ((c[0] + c[4]) + (c[2] + c[6])) + ((c[1] + c[5]) + (c[3] + c[7]))
 }
 
-// TestDot4Lanes checks that dot4 and dot give lasso_lanes.go's bits
+// TestDot4Lanes checks that dot4, dot and dot1 give lasso_lanes.go's bits
 // (dotRef), on every kernel this CPU runs (AVX-512, AVX2) and on the
 // pure-Go path, for every length 0–450 (the blocks of eight and each
 // tail length) and entries whose magnitudes span 2^±40 with mixed signs,
@@ -57,6 +57,9 @@ func TestDot4Lanes(t *testing.T) {
 					}
 					if one := dot(w, x[k]); math.Float64bits(one) != math.Float64bits(want) {
 						t.Errorf("%s n=%d column %d: dot %v, want %v", path.name, n, k, one, want)
+					}
+					if one := dot1(w, x[k]); math.Float64bits(one) != math.Float64bits(want) {
+						t.Errorf("%s n=%d column %d: dot1 %v, want %v", path.name, n, k, one, want)
 					}
 					seq := 0.0
 					for i, v := range w {
