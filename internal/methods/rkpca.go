@@ -179,7 +179,7 @@ func (r *RKPCA) denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fixedWork) ([]
 		w := pw.gamma(in.Model, kz, in.Q)
 		w.MulElem(w, kz)
 		nxt.SetRawMatrix(blas64.General{Rows: na, Cols: d, Stride: d, Data: next.RawMatrix().Data[:na*d]})
-		nxt.Mul(w, x)
+		gw.combine(&nxt, w)
 		for i := 0; i < na; i++ {
 			row := act[i]
 			done[i] = false
@@ -306,6 +306,7 @@ type gramWork struct {
 	gauss  bool
 	x      *mat.Dense
 	xt     operand   // xᵀ, packed at the first step
+	xo     operand   // x, packed at the first step (combine)
 	nx, nz []float64 // squared row norms of x and of the batch
 	out    []float64
 	kz     mat.Dense
@@ -321,11 +322,21 @@ func newGramWork(k kernel.Kernel, x *mat.Dense) *gramWork {
 // reset points w at the kernel k and training set x, keeping its
 // buffers.
 func (w *gramWork) reset(k kernel.Kernel, x *mat.Dense) {
-	w.k, w.x, w.xt = k, x, operand{}
+	w.k, w.x, w.xt, w.xo = k, x, operand{}, operand{}
 	w.g, w.gauss = k.(kernel.Gaussian)
 	if w.gauss {
 		w.nx = sqNorms(w.nx, x)
 	}
+}
+
+// combine sets dst = a·x (dst already sized, its elements overwritten):
+// the fixed points' weighted sums of the training points, with x packed
+// once for all the steps (the bits of dst.Mul(a, x)).
+func (w *gramWork) combine(dst, a *mat.Dense) {
+	if w.xo.m == nil {
+		w.xo = newOperand(w.x, true)
+	}
+	w.xo.mulTo(dst, a)
 }
 
 // fixedWork holds the buffers of a fixed point's steps (RKPCA's and the

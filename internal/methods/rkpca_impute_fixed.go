@@ -90,7 +90,7 @@ func (f *fixedObservedFit) denoiseWith(dst *mat.Dense, in *DenoiseInput, fw *fix
 		w := pw.gamma(in.Model, kz, in.Q)
 		w.MulElem(w, kz) // w_n = Γ_n(z)·k(z, d_n)
 		num.SetRawMatrix(blas64.General{Rows: len(act), Cols: d, Stride: d, Data: nbuf[:len(act)*d]})
-		num.Mul(w, x)
+		gw.combine(&num, w)
 		keep := act[:0]
 		for a, i := range act {
 			wi := w.RawRowView(a)
