@@ -134,11 +134,15 @@ func (op *gemmOp) run(m, n, k int, beta float64, pre *PackedB) {
 				kern.pools.a.Put(pa)
 				continue
 			}
+			// The helpers get copies of op and blk, so that the
+			// serial path, which the fixed points' small products
+			// take at every step, allocates neither.
+			pop, pblk := *op, blk
 			par.Run(bm, func(next func() (int, bool)) {
 				pa := kern.pools.a.Get().(*panels)
 				defer kern.pools.a.Put(pa)
 				for t, ok := next(); ok; t, ok = next() {
-					op.rows(pa, &blk, t)
+					pop.rows(pa, &pblk, t)
 				}
 			})
 		}
