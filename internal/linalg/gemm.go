@@ -184,15 +184,35 @@ type PackedB struct {
 // PackB packs op(B), k×n: B itself (row-major, leading dimension ldb), or
 // Bᵀ for tB (B n×k).
 func PackB(tB bool, k, n int, b []float64, ldb int) *PackedB {
+	return PackBTo(nil, tB, k, n, b, ldb)
+}
+
+// PackBTo is PackB into p, whose panels it reuses where they are large
+// enough (a caller packing one operand after another, such as a fit per
+// partition, allocates once); p nil allocates a new PackedB. It returns
+// the packed operand, p unless p is nil.
+func PackBTo(p *PackedB, tB bool, k, n int, b []float64, ldb int) *PackedB {
+	if p == nil {
+		p = new(PackedB)
+	}
 	op := gemmOp{kern: gemmKernel, tB: tB, b: b, ldb: ldb}
-	p := &PackedB{kern: gemmKernel, k: k, n: n, kb: (k + gemmKC - 1) / gemmKC}
+	old := p.panels
+	*p = PackedB{kern: gemmKernel, k: k, n: n, kb: (k + gemmKC - 1) / gemmKC, panels: old[:0]}
+	i := 0
 	for j0 := 0; j0 < n; j0 += gemmNC {
 		nc := min(gemmNC, n-j0)
 		for p0 := 0; p0 < k; p0 += gemmKC {
 			kc := min(gemmKC, k-p0)
-			buf := make([]float64, kc*roundUp(nc, gemmKernel.nr))
+			size := kc * roundUp(nc, gemmKernel.nr)
+			var buf []float64
+			if i < len(old) && cap(old[i]) >= size {
+				buf = old[i][:size] // packB writes every element, padding included
+			} else {
+				buf = make([]float64, size)
+			}
 			op.packB(buf, p0, j0, kc, nc)
-			p.panels = append(p.panels, buf)
+			p.panels = append(p.panels, buf) // at index i: old[i] was read
+			i++
 		}
 	}
 	return p

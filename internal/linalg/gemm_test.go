@@ -252,9 +252,13 @@ func TestSymvKernelsAgree(t *testing.T) {
 
 // TestGemmPacked: a product with op(B) packed once (PackB, GemmPacked)
 // gives Gemm's bits, for both layouts of B, across the block sizes, and
-// the same PackedB serves several left operands.
+// the same PackedB serves several left operands. The operands are packed
+// a second time by PackBTo into one PackedB that held the previous
+// operand (larger, smaller, with other edges), which must not leave
+// anything of it behind.
 func TestGemmPacked(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(52, 13))
+	var reused *PackedB
 	for _, sz := range [][3]int{{1, 1, 1}, {3, 50, 7}, {10, 800, 300}, {200, 90, 12}, {7, 3100, 40}} {
 		m, n, k := sz[0], sz[1], sz[2]
 		for _, tB := range []bool{false, true} {
@@ -265,7 +269,19 @@ func TestGemmPacked(t *testing.T) {
 			ldb := bc + 1
 			b := fill(rnd, br*ldb)
 			pb := PackB(tB, k, n, b, ldb)
-			for rep := range 2 {
+			if reused != nil {
+				// Stale values in the panels PackBTo reuses.
+				for _, panel := range reused.panels {
+					for i := range panel {
+						panel[i] = math.NaN()
+					}
+				}
+			}
+			reused = PackBTo(reused, tB, k, n, b, ldb)
+			for rep := range 3 {
+				if rep == 2 {
+					pb = reused
+				}
 				a, c := fill(rnd, m*(k+2)), fill(rnd, m*(n+1))
 				want, got := append([]float64(nil), c...), append([]float64(nil), c...)
 				Gemm(false, tB, m, n, k, 1.5, a, k+2, b, ldb, 0.5, want, n+1)

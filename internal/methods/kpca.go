@@ -374,27 +374,44 @@ func (m *KPCA) projectAlphaTo(gamma, beta, kc, kx *mat.Dense, aq, aqT operand) {
 type operand struct {
 	m mat.Matrix
 	p *linalg.PackedB
+	// spare is the storage of a matrix packed earlier (reset), which
+	// set packs the next one into: a caller fitting one model after
+	// another allocates it once.
+	spare *linalg.PackedB
 }
 
-// newOperand returns b as a right operand, packed when pack is true and
-// the backend is the pure-Go one: b is a *mat.Dense or its transpose.
-func newOperand(b mat.Matrix, pack bool) operand {
-	op := operand{m: b}
+// set makes o the right operand b, packed when pack is true and the
+// backend is the pure-Go one (b a *mat.Dense or its transpose), into the
+// storage of o's previous packed matrix, which nothing else may hold.
+func (o *operand) set(b mat.Matrix, pack bool) {
+	into := o.p
+	if into == nil {
+		into = o.spare
+	}
+	*o = operand{m: b, spare: into}
 	if !pack || !linalg.PureGo() {
-		return op
+		return
 	}
 	k, n := b.Dims()
 	switch b := b.(type) {
 	case *mat.Dense:
 		raw := b.RawMatrix()
-		op.p = linalg.PackB(false, k, n, raw.Data, raw.Stride)
+		o.p = linalg.PackBTo(into, false, k, n, raw.Data, raw.Stride)
 	case mat.Transpose:
 		if d, ok := b.Matrix.(*mat.Dense); ok {
 			raw := d.RawMatrix()
-			op.p = linalg.PackB(true, k, n, raw.Data, raw.Stride)
+			o.p = linalg.PackBTo(into, true, k, n, raw.Data, raw.Stride)
 		}
 	}
-	return op
+}
+
+// reset empties o (its matrix m is nil), keeping its packed storage for
+// the next set.
+func (o *operand) reset() {
+	if o.p != nil {
+		o.spare = o.p
+	}
+	o.m, o.p = nil, nil
 }
 
 // mulTo sets dst = a·o (dst already sized, its elements overwritten).

@@ -322,7 +322,9 @@ func newGramWork(k kernel.Kernel, x *mat.Dense) *gramWork {
 // reset points w at the kernel k and training set x, keeping its
 // buffers.
 func (w *gramWork) reset(k kernel.Kernel, x *mat.Dense) {
-	w.k, w.x, w.xt, w.xo = k, x, operand{}, operand{}
+	w.k, w.x = k, x
+	w.xt.reset()
+	w.xo.reset()
 	w.g, w.gauss = k.(kernel.Gaussian)
 	if w.gauss {
 		w.nx = sqNorms(w.nx, x)
@@ -334,7 +336,7 @@ func (w *gramWork) reset(k kernel.Kernel, x *mat.Dense) {
 // once for all the steps (the bits of dst.Mul(a, x)).
 func (w *gramWork) combine(dst, a *mat.Dense) {
 	if w.xo.m == nil {
-		w.xo = newOperand(w.x, true)
+		w.xo.set(w.x, true)
 	}
 	w.xo.mulTo(dst, a)
 }
@@ -351,7 +353,9 @@ type fixedWork struct {
 // rows against x and a projection with no model yet.
 func (fw *fixedWork) start(k kernel.Kernel, x *mat.Dense) (*gramWork, *projWork) {
 	fw.gw.reset(k, x)
-	fw.pw.m, fw.pw.q, fw.pw.aq, fw.pw.aqT = nil, 0, operand{}, operand{}
+	fw.pw.m, fw.pw.q = nil, 0
+	fw.pw.aq.reset()
+	fw.pw.aqT.reset()
 	return &fw.gw, &fw.pw
 }
 
@@ -372,7 +376,7 @@ func (w *gramWork) gram(z *mat.Dense) *mat.Dense {
 	dst := &w.dst
 	// z·xᵀ, overwriting dst, with xᵀ packed once for all the steps.
 	if w.xt.m == nil {
-		w.xt = newOperand(w.x.T(), true)
+		w.xt.set(w.x.T(), true)
 	}
 	w.xt.mulTo(dst, z)
 	w.nz = sqNorms(w.nz, z)
@@ -435,7 +439,8 @@ func (w *projWork) gamma(m *KPCA, kx *mat.Dense, q int) *mat.Dense {
 	if w.m != m || w.q != q {
 		w.m, w.q = m, q
 		a := m.Alpha(q)
-		w.aq, w.aqT = newOperand(a, true), newOperand(a.T(), true)
+		w.aq.set(a, true)
+		w.aqT.set(a.T(), true)
 	}
 	w.gamM.SetRawMatrix(blas64.General{Rows: r, Cols: n, Stride: n, Data: w.gam[:r*n]})
 	w.betaM.SetRawMatrix(blas64.General{Rows: r, Cols: q, Stride: q, Data: w.beta[:r*q]})
