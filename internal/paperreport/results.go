@@ -218,13 +218,47 @@ func (b *builder) figures(r *run) error {
 		}
 		name := r.Config.Name + "--" + f.File
 		b.files[name] = data
-		cap := strings.Join(strings.Fields(f.Caption), " ")
-		if cap == "" {
-			cap = f.File
-		}
-		b.d.fig(name, name, lit(cap), f.TextPx, f.W, f.H)
+		b.d.fig(name, name, lit(b.figureCaption(r, f)), f.TextPx, f.W, f.H)
 	}
 	return nil
+}
+
+// figureCaption is the caption of run r's figure f as the Results print
+// it under r's heading: without the config's title, which the heading
+// gives, and each sentence already said in another config's figure
+// caption said once (the two figures show different data the same
+// way): "Laid out as FILE of CONFIG." in its place.
+func (b *builder) figureCaption(r *run, f figure) string {
+	cap := strings.Join(strings.Fields(f.Caption), " ")
+	if cap == "" {
+		return f.File
+	}
+	title := strings.Join(strings.Fields(r.Config.Title), " ")
+	body, found := strings.CutPrefix(cap, title+". ")
+	if !found || body == "" {
+		return cap
+	}
+	if b.captions == nil {
+		b.captions = map[string]string{}
+	}
+	var keep []string
+	as := ""
+	for _, sn := range sentences(body) {
+		first, said := b.captions[sn]
+		switch {
+		case !said:
+			b.captions[sn] = f.File + " of " + r.Config.Name
+			keep = append(keep, sn)
+		case strings.HasSuffix(first, " of "+r.Config.Name):
+			keep = append(keep, sn)
+		case as == "":
+			as = first
+		}
+	}
+	if as != "" {
+		keep = append([]string{"Laid out as " + as + "."}, keep...)
+	}
+	return strings.Join(keep, " ")
 }
 
 // once returns s the first time the report says it, then "as for
