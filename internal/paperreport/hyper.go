@@ -11,6 +11,7 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/runner"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -190,6 +191,15 @@ func (g settingsGrid) methodSettings(label string) []setting {
 			return v, has
 		}
 		s := setting{Method: label, Name: k, Values: collect(g.recs, get, func(r report.Record) []string { return g.at(r, "") })}
+		if k == "start" {
+			// A kind that starts every iteration itself (runner.Needs.Starts)
+			// leaves the method's start rule, recorded at its default, unused.
+			if kind, ok := runner.LookupKind(g.c.Kind); ok && kind.Needs.Starts != "" {
+				for i := range s.Values {
+					s.Values[i].Text += " (not used: the experiment starts from " + kind.Needs.Starts + ")"
+				}
+			}
+		}
 		if zero := zeroMeaning(g.c, label, k); zero != "" {
 			for i, v := range s.Values {
 				if v.Value == 0 && v.Text == "0" {
