@@ -393,7 +393,7 @@ func (f metricFigure) shows() string {
 	if f.logX {
 		s += "; " + f.x + " on a log scale"
 	}
-	return s + ", drawn by runexp report from the records (this results root keeps no figure files)"
+	return s + ". Drawn by runexp report from the records (this results root keeps no figure file for it)"
 }
 
 // xyOrder holds a series' points sorted by x.
