@@ -289,7 +289,7 @@ func (b *builder) compute() {
 				wall = seconds(s.Seconds)
 			}
 		} else if c, ok := b.cellCosts(r); ok {
-			cpu = seconds(c.sum) + " (cells, costs.json)"
+			cpu = b.derived(seconds(c.sum), "the sum of the cells' CPU seconds in "+r.Config.Name+"/costs.json") + " (cells, costs.json)"
 			if c.Machine != "" && !slices.Contains(costMachines, c.Machine) {
 				costMachines = append(costMachines, c.Machine)
 			}
