@@ -46,9 +46,16 @@ func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
 	cl := strings.Replace(lpkpca, "\nkind: classify\n", "\nkind: classify\ncorruption: {type: occlusion, min_side: 2, max_side: 4}\n", 1)
 	mi := strings.Replace(nguyen, "corruption:\n  type: none\n", "corruption:\n  type: gaussian\n  std: 0.1\n", 1)
 	mn := strings.Replace(nguyen, "corruption:\n  type: none\n", "corruption:\n  type: none\n  copies: 3\n", 1)
+	// A start rule where the kind starts every iteration itself: fig3
+	// from every training point, fig5 from its random starts.
+	fig5ah := read("abrahamsen-hansen-fig5.yaml")
+	st3 := strings.Replace(fig3, "      max_iter: 1000\n", "      max_iter: 1000\n      start: mean\n", 1)
+	st5 := strings.Replace(fig5ah, "params: {max_iter: 1000}\n", "params: {max_iter: 1000, start: nearest}\n", 1)
 	for _, tc := range []struct {
 		name, src, want string
 	}{
+		{"start rule in local-minima", st3, lineOf(st3, "      start: mean") + " methods[0].params.start: local-minima starts every iteration itself, from every training point"},
+		{"start rule in stability", st5, lineOf(st5, "start: nearest") + " methods[0].params.start: stability starts every iteration itself"},
 		{"fixed_components off the grid", fc,
 			lineOf(fc, "fixed_components: 1") + " experiment.fixed_components: 1000000000 is not in model.components [2 3 5 10 20 50]"},
 		{"fixed_width off the grid", fw, lineOf(fw, "fixed_width: 0.3") + " experiment.fixed_width: 0.3 is not in model.c"},
@@ -68,7 +75,7 @@ func TestValidateRefusesWhatKindCannotHonour(t *testing.T) {
 		}
 	}
 	// The configs as committed pass.
-	for _, src := range []string{fig2, fig3, fig5, lpkpca, nguyen} {
+	for _, src := range []string{fig2, fig3, fig5, fig5ah, lpkpca, nguyen} {
 		c, err := config.Parse("c.yaml", []byte(src))
 		if err == nil {
 			_, err = runner.Validate(c)

@@ -50,7 +50,7 @@ func init() {
 	k.PointReason = func(string) string {
 		return "one noisy point de-noised from every training point, as the paper's figure does: the distinct pre-images are a property of that one problem, with no sample of items to resample"
 	}
-	k.Needs = runner.Needs{Model: true, Methods: "a pre-image estimator (e.g. - name: mika)", Why: "local-minima starts a pre-image iteration from each training point"}
+	k.Needs = runner.Needs{Model: true, Methods: "a pre-image estimator (e.g. - name: mika)", Why: "local-minima starts a pre-image iteration from each training point", Starts: "every training point"}
 	// The point is checked against the data's dimension by validate too,
 	// from the dataset's options, not only once the data is loaded.
 	k.Shape = func(c *config.Config, opts any, s runner.Shape) error {

@@ -41,7 +41,7 @@ func init() {
 		parse, start)
 	k.Takes = methods.PreImages
 	k.Metrics = runner.MetricsOf(metricNames)
-	k.Needs = runner.Needs{Model: true, Methods: "iterative pre-image estimators (e.g. mika, tikhonov)", Why: "stability starts a pre-image iteration from training points"}
+	k.Needs = runner.Needs{Model: true, Methods: "iterative pre-image estimators (e.g. mika, tikhonov)", Why: "stability starts a pre-image iteration from training points", Starts: "experiment.starts random training points, the same for every method and c"}
 	k.Items = items
 	k.Parts = parts
 	runner.RegisterKind(k)

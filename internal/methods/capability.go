@@ -116,6 +116,12 @@ func (p Param) As(r Role) Param {
 	return p
 }
 
+// ZeroMeans returns p with Zero set: what its value 0 stands for.
+func (p Param) ZeroMeans(s string) Param {
+	p.Zero = s
+	return p
+}
+
 // Can reports whether the estimator has capability c.
 func (s *Spec) Can(c Capability) bool {
 	if c == Denoises {

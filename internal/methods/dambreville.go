@@ -61,7 +61,7 @@ func init() {
 		Does:    PreImages,
 		Kernels: GaussianKernel,
 		Params: []Param{
-			IntParam("neighbors", 0, 0, Inf, "use only the n nearest training points in feature space; 0 for all").As(NeighborsRole),
+			IntParam("neighbors", 0, 0, Inf, "use only the n nearest training points in feature space; 0 for all").As(NeighborsRole).ZeroMeans("every training point"),
 			BoolParam("gamma_weights", false, "multiply each weight by the expansion coefficient γ_i (implementations' reading; the paper's form is unweighted); a product ½(2 − d²)·γ_i ≤ 0 is set to 0, which drops every point with γ_i ≤ 0 (about half the training points on USPS at c = 500, q = 100)"),
 		},
 		New: func(p Params) (any, error) {

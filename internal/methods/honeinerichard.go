@@ -45,7 +45,7 @@ func init() {
 		Source: "Honeine & Richard (2009), IEEE MLSP; (2011), IEEE Signal Process. Mag. 28(2)",
 		Does:   PreImages,
 		Params: []Param{
-			FloatParam("nu", 0, 0, Inf, "ridge ν on K relative to tr(K)/N (0: the unregularised map)"),
+			FloatParam("nu", 0, 0, Inf, "ridge ν on K relative to tr(K)/N (0: the unregularised map)").ZeroMeans("no ridge: the unregularised map"),
 		},
 		New: func(p Params) (any, error) { return &HoneineRichard{Nu: p.Float("nu")}, nil },
 	})

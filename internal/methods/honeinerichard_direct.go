@@ -69,7 +69,7 @@ func init() {
 		Requires: NeedsX0,
 		Kernels:  AnyKernel,
 		Params: []Param{
-			FloatParam("nu", 0, 0, Inf, "ridge ν on K relative to tr(K)/N (0: the literal K⁺)"),
+			FloatParam("nu", 0, 0, Inf, "ridge ν on K relative to tr(K)/N (0: the literal K⁺)").ZeroMeans("no ridge: the literal K⁺"),
 		},
 		New: func(p Params) (any, error) { return &HoneineRichardDirect{Nu: p.Float("nu")}, nil },
 	})

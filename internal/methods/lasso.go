@@ -118,7 +118,7 @@ func init() {
 			FloatParam("tol", 1e-6, 0, Inf, "stop when the best cost improved over the last window steps by at most tol times its improvement since z = 0"),
 			IntParam("window", 50, 1, Inf, "steps over which the cost's improvement is measured"),
 			IntParam("max_steps", 100000, 0, Inf, "maximum GPS steps per pre-image"),
-			FloatParam("lambda", 0, 0, Inf, "if > 0, stop when the path λ falls to this value (the Lasso solution at λ) or, before it, when the cost settles (tol over window steps), whichever comes first; 0 follows the path until the cost settles"),
+			FloatParam("lambda", 0, 0, Inf, "if > 0, stop when the path λ falls to this value (the Lasso solution at λ) or, before it, when the cost settles (tol over window steps), whichever comes first; 0 follows the path until the cost settles").ZeroMeans("no target λ: the path is followed until the cost settles"),
 		},
 		New: func(p Params) (any, error) {
 			l := &LassoGPS{

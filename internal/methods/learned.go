@@ -100,7 +100,7 @@ func init() {
 		Params: []Param{
 			FloatParam("alpha", 1e-3, 0, Inf, "ridge α of the regression (scikit-learn's alpha); 0 interpolates the training inputs"),
 			StringParam("inverse_kernel", "same", learnedKernels, "kernel on the coordinates: same (the model's kernel, as scikit-learn), gaussian or linear"),
-			FloatParam("inverse_c", 0, 0, Inf, "width c of the gaussian inverse kernel exp(−‖β−β'‖²/c) (scikit-learn's 1/gamma); 0 takes the model's Gaussian c"),
+			FloatParam("inverse_c", 0, 0, Inf, "width c of the gaussian inverse kernel exp(−‖β−β'‖²/c) (scikit-learn's 1/gamma); 0 takes the model's Gaussian c").ZeroMeans("the model's Gaussian c"),
 			BoolParam("centre", true, "regress X − mean(X) and add the mean back; false is scikit-learn's (and Bakır et al.'s) map, which has no offset"),
 		},
 		New: func(p Params) (any, error) {

@@ -35,8 +35,8 @@ func init() {
 		Does:     Denoises,
 		Requires: NeedsX0,
 		Params: []Param{
-			IntParam("pca_components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)").As(ComponentsRole),
-			FloatParam("pca_energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides pca_components").As(EnergyRole),
+			IntParam("pca_components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)").As(ComponentsRole).ZeroMeans("unset: the experiment's component count, or its energy"),
+			FloatParam("pca_energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides pca_components").As(EnergyRole).ZeroMeans("unset: the cell's energy where the experiment gives one"),
 		},
 		New: func(p Params) (any, error) {
 			return &LinearPCA{Components: p.Int("pca_components"), Energy: p.Float("pca_energy")}, nil

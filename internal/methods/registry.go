@@ -39,6 +39,10 @@ type Param struct {
 	Doc  string
 	// Role is what the parameter means to an experiment (see Role).
 	Role Role
+	// Zero says what the value 0 of a numeric parameter stands for
+	// where it is not a quantity ("every training point"), for the
+	// reports that print the values that ran; "" where 0 is itself.
+	Zero string
 }
 
 // FloatParam, IntParam, StringParam and BoolParam declare parameters.

@@ -86,7 +86,7 @@ func init() {
 		Params: []Param{
 			FloatParam("gamma", 1, 0, Inf, "kernel width γ of exp(−γ‖x−y‖²), > 0"),
 			FloatParam("gamma2", 1, 0, Inf, "γ₂ of the masked E0, > 0"),
-			FloatParam("C", 1, 0, Inf, "weight of Eproj against E0; 0: the C → 0 limit, observed entries held fixed"),
+			FloatParam("C", 1, 0, Inf, "weight of Eproj against E0; 0: the C → 0 limit, observed entries held fixed").ZeroMeans("the C → 0 limit: observed entries held fixed"),
 			FloatParam("energy", 0.9, 0, 1, "eigenvalue fraction kept by each kernel PCA of D \\ D_i, > 0"),
 			IntParam("iterations", 25, 1, Inf, "outer iterations m"),
 			IntParam("partitions", 10, 2, Inf, "partitions k"),

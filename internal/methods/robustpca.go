@@ -57,8 +57,8 @@ func init() {
 		Does:     Denoises | Imputes,
 		Requires: NeedsX0,
 		Params: []Param{
-			IntParam("pca_components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)").As(ComponentsRole),
-			FloatParam("pca_energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides pca_components").As(EnergyRole),
+			IntParam("pca_components", 0, 0, Inf, "number of principal components; 0 uses the experiment's component count (capped at the PCA rank)").As(ComponentsRole).ZeroMeans("unset: the experiment's component count, or its energy"),
+			FloatParam("pca_energy", 0, 0, 1, "if positive, the fraction of variance retained; overrides pca_components").As(EnergyRole).ZeroMeans("unset: the cell's energy where the experiment gives one"),
 			FloatParam("sigma_start", 8, 1, Inf, "initial σ as a multiple of 1.4826·median|e| of the least-squares fit"),
 			FloatParam("anneal", 0.85, 0, 1, "factor applied to σ per step until it reaches 1.4826·median|e|"),
 			IntParam("max_iter", 200, 1, Inf, "maximum re-weighted least-squares steps per input"),

@@ -77,6 +77,9 @@ type builder struct {
 	// noted maps each sentence of the configs' notes already given to
 	// the config that gave it; said maps a sentence said once to where.
 	noted, said map[string]string
+	// captions maps each sentence of a figure caption printed to the
+	// figure that first said it ("FILE of CONFIG").
+	captions map[string]string
 }
 
 // count formats n, a count of entries of the sources, and notes it.
@@ -442,9 +445,20 @@ func (b *builder) assignment() {
 		if c.Reading != "" {
 			reading = "`" + c.Reading + "`"
 		}
-		fit := ""
+		fit := "— (no printed table)"
 		if r, st, ok := c.Fit(); ok {
 			fit = fmt.Sprintf("%s against %s", b.derived(report.FormatFloat(r, 3), "the chosen reading's fit (scoreboard Choice.Fit)"), b.derived(report.FormatFloat(st, 3), "the stated protocol's fit (scoreboard Choice.Fit)"))
+		} else if rf := c.ReadingFits(); len(rf) > 0 {
+			// The stated protocol kept: each reading's fit beside it,
+			// so that a reader sees by how much none displaced it.
+			var parts []string
+			for _, f := range rf {
+				parts = append(parts, fmt.Sprintf("`%s` %s against %s (over %s printed tables)", f.Reading,
+					b.derived(report.FormatFloat(f.Distance, 3), "a reading's fit over the printed tables on which it and the stated protocol ran (scoreboard Choice.ReadingFits)"),
+					b.derived(report.FormatFloat(f.Stated, 3), "the stated protocol's fit over the same tables (scoreboard Choice.ReadingFits)"),
+					b.count(f.Tables, "printed tables")))
+			}
+			fit = strings.Join(parts, "; ")
 		}
 		var cands []string
 		for _, r := range c.Readings {

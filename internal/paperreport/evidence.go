@@ -19,6 +19,9 @@ import (
 // config measured.
 type evidenceRow struct {
 	Config, Role, Row, Verdict, Measured, Interval, Values string
+	// Beyond marks a row that goes beyond the paper's sentence (never
+	// counted): the summary sums a config's such rows into one line.
+	Beyond bool
 }
 
 // maxOpenEvidence bounds the lines of a claim's evidence shown open: a
@@ -48,7 +51,7 @@ func (b *builder) evidenceRows(a scoreboard.Account) (rows []evidenceRow, paper 
 		if what != "" {
 			role += ": " + lit(shortText(what, max(90-len([]rune(role))-2, 10)))
 		}
-		e := evidenceRow{Config: "`" + ev.Config + "`", Role: role, Row: "`" + ev.Row + "`", Verdict: ev.Verdict, Measured: lit(shortText(ev.Point, 140))}
+		e := evidenceRow{Config: "`" + ev.Config + "`", Role: role, Row: "`" + ev.Row + "`", Verdict: ev.Verdict, Measured: lit(shortText(ev.Point, 140)), Beyond: ev.Role == scoreboard.RoleBeyond}
 		r := b.run(ev.Config)
 		if ev.HasCI {
 			res := claim{CILo: &ev.CILo, CIHi: &ev.CIHi}
@@ -246,20 +249,28 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 	type sum struct {
 		config, role, values string
 		counts               map[string]int
+		rows                 int
 	}
 	var order []string
 	sums := map[string]*sum{}
 	for _, e := range rows {
 		// A config's counted checks and those beyond the sentence (or a
-		// diagnostic's own) are summed apart.
-		key := e.Config + "\x00" + e.Role
+		// diagnostic's own) are summed apart; its rows beyond the
+		// sentence, each of a condition or threshold of ours, into one
+		// line (each is in the appendix).
+		role := e.Role
+		if e.Beyond {
+			role, _ = roleText(scoreboard.Evidence{Role: scoreboard.RoleBeyond})
+		}
+		key := e.Config + "\x00" + role
 		s := sums[key]
 		if s == nil {
-			s = &sum{config: e.Config, role: e.Role, counts: map[string]int{}}
+			s = &sum{config: e.Config, role: role, counts: map[string]int{}}
 			sums[key] = s
 			order = append(order, key)
 		}
 		s.counts[e.Verdict]++
+		s.rows++
 		if s.values == "" {
 			s.values = e.Values
 		}
@@ -276,7 +287,11 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 				parts = append(parts, fmt.Sprintf("%d %s", n, v))
 			}
 		}
-		tr = append(tr, []string{s.config, s.role, strings.Join(parts, ", "), s.values})
+		role := s.role
+		if b, _ := roleText(scoreboard.Evidence{Role: scoreboard.RoleBeyond}); role == b && s.rows > 1 {
+			role += fmt.Sprintf(" (%d checks of ours)", s.rows)
+		}
+		tr = append(tr, []string{s.config, role, strings.Join(parts, ", "), s.values})
 	}
 	id := "evidence-" + slug(a.Claim.ID)
 	d.p(fmt.Sprintf("Its %s under each config (every check with its values and interval in the %s):", b.counted(len(rows), "check's verdict", "checks' verdicts"), appendixLink("appendix", id)))

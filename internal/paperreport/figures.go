@@ -58,26 +58,13 @@ func (b *builder) recordFigures(r *run) ([]drawnFig, string, error) {
 	if !r.HasRecords {
 		return nil, "", nil
 	}
-	if r.Config.PaperTable != nil {
-		// The result is the paper's table, printed above; a figure the
-		// config also regenerates shows the cells' images, which a root
-		// without figure files does not keep.
-		if strings.Contains(r.Config.Title, "Fig.") {
-			return nil, "the paper's figure this config also regenerates shows example images; this results root keeps no figure files and its records no images (a baseline keeps neither), so it is not shown here: rerunning the config draws it", nil
-		}
-		return nil, "", nil
-	}
-	recs, err := report.ReadJSONL(filepath.Join(r.Dir, "records.jsonl"))
+	recs, err := figureRecords(r.Config, filepath.Join(r.Dir, "records.jsonl"))
 	if err != nil {
 		return nil, "", err
 	}
-	x, panel := figureAxes(recs)
-	metrics := figureMetrics(r.Config, recs)
-	if x == "" || len(metrics) == 0 {
-		if r.Config.PaperTable != nil {
-			return nil, "", nil
-		}
-		return nil, "this results root keeps no figure files, and the records hold no grid axis to draw the checks' metrics along (the paper's figure shows images or one value per method; the checks below give its numbers; rerunning the config draws it from the cells' arrays, which a baseline does not keep)", nil
+	x, panel, metrics, why := figurePlan(r.Config, recs)
+	if why != "" {
+		return nil, why, nil
 	}
 	var out []drawnFig
 	for _, m := range metrics[:min(len(metrics), maxFigMetrics)] {
@@ -90,6 +77,53 @@ func (b *builder) recordFigures(r *run) ([]drawnFig, string, error) {
 		}
 	}
 	return out, "", nil
+}
+
+// FiguresFromRecords says whether a report can do without the figure
+// files of config c's run, given its records (the file records): true
+// when the config's result is the paper's table alone, or when the
+// records, without their arrays, hold a grid axis and a metric its
+// checks read to draw the figure along (recordFigures); false when the
+// figure shows what only the run's figures keep (images, one value per
+// method). A baseline keeps the figure files of the configs of the
+// stated protocol for which it is false.
+func FiguresFromRecords(c *config.Config, records string) (bool, error) {
+	recs, err := figureRecords(c, records)
+	if err != nil {
+		return false, err
+	}
+	_, _, _, why := figurePlan(c, recs)
+	return why == "", nil
+}
+
+// figureRecords reads the records a figure of c is drawn from; none for
+// a config whose result is the paper's table (figurePlan needs none).
+func figureRecords(c *config.Config, records string) ([]report.Record, error) {
+	if c.PaperTable != nil {
+		return nil, nil
+	}
+	return report.ReadJSONL(records)
+}
+
+// figurePlan is what the records of c draw of its figure: the axes and
+// metrics (figureAxes, figureMetrics), or why they draw none ("" with no
+// metrics when the result is the paper's table, which the Results print).
+func figurePlan(c *config.Config, recs []report.Record) (x, panel string, metrics []string, why string) {
+	if c.PaperTable != nil {
+		// The result is the paper's table, printed above; a figure the
+		// config also regenerates shows the cells' images, which only
+		// the run's figure files keep.
+		if strings.Contains(c.Title, "Fig.") {
+			return "", "", nil, "the paper's figure this config also regenerates shows example images; this results root keeps no figure files for it and its records no images, so it is not shown here: rerunning the config draws it"
+		}
+		return "", "", nil, ""
+	}
+	x, panel = figureAxes(recs)
+	metrics = figureMetrics(c, recs)
+	if x == "" || len(metrics) == 0 {
+		return "", "", nil, "this results root keeps no figure files for it, and the records hold no grid axis to draw the checks' metrics along (the paper's figure shows images or one value per method; the checks below give its numbers; rerunning the config draws it from the cells' arrays)"
+	}
+	return x, panel, metrics, ""
 }
 
 // figureAxes picks the axes of a figure: x, the numeric parameter with
@@ -359,7 +393,7 @@ func (f metricFigure) shows() string {
 	if f.logX {
 		s += "; " + f.x + " on a log scale"
 	}
-	return s + ", drawn by runexp report from the records (this results root keeps no figure files)"
+	return s + ". Drawn by runexp report from the records (this results root keeps no figure file for it)"
 }
 
 // xyOrder holds a series' points sorted by x.

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/runexp/runexp/internal/config"
+	"github.com/runexp/runexp/internal/methods"
+	"github.com/runexp/runexp/internal/runner"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -189,6 +191,22 @@ func (g settingsGrid) methodSettings(label string) []setting {
 			return v, has
 		}
 		s := setting{Method: label, Name: k, Values: collect(g.recs, get, func(r report.Record) []string { return g.at(r, "") })}
+		if k == "start" {
+			// A kind that starts every iteration itself (runner.Needs.Starts)
+			// leaves the method's start rule, recorded at its default, unused.
+			if kind, ok := runner.LookupKind(g.c.Kind); ok && kind.Needs.Starts != "" {
+				for i := range s.Values {
+					s.Values[i].Text += " (not used: the experiment starts from " + kind.Needs.Starts + ")"
+				}
+			}
+		}
+		if zero := zeroMeaning(g.c, label, k); zero != "" {
+			for i, v := range s.Values {
+				if v.Value == 0 && v.Text == "0" {
+					s.Values[i].Text += " (" + zero + ")"
+				}
+			}
+		}
 		if tuned {
 			// A tuned_ metric records the value a cell used (the model's
 			// width always); it was chosen on validation data only when
@@ -267,6 +285,25 @@ func paramText(v any) string {
 		return strconv.Itoa(x)
 	}
 	return fmt.Sprint(v)
+}
+
+// zeroMeaning is what the value 0 of parameter k of the method labelled
+// label stands for (methods.Param.Zero: "neighbors 0" is every training
+// point, not none), "" where 0 is itself or the method is not the
+// config's.
+func zeroMeaning(c *config.Config, label, k string) string {
+	for _, m := range c.Methods {
+		spec, ok := methods.Lookup(m.Name)
+		if !ok || (m.Label != label && !(m.Label == "" && (spec.Title == label || m.Name == label))) {
+			continue
+		}
+		for _, p := range spec.Params {
+			if p.Name == k {
+				return p.Zero
+			}
+		}
+	}
+	return ""
 }
 
 // methodLabels are the labels of the methods the records hold, in the

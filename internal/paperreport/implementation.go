@@ -265,7 +265,7 @@ func (b *builder) compute() {
 		}
 	}
 	var rows [][]string
-	var machine []string
+	var machine, costMachines []string
 	for _, r := range b.runs() {
 		if !r.Ran {
 			continue
@@ -288,21 +288,56 @@ func (b *builder) compute() {
 			if wall == "not recorded" {
 				wall = seconds(s.Seconds)
 			}
+		} else if c, ok := b.cellCosts(r); ok {
+			cpu = b.derived(seconds(c.sum), "the sum of the cells' CPU seconds in "+r.Config.Name+"/costs.json") + " (cells, costs.json)"
+			if c.Machine != "" && !slices.Contains(costMachines, c.Machine) {
+				costMachines = append(costMachines, c.Machine)
+			}
 		}
 		rows = append(rows, []string{"`" + r.Config.Name + "`", cells, failed, wall, cpu, workers, b.peakText(r.Manifest)})
 	}
-	if len(machine) > 0 {
+	switch {
+	case len(machine) > 0:
 		d.p("Machine and build, as the manifests record them: " + strings.Join(machine, "; ") + ".")
-	} else {
+	case len(costMachines) > 0:
+		d.p("Machine: " + lit(strings.Join(costMachines, "; ")) + ", as the cells' costs record it (costs.json: the CPU seconds of each cell when last computed, from which runexp plans runs); build, wall time and memory: not recorded (this results root keeps no manifest.json or suite.json, as a baseline keeps only what the comparison and the planning read).")
+	default:
 		d.p("Machine, build, wall and CPU time: not recorded (this results root keeps no manifest.json or suite.json, as a baseline keeps only what the comparison reads).")
 	}
 	if b.suite != nil {
 		d.p("The whole suite that wrote this root: " + seconds(b.suite.Seconds) + " s wall, " + seconds(b.suite.CPUSeconds) + " s CPU on " + strconv.Itoa(b.suite.Workers) + " workers (suite.json).")
 	}
 	d.fold("Per config: cells, failed cells, wall and CPU seconds, workers, peak memory", func() {
-		d.p("Cells and failed cells from records.jsonl, wall seconds, workers and the peak memory of the process that ran it from manifest.json (a suite runs every config in one process, so there it bounds the config's own peak from above), CPU seconds from suite.json; \"not recorded\" where the results root lacks the file.")
+		d.p("Cells and failed cells from records.jsonl, wall seconds, workers and the peak memory of the process that ran it from manifest.json (a suite runs every config in one process, so there it bounds the config's own peak from above), CPU seconds from suite.json, or the sum of the cells' CPU seconds in costs.json where a baseline keeps that instead; \"not recorded\" where the results root lacks the file.")
 		d.table([]string{"config", "cells", "failed", "wall (s)", "CPU (s)", "workers", "peak memory (MiB)"}, rows)
 	})
+}
+
+// cellCostsFile is what the report reads of a baseline's costs.json.
+type cellCostsFile struct {
+	Machine string             `json:"machine"`
+	Costs   map[string]float64 `json:"costs"`
+	sum     float64
+}
+
+// cellCosts reads run r's costs.json (a baseline keeps one per config:
+// each cell's CPU seconds when last computed) and sums its cells; ok is
+// false when there is none.
+func (b *builder) cellCosts(r *run) (cellCostsFile, bool) {
+	var c cellCostsFile
+	if ok, err := report.ReadOptionalJSON(b.o.Root, filepath.Join(r.Dir, "costs.json"), &c); !ok || err != nil || len(c.Costs) == 0 {
+		return c, false
+	}
+	keys := make([]string, 0, len(c.Costs))
+	for k := range c.Costs {
+		keys = append(keys, k)
+	}
+	// Summed in key order: the same bits whatever the map's order.
+	slices.Sort(keys)
+	for _, k := range keys {
+		c.sum += c.Costs[k]
+	}
+	return c, true
 }
 
 // seconds formats a duration in seconds for a reader: four significant

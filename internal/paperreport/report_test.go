@@ -95,8 +95,9 @@ func TestGoldenStructure(t *testing.T) {
 	if !strings.HasPrefix(r.Title, "[¬Re] ") && !strings.HasPrefix(r.Title, "[Re] ") && !strings.HasPrefix(r.Title, "[Re?] ") {
 		t.Errorf("title %q lacks [Re], [¬Re] or [Re?]", r.Title)
 	}
-	// A baseline has no manifests and no tables: the report says so.
-	for _, want := range []string{"Machine, build, wall and CPU time: not recorded", "Checks of `abrahamsen-hansen-fig4`", "revision " + baselineRevision(t)} {
+	// A baseline has no manifests and no tables: the report says so,
+	// and gives the cells' CPU from its costs.json.
+	for _, want := range []string{"build, wall time and memory: not recorded", "(cells, costs.json)", "Checks of `abrahamsen-hansen-fig4`", "revision " + baselineRevision(t)} {
 		if !strings.Contains(r.Markdown, want) {
 			t.Errorf("report from baseline/ lacks %q", want)
 		}

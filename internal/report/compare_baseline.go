@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // WriteBaseline copies what [CompareResults] reads of the run directory
@@ -18,8 +19,11 @@ import (
 // revision of the code that computed them (revision.json, from the run's
 // manifest: BaselineRevision). A committed baseline stays small: the
 // metrics, statuses, errors and verdicts of every cell, and which code
-// computed them, nothing else.
-func WriteBaseline(run, dst string) error {
+// computed them; with figures, also the run's figures (its .png files),
+// for a config whose figures its records without arrays cannot redraw
+// (the caller decides: paperreport.FiguresFromRecords), so that a report
+// built from the baseline alone shows them.
+func WriteBaseline(run, dst string, figures bool) error {
 	recs, err := ReadJSONL(filepath.Join(run, "records.jsonl"))
 	if err != nil {
 		return fmt.Errorf("report: baseline: %w", err)
@@ -34,6 +38,9 @@ func WriteBaseline(run, dst string) error {
 		return err
 	}
 	if err := writeProvenance(run, dst); err != nil {
+		return fmt.Errorf("report: baseline: %w", err)
+	}
+	if err := writeBaselineFigures(run, dst, figures); err != nil {
 		return fmt.Errorf("report: baseline: %w", err)
 	}
 	cl := filepath.Join(dst, "claims.json")
@@ -70,4 +77,43 @@ func writeProvenance(run, dst string) error {
 		return err
 	}
 	return WriteFileAtomic(file, append(b, '\n'))
+}
+
+// MaxBaselineFigureBytes bounds a figure a baseline keeps: one larger is
+// refused rather than committed.
+const MaxBaselineFigureBytes = 4 << 20
+
+// writeBaselineFigures replaces dst's figures (its .png files) with the
+// run's when figures is set, and removes them otherwise, so that a
+// baseline never shows a figure of an earlier run. Only regular files
+// are copied (links are not followed), each checked against
+// MaxBaselineFigureBytes.
+func writeBaselineFigures(run, dst string, figures bool) error {
+	old, _ := filepath.Glob(filepath.Join(dst, "*.png"))
+	for _, f := range old {
+		if err := os.Remove(f); err != nil {
+			return err
+		}
+	}
+	if !figures {
+		return nil
+	}
+	ents, err := os.ReadDir(run)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if !e.Type().IsRegular() || strings.HasPrefix(n, ".") || filepath.Ext(n) != ".png" {
+			continue
+		}
+		b, err := safefs.ReadFile(filepath.Join(run, n), MaxBaselineFigureBytes)
+		if err != nil {
+			return err
+		}
+		if err := WriteFileAtomic(filepath.Join(dst, n), b); err != nil {
+			return err
+		}
+	}
+	return nil
 }

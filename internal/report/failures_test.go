@@ -102,7 +102,7 @@ func TestWriteBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(run, "claims.json"), []byte(`[{"id":"c"}]`), 0o644)
-	if err := report.WriteBaseline(run, dst); err != nil {
+	if err := report.WriteBaseline(run, dst, false); err != nil {
 		t.Fatal(err)
 	}
 	back, err := report.ReadJSONL(filepath.Join(dst, "records.jsonl"))
@@ -113,13 +113,13 @@ func TestWriteBaseline(t *testing.T) {
 		t.Errorf("claims.json %q", b)
 	}
 	os.Remove(filepath.Join(run, "claims.json"))
-	if err := report.WriteBaseline(run, dst); err != nil {
+	if err := report.WriteBaseline(run, dst, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dst, "claims.json")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a stale claims.json kept: %v", err)
 	}
-	if err := report.WriteBaseline(t.TempDir(), dst); err == nil || !strings.HasPrefix(err.Error(), "report: baseline: ") {
+	if err := report.WriteBaseline(t.TempDir(), dst, false); err == nil || !strings.HasPrefix(err.Error(), "report: baseline: ") {
 		t.Errorf("a run without records: %v", err)
 	}
 }
@@ -201,7 +201,7 @@ func TestBaselineRevision(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(run, "manifest.json"), []byte(`{"revision": "65beb95bece979172c4bb10b5b584e1b0d665c6c", "vcs_modified": true}`), 0o644)
-	if err := report.WriteBaseline(run, dst); err != nil {
+	if err := report.WriteBaseline(run, dst, false); err != nil {
 		t.Fatal(err)
 	}
 	r, err := report.ReadBaselineRevision(root, dst)
@@ -218,7 +218,7 @@ func TestBaselineRevision(t *testing.T) {
 		t.Errorf("stale revision.json read as %+v, %v", r, err)
 	}
 	os.Remove(filepath.Join(run, "manifest.json"))
-	if err := report.WriteBaseline(run, dst); err != nil {
+	if err := report.WriteBaseline(run, dst, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dst, report.BaselineRevisionFile)); !errors.Is(err, fs.ErrNotExist) {

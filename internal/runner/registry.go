@@ -128,6 +128,11 @@ type Needs struct {
 	// kind does with it ("stability starts a pre-image iteration from
 	// training points").
 	Why string
+	// Starts, when set, says where the kind starts every pre-image
+	// iteration itself (methods.Problem.Start: "every training point"):
+	// a method's own start rule is not used, so a config that sets one
+	// is refused, and a report says so beside the rule's default.
+	Starts string
 }
 
 // check refuses a config that lacks what n asks for, at its line.
@@ -146,6 +151,9 @@ func (n Needs) check(c *config.Config, k *Kind) error {
 		// ones.
 		if spec, ok := methods.Lookup(m.Name); ok && !spec.Can(k.Takes) {
 			return c.Errorf(m.Line, "methods[%d]: %s is not a %s estimator (it does %s); %s", i, m.Name, k.Takes, spec.Does, n.Why)
+		}
+		if n.Starts != "" && m.Params.Has("start") {
+			return m.Params.Errorf("start", "methods[%d].params.start: %s starts every iteration itself, from %s, so a start rule is not used: remove it", i, k.Name, n.Starts)
 		}
 	}
 	return nil

@@ -153,6 +153,37 @@ func (c Choice) Fit() (reading, stated float64, ok bool) {
 	return median(rs), median(ss), true
 }
 
+// ReadingFit is one reading's fit to the printed values beside the
+// stated protocol's, over every printed table on which both ran.
+type ReadingFit struct {
+	Reading string
+	// Distance and Stated are the medians over those tables of the
+	// reading's and the stated protocol's median |ln(ours/paper)|;
+	// Tables counts the tables (and interpretations of their unit).
+	Distance, Stated float64
+	Tables           int
+}
+
+// ReadingFits is, for each reading of the ambiguity with a fit, in the
+// order of Readings, its fit beside the stated protocol's, whether it fits
+// clearly better or not: what a reader checks a kept stated protocol
+// against.
+func (c Choice) ReadingFits() []ReadingFit {
+	var out []ReadingFit
+	for _, r := range c.Readings {
+		var rs, ss []float64
+		for _, f := range c.Fits {
+			if f.Reading == r {
+				rs, ss = append(rs, f.Distance), append(ss, f.StatedDistance)
+			}
+		}
+		if len(rs) > 0 {
+			out = append(out, ReadingFit{Reading: r, Tables: len(rs), Distance: median(rs), Stated: median(ss)})
+		}
+	}
+	return out
+}
+
 // median is the median of xs (the mean of the middle two for an even
 // count); xs is sorted in place.
 func median(xs []float64) float64 {

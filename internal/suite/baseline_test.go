@@ -1,6 +1,7 @@
 package suite_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -215,7 +216,7 @@ func TestWriteBaselines(t *testing.T) {
 		{Name: "good", Dir: writeRun(t, filepath.Join(out, "good"), []report.Record{rec("a", 1)}, `{"claims":[]}`)},
 		{Name: "failed", Error: "boom", Dir: writeRun(t, filepath.Join(out, "failed"), []report.Record{rec("a", 1)}, "")},
 	}
-	err := suite.WriteBaselines(runs, base)
+	err := suite.WriteBaselines(runs, nil, base)
 	if err == nil || !strings.Contains(err.Error(), "gone") {
 		t.Errorf("error %v, want one naming the run without records", err)
 	}
@@ -231,5 +232,66 @@ func TestWriteBaselines(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(base, "failed")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a failed run was written to the baseline: %v", err)
+	}
+}
+
+// TestWriteBaselinesFigures: a baseline keeps the figure files of a config
+// of the stated protocol whose records cannot redraw them (one value per
+// method, no grid axis), and no others: not a variant's, and a figure an
+// earlier refresh kept is removed when the config no longer needs it, so
+// that a report built from the baseline never shows an earlier run's.
+func TestWriteBaselinesFigures(t *testing.T) {
+	out, base := t.TempDir(), t.TempDir()
+	png := []byte("\x89PNG\r\n\x1a\nnot a real image, copied as bytes")
+	runs := []suite.ConfigRun{}
+	var entries []suite.Entry
+	for _, name := range []string{"base", "variant"} {
+		dir := writeRun(t, filepath.Join(out, name), []report.Record{rec("a", 1), rec("b", 2)}, `{"claims":[]}`)
+		if err := os.WriteFile(filepath.Join(dir, "fig.png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, suite.ConfigRun{Name: name, Dir: dir})
+		c := &config.Config{Name: name, Title: name}
+		if name == "variant" {
+			c.VariantOf = "base.yaml"
+		}
+		entries = append(entries, suite.Entry{Config: c})
+	}
+	// A figure an earlier refresh kept for the variant.
+	if err := os.MkdirAll(filepath.Join(base, "variant"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "variant", "old.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := suite.WriteBaselines(runs, entries, base); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(base, "base", "fig.png")); err != nil || !bytes.Equal(b, png) {
+		t.Errorf("the base config's figure: %q, %v; want the run's bytes", b, err)
+	}
+	left, _ := filepath.Glob(filepath.Join(base, "variant", "*.png"))
+	if len(left) != 0 {
+		t.Errorf("the variant's baseline holds figures %v, want none", left)
+	}
+	// The same base config with a grid axis its checks' metric is
+	// drawn along: the report draws it, the baseline keeps no file.
+	grid := []report.Record{}
+	for i, c := range []float64{1, 2, 4} {
+		r := rec("a", float64(i))
+		r.Params["c"] = c
+		r.Key = fmt.Sprintf("c=%v,method=a", c)
+		grid = append(grid, r)
+	}
+	dir := writeRun(t, filepath.Join(out, "grid"), grid, `{"claims":[]}`)
+	if err := os.WriteFile(filepath.Join(dir, "fig.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &config.Config{Name: "grid", Title: "grid", Claims: []config.Claim{{ID: "c1", Check: config.Section{Values: map[string]any{"metric": "mse"}}}}}
+	if err := suite.WriteBaselines([]suite.ConfigRun{{Name: "grid", Dir: dir}}, []suite.Entry{{Config: c}}, base); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(base, "grid", "*.png")); len(left) != 0 {
+		t.Errorf("a config whose records draw its figure kept %v, want none", left)
 	}
 }

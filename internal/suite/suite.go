@@ -163,7 +163,7 @@ func (rep *Report) finish(o SuiteOptions, entries []Entry, cpu0 float64) {
 		}
 	}
 	if o.WriteBaseline != "" {
-		if err := WriteBaselines(rep.Runs, o.WriteBaseline); err != nil {
+		if err := WriteBaselines(rep.Runs, entries, o.WriteBaseline); err != nil {
 			rep.Problems = append(rep.Problems, err.Error())
 			code = Worse(code, Usage)
 		}
