@@ -334,6 +334,10 @@ func (op *gemmOp) packA(dst []float64, i0, p0, mc, kc int) {
 	for ir := 0; ir < mc; ir += mr {
 		panel := dst[ir*kc : (ir+mr)*kc]
 		rows := min(mr, mc-ir)
+		if !op.tA && mr == 8 && alpha == 1 {
+			packA8(panel, a, (i0+ir)*lda+p0, lda, rows, kc)
+			continue
+		}
 		if rows < mr {
 			clear(panel)
 		}
@@ -366,6 +370,34 @@ func (op *gemmOp) packA(dst []float64, i0, p0, mc, kc int) {
 		}
 	}
 }
+
+// packA8 is packA's copy of rows (≤ 8) rows of A, each kc long, the
+// first at a[off:] and the next lda further on, into an 8-row micro-panel
+// (panel[l·8+r] = a_{r,l}), the rows beyond the last set to 0: eight
+// stores of one step l at a time, where packA's loop stores one
+// element per row and step, as the small products of the fixed points,
+// which pack A at every step, need.
+func packA8(panel, a []float64, off, lda, rows, kc int) {
+	var src [8][]float64
+	for r := range src {
+		if r < rows {
+			src[r] = a[off+r*lda : off+r*lda+kc]
+		} else {
+			src[r] = zeroRow[:kc]
+		}
+	}
+	r0, r1, r2, r3 := src[0][:kc], src[1][:kc], src[2][:kc], src[3][:kc]
+	r4, r5, r6, r7 := src[4][:kc], src[5][:kc], src[6][:kc], src[7][:kc]
+	panel = panel[:8*kc]
+	for l := range kc {
+		d := (*[8]float64)(panel[8*l : 8*l+8])
+		d[0], d[1], d[2], d[3] = r0[l], r1[l], r2[l], r3[l]
+		d[4], d[5], d[6], d[7] = r4[l], r5[l], r6[l], r7[l]
+	}
+}
+
+// zeroRow is the padding rows of packA8 (never written).
+var zeroRow = make([]float64, gemmKC)
 
 // packB packs the kc×nc block of op(B) at (p0, j0) into micro-panels of
 // nr columns, each kc×nr (b[l·nr+j]), the last padded with zeros.
