@@ -69,3 +69,32 @@ func BenchmarkGemmMicroKernel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGemmSmall is the product a fixed point repeats at every step
+// in RKPCA's Algorithm 1 on Oil Flow (configs/nguyen-table1.yaml): the
+// active iterates' kernel rows or weights (m = 7 or 10 rows of N = 90
+// training points) times a packed right operand (X, 90 × 12), where
+// packing the few rows of A costs as much as the product.
+func BenchmarkGemmSmall(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(52, 5))
+	const k, n = 90, 12
+	x := make([]float64, k*n)
+	for i := range x {
+		x[i] = rnd.NormFloat64()
+	}
+	pb := PackB(false, k, n, x, n)
+	for _, m := range []int{7, 10} {
+		b.Run(fmt.Sprintf("%s/m=%d", gemmKernel.name, m), func(b *testing.B) {
+			a, c := make([]float64, m*k), make([]float64, m*n)
+			for i := range a {
+				a[i] = rnd.NormFloat64()
+			}
+			c0 := processCPU(b)
+			for b.Loop() {
+				GemmPacked(false, m, 1, a, k, pb, 0, c, n)
+			}
+			flops := 2 * float64(m*n*k) * float64(b.N)
+			b.ReportMetric(flops/(processCPU(b)-c0).Seconds()/1e9, "GFLOP/cpu-s")
+		})
+	}
+}
