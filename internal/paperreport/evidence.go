@@ -246,21 +246,41 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 		full(d)
 		return
 	}
+	tr := evidenceSummary(rows, paper)
+	id := "evidence-" + slug(a.Claim.ID)
+	d.p(fmt.Sprintf("Its %s under each config (every check with its values and interval in the %s):", b.counted(len(rows), "check's verdict", "checks' verdicts"), appendixLink("appendix", id)))
+	head := []string{"config", "what it is", "verdicts of the claim's checks", "values of the paper's cells"}
+	if !values {
+		for i := range tr {
+			tr[i] = tr[i][:3]
+		}
+		head = head[:3]
+	}
+	d.table(head, tr)
+	b.apx.hid(2, "The evidence of "+a.Claim.ID+": every check under every config", id)
+	full(&b.apx)
+}
+
+// evidenceSummary is a long evidence table summed per config: a row per
+// config and role with the verdicts counted over the claim's checks and
+// the config's values of the paper's cells, the paper's own values first.
+// A config's counted checks and those beyond the sentence (or a
+// diagnostic's own) are summed apart; its rows beyond the sentence, each
+// of a condition or threshold of ours, into one line (each is in the
+// appendix).
+func evidenceSummary(rows []evidenceRow, paper string) [][]string {
 	type sum struct {
 		config, role, values string
 		counts               map[string]int
 		rows                 int
 	}
+	beyond, _ := roleText(scoreboard.Evidence{Role: scoreboard.RoleBeyond})
 	var order []string
 	sums := map[string]*sum{}
 	for _, e := range rows {
-		// A config's counted checks and those beyond the sentence (or a
-		// diagnostic's own) are summed apart; its rows beyond the
-		// sentence, each of a condition or threshold of ours, into one
-		// line (each is in the appendix).
 		role := e.Role
 		if e.Beyond {
-			role, _ = roleText(scoreboard.Evidence{Role: scoreboard.RoleBeyond})
+			role = beyond
 		}
 		key := e.Config + "\x00" + role
 		s := sums[key]
@@ -288,23 +308,12 @@ func (b *builder) evidenceTable(a scoreboard.Account) {
 			}
 		}
 		role := s.role
-		if b, _ := roleText(scoreboard.Evidence{Role: scoreboard.RoleBeyond}); role == b && s.rows > 1 {
+		if role == beyond && s.rows > 1 {
 			role += fmt.Sprintf(" (%d checks of ours)", s.rows)
 		}
 		tr = append(tr, []string{s.config, role, strings.Join(parts, ", "), s.values})
 	}
-	id := "evidence-" + slug(a.Claim.ID)
-	d.p(fmt.Sprintf("Its %s under each config (every check with its values and interval in the %s):", b.counted(len(rows), "check's verdict", "checks' verdicts"), appendixLink("appendix", id)))
-	head := []string{"config", "what it is", "verdicts of the claim's checks", "values of the paper's cells"}
-	if !values {
-		for i := range tr {
-			tr[i] = tr[i][:3]
-		}
-		head = head[:3]
-	}
-	d.table(head, tr)
-	b.apx.hid(2, "The evidence of "+a.Claim.ID+": every check under every config", id)
-	full(&b.apx)
+	return tr
 }
 
 // roleText says what a result is to the claim, counted or not

@@ -79,23 +79,6 @@ func (b *builder) recordFigures(r *run) ([]drawnFig, string, error) {
 	return out, "", nil
 }
 
-// FiguresFromRecords says whether a report can do without the figure
-// files of config c's run, given its records (the file records): true
-// when the config's result is the paper's table alone, or when the
-// records, without their arrays, hold a grid axis and a metric its
-// checks read to draw the figure along (recordFigures); false when the
-// figure shows what only the run's figures keep (images, one value per
-// method). A baseline keeps the figure files of the configs of the
-// stated protocol for which it is false.
-func FiguresFromRecords(c *config.Config, records string) (bool, error) {
-	recs, err := figureRecords(c, records)
-	if err != nil {
-		return false, err
-	}
-	_, _, _, why := figurePlan(c, recs)
-	return why == "", nil
-}
-
 // figureRecords reads the records a figure of c is drawn from; none for
 // a config whose result is the paper's table (figurePlan needs none).
 func figureRecords(c *config.Config, records string) ([]report.Record, error) {

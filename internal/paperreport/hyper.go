@@ -11,8 +11,8 @@ import (
 
 	"github.com/runexp/runexp/internal/config"
 	"github.com/runexp/runexp/internal/methods"
-	"github.com/runexp/runexp/internal/runner"
 	"github.com/runexp/runexp/internal/report"
+	"github.com/runexp/runexp/internal/runner"
 )
 
 // setting is one hyperparameter of a config as its cells ran it: the

@@ -300,7 +300,7 @@ func (b *builder) compute() {
 	case len(machine) > 0:
 		d.p("Machine and build, as the manifests record them: " + strings.Join(machine, "; ") + ".")
 	case len(costMachines) > 0:
-		d.p("Machine: " + lit(strings.Join(costMachines, "; ")) + ", as the cells' costs record it (costs.json: the CPU seconds of each cell when last computed, from which runexp plans runs); build, wall time and memory: not recorded (this results root keeps no manifest.json or suite.json, as a baseline keeps only what the comparison and the planning read).")
+		d.p("Machine: " + lit(strings.Join(costMachines, "; ")) + ", as the cells' costs record it (costs.json: the CPU seconds of each cell when last computed, from which runexp plans runs); build, wall time and memory: not recorded (this results root keeps no manifest.json or suite.json, as a baseline keeps only what the comparison, the planning and the reports read).")
 	default:
 		d.p("Machine, build, wall and CPU time: not recorded (this results root keeps no manifest.json or suite.json, as a baseline keeps only what the comparison reads).")
 	}

@@ -206,7 +206,11 @@ func (b *builder) ambiguities() {
 		}
 	}
 	if len(rrows) > 0 {
-		d.fold(fmt.Sprintf("The %s variants: readings, post-hoc variants and diagnostics", b.count(len(rrows), "variants listed")), func() {
+		summary := fmt.Sprintf("The %s variants: readings, post-hoc variants and diagnostics", b.count(len(rrows), "variants listed"))
+		if len(rrows) == 1 {
+			summary = "The variant: a reading, post-hoc variant or diagnostic"
+		}
+		d.fold(summary, func() {
 			d.table([]string{"config", "of the base", "what it is", "reading"}, rrows)
 		})
 	}

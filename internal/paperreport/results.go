@@ -192,7 +192,8 @@ func (b *builder) noisyInput(r *run) {
 // the report's folder (as CONFIG--FILE.png) so that the folder reads on
 // its own: one too wide to read in the page's column is shown as a
 // thumbnail that says so and links the full image. A root that keeps no
-// figures (a baseline keeps records and claims only) gets figures drawn
+// figures for a config (a baseline keeps those of the configs of the
+// stated protocol only; a variant's are not shown) gets figures drawn
 // from the records (recordFigures), or a sentence saying why none could
 // be drawn.
 func (b *builder) figures(r *run) error {

@@ -19,10 +19,10 @@ import (
 // revision of the code that computed them (revision.json, from the run's
 // manifest: BaselineRevision). A committed baseline stays small: the
 // metrics, statuses, errors and verdicts of every cell, and which code
-// computed them; with figures, also the run's figures (its .png files),
-// for a config whose figures its records without arrays cannot redraw
-// (the caller decides: paperreport.FiguresFromRecords), so that a report
-// built from the baseline alone shows them.
+// computed them; with figures, also the run's figures (its .png files:
+// the caller asks for them for the configs of the stated protocol), so
+// that a report built from the baseline alone shows them beside the
+// paper's.
 func WriteBaseline(run, dst string, figures bool) error {
 	recs, err := ReadJSONL(filepath.Join(run, "records.jsonl"))
 	if err != nil {

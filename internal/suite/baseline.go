@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/runexp/runexp/internal/paperreport"
 	"github.com/runexp/runexp/internal/report"
 )
 
@@ -115,9 +114,8 @@ func AddedTable(a []AddedCells) *report.Table {
 // WriteBaselines writes the records and claims of every run without an
 // error into dir/NAME (refreshing a baseline), with the costs of its
 // cells' units (costs.json: runs of the config are planned from them),
-// and the figure files of a config of the stated protocol whose records
-// cannot redraw them (keepFigures), so that its report built from the
-// baseline alone shows them; a run that cannot be written does not keep
+// and the figure files of a config of the stated protocol (keepFigures),
+// so that its report built from the baseline alone shows them; a run that cannot be written does not keep
 // the others from being written.
 func WriteBaselines(runs []ConfigRun, entries []Entry, dir string) error {
 	machine := ""
@@ -129,12 +127,7 @@ func WriteBaselines(runs []ConfigRun, entries []Entry, dir string) error {
 		if r.Error != "" {
 			continue
 		}
-		figs, err := keepFigures(r, entries)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if err := report.WriteBaseline(r.Dir, filepath.Join(dir, r.Name), figs); err != nil {
+		if err := report.WriteBaseline(r.Dir, filepath.Join(dir, r.Name), keepFigures(r, entries)); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -161,23 +154,14 @@ func writeDiffPage(root, baseline string, ch []report.Change) (string, error) {
 }
 
 // keepFigures says whether the baseline keeps the figure files of run r:
-// those of a config of the stated protocol (a paper's report shows its
-// figures; a variant's it does not) whose records, without their arrays,
-// cannot redraw them (paperreport.FiguresFromRecords). A run of no entry
-// keeps none.
-func keepFigures(r ConfigRun, entries []Entry) (bool, error) {
+// those of a config of the stated protocol, which a paper's report shows
+// beside the paper's (a variant's it does not). A run of no entry keeps
+// none.
+func keepFigures(r ConfigRun, entries []Entry) bool {
 	for _, e := range entries {
-		if e.Config == nil || e.Config.Name != r.Name {
-			continue
+		if e.Config != nil && e.Config.Name == r.Name {
+			return e.Config.VariantOf == ""
 		}
-		if e.Config.VariantOf != "" {
-			return false, nil
-		}
-		drawn, err := paperreport.FiguresFromRecords(e.Config, filepath.Join(r.Dir, "records.jsonl"))
-		if err != nil {
-			return false, fmt.Errorf("baseline: %s: %w", r.Name, err)
-		}
-		return !drawn, nil
 	}
-	return false, nil
+	return false
 }

@@ -236,14 +236,14 @@ func TestWriteBaselines(t *testing.T) {
 }
 
 // TestWriteBaselinesFigures: a baseline keeps the figure files of a config
-// of the stated protocol whose records cannot redraw them (one value per
-// method, no grid axis), and no others: not a variant's, and a figure an
-// earlier refresh kept is removed when the config no longer needs it, so
-// that a report built from the baseline never shows an earlier run's.
+// of the stated protocol, which its paper's report shows, and no others:
+// not a variant's, and a figure an earlier refresh kept is removed when
+// the config no longer has it, so that a report built from the baseline
+// never shows an earlier run's.
 func TestWriteBaselinesFigures(t *testing.T) {
 	out, base := t.TempDir(), t.TempDir()
 	png := []byte("\x89PNG\r\n\x1a\nnot a real image, copied as bytes")
-	runs := []suite.ConfigRun{}
+	var runs []suite.ConfigRun
 	var entries []suite.Entry
 	for _, name := range []string{"base", "variant"} {
 		dir := writeRun(t, filepath.Join(out, name), []report.Record{rec("a", 1), rec("b", 2)}, `{"claims":[]}`)
@@ -257,12 +257,15 @@ func TestWriteBaselinesFigures(t *testing.T) {
 		}
 		entries = append(entries, suite.Entry{Config: c})
 	}
-	// A figure an earlier refresh kept for the variant.
-	if err := os.MkdirAll(filepath.Join(base, "variant"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(base, "variant", "old.png"), png, 0o644); err != nil {
-		t.Fatal(err)
+	// Figures an earlier refresh kept: one the base's run no longer
+	// draws, one of the variant.
+	for _, f := range []string{filepath.Join(base, "base", "gone.png"), filepath.Join(base, "variant", "old.png")} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := suite.WriteBaselines(runs, entries, base); err != nil {
 		t.Fatal(err)
@@ -270,28 +273,10 @@ func TestWriteBaselinesFigures(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(base, "base", "fig.png")); err != nil || !bytes.Equal(b, png) {
 		t.Errorf("the base config's figure: %q, %v; want the run's bytes", b, err)
 	}
-	left, _ := filepath.Glob(filepath.Join(base, "variant", "*.png"))
-	if len(left) != 0 {
+	if _, err := os.Stat(filepath.Join(base, "base", "gone.png")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a figure the run no longer draws stayed in the baseline: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(base, "variant", "*.png")); len(left) != 0 {
 		t.Errorf("the variant's baseline holds figures %v, want none", left)
-	}
-	// The same base config with a grid axis its checks' metric is
-	// drawn along: the report draws it, the baseline keeps no file.
-	grid := []report.Record{}
-	for i, c := range []float64{1, 2, 4} {
-		r := rec("a", float64(i))
-		r.Params["c"] = c
-		r.Key = fmt.Sprintf("c=%v,method=a", c)
-		grid = append(grid, r)
-	}
-	dir := writeRun(t, filepath.Join(out, "grid"), grid, `{"claims":[]}`)
-	if err := os.WriteFile(filepath.Join(dir, "fig.png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c := &config.Config{Name: "grid", Title: "grid", Claims: []config.Claim{{ID: "c1", Check: config.Section{Values: map[string]any{"metric": "mse"}}}}}
-	if err := suite.WriteBaselines([]suite.ConfigRun{{Name: "grid", Dir: dir}}, []suite.Entry{{Config: c}}, base); err != nil {
-		t.Fatal(err)
-	}
-	if left, _ := filepath.Glob(filepath.Join(base, "grid", "*.png")); len(left) != 0 {
-		t.Errorf("a config whose records draw its figure kept %v, want none", left)
 	}
 }
