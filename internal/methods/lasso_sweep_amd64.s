@@ -77,6 +77,11 @@ lodone:
 	RET
 
 // func sweepBitsAVX2(n int, est, bnd, sg, up *float64, lo float64, cand, s *uint64)
+//
+// The lanes' bits are gathered in BX (candidates) and DX (S marks) and
+// ORed into their words once per 64 components and at the end, not at
+// every step: a read-modify-write of the same word at every step made
+// each wait for the previous one's store.
 TEXT ·sweepBitsAVX2(SB), NOSPLIT, $0-64
 	MOVQ n+0(FP), DI
 	MOVQ est+8(FP), R8
@@ -91,13 +96,13 @@ TEXT ·sweepBitsAVX2(SB), NOSPLIT, $0-64
 	VPSRLQ       $1, Y15, Y15
 
 	XORQ SI, SI // j = 0
+	XORQ BX, BX
+	XORQ DX, DX
 	CMPQ SI, DI
 	JGE  bitsdone
 
 bits:
 	MOVQ SI, CX // the lanes' bits go to bits j%64… of word j/64
-	MOVQ SI, DX
-	SHRQ $6, DX
 	// up = |est| + bnd; candidate when up ≥ lo (GE_OS, false for NaN).
 	VMOVUPD   (R8)(SI*8), Y0
 	VMOVUPD   (R9)(SI*8), Y1
@@ -107,7 +112,7 @@ bits:
 	VCMPPD    $0x0d, Y11, Y2, Y3
 	VMOVMSKPD Y3, AX
 	SHLQ      CX, AX
-	ORQ       AX, (R12)(DX*8)
+	ORQ       AX, BX
 	// S test: est·sg < bnd·sg² (LT_OS).
 	VMOVUPD   (R10)(SI*8), Y4
 	VMULPD    Y4, Y0, Y5
@@ -116,12 +121,29 @@ bits:
 	VCMPPD    $0x01, Y6, Y5, Y7
 	VMOVMSKPD Y7, AX
 	SHLQ      CX, AX
-	ORQ       AX, (R13)(DX*8)
+	ORQ       AX, DX
 	ADDQ      $4, SI
-	CMPQ      SI, DI
-	JL        bits
+	TESTQ     $63, SI
+	JNZ       bitsnext
+	// A word is complete: j = SI − 4 was its last group.
+	LEAQ      -4(SI), AX
+	SHRQ      $6, AX
+	ORQ       BX, (R12)(AX*8)
+	ORQ       DX, (R13)(AX*8)
+	XORQ      BX, BX
+	XORQ      DX, DX
+
+bitsnext:
+	CMPQ SI, DI
+	JL   bits
+	// The last, incomplete word (SI is not a multiple of 64).
+	TESTQ $63, SI
+	JZ    bitsdone
+	MOVQ  SI, AX
+	SHRQ  $6, AX
+	ORQ   BX, (R12)(AX*8)
+	ORQ   DX, (R13)(AX*8)
 
 bitsdone:
 	VZEROUPPER
 	RET
-
