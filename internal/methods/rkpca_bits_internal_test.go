@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -96,13 +95,7 @@ func TestRKPCAImputeBits(t *testing.T) {
 // at the settings of configs/nguyen-table1.yaml with fewer outer
 // iterations. It needs RUNEXP_DATA.
 func TestRKPCAImputeBitsOilFlow(t *testing.T) {
-	if !linalg.PureGo() {
-		t.Skip("the digests are of the pure-Go backend's products; another BLAS rounds them differently")
-	}
-	root, err := datasets.OpenRoot(os.Getenv("RUNEXP_DATA"))
-	if os.Getenv("RUNEXP_DATA") == "" || err != nil {
-		t.Skip("RUNEXP_DATA not set or unreadable: the Oil Flow files are not available")
-	}
+	root := digestDataRoot(t, "Oil Flow")
 	oil, err := datasets.LoadOilFlow(root, "trn")
 	if err != nil {
 		t.Fatal(err)

@@ -79,15 +79,17 @@ func writeProvenance(run, dst string) error {
 	return WriteFileAtomic(file, append(b, '\n'))
 }
 
-// MaxBaselineFigureBytes bounds a figure a baseline keeps: one larger is
-// refused rather than committed.
-const MaxBaselineFigureBytes = 4 << 20
+// MaxBaselineFigureBytes bounds a figure a baseline keeps: the repository
+// tracks no file over 1 MB (its data stay in the data root), so a larger
+// figure (a grid of every panel, a tall grid of faces) is left out, and a
+// report built from the baseline says it keeps no figure for that config.
+const MaxBaselineFigureBytes = 1 << 20
 
 // writeBaselineFigures replaces dst's figures (its .png files) with the
 // run's when figures is set, and removes them otherwise, so that a
 // baseline never shows a figure of an earlier run. Only regular files
-// are copied (links are not followed), each checked against
-// MaxBaselineFigureBytes.
+// are copied (links are not followed), those over MaxBaselineFigureBytes
+// left out.
 func writeBaselineFigures(run, dst string, figures bool) error {
 	old, _ := filepath.Glob(filepath.Join(dst, "*.png"))
 	for _, f := range old {
@@ -105,6 +107,9 @@ func writeBaselineFigures(run, dst string, figures bool) error {
 	for _, e := range ents {
 		n := e.Name()
 		if !e.Type().IsRegular() || strings.HasPrefix(n, ".") || filepath.Ext(n) != ".png" {
+			continue
+		}
+		if fi, err := e.Info(); err != nil || fi.Size() > MaxBaselineFigureBytes {
 			continue
 		}
 		b, err := safefs.ReadFile(filepath.Join(run, n), MaxBaselineFigureBytes)

@@ -250,6 +250,10 @@ func TestWriteBaselinesFigures(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "fig.png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// A figure over the bound the repository tracks is left out.
+		if err := os.WriteFile(filepath.Join(dir, "big.png"), make([]byte, report.MaxBaselineFigureBytes+1), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		runs = append(runs, suite.ConfigRun{Name: name, Dir: dir})
 		c := &config.Config{Name: name, Title: name}
 		if name == "variant" {
@@ -272,6 +276,9 @@ func TestWriteBaselinesFigures(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(base, "base", "fig.png")); err != nil || !bytes.Equal(b, png) {
 		t.Errorf("the base config's figure: %q, %v; want the run's bytes", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(base, "base", "big.png")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a figure over %d bytes was kept: %v", report.MaxBaselineFigureBytes, err)
 	}
 	if _, err := os.Stat(filepath.Join(base, "base", "gone.png")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a figure the run no longer draws stayed in the baseline: %v", err)
