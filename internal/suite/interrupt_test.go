@@ -194,16 +194,20 @@ func checkTimes(t *testing.T, name string, ts []runner.CellTime, keys []string) 
 	}
 }
 
-// waitCached waits for n entries in the cell cache dir.
+// waitCached waits for n entries in the cell cache dir, and for the n
+// key hashes the cache remembers after storing each (last/): an
+// abandoned cell writes that file after its entry, and the test's
+// folders must not be removed under it.
 func waitCached(t *testing.T, dir string, n int) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		files, _ := filepath.Glob(filepath.Join(dir, "cells", "*", "*.json"))
-		if len(files) >= n {
+		last, _ := filepath.Glob(filepath.Join(dir, "last", "*", "[0-9a-f]*"))
+		if len(files) >= n && len(last) >= n {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Errorf("%d cache entries, want %d", len(files), n)
+			t.Errorf("%d cache entries and %d remembered keys, want %d", len(files), len(last), n)
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
