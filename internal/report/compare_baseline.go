@@ -81,15 +81,20 @@ func writeProvenance(run, dst string) error {
 
 // MaxBaselineFigureBytes bounds a figure a baseline keeps: the repository
 // tracks no file over 1 MB (its data stay in the data root), so a larger
-// figure (a grid of every panel, a tall grid of faces) is left out, and a
-// report built from the baseline says it keeps no figure for that config.
+// figure (a grid of every panel, a tall grid of faces) is kept downscaled
+// (DownscalePNG), its caption saying so, or, when even that is too
+// large, left out, and a report built from the baseline says it keeps no
+// figure for that config.
 const MaxBaselineFigureBytes = 1 << 20
+
+// maxRunFigureBytes bounds a figure of a run a baseline reads to shrink.
+const maxRunFigureBytes = 64 << 20
 
 // writeBaselineFigures replaces dst's figures (its .png files) with the
 // run's when figures is set, and removes them otherwise, so that a
 // baseline never shows a figure of an earlier run. Only regular files
 // are copied (links are not followed), those over MaxBaselineFigureBytes
-// left out.
+// downscaled or, when they cannot be, left out.
 func writeBaselineFigures(run, dst string, figures bool) error {
 	old, _ := filepath.Glob(filepath.Join(dst, "*.png"))
 	for _, f := range old {
@@ -109,12 +114,18 @@ func writeBaselineFigures(run, dst string, figures bool) error {
 		if !e.Type().IsRegular() || strings.HasPrefix(n, ".") || filepath.Ext(n) != ".png" {
 			continue
 		}
-		if fi, err := e.Info(); err != nil || fi.Size() > MaxBaselineFigureBytes {
+		fi, err := e.Info()
+		if err != nil || fi.Size() > maxRunFigureBytes {
 			continue
 		}
-		b, err := safefs.ReadFile(filepath.Join(run, n), MaxBaselineFigureBytes)
+		b, err := safefs.ReadFile(filepath.Join(run, n), maxRunFigureBytes)
 		if err != nil {
 			return err
+		}
+		if len(b) > MaxBaselineFigureBytes {
+			if b, _, err = DownscalePNG(b, MaxBaselineFigureBytes, "the committed baseline, which keeps no file over 1 MB"); err != nil {
+				continue // left out: the report says it keeps no figure for it
+			}
 		}
 		if err := WriteFileAtomic(filepath.Join(dst, n), b); err != nil {
 			return err

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -250,8 +253,12 @@ func TestWriteBaselinesFigures(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "fig.png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// A figure over the bound the repository tracks is left out.
+		// Over the bound the repository tracks: a file that is no PNG
+		// is left out, a PNG kept downscaled.
 		if err := os.WriteFile(filepath.Join(dir, "big.png"), make([]byte, report.MaxBaselineFigureBytes+1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "grid.png"), noisePNG(t, 700, 600), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		runs = append(runs, suite.ConfigRun{Name: name, Dir: dir})
@@ -280,10 +287,35 @@ func TestWriteBaselinesFigures(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(base, "base", "big.png")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a figure over %d bytes was kept: %v", report.MaxBaselineFigureBytes, err)
 	}
+	grid := filepath.Join(base, "base", "grid.png")
+	if fi, err := os.Stat(grid); err != nil || fi.Size() > report.MaxBaselineFigureBytes {
+		t.Errorf("a figure over %d bytes was not kept downscaled: %v, %v", report.MaxBaselineFigureBytes, fi, err)
+	} else if c, _ := report.ReadCaption(grid); !strings.Contains(c, "Downscaled 2× (from 700 × 600 to 350 × 300 pixels)") {
+		t.Errorf("the downscaled figure's caption %q does not say so", c)
+	}
 	if _, err := os.Stat(filepath.Join(base, "base", "gone.png")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a figure the run no longer draws stayed in the baseline: %v", err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(base, "variant", "*.png")); len(left) != 0 {
 		t.Errorf("the variant's baseline holds figures %v, want none", left)
 	}
+}
+
+// noisePNG encodes a w × h image of random colours: about 3wh bytes,
+// since noise does not compress.
+func noisePNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 4))
+	im := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range im.Pix {
+		im.Pix[i] = uint8(rng.Uint32())
+		if i%4 == 3 {
+			im.Pix[i] = 0xff
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, im); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
