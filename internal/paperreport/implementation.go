@@ -369,15 +369,15 @@ func (b *builder) reproduce() {
 	if len(added) > 0 {
 		var items []string
 		for _, a := range added {
-			items = append(items, lit(a.Label)+": `--with "+a.Quoted+"`, parameters "+lit(a.Params)+"; ran with "+lit(a.Ran))
+			items = append(items, lit(a.Label)+": "+codeOrLit("--with "+a.Quoted)+", parameters "+lit(a.Params)+"; ran with "+lit(a.Ran))
 		}
 		d.p("Estimators added on the command line (runexp --with), beside the configs' own methods:")
 		d.ul(items)
 	}
 	d.p("With RUNEXP_DATA naming the data root (the folder holding SHA256SUMS) and a checkout at that revision, these commands rerun every config of this report into a folder of its own, compare it with the committed baseline cell by cell, and write this report from it (the baseline/ folder itself is only ever rewritten by `--write-baseline`):")
 	d.ul([]string{
-		"`runexp suite --baseline baseline --out " + report.ShellQuote(relName(out)) + with + " " + strings.Join(names, " ") + "`",
-		"`runexp report --results " + report.ShellQuote(b.rerunRoot(out)) + " " + b.paper + "`",
+		codeOrLit("runexp suite --baseline baseline --out " + report.ShellQuote(relName(out)) + with + " " + strings.Join(names, " ")),
+		codeOrLit("runexp report --results " + report.ShellQuote(b.rerunRoot(out)) + " " + b.paper),
 	})
 	sums := map[string]string{}
 	var paths []string
@@ -504,4 +504,15 @@ func (b *builder) peakText(m *report.Manifest) string {
 	mib := strconv.FormatFloat(float64(m.Machine.PeakRSSBytes)/(1<<20), 'f', 0, 64)
 	b.counts = append(b.counts, mib+": manifest.json machine.peak_rss_bytes in MiB")
 	return mib
+}
+
+// codeOrLit writes a command line as a code span, or, when it holds a
+// backtick (a --with label, a folder name), as text shown as written:
+// the project's spans are single backticks, which such a line would end
+// early, leaving the rest to be read as Markdown.
+func codeOrLit(s string) string {
+	if strings.Contains(s, "`") {
+		return lit(s)
+	}
+	return "`" + s + "`"
 }

@@ -294,31 +294,7 @@ func TestNumbersTraceCatches(t *testing.T) {
 // configs without results say "Not run", and every number still traces.
 func TestFreshRoot(t *testing.T) {
 	o := sources(t, t.TempDir())
-	dir := filepath.Join(o.Root, "abrahamsen-hansen-fig3")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"claims.json", "records.jsonl"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "baseline", "abrahamsen-hansen-fig3", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	files := map[string]string{
-		filepath.Join(dir, "manifest.json"): `{"config": "configs/abrahamsen-hansen-fig3.yaml", "revision": "0123456789abcdef", "vcs_modified": false, "go_version": "go1.26.8", "goos": "linux", "goarch": "amd64", "gomaxprocs": 2, "workers": 2, "seed": 1,
-"data": [{"path": "rings/none.bin", "sha256": "9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe"}], "cells": 7, "failed": 0, "wall_seconds": 4.125,
-"machine": {"cpu_model": "Test CPU 9000 @ 3.20GHz", "cores": 2, "memory_bytes": 25769803776, "backend": "gonum", "peak_rss_bytes": 1073741824}}`,
-		filepath.Join(dir, "tables.md"):     "# Fig. 3\n\n### Fig. 3: pre-images of x0 from every training start\n\n| c | distinct |\n|:--|--:|\n| 0.05 | 28 |\n| 5 | 1 |\n\nOne row per c.\n\n### The paper's claims\n\n| Claim | Verdict |\n|:--|:--|\n| c8 | PASS |\n",
-		filepath.Join(o.Root, "suite.json"): `{"seconds": 9.5, "workers": 2, "cpu_seconds": 12.25, "runs": [{"name": "abrahamsen-hansen-fig3", "seconds": 4.125, "cpu_seconds": 7.75, "cells": 7}]}`,
-	}
-	for p, body := range files {
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	freshRoot(t, o, "")
 	r, err := Build(o, "abrahamsen-hansen-regularized-preimage")
 	if err != nil {
 		t.Fatal(err)
@@ -347,6 +323,73 @@ func TestFreshRoot(t *testing.T) {
 		t.Errorf("metadata.yaml lacks the revision:\n%s", r.Metadata)
 	}
 	checkTrace(t, o, "abrahamsen-hansen-regularized-preimage")
+}
+
+// An estimator added with --with whose label holds a backtick: the
+// report's commands, which would be code spans, are written as text
+// (a code span would end at the backtick and read the rest as
+// Markdown), shown as written on the page; a spec without one stays
+// code.
+func TestWithSpecBacktick(t *testing.T) {
+	for _, tc := range []struct {
+		spec, md, html string
+		code           bool // the commands are code spans
+	}{
+		{"mika:label=My`est", "--with 'mika:label=My\\`est'", "--with &#39;mika:label=My`est&#39;", false},
+		{"mika:label=Mine", "--with mika:label=Mine", "--with mika:label=Mine", true},
+	} {
+		o := sources(t, t.TempDir())
+		label := strings.TrimPrefix(tc.spec, "mika:label=")
+		freshRoot(t, o, `, "with": [{"spec": "`+tc.spec+`", "estimator": "mika", "label": "`+label+`", "params": {"tol": 1e-9}}]`)
+		r, err := Build(o, "abrahamsen-hansen-regularized-preimage")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The estimator's line and the suite command.
+		if n := strings.Count(r.Markdown, tc.md); n != 2 {
+			t.Errorf("%s: REPORT.md holds %q %d times, want 2", tc.spec, tc.md, n)
+		}
+		if n := strings.Count(r.HTML, tc.html); n != 2 {
+			t.Errorf("%s: report.html holds %q %d times, want 2", tc.spec, tc.html, n)
+		}
+		for _, c := range []string{"<code>" + tc.html + "</code>", "<code>runexp suite --baseline"} {
+			if got := strings.Contains(r.HTML, c); got != tc.code {
+				t.Errorf("%s: report.html holds %q: %v, want %v", tc.spec, c, got, tc.code)
+			}
+		}
+	}
+}
+
+// freshRoot writes into o.Root what a fresh run of abrahamsen-hansen-fig3
+// leaves (the baseline's claims and records, a manifest, tables.md,
+// suite.json), with manifestExtra added to the manifest's fields.
+func freshRoot(t *testing.T, o Options, manifestExtra string) {
+	t.Helper()
+	dir := filepath.Join(o.Root, "abrahamsen-hansen-fig3")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"claims.json", "records.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "baseline", "abrahamsen-hansen-fig3", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		filepath.Join(dir, "manifest.json"): `{"config": "configs/abrahamsen-hansen-fig3.yaml", "revision": "0123456789abcdef", "vcs_modified": false, "go_version": "go1.26.8", "goos": "linux", "goarch": "amd64", "gomaxprocs": 2, "workers": 2, "seed": 1,
+"data": [{"path": "rings/none.bin", "sha256": "9b9e47d8c7a1e4f18034471cb5f656dcc1126411a3d10f97283f6fa62120defe"}], "cells": 7, "failed": 0, "wall_seconds": 4.125,
+"machine": {"cpu_model": "Test CPU 9000 @ 3.20GHz", "cores": 2, "memory_bytes": 25769803776, "backend": "gonum", "peak_rss_bytes": 1073741824}` + manifestExtra + `}`,
+		filepath.Join(dir, "tables.md"):     "# Fig. 3\n\n### Fig. 3: pre-images of x0 from every training start\n\n| c | distinct |\n|:--|--:|\n| 0.05 | 28 |\n| 5 | 1 |\n\nOne row per c.\n\n### The paper's claims\n\n| Claim | Verdict |\n|:--|:--|\n| c8 | PASS |\n",
+		filepath.Join(o.Root, "suite.json"): `{"seconds": 9.5, "workers": 2, "cpu_seconds": 12.25, "runs": [{"name": "abrahamsen-hansen-fig3", "seconds": 4.125, "cpu_seconds": 7.75, "cells": 7}]}`,
+	}
+	for p, body := range files {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // baselineRevision is the revision that computed the committed baseline,
