@@ -679,6 +679,18 @@ func cmp(a float64, op string, b float64) bool {
 
 func g(v float64) string { return report.FormatFloat(v, 4) }
 
+// gApart formats a and b as g does, with more significant digits where
+// those four show two different values alike, so that a comparison the
+// evidence marks ✓ or ✗ never reads "0.4097 < 0.4097".
+func gApart(a, b float64) (string, string) {
+	for p := 4; ; p++ {
+		sa, sb := report.FormatFloat(a, p), report.FormatFloat(b, p)
+		if sa != sb || a == b || p == 17 {
+			return sa, sb
+		}
+	}
+}
+
 func (sp *spec) trend(recs []report.Record) (bool, string, error) {
 	sel := selectRecs(recs, sp.where)
 	order, groups := groupRecs(sel, sp.group)
@@ -857,9 +869,9 @@ func (sp *spec) compare(recs []report.Record) (bool, string, error) {
 		}
 		ok = cmp(a, sp.op, sp.factor*b)
 		allOK = allOK && ok
-		rhs := g(b)
+		la, rhs := gApart(a, b)
 		if sp.factor != 1 {
-			rhs = fmt.Sprintf("%s×%s", g(sp.factor), g(b))
+			la, rhs = g(a), fmt.Sprintf("%s×%s", g(sp.factor), g(b))
 		}
 		prefix := ""
 		if k != "" {
@@ -867,7 +879,7 @@ func (sp *spec) compare(recs []report.Record) (bool, string, error) {
 		}
 		sp.pairs = append(sp.pairs, pair{group: k, left: []*report.Record{lm[k]}, right: []*report.Record{r}})
 		sp.sides = append(sp.sides, sidePair{metric: sp.metric, lname: "left " + lm[k].Key, rname: factorName(sp.factor, "right "+r.Key), l: a, r: sp.factor * b, ok: ok, group: k, solverTol: solverTolOf(lm[k], r)})
-		ev = append(ev, fmt.Sprintf("%s%s %s %s %s", prefix, g(a), sp.op, rhs, mark(ok)))
+		ev = append(ev, fmt.Sprintf("%s%s %s %s %s", prefix, la, sp.op, rhs, mark(ok)))
 	}
 	return allOK, fmt.Sprintf("%s: %s", sp.metric, strings.Join(ev, "; ")), nil
 }
@@ -901,7 +913,8 @@ func (sp *spec) valueCheck(recs []report.Record) (bool, string, error) {
 		ok := cmp(v, sp.op, sp.value)
 		allOK = allOK && ok
 		sp.cells = append(sp.cells, r)
-		ev = append(ev, fmt.Sprintf("%s: %s %s %s %s", r.Key, g(v), sp.op, g(sp.value), mark(ok)))
+		lv, rv := gApart(v, sp.value)
+		ev = append(ev, fmt.Sprintf("%s: %s %s %s %s", r.Key, lv, sp.op, rv, mark(ok)))
 		if ar != nil {
 			av, err := metricOf(ar, sp.metric)
 			if err != nil {
@@ -1040,7 +1053,8 @@ func (sp *spec) bestGroup(cells []*report.Record, metric, k string) (bool, strin
 	if label != "" {
 		prefix = label + ": "
 	}
-	return ok, fmt.Sprintf("%s%s %s, best %s %s %s", prefix, sp.winner, g(wv), bestName, g(bestV), mark(ok)), nil
+	ws, bs := gApart(wv, bestV)
+	return ok, fmt.Sprintf("%s%s %s, best %s %s %s", prefix, sp.winner, ws, bestName, bs, mark(ok)), nil
 }
 
 func (sp *spec) ratio(recs []report.Record) (bool, string, error) {

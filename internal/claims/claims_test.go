@@ -313,6 +313,15 @@ func TestCompare(t *testing.T) {
 			evidence: []string{"m: 0.9 < 0.2 ✗"},
 		},
 		{
+			// Sides that four digits show alike (0.4097) are printed
+			// with as many as tell them apart.
+			name:     "close sides keep their digits",
+			check:    "{type: compare, metric: m, left: {c: 5}, op: '<', right: {c: 0.05}}",
+			recs:     series("c", []float64{0.05, 5}, []float64{0.40973, 0.40971}, nil),
+			status:   claims.Pass,
+			evidence: []string{"m: 0.40971 < 0.40973 ✓"},
+		},
+		{
 			// Equal sides: the check cannot tell them apart, whatever the
 			// op (discriminate), "<=" included.
 			name:     "<= at equality cannot discriminate",

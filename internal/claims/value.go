@@ -48,7 +48,8 @@ func (sp *spec) givenCheck(recs []report.Record, sel []*report.Record) (bool, st
 		ok := cmp(v, sp.op, sp.value)
 		allOK = allOK && ok
 		sp.cells = append(sp.cells, r)
-		ev = append(ev, fmt.Sprintf("%s: %s %s %s %s (%d items)", r.Key, g(v), sp.op, g(sp.value), mark(ok), kept))
+		lv, rv := gApart(v, sp.value)
+		ev = append(ev, fmt.Sprintf("%s: %s %s %s %s (%d items)", r.Key, lv, sp.op, rv, mark(ok), kept))
 		if ar != nil {
 			// The other side on the same items.
 			if ar.Status == report.StatusFailed {
