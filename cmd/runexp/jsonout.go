@@ -181,9 +181,9 @@ func statusJSON(rep *suite.DryRunReport, workers int, listCached bool, code int)
 	for _, w := range rep.WhyCounts() {
 		out.Totals.ByCause[w.Why] = w.Cells
 	}
-	if run > 0 {
+	if run > rep.Stopped() {
 		w, unknown := rep.Workload()
-		if unknown < distinct {
+		if w.Cells() > 0 {
 			n, from := rep.Earlier()
 			out.Prediction = &statusPrediction{Workers: workers, Seconds: w.Predict(workers).Seconds, WorkSeconds: w.Work(), Unknown: unknown,
 				Earlier: n, EarlierFrom: append([]string{}, from...)}

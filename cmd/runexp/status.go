@@ -127,9 +127,14 @@ func printDryRun(p printer, rep *suite.DryRunReport, workers int, listCached, qu
 		p.line("nothing to compute: the cache serves every cell (the reports are still written)")
 		return
 	}
+	stopped := rep.Stopped()
+	if stopped == run {
+		p.line(fmt.Sprintf("predicted wall time: none: the %s to compute belong to configs that would stop on their data before their first cell", count(run, "cell")))
+		return
+	}
 	w, unknown := rep.Workload()
-	if unknown == distinct {
-		p.line(fmt.Sprintf("predicted wall time: unknown (none of the %d computations has a time recorded: not in the cache, OUT/suite.json or the baseline's costs.json; --times FILE names an earlier run's suite.json)", distinct))
+	if runnable := w.Cells() + unknown; unknown == runnable {
+		p.line(fmt.Sprintf("predicted wall time: unknown (none of the %d computations has a time recorded: not in the cache, OUT/suite.json or the baseline's costs.json; --times FILE names an earlier run's suite.json)", runnable))
 		return
 	}
 	pr := w.Predict(workers)
@@ -138,7 +143,10 @@ func printDryRun(p printer, rep *suite.DryRunReport, workers int, listCached, qu
 		s += fmt.Sprintf("; %d of the costs from earlier runs: %s", n, strings.Join(sourceNames(files), ", "))
 	}
 	if unknown > 0 {
-		s += fmt.Sprintf("; %d of the %d computations have no recorded time and are left out", unknown, distinct)
+		s += fmt.Sprintf("; %d of the %d computations have no recorded time and are left out", unknown, w.Cells()+unknown)
+	}
+	if stopped > 0 {
+		s += fmt.Sprintf("; the %s of the configs that would stop on their data left out", count(stopped, "cell"))
 	}
 	p.line(s + "; the configs' data loading and reports not included)")
 }

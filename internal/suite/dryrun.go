@@ -122,6 +122,24 @@ func (r *DryRunReport) DataErrors() []ConfigError {
 	return out
 }
 
+// Stopped returns how many of the cells that would be computed belong to
+// configs that would stop on their data before their first cell
+// (DataErrors): the run computes none of them.
+func (r *DryRunReport) Stopped() int {
+	n := 0
+	for _, p := range r.Configs {
+		if p.Data.Err == nil {
+			continue
+		}
+		for _, c := range p.Cells {
+			if !c.Cached {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // ConfigError is an error of one config.
 type ConfigError struct {
 	Config string
@@ -153,15 +171,26 @@ func (r *DryRunReport) Counts() (cells, cached, run, distinct int) {
 // (Workload.Predict): each distinct cell that would be computed at the
 // time it took when last computed (runner.CellPlan.Cost), else at the
 // cost an earlier run recorded (Times); cached cells cost nothing. unknown counts the cells that would be computed whose
-// time no entry records (left out). It knows nothing of the configs'
-// Start and report times.
+// time no entry records (left out). A config that would stop on its
+// data before its first cell (DataErrors) computes nothing and is left
+// out, a cell it shares with another config then counted there. It knows
+// nothing of the configs' Start and report times.
 func (r *DryRunReport) Workload() (w Workload, unknown int) {
+	seen := map[string]bool{}
 	for _, p := range r.Configs {
+		if p.Data.Err != nil {
+			continue
+		}
 		l := ConfigWork{Config: p.Config.Name}
 		for i, c := range p.Cells {
-			if c.Cached || p.Shared[i] {
+			if c.Cached {
 				continue
 			}
+			h := c.Key.Hash()
+			if seen[h] {
+				continue
+			}
+			seen[h] = true
 			cost, _ := r.cost(p, i)
 			if cost <= 0 {
 				unknown++

@@ -207,6 +207,15 @@ func cachedUnits(cache *runner.Cache, key runner.CellKey, cell *runner.Cell) ([]
 	return runner.CachedUnitTimes(cache, key, cell, whole, wholeOK)
 }
 
+// Cells returns how many cells the workload holds.
+func (w Workload) Cells() int {
+	n := 0
+	for _, l := range w {
+		n += len(l.Cells)
+	}
+	return n
+}
+
 // Work returns the total seconds of the workload on one worker.
 func (w Workload) Work() float64 {
 	var s float64
