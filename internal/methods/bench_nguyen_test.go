@@ -94,7 +94,7 @@ func benchIncomplete() (*mat.Dense, *mat.Dense) {
 			x.Set(i, j, u*f+v*v*(1-f)+0.1*u*v*float64(j%3))
 		}
 	}
-	return x, randomMask(rng, 100, 12, 0.2)
+	return x, methods.RandomMask(rng, 100, 12, 0.2)
 }
 
 // BenchmarkRKPCAImpute runs Algorithm 1 with the paper's m = 25, k = 10 (one
@@ -146,7 +146,7 @@ func BenchmarkRKPCAImputeOilFlow(b *testing.B) {
 	for a, i := range rng.Perm(set.X.RawMatrix().Rows)[:100] {
 		x.SetRow(a, set.X.RawRowView(i))
 	}
-	mask := randomMask(rng, 100, d, 0.3)
+	mask := methods.RandomMask(rng, 100, d, 0.3)
 	for _, c := range []struct {
 		name      string
 		c, energy float64

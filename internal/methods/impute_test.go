@@ -10,21 +10,6 @@ import (
 	"github.com/runexp/runexp/internal/methods"
 )
 
-// randomMask returns an r×c mask with each entry missing with probability
-// p, keeping at least one observed entry per row.
-func randomMask(rng *rand.Rand, r, c int, p float64) *mat.Dense {
-	m := mat.NewDense(r, c, nil)
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if rng.Float64() >= p {
-				m.Set(i, j, 1)
-			}
-		}
-		m.Set(i, rng.IntN(c), 1)
-	}
-	return m
-}
-
 // missingSSE is Σ (z − x)² over the missing entries.
 func missingSSE(z, x, mask *mat.Dense) float64 {
 	r, c := x.Dims()
@@ -105,7 +90,7 @@ func TestPPCARecoversLowRank(t *testing.T) {
 			x.Set(i, j, x.At(i, j)+float64(j))
 		}
 	}
-	mask := randomMask(rng, n, d, 0.15)
+	mask := methods.RandomMask(rng, n, d, 0.15)
 	z := impute(t, &methods.PPCA{Latent: q, MaxIter: 20000, Tol: 1e-12}, &x, mask, nil)
 	mean := impute(t, methods.ImputeMean{}, &x, mask, nil)
 	got, base := missingSSE(z, &x, mask), missingSSE(mean, &x, mask)
@@ -128,7 +113,7 @@ func TestRKPCAImputeCurve(t *testing.T) {
 		s := rng.Float64()
 		x.SetRow(i, []float64{s, s * s, s * s * s, math.Sin(2 * s)})
 	}
-	mask := randomMask(rng, n, 4, 0.2)
+	mask := methods.RandomMask(rng, n, 4, 0.2)
 	est := &methods.RKPCAImpute{Gamma: 1, Gamma2: 1, C: 0.1, Energy: 0.95, Iterations: 10, Partitions: 10, MaxIter: 1000, Tol: 1e-8}
 	z := impute(t, est, x, mask, rand.New(rand.NewPCG(1, 2)))
 	z2 := impute(t, est, x, mask, rand.New(rand.NewPCG(1, 2)))

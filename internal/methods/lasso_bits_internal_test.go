@@ -1,10 +1,6 @@
 package methods
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"math"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -26,27 +22,7 @@ func gpsDigest(t *testing.T, l *LassoGPS, p *Problem) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := sha256.New()
-	var b [8]byte
-	put := func(v uint64) {
-		binary.LittleEndian.PutUint64(b[:], v)
-		h.Write(b[:])
-	}
-	for i, s := range st {
-		for _, v := range z.RawRowView(i) {
-			put(math.Float64bits(v))
-		}
-		put(uint64(s.Iterations))
-		if s.Converged {
-			put(1)
-		} else {
-			put(0)
-		}
-		for _, k := range []string{"lambda", "steps", "nonzero"} {
-			put(math.Float64bits(s.Diag[k]))
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	return resultDigest(&z, st, true, "lambda", "steps", "nonzero")
 }
 
 // TestLassoGPSBits pins the bits of GPS paths: the digest of the results
@@ -77,18 +53,7 @@ func TestLassoGPSBits(t *testing.T) {
 	} {
 		x := mat.NewDense(80, 24, nil)
 		test := mat.NewDense(12, 24, nil)
-		for _, m := range []*mat.Dense{x, test} {
-			r, c := m.Dims()
-			for i := 0; i < r; i++ {
-				for j := 0; j < c; j++ {
-					v := rng.NormFloat64()
-					if tc.grid {
-						v = math.Round(4*v) / 4
-					}
-					m.Set(i, j, v)
-				}
-			}
-		}
+		fillNormal(rng, tc.grid, x, test)
 		var d2 mat.Dense
 		kernel.SqDist(&d2, x, x)
 		model, err := FitKPCA(x, kernel.Gaussian{C: tc.scale * medianOf(&d2)})

@@ -1,7 +1,6 @@
 package methods
 
 import (
-	"math"
 	"math/rand/v2"
 	"sort"
 	"testing"
@@ -36,18 +35,7 @@ func TestLassoGPSLazyIsEager(t *testing.T) {
 	} {
 		x := mat.NewDense(60, 16, nil)
 		test := mat.NewDense(10, 16, nil)
-		for _, m := range []*mat.Dense{x, test} {
-			r, c := m.Dims()
-			for i := 0; i < r; i++ {
-				for j := 0; j < c; j++ {
-					v := rng.NormFloat64()
-					if tc.grid {
-						v = math.Round(4*v) / 4
-					}
-					m.Set(i, j, v)
-				}
-			}
-		}
+		fillNormal(rng, tc.grid, x, test)
 		var d2 mat.Dense
 		kernel.SqDist(&d2, x, x)
 		g := kernel.Gaussian{C: tc.scale * medianOf(&d2)}

@@ -1,9 +1,6 @@
 package methods
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -23,37 +20,7 @@ func imputeDigest(t *testing.T, est *RKPCAImpute, x0, mask *mat.Dense, seed uint
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := sha256.New()
-	var b [8]byte
-	put := func(v uint64) {
-		binary.LittleEndian.PutUint64(b[:], v)
-		h.Write(b[:])
-	}
-	for i, s := range st {
-		for _, v := range z.RawRowView(i) {
-			put(math.Float64bits(v))
-		}
-		put(uint64(s.Iterations))
-		for _, k := range []string{"failed_fits", "nonconverged_fits"} {
-			put(math.Float64bits(s.Diag[k]))
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-// deleteEntries returns a mask deleting each entry of an n×d matrix with
-// probability p, keeping one entry of every row.
-func deleteEntries(n, d int, p float64, rng *rand.Rand) *mat.Dense {
-	mask := mat.NewDense(n, d, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			if rng.Float64() >= p {
-				mask.Set(i, j, 1)
-			}
-		}
-		mask.Set(i, rng.IntN(d), 1)
-	}
-	return mask
+	return resultDigest(&z, st, false, "failed_fits", "nonconverged_fits")
 }
 
 // TestRKPCAImputeBits pins the bits of Algorithm 1 (the digest of
@@ -74,7 +41,7 @@ func TestRKPCAImputeBits(t *testing.T) {
 			x0.Set(i, j, math.Sin(float64(j+1)*u)+0.05*rng.NormFloat64())
 		}
 	}
-	mask := deleteEntries(60, 7, 0.2, rng)
+	mask := RandomMask(rng, 60, 7, 0.2)
 	for _, tc := range []struct {
 		name   string
 		est    RKPCAImpute
@@ -102,7 +69,7 @@ func TestRKPCAImputeBitsOilFlow(t *testing.T) {
 	}
 	_, d := oil.X.Dims()
 	x0 := mat.DenseCopyOf(oil.X.Slice(0, 100, 0, d))
-	mask := deleteEntries(100, d, 0.2, rand.New(rand.NewPCG(52, 8)))
+	mask := RandomMask(rand.New(rand.NewPCG(52, 8)), 100, d, 0.2)
 	for _, tc := range []struct {
 		name   string
 		est    RKPCAImpute
