@@ -133,8 +133,8 @@ func printDryRun(p printer, rep *suite.DryRunReport, workers int, listCached, qu
 		return
 	}
 	w, unknown := rep.Workload()
-	if runnable := w.Cells() + unknown; unknown == runnable {
-		p.line(fmt.Sprintf("predicted wall time: unknown (none of the %d computations has a time recorded: not in the cache, OUT/suite.json or the baseline's costs.json; --times FILE names an earlier run's suite.json)", runnable))
+	if w.Cells() == 0 {
+		p.line(fmt.Sprintf("predicted wall time: unknown (none of the %d computations has a time recorded: not in the cache, OUT/suite.json or the baseline's costs.json; --times FILE names an earlier run's suite.json)", unknown))
 		return
 	}
 	pr := w.Predict(workers)
