@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,10 +12,16 @@ import (
 	"github.com/runexp/runexp/internal/runner"
 )
 
+var memoRuns atomic.Int32
+
 // TestMemoOnce: however many goroutines ask for one key, fn runs once and
 // every caller gets its value; an error is remembered like a value; a key
 // holding another type is an error, not a panic.
 func TestMemoOnce(t *testing.T) {
+	// The memo is the process's: each run of the test (-count=2) asks
+	// for keys of its own.
+	run := memoRuns.Add(1)
+	once, failing := fmt.Sprintf("seams-test|once|%d", run), fmt.Sprintf("seams-test|err|%d", run)
 	var calls atomic.Int32
 	var wg sync.WaitGroup
 	got := make([]int, 16)
@@ -22,7 +29,7 @@ func TestMemoOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v, err := runner.Memo(nil, "seams-test|once", func() (int, error) {
+			v, err := runner.Memo(nil, once, func() (int, error) {
 				calls.Add(1)
 				return 42, nil
 			})
@@ -43,14 +50,14 @@ func TestMemoOnce(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	for range 2 {
-		if _, err := runner.Memo(nil, "seams-test|err", func() (int, error) { calls.Add(1); return 0, boom }); !errors.Is(err, boom) {
+		if _, err := runner.Memo(nil, failing, func() (int, error) { calls.Add(1); return 0, boom }); !errors.Is(err, boom) {
 			t.Errorf("err = %v, want boom", err)
 		}
 	}
 	if calls.Load() != 2 {
 		t.Errorf("failing fn ran %d times in all, want once", calls.Load()-1)
 	}
-	if _, err := runner.Memo(nil, "seams-test|once", func() (string, error) { return "", nil }); err == nil {
+	if _, err := runner.Memo(nil, once, func() (string, error) { return "", nil }); err == nil {
 		t.Error("an int key read as a string without error")
 	}
 }
