@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -138,14 +139,26 @@ func (c *cancelAfter) Run(cell *runner.Cell, rec *report.Record) error {
 	return err
 }
 
+// cancelKind is the cancel-test kind, registered once, and the instance
+// of the test run now using it (go test -count=2 runs it again).
+var cancelKind struct {
+	sync.Mutex
+	once sync.Once
+	in   *cancelAfter
+}
+
 func TestInterruptedRunResumes(t *testing.T) {
 	straight := t.TempDir()
 	run(t, fakeConfig, straight, t.TempDir(), runner.Options{Workers: 2})
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ca := &cancelAfter{n: 10, cancel: cancel}
-	runner.RegisterKind(runner.Kind{Name: "cancel-test", Start: func(*runner.Env, any) (runner.Instance, error) { return ca, nil }})
+	cancelKind.Lock()
+	defer cancelKind.Unlock()
+	cancelKind.in = &cancelAfter{n: 10, cancel: cancel}
+	cancelKind.once.Do(func() {
+		runner.RegisterKind(runner.Kind{Name: "cancel-test", Start: func(*runner.Env, any) (runner.Instance, error) { return cancelKind.in, nil }})
+	})
 	src := strings.Replace(fakeConfig, "kind: fake-test", "kind: cancel-test", 1)
 	c := parse(t, src)
 	resumed := t.TempDir()

@@ -112,6 +112,15 @@ func TestWithSlug(t *testing.T) {
 	}
 }
 
+// registerAgain registers k unless a kind of its name is registered: a
+// test body's own kind, which an earlier run of the test (go test
+// -count=2) registered the same.
+func registerAgain(k runner.Kind) {
+	if _, ok := runner.LookupKind(k.Name); !ok {
+		runner.RegisterKind(k)
+	}
+}
+
 // A kind declares the capability it takes (runner.Kind.Takes) and --with
 // reaches it with no other edit: a toy kind registered here that takes
 // imputers gets an added imputer and skips an estimator that does not
@@ -121,7 +130,7 @@ func TestWithReachesANewKind(t *testing.T) {
 		func(c *config.Config) (struct{}, error) { return struct{}{}, nil },
 		func(*runner.Env, struct{}) (runner.Instance, error) { return nil, nil })
 	k.Takes = methods.Imputes
-	runner.RegisterKind(k)
+	registerAgain(k)
 	c := &config.Config{Name: "toy", Kind: "toy-with-kind", Methods: []config.Method{{Name: "impute-mean"}}}
 	add := func(arg string) (string, []report.WithSpec) {
 		t.Helper()
@@ -149,7 +158,7 @@ func TestWithReachesANewKind(t *testing.T) {
 	k2 := runner.Define("toy-fixed-kind", "a kind with no estimators",
 		func(c *config.Config) (struct{}, error) { return struct{}{}, nil },
 		func(*runner.Env, struct{}) (runner.Instance, error) { return nil, nil })
-	runner.RegisterKind(k2)
+	registerAgain(k2)
 	c = &config.Config{Name: "toy", Kind: "toy-fixed-kind", Methods: []config.Method{{Name: "impute-mean"}}}
 	if warn, _ := add("ppca"); !strings.Contains(warn, "kind toy-fixed-kind lists no estimators") {
 		t.Errorf("--with ppca on a kind taking nothing: warning %q, want it skipped", warn)

@@ -90,16 +90,11 @@ func TestLabelledTrain(t *testing.T) {
 		if labelled {
 			name = "common-test-labelled"
 		}
-		runner.RegisterDataset(runner.DefineDataset(runner.Dataset[struct{}]{
-			Name: name, Doc: "a 2×1 set (LabelledTrain's test)", Parse: runner.NoOptions,
-			Load: func(*runner.Env, *datasets.Root, struct{}) (*runner.Data, error) {
-				s := &datasets.Set{Name: name, X: mat.NewDense(2, 1, []float64{0, 1})}
-				if labelled {
-					s.Labels = []int{0, 1}
-				}
-				return &runner.Data{Train: s}, nil
-			},
-		}))
+		// Registered on the test's first run only (go test -count=2 runs
+		// it again; the dataset is the same).
+		if _, ok := runner.LookupDataset(name); !ok {
+			registerLabelledTest(name, labelled)
+		}
 		c, err := config.Parse("t.yaml", []byte("title: t\npaper: p\nkind: k\ndataset: {name: "+name+"}\n"))
 		if err != nil {
 			t.Fatal(err)
@@ -112,4 +107,19 @@ func TestLabelledTrain(t *testing.T) {
 			t.Errorf("unlabelled: %v; want k: dataset common-test-unlabelled has no labels to count", err)
 		}
 	}
+}
+
+// registerLabelledTest registers TestLabelledTrain's 2×1 dataset name,
+// with labels or without.
+func registerLabelledTest(name string, labelled bool) {
+	runner.RegisterDataset(runner.DefineDataset(runner.Dataset[struct{}]{
+		Name: name, Doc: "a 2×1 set (LabelledTrain's test)", Parse: runner.NoOptions,
+		Load: func(*runner.Env, *datasets.Root, struct{}) (*runner.Data, error) {
+			s := &datasets.Set{Name: name, X: mat.NewDense(2, 1, []float64{0, 1})}
+			if labelled {
+				s.Labels = []int{0, 1}
+			}
+			return &runner.Data{Train: s}, nil
+		},
+	}))
 }
